@@ -1,0 +1,47 @@
+// Every failure memsync reports is a MemsyncError with a stable code; the CLI maps codes to exit
+// codes, the API (later) to HTTP statuses. Messages are one line, meant for a person.
+
+export const ERROR_CODES = {
+  internal: 1,
+  usage: 2,
+  not_found: 3,
+  invalid_input: 4,
+  conflict: 5,
+  unavailable: 6,
+  corrupt: 7,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class MemsyncError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, data: Record<string, unknown> = {}) {
+    super(oneLine(message));
+    this.name = "MemsyncError";
+    this.code = code;
+    this.data = data;
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+export const usageError = (msg: string, data?: Record<string, unknown>) => new MemsyncError("usage", msg, data);
+export const notFound = (msg: string, data?: Record<string, unknown>) => new MemsyncError("not_found", msg, data);
+export const invalidInput = (msg: string, data?: Record<string, unknown>) => new MemsyncError("invalid_input", msg, data);
+export const conflict = (msg: string, data?: Record<string, unknown>) => new MemsyncError("conflict", msg, data);
+export const unavailable = (msg: string, data?: Record<string, unknown>) => new MemsyncError("unavailable", msg, data);
+export const corrupt = (msg: string, data?: Record<string, unknown>) => new MemsyncError("corrupt", msg, data);
+
+export function isMemsyncError(e: unknown): e is MemsyncError {
+  return e instanceof MemsyncError;
+}
+
+/** Collapse whitespace so an error never spans lines (stderr is read line by line by agents). */
+export function oneLine(text: string, max = 500): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,40 @@
+import { v7 as uuidv7 } from "uuid";
+import { invalidInput } from "./errors.ts";
+
+// Ids are lowercase RFC 9562 UUIDs. New ones are v7 (time-ordered, so "newest N" needs no full
+// load); any version is accepted on read so stores migrated from CortexGraph (v4) keep working.
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const ID_PATTERN = UUID_RE.source;
+
+export function newId(): string {
+  return uuidv7();
+}
+
+export function isId(value: unknown): value is string {
+  return typeof value === "string" && UUID_RE.test(value);
+}
+
+/**
+ * Turn user input into an id, or refuse it. This is the only way a string from outside becomes
+ * something the store will build a path from.
+ */
+export function parseId(input: string, what = "id"): string {
+  const trimmed = input.trim().toLowerCase();
+  if (!isId(trimmed)) {
+    const shown = input.length > 60 ? `${input.slice(0, 57)}...` : input;
+    throw invalidInput(`invalid ${what} ${JSON.stringify(shown)}: expected a UUID like 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d`);
+  }
+  return trimmed;
+}
+
+/**
+ * Shard folder for an id: its last two hex digits. UUIDv7 ids begin with their creation time, so
+ * the leading digits of ids made close together are equal; the random tail spreads them evenly
+ * over 256 folders.
+ */
+export function shardOf(id: string): string {
+  return id.slice(-2);
+}
+
+export const SHARD_RE = /^[0-9a-f]{2}$/;

@@ -1,0 +1,88 @@
+import * as z from "zod/mini";
+import { canonicalJson } from "../canonical-json.ts";
+import { LIMITS, charLength, sanitizeTag } from "../labels.ts";
+import { CountSchema, FreeObject, IdSchema, NullableText, NullableTimestamp, TimestampSchema, UnitInterval } from "./common.ts";
+import { keyOrderOf } from "./key-order.ts";
+import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, SHARING_SCOPES, STRENGTH_MAX } from "./vocab.ts";
+
+// The memory record: every field of the CortexGraph per-file spec (in its order), then what a
+// captured decision needs (OrchestKit's record). Objects are loose: fields memsync does not know
+// survive load and save unchanged.
+
+export const ContentSchema = z.string().check(
+  z.refine((s) => s.trim().length > 0, { message: "must not be empty" }),
+  z.refine((s) => charLength(s) <= LIMITS.contentMax, { message: `must be at most ${LIMITS.contentMax} characters` }),
+);
+
+/** Tags in a file are sanitized on read (a hand-written "Machine Learning" becomes machine_learning). */
+export const TagsSchema = z.pipe(
+  z.array(z.string().check(z.maxLength(LIMITS.tagMax * 2))).check(z.maxLength(LIMITS.tagsMax)),
+  z.transform((tags: string[]) => [...new Set(tags.map(sanitizeTag).filter((t) => t.length > 0 && charLength(t) <= LIMITS.tagMax))]),
+);
+
+export const EntitiesSchema = z.array(z.string().check(z.minLength(1), z.maxLength(LIMITS.entityMax * 2))).check(
+  z.maxLength(LIMITS.entitiesMax),
+);
+
+export const DecisionContentSchema = z.looseObject({
+  what: z.string().check(z.minLength(1)),
+  why: NullableText,
+  alternatives: z._default(z.array(z.string()), []),
+  constraints: z._default(z.array(z.string()), []),
+  tradeoffs: z._default(z.array(z.string()), []),
+});
+
+export const MemoryMetaSchema = z.looseObject({
+  tags: z._default(TagsSchema, []),
+  source: NullableText,
+  context: NullableText,
+  extra: FreeObject,
+});
+
+export const CapturedBySchema = z.looseObject({
+  user: NullableText,
+  machine: NullableText,
+  agent: NullableText,
+  session: NullableText,
+});
+
+export const MemorySchema = z.looseObject({
+  id: IdSchema,
+  content: ContentSchema,
+  gist: NullableText,
+  meta: z._default(MemoryMetaSchema, { tags: [], source: null, context: null, extra: {} }),
+  created_at: TimestampSchema,
+  last_used: TimestampSchema,
+  use_count: CountSchema,
+  strength: z._default(z.number().check(z.minimum(0), z.maximum(STRENGTH_MAX)), 1),
+  status: z._default(z.enum(MEMORY_STATUSES), "active"),
+  promoted_at: NullableTimestamp,
+  promoted_to: NullableText,
+  embed: z._default(z.nullable(z.array(z.number())), null),
+  entities: z._default(EntitiesSchema, []),
+  review_priority: z._default(UnitInterval, 0),
+  last_review_at: NullableTimestamp,
+  review_count: CountSchema,
+  cross_domain_count: CountSchema,
+  // memsync's additions, for captured knowledge
+  type: z._default(z.enum(MEMORY_TYPES), "fact"),
+  decision: z._default(z.nullable(DecisionContentSchema), null),
+  confidence: z._default(z.nullable(UnitInterval), null),
+  category: NullableText,
+  importance: z._default(z.enum(IMPORTANCE_LEVELS), "medium"),
+  project: NullableText,
+  scope: z._default(z.enum(SHARING_SCOPES), "team"),
+  captured_by: z._default(z.nullable(CapturedBySchema), null),
+  /** When content or labels last changed (touches do not count); the merge keeps the later edit. */
+  updated_at: NullableTimestamp,
+});
+
+export type Memory = z.output<typeof MemorySchema>;
+export type MemoryInput = z.input<typeof MemorySchema>;
+export type DecisionContent = z.output<typeof DecisionContentSchema>;
+
+const MEMORY_ORDER = keyOrderOf(MemorySchema);
+
+export function memoryToJson(m: Memory): string {
+  return canonicalJson(m, MEMORY_ORDER);
+}

@@ -1,0 +1,64 @@
+// Turning zod's issues into one readable line, and parsing records without throwing.
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  input?: unknown;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  origin?: string;
+  values?: unknown[];
+}
+
+interface SafeParser<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
+}
+
+function pathOf(path: PropertyKey[]): string {
+  let s = "";
+  for (const p of path) s += typeof p === "number" ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  return s || "(record)";
+}
+
+function unitOf(origin: string | undefined): string {
+  return origin === "string" ? " characters" : origin === "array" ? " items" : "";
+}
+
+export function describeIssue(issue: Issue): string {
+  const where = pathOf(issue.path);
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined
+        ? `${where} is required`
+        : `${where} must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`;
+    case "too_big":
+      return `${where} must be at most ${issue.maximum}${unitOf(issue.origin)}`;
+    case "too_small":
+      return `${where} must be at least ${issue.minimum}${unitOf(issue.origin)}`;
+    case "invalid_value":
+      return `${where} must be one of ${(issue.values ?? []).map((v) => String(v)).join(", ")}`;
+    default:
+      return `${where} ${issue.message === "Invalid input" ? "is invalid" : issue.message}`;
+  }
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export function parseWith<T>(schema: SafeParser<T>, value: unknown): Parsed<T> {
+  const r = schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data };
+  const issues = r.error.issues as Issue[];
+  const first = issues.slice(0, 3).map(describeIssue).join("; ");
+  return { ok: false, problem: issues.length > 3 ? `${first}; and ${issues.length - 3} more` : first };
+}
+
+/** Parse JSON text, reporting malformed JSON as a problem rather than throwing. */
+export function parseJsonText(text: string): Parsed<unknown> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, problem: `malformed JSON (${e instanceof Error ? e.message : String(e)})` };
+  }
+}

@@ -1,0 +1,34 @@
+// The fixed vocabularies of the data model, in a module with no dependencies, so code that only
+// needs to name a type or status (option parsing, read paths) does not load the schema library.
+
+export const MEMORY_TYPES = ["decision", "preference", "pattern", "anti-pattern", "problem", "solution", "fact"] as const;
+export const MEMORY_STATUSES = ["active", "promoted", "archived"] as const;
+export const SHARING_SCOPES = ["local", "user", "team", "global"] as const;
+export const IMPORTANCE_LEVELS = ["low", "medium", "high", "critical"] as const;
+
+export const RELATION_TYPES = [
+  "related",
+  "causes",
+  "supports",
+  "contradicts",
+  "consolidated_from",
+  "split_from",
+  "USES",
+  "CHOSE_OVER",
+  "REQUIRES",
+  "ENABLES",
+  "PREFERS",
+] as const;
+
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+export type SharingScope = (typeof SHARING_SCOPES)[number];
+export type Importance = (typeof IMPORTANCE_LEVELS)[number];
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+export const STRENGTH_MAX = 2;
+
+export const STORAGE_VERSION = 2;
+export const LAYOUTS = ["auto", "flat", "sharded"] as const;
+export type Layout = (typeof LAYOUTS)[number];
+export const DEFAULT_SHARD_THRESHOLD = 1000;

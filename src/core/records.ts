@@ -1,0 +1,149 @@
+import { invalidInput } from "./errors.ts";
+import { normalizeEntities, sanitizeTags } from "./labels.ts";
+import { type Memory, MemorySchema } from "./model/memory.ts";
+import { STRENGTH_MAX } from "./model/vocab.ts";
+import { type Relation, RelationSchema } from "./model/relation.ts";
+import type { RelationType } from "./model/vocab.ts";
+import { parseWith } from "./model/validate.ts";
+
+// Pure record transitions: making, editing, touching memories and relations. No I/O here; the
+// store persists what these return. Every result is validated against its schema.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface Origin {
+  now: number;
+  machine: string | null;
+  user: string | null;
+}
+
+function isPlainObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function validMemory(candidate: unknown): Memory {
+  const r = parseWith(MemorySchema, candidate);
+  if (!r.ok) throw invalidInput(`invalid memory: ${r.problem}`);
+  return r.value;
+}
+
+/** Labels arrive from people and agents: sanitize before the schema judges them. */
+function normalizeLabels(obj: JsonObject): void {
+  const meta = obj.meta;
+  if (isPlainObject(meta) && meta.tags !== undefined) {
+    if (!Array.isArray(meta.tags) || !meta.tags.every((t) => typeof t === "string")) throw invalidInput("tags must be a list of strings");
+    meta.tags = sanitizeTags(meta.tags);
+  }
+  if (obj.entities !== undefined) {
+    if (!Array.isArray(obj.entities) || !obj.entities.every((t) => typeof t === "string")) {
+      throw invalidInput("entities must be a list of strings");
+    }
+    obj.entities = normalizeEntities(obj.entities);
+  }
+}
+
+/**
+ * A new memory from fields in the file format (content required). A top-level `tags` list is
+ * accepted as a shorthand for meta.tags.
+ */
+export function createMemory(fields: JsonObject, id: string, origin: Origin): Memory {
+  const obj: JsonObject = structuredClone(fields);
+  if (obj.tags !== undefined) {
+    const meta = isPlainObject(obj.meta) ? obj.meta : {};
+    meta.tags = obj.tags;
+    obj.meta = meta;
+    delete obj.tags;
+  }
+  normalizeLabels(obj);
+  const candidate: JsonObject = {
+    created_at: origin.now,
+    last_used: origin.now,
+    updated_at: origin.now,
+    captured_by: { user: origin.user, machine: origin.machine, agent: null, session: null },
+    ...obj,
+    id,
+  };
+  return validMemory(candidate);
+}
+
+const IMMUTABLE = new Set(["id"]);
+const USAGE_FIELDS = new Set(["last_used", "use_count", "strength", "review_priority", "last_review_at", "review_count", "cross_domain_count"]);
+
+/** Merge a patch into an object: nested objects merge, everything else replaces. */
+function mergePatch(base: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    const cur = out[k];
+    out[k] = isPlainObject(v) && isPlainObject(cur) ? mergePatch(cur, v) : v;
+  }
+  return out;
+}
+
+/** Additions and removals to a memory's labels, applied after the patch. */
+export interface LabelEdits {
+  addTags?: readonly string[];
+  removeTags?: readonly string[];
+  addEntities?: readonly string[];
+  removeEntities?: readonly string[];
+}
+
+function editLabels(memory: Memory, patch: JsonObject, edits: LabelEdits): void {
+  const { addTags = [], removeTags = [], addEntities = [], removeEntities = [] } = edits;
+  if (addTags.length || removeTags.length) {
+    const meta = isPlainObject(patch.meta) ? patch.meta : {};
+    const base = Array.isArray(meta.tags) ? (meta.tags as string[]) : memory.meta.tags;
+    const drop = new Set(sanitizeTags(removeTags));
+    meta.tags = sanitizeTags([...base, ...addTags]).filter((t) => !drop.has(t));
+    patch.meta = meta;
+  }
+  if (addEntities.length || removeEntities.length) {
+    const base = Array.isArray(patch.entities) ? (patch.entities as string[]) : memory.entities;
+    const drop = new Set(normalizeEntities(removeEntities).map((e) => e.toLowerCase()));
+    patch.entities = normalizeEntities([...base, ...addEntities]).filter((e) => !drop.has(e.toLowerCase()));
+  }
+}
+
+/**
+ * Apply an edit. Editing content without giving a gist clears the gist (it described the old
+ * text). Any change besides usage counters moves updated_at.
+ */
+export function updateMemory(memory: Memory, patch: JsonObject, now: number, edits: LabelEdits = {}): { memory: Memory; changed: boolean } {
+  for (const k of Object.keys(patch)) {
+    if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
+  }
+  const p: JsonObject = structuredClone(patch);
+  normalizeLabels(p);
+  editLabels(memory, p, edits);
+  const merged = mergePatch(memory as JsonObject, p);
+  if (p.content !== undefined && p.content !== memory.content && p.gist === undefined) merged.gist = null;
+  const before = JSON.stringify(memory);
+  const next = validMemory(merged);
+  if (JSON.stringify(next) === before) return { memory, changed: false };
+  const edited = Object.keys(p).some((k) => !USAGE_FIELDS.has(k));
+  return { memory: edited ? { ...next, updated_at: now } : next, changed: true };
+}
+
+/** A use: one more use, last used now; with boost, strength + 0.1 (capped at 2.0). */
+export function touchMemory(memory: Memory, now: number, boost: boolean): Memory {
+  const strength = boost ? Math.min(STRENGTH_MAX, Math.round((memory.strength + 0.1) * 1e6) / 1e6) : memory.strength;
+  return { ...memory, use_count: memory.use_count + 1, last_used: Math.max(memory.last_used, now), strength };
+}
+
+export function createRelation(
+  fields: { from: string; to: string; type: RelationType; strength?: number; metadata?: JsonObject },
+  id: string,
+  now: number,
+): Relation {
+  if (fields.from === fields.to) throw invalidInput("a memory cannot be related to itself");
+  const r = parseWith(RelationSchema, {
+    id,
+    from_memory_id: fields.from,
+    to_memory_id: fields.to,
+    relation_type: fields.type,
+    strength: fields.strength ?? 1,
+    created_at: now,
+    metadata: fields.metadata ?? {},
+  });
+  if (!r.ok) throw invalidInput(`invalid relation: ${r.problem}`);
+  return r.value;
+}

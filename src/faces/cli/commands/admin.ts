@@ -1,0 +1,46 @@
+import { unavailable } from "../../../core/errors.ts";
+import { isoTime } from "../../../core/time.ts";
+import { withStore } from "../../../ops/context.ts";
+import { initStore } from "../../../ops/init.ts";
+import { reindex } from "../../../ops/reindex.ts";
+import { storeStatus } from "../../../ops/status.ts";
+import { json } from "../format.ts";
+import { type Flags, opsEnv, storeRoot } from "../options.ts";
+import type { CommandResult } from "../result.ts";
+import path from "node:path";
+import { cwd } from "../../../runtime/host.ts";
+
+// init, status, reindex.
+
+export async function init(dir: string | undefined, flags: Flags): Promise<CommandResult> {
+  const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
+  const out = await initStore(opsEnv(flags, root), { git: flags.git !== false });
+  if (flags.json) return { stdout: json(out) };
+  const what = out.already_initialized ? "already a memsync store" : "initialized a memsync store";
+  return { stdout: `${what} at ${out.root}${out.git?.commit ? ` (commit ${out.git.commit.slice(0, 8)})` : ""}\n` };
+}
+
+export async function status(flags: Flags): Promise<CommandResult> {
+  const out = await storeStatus(opsEnv(flags));
+  const exitCode = out.health === "unavailable" ? unavailable("").exitCode : 0;
+  if (flags.json) return { stdout: json(out), exitCode };
+  const lines = [`store: ${out.store}`, `health: ${out.health}${out.reasons.length ? ` (${out.reasons.join("; ")})` : ""}`];
+  if (out.memories) {
+    const by = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
+    lines.push(`memories: ${out.memories.total} (${by(out.memories.by_status)}); by type: ${by(out.memories.by_type)}`);
+  }
+  if (out.relations) lines.push(`relations: ${out.relations.total}${out.relations.dangling.length ? ` (${out.relations.dangling.length} dangling)` : ""}`);
+  if (out.layout) {
+    lines.push(`layout: ${out.layout.setting}, shard threshold ${out.layout.shard_threshold}; new records ${out.layout.new_records_sharded ? "go to shard folders" : "are flat"}`);
+  }
+  if (out.meta) lines.push(`created: ${isoTime(out.meta.created_at)}, storage version ${out.meta.storage_version}`);
+  for (const p of out.problems) lines.push(`  problem: ${p.path}: ${p.problem}`);
+  for (const r of out.relations?.dangling ?? []) lines.push(`  dangling relation: ${r.id} (${r.from_id} -> ${r.to_id})`);
+  if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (safe to delete)`);
+  return { stdout: `${lines.join("\n")}\n`, stderr: exitCode ? `memsync: ${out.reasons[0] ?? "store unavailable"}\n` : "", exitCode };
+}
+
+export async function reindexCmd(flags: Flags): Promise<CommandResult> {
+  const out = await withStore(opsEnv(flags), (store) => reindex(store));
+  return { stdout: flags.json ? json(out) : `reindexed ${out.memories} memories and ${out.relations} relations in ${out.millis} ms${out.problems ? `; ${out.problems} problem file(s), see memsync status` : ""}\n` };
+}

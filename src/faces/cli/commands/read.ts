@@ -1,0 +1,27 @@
+import { corrupt, notFound } from "../../../core/errors.ts";
+import { withStore } from "../../../ops/context.ts";
+import { getMemories } from "../../../ops/get.ts";
+import { json, memoryBlock } from "../format.ts";
+import { type Flags, ids, opsEnv } from "../options.ts";
+import type { CommandResult } from "../result.ts";
+
+// get/open: a read served from the index when files are unchanged, so it loads no schemas.
+
+export async function get(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  const wanted = ids(rawIds);
+  const out = await withStore(opsEnv(flags), (store) => getMemories(store, wanted));
+  const stdout = flags.json
+    ? json(out)
+    : out.found.map((f) => memoryBlock(f.memory, f.path, f.outgoing, f.incoming)).join("\n");
+  const errs: string[] = [];
+  let error;
+  if (out.unreadable.length) {
+    errs.push(...out.unreadable.map((u) => `memsync: memory ${u.id} cannot be read: ${u.path} is ${u.problem}`));
+    error = corrupt("unreadable");
+  }
+  if (out.not_found.length) {
+    errs.push(`memsync: not found: ${out.not_found.join(", ")}`);
+    error = notFound("not found");
+  }
+  return { stdout, stderr: errs.map((l) => `${l}\n`).join(""), exitCode: error?.exitCode ?? 0 };
+}

@@ -1,0 +1,129 @@
+import { usageError } from "../../../core/errors.ts";
+import { parseId } from "../../../core/ids.ts";
+import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
+import type { JsonObject, LabelEdits } from "../../../core/records.ts";
+import { withStore } from "../../../ops/context.ts";
+import { deleteMemories } from "../../../ops/delete.ts";
+import { archiveMemories, touchMemories, updateMemoryOp } from "../../../ops/edit.ts";
+import { ensureStore } from "../../../ops/init.ts";
+import { relateMemories, unrelate } from "../../../ops/relate.ts";
+import { checkNewMemory, saveMemory } from "../../../ops/save.ts";
+import { type Flags, ids, jsonInput, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
+import { json } from "../format.ts";
+import type { CommandResult } from "../result.ts";
+
+// save/remember, update, touch, archive, delete, relate, unrelate: the commands that write,
+// and so load the schemas (get, list and search do not).
+
+/** Record fields common to save and update, from flags. */
+function fieldFlags(flags: Flags, into: JsonObject): void {
+  const set = (k: string, v: unknown) => {
+    if (v !== undefined) into[k] = v;
+  };
+  set("type", oneOf(flags, "type", MEMORY_TYPES));
+  set("project", str(flags, "project"));
+  set("scope", oneOf(flags, "scope", SHARING_SCOPES));
+  set("importance", oneOf(flags, "importance", IMPORTANCE_LEVELS));
+  set("confidence", num(flags, "confidence", { min: 0, max: 1 }));
+  set("category", str(flags, "category"));
+  set("strength", num(flags, "strength", { min: 0, max: 2 }));
+  set("gist", str(flags, "gist"));
+  const source = str(flags, "source");
+  const context = str(flags, "context");
+  if (source !== undefined || context !== undefined) {
+    const meta = (typeof into.meta === "object" && into.meta !== null ? into.meta : {}) as JsonObject;
+    if (source !== undefined) meta.source = source;
+    if (context !== undefined) meta.context = context;
+    into.meta = meta;
+  }
+}
+
+export async function save(rawWords: string[], flags: Flags): Promise<CommandResult> {
+  const words = wordsOf(rawWords, flags);
+  const fields: JsonObject = (await jsonInput(flags)) ?? {};
+  if (words.length > 0 || fields.content === undefined) {
+    if (fields.content !== undefined) throw usageError("give the memory text either as an argument or in --input, not both");
+    fields.content = await textArg(words, "memory text");
+  }
+  fieldFlags(flags, fields);
+  const tags = list(flags, "tag");
+  if (tags.length) fields.tags = [...(Array.isArray(fields.tags) ? fields.tags : []), ...tags];
+  const entities = list(flags, "entity");
+  if (entities.length) fields.entities = [...(Array.isArray(fields.entities) ? fields.entities : []), ...entities];
+  checkNewMemory(fields);
+  const env = opsEnv(flags);
+  const created = await ensureStore(env);
+  const out = await withStore(env, (store) => saveMemory(store, env, fields));
+  return {
+    stdout: flags.json ? json({ ...out, store_created: created }) : `saved ${out.memory.id}  (${out.path})\n`,
+    stderr: created && !flags.json ? `memsync: created a new store at ${env.storeRoot}\n` : "",
+  };
+}
+
+export async function update(rawId: string, flags: Flags): Promise<CommandResult> {
+  const id = parseId(rawId);
+  const patch: JsonObject = (await jsonInput(flags)) ?? {};
+  const content = str(flags, "content");
+  if (content !== undefined) patch.content = await textArg([content], "new content");
+  fieldFlags(flags, patch);
+  const status = oneOf(flags, "status", MEMORY_STATUSES);
+  if (status) patch.status = status;
+  if (flags.tag !== undefined) patch.meta = { ...((patch.meta as JsonObject) ?? {}), tags: list(flags, "tag") };
+  if (flags.entity !== undefined) patch.entities = list(flags, "entity");
+  const edits: LabelEdits = {
+    addTags: list(flags, "addTag"),
+    removeTags: list(flags, "removeTag"),
+    addEntities: list(flags, "addEntity"),
+    removeEntities: list(flags, "removeEntity"),
+  };
+  const nothing = Object.keys(patch).length === 0 && Object.values(edits).every((v) => v.length === 0);
+  if (nothing) throw usageError("nothing to update: give --content, --tag, --type ... or --input");
+  const out = await withStore(opsEnv(flags), (store) => updateMemoryOp(store, id, patch, edits));
+  return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n` };
+}
+
+export async function touch(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  const wanted = ids(rawIds);
+  const out = await withStore(opsEnv(flags), (store) => touchMemories(store, wanted, Boolean(flags.boost)));
+  return {
+    stdout: flags.json
+      ? json(out)
+      : out.memories.map((m) => `touched ${m.id}  uses: ${m.use_count}  strength: ${m.strength}\n`).join(""),
+  };
+}
+
+export async function archive(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  const wanted = ids(rawIds);
+  const out = await withStore(opsEnv(flags), (store) => archiveMemories(store, wanted));
+  return {
+    stdout: flags.json
+      ? json(out)
+      : out.memories.map((m) => `${out.unchanged.includes(m.id) ? "already archived" : "archived"} ${m.id}\n`).join(""),
+  };
+}
+
+export async function remove(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  const wanted = ids(rawIds);
+  const out = await withStore(opsEnv(flags), (store) => deleteMemories(store, wanted, Boolean(flags.keepRelations)));
+  if (flags.json) return { stdout: json(out) };
+  const lines = out.deleted.map((id) => `deleted ${id}`);
+  if (out.relations_removed.length) lines.push(`removed ${out.relations_removed.length} relation(s): ${out.relations_removed.join(", ")}`);
+  if (out.relations_dangling.length) lines.push(`kept ${out.relations_dangling.length} relation(s) that now point at nothing: ${out.relations_dangling.join(", ")}`);
+  return { stdout: `${lines.join("\n")}\n` };
+}
+
+export async function relate(rawFrom: string, rawTo: string, flags: Flags): Promise<CommandResult> {
+  const from = parseId(rawFrom, "from id");
+  const to = parseId(rawTo, "to id");
+  const type = oneOf(flags, "type", RELATION_TYPES) ?? "related";
+  const strength = num(flags, "strength", { min: 0, max: 1 });
+  const metadata = pairs(list(flags, "meta"), "meta");
+  const out = await withStore(opsEnv(flags), (store) => relateMemories(store, { from, to, type, strength, metadata }));
+  return { stdout: flags.json ? json(out) : `related ${from} -${type}-> ${to}  (relation ${out.relation.id})\n` };
+}
+
+export async function unrelateCmd(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  const wanted = ids(rawIds, "relation id");
+  const out = await withStore(opsEnv(flags), (store) => unrelate(store, wanted));
+  return { stdout: flags.json ? json(out) : out.removed.map((id) => `removed relation ${id}\n`).join("") };
+}

@@ -1,0 +1,51 @@
+import type { Memory } from "../../core/model/memory.ts";
+import type { Relation } from "../../core/model/relation.ts";
+import { isoTime } from "../../core/time.ts";
+
+// Human-readable output. Every command also has --json, which prints its result object as is.
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function oneLinePreview(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export function memoryLine(m: Memory, extra = ""): string {
+  const tags = m.meta.tags.length ? `  #${m.meta.tags.join(" #")}` : "";
+  const status = m.status === "active" ? "" : ` [${m.status}]`;
+  return `${m.id}  ${isoTime(m.created_at).slice(0, 10)}  ${m.type.padEnd(12)}${extra}${oneLinePreview(m.gist ?? m.content, 90)}${status}${tags}`;
+}
+
+function relationLine(r: Relation, dir: "out" | "in"): string {
+  const other = dir === "out" ? r.to_memory_id : r.from_memory_id;
+  return `  ${dir === "out" ? "->" : "<-"} ${r.relation_type} ${other}  (relation ${r.id}, strength ${r.strength})`;
+}
+
+export function memoryBlock(m: Memory, path: string, outgoing: Relation[], incoming: Relation[]): string {
+  const lines = [
+    `${m.id}  (${path})`,
+    `  type: ${m.type}   status: ${m.status}   scope: ${m.scope}   importance: ${m.importance}`,
+    `  created: ${isoTime(m.created_at)}   last used: ${isoTime(m.last_used)}   uses: ${m.use_count}   strength: ${m.strength}`,
+  ];
+  if (m.project) lines.push(`  project: ${m.project}`);
+  if (m.meta.tags.length) lines.push(`  tags: ${m.meta.tags.join(", ")}`);
+  if (m.entities.length) lines.push(`  entities: ${m.entities.join(", ")}`);
+  if (m.decision) {
+    lines.push(`  decision: ${m.decision.what}`);
+    if (m.decision.why) lines.push(`  because: ${m.decision.why}`);
+    if (m.decision.alternatives.length) lines.push(`  over: ${m.decision.alternatives.join(", ")}`);
+  }
+  if (m.gist) lines.push(`  gist: ${m.gist}`);
+  lines.push("", ...m.content.split("\n").map((l) => `    ${l}`), "");
+  for (const r of outgoing) lines.push(relationLine(r, "out"));
+  for (const r of incoming) lines.push(relationLine(r, "in"));
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+export function countLine(shown: number, total: number, noun: string): string {
+  const plural = total === 1 ? noun : `${noun}s`;
+  return shown === total ? `${total} ${plural}` : `${shown} of ${total} ${plural} (raise --limit to see more)`;
+}

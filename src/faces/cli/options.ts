@@ -1,0 +1,129 @@
+import path from "node:path";
+import { invalidInput, usageError } from "../../core/errors.ts";
+import { parseId } from "../../core/ids.ts";
+import { parseJsonText } from "../../core/model/validate.ts";
+import type { JsonObject } from "../../core/records.ts";
+import type { OpsEnv } from "../../ops/context.ts";
+import { cwd, env, homeDir, hostName, readStdin, userName } from "../../runtime/host.ts";
+import fs from "node:fs";
+
+// Turning raw command-line values into typed inputs. Anything wrong here is refused before the
+// store is opened, so bad input never changes a thing.
+
+export type Flags = Record<string, unknown>;
+
+const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** --store DIR, else MEMSYNC_HOME, else ~/.memsync. */
+export function storeRoot(flags: Flags): string {
+  const given = str(flags, "store") ?? env("MEMSYNC_HOME");
+  return path.resolve(cwd(), given ?? path.join(homeDir(), ".memsync"));
+}
+
+export function opsEnv(flags: Flags, root = storeRoot(flags)): OpsEnv {
+  return { storeRoot: root, hostName: hostName(), user: userName(), machineOverride: env("MEMSYNC_MACHINE") };
+}
+
+/** A single-valued option; mri turns "2024" into a number, so values are read back as text. */
+export function str(flags: Flags, name: string): string | undefined {
+  const v = flags[name];
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) {
+    if (v.length > 1) throw usageError(`--${kebab(name)} was given ${v.length} times; give it once`);
+    return v.length ? String(v[0]) : undefined;
+  }
+  if (typeof v === "boolean") throw usageError(`--${kebab(name)} needs a value`);
+  return String(v);
+}
+
+/** A repeatable option (--tag a --tag b), also accepting commas (--tag a,b). */
+export function list(flags: Flags, name: string): string[] {
+  const v = flags[name];
+  if (v === undefined || v === null) return [];
+  const items = (Array.isArray(v) ? v : [v]).map((x) => {
+    if (typeof x === "boolean") throw usageError(`--${kebab(name)} needs a value`);
+    return String(x);
+  });
+  return items.flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x.length > 0);
+}
+
+export function num(flags: Flags, name: string, opts: { min: number; max: number; int?: boolean }): number | undefined {
+  const raw = str(flags, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || n < opts.min || n > opts.max) {
+    throw invalidInput(`--${kebab(name)} must be ${opts.int ? "an integer" : "a number"} from ${opts.min} to ${opts.max}, got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return n;
+}
+
+export function oneOf<T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined {
+  const raw = str(flags, name);
+  if (raw === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw invalidInput(`--${kebab(name)} must be one of ${allowed.join(", ")}, got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return raw as T;
+}
+
+export function ids(raw: readonly unknown[], what = "id"): string[] {
+  if (raw.length === 0) throw usageError(`give at least one ${what}`);
+  return raw.map((r) => parseId(String(r), what));
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** Text from an argument, or from standard input when the argument is "-". */
+export async function textArg(words: readonly unknown[], what: string): Promise<string> {
+  const joined = words.map(String).join(" ");
+  if (joined === "-") return readInput("-");
+  if (joined.trim() === "") throw usageError(`give the ${what} as an argument, or - to read it from standard input`);
+  return joined;
+}
+
+async function readInput(source: string): Promise<string> {
+  try {
+    if (source === "-") return await readStdin(MAX_INPUT_BYTES);
+    const st = fs.statSync(source);
+    if (st.size > MAX_INPUT_BYTES) throw invalidInput(`${source} is larger than ${MAX_INPUT_BYTES} bytes`);
+    return fs.readFileSync(source, "utf8");
+  } catch (e) {
+    if (e instanceof RangeError) throw invalidInput(e.message);
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT") throw invalidInput(`cannot read ${source}: no such file`);
+    if (code) throw invalidInput(`cannot read ${source}: ${code}`);
+    throw e;
+  }
+}
+
+/** --input FILE|-: a JSON object of record fields. */
+export async function jsonInput(flags: Flags): Promise<JsonObject | undefined> {
+  const source = str(flags, "input");
+  if (source === undefined) return undefined;
+  const parsed = parseJsonText(await readInput(source));
+  if (!parsed.ok) throw invalidInput(`--input ${source}: ${parsed.problem}`);
+  const v = parsed.value;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${source}: expected a JSON object`);
+  return v as JsonObject;
+}
+
+/** key=value pairs into an object (values parsed as JSON when they are valid JSON). */
+export function pairs(items: readonly string[], name: string): JsonObject {
+  const out: JsonObject = {};
+  for (const item of items) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) throw invalidInput(`--${name} takes key=value, got ${JSON.stringify(item.slice(0, 40))}`);
+    const raw = item.slice(eq + 1);
+    const parsed = parseJsonText(raw);
+    out[item.slice(0, eq)] = parsed.ok ? parsed.value : raw;
+  }
+  return out;
+}
+
+/** Words after "--" are text too (so text may start with a dash). */
+export function wordsOf(words: string[], flags: Flags): string[] {
+  const rest = flags["--"];
+  return Array.isArray(rest) ? [...words.map(String), ...rest.map(String)] : words.map(String);
+}

@@ -1,0 +1,36 @@
+import type { Origin } from "../core/records.ts";
+import { machineId } from "../store/machine.ts";
+import { type OpenOptions, Store } from "../store/store.ts";
+
+// What every operation needs to know about where it runs. Faces build it from their own inputs
+// (flags, environment); operations never read the process environment themselves.
+
+export interface OpsEnv {
+  storeRoot: string;
+  hostName: string;
+  user: string | null;
+  machineOverride?: string;
+  open?: OpenOptions;
+}
+
+export function openStore(env: OpsEnv): Store {
+  return Store.open(env.storeRoot, env.open);
+}
+
+export function originOf(store: Store, env: OpsEnv): Origin {
+  return {
+    now: store.nowSeconds(),
+    machine: machineId(store.fs, store.root, env.hostName, env.machineOverride),
+    user: env.user,
+  };
+}
+
+/** Open the store, run fn, and always close the index. */
+export async function withStore<T>(env: OpsEnv, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = openStore(env);
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}

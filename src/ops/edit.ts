@@ -1,0 +1,40 @@
+import type { Memory } from "../core/model/memory.ts";
+import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
+import type { Store } from "../store/store.ts";
+
+// Changes to existing memories. Each call is one write transaction: every id is read (and
+// refused if missing or unreadable) before anything is written.
+
+export interface EditOutcome {
+  memories: Memory[];
+  unchanged: string[];
+}
+
+export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
+  return store.write((tx) => {
+    const { memory, changed } = updateMemory(tx.memory(id), patch, tx.now, edits);
+    if (changed) tx.putMemory(memory);
+    return { memories: [memory], unchanged: changed ? [] : [id] };
+  });
+}
+
+export function touchMemories(store: Store, ids: readonly string[], boost: boolean): Promise<EditOutcome> {
+  return store.write((tx) => {
+    const current = [...new Set(ids)].map((id) => tx.memory(id));
+    const touched = current.map((m) => touchMemory(m, tx.now, boost));
+    for (const m of touched) tx.putMemory(m);
+    return { memories: touched, unchanged: [] };
+  });
+}
+
+export function archiveMemories(store: Store, ids: readonly string[]): Promise<EditOutcome> {
+  return store.write((tx) => {
+    const current = [...new Set(ids)].map((id) => tx.memory(id));
+    const results = current.map((m) => updateMemory(m, { status: "archived" }, tx.now));
+    for (const r of results) if (r.changed) tx.putMemory(r.memory);
+    return {
+      memories: results.map((r) => r.memory),
+      unchanged: results.filter((r) => !r.changed).map((r) => r.memory.id),
+    };
+  });
+}

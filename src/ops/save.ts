@@ -1,0 +1,29 @@
+import { conflict } from "../core/errors.ts";
+import { newId, parseId } from "../core/ids.ts";
+import type { Memory } from "../core/model/memory.ts";
+import { createMemory, type JsonObject } from "../core/records.ts";
+import type { Store } from "../store/store.ts";
+import { type OpsEnv, originOf } from "./context.ts";
+
+export interface SaveOutcome {
+  memory: Memory;
+  path: string;
+}
+
+/** Validate fields for a new memory without touching any store (bad input changes nothing). */
+export function checkNewMemory(fields: JsonObject): void {
+  if (typeof fields.id === "string") parseId(fields.id);
+  createMemory(fields, newId(), { now: Math.floor(Date.now() / 1000), machine: null, user: null });
+}
+
+/** Store a new memory from fields in the file format (content required, the rest optional). */
+export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
+  const id = typeof fields.id === "string" ? parseId(fields.id) : newId();
+  const origin = originOf(store, env);
+  const memory = createMemory(fields, id, origin);
+  return store.write((tx) => {
+    if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
+    const path = tx.putMemory(memory);
+    return { memory, path };
+  });
+}

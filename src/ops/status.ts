@@ -1,0 +1,78 @@
+import { isMemsyncError } from "../core/errors.ts";
+import { INDEX_FILE, Store } from "../store/store.ts";
+import type { OpsEnv } from "./context.ts";
+
+export type Health = "healthy" | "degraded" | "unavailable";
+
+export interface StatusOutcome {
+  store: string;
+  health: Health;
+  reasons: string[];
+  memories: { total: number; by_status: Record<string, number>; by_type: Record<string, number> } | null;
+  relations: { total: number; dangling: { id: string; from_id: string; to_id: string }[] } | null;
+  problems: { path: string; problem: string }[];
+  temp_files: string[];
+  layout: { setting: string; shard_threshold: number; new_records_sharded: boolean } | null;
+  meta: { storage_version: number; created_at: number; machine_id: string | null } | null;
+  index: string;
+}
+
+/**
+ * A health report. It re-stats every record file (finding edits made in place), so it is the
+ * one command that costs O(store); everything it finds wrong it reports and leaves untouched.
+ */
+export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
+  const base: StatusOutcome = {
+    store: env.storeRoot,
+    health: "unavailable",
+    reasons: [],
+    memories: null,
+    relations: null,
+    problems: [],
+    temp_files: [],
+    layout: null,
+    meta: null,
+    index: `${env.storeRoot}/${INDEX_FILE}`,
+  };
+  let store: Store;
+  try {
+    store = Store.open(env.storeRoot, env.open);
+  } catch (e) {
+    if (!isMemsyncError(e)) throw e;
+    return { ...base, reasons: [e.message] };
+  }
+  try {
+    await store.codec();
+    try {
+      void store.meta.settings;
+    } catch (e) {
+      if (!isMemsyncError(e)) throw e;
+      return { ...base, reasons: [e.message] };
+    }
+    const plan = await store.refresh(true);
+    const { index } = store;
+    const problems = index.problems().map((r) => ({ path: r.path, problem: r.problem ?? "" }));
+    const dangling = index.danglingRelations();
+    const reasons: string[] = [];
+    const corruptCount = problems.length;
+    if (corruptCount) reasons.push(`${corruptCount} record file${corruptCount === 1 ? " is" : "s are"} corrupt or invalid (left untouched)`);
+    if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
+    return {
+      ...base,
+      health: reasons.length ? "degraded" : "healthy",
+      reasons,
+      memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
+      relations: { total: index.relationCount(), dangling },
+      problems,
+      temp_files: plan.temps,
+      layout: {
+        setting: store.meta.settings.layout,
+        shard_threshold: store.meta.settings.shard_threshold,
+        new_records_sharded: store.shardsNewRecords(),
+      },
+      meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
+    };
+  } finally {
+    store.close();
+  }
+}

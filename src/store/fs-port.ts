@@ -1,0 +1,84 @@
+import fs from "node:fs";
+
+// The store reaches the disk only through this port, so another backing (a browser build over
+// IndexedDB, a test double that injects faults) can stand in. It is synchronous on purpose:
+// measured on Bun, an awaited stat costs ~40 µs against ~3 µs for statSync, and a refresh stats
+// hundreds of folders.
+
+export interface FileStat {
+  /** Modification time in whole milliseconds (the precision every runtime reports alike). */
+  mtime: number;
+  size: number;
+  ino: number;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+export interface DirEntry {
+  name: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+export interface StoreFs {
+  readText(path: string): string;
+  /** Write and fsync a new file; fails if it exists (temp names are unique). */
+  writeNewDurable(path: string, text: string): void;
+  rename(from: string, to: string): void;
+  unlink(path: string): void;
+  mkdirp(path: string): void;
+  readdir(path: string): DirEntry[];
+  /** null when nothing is at the path. */
+  stat(path: string): FileStat | null;
+  /** Make a folder's entries (a rename, an unlink) durable. */
+  fsyncDir(path: string): void;
+}
+
+function isNotFound(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+export const nodeFs: StoreFs = {
+  readText: (p) => fs.readFileSync(p, "utf8"),
+  writeNewDurable(p, text) {
+    const fd = fs.openSync(p, "wx", 0o644);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  rename: (a, b) => fs.renameSync(a, b),
+  unlink: (p) => fs.unlinkSync(p),
+  mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
+  readdir: (p) =>
+    fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile() })),
+  stat(p) {
+    try {
+      const s = fs.statSync(p, { bigint: true });
+      return {
+        mtime: Number(s.mtimeNs / 1_000_000n),
+        size: Number(s.size),
+        ino: Number(s.ino),
+        isDir: s.isDirectory(),
+        isFile: s.isFile(),
+      };
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+  },
+  fsyncDir(p) {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(p, "r");
+      fs.fsyncSync(fd);
+    } catch {
+      // some filesystems refuse fsync on a folder; the rename itself is still atomic
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  },
+};

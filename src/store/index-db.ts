@@ -1,0 +1,390 @@
+import fs from "node:fs";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Memory } from "../core/model/memory.ts";
+import type { Relation } from "../core/model/relation.ts";
+import type { RecordKind } from "./layout.ts";
+
+// The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
+// record files so reads need not open thousands of them. Everything in it can be rebuilt from the
+// files; a version change or a damaged file just means a rebuild. It also serializes writers:
+// every change to the store happens inside one IMMEDIATE transaction, and SQLite's file lock is
+// released by the OS if a process dies, so a crash never leaves the store locked.
+
+const INDEX_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS dirs (
+  path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, checked_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY, dir TEXT NOT NULL, kind TEXT NOT NULL, id TEXT,
+  mtime INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER NOT NULL, indexed_at INTEGER NOT NULL,
+  problem TEXT
+);
+CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
+CREATE TABLE IF NOT EXISTS memories (
+  rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
+  type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
+  created_at REAL NOT NULL, last_used REAL NOT NULL, json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memories_path ON memories(path);
+CREATE INDEX IF NOT EXISTS memories_created ON memories(created_at);
+CREATE INDEX IF NOT EXISTS memories_type ON memories(type);
+CREATE INDEX IF NOT EXISTS memories_project ON memories(project);
+CREATE TABLE IF NOT EXISTS memory_tags (tag TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS memory_tags_rid ON memory_tags(rid);
+CREATE TABLE IF NOT EXISTS memory_entities (entity TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (entity, rid)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS memory_entities_rid ON memory_entities(rid);
+CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
+  content, gist, tags, entities, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS relations (
+  id TEXT PRIMARY KEY, path TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL,
+  type TEXT NOT NULL, json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS relations_from ON relations(from_id);
+CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
+`;
+
+const DROP = `
+DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories;
+DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
+DROP TABLE IF EXISTS relations;
+`;
+
+export interface DirRow {
+  path: string;
+  mtime: number;
+  checked_at: number;
+}
+
+export interface FileRow {
+  path: string;
+  dir: string;
+  kind: RecordKind;
+  id: string | null;
+  mtime: number;
+  size: number;
+  ino: number;
+  indexed_at: number;
+  problem: string | null;
+}
+
+export interface MemoryFilter {
+  statuses?: readonly string[];
+  types?: readonly string[];
+  project?: string;
+  tags?: readonly string[];
+  entities?: readonly string[];
+  since?: number;
+}
+
+type Param = string | number | null;
+
+function isDamage(e: unknown): boolean {
+  return e instanceof Error && /malformed|not a database|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(e.message);
+}
+
+export class IndexDb {
+  private readonly stmts = new Map<string, StatementSync>();
+  private depth = 0;
+
+  private constructor(private readonly db: DatabaseSync) {}
+
+  /**
+   * Open (creating or upgrading as needed). The index runs with synchronous=OFF: it is derived,
+   * so after a power loss it may need rebuilding, but no command pays for fsyncs on it. A file
+   * SQLite finds damaged is moved aside and rebuilt from the records.
+   */
+  static open(path: string, busyTimeoutMs: number): IndexDb {
+    try {
+      return IndexDb.openOnce(path, busyTimeoutMs);
+    } catch (e) {
+      if (!isDamage(e)) throw e;
+            for (const suffix of ["", "-wal", "-shm"]) {
+        try {
+          fs.renameSync(`${path}${suffix}`, `${path}.damaged-${Date.now()}${suffix}`);
+        } catch {
+          // nothing to move
+        }
+      }
+      return IndexDb.openOnce(path, busyTimeoutMs);
+    }
+  }
+
+  private static openOnce(path: string, busyTimeoutMs: number): IndexDb {
+    const db = new DatabaseSync(path);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+      db.exec("PRAGMA synchronous = OFF");
+      const idx = new IndexDb(db);
+      const version = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+      if (version !== INDEX_VERSION) {
+        db.exec("PRAGMA journal_mode = WAL");
+        idx.transaction(() => {
+          if (version !== 0) db.exec(DROP);
+          db.exec(SCHEMA);
+          db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
+        });
+      }
+      return idx;
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
+  clear(): void {
+    this.db.exec(
+      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_fts; DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
+    );
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private q(sql: string): StatementSync {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Run fn holding the store's write lock (an IMMEDIATE transaction); nested calls join it. */
+  transaction<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    this.db.exec("BEGIN IMMEDIATE");
+    this.depth++;
+    try {
+      const out = fn();
+      this.db.exec("COMMIT");
+      return out;
+    } catch (e) {
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {
+        // the transaction may already be gone (SQLite rolls back on some errors)
+      }
+      throw e;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  // --- folders and files -------------------------------------------------------------------
+
+  dir(path: string): DirRow | undefined {
+    return this.q("SELECT path, mtime, checked_at FROM dirs WHERE path = ?").get(path) as DirRow | undefined;
+  }
+
+  subdirs(top: string): DirRow[] {
+    return this.q("SELECT path, mtime, checked_at FROM dirs WHERE path LIKE ? ESCAPE '\\' ORDER BY path").all(
+      `${top.replace(/[\\%_]/g, "\\$&")}/%`,
+    ) as unknown as DirRow[];
+  }
+
+  setDir(path: string, mtime: number, checkedAt: number): void {
+    this.q("INSERT INTO dirs(path, mtime, checked_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, checked_at = excluded.checked_at").run(
+      path,
+      mtime,
+      checkedAt,
+    );
+  }
+
+  deleteDir(path: string): void {
+    this.q("DELETE FROM dirs WHERE path = ?").run(path);
+  }
+
+  filesIn(dir: string): FileRow[] {
+    return this.q("SELECT * FROM files WHERE dir = ?").all(dir) as unknown as FileRow[];
+  }
+
+  file(path: string): FileRow | undefined {
+    return this.q("SELECT * FROM files WHERE path = ?").get(path) as FileRow | undefined;
+  }
+
+  putFile(row: FileRow): void {
+    this.q(
+      `INSERT INTO files(path, dir, kind, id, mtime, size, ino, indexed_at, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET dir = excluded.dir, kind = excluded.kind, id = excluded.id, mtime = excluded.mtime,
+       size = excluded.size, ino = excluded.ino, indexed_at = excluded.indexed_at, problem = excluded.problem`,
+    ).run(row.path, row.dir, row.kind, row.id, row.mtime, row.size, row.ino, row.indexed_at, row.problem);
+  }
+
+  /** Forget a file and the record indexed from it. */
+  deleteFile(path: string): void {
+    const row = this.file(path);
+    this.q("DELETE FROM files WHERE path = ?").run(path);
+    if (!row?.id) return;
+    if (row.kind === "memory") {
+      const m = this.q("SELECT rid FROM memories WHERE id = ? AND path = ?").get(row.id, path) as { rid: number } | undefined;
+      if (m) this.dropMemoryRow(m.rid);
+    } else {
+      this.q("DELETE FROM relations WHERE id = ? AND path = ?").run(row.id, path);
+    }
+  }
+
+  problems(): FileRow[] {
+    return this.q("SELECT * FROM files WHERE problem IS NOT NULL ORDER BY path").all() as unknown as FileRow[];
+  }
+
+  // --- memories ----------------------------------------------------------------------------
+
+  memoryPath(id: string): string | undefined {
+    return (this.q("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
+  }
+
+  putMemory(m: Memory, path: string, json: string): void {
+    const { rid } = this.q(
+      `INSERT INTO memories(id, path, type, status, project, created_at, last_used, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET path = excluded.path, type = excluded.type, status = excluded.status,
+       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used, json = excluded.json
+       RETURNING rid`,
+    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, json) as { rid: number };
+    this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
+    this.q("INSERT INTO memory_fts(rowid, content, gist, tags, entities) VALUES (?, ?, ?, ?, ?)").run(
+      rid,
+      m.content,
+      m.gist ?? "",
+      m.meta.tags.join(" "),
+      m.entities.join(" "),
+    );
+    this.q("DELETE FROM memory_tags WHERE rid = ?").run(rid);
+    for (const t of m.meta.tags) this.q("INSERT OR IGNORE INTO memory_tags(tag, rid) VALUES (?, ?)").run(t, rid);
+    this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
+    for (const e of m.entities) this.q("INSERT OR IGNORE INTO memory_entities(entity, rid) VALUES (?, ?)").run(e.toLowerCase(), rid);
+  }
+
+  private dropMemoryRow(rid: number): void {
+    this.q("DELETE FROM memories WHERE rid = ?").run(rid);
+    this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
+    this.q("DELETE FROM memory_tags WHERE rid = ?").run(rid);
+    this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
+  }
+
+  memoryJsonAt(path: string): string | undefined {
+    return (this.q("SELECT json FROM memories WHERE path = ?").get(path) as { json: string } | undefined)?.json;
+  }
+
+  memoryCount(): number {
+    return (this.q("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
+  }
+
+  countsBy(column: "status" | "type"): Record<string, number> {
+    const rows = this.q(`SELECT ${column} AS k, count(*) AS n FROM memories GROUP BY ${column} ORDER BY ${column}`).all() as {
+      k: string;
+      n: number;
+    }[];
+    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+  }
+
+  private filterSql(f: MemoryFilter): { where: string[]; params: Param[] } {
+    const where: string[] = [];
+    const params: Param[] = [];
+    if (f.statuses?.length) {
+      where.push(`m.status IN (${f.statuses.map(() => "?").join(", ")})`);
+      params.push(...f.statuses);
+    }
+    if (f.types?.length) {
+      where.push(`m.type IN (${f.types.map(() => "?").join(", ")})`);
+      params.push(...f.types);
+    }
+    if (f.project !== undefined) {
+      where.push("m.project = ?");
+      params.push(f.project);
+    }
+    for (const t of f.tags ?? []) {
+      where.push("EXISTS (SELECT 1 FROM memory_tags t WHERE t.rid = m.rid AND t.tag = ?)");
+      params.push(t);
+    }
+    for (const e of f.entities ?? []) {
+      where.push("EXISTS (SELECT 1 FROM memory_entities e WHERE e.rid = m.rid AND e.entity = ?)");
+      params.push(e.toLowerCase());
+    }
+    if (f.since !== undefined) {
+      where.push("m.created_at >= ?");
+      params.push(f.since);
+    }
+    return { where, params };
+  }
+
+  /** Newest first. Returns the canonical JSON of each memory and the total before the limit. */
+  listMemories(f: MemoryFilter, limit: number | null): { rows: string[]; total: number } {
+    const { where, params } = this.filterSql(f);
+    const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM memories m ${cond}`).get(...params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT m.json FROM memories m ${cond} ORDER BY m.created_at DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}`)
+      .all(...params, ...(limit === null ? [] : [limit])) as { json: string }[];
+    return { rows: rows.map((r) => r.json), total };
+  }
+
+  /**
+   * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
+   * lower-is-better; tags and entities weigh more than body text.
+   */
+  searchMemories(match: string, f: MemoryFilter, limit: number | null): { rows: { json: string; score: number }[]; total: number } {
+    const { where, params } = this.filterSql(f);
+    const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
+    const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
+    const total = (this.db.prepare(`SELECT count(*) AS n ${from} WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+    const rows = this.db
+      .prepare(
+        `SELECT m.json AS json, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score ${from} WHERE ${cond}
+         ORDER BY score ASC, m.last_used DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}`,
+      )
+      .all(match, ...params, ...(limit === null ? [] : [limit])) as { json: string; score: number }[];
+    return { rows, total };
+  }
+
+  // --- relations ---------------------------------------------------------------------------
+
+  relationPath(id: string): string | undefined {
+    return (this.q("SELECT path FROM relations WHERE id = ?").get(id) as { path: string } | undefined)?.path;
+  }
+
+  putRelation(r: Relation, path: string, json: string): void {
+    this.q(
+      `INSERT INTO relations(id, path, from_id, to_id, type, json) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET path = excluded.path, from_id = excluded.from_id, to_id = excluded.to_id,
+       type = excluded.type, json = excluded.json`,
+    ).run(r.id, path, r.from_memory_id, r.to_memory_id, r.relation_type, json);
+  }
+
+  relationsFrom(id: string): string[] {
+    return (this.q("SELECT json FROM relations WHERE from_id = ? ORDER BY id").all(id) as { json: string }[]).map((r) => r.json);
+  }
+
+  relationsTo(id: string): string[] {
+    return (this.q("SELECT json FROM relations WHERE to_id = ? ORDER BY id").all(id) as { json: string }[]).map((r) => r.json);
+  }
+
+  findRelation(from: string, to: string, type: string): string | undefined {
+    return (
+      this.q("SELECT id FROM relations WHERE from_id = ? AND to_id = ? AND type = ? LIMIT 1").get(from, to, type) as
+        | { id: string }
+        | undefined
+    )?.id;
+  }
+
+  relationCount(): number {
+    return (this.q("SELECT count(*) AS n FROM relations").get() as { n: number }).n;
+  }
+
+  /** Relations with an endpoint that is not an indexed memory. */
+  danglingRelations(): { id: string; from_id: string; to_id: string }[] {
+    return this.q(
+      `SELECT r.id, r.from_id, r.to_id FROM relations r
+       WHERE NOT EXISTS (SELECT 1 FROM memories a WHERE a.id = r.from_id)
+          OR NOT EXISTS (SELECT 1 FROM memories b WHERE b.id = r.to_id) ORDER BY r.id`,
+    ).all() as { id: string; from_id: string; to_id: string }[];
+  }
+}

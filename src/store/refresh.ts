@@ -1,0 +1,176 @@
+import type { Memory } from "../core/model/memory.ts";
+import type { Relation } from "../core/model/relation.ts";
+import type { FileStat, StoreFs } from "./fs-port.ts";
+import type { FileRow, IndexDb } from "./index-db.ts";
+import { idFromFileName, isShardDirName, KIND_DIR, type RecordKind } from "./layout.ts";
+import { isTempName } from "./atomic-write.ts";
+import type { Codec, ReadResult } from "./codec.ts";
+
+// Keeping the index true to the files, whoever changed them (another memsync process, git, an
+// editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
+// every write memsync or git makes is one of those, so an unchanged folder needs no listing.
+// Timestamps are coarse, so a folder (or file) seen within RACY_MS of its last change is not
+// trusted and is looked at again next time, as git does with "racily clean" index entries.
+// Edits made in place by an editor are found by a full refresh (memsync status, reindex).
+
+export const RACY_MS = 2000;
+
+export interface Change {
+  row: FileRow;
+  /** null until parsed: a plan made without the codec only says which files need reading. */
+  result: ReadResult<RecordKind> | null;
+}
+
+export interface Plan {
+  dirs: { path: string; mtime: number | null }[];
+  upserts: Change[];
+  deletes: string[];
+  temps: string[];
+}
+
+export interface RefreshContext {
+  fs: StoreFs;
+  index: IndexDb;
+  root: string;
+  now: () => number;
+  /** Present when files may be parsed; without it a plan only finds what changed. */
+  codec: Codec | null;
+}
+
+/** A folder or file looked at more than RACY_MS after its last change can be trusted unchanged while its stat is. */
+export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > RACY_MS;
+
+function emptyPlan(): Plan {
+  return { dirs: [], upserts: [], deletes: [], temps: [] };
+}
+
+export function planIsEmpty(p: Plan): boolean {
+  return p.dirs.length === 0 && p.upserts.length === 0 && p.deletes.length === 0;
+}
+
+/** Work out what differs between the files and the index, reading only what may have changed. */
+export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly RecordKind[] = ["memory", "relation"]): Plan {
+  const plan = emptyPlan();
+  for (const kind of kinds) scanTop(ctx, plan, kind, full);
+  return plan;
+}
+
+function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolean): void {
+  const top = KIND_DIR[kind];
+  const st = ctx.fs.stat(`${ctx.root}/${top}`);
+  const rec = ctx.index.dir(top);
+  const recordedSubs = ctx.index.subdirs(top);
+  if (!st?.isDir) {
+    if (rec || ctx.index.filesIn(top).length) forgetDir(ctx, plan, top);
+    for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
+    return;
+  }
+  let subs: string[];
+  if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) {
+    subs = recordedSubs.map((d) => d.path);
+  } else {
+    const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
+    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name));
+    subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
+    const present = new Set(subs);
+    for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
+    noteDir(ctx, plan, top, st, rec);
+  }
+  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, full);
+}
+
+function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, full: boolean): void {
+  const st = ctx.fs.stat(`${ctx.root}/${dir}`);
+  const rec = ctx.index.dir(dir);
+  if (!st?.isDir) {
+    if (rec) forgetDir(ctx, plan, dir);
+    return;
+  }
+  if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) return;
+  const names = ctx.fs
+    .readdir(`${ctx.root}/${dir}`)
+    .filter((e) => !e.isDir)
+    .map((e) => e.name);
+  scanFiles(ctx, plan, kind, dir, names);
+  noteDir(ctx, plan, dir, st, rec);
+}
+
+/** Record a folder's new state only when it tells the next run something new. */
+function noteDir(ctx: RefreshContext, plan: Plan, dir: string, st: FileStat, rec: { mtime: number; checked_at: number } | undefined): void {
+  if (!rec || rec.mtime !== st.mtime || (!trusted(rec.mtime, rec.checked_at) && trusted(st.mtime, ctx.now()))) {
+    plan.dirs.push({ path: dir, mtime: st.mtime });
+  }
+}
+
+function forgetDir(ctx: RefreshContext, plan: Plan, dir: string): void {
+  for (const row of ctx.index.filesIn(dir)) plan.deletes.push(row.path);
+  plan.dirs.push({ path: dir, mtime: null });
+}
+
+function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[]): void {
+  const known = new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
+  for (const name of names) {
+    if (isTempName(name)) {
+      plan.temps.push(`${dir}/${name}`);
+      continue;
+    }
+    if (!name.endsWith(".json") || name.startsWith(".")) continue;
+    const path = `${dir}/${name}`;
+    const st = ctx.fs.stat(`${ctx.root}/${path}`);
+    if (!st?.isFile) continue;
+    const row = known.get(path);
+    known.delete(path);
+    const same = row && row.mtime === st.mtime && row.size === st.size && row.ino === st.ino;
+    if (same && trusted(row.mtime, row.indexed_at) && !row.problem?.startsWith("duplicate")) continue;
+    const id = idFromFileName(name);
+    const result: ReadResult<RecordKind> | null = !id
+      ? { ok: false, problem: "file name is not <uuid>.json" }
+      : ctx.codec
+        ? ctx.codec.readRecordFile(ctx.fs, `${ctx.root}/${path}`, kind, id)
+        : null;
+    plan.upserts.push({
+      row: { path, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: ctx.now(), problem: result && !result.ok ? result.problem : null },
+      result,
+    });
+  }
+  for (const path of known.keys()) plan.deletes.push(path);
+}
+
+/** Apply a plan; the caller holds the write transaction. */
+export function applyPlan(ctx: RefreshContext, plan: Plan): void {
+  const { index, codec } = ctx;
+  if (!codec) throw new Error("applyPlan needs the codec");
+  for (const path of plan.deletes) index.deleteFile(path);
+  for (const { row, result } of plan.upserts) {
+    let problem = row.problem;
+    if (result === null) throw new Error(`applyPlan: ${row.path} was not parsed`);
+    if (result.ok && row.id) {
+      if (row.kind === "memory") {
+        const other = index.memoryPath(row.id);
+        if (other && other !== row.path && index.file(other)?.problem === null) {
+          problem = `duplicate: memory ${row.id} is also stored at ${other}`;
+        } else {
+          const m = result.record as Memory;
+          index.putMemory(m, row.path, codec.memoryToJson(m));
+        }
+      } else {
+        const other = index.relationPath(row.id);
+        if (other && other !== row.path && index.file(other)?.problem === null) {
+          problem = `duplicate: relation ${row.id} is also stored at ${other}`;
+        } else {
+          const r = result.record as Relation;
+          index.putRelation(r, row.path, codec.relationToJson(r));
+        }
+      }
+    } else {
+      // a file that turned bad no longer backs a record
+      index.deleteFile(row.path);
+    }
+    index.putFile({ ...row, problem });
+  }
+  const now = ctx.now();
+  for (const d of plan.dirs) {
+    if (d.mtime === null) index.deleteDir(d.path);
+    else index.setDir(d.path, d.mtime, now);
+  }
+}

@@ -1,0 +1,313 @@
+import { corrupt, notFound, unavailable } from "../core/errors.ts";
+import type { Memory } from "../core/model/memory.ts";
+import type { Relation } from "../core/model/relation.ts";
+import type { StoreMeta } from "../core/model/store-meta.ts";
+import { STORAGE_VERSION } from "../core/model/vocab.ts";
+import { parseJsonText } from "../core/model/validate.ts";
+import { writeAtomic } from "./atomic-write.ts";
+import type { Codec, ReadResult } from "./codec.ts";
+import { nodeFs, type StoreFs } from "./fs-port.ts";
+import { IndexDb, type MemoryFilter } from "./index-db.ts";
+import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
+import { applyPlan, type Plan, planIsEmpty, planRefresh, type RefreshContext, trusted } from "./refresh.ts";
+
+// The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
+// from whatever changed on disk and are served from it while a file is provably unchanged;
+// writes happen inside the index's write transaction, which both serializes writers across
+// processes and keeps the index in step with the files.
+
+export interface OpenOptions {
+  fs?: StoreFs;
+  /** How long a writer waits for another process's write to finish. */
+  busyTimeoutMs?: number;
+  nowMs?: () => number;
+}
+
+export const INDEX_FILE = `${LOCAL_DIR}/index.db`;
+
+let codecLoad: Promise<Codec> | undefined;
+
+/** The schemas and serializers, loaded on first need (see codec.ts). */
+export function loadCodec(): Promise<Codec> {
+  codecLoad ??= import("./codec.ts");
+  return codecLoad;
+}
+
+/** The raw .meta.json of a store, checked only for being a store this version can use. */
+export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> {
+  const path = `${root}/${META_FILE}`;
+  if (!fs.stat(path)?.isFile) throw unavailable(`no memsync store at ${root} (create one with: memsync init)`, { root });
+  let text: string;
+  try {
+    text = fs.readText(path);
+  } catch (e) {
+    throw unavailable(`cannot read ${path}: ${(e as { code?: string }).code ?? String(e)}`);
+  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw unavailable(`store metadata ${path} is unusable: ${json.problem}`);
+  const raw = json.value as Record<string, unknown>;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw unavailable(`store metadata ${path} is not a JSON object`);
+  if (raw.storage_version !== STORAGE_VERSION) {
+    throw unavailable(`store ${root} has storage_version ${JSON.stringify(raw.storage_version)}; this memsync reads version ${STORAGE_VERSION}`);
+  }
+  return raw;
+}
+
+export class Store {
+  private readonly ctx: RefreshContext;
+  private parsedMeta: StoreMeta | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly fs: StoreFs,
+    private readonly rawMeta: Record<string, unknown>,
+    readonly index: IndexDb,
+    readonly nowMs: () => number,
+  ) {
+    this.ctx = { fs, index, root, now: nowMs, codec: null };
+  }
+
+  static open(root: string, opts: OpenOptions = {}): Store {
+    const fs = opts.fs ?? nodeFs;
+    const meta = readRawMeta(fs, root);
+    fs.mkdirp(`${root}/${LOCAL_DIR}`);
+    let index: IndexDb;
+    try {
+      index = IndexDb.open(`${root}/${INDEX_FILE}`, opts.busyTimeoutMs ?? 15_000);
+    } catch (e) {
+      throw unavailable(`cannot open the index ${root}/${INDEX_FILE}: ${e instanceof Error ? e.message : String(e)} (it is derived: delete it to rebuild)`);
+    }
+    return new Store(root, fs, meta, index, opts.nowMs ?? Date.now);
+  }
+
+  close(): void {
+    this.index.close();
+  }
+
+  /** Seconds since the epoch, the unit records use. */
+  nowSeconds(): number {
+    return Math.floor(this.nowMs() / 1000);
+  }
+
+  /** Load the schemas; after this, parsing and writing are synchronous. */
+  async codec(): Promise<Codec> {
+    this.ctx.codec ??= await loadCodec();
+    return this.ctx.codec;
+  }
+
+  private get loadedCodec(): Codec {
+    if (!this.ctx.codec) throw new Error("codec not loaded: await store.codec() first");
+    return this.ctx.codec;
+  }
+
+  /** The validated .meta.json (needs the codec). */
+  get meta(): StoreMeta {
+    this.parsedMeta ??= this.loadedCodec.parseStoreMeta(this.rawMeta, `${this.root}/${META_FILE}`);
+    return this.parsedMeta;
+  }
+
+  /**
+   * Bring the index up to date with the files. Quick by default (only folders whose mtime moved);
+   * full re-stats every file, which also finds edits made in place. Takes the write lock, and
+   * loads the schemas, only when something changed.
+   */
+  async refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
+    const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+    if (planIsEmpty(plan)) return plan;
+    await this.codec();
+    return this.locked(() => {
+      const fresh = planRefresh(this.ctx, full, kinds);
+      applyPlan(this.ctx, fresh);
+      return fresh;
+    });
+  }
+
+  /** Rebuild the index from the files alone. */
+  async rebuildIndex(): Promise<Plan> {
+    await this.codec();
+    return this.locked(() => {
+      this.index.clear();
+      const plan = planRefresh(this.ctx, true);
+      applyPlan(this.ctx, plan);
+      return plan;
+    });
+  }
+
+  /** Run a change holding the store's write lock, on an index refreshed under that lock. */
+  async write<T>(fn: (tx: StoreTx) => T): Promise<T> {
+    await this.codec();
+    return this.locked(() => {
+      applyPlan(this.ctx, planRefresh(this.ctx, false));
+      const tx = new StoreTx(this, this.loadedCodec);
+      const out = fn(tx);
+      tx.recordDirs();
+      return out;
+    });
+  }
+
+  private locked<T>(fn: () => T): T {
+    try {
+      return this.index.transaction(fn);
+    } catch (e) {
+      if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
+        throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Where a record's file is, and its stat. A record is at its flat or its sharded path; the
+   * id was validated before it got here (recordPath refuses anything else).
+   */
+  locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
+    for (const rel of candidatePaths(kind, id)) {
+      const st = this.fs.stat(`${this.root}/${rel}`);
+      if (st?.isFile) return { path: rel, stat: st };
+    }
+    return null;
+  }
+
+  /**
+   * Read a memory. Served from the index when the file is provably the one indexed (same stat,
+   * indexed well after its last change); otherwise parsed from the file, which is the truth.
+   */
+  async readMemory(id: string): Promise<{ path: string; result: ReadResult<"memory"> } | null> {
+    const at = this.locate("memory", id);
+    if (!at) return null;
+    const row = this.index.file(at.path);
+    if (row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino && trusted(row.mtime, row.indexed_at)) {
+      const json = this.index.memoryJsonAt(at.path);
+      if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
+    }
+    const codec = await this.codec();
+    return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
+  }
+
+  relationsOf(id: string): { outgoing: Relation[]; incoming: Relation[] } {
+    return {
+      outgoing: this.index.relationsFrom(id).map((j) => JSON.parse(j) as Relation),
+      incoming: this.index.relationsTo(id).map((j) => JSON.parse(j) as Relation),
+    };
+  }
+
+  list(filter: MemoryFilter, limit: number | null): { memories: Memory[]; total: number } {
+    const { rows, total } = this.index.listMemories(filter, limit);
+    return { memories: rows.map((j) => JSON.parse(j) as Memory), total };
+  }
+
+  search(match: string, filter: MemoryFilter, limit: number | null): { hits: { memory: Memory; score: number }[]; total: number } {
+    const { rows, total } = this.index.searchMemories(match, filter, limit);
+    return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
+  }
+
+  /** Whether new records go to shard folders (see README: Layout). */
+  shardsNewRecords(): boolean {
+    const { layout, shard_threshold } = this.meta.settings;
+    if (layout !== "auto") return layout === "sharded";
+    return this.index.memoryCount() >= shard_threshold;
+  }
+}
+
+/** The changes of one write transaction. Every method keeps files and index in step. */
+export class StoreTx {
+  private readonly touched = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly codec: Codec,
+  ) {}
+
+  get now(): number {
+    return this.store.nowSeconds();
+  }
+
+  /** The current memory, read from its file; refuses a missing or corrupt one. */
+  memory(id: string): Memory {
+    return this.read("memory", id);
+  }
+
+  relation(id: string): Relation {
+    return this.read("relation", id);
+  }
+
+  private read<K extends RecordKind>(kind: K, id: string): K extends "memory" ? Memory : Relation {
+    const at = this.store.locate(kind, id);
+    if (!at) throw notFound(`${kind} ${id} not found`, { id });
+    const r = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, kind, id);
+    if (!r.ok) throw corrupt(`${kind} ${id} cannot be used: ${at.path} is ${r.problem}`, { id });
+    return r.record as K extends "memory" ? Memory : Relation;
+  }
+
+  memoryExists(id: string): boolean {
+    return this.store.locate("memory", id) !== null;
+  }
+
+  putMemory(m: Memory): string {
+    const json = this.codec.memoryToJson(m);
+    const path = this.write("memory", m.id, json);
+    this.store.index.putMemory(m, path, json);
+    return path;
+  }
+
+  putRelation(r: Relation): string {
+    const json = this.codec.relationToJson(r);
+    const path = this.write("relation", r.id, json);
+    this.store.index.putRelation(r, path, json);
+    return path;
+  }
+
+  removeMemory(id: string): boolean {
+    return this.remove("memory", id);
+  }
+
+  removeRelation(id: string): boolean {
+    return this.remove("relation", id);
+  }
+
+  relationsOf(id: string): { outgoing: Relation[]; incoming: Relation[] } {
+    return this.store.relationsOf(id);
+  }
+
+  findRelation(from: string, to: string, type: string): string | undefined {
+    return this.store.index.findRelation(from, to, type);
+  }
+
+  private write(kind: RecordKind, id: string, json: string): string {
+    const { fs, root } = this.store;
+    // a record keeps the path it has; a new one goes where the layout says
+    const rel = this.store.locate(kind, id)?.path ?? recordPath(kind, id, this.store.shardsNewRecords());
+    const dir = dirOf(rel);
+    if (!fs.stat(`${root}/${dir}`)?.isDir) {
+      fs.mkdirp(`${root}/${dir}`);
+      this.touched.add(KIND_DIR[kind]);
+    }
+    writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
+    const st = fs.stat(`${root}/${rel}`);
+    if (st) {
+      this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
+    }
+    this.touched.add(dir);
+    return rel;
+  }
+
+  private remove(kind: RecordKind, id: string): boolean {
+    const at = this.store.locate(kind, id);
+    if (!at) return false;
+    const dir = dirOf(at.path);
+    this.store.fs.unlink(`${this.store.root}/${at.path}`);
+    this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
+    this.store.index.deleteFile(at.path);
+    this.touched.add(dir);
+    return true;
+  }
+
+  /** Remember the folders this transaction changed, as they are now. */
+  recordDirs(): void {
+    const now = this.store.nowMs();
+    for (const dir of this.touched) {
+      const st = this.store.fs.stat(`${this.store.root}/${dir}`);
+      if (st?.isDir) this.store.index.setDir(dir, st.mtime, now);
+    }
+  }
+}
