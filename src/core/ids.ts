@@ -3,9 +3,7 @@ import { invalidInput } from "./errors.ts";
 
 // Ids are lowercase RFC 9562 UUIDs. New ones are v7 (time-ordered, so "newest N" needs no full
 // load); any version is accepted on read so stores migrated from CortexGraph (v4) keep working.
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export const ID_PATTERN = UUID_RE.source;
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function newId(): string {
   return uuidv7();

@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
-import { isId } from "../ids.ts";
+import { UUID_RE } from "../ids.ts";
 
 // Building blocks shared by the record schemas. Times are Unix seconds, as in the CortexGraph
 // spec; fractional values written by other tools are accepted on read.
 
-export const IdSchema = z.string().check(z.refine(isId, { message: "must be a lowercase UUID" }));
+export const IdSchema = z.string().check(z.regex(UUID_RE, { message: "must be a lowercase UUID" }));
 
 export const TimestampSchema = z.number().check(z.minimum(0));
 

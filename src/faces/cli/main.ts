@@ -2,7 +2,7 @@ import { cac } from "cac";
 import pkg from "../../../package.json" with { type: "json" };
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
-import type { Flags } from "./options.ts";
+import { type Flags, STDIN_ARG } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
 // The memsync command line. cac parses (it adds ~1 ms to start-up against ~4 ms for commander,
@@ -67,8 +67,8 @@ export async function runCli(argv: string[]): Promise<number> {
     cli
       .command("save [...text]", "store a new memory (text, or - to read standard input)")
       .alias("remember")
-      .option("-t, --tag <tag>", "a tag (repeatable, or comma-separated)", { type: [String] })
-      .option("-e, --entity <name>", "an entity the memory names (repeatable)", { type: [String] }),
+      .option("--tag <tag>", "a tag (repeatable, or comma-separated; short: -t)", { type: [String] })
+      .option("--entity <name>", "an entity the memory names (repeatable; short: -e)", { type: [String] }),
   )
     .example('memsync save "Use cursor pagination for list endpoints" --type decision --tag api')
     .action(on((words, f) => async () => (await write()).save(words as string[], f as Flags)));
@@ -139,7 +139,7 @@ export async function runCli(argv: string[]): Promise<number> {
   cli.version(pkg.version);
 
   try {
-    cli.parse(["memsync", "memsync", ...argv], { run: false });
+    cli.parse(["memsync", "memsync", ...normalizeArgv(argv)], { run: false });
     if (cli.options.help || cli.options.version) return 0;
     if (!cli.matchedCommand) {
       const first = cli.args[0];
@@ -157,6 +157,22 @@ export async function runCli(argv: string[]): Promise<number> {
     return report(e, argv.includes("--json"));
   }
 }
+
+/**
+ * Two things cac's parser (mri) gets wrong, settled before it sees the arguments: a lone "-"
+ * (standard input) is dropped or taken for a missing value, and a short alias mixed with its
+ * long form loses repeated values. Nothing after "--" is touched.
+ */
+function normalizeArgv(argv: string[]): string[] {
+  const end = argv.indexOf("--");
+  return argv.map((a, i) => {
+    if (end !== -1 && i > end) return a;
+    if (a === "-") return STDIN_ARG;
+    return SHORT_FLAGS[a] ?? a;
+  });
+}
+
+const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
 
 function report(e: unknown, asJson: boolean): number {
   let err: MemsyncError;

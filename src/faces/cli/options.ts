@@ -12,6 +12,9 @@ import fs from "node:fs";
 
 export type Flags = Record<string, unknown>;
 
+/** What a lone "-" (read standard input) becomes before parsing; NUL never occurs in argv. */
+export const STDIN_ARG = "\u0000stdin";
+
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
 /** --store DIR, else MEMSYNC_HOME, else ~/.memsync. */
@@ -78,14 +81,14 @@ function kebab(name: string): string {
 /** Text from an argument, or from standard input when the argument is "-". */
 export async function textArg(words: readonly unknown[], what: string): Promise<string> {
   const joined = words.map(String).join(" ");
-  if (joined === "-") return readInput("-");
+  if (joined === STDIN_ARG || joined === "-") return readInput("-");
   if (joined.trim() === "") throw usageError(`give the ${what} as an argument, or - to read it from standard input`);
   return joined;
 }
 
 async function readInput(source: string): Promise<string> {
   try {
-    if (source === "-") return await readStdin(MAX_INPUT_BYTES);
+    if (source === "-" || source === STDIN_ARG) return await readStdin(MAX_INPUT_BYTES);
     const st = fs.statSync(source);
     if (st.size > MAX_INPUT_BYTES) throw invalidInput(`${source} is larger than ${MAX_INPUT_BYTES} bytes`);
     return fs.readFileSync(source, "utf8");
@@ -102,10 +105,11 @@ async function readInput(source: string): Promise<string> {
 export async function jsonInput(flags: Flags): Promise<JsonObject | undefined> {
   const source = str(flags, "input");
   if (source === undefined) return undefined;
+  const name = source === STDIN_ARG ? "-" : source;
   const parsed = parseJsonText(await readInput(source));
-  if (!parsed.ok) throw invalidInput(`--input ${source}: ${parsed.problem}`);
+  if (!parsed.ok) throw invalidInput(`--input ${name}: ${parsed.problem}`);
   const v = parsed.value;
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${source}: expected a JSON object`);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${name}: expected a JSON object`);
   return v as JsonObject;
 }
 

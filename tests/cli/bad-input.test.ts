@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+
+// Bad input: a clear one-line error, a distinct non-zero exit, and the store byte-for-byte as it
+// was. The derived index's WAL side files come and go with every open, so they are not compared.
+
+const EXIT = { usage: 2, not_found: 3, invalid: 4, conflict: 5, unavailable: 6, corrupt: 7 };
+const skipVolatile = (rel: string) => rel.endsWith("-wal") || rel.endsWith("-shm");
+
+function fixture() {
+  const store = newStore();
+  const a = memsyncJson(["--store", store, "save", "first memory", "--tag", "t"]).memory.id;
+  const b = memsyncJson(["--store", store, "save", "second memory"]).memory.id;
+  memsyncJson(["--store", store, "relate", a, b]);
+  memsync(["--store", store, "list"]); // let the index settle so only the command under test could change it
+  return { store, a, b };
+}
+
+function expectRefused(store: string, args: string[], code: number, message: RegExp, input?: string) {
+  const before = snapshot(store, skipVolatile);
+  const r = memsync(["--store", store, ...args], { input });
+  assert.equal(r.code, code, `memsync ${args.join(" ").slice(0, 80)} -> ${r.code}: ${r.stderr}`);
+  const lines = r.stderr.split("\n").filter((l) => l.length > 0);
+  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
+  assert.match(lines[0]!, /^memsync: /);
+  assert.match(lines[0]!, message);
+  assert.deepEqual(snapshot(store, skipVolatile), before, "the store is unchanged");
+}
+
+describe("bad input changes nothing", () => {
+  test("malformed or wrong-shaped JSON input", () => {
+    const { store, a } = fixture();
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /malformed JSON/, '{"content": "x",');
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /expected a JSON object/, "[1,2]");
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /content/, '{"content": 42}');
+    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /malformed JSON/, "{nope}");
+    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /use_count/, '{"use_count": -3}');
+    expectRefused(store, ["save", "--input", path.join(tempDir(), "missing.json")], EXIT.invalid, /no such file/);
+  });
+
+  test("invalid ids never become paths", () => {
+    const { store, a } = fixture();
+    for (const bad of ["../x", "../../etc/passwd", "", "x".repeat(10_000), `${a}/../../x`, `${a}.json`]) {
+      expectRefused(store, ["get", bad], EXIT.invalid, /invalid id/);
+      expectRefused(store, ["touch", bad], EXIT.invalid, /invalid id/);
+      expectRefused(store, ["delete", bad], EXIT.invalid, /invalid id/);
+      expectRefused(store, ["update", bad, "--content", "x"], EXIT.invalid, /invalid id/);
+      expectRefused(store, ["relate", a, bad], EXIT.invalid, /invalid to id/);
+    }
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /invalid id/, JSON.stringify({ id: "../../escape", content: "x" }));
+    assert.equal(fs.existsSync(path.join(path.dirname(store), "escape.json")), false);
+  });
+
+  test("invalid tags, limits and values", () => {
+    const { store, a } = fixture();
+    expectRefused(store, ["save", "text", "--tag", "!!!"], EXIT.invalid, /invalid tag/);
+    expectRefused(store, ["save", "text", "--tag", "x".repeat(101)], EXIT.invalid, /longer than 100/);
+    const manyTags = Array.from({ length: 51 }, (_, i) => ["--tag", `t${i}`]).flat();
+    expectRefused(store, ["save", "text", ...manyTags], EXIT.invalid, /too many tags/);
+    const manyEntities = Array.from({ length: 101 }, (_, i) => ["--entity", `E${i}`]).flat();
+    expectRefused(store, ["save", "text", ...manyEntities], EXIT.invalid, /too many entities/);
+    expectRefused(store, ["save", "-"], EXIT.invalid, /at most 50000 characters/, "x".repeat(50_001));
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /must not be empty/, '{"content": "   "}');
+    expectRefused(store, ["save", "text", "--type", "opinion"], EXIT.invalid, /--type must be one of/);
+    expectRefused(store, ["save", "text", "--confidence", "1.5"], EXIT.invalid, /--confidence/);
+    expectRefused(store, ["update", a, "--status", "deleted"], EXIT.invalid, /--status/);
+    expectRefused(store, ["list", "--since", "yesterday-ish"], EXIT.invalid, /invalid time/);
+    expectRefused(store, ["list", "--limit=-1"], EXIT.invalid, /--limit/);
+    expectRefused(store, ["list", "--limit", "many"], EXIT.invalid, /--limit/);
+    // exactly at the limits is fine
+    assert.equal(memsync(["--store", store, "save", "-"], { input: "y".repeat(50_000) }).code, 0);
+  });
+
+  test("relations to missing memories, duplicates, unknown ids", () => {
+    const { store, a, b } = fixture();
+    const missing = "0190f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
+    expectRefused(store, ["relate", a, missing], EXIT.not_found, /not found/);
+    expectRefused(store, ["relate", missing, a], EXIT.not_found, /not found/);
+    expectRefused(store, ["relate", a, b], EXIT.conflict, /already exists/);
+    expectRefused(store, ["touch", a, missing], EXIT.not_found, /not found/);
+    expectRefused(store, ["delete", missing], EXIT.not_found, /not found/);
+    expectRefused(store, ["update", missing, "--content", "x"], EXIT.not_found, /not found/);
+    expectRefused(store, ["unrelate", missing], EXIT.not_found, /not found/);
+  });
+
+  test("usage errors", () => {
+    const { store, a } = fixture();
+    expectRefused(store, ["frobnicate"], EXIT.usage, /unknown command/);
+    expectRefused(store, ["save", "x", "--no-such-flag"], EXIT.usage, /Unknown option/);
+    expectRefused(store, ["save"], EXIT.usage, /give the memory text/);
+    expectRefused(store, ["get"], EXIT.usage, /at least one id/);
+    expectRefused(store, ["relate", a], EXIT.usage, /missing required args/);
+    expectRefused(store, ["update", a], EXIT.usage, /nothing to update/);
+  });
+
+  test("a corrupt file in the store is reported, left untouched, and does not stop the rest", () => {
+    const { store, a, b } = fixture();
+    const bad = path.join(store, "memories", `${a}.json`);
+    fs.writeFileSync(bad, '{"id": "truncated', "utf8");
+    const invalid = "0190f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e";
+    fs.writeFileSync(path.join(store, "memories", `${invalid}.json`), JSON.stringify({ id: invalid, content: "" }));
+    expectRefused(store, ["update", a, "--content", "fix"], EXIT.corrupt, /malformed JSON/);
+    expectRefused(store, ["touch", a], EXIT.corrupt, /cannot be used/);
+    expectRefused(store, ["delete", a], EXIT.corrupt, /cannot be used/);
+    const got = memsync(["--store", store, "get", a, b, "--json"]);
+    assert.equal(got.code, EXIT.corrupt);
+    assert.equal(JSON.parse(got.stdout).found[0].memory.id, b, "the readable one is still returned");
+    assert.equal(memsyncJson(["--store", store, "search", "second"]).total, 1);
+    const status = memsyncJson(["--store", store, "status"]);
+    assert.equal(status.health, "degraded");
+    assert.deepEqual(status.problems.map((p: any) => p.path).sort(), [`memories/${a}.json`, `memories/${invalid}.json`].sort());
+    assert.equal(fs.readFileSync(bad, "utf8"), '{"id": "truncated', "never rewritten or deleted");
+    assert.equal(memsync(["--store", store, "save", "still works"]).code, 0);
+  });
+
+  test("status of a place with no store is unavailable", () => {
+    const dir = tempDir();
+    const r = memsync(["--store", path.join(dir, "nothing"), "status", "--json"]);
+    assert.equal(r.code, EXIT.unavailable);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.health, "unavailable");
+    assert.match(out.reasons[0], /no memsync store/);
+    assert.equal(memsync(["--store", path.join(dir, "nothing"), "get", "0190f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d"]).code, EXIT.unavailable);
+    assert.equal(fs.existsSync(path.join(dir, "nothing")), false, "reading never creates a store");
+    const store = newStore();
+    fs.writeFileSync(path.join(store, ".meta.json"), "{ broken");
+    const s = memsync(["--store", store, "status", "--json"]);
+    assert.equal(s.code, EXIT.unavailable);
+    assert.match(JSON.parse(s.stdout).reasons[0], /\.meta\.json/);
+  });
+});

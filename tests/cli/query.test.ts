@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
+
+// list and search through the compiled binary: every match however old, never a non-match.
+
+const DAY = 86_400;
+const NOW = Math.floor(Date.now() / 1000);
+
+function saveAt(store: string, content: string, ageDays: number, extra: Record<string, unknown> = {}): string {
+  const t = NOW - ageDays * DAY;
+  const input = JSON.stringify({ content, created_at: t, last_used: t, ...extra });
+  return memsyncJson(["--store", store, "save", "--input", "-"], { input }).memory.id;
+}
+
+describe("search", () => {
+  test("finds every matching memory however old, ranks them, and returns no non-match", () => {
+    const store = newStore();
+    const old = saveAt(store, "Offset pagination timed out on the orders table", 700);
+    const mid = saveAt(store, "We moved list endpoints to cursor pagination", 200, { meta: { tags: ["pagination"] } });
+    // many recent memories that do not match, so a search limited to recent ones would miss the old
+    for (let i = 0; i < 30; i++) saveAt(store, `Unrelated note number ${i} about logging`, 0);
+    const recent = saveAt(store, "Pagination cursor must be opaque to clients", 1);
+    const out = memsyncJson(["--store", store, "search", "pagination"]);
+    assert.equal(out.total, 3);
+    assert.deepEqual(new Set(out.hits.map((h: any) => h.memory.id)), new Set([old, mid, recent]));
+    for (const h of out.hits) assert.match(`${h.memory.content} ${h.memory.meta.tags.join(" ")}`, /paginat/i);
+    assert.equal(out.hits[0].memory.id, mid, "a tag match ranks above body-only matches");
+    const both = memsyncJson(["--store", store, "search", "cursor", "pagination"]);
+    assert.deepEqual(new Set(both.hits.map((h: any) => h.memory.id)), new Set([mid, recent]), "all words must match");
+    const any = memsyncJson(["--store", store, "search", "orders", "opaque", "--any"]);
+    assert.deepEqual(new Set(any.hits.map((h: any) => h.memory.id)), new Set([old, recent]));
+    assert.equal(memsyncJson(["--store", store, "search", "kubernetes"]).total, 0);
+  });
+
+  test("matches prefixes and stems, tags and entities", () => {
+    const store = newStore();
+    const pg = saveAt(store, "Analytics runs on it", 3, { entities: ["PostgreSQL"] });
+    const tagged = saveAt(store, "A note", 3, { meta: { tags: ["Machine Learning"] } });
+    const stem = saveAt(store, "The workers were timing out under load", 3);
+    assert.deepEqual(memsyncJson(["--store", store, "search", "postgres"]).hits.map((h: any) => h.memory.id), [pg]);
+    assert.deepEqual(memsyncJson(["--store", store, "search", "machine_learning"]).hits.map((h: any) => h.memory.id), [tagged]);
+    assert.deepEqual(memsyncJson(["--store", store, "search", "timed", "loads"]).hits.map((h: any) => h.memory.id), [stem]);
+  });
+
+  test("query text is never FTS syntax", () => {
+    const store = newStore();
+    saveAt(store, "plain text memory", 0);
+    for (const q of ['" OR 1=1 --', "NEAR(plain text)", "plain*", "content:plain", "(plain) AND -text", "^plain"]) {
+      const r = memsync(["--store", store, "search", q, "--json"]);
+      assert.equal(r.code, 0, `${q}: ${r.stderr}`);
+      for (const h of JSON.parse(r.stdout).hits) assert.match(h.memory.content, /plain/);
+    }
+    const none = memsync(["--store", store, "search", "--", "-- ** ()"]);
+    assert.equal(none.code, 4, "a query without words is invalid input");
+  });
+
+  test("filters and limit", () => {
+    const store = newStore();
+    const a = saveAt(store, "redis cache decision", 10, { type: "decision", project: "shop", meta: { tags: ["cache"] } });
+    saveAt(store, "redis cache fact", 10, { type: "fact", project: "blog" });
+    saveAt(store, "redis cache old", 400, { type: "decision", project: "shop" });
+    assert.deepEqual(
+      memsyncJson(["--store", store, "search", "redis", "--type", "decision", "--project", "shop", "--since", "30d"]).hits.map((h: any) => h.memory.id),
+      [a],
+    );
+    assert.equal(memsyncJson(["--store", store, "search", "redis", "--tag", "cache"]).total, 1);
+    const limited = memsyncJson(["--store", store, "search", "redis", "--limit", "2"]);
+    assert.equal(limited.hits.length, 2);
+    assert.equal(limited.total, 3);
+  });
+});
+
+describe("list", () => {
+  test("newest first, with filters by status, tag, type, project and since", () => {
+    const store = newStore();
+    const old = saveAt(store, "old one", 100, { type: "pattern", meta: { tags: ["x"] } });
+    const newer = saveAt(store, "newer one", 5, { type: "problem", project: "p1" });
+    const newest = saveAt(store, "newest one", 1, { type: "problem", project: "p1", meta: { tags: ["x"] } });
+    const all = memsyncJson(["--store", store, "list"]);
+    assert.deepEqual(all.memories.map((m: any) => m.id), [newest, newer, old]);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--tag", "x"]).memories.map((m: any) => m.id), [newest, old]);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--type", "problem", "--project", "p1"]).memories.map((m: any) => m.id), [newest, newer]);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--since", "30d"]).memories.map((m: any) => m.id), [newest, newer]);
+    const iso = new Date((NOW - 50 * DAY) * 1000).toISOString().slice(0, 10);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--since", iso]).memories.map((m: any) => m.id), [newest, newer]);
+    memsyncJson(["--store", store, "archive", newer]);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--status", "archived"]).memories.map((m: any) => m.id), [newer]);
+    const one = memsyncJson(["--store", store, "list", "--limit", "1"]);
+    assert.equal(one.memories.length, 1);
+    assert.equal(one.total, 2);
+    assert.match(memsync(["--store", store, "list", "--limit", "1"]).stdout, /1 of 2 memories/);
+  });
+});

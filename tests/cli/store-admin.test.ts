@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+
+// init, status, reindex, help: the store as a whole.
+
+function git(cwd: string, ...args: string[]) {
+  return spawnSync("git", args, { cwd, encoding: "utf8" });
+}
+
+describe("init", () => {
+  test("makes a git working tree with .meta.json, .gitattributes and .gitignore that native git accepts", () => {
+    const dir = path.join(tempDir(), "s");
+    const out = memsyncJson(["init", dir]);
+    assert.equal(out.already_initialized, false);
+    assert.deepEqual(out.created.sort(), [".gitattributes", ".gitignore", ".meta.json"]);
+    const meta = JSON.parse(fs.readFileSync(path.join(dir, ".meta.json"), "utf8"));
+    assert.equal(meta.storage_version, 2);
+    assert.deepEqual(Object.keys(meta).slice(0, 6), ["storage_version", "created_at", "machine_id", "last_gc_at", "last_consolidation_at", "migrated_from"]);
+    assert.match(fs.readFileSync(path.join(dir, ".gitattributes"), "utf8"), /memories\/\*\* merge=memsync/);
+    assert.match(fs.readFileSync(path.join(dir, ".gitignore"), "utf8"), /^\.memsync\/$/m);
+    assert.equal(git(dir, "fsck", "--strict").status, 0);
+    const log = git(dir, "log", "--format=%s", "--name-only");
+    assert.match(log.stdout, /^init: memsync store/);
+    assert.match(log.stdout, /\.meta\.json/);
+    const clone = path.join(tempDir(), "clone");
+    assert.equal(spawnSync("git", ["clone", "-q", dir, clone]).status, 0);
+    assert.ok(fs.existsSync(path.join(clone, ".meta.json")));
+    // machine-local state is ignored by git
+    memsyncJson(["--store", dir, "save", "hello"]);
+    assert.equal(git(dir, "check-ignore", "-q", ".memsync/index.db").status, 0);
+    assert.doesNotMatch(git(dir, "status", "--porcelain").stdout, /\.memsync/);
+  });
+
+  test("is safe to run again and leaves an existing store as it is", () => {
+    const dir = newStore();
+    const id = memsyncJson(["--store", dir, "save", "keep me"]).memory.id;
+    const meta = fs.readFileSync(path.join(dir, ".meta.json"));
+    const again = memsyncJson(["init", dir]);
+    assert.equal(again.already_initialized, true);
+    assert.deepEqual(again.created, []);
+    assert.deepEqual(fs.readFileSync(path.join(dir, ".meta.json")), meta);
+    assert.equal(memsyncJson(["--store", dir, "get", id]).found.length, 1);
+  });
+
+  test("--no-git makes a store without a repository; a file in the way is refused", () => {
+    const dir = path.join(tempDir(), "plain");
+    memsyncJson(["init", dir, "--no-git"]);
+    assert.equal(fs.existsSync(path.join(dir, ".git")), false);
+    assert.equal(memsyncJson(["--store", dir, "save", "works"]).memory.content, "works");
+    const file = path.join(tempDir(), "file");
+    fs.writeFileSync(file, "x");
+    assert.equal(memsync(["init", file]).code, 4);
+  });
+});
+
+describe("status and reindex", () => {
+  test("status counts memories by status and type and says healthy", () => {
+    const store = newStore();
+    const a = memsyncJson(["--store", store, "save", "a", "--type", "decision"]).memory.id;
+    const b = memsyncJson(["--store", store, "save", "b"]).memory.id;
+    memsyncJson(["--store", store, "save", "c"]);
+    memsyncJson(["--store", store, "relate", a, b]);
+    memsyncJson(["--store", store, "archive", b]);
+    const s = memsyncJson(["--store", store, "status"]);
+    assert.equal(s.health, "healthy");
+    assert.deepEqual(s.reasons, []);
+    assert.deepEqual(s.memories, { total: 3, by_status: { active: 2, archived: 1 }, by_type: { decision: 1, fact: 2 } });
+    assert.equal(s.relations.total, 1);
+    assert.equal(s.layout.new_records_sharded, false);
+    const human = memsync(["--store", store, "status"]);
+    assert.match(human.stdout, /health: healthy/);
+  });
+
+  test("an edit made in place behind memsync's back: get sees it at once, search after a full refresh (status)", async () => {
+    const store = newStore();
+    const id = memsyncJson(["--store", store, "save", "original words"]).memory.id;
+    // past the racy window, the index trusts the folder and the file as they are
+    await new Promise((r) => setTimeout(r, 2300));
+    assert.equal(memsyncJson(["--store", store, "search", "original"]).total, 1);
+    const file = path.join(store, "memories", `${id}.json`);
+    const m = JSON.parse(fs.readFileSync(file, "utf8"));
+    m.content = "edited by hand in an editor";
+    fs.writeFileSync(file, `${JSON.stringify(m, null, 2)}\n`); // in place: same inode, folder mtime unchanged
+    assert.equal(memsyncJson(["--store", store, "get", id]).found[0].memory.content, "edited by hand in an editor", "get checks the file itself");
+    memsyncJson(["--store", store, "status"]);
+    assert.equal(memsyncJson(["--store", store, "search", "editor"]).total, 1);
+    assert.equal(memsyncJson(["--store", store, "search", "original"]).total, 0);
+  });
+
+  test("reindex rebuilds the derived index from the files", () => {
+    const store = newStore();
+    for (let i = 0; i < 5; i++) memsyncJson(["--store", store, "save", `note ${i} about kafka`]);
+    const before = memsyncJson(["--store", store, "search", "kafka"]);
+    fs.rmSync(path.join(store, ".memsync/index.db"));
+    const r = memsyncJson(["--store", store, "reindex"]);
+    assert.equal(r.memories, 5);
+    const after = memsyncJson(["--store", store, "search", "kafka"]);
+    assert.deepEqual(after.hits.map((h: any) => h.memory.id).sort(), before.hits.map((h: any) => h.memory.id).sort());
+  });
+});
+
+describe("help and version", () => {
+  test("--help works for every command and lists exit codes", () => {
+    const top = memsync(["--help"]);
+    assert.equal(top.code, 0);
+    assert.match(top.stdout, /Exit codes/);
+    const commands = ["init", "save", "remember", "get", "open", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "status", "reindex"];
+    for (const c of commands) {
+      const r = memsync([c, "--help"]);
+      assert.equal(r.code, 0, c);
+      assert.match(r.stdout, /Usage:/, c);
+    }
+    assert.match(memsync(["--version"]).stdout, /^memsync\/\d+\.\d+\.\d+/);
+    assert.equal(memsync([]).code, 2);
+  });
+});

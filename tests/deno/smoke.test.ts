@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, REPO, tempDir } from "../helpers/env.ts";
+
+// The same source runs under Deno: a smoke subset of the CLI, and the same memory written by
+// the Bun binary and by Deno is the same bytes.
+
+const DENO = ["deno", "run", "-A", "--quiet", path.join(REPO, "src/main.ts")].map((a, i) => (i === 0 ? path.join(REPO, "node_modules/.bin/deno") : a));
+const env = { MEMSYNC_USER: "tester" };
+
+describe("under Deno", () => {
+  test("init, save, get, search, list, status work on a store Bun also uses", () => {
+    const store = path.join(tempDir(), "s");
+    const init = memsync(["init", store, "--json"], { command: DENO, env });
+    assert.equal(init.code, 0, init.stderr);
+    const saved = memsync(["--store", store, "save", "Deno wrote this about Kafka", "--tag", "Stream Processing", "--json"], { command: DENO, env });
+    assert.equal(saved.code, 0, saved.stderr);
+    const id = JSON.parse(saved.stdout).memory.id;
+    const fromBun = memsync(["--store", store, "save", "Bun wrote this about Kafka", "--json"], { env });
+    assert.equal(fromBun.code, 0);
+    const got = memsync(["--store", store, "get", id, JSON.parse(fromBun.stdout).memory.id, "--json"], { command: DENO, env });
+    assert.equal(got.code, 0, got.stderr);
+    assert.equal(JSON.parse(got.stdout).found.length, 2);
+    const search = memsync(["--store", store, "search", "kafka", "--json"], { command: DENO, env });
+    assert.equal(JSON.parse(search.stdout).total, 2, "Deno sees Bun's write and its own");
+    const list = memsync(["--store", store, "list", "--tag", "stream_processing", "--json"], { command: DENO, env });
+    assert.equal(JSON.parse(list.stdout).total, 1);
+    const status = memsync(["--store", store, "status", "--json"], { command: DENO, env });
+    assert.equal(JSON.parse(status.stdout).health, "healthy");
+    const bad = memsync(["--store", store, "get", "../x"], { command: DENO, env });
+    assert.equal(bad.code, 4);
+  });
+
+  test("the same memory is the same bytes on Bun and Deno", () => {
+    const record = {
+      id: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d",
+      content: "Café ✓ 日本語 — “quotes”, emoji 🚀, tab\\t and a newline\nsecond line",
+      type: "decision",
+      created_at: 1739548800,
+      last_used: 1739635200,
+      strength: 1.2,
+      confidence: 0.85,
+      meta: { tags: ["Machine Learning", "db"], extra: { z: 1, a: [true, null, 0.1] } },
+      entities: ["PostgreSQL", "pgvector"],
+      zz_unknown: { b: 2, a: 1 },
+    };
+    const input = JSON.stringify(record);
+    const stores = { bun: path.join(tempDir(), "b"), deno: path.join(tempDir(), "d") };
+    for (const [rt, dir] of Object.entries(stores)) {
+      const cmd = rt === "deno" ? DENO : undefined;
+      assert.equal(memsync(["init", dir, "--no-git"], { command: cmd, env }).code, 0);
+      const r = memsync(["--store", dir, "save", "--input", "-"], { command: cmd, env, input });
+      assert.equal(r.code, 0, `${rt}: ${r.stderr}`);
+    }
+    const file = `memories/${record.id}.json`;
+    const a = fs.readFileSync(path.join(stores.bun, file));
+    const b = fs.readFileSync(path.join(stores.deno, file));
+    // updated_at is the save time; everything else comes from the input
+    const norm = (buf: Buffer) => buf.toString("utf8").replace(/"updated_at": \d+/, '"updated_at": 0');
+    assert.equal(norm(b), norm(a));
+    assert.ok(a.toString("utf8").includes("日本語"));
+  });
+});

@@ -1,0 +1,101 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Shared test fixtures: real temp folders, the real compiled binary run as a process.
+
+export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+export const BIN = process.env.MEMSYNC_BIN ?? path.join(REPO, "dist/memsync");
+
+export function tempDir(prefix = "memsync-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  input?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Run the source under a runtime instead of the binary: ["deno", "run", "-A", "src/main.ts"]. */
+  command?: string[];
+}
+
+let fakeHome: string | undefined;
+
+/** The environment of a memsync run: never the real home (no test may touch ~/.memsync). */
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MEMSYNC_")) env[k] = v;
+  fakeHome ??= tempDir("memsync-home-");
+  return { ...env, HOME: fakeHome, MEMSYNC_MACHINE: "test-machine", ...extra };
+}
+
+/** Run memsync (the compiled binary unless opts.command says otherwise) and wait for it. */
+export function memsync(args: string[], opts: RunOptions = {}): Run {
+  const [cmd, ...pre] = opts.command ?? [BIN];
+  const r = spawnSync(cmd!, [...pre, ...args], {
+    input: opts.input ?? "",
+    env: baseEnv(opts.env),
+    cwd: opts.cwd ?? REPO,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Start memsync without waiting; resolves when it exits. */
+export function memsyncAsync(args: string[], opts: RunOptions = {}): Promise<Run> {
+  const [cmd, ...pre] = opts.command ?? [BIN];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd!, [...pre, ...args], { env: baseEnv(opts.env), cwd: opts.cwd ?? REPO });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/** memsync with --json, parsed; fails the test on a non-zero exit. */
+export function memsyncJson<T = any>(args: string[], opts: RunOptions = {}): T {
+  const r = memsync([...args, "--json"], opts);
+  if (r.code !== 0) throw new Error(`memsync ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** Every file under dir (relative path -> bytes), for byte-for-byte comparisons. */
+export function snapshot(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (skip(r)) continue;
+      if (e.isDirectory()) walk(r);
+      else out.set(r, fs.readFileSync(path.join(dir, r)).toString("base64"));
+    }
+  };
+  walk("");
+  return out;
+}
+
+/** A fresh store made by `memsync init` in a temp folder. */
+export function newStore(): string {
+  const dir = path.join(tempDir(), "store");
+  const r = memsync(["init", dir]);
+  if (r.code !== 0) throw new Error(`init failed: ${r.stderr}`);
+  return dir;
+}
+
+export function hasCommand(cmd: string): boolean {
+  return spawnSync(cmd, ["--version"], { encoding: "utf8" }).status === 0;
+}
