@@ -36,7 +36,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
   if (out.meta) lines.push(`created: ${isoTime(out.meta.created_at)}, storage version ${out.meta.storage_version}`);
   for (const p of out.problems) lines.push(`  problem: ${p.path}: ${p.problem}`);
   for (const r of out.relations?.dangling ?? []) lines.push(`  dangling relation: ${r.id} (${r.from_id} -> ${r.to_id})`);
-  if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (safe to delete)`);
+  if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (interrupted writes: the records they were meant to replace are intact)`);
   return { stdout: `${lines.join("\n")}\n`, stderr: exitCode ? `memsync: ${out.reasons[0] ?? "store unavailable"}\n` : "", exitCode };
 }
 

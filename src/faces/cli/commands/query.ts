@@ -59,7 +59,8 @@ export async function searchCmd(words: string[], flags: Flags): Promise<CommandR
   const limit = limitFlag(flags, null);
   const out = await withStore(opsEnv(flags), (store) => searchMemories(store, query, filter, limit, flags.any ? "any" : "all"));
   if (flags.json) return { stdout: json(out) };
-  const lines = out.hits.map((h) => memoryLine(h.memory, `${h.score.toFixed(2).padStart(6)}  `));
+  // best first; the bm25 scores themselves are in --json
+  const lines = out.hits.map((h) => memoryLine(h.memory));
   lines.push(countLine(out.hits.length, out.total, "match").replace("matchs", "matches"));
   return { stdout: `${lines.join("\n")}\n` };
 }
