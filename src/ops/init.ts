@@ -28,13 +28,17 @@ export async function initStore(env: OpsEnv, opts: { git: boolean } = { git: tru
   return { root, already_initialized: result.existed, created: result.created, git };
 }
 
+export function storeExists(env: OpsEnv): boolean {
+  return nodeFs.stat(`${env.storeRoot}/${META_FILE}`)?.isFile ?? false;
+}
+
 /**
  * Make the store on first write when nothing is there yet, so the first `memsync save` on a new
  * machine just works. A folder that holds something else is never taken over.
  */
 export async function ensureStore(env: OpsEnv): Promise<boolean> {
   const root = env.storeRoot;
-  if (nodeFs.stat(`${root}/${META_FILE}`)?.isFile) return false;
+  if (storeExists(env)) return false;
   const st = nodeFs.stat(root);
   if (st && (!st.isDir || nodeFs.readdir(root).length > 0)) {
     throw unavailable(`${root} is not a memsync store and is not empty (create one with: memsync init)`);

@@ -23,7 +23,7 @@ export function relateMemories(store: Store, input: RelateInput): Promise<{ rela
     if (existing) throw conflict(`relation ${input.type} from ${input.from} to ${input.to} already exists (${existing})`, { id: existing });
     const path = tx.putRelation(relation);
     return { relation, path };
-  });
+  }, ["relation"]);
 }
 
 /** Remove relations by id. */
@@ -32,5 +32,5 @@ export function unrelate(store: Store, ids: readonly string[]): Promise<{ remove
     const unique = [...new Set(ids)];
     for (const id of unique) tx.relation(id);
     return { removed: unique.filter((id) => tx.removeRelation(id)) };
-  });
+  }, ["relation"]);
 }

@@ -25,5 +25,5 @@ export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promi
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);
     return { memory, path };
-  });
+  }, ["memory"]);
 }

@@ -1,7 +1,7 @@
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { FileStat, StoreFs } from "./fs-port.ts";
-import type { FileRow, IndexDb } from "./index-db.ts";
+import type { DirRow, FileRow, IndexDb } from "./index-db.ts";
 import { idFromFileName, isShardDirName, KIND_DIR, type RecordKind } from "./layout.ts";
 import { isTempName } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
@@ -65,9 +65,10 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolea
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
     return;
   }
+  const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
   if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) {
-    subs = recordedSubs.map((d) => d.path);
+    subs = [...known.keys()];
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name));
@@ -76,12 +77,11 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolea
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
     noteDir(ctx, plan, top, st, rec);
   }
-  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, full);
+  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, known.get(sub), full);
 }
 
-function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, full: boolean): void {
+function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, rec: DirRow | undefined, full: boolean): void {
   const st = ctx.fs.stat(`${ctx.root}/${dir}`);
-  const rec = ctx.index.dir(dir);
   if (!st?.isDir) {
     if (rec) forgetDir(ctx, plan, dir);
     return;

@@ -133,11 +133,15 @@ export class Store {
     });
   }
 
-  /** Run a change holding the store's write lock, on an index refreshed under that lock. */
-  async write<T>(fn: (tx: StoreTx) => T): Promise<T> {
+  /**
+   * Run a change holding the store's write lock, on an index refreshed under that lock. `kinds`
+   * names the records the change reads from the index or writes (their folders are brought up to
+   * date first, so recording a folder's new state after the write hides nothing).
+   */
+  async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
     await this.codec();
     return this.locked(() => {
-      applyPlan(this.ctx, planRefresh(this.ctx, false));
+      applyPlan(this.ctx, planRefresh(this.ctx, false, kinds));
       const tx = new StoreTx(this, this.loadedCodec);
       const out = fn(tx);
       tx.recordDirs();

@@ -122,7 +122,7 @@ export async function runCli(argv: string[]): Promise<number> {
     on((f) => async () => (await query()).listCmd(f as Flags)),
   );
 
-  filterOptions(cli.command("search [...query]", "find every memory whose content, gist, tags or entities match all words"))
+  filterOptions(cli.command("search [...query]", "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)"))
     .option("--any", "match any word instead of all")
     .action(on((words, f) => async () => (await query()).searchCmd(words as string[], f as Flags)));
 

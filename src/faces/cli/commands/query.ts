@@ -56,7 +56,7 @@ export async function listCmd(flags: Flags): Promise<CommandResult> {
 export async function searchCmd(words: string[], flags: Flags): Promise<CommandResult> {
   const query = wordsOf(words, flags).join(" ");
   const filter = filterFlags(flags);
-  const limit = limitFlag(flags, null);
+  const limit = limitFlag(flags, 20);
   const out = await withStore(opsEnv(flags), (store) => searchMemories(store, query, filter, limit, flags.any ? "any" : "all"));
   if (flags.json) return { stdout: json(out) };
   // best first; the bm25 scores themselves are in --json

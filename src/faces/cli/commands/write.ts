@@ -5,7 +5,7 @@ import type { JsonObject, LabelEdits } from "../../../core/records.ts";
 import { withStore } from "../../../ops/context.ts";
 import { deleteMemories } from "../../../ops/delete.ts";
 import { archiveMemories, touchMemories, updateMemoryOp } from "../../../ops/edit.ts";
-import { ensureStore } from "../../../ops/init.ts";
+import { ensureStore, storeExists } from "../../../ops/init.ts";
 import { relateMemories, unrelate } from "../../../ops/relate.ts";
 import { checkNewMemory, saveMemory } from "../../../ops/save.ts";
 import { type Flags, ids, jsonInput, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
@@ -50,8 +50,9 @@ export async function save(rawWords: string[], flags: Flags): Promise<CommandRes
   if (tags.length) fields.tags = [...(Array.isArray(fields.tags) ? fields.tags : []), ...tags];
   const entities = list(flags, "entity");
   if (entities.length) fields.entities = [...(Array.isArray(fields.entities) ? fields.entities : []), ...entities];
-  checkNewMemory(fields);
   const env = opsEnv(flags);
+  // where the first save would create the store, bad input must be refused before that
+  if (!storeExists(env)) checkNewMemory(fields);
   const created = await ensureStore(env);
   const out = await withStore(env, (store) => saveMemory(store, env, fields));
   return {
