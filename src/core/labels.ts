@@ -27,6 +27,16 @@ export function sanitizeTag(raw: string): string {
 
 /** Sanitize and de-duplicate tags, refusing a tag with nothing left or over the limits. */
 export function sanitizeTags(raw: readonly string[]): string[] {
+  return checkTagCount(sanitizeTagList(raw));
+}
+
+export function checkTagCount(tags: string[]): string[] {
+  if (tags.length > LIMITS.tagsMax) throw invalidInput(`too many tags: ${tags.length} (at most ${LIMITS.tagsMax})`);
+  return tags;
+}
+
+/** Sanitize and de-duplicate, refusing unusable tags; the count is checked by the caller. */
+export function sanitizeTagList(raw: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of raw) {
     const tag = sanitizeTag(r);
@@ -36,7 +46,6 @@ export function sanitizeTags(raw: readonly string[]): string[] {
     }
     if (!out.includes(tag)) out.push(tag);
   }
-  if (out.length > LIMITS.tagsMax) throw invalidInput(`too many tags: ${out.length} (at most ${LIMITS.tagsMax})`);
   return out;
 }
 

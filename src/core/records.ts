@@ -1,5 +1,5 @@
 import { invalidInput } from "./errors.ts";
-import { normalizeEntities, sanitizeTags } from "./labels.ts";
+import { checkTagCount, normalizeEntities, sanitizeTagList, sanitizeTags } from "./labels.ts";
 import { type Memory, MemorySchema } from "./model/memory.ts";
 import { STRENGTH_MAX } from "./model/vocab.ts";
 import { type Relation, RelationSchema } from "./model/relation.ts";
@@ -55,12 +55,14 @@ export function createMemory(fields: JsonObject, id: string, origin: Origin): Me
     delete obj.tags;
   }
   normalizeLabels(obj);
+  const capturedBy = { user: origin.user, machine: origin.machine, agent: null, session: null };
   const candidate: JsonObject = {
     created_at: origin.now,
     last_used: origin.now,
     updated_at: origin.now,
-    captured_by: { user: origin.user, machine: origin.machine, agent: null, session: null },
     ...obj,
+    // given provenance adds to what this machine knows of itself rather than erasing it
+    captured_by: isPlainObject(obj.captured_by) ? { ...capturedBy, ...obj.captured_by } : (obj.captured_by ?? capturedBy),
     id,
   };
   return validMemory(candidate);
@@ -92,8 +94,8 @@ function editLabels(memory: Memory, patch: JsonObject, edits: LabelEdits): void 
   if (addTags.length || removeTags.length) {
     const meta = isPlainObject(patch.meta) ? patch.meta : {};
     const base = Array.isArray(meta.tags) ? (meta.tags as string[]) : memory.meta.tags;
-    const drop = new Set(sanitizeTags(removeTags));
-    meta.tags = sanitizeTags([...base, ...addTags]).filter((t) => !drop.has(t));
+    const drop = new Set(sanitizeTagList(removeTags));
+    meta.tags = checkTagCount(sanitizeTagList([...base, ...addTags]).filter((t) => !drop.has(t)));
     patch.meta = meta;
   }
   if (addEntities.length || removeEntities.length) {

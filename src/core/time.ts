@@ -10,9 +10,13 @@ export function parseSince(text: string, nowSeconds: number): number {
   const rel = /^(\d+)\s*([smhdw])$/i.exec(t);
   if (rel) return nowSeconds - Number(rel[1]) * (UNIT_SECONDS[rel[2]!.toLowerCase()] ?? 0);
   if (/^\d{9,11}$/.test(t)) return Number(t);
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(t)) {
+  const date = /^(\d{4})-(\d{2})-(\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.exec(t);
+  if (date) {
     const ms = Date.parse(t);
-    if (!Number.isNaN(ms)) return Math.floor(ms / 1000);
+    // Date.parse rolls 2026-02-30 over to March; a day that does not exist is refused
+    const day = new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])));
+    const real = day.getUTCFullYear() === Number(date[1]) && day.getUTCMonth() === Number(date[2]) - 1 && day.getUTCDate() === Number(date[3]);
+    if (real && !Number.isNaN(ms)) return Math.floor(ms / 1000);
   }
   throw invalidInput(`invalid time ${JSON.stringify(t.slice(0, 40))}: use 7d, 12h, 2026-11-01 or Unix seconds`);
 }

@@ -13,7 +13,7 @@ export interface OpsEnv {
   open?: OpenOptions;
 }
 
-export function openStore(env: OpsEnv): Store {
+export function openStore(env: OpsEnv): Promise<Store> {
   return Store.open(env.storeRoot, env.open);
 }
 
@@ -27,7 +27,7 @@ export function originOf(store: Store, env: OpsEnv): Origin {
 
 /** Open the store, run fn, and always close the index. */
 export async function withStore<T>(env: OpsEnv, fn: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = openStore(env);
+  const store = await openStore(env);
   try {
     return await fn(store);
   } finally {

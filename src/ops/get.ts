@@ -16,7 +16,7 @@ export async function getMemories(store: Store, ids: readonly string[]): Promise
     const hit = await store.readMemory(id);
     if (!hit) out.not_found.push(id);
     else if (!hit.result.ok) out.unreadable.push({ id, path: hit.path, problem: hit.result.problem });
-    else out.found.push({ memory: hit.result.record, path: hit.path, ...store.relationsOf(id) });
+    else out.found.push({ memory: hit.result.record, path: hit.path, ...(await store.relationsOf(id)) });
   }
   return out;
 }

@@ -32,6 +32,6 @@ export async function searchMemories(
 ): Promise<SearchOutcome> {
   const terms = searchTerms(query, mode);
   await store.refresh(false, ["memory"]);
-  const { hits, total } = store.search(terms.match, filter, limit);
+  const { hits, total } = await store.search(terms.match, filter, limit);
   return { query, words: terms.words, hits, total };
 }

@@ -36,7 +36,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
   };
   let store: Store;
   try {
-    store = Store.open(env.storeRoot, env.open);
+    store = await Store.open(env.storeRoot, env.open);
   } catch (e) {
     if (!isMemsyncError(e)) throw e;
     return { ...base, reasons: [e.message] };

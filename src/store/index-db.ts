@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
@@ -6,9 +5,9 @@ import type { RecordKind } from "./layout.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
 // record files so reads need not open thousands of them. Everything in it can be rebuilt from the
-// files; a version change or a damaged file just means a rebuild. It also serializes writers:
-// every change to the store happens inside one IMMEDIATE transaction, and SQLite's file lock is
-// released by the OS if a process dies, so a crash never leaves the store locked.
+// files; a version change or a damaged file just means a rebuild. Writers are serialized by the
+// store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
+// them.
 
 const INDEX_VERSION = 1;
 
@@ -81,8 +80,12 @@ export interface MemoryFilter {
 
 type Param = string | number | null;
 
-function isDamage(e: unknown): boolean {
-  return e instanceof Error && /malformed|not a database|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(e.message);
+/** SQLite found the index file damaged (it can be rebuilt from the records). */
+export function isIndexDamage(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const errcode = (e as { errcode?: unknown }).errcode;
+  // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), by code where the runtime gives one
+  return errcode === 11 || errcode === 26 || /database disk image is malformed|file is not a database/i.test(e.message);
 }
 
 export class IndexDb {
@@ -92,27 +95,11 @@ export class IndexDb {
   private constructor(private readonly db: DatabaseSync) {}
 
   /**
-   * Open (creating or upgrading as needed). The index runs with synchronous=OFF: it is derived,
-   * so after a power loss it may need rebuilding, but no command pays for fsyncs on it. A file
-   * SQLite finds damaged is moved aside and rebuilt from the records.
+   * Open, creating or upgrading the schema as needed. The index runs with synchronous=OFF: it is
+   * derived, so after a power loss it may need rebuilding (see isIndexDamage), but no command
+   * pays for fsyncs on it.
    */
   static open(path: string, busyTimeoutMs: number): IndexDb {
-    try {
-      return IndexDb.openOnce(path, busyTimeoutMs);
-    } catch (e) {
-      if (!isDamage(e)) throw e;
-            for (const suffix of ["", "-wal", "-shm"]) {
-        try {
-          fs.renameSync(`${path}${suffix}`, `${path}.damaged-${Date.now()}${suffix}`);
-        } catch {
-          // nothing to move
-        }
-      }
-      return IndexDb.openOnce(path, busyTimeoutMs);
-    }
-  }
-
-  private static openOnce(path: string, busyTimeoutMs: number): IndexDb {
     const db = new DatabaseSync(path);
     try {
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
@@ -154,7 +141,7 @@ export class IndexDb {
     return s;
   }
 
-  /** Run fn holding the store's write lock (an IMMEDIATE transaction); nested calls join it. */
+  /** Run fn in one IMMEDIATE transaction; nested calls join it. */
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.db.exec("BEGIN IMMEDIATE");
@@ -219,17 +206,23 @@ export class IndexDb {
     ).run(row.path, row.dir, row.kind, row.id, row.mtime, row.size, row.ino, row.indexed_at, row.problem);
   }
 
-  /** Forget a file and the record indexed from it. */
-  deleteFile(path: string): void {
+  /** Forget a file and the record indexed from it; returns what was known of the file. */
+  deleteFile(path: string): FileRow | undefined {
     const row = this.file(path);
     this.q("DELETE FROM files WHERE path = ?").run(path);
-    if (!row?.id) return;
+    if (!row?.id) return row;
     if (row.kind === "memory") {
       const m = this.q("SELECT rid FROM memories WHERE id = ? AND path = ?").get(row.id, path) as { rid: number } | undefined;
       if (m) this.dropMemoryRow(m.rid);
     } else {
       this.q("DELETE FROM relations WHERE id = ? AND path = ?").run(row.id, path);
     }
+    return row;
+  }
+
+  /** Files that were set aside as second copies of a record with this id. */
+  duplicatesOf(kind: RecordKind, id: string): FileRow[] {
+    return this.q("SELECT * FROM files WHERE kind = ? AND id = ? AND problem LIKE 'duplicate:%'").all(kind, id) as unknown as FileRow[];
   }
 
   problems(): FileRow[] {

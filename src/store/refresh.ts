@@ -9,8 +9,10 @@ import type { Codec, ReadResult } from "./codec.ts";
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
 // every write memsync or git makes is one of those, so an unchanged folder needs no listing.
-// Timestamps are coarse, so a folder (or file) seen within RACY_MS of its last change is not
-// trusted and is looked at again next time, as git does with "racily clean" index entries.
+// Timestamps are coarse, so a folder (or file) seen too soon after its last change is not
+// trusted and is looked at again next time, as git does with "racily clean" index entries: too
+// soon is 100 ms where timestamps have sub-second precision (the kernel's clock tick is at most
+// 10 ms), and RACY_MS where they look like whole seconds (ext3, HFS+, FAT's 2 s).
 // Edits made in place by an editor are found by a full refresh (memsync status, reindex).
 
 export const RACY_MS = 2000;
@@ -37,8 +39,10 @@ export interface RefreshContext {
   codec: Codec | null;
 }
 
-/** A folder or file looked at more than RACY_MS after its last change can be trusted unchanged while its stat is. */
-export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > RACY_MS;
+export const RACY_FINE_MS = 100;
+
+/** A folder or file looked at long enough after its last change can be trusted unchanged while its stat is. */
+export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
 
 function emptyPlan(): Plan {
   return { dirs: [], upserts: [], deletes: [], temps: [] };
@@ -140,8 +144,19 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
 export function applyPlan(ctx: RefreshContext, plan: Plan): void {
   const { index, codec } = ctx;
   if (!codec) throw new Error("applyPlan needs the codec");
-  for (const path of plan.deletes) index.deleteFile(path);
-  for (const { row, result } of plan.upserts) {
+  const upserts = [...plan.upserts];
+  for (const path of plan.deletes) {
+    const gone = index.deleteFile(path);
+    // a copy set aside as a duplicate of the deleted file is now the record
+    if (gone?.id && gone.problem === null) {
+      for (const dup of index.duplicatesOf(gone.kind, gone.id)) {
+        if (upserts.some((u) => u.row.path === dup.path)) continue;
+        const result = codec.readRecordFile(ctx.fs, `${ctx.root}/${dup.path}`, dup.kind, dup.id);
+        upserts.push({ row: { ...dup, problem: result.ok ? null : result.problem }, result });
+      }
+    }
+  }
+  for (const { row, result } of upserts) {
     let problem = row.problem;
     if (result === null) throw new Error(`applyPlan: ${row.path} was not parsed`);
     if (result.ok && row.id) {

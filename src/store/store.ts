@@ -7,9 +7,10 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
-import { IndexDb, type MemoryFilter } from "./index-db.ts";
+import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planIsEmpty, planRefresh, type RefreshContext, trusted } from "./refresh.ts";
+import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
 // from whatever changed on disk and are served from it while a file is provably unchanged;
@@ -24,6 +25,7 @@ export interface OpenOptions {
 }
 
 export const INDEX_FILE = `${LOCAL_DIR}/index.db`;
+export const LOCK_FILE = `${LOCAL_DIR}/lock`;
 
 let codecLoad: Promise<Codec> | undefined;
 
@@ -56,32 +58,46 @@ export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> 
 export class Store {
   private readonly ctx: RefreshContext;
   private parsedMeta: StoreMeta | undefined;
+  private lock: WriteLock | undefined;
 
   private constructor(
     readonly root: string,
     readonly fs: StoreFs,
     private readonly rawMeta: Record<string, unknown>,
-    readonly index: IndexDb,
+    private indexDb: IndexDb,
+    private indexIno: number | undefined,
     readonly nowMs: () => number,
+    private readonly busyTimeoutMs: number,
   ) {
-    this.ctx = { fs, index, root, now: nowMs, codec: null };
+    this.ctx = { fs, index: indexDb, root, now: nowMs, codec: null };
   }
 
-  static open(root: string, opts: OpenOptions = {}): Store {
+  static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     const meta = readRawMeta(fs, root);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
+    const busy = opts.busyTimeoutMs ?? 15_000;
+    const path = `${root}/${INDEX_FILE}`;
     let index: IndexDb;
     try {
-      index = IndexDb.open(`${root}/${INDEX_FILE}`, opts.busyTimeoutMs ?? 15_000);
+      index = IndexDb.open(path, busy);
     } catch (e) {
-      throw unavailable(`cannot open the index ${root}/${INDEX_FILE}: ${e instanceof Error ? e.message : String(e)} (it is derived: delete it to rebuild)`);
+      if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
+      // a placeholder until recovery puts a fresh index in place
+      const store = new Store(root, fs, meta, IndexDb.open(":memory:", busy), undefined, opts.nowMs ?? Date.now, busy);
+      await store.recoverIndex(fs.stat(path)?.ino);
+      return store;
     }
-    return new Store(root, fs, meta, index, opts.nowMs ?? Date.now);
+    return new Store(root, fs, meta, index, fs.stat(path)?.ino, opts.nowMs ?? Date.now, busy);
+  }
+
+  get index(): IndexDb {
+    return this.indexDb;
   }
 
   close(): void {
-    this.index.close();
+    this.indexDb.close();
+    this.lock?.close();
   }
 
   /** Seconds since the epoch, the unit records use. */
@@ -111,26 +127,22 @@ export class Store {
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
    * loads the schemas, only when something changed.
    */
-  async refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
-    const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
-    if (planIsEmpty(plan)) return plan;
-    await this.codec();
-    return this.locked(() => {
-      const fresh = planRefresh(this.ctx, full, kinds);
-      applyPlan(this.ctx, fresh);
-      return fresh;
+  refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
+    return this.guarded(async () => {
+      const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+      if (planIsEmpty(plan)) return plan;
+      await this.codec();
+      return this.locked(() => {
+        const fresh = planRefresh(this.ctx, full, kinds);
+        applyPlan(this.ctx, fresh);
+        return fresh;
+      });
     });
   }
 
-  /** Rebuild the index from the files alone. */
-  async rebuildIndex(): Promise<Plan> {
-    await this.codec();
-    return this.locked(() => {
-      this.index.clear();
-      const plan = planRefresh(this.ctx, true);
-      applyPlan(this.ctx, plan);
-      return plan;
-    });
+  /** Rebuild the index from the files alone, in a fresh index file. */
+  async rebuildIndex(): Promise<void> {
+    await this.recoverIndex(this.indexIno);
   }
 
   /**
@@ -140,24 +152,80 @@ export class Store {
    */
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
     await this.codec();
-    return this.locked(() => {
-      applyPlan(this.ctx, planRefresh(this.ctx, false, kinds));
-      const tx = new StoreTx(this, this.loadedCodec);
-      const out = fn(tx);
-      tx.recordDirs();
-      return out;
-    });
+    let started = false;
+    const attempt = () =>
+      this.locked(() => {
+        applyPlan(this.ctx, planRefresh(this.ctx, false, kinds));
+        started = true;
+        const tx = new StoreTx(this, this.loadedCodec);
+        const out = fn(tx);
+        tx.recordDirs();
+        return out;
+      });
+    try {
+      return attempt();
+    } catch (e) {
+      if (!isIndexDamage(e)) throw e;
+      await this.recoverIndex(this.indexIno);
+      if (started) {
+        throw unavailable("the local index was damaged during this change and has been rebuilt from the files; check the result (memsync get/list) before repeating it");
+      }
+      return attempt();
+    }
+  }
+
+  /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
+  private async guarded<T>(fn: () => T | Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isIndexDamage(e)) throw e;
+      await this.recoverIndex(this.indexIno);
+      return await fn();
+    }
+  }
+
+  private writeLock(): WriteLock {
+    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs);
+    return this.lock;
   }
 
   private locked<T>(fn: () => T): T {
     try {
-      return this.index.transaction(fn);
+      return this.writeLock().hold(() => this.indexDb.transaction(fn));
     } catch (e) {
       if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
         throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
       }
       throw e;
     }
+  }
+
+  /**
+   * Replace the index with a fresh one built from the files, holding the write lock. If another
+   * process already replaced the file this one opened (its inode differs), use theirs.
+   */
+  private async recoverIndex(openedIno: number | undefined): Promise<void> {
+    await this.codec();
+    const path = `${this.root}/${INDEX_FILE}`;
+    this.writeLock().hold(() => {
+      this.indexDb.close();
+      const now = this.fs.stat(path)?.ino;
+      if (now !== undefined && now === openedIno) {
+        const aside = `${path}.damaged-${this.nowMs()}`;
+        for (const suffix of ["", "-wal", "-shm"]) {
+          try {
+            this.fs.rename(`${path}${suffix}`, `${aside}${suffix}`);
+          } catch {
+            // no such side file
+          }
+        }
+      }
+      this.indexDb = IndexDb.open(path, this.busyTimeoutMs);
+      this.indexIno = this.fs.stat(path)?.ino;
+      this.ctx.index = this.indexDb;
+      this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
+    });
   }
 
   /**
@@ -179,37 +247,47 @@ export class Store {
   async readMemory(id: string): Promise<{ path: string; result: ReadResult<"memory"> } | null> {
     const at = this.locate("memory", id);
     if (!at) return null;
-    const row = this.index.file(at.path);
-    if (row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino && trusted(row.mtime, row.indexed_at)) {
-      const json = this.index.memoryJsonAt(at.path);
-      if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
-    }
+    const json = await this.guarded(() => {
+      const row = this.indexDb.file(at.path);
+      const same = row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino;
+      return same && trusted(row.mtime, row.indexed_at) ? this.indexDb.memoryJsonAt(at.path) : undefined;
+    });
+    if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
     const codec = await this.codec();
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
   }
 
-  relationsOf(id: string): { outgoing: Relation[]; incoming: Relation[] } {
+  relationsOf(id: string): Promise<{ outgoing: Relation[]; incoming: Relation[] }> {
+    return this.guarded(() => this.relationsNow(id));
+  }
+
+  /** Relations of a memory as the index has them now (inside a transaction, or after refresh). */
+  relationsNow(id: string): { outgoing: Relation[]; incoming: Relation[] } {
     return {
-      outgoing: this.index.relationsFrom(id).map((j) => JSON.parse(j) as Relation),
-      incoming: this.index.relationsTo(id).map((j) => JSON.parse(j) as Relation),
+      outgoing: this.indexDb.relationsFrom(id).map((j) => JSON.parse(j) as Relation),
+      incoming: this.indexDb.relationsTo(id).map((j) => JSON.parse(j) as Relation),
     };
   }
 
-  list(filter: MemoryFilter, limit: number | null): { memories: Memory[]; total: number } {
-    const { rows, total } = this.index.listMemories(filter, limit);
-    return { memories: rows.map((j) => JSON.parse(j) as Memory), total };
+  list(filter: MemoryFilter, limit: number | null): Promise<{ memories: Memory[]; total: number }> {
+    return this.guarded(() => {
+      const { rows, total } = this.indexDb.listMemories(filter, limit);
+      return { memories: rows.map((j) => JSON.parse(j) as Memory), total };
+    });
   }
 
-  search(match: string, filter: MemoryFilter, limit: number | null): { hits: { memory: Memory; score: number }[]; total: number } {
-    const { rows, total } = this.index.searchMemories(match, filter, limit);
-    return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
+  search(match: string, filter: MemoryFilter, limit: number | null): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
+    return this.guarded(() => {
+      const { rows, total } = this.indexDb.searchMemories(match, filter, limit);
+      return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
+    });
   }
 
   /** Whether new records go to shard folders (see README: Layout). */
   shardsNewRecords(): boolean {
     const { layout, shard_threshold } = this.meta.settings;
     if (layout !== "auto") return layout === "sharded";
-    return this.index.memoryCount() >= shard_threshold;
+    return this.indexDb.memoryCount() >= shard_threshold;
   }
 }
 
@@ -270,7 +348,7 @@ export class StoreTx {
   }
 
   relationsOf(id: string): { outgoing: Relation[]; incoming: Relation[] } {
-    return this.store.relationsOf(id);
+    return this.store.relationsNow(id);
   }
 
   findRelation(from: string, to: string, type: string): string | undefined {

@@ -14,10 +14,20 @@ export const ContentSchema = z.string().check(
   z.refine((s) => charLength(s) <= LIMITS.contentMax, { message: `must be at most ${LIMITS.contentMax} characters` }),
 );
 
-/** Tags in a file are sanitized on read (a hand-written "Machine Learning" becomes machine_learning). */
+const usableTag = (t: string) => {
+  const s = sanitizeTag(t);
+  return s.length > 0 && charLength(s) <= LIMITS.tagMax;
+};
+
+/**
+ * Tags in a file are sanitized on read (a hand-written "Machine Learning" becomes
+ * machine_learning); a tag that cannot be made usable makes the file invalid rather than vanish.
+ */
 export const TagsSchema = z.pipe(
-  z.array(z.string().check(z.maxLength(LIMITS.tagMax * 2))).check(z.maxLength(LIMITS.tagsMax)),
-  z.transform((tags: string[]) => [...new Set(tags.map(sanitizeTag).filter((t) => t.length > 0 && charLength(t) <= LIMITS.tagMax))]),
+  z
+    .array(z.string().check(z.refine(usableTag, { message: `must have a letter or digit and at most ${LIMITS.tagMax} characters` })))
+    .check(z.maxLength(LIMITS.tagsMax)),
+  z.transform((tags: string[]) => [...new Set(tags.map(sanitizeTag))]),
 );
 
 export const EntitiesSchema = z.array(z.string().check(z.minLength(1), z.maxLength(LIMITS.entityMax * 2))).check(
