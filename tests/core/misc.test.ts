@@ -5,19 +5,12 @@ import { isMemsyncError } from "../../src/core/errors.ts";
 import { isId, newId, parseId, SHARD_RE, shardOf } from "../../src/core/ids.ts";
 import { searchTerms } from "../../src/core/search-query.ts";
 import { isoTime, parseSince } from "../../src/core/time.ts";
+import { assertInvalid } from "../helpers/assert-error.ts";
 
 // ids, search queries and times: the small pure modules every face leans on.
 
 const ID = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
 
-function assertInvalid(fn: () => unknown, message?: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isMemsyncError(e), `expected a MemsyncError, got ${String(e)}`);
-    assert.equal(e.code, "invalid_input");
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 describe("ids", () => {
   test("parseId refuses anything that is not a UUID, paths above all", () => {

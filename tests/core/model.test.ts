@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { describe, test } from "node:test";
-import { isMemsyncError } from "../../src/core/errors.ts";
 import { LIMITS } from "../../src/core/labels.ts";
 import { type Memory, MemorySchema, memoryToJson } from "../../src/core/model/memory.ts";
 import { RelationSchema, relationToJson } from "../../src/core/model/relation.ts";
 import { StoreMetaSchema, storeMetaToJson } from "../../src/core/model/store-meta.ts";
 import { parseWith } from "../../src/core/model/validate.ts";
 import { createMemory, createRelation, touchMemory, updateMemory } from "../../src/core/records.ts";
+import { assertInvalid } from "../helpers/assert-error.ts";
 
 // The data model (zod schemas) and the pure record transitions in src/core/records.ts.
 
@@ -59,14 +59,6 @@ function problemOf(raw: unknown): string {
   return r.ok ? "" : r.problem;
 }
 
-function assertInvalid(fn: () => unknown, message?: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isMemsyncError(e), `expected a MemsyncError, got ${String(e)}`);
-    assert.equal(e.code, "invalid_input");
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
 
 const minimal = (extra: Record<string, unknown> = {}) => ({ id: ID, content: "x", created_at: 1, last_used: 1, ...extra });
 
