@@ -85,6 +85,16 @@ export const MemorySchema = z.looseObject({
   captured_by: z._default(z.nullable(CapturedBySchema), null),
   /** When content or labels last changed (touches do not count); the merge keeps the later edit. */
   updated_at: NullableTimestamp,
+  /** Texts that lost to a later edit when two machines changed the content at once (never dropped). */
+  content_conflicts: z.optional(
+    z.array(
+      z.looseObject({
+        content: z.string(),
+        updated_at: NullableTimestamp,
+        machine: NullableText,
+      }),
+    ),
+  ),
 });
 
 export type Memory = z.output<typeof MemorySchema>;

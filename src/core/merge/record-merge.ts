@@ -1,0 +1,167 @@
+import { type Json, isObject, jsonCompare, jsonEqual, merge3, mergeSet } from "./json-merge.ts";
+
+// memsync's semantic merge of one record, field by field against the base (DESIGN.md section 4):
+// usage counters add both sides' increments, times of use take the later, label sets take the
+// union minus what either side removed, strength takes the larger, a field changed on one side
+// takes that side, unknown fields survive. Content edited differently on both sides keeps the
+// later edit and keeps the other text in `content_conflicts`, so no user text is lost and the
+// result is still one valid file (a git merge driver can only write one file).
+// Every rule is symmetric, so both machines arrive at the same bytes.
+
+export type JsonObject = Record<string, Json>;
+
+export interface FieldConflict {
+  field: string;
+  kept: Json | undefined;
+  lost: Json | undefined;
+}
+
+export interface RecordMerge {
+  value: JsonObject;
+  conflicts: FieldConflict[];
+}
+
+const num = (v: Json | undefined): number => (typeof v === "number" ? v : 0);
+
+function maxOf(a: Json | undefined, b: Json | undefined): Json | undefined {
+  if (typeof a !== "number") return b ?? a;
+  if (typeof b !== "number") return a;
+  return Math.max(a, b);
+}
+
+function minOf(a: Json | undefined, b: Json | undefined): Json | undefined {
+  if (typeof a !== "number") return b ?? a;
+  if (typeof b !== "number") return a;
+  return Math.min(a, b);
+}
+
+/** Which side's record is the later one, the same answer whichever side asks. */
+function oursIsLater(ours: JsonObject, theirs: JsonObject): boolean {
+  const key = (r: JsonObject) => [num(r.updated_at ?? r.created_at), num(r.last_used)];
+  const [ou, ol] = key(ours);
+  const [tu, tl] = key(theirs);
+  if (ou !== tu) return ou! > tu!;
+  if (ol !== tl) return ol! > tl!;
+  return jsonCompare(ours, theirs) > 0;
+}
+
+function additive(base: JsonObject, ours: JsonObject, theirs: JsonObject, field: string): number {
+  return Math.max(0, num(ours[field]) + num(theirs[field]) - num(base[field]));
+}
+
+function generic(base: JsonObject, ours: JsonObject, theirs: JsonObject, conflicts: FieldConflict[]): JsonObject {
+  const later = oursIsLater(ours, theirs);
+  const merged = merge3(base, ours, theirs, (a, b) => (later ? a : b), (field, kept, lost) => conflicts.push({ field, kept, lost }));
+  return (isObject(merged) ? merged : ours) as JsonObject;
+}
+
+/** A field both sides set to a different value: a rule decides, which is not a conflict. */
+function settle(merged: JsonObject, conflicts: FieldConflict[], field: string, value: Json | undefined): void {
+  for (let i = conflicts.length - 1; i >= 0; i--) {
+    const f = conflicts[i]!.field;
+    if (f === field || f.startsWith(`${field}.`)) conflicts.splice(i, 1);
+  }
+  if (value === undefined) delete merged[field];
+  else merged[field] = value;
+}
+
+interface ContentConflict {
+  content: string;
+  updated_at: Json | undefined;
+  machine: Json | undefined;
+}
+
+function contentConflicts(r: JsonObject): ContentConflict[] {
+  return Array.isArray(r.content_conflicts) ? (r.content_conflicts.filter(isObject) as unknown as ContentConflict[]) : [];
+}
+
+export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: JsonObject): RecordMerge {
+  const b = base ?? {};
+  const conflicts: FieldConflict[] = [];
+  const merged = generic(b, ours, theirs, conflicts);
+
+  for (const f of ["use_count", "review_count", "cross_domain_count"]) settle(merged, conflicts, f, additive(b, ours, theirs, f));
+  for (const f of ["last_used", "last_review_at", "updated_at"]) settle(merged, conflicts, f, maxOf(ours[f], theirs[f]));
+  settle(merged, conflicts, "strength", maxOf(ours.strength, theirs.strength));
+  if (!jsonEqual(ours.created_at, theirs.created_at) && !jsonEqual(b.created_at, ours.created_at) && !jsonEqual(b.created_at, theirs.created_at)) {
+    settle(merged, conflicts, "created_at", minOf(ours.created_at, theirs.created_at));
+  }
+
+  const om = isObject(ours.meta) ? ours.meta : {};
+  const tm = isObject(theirs.meta) ? theirs.meta : {};
+  const bm = isObject(b.meta) ? b.meta : undefined;
+  const tags = mergeSet(bm && Array.isArray(bm.tags) ? (bm.tags as string[]) : undefined, (om.tags as string[]) ?? [], (tm.tags as string[]) ?? []);
+  if (isObject(merged.meta)) {
+    merged.meta.tags = tags;
+    for (let i = conflicts.length - 1; i >= 0; i--) if (conflicts[i]!.field.startsWith("meta.tags")) conflicts.splice(i, 1);
+  }
+  const lower = (s: string) => s.toLowerCase();
+  settle(
+    merged,
+    conflicts,
+    "entities",
+    mergeSet(Array.isArray(b.entities) ? (b.entities as string[]) : undefined, (ours.entities as string[]) ?? [], (theirs.entities as string[]) ?? [], lower),
+  );
+
+  // content: both edited it differently -> the later edit wins, the other text is kept
+  const lost: ContentConflict[] = [...contentConflicts(ours), ...contentConflicts(theirs)];
+  const contentClash = !jsonEqual(ours.content, theirs.content) && !jsonEqual(b.content, ours.content) && !jsonEqual(b.content, theirs.content);
+  if (contentClash) {
+    const later = oursIsLater(ours, theirs);
+    const [win, lose] = later ? [ours, theirs] : [theirs, ours];
+    settle(merged, conflicts, "content", win.content);
+    settle(merged, conflicts, "gist", win.gist);
+    lost.push({
+      content: String(lose.content),
+      updated_at: lose.updated_at ?? null,
+      machine: isObject(lose.captured_by) ? (lose.captured_by.machine ?? null) : null,
+    });
+    conflicts.push({ field: "content", kept: win.content, lost: lose.content });
+  }
+  const seen = new Set<string>();
+  const kept = lost
+    .filter((c) => c.content !== merged.content && !seen.has(c.content) && seen.add(c.content))
+    .sort((x, y) => jsonCompare(x, y));
+  if (kept.length) merged.content_conflicts = kept as unknown as Json;
+  else delete merged.content_conflicts;
+  for (let i = conflicts.length - 1; i >= 0; i--) if (conflicts[i]!.field.startsWith("content_conflicts")) conflicts.splice(i, 1);
+  return { value: merged, conflicts };
+}
+
+export function mergeRelation(base: JsonObject | null, ours: JsonObject, theirs: JsonObject): RecordMerge {
+  const b = base ?? {};
+  const conflicts: FieldConflict[] = [];
+  const merged = generic(b, ours, theirs, conflicts);
+  settle(merged, conflicts, "strength", maxOf(ours.strength, theirs.strength));
+  if (!jsonEqual(ours.created_at, theirs.created_at)) settle(merged, conflicts, "created_at", minOf(ours.created_at, theirs.created_at));
+  return { value: merged, conflicts };
+}
+
+export function mergeStoreMeta(base: JsonObject | null, ours: JsonObject, theirs: JsonObject): RecordMerge {
+  const b = base ?? {};
+  const conflicts: FieldConflict[] = [];
+  const merged = generic(b, ours, theirs, conflicts);
+  for (const f of ["last_gc_at", "last_consolidation_at"]) settle(merged, conflicts, f, maxOf(ours[f], theirs[f]));
+  if (!jsonEqual(ours.created_at, theirs.created_at)) settle(merged, conflicts, "created_at", minOf(ours.created_at, theirs.created_at));
+  return { value: merged, conflicts };
+}
+
+/** The usage one side added to a memory since the base: what moves to a successor. */
+export function usageSince(base: JsonObject | null, side: JsonObject): { uses: number; last_used: number | null; reviews: number } {
+  const b = base ?? {};
+  return {
+    uses: Math.max(0, num(side.use_count) - num(b.use_count)),
+    reviews: Math.max(0, num(side.review_count) - num(b.review_count)),
+    last_used: typeof side.last_used === "number" && side.last_used !== b.last_used ? side.last_used : null,
+  };
+}
+
+/** Add usage carried over from a memory that was merged away into its successor. */
+export function addUsage(successor: JsonObject, usage: ReturnType<typeof usageSince>): JsonObject {
+  return {
+    ...successor,
+    use_count: num(successor.use_count) + usage.uses,
+    review_count: num(successor.review_count) + usage.reviews,
+    last_used: usage.last_used === null ? (successor.last_used ?? null) : (maxOf(successor.last_used, usage.last_used) ?? null),
+  };
+}
