@@ -1,0 +1,248 @@
+// scripts/bench: generate stores of 1k, 10k and 50k realistic memories, time the compiled binary's
+// cold commands and the in-process full load, and write docs/benchmarks.md.
+//
+//   scripts/bench                         all three sizes, 30 runs per command
+//   scripts/bench --sizes 1000,10000      only these sizes
+//   scripts/bench --runs 50 --warmup 5    more runs
+//   scripts/bench --fresh                 regenerate the stores even if .bench/ has them
+//   scripts/bench --no-hyperfine          time with spawnSync even if hyperfine is installed
+//   scripts/bench --out FILE              write the report elsewhere (default docs/benchmarks.md)
+//
+// Targets belong here, not in timed tests: on a 10k store, cold save < 25 ms, get < 15 ms,
+// search < 60 ms.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { type ColdCase, type ColdOptions, commandLine, findHyperfine, loadAverage, measure, type Stat } from "./bench-lib/cold.ts";
+import { ensureBenchStore, settle } from "./bench-lib/generate.ts";
+import { measureInproc } from "./bench-lib/inproc.ts";
+import { describeMachine, existingNotes, markdown, type Results, type SizeResult, textTable } from "./bench-lib/report.ts";
+
+const REPO = path.resolve(import.meta.dirname, "..");
+const BENCH_DIR = path.join(REPO, ".bench");
+const BIN = path.join(REPO, "dist/memsync");
+const SEED = 20261121;
+
+interface Args {
+  sizes: number[];
+  runs: number;
+  warmup: number;
+  fresh: boolean;
+  hyperfine: boolean;
+  out: string;
+}
+
+function usage(code: number): never {
+  console.log(`usage: scripts/bench [--sizes 1000,10000,50000] [--runs 30] [--warmup 3] [--fresh] [--no-hyperfine] [--out docs/benchmarks.md]`);
+  process.exit(code);
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { sizes: [1000, 10_000, 50_000], runs: 30, warmup: 3, fresh: false, hyperfine: true, out: path.join(REPO, "docs/benchmarks.md") };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i] ?? usage(2);
+    const int = (v: string, min: number) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min) {
+        console.error(`bench: ${flag} needs an integer >= ${min}, got ${v}`);
+        process.exit(2);
+      }
+      return n;
+    };
+    switch (flag) {
+      case "--sizes":
+        a.sizes = value().split(",").map((s) => int(s.trim().replace(/k$/i, "000"), 2));
+        break;
+      case "--runs":
+        a.runs = int(value(), 2);
+        break;
+      case "--warmup":
+        a.warmup = int(value(), 0);
+        break;
+      case "--fresh":
+        a.fresh = true;
+        break;
+      case "--no-hyperfine":
+        a.hyperfine = false;
+        break;
+      case "--out":
+        a.out = path.resolve(value());
+        break;
+      case "-h":
+      case "--help":
+        usage(0);
+        break;
+      default:
+        console.error(`bench: unknown option ${arg}`);
+        usage(2);
+    }
+  }
+  return a;
+}
+
+const T0 = performance.now();
+const elapsed = () => `${((performance.now() - T0) / 1000).toFixed(1)} s`;
+const log = (line: string) => console.log(`[${elapsed().padStart(7)}] ${line}`);
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) newest = Math.max(newest, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** dist/memsync, built when missing or older than the source. */
+function ensureBinary(): void {
+  const st = fs.existsSync(BIN) ? fs.statSync(BIN) : null;
+  const srcNewest = Math.max(newestMtime(path.join(REPO, "src")), fs.statSync(path.join(REPO, "package.json")).mtimeMs);
+  if (st && st.mtimeMs >= srcNewest) return;
+  log(st ? "dist/memsync is older than src/: rebuilding (npm run build)" : "dist/memsync missing: building (npm run build)");
+  const r = spawnSync(process.execPath, ["scripts/build.ts"], { cwd: REPO, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("build failed");
+}
+
+/** The smallest compiled Bun program, built like dist/memsync: the runtime's own start-up. */
+function ensureEmptyBun(): string {
+  const out = path.join(BENCH_DIR, "empty-bun");
+  if (fs.existsSync(out)) return out;
+  const src = path.join(BENCH_DIR, "empty.ts");
+  fs.writeFileSync(src, "export {};\n");
+  const r = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--format=esm", "--minify", src, "--outfile", out], { stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error("could not compile the empty Bun program");
+  return out;
+}
+
+/** HEAD of the repository, and whether src/ differs from it (the binary is built from the working tree). */
+function gitCommit(): string {
+  const git = (...a: string[]) => spawnSync("git", a, { cwd: REPO, encoding: "utf8" });
+  const head = git("log", "-1", "--format=%h %s");
+  if (head.status !== 0) return "an unknown commit (no git)";
+  const dirty = git("status", "--porcelain", "--", "src", "package.json").stdout.trim() !== "";
+  return `commit ${head.stdout.trim().replace(/^(\S+) /, "$1 (")})${dirty ? ", with uncommitted changes in src/" : ""}`;
+}
+
+function which(cmd: string): string {
+  for (const dir of (process.env.PATH ?? "").split(":")) if (dir && fs.existsSync(`${dir}/${cmd}`)) return `${dir}/${cmd}`;
+  return cmd;
+}
+
+/**
+ * A scratch copy for the commands that write. Record files are hard links (memsync only ever
+ * replaces a record by renaming a new file over it, so the original store is never changed, and
+ * the index's inode numbers stay valid); the index and everything else is copied.
+ */
+function scratchCopy(src: string, dst: string): void {
+  fs.rmSync(dst, { recursive: true, force: true });
+  fs.mkdirSync(dst);
+  for (const name of fs.readdirSync(src)) {
+    const link = name === "memories" || name === "relations";
+    const r = spawnSync("cp", [link ? "-al" : "-a", path.join(src, name), path.join(dst, name)], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error(`copying ${src}/${name} failed`);
+  }
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadAverage();
+  const args = parseArgs(process.argv.slice(2));
+  fs.mkdirSync(BENCH_DIR, { recursive: true });
+  const jsonDir = path.join(BENCH_DIR, "hyperfine");
+  fs.mkdirSync(jsonDir, { recursive: true });
+  const hyperfine = args.hyperfine ? findHyperfine() : null;
+  const opts: ColdOptions = { runs: args.runs, warmup: args.warmup, hyperfine, jsonDir };
+  log(`sizes ${args.sizes.join(", ")}; ${args.runs} runs + ${args.warmup} warmup per command; ${hyperfine ? `hyperfine (${hyperfine})` : "spawnSync loop (no hyperfine)"}`);
+
+  ensureBinary();
+  const emptyBun = ensureEmptyBun();
+  const machine = describeMachine(hyperfine);
+
+  const baselines: Record<string, Stat> = {};
+  const base: ColdCase[] = [
+    { key: "empty-process", argv: [which("true")] },
+    { key: "empty-bun", argv: [emptyBun] },
+    { key: "version", argv: [BIN, "--version"] },
+  ];
+  for (const c of base) {
+    baselines[c.key] = measure(c, opts);
+    log(`baseline ${c.key}: median ${baselines[c.key]!.median.toFixed(1)} ms`);
+  }
+
+  const sizes: SizeResult[] = [];
+  for (const size of args.sizes) {
+    const dir = path.join(BENCH_DIR, `store-${size}`);
+    log(`store of ${size} memories`);
+    const g0 = performance.now();
+    const { manifest, reused } = await ensureBenchStore(dir, size, { fresh: args.fresh, seed: SEED, log });
+    const generateSeconds = (performance.now() - g0) / 1000;
+    if (!reused) log(`  generated in ${generateSeconds.toFixed(1)} s`);
+
+    const scratch = `${dir}-scratch`;
+    scratchCopy(dir, scratch);
+    await settle(scratch);
+
+    const on = (root: string, ...rest: string[]) => [BIN, "--store", root, ...rest];
+    const saveArgv = (text: string) => on(scratch, "save", text, "--tag", "bench");
+    // memsync trusts a folder or file only once it is 2 s older than when it was indexed, so the
+    // first command after a write re-checks what that write touched. "quiet" runs wait that out
+    // (the case of an agent saving now and then); back-to-back runs show a burst of saves.
+    const quiet = ["sleep", "2.1"];
+    const cases: ColdCase[] = [
+      { key: "get-old", argv: on(dir, "get", manifest.old_id) },
+      { key: "search-common", argv: on(dir, "search", ...manifest.common_query.split(" ")) },
+      { key: "search-rare", argv: on(dir, "search", manifest.rare_query) },
+      { key: "status", argv: on(dir, "status") },
+      { key: "list", argv: on(dir, "list") },
+      { key: "get-recent", argv: on(scratch, "get", manifest.mid_id), prepare: on(scratch, "touch", manifest.mid_id) },
+      { key: "save", argv: saveArgv("Benchmark note: prefer cursor pagination for list endpoints in the search API"), prepare: quiet, warmup: 1 },
+      { key: "save-burst", argv: saveArgv("Benchmark note saved back to back with the previous one") },
+      {
+        key: "search-after-save",
+        argv: on(scratch, "search", manifest.rare_query),
+        prepare: ["bash", "-c", `sleep 2.1; ${commandLine(saveArgv("Benchmark note written right before a search"))} >/dev/null`],
+        warmup: 1,
+        runs: Math.min(args.runs, 10),
+      },
+    ];
+    const cold: Record<string, Stat> = {};
+    for (const c of cases) {
+      cold[c.key] = measure({ ...c, key: `${size}-${c.key}` }, opts);
+      const s = cold[c.key]!;
+      log(`  cold ${c.key}: median ${s.median.toFixed(1)} ms, mean ${s.mean.toFixed(1)} ± ${s.stddev.toFixed(1)} ms`);
+    }
+
+    log("  in-process: full load, rebuild, search");
+    const inproc = await measureInproc(dir, scratch, size, { old: manifest.old_id }, { common: manifest.common_query, rare: manifest.rare_query });
+    log(`  in-process full load: median ${inproc.load.median.toFixed(1)} ms; rebuild ${inproc.rebuild.median.toFixed(1)} ms; search ${inproc.searchCommon.median.toFixed(1)} ms`);
+    fs.rmSync(scratch, { recursive: true, force: true });
+    sizes.push({ size, manifest, reused, generateSeconds, cold, inproc });
+  }
+
+  const results: Results = {
+    date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    machine,
+    method: {
+      hyperfine: hyperfine !== null,
+      runs: args.runs,
+      warmup: args.warmup,
+      flags: `-N --warmup ${args.warmup} --runs ${args.runs} --export-json`,
+    },
+    baselines,
+    sizes,
+    totalSeconds: (performance.now() - T0) / 1000,
+    command: ["scripts/bench", ...process.argv.slice(2)].join(" "),
+    loadAtStart,
+    commit: gitCommit(),
+  };
+  fs.writeFileSync(path.join(BENCH_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  fs.mkdirSync(path.dirname(args.out), { recursive: true });
+  fs.writeFileSync(args.out, markdown(results, existingNotes(args.out)));
+  console.log("");
+  console.log(textTable(results));
+  console.log("");
+  log(`wrote ${path.relative(process.cwd(), args.out) || args.out} and .bench/results.json; total ${results.totalSeconds.toFixed(1)} s`);
+}
+
+await main();
