@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import process from "node:process";
 
@@ -68,12 +69,31 @@ export async function readStdin(maxBytes: number): Promise<string> {
   return new TextDecoder("utf-8", { fatal: false }).decode(all);
 }
 
+/**
+ * Write straight to a file descriptor. process.stdout's stream costs 2-4 ms on first use in a
+ * compiled Bun binary; a CLI that prints once and exits needs none of its buffering. A pipe in
+ * non-blocking mode may refuse a write (EAGAIN): wait briefly and go on, so nothing is lost.
+ */
+function writeFd(fd: number, text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  let waits = 0;
+  while (off < bytes.length) {
+    try {
+      off += fs.writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EAGAIN" || ++waits > 10_000) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
 export function writeOut(text: string): void {
-  process.stdout.write(text);
+  writeFd(1, text);
 }
 
 export function writeErr(text: string): void {
-  process.stderr.write(text);
+  writeFd(2, text);
 }
 
 export function setExitCode(code: number): void {

@@ -9,7 +9,7 @@ import type { RecordKind } from "./layout.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
@@ -24,10 +24,13 @@ CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
 CREATE TABLE IF NOT EXISTS memories (
   rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
   type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
-  created_at REAL NOT NULL, last_used REAL NOT NULL, json TEXT NOT NULL
+  created_at REAL NOT NULL, last_used REAL NOT NULL
 );
+-- the record text lives apart, so filters and counts scan small rows
+CREATE TABLE IF NOT EXISTS memory_docs (rid INTEGER PRIMARY KEY, json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS memories_path ON memories(path);
 CREATE INDEX IF NOT EXISTS memories_created ON memories(created_at);
+CREATE INDEX IF NOT EXISTS memories_status ON memories(status, created_at);
 CREATE INDEX IF NOT EXISTS memories_type ON memories(type);
 CREATE INDEX IF NOT EXISTS memories_project ON memories(project);
 CREATE TABLE IF NOT EXISTS memory_tags (tag TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
@@ -46,7 +49,7 @@ CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 `;
 
 const DROP = `
-DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories;
+DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
 DROP TABLE IF EXISTS relations;
 `;
@@ -124,7 +127,7 @@ export class IndexDb {
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
   clear(): void {
     this.db.exec(
-      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_fts; DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
+      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; DELETE FROM memory_fts; DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
     );
   }
 
@@ -225,6 +228,10 @@ export class IndexDb {
     return this.q("SELECT * FROM files WHERE kind = ? AND id = ? AND problem LIKE 'duplicate:%'").all(kind, id) as unknown as FileRow[];
   }
 
+  settleFile(path: string, indexedAt: number): void {
+    this.q("UPDATE files SET indexed_at = ? WHERE path = ?").run(indexedAt, path);
+  }
+
   problems(): FileRow[] {
     return this.q("SELECT * FROM files WHERE problem IS NOT NULL ORDER BY path").all() as unknown as FileRow[];
   }
@@ -237,11 +244,12 @@ export class IndexDb {
 
   putMemory(m: Memory, path: string, json: string): void {
     const { rid } = this.q(
-      `INSERT INTO memories(id, path, type, status, project, created_at, last_used, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO memories(id, path, type, status, project, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET path = excluded.path, type = excluded.type, status = excluded.status,
-       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used, json = excluded.json
+       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used
        RETURNING rid`,
-    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, json) as { rid: number };
+    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used) as { rid: number };
+    this.q("INSERT INTO memory_docs(rid, json) VALUES (?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json").run(rid, json);
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("INSERT INTO memory_fts(rowid, content, gist, tags, entities) VALUES (?, ?, ?, ?, ?)").run(
       rid,
@@ -258,13 +266,24 @@ export class IndexDb {
 
   private dropMemoryRow(rid: number): void {
     this.q("DELETE FROM memories WHERE rid = ?").run(rid);
+    this.q("DELETE FROM memory_docs WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("DELETE FROM memory_tags WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
   }
 
-  memoryJsonAt(path: string): string | undefined {
-    return (this.q("SELECT json FROM memories WHERE path = ?").get(path) as { json: string } | undefined)?.json;
+  /** The canonical JSON indexed from the record file at path. */
+  recordJsonAt(kind: RecordKind, path: string): string | undefined {
+    const sql =
+      kind === "memory"
+        ? "SELECT d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.path = ?"
+        : "SELECT json FROM relations WHERE path = ?";
+    return (this.q(sql).get(path) as { json: string } | undefined)?.json;
+  }
+
+  /** Refresh the planner's statistics (after a bulk load). */
+  analyze(): void {
+    this.db.exec("ANALYZE");
   }
 
   memoryCount(): number {
@@ -315,7 +334,13 @@ export class IndexDb {
     const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const total = (this.db.prepare(`SELECT count(*) AS n FROM memories m ${cond}`).get(...params) as { n: number }).n;
     const rows = this.db
-      .prepare(`SELECT m.json FROM memories m ${cond} ORDER BY m.created_at DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}`)
+      .prepare(
+        // newest first: walk the created_at index backwards and stop at the limit, rather than
+        // let the planner collect every row of a status and sort them
+        `SELECT d.json FROM (SELECT m.rid, m.created_at, m.id FROM memories m INDEXED BY memories_created ${cond}
+           ORDER BY m.created_at DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}) s
+         JOIN memory_docs d ON d.rid = s.rid ORDER BY s.created_at DESC, s.id DESC`,
+      )
       .all(...params, ...(limit === null ? [] : [limit])) as { json: string }[];
     return { rows: rows.map((r) => r.json), total };
   }
@@ -328,11 +353,18 @@ export class IndexDb {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
-    const total = (this.db.prepare(`SELECT count(*) AS n ${from} WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+    const total = (
+      (where.length
+        ? this.db.prepare(`SELECT count(*) AS n ${from} WHERE ${cond}`).get(match, ...params)
+        : this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match)) as { n: number }
+    ).n;
+    // rank every match, then fetch the text of only those returned
     const rows = this.db
       .prepare(
-        `SELECT m.json AS json, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score ${from} WHERE ${cond}
-         ORDER BY score ASC, m.last_used DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}`,
+        `SELECT d.json AS json, s.score AS score FROM (
+           SELECT m.rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score, m.last_used, m.id ${from} WHERE ${cond}
+           ORDER BY score ASC, m.last_used DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}) s
+         JOIN memory_docs d ON d.rid = s.rid ORDER BY s.score ASC, s.last_used DESC, s.id DESC`,
       )
       .all(match, ...params, ...(limit === null ? [] : [limit])) as { json: string; score: number }[];
     return { rows, total };

@@ -27,6 +27,8 @@ export interface Plan {
   dirs: { path: string; mtime: number | null }[];
   upserts: Change[];
   deletes: string[];
+  /** Files found unchanged by content after their racy window: trusted from now on. */
+  settles: string[];
   temps: string[];
 }
 
@@ -45,11 +47,16 @@ export const RACY_FINE_MS = 100;
 export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
 
 function emptyPlan(): Plan {
-  return { dirs: [], upserts: [], deletes: [], temps: [] };
+  return { dirs: [], upserts: [], deletes: [], settles: [], temps: [] };
 }
 
 export function planIsEmpty(p: Plan): boolean {
-  return p.dirs.length === 0 && p.upserts.length === 0 && p.deletes.length === 0;
+  return p.dirs.length === 0 && p.upserts.length === 0 && p.deletes.length === 0 && p.settles.length === 0;
+}
+
+/** Whether applying the plan parses record files (and so needs the schemas). */
+export function planNeedsCodec(p: Plan): boolean {
+  return p.upserts.length > 0 || p.deletes.length > 0;
 }
 
 /** Work out what differs between the files and the index, reading only what may have changed. */
@@ -125,7 +132,14 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
     const row = known.get(path);
     known.delete(path);
     const same = row && row.mtime === st.mtime && row.size === st.size && row.ino === st.ino;
-    if (same && trusted(row.mtime, row.indexed_at) && !row.problem?.startsWith("duplicate")) continue;
+    if (same && !row.problem?.startsWith("duplicate")) {
+      if (trusted(row.mtime, row.indexed_at)) continue;
+      // racily clean: the stat cannot prove the file unchanged, its bytes can
+      if (row.problem === null && sameAsIndexed(ctx, kind, path)) {
+        if (trusted(st.mtime, ctx.now())) plan.settles.push(path);
+        continue;
+      }
+    }
     const id = idFromFileName(name);
     const result: ReadResult<RecordKind> | null = !id
       ? { ok: false, problem: "file name is not <uuid>.json" }
@@ -140,10 +154,28 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
   for (const path of known.keys()) plan.deletes.push(path);
 }
 
+/** Whether a record file holds exactly the canonical JSON the index has for it. */
+export function sameAsIndexed(ctx: Pick<RefreshContext, "fs" | "index" | "root">, kind: RecordKind, path: string): boolean {
+  const indexed = ctx.index.recordJsonAt(kind, path);
+  if (indexed === undefined) return false;
+  try {
+    return ctx.fs.readText(`${ctx.root}/${path}`) === indexed;
+  } catch {
+    return false;
+  }
+}
+
 /** Apply a plan; the caller holds the write transaction. */
 export function applyPlan(ctx: RefreshContext, plan: Plan): void {
-  const { index, codec } = ctx;
-  if (!codec) throw new Error("applyPlan needs the codec");
+  const { index } = ctx;
+  const now = ctx.now();
+  for (const path of plan.settles) index.settleFile(path, now);
+  if (!planNeedsCodec(plan)) {
+    applyDirs(ctx, plan, now);
+    return;
+  }
+  const codec = ctx.codec;
+  if (!codec) throw new Error("applyPlan: this plan parses files and needs the codec");
   const upserts = [...plan.upserts];
   for (const path of plan.deletes) {
     const gone = index.deleteFile(path);
@@ -183,9 +215,12 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
     }
     index.putFile({ ...row, problem });
   }
-  const now = ctx.now();
+  applyDirs(ctx, plan, now);
+}
+
+function applyDirs(ctx: RefreshContext, plan: Plan, now: number): void {
   for (const d of plan.dirs) {
-    if (d.mtime === null) index.deleteDir(d.path);
-    else index.setDir(d.path, d.mtime, now);
+    if (d.mtime === null) ctx.index.deleteDir(d.path);
+    else ctx.index.setDir(d.path, d.mtime, now);
   }
 }

@@ -9,7 +9,7 @@ import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
-import { applyPlan, type Plan, planIsEmpty, planRefresh, type RefreshContext, trusted } from "./refresh.ts";
+import { applyPlan, type Plan, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -129,14 +129,20 @@ export class Store {
    */
   refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
     return this.guarded(async () => {
-      const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
-      if (planIsEmpty(plan)) return plan;
-      await this.codec();
-      return this.locked(() => {
-        const fresh = planRefresh(this.ctx, full, kinds);
-        applyPlan(this.ctx, fresh);
-        return fresh;
-      });
+      for (;;) {
+        const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+        if (planIsEmpty(plan)) return plan;
+        if (planNeedsCodec(plan)) await this.codec();
+        const applied = this.locked(() => {
+          const fresh = planRefresh(this.ctx, full, kinds);
+          if (planNeedsCodec(fresh) && !this.ctx.codec) return null; // files changed meanwhile: load the schemas, then again
+          applyPlan(this.ctx, fresh);
+          return fresh;
+        });
+        // many records came in at once (a first index, a large pull): refresh the planner's statistics
+        if (applied && applied.upserts.length > 500) this.indexDb.analyze();
+        if (applied) return applied;
+      }
     });
   }
 
@@ -225,6 +231,7 @@ export class Store {
       this.indexIno = this.fs.stat(path)?.ino;
       this.ctx.index = this.indexDb;
       this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
+      this.indexDb.analyze();
     });
   }
 
@@ -250,7 +257,9 @@ export class Store {
     const json = await this.guarded(() => {
       const row = this.indexDb.file(at.path);
       const same = row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino;
-      return same && trusted(row.mtime, row.indexed_at) ? this.indexDb.memoryJsonAt(at.path) : undefined;
+      if (!same) return undefined;
+      if (trusted(row.mtime, row.indexed_at)) return this.indexDb.recordJsonAt("memory", at.path);
+      return sameAsIndexed(this.ctx, "memory", at.path) ? this.indexDb.recordJsonAt("memory", at.path) : undefined;
     });
     if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
     const codec = await this.codec();

@@ -11,7 +11,8 @@ import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, SHARING_SCOPES, STREN
 
 export const ContentSchema = z.string().check(
   z.refine((s) => s.trim().length > 0, { message: "must not be empty" }),
-  z.refine((s) => charLength(s) <= LIMITS.contentMax, { message: `must be at most ${LIMITS.contentMax} characters` }),
+  // a string of n UTF-16 units has at most n characters: count only when it could be over
+  z.refine((s) => s.length <= LIMITS.contentMax || charLength(s) <= LIMITS.contentMax, { message: `must be at most ${LIMITS.contentMax} characters` }),
 );
 
 const usableTag = (t: string) => {
