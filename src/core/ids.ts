@@ -1,13 +1,8 @@
-import { v7 as uuidv7 } from "uuid";
 import { invalidInput } from "./errors.ts";
 
-// Ids are lowercase RFC 9562 UUIDs. New ones are v7 (time-ordered, so "newest N" needs no full
-// load); any version is accepted on read so stores migrated from CortexGraph (v4) keep working.
+// Ids are lowercase RFC 9562 UUIDs. New ones are v7 (new-id.ts); any version is accepted on
+// read so stores migrated from CortexGraph (v4) keep working.
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function newId(): string {
-  return uuidv7();
-}
 
 export function isId(value: unknown): value is string {
   return typeof value === "string" && UUID_RE.test(value);

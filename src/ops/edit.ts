@@ -15,7 +15,7 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
     const { memory, changed } = updateMemory(tx.memory(id), patch, tx.now, edits);
     if (changed) tx.putMemory(memory);
     return { memories: [memory], unchanged: changed ? [] : [id] };
-  }, ["memory"]);
+  }, []);
 }
 
 export function touchMemories(store: Store, ids: readonly string[], boost: boolean): Promise<EditOutcome> {
@@ -24,7 +24,7 @@ export function touchMemories(store: Store, ids: readonly string[], boost: boole
     const touched = current.map((m) => touchMemory(m, tx.now, boost));
     for (const m of touched) tx.putMemory(m);
     return { memories: touched, unchanged: [] };
-  }, ["memory"]);
+  }, []);
 }
 
 export function archiveMemories(store: Store, ids: readonly string[]): Promise<EditOutcome> {
@@ -36,5 +36,5 @@ export function archiveMemories(store: Store, ids: readonly string[]): Promise<E
       memories: results.map((r) => r.memory),
       unchanged: results.filter((r) => !r.changed).map((r) => r.memory.id),
     };
-  }, ["memory"]);
+  }, []);
 }

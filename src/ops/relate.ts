@@ -1,5 +1,5 @@
 import { conflict } from "../core/errors.ts";
-import { newId } from "../core/ids.ts";
+import { newId } from "../core/new-id.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RelationType } from "../core/model/vocab.ts";
 import { createRelation, type JsonObject } from "../core/records.ts";

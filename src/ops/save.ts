@@ -1,5 +1,6 @@
 import { conflict } from "../core/errors.ts";
-import { newId, parseId } from "../core/ids.ts";
+import { parseId } from "../core/ids.ts";
+import { newId } from "../core/new-id.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { createMemory, type JsonObject } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
@@ -25,5 +26,5 @@ export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promi
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);
     return { memory, path };
-  }, ["memory"]);
+  }, []);
 }

@@ -66,6 +66,17 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
   return plan;
 }
 
+/**
+ * The plan for one folder a write is about to change: a shard alone, or a top folder with its
+ * shard list (a new shard changes the top folder, so it must be current before it is recorded).
+ */
+export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Plan {
+  const plan = emptyPlan();
+  if (dir === KIND_DIR[kind] || !ctx.fs.stat(`${ctx.root}/${dir}`)?.isDir) scanTop(ctx, plan, kind, false);
+  else scanLeaf(ctx, plan, kind, dir, ctx.index.dir(dir), false);
+  return plan;
+}
+
 function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolean): void {
   const top = KIND_DIR[kind];
   const st = ctx.fs.stat(`${ctx.root}/${top}`);

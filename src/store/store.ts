@@ -9,7 +9,7 @@ import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
-import { applyPlan, type Plan, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -153,8 +153,9 @@ export class Store {
 
   /**
    * Run a change holding the store's write lock, on an index refreshed under that lock. `kinds`
-   * names the records the change reads from the index or writes (their folders are brought up to
-   * date first, so recording a folder's new state after the write hides nothing).
+   * names the records whose index the change reads (relations, to find a duplicate or a memory's
+   * relations); none for a change that only reads files. Every folder a change writes into is
+   * brought up to date before its new state is recorded, so that hides nothing either.
    */
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
     await this.codec();
@@ -163,7 +164,7 @@ export class Store {
       this.locked(() => {
         applyPlan(this.ctx, planRefresh(this.ctx, false, kinds));
         started = true;
-        const tx = new StoreTx(this, this.loadedCodec);
+        const tx = new StoreTx(this, this.loadedCodec, this.ctx);
         const out = fn(tx);
         tx.recordDirs();
         return out;
@@ -304,10 +305,21 @@ export class Store {
 export class StoreTx {
   private readonly touched = new Set<string>();
 
+  private readonly current = new Set<string>();
+
   constructor(
     private readonly store: Store,
     private readonly codec: Codec,
+    private readonly ctx: RefreshContext,
   ) {}
+
+  /** Bring one folder's index up to date before this transaction writes into it. */
+  private freshen(kind: RecordKind, dir: string): void {
+    if (this.current.has(dir)) return;
+    applyPlan(this.ctx, planDir(this.ctx, kind, dir));
+    this.current.add(dir);
+    if (dir !== KIND_DIR[kind] && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(KIND_DIR[kind]);
+  }
 
   get now(): number {
     return this.store.nowSeconds();
@@ -369,6 +381,7 @@ export class StoreTx {
     // a record keeps the path it has; a new one goes where the layout says
     const rel = this.store.locate(kind, id)?.path ?? recordPath(kind, id, this.store.shardsNewRecords());
     const dir = dirOf(rel);
+    this.freshen(kind, dir);
     if (!fs.stat(`${root}/${dir}`)?.isDir) {
       fs.mkdirp(`${root}/${dir}`);
       this.touched.add(KIND_DIR[kind]);
@@ -386,6 +399,7 @@ export class StoreTx {
     const at = this.store.locate(kind, id);
     if (!at) return false;
     const dir = dirOf(at.path);
+    this.freshen(kind, dir);
     this.store.fs.unlink(`${this.store.root}/${at.path}`);
     this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
     this.store.index.deleteFile(at.path);

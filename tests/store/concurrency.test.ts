@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { newId } from "../../src/core/ids.ts";
+import { newId } from "../../src/core/new-id.ts";
 import { MemorySchema } from "../../src/core/model/memory.ts";
 import { parseJsonText, parseWith } from "../../src/core/model/validate.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
@@ -152,7 +152,7 @@ describe("concurrent memsync processes on one store", () => {
 const CRASH_WRITER = (repo: string) => `
 import { Store } from ${JSON.stringify(path.join(repo, "src/store/store.ts"))};
 import { createMemory, updateMemory } from ${JSON.stringify(path.join(repo, "src/core/records.ts"))};
-import { newId } from ${JSON.stringify(path.join(repo, "src/core/ids.ts"))};
+import { newId } from ${JSON.stringify(path.join(repo, "src/core/new-id.ts"))};
 
 const root = process.argv[2];
 const store = await Store.open(root);

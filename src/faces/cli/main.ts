@@ -22,7 +22,9 @@ const EXIT_HELP = Object.entries(ERROR_CODES)
   .map(([code, n]) => `  ${n}  ${code.replace("_", " ")}`)
   .join("\n");
 
-function recordOptions(cmd: ReturnType<ReturnType<typeof cac>["command"]>) {
+type Cmd = ReturnType<ReturnType<typeof cac>["command"]>;
+
+function recordOptions(cmd: Cmd): Cmd {
   return cmd
     .option("--type <type>", "decision, preference, pattern, anti-pattern, problem, solution or fact")
     .option("--project <name>", "the project the memory belongs to")
@@ -37,7 +39,7 @@ function recordOptions(cmd: ReturnType<ReturnType<typeof cac>["command"]>) {
     .option("--input <file>", "JSON object of record fields (- for standard input)");
 }
 
-function filterOptions(cmd: ReturnType<ReturnType<typeof cac>["command"]>) {
+function filterOptions(cmd: Cmd): Cmd {
   return cmd
     .option("--status <status>", STATUS_HELP, { type: [String] })
     .option("--type <type>", "filter by type (repeatable)", { type: [String] })
@@ -48,89 +50,146 @@ function filterOptions(cmd: ReturnType<ReturnType<typeof cac>["command"]>) {
     .option("--limit <n>", "at most n results (0: all)");
 }
 
+interface CommandSpec {
+  usage: string;
+  describe: string;
+  aliases?: string[];
+  example?: string;
+  /** Options are added only to the command being run: cac's option objects cost start-up. */
+  options?: (cmd: Cmd) => Cmd;
+  run: (args: unknown[], flags: Flags) => Promise<CommandResult>;
+}
+
+const COMMANDS: CommandSpec[] = [
+  {
+    usage: "init [dir]",
+    describe: "create a store: record folders, .meta.json, .gitattributes and a git repository",
+    options: (c) => c.option("--no-git", "do not create a git repository"),
+    run: async ([dir], f) => (await admin()).init(dir as string | undefined, f),
+  },
+  {
+    usage: "save [...text]",
+    describe: "store a new memory (text, or - to read standard input)",
+    aliases: ["remember"],
+    example: 'memsync save "Use cursor pagination for list endpoints" --type decision --tag api',
+    options: (c) =>
+      recordOptions(
+        c
+          .option("--tag <tag>", "a tag (repeatable, or comma-separated; short: -t)", { type: [String] })
+          .option("--entity <name>", "an entity the memory names (repeatable; short: -e)", { type: [String] }),
+      ),
+    run: async ([words], f) => (await write()).save(words as string[], f),
+  },
+  {
+    usage: "get [...ids]",
+    describe: "show memories with their incoming and outgoing relations",
+    aliases: ["open"],
+    run: async ([ids], f) => (await read()).get(ids as string[], f),
+  },
+  {
+    usage: "update <id>",
+    describe: "change a memory's content or fields",
+    options: (c) =>
+      recordOptions(
+        c
+          .option("--content <text>", "new content (- for standard input)")
+          .option("--status <status>", "active, promoted or archived")
+          .option("--tag <tag>", "replace all tags (repeatable)", { type: [String] })
+          .option("--add-tag <tag>", "add a tag (repeatable)", { type: [String] })
+          .option("--remove-tag <tag>", "remove a tag (repeatable)", { type: [String] })
+          .option("--entity <name>", "replace all entities (repeatable)", { type: [String] })
+          .option("--add-entity <name>", "add an entity (repeatable)", { type: [String] })
+          .option("--remove-entity <name>", "remove an entity (repeatable)", { type: [String] }),
+      ),
+    run: async ([id], f) => (await write()).update(id as string, f),
+  },
+  {
+    usage: "touch [...ids]",
+    describe: "record a use: use_count + 1, last_used = now",
+    options: (c) => c.option("--boost", "also raise strength by 0.1 (at most 2.0)"),
+    run: async ([ids], f) => (await write()).touch(ids as string[], f),
+  },
+  {
+    usage: "archive [...ids]",
+    describe: "mark memories archived (kept, hidden from list and search by default)",
+    run: async ([ids], f) => (await write()).archive(ids as string[], f),
+  },
+  {
+    usage: "delete [...ids]",
+    describe: "delete memories and the relations that name them",
+    options: (c) => c.option("--keep-relations", "keep their relations (reported as dangling)"),
+    run: async ([ids], f) => (await write()).remove(ids as string[], f),
+  },
+  {
+    usage: "relate <from> <to>",
+    describe: "relate two memories",
+    options: (c) =>
+      c
+        .option("--type <type>", "related, causes, supports, contradicts, consolidated_from, split_from, USES, CHOSE_OVER, REQUIRES, ENABLES, PREFERS", {
+          default: "related",
+        })
+        .option("--strength <n>", "0..1 (default 1)")
+        .option("--meta <key=value>", "relation metadata (repeatable)", { type: [String] }),
+    run: async ([from, to], f) => (await write()).relate(from as string, to as string, f),
+  },
+  {
+    usage: "unrelate [...ids]",
+    describe: "remove relations by id",
+    run: async ([ids], f) => (await write()).unrelateCmd(ids as string[], f),
+  },
+  {
+    usage: "list",
+    describe: "list memories, newest first (default limit 50)",
+    options: filterOptions,
+    run: async (_, f) => (await query()).listCmd(f),
+  },
+  {
+    usage: "search [...query]",
+    describe: "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)",
+    options: (c) => filterOptions(c).option("--any", "match any word instead of all"),
+    run: async ([words], f) => (await query()).searchCmd(words as string[], f),
+  },
+  {
+    usage: "status",
+    describe: "counts, corrupt files and health: healthy, degraded or unavailable",
+    run: async (_, f) => (await admin()).status(f),
+  },
+  {
+    usage: "reindex",
+    describe: "rebuild the local index from the record files",
+    run: async (_, f) => (await admin()).reindexCmd(f),
+  },
+];
+
+/** The command word in argv: the first word that is not an option or the value of --store. */
+function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return undefined;
+    if (a === "--store") i++;
+    else if (!a.startsWith("-")) return a;
+  }
+  return undefined;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const cli = cac("memsync");
   let handler: Handler | undefined;
-  const on = (fn: (...a: unknown[]) => Handler) => (...a: unknown[]) => {
-    handler = fn(...a);
-  };
 
   cli.option("--store <dir>", "store folder (default: $MEMSYNC_HOME, else ~/.memsync)");
   cli.option("--json", "print the result as JSON");
 
-  cli
-    .command("init [dir]", "create a store: record folders, .meta.json, .gitattributes and a git repository")
-    .option("--no-git", "do not create a git repository")
-    .action(on((dir, f) => async () => (await admin()).init(dir as string | undefined, f as Flags)));
-
-  recordOptions(
-    cli
-      .command("save [...text]", "store a new memory (text, or - to read standard input)")
-      .alias("remember")
-      .option("--tag <tag>", "a tag (repeatable, or comma-separated; short: -t)", { type: [String] })
-      .option("--entity <name>", "an entity the memory names (repeatable; short: -e)", { type: [String] }),
-  )
-    .example('memsync save "Use cursor pagination for list endpoints" --type decision --tag api')
-    .action(on((words, f) => async () => (await write()).save(words as string[], f as Flags)));
-
-  cli
-    .command("get [...ids]", "show memories with their incoming and outgoing relations")
-    .alias("open")
-    .action(on((ids, f) => async () => (await read()).get(ids as string[], f as Flags)));
-
-  recordOptions(
-    cli
-      .command("update <id>", "change a memory's content or fields")
-      .option("--content <text>", "new content (- for standard input)")
-      .option("--status <status>", "active, promoted or archived")
-      .option("--tag <tag>", "replace all tags (repeatable)", { type: [String] })
-      .option("--add-tag <tag>", "add a tag (repeatable)", { type: [String] })
-      .option("--remove-tag <tag>", "remove a tag (repeatable)", { type: [String] })
-      .option("--entity <name>", "replace all entities (repeatable)", { type: [String] })
-      .option("--add-entity <name>", "add an entity (repeatable)", { type: [String] })
-      .option("--remove-entity <name>", "remove an entity (repeatable)", { type: [String] }),
-  ).action(on((id, f) => async () => (await write()).update(id as string, f as Flags)));
-
-  cli
-    .command("touch [...ids]", "record a use: use_count + 1, last_used = now")
-    .option("--boost", "also raise strength by 0.1 (at most 2.0)")
-    .action(on((ids, f) => async () => (await write()).touch(ids as string[], f as Flags)));
-
-  cli
-    .command("archive [...ids]", "mark memories archived (kept, hidden from list and search by default)")
-    .action(on((ids, f) => async () => (await write()).archive(ids as string[], f as Flags)));
-
-  cli
-    .command("delete [...ids]", "delete memories and the relations that name them")
-    .option("--keep-relations", "keep their relations (reported as dangling)")
-    .action(on((ids, f) => async () => (await write()).remove(ids as string[], f as Flags)));
-
-  cli
-    .command("relate <from> <to>", "relate two memories")
-    .option("--type <type>", "related, causes, supports, contradicts, consolidated_from, split_from, USES, CHOSE_OVER, REQUIRES, ENABLES, PREFERS", {
-      default: "related",
-    })
-    .option("--strength <n>", "0..1 (default 1)")
-    .option("--meta <key=value>", "relation metadata (repeatable)", { type: [String] })
-    .action(on((from, to, f) => async () => (await write()).relate(from as string, to as string, f as Flags)));
-
-  cli
-    .command("unrelate [...ids]", "remove relations by id")
-    .action(on((ids, f) => async () => (await write()).unrelateCmd(ids as string[], f as Flags)));
-
-  filterOptions(cli.command("list", "list memories, newest first (default limit 50)")).action(
-    on((f) => async () => (await query()).listCmd(f as Flags)),
-  );
-
-  filterOptions(cli.command("search [...query]", "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)"))
-    .option("--any", "match any word instead of all")
-    .action(on((words, f) => async () => (await query()).searchCmd(words as string[], f as Flags)));
-
-  cli
-    .command("status", "counts, corrupt files and health: healthy, degraded or unavailable")
-    .action(on((f) => async () => (await admin()).status(f as Flags)));
-
-  cli.command("reindex", "rebuild the local index from the record files").action(on((f) => async () => (await admin()).reindexCmd(f as Flags)));
+  const word = commandWord(argv);
+  for (const spec of COMMANDS) {
+    const cmd = cli.command(spec.usage, spec.describe);
+    for (const a of spec.aliases ?? []) cmd.alias(a);
+    if (spec.example) cmd.example(spec.example);
+    if (spec.options && word !== undefined && cmd.isMatched(word)) spec.options(cmd);
+    cmd.action((...a: unknown[]) => {
+      const flags = a[a.length - 1] as Flags;
+      handler = () => spec.run(a.slice(0, -1), flags);
+    });
+  }
 
   cli.help((sections) => {
     sections.push({ title: "Exit codes", body: `  0  success\n${EXIT_HELP}` });
