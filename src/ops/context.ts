@@ -11,6 +11,8 @@ export interface OpsEnv {
   user: string | null;
   machineOverride?: string;
   open?: OpenOptions;
+  /** How git should run this memsync as its merge driver (see runtime/self.ts); default: memsync on PATH. */
+  driverCommand?: string;
 }
 
 export function openStore(env: OpsEnv): Promise<Store> {

@@ -9,7 +9,7 @@ export interface InitOutcome {
   root: string;
   already_initialized: boolean;
   created: string[];
-  git: { initialized: boolean; commit: string | null } | null;
+  git: { initialized: boolean; commit: string | null; merge_driver: string } | null;
 }
 
 /** Make a store: the record folders, .meta.json, .gitattributes, .gitignore, and a git repo. */
@@ -20,10 +20,13 @@ export async function initStore(env: OpsEnv, opts: { git: boolean } = { git: tru
   const result = writeStoreSkeleton(nodeFs, root, Math.floor(Date.now() / 1000));
   let git: InitOutcome["git"] = null;
   if (opts.git) {
-    const { initRepo } = await import("../sync/repo-init.ts");
+    const { initRepo, registerMergeDriver } = await import("../sync/repo-init.ts");
     const machine = machineId(nodeFs, root, env.hostName, env.machineOverride);
     const files = result.created.filter((f) => f !== LOCAL_DIR);
-    git = await initRepo(root, files, { name: env.user ?? "memsync", email: `memsync@${machine}` }, "init: memsync store");
+    const repo = await initRepo(root, files, { name: env.user ?? "memsync", email: `memsync@${machine}` }, "init: memsync store");
+    const driver = env.driverCommand ?? "memsync merge-driver %O %A %B %P %L";
+    await registerMergeDriver(root, driver);
+    git = { ...repo, merge_driver: driver };
   }
   return { root, already_initialized: result.existed, created: result.created, git };
 }

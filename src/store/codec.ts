@@ -46,6 +46,19 @@ export function parseStoreMeta(raw: unknown, path: string): StoreMeta {
   return parsed.value;
 }
 
+export type RecordOrMetaKind = RecordKind | "meta";
+
+/** Validate a record (or .meta.json) given as a JSON value; on success, its canonical text. */
+export function validate(kind: RecordOrMetaKind, value: unknown): { ok: true; text: string } | { ok: false; problem: string } {
+  if (kind === "meta") {
+    const r = parseWith(StoreMetaSchema, value);
+    return r.ok ? { ok: true, text: storeMetaToJson(r.value) } : r;
+  }
+  const r = parseWith<Memory | Relation>(SCHEMA[kind] as never, value);
+  if (!r.ok) return r;
+  return { ok: true, text: kind === "memory" ? memoryToJson(r.value as Memory) : relationToJson(r.value as Relation) };
+}
+
 export { memoryToJson, relationToJson, storeMetaToJson };
 
 export type Codec = typeof import("./codec.ts");

@@ -146,3 +146,15 @@ describe("mergeSet", () => {
     assert.deepEqual(mergeSet([], ["Redis"], ["redis"], (s) => s.toLowerCase()), ["Redis"]);
   });
 });
+
+describe("limits", () => {
+  test("a union of more than 50 tags keeps a valid record and reports what it left out", () => {
+    const base = mem({ meta: { tags: [] } });
+    const a = mem({ meta: { tags: Array.from({ length: 30 }, (_, i) => `a${String(i).padStart(2, "0")}`) } });
+    const b = mem({ meta: { tags: Array.from({ length: 30 }, (_, i) => `b${String(i).padStart(2, "0")}`) } });
+    const r = both(base, a, b);
+    assert.equal(((r.value.meta as JsonObject).tags as string[]).length, 50);
+    const note = r.conflicts.find((c) => c.field === "meta.tags");
+    assert.equal((note?.lost as string[]).length, 10);
+  });
+});

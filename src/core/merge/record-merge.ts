@@ -1,3 +1,4 @@
+import { LIMITS } from "../labels.ts";
 import { type Json, isObject, jsonCompare, jsonEqual, merge3, mergeSet } from "./json-merge.ts";
 
 // memsync's semantic merge of one record, field by field against the base (DESIGN.md section 4):
@@ -92,16 +93,15 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
   const bm = isObject(b.meta) ? b.meta : undefined;
   const tags = mergeSet(bm && Array.isArray(bm.tags) ? (bm.tags as string[]) : undefined, (om.tags as string[]) ?? [], (tm.tags as string[]) ?? []);
   if (isObject(merged.meta)) {
-    merged.meta.tags = tags;
+    merged.meta.tags = tags.slice(0, LIMITS.tagsMax);
     for (let i = conflicts.length - 1; i >= 0; i--) if (conflicts[i]!.field.startsWith("meta.tags")) conflicts.splice(i, 1);
   }
+  if (tags.length > LIMITS.tagsMax) conflicts.push({ field: "meta.tags", kept: tags.slice(0, LIMITS.tagsMax), lost: tags.slice(LIMITS.tagsMax) });
   const lower = (s: string) => s.toLowerCase();
-  settle(
-    merged,
-    conflicts,
-    "entities",
-    mergeSet(Array.isArray(b.entities) ? (b.entities as string[]) : undefined, (ours.entities as string[]) ?? [], (theirs.entities as string[]) ?? [], lower),
-  );
+  const entities = mergeSet(Array.isArray(b.entities) ? (b.entities as string[]) : undefined, (ours.entities as string[]) ?? [], (theirs.entities as string[]) ?? [], lower);
+  settle(merged, conflicts, "entities", entities.slice(0, LIMITS.entitiesMax));
+  // a union past a record's limits keeps the base's labels and the first additions, and says so
+  if (entities.length > LIMITS.entitiesMax) conflicts.push({ field: "entities", kept: entities.slice(0, LIMITS.entitiesMax), lost: entities.slice(LIMITS.entitiesMax) });
 
   // content: both edited it differently -> the later edit wins, the other text is kept
   const lost: ContentConflict[] = [...contentConflicts(ours), ...contentConflicts(theirs)];

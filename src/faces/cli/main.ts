@@ -155,6 +155,18 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).status(f),
   },
   {
+    usage: "merge-driver <base> <ours> <theirs> [path] [marker]",
+    describe: "git merge driver (%O %A %B %P %L): merge one record field by field into <ours>",
+    run: async () => {
+      throw new MemsyncError("usage", "merge-driver is called by git: memsync merge-driver %O %A %B %P %L");
+    },
+  },
+  {
+    usage: "doctor",
+    describe: "check the store's git set-up: .gitattributes and the merge driver registration",
+    run: async (_, f) => (await admin()).doctor(f),
+  },
+  {
     usage: "reindex",
     describe: "rebuild the local index from the record files",
     run: async (_, f) => (await admin()).reindexCmd(f),
@@ -173,6 +185,10 @@ function commandWord(argv: readonly string[]): string | undefined {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
+  // git runs the merge driver once per conflicted file: it skips the command-line parser
+  if (argv[0] === "merge-driver" && !argv.includes("--help") && !argv.includes("-h")) {
+    return (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
+  }
   const cli = cac("memsync");
   let handler: Handler | undefined;
 

@@ -5,6 +5,7 @@ import { parseJsonText } from "../../core/model/validate.ts";
 import type { JsonObject } from "../../core/records.ts";
 import type { OpsEnv } from "../../ops/context.ts";
 import { cwd, env, homeDir, hostName, readStdin, userName } from "../../runtime/host.ts";
+import { selfCommand, shellQuote } from "../../runtime/self.ts";
 import fs from "node:fs";
 
 // Turning raw command-line values into typed inputs. Anything wrong here is refused before the
@@ -24,7 +25,13 @@ export function storeRoot(flags: Flags): string {
 }
 
 export function opsEnv(flags: Flags, root = storeRoot(flags)): OpsEnv {
-  return { storeRoot: root, hostName: hostName(), user: userName(), machineOverride: env("MEMSYNC_MACHINE") };
+  return {
+    storeRoot: root,
+    hostName: hostName(),
+    user: userName(),
+    machineOverride: env("MEMSYNC_MACHINE"),
+    driverCommand: `${selfCommand().map(shellQuote).join(" ")} merge-driver %O %A %B %P %L`,
+  };
 }
 
 /** A single-valued option; mri turns "2024" into a number, so values are read back as text. */

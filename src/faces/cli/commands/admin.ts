@@ -44,3 +44,12 @@ export async function reindexCmd(flags: Flags): Promise<CommandResult> {
   const out = await withStore(opsEnv(flags), (store) => reindex(store));
   return { stdout: flags.json ? json(out) : `reindexed ${out.memories} memories and ${out.relations} relations in ${out.millis} ms${out.problems ? `; ${out.problems} problem file(s), see memsync status` : ""}\n` };
 }
+
+export async function doctor(flags: Flags): Promise<CommandResult> {
+  const { doctor: run } = await import("../../../ops/doctor.ts");
+  const out = await run(opsEnv(flags));
+  const exitCode = out.ok ? 0 : unavailable("").exitCode;
+  if (flags.json) return { stdout: json(out), exitCode };
+  const lines = out.checks.map((c) => `${c.ok ? "ok  " : "FAIL"}  ${c.check}: ${c.detail}`);
+  return { stdout: `${lines.join("\n")}\n`, stderr: out.ok ? "" : `memsync: ${out.checks.find((c) => !c.ok)?.detail}\n`, exitCode };
+}
