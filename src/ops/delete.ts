@@ -1,3 +1,4 @@
+import { messages } from "../core/history.ts";
 import type { Store } from "../store/store.ts";
 
 export interface DeleteOutcome {
@@ -23,6 +24,7 @@ export function deleteMemories(store: Store, ids: readonly string[], keepRelatio
       if (keepRelations) out.relations_dangling.push(rid);
       else if (tx.removeRelation(rid)) out.relations_removed.push(rid);
     }
+    tx.note("delete", messages.delete(out.deleted.length, out.relations_removed.length));
     return out;
   });
 }

@@ -1,3 +1,4 @@
+import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
@@ -14,6 +15,7 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
   return store.write((tx) => {
     const { memory, changed } = updateMemory(tx.memory(id), patch, tx.now, edits);
     if (changed) tx.putMemory(memory);
+    tx.note("update", messages.update(id, memory.content));
     return { memories: [memory], unchanged: changed ? [] : [id] };
   }, []);
 }
@@ -23,6 +25,7 @@ export function touchMemories(store: Store, ids: readonly string[], boost: boole
     const current = [...new Set(ids)].map((id) => tx.memory(id));
     const touched = current.map((m) => touchMemory(m, tx.now, boost));
     for (const m of touched) tx.putMemory(m);
+    tx.note("touch", messages.touch(touched.length));
     return { memories: touched, unchanged: [] };
   }, []);
 }
@@ -32,6 +35,7 @@ export function archiveMemories(store: Store, ids: readonly string[]): Promise<E
     const current = [...new Set(ids)].map((id) => tx.memory(id));
     const results = current.map((m) => updateMemory(m, { status: "archived" }, tx.now));
     for (const r of results) if (r.changed) tx.putMemory(r.memory);
+    tx.note("archive", messages.archive(results.filter((r) => r.changed).length));
     return {
       memories: results.map((r) => r.memory),
       unchanged: results.filter((r) => !r.changed).map((r) => r.memory.id),

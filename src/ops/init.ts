@@ -26,6 +26,10 @@ export async function initStore(env: OpsEnv, opts: { git: boolean } = { git: tru
     const repo = await initRepo(root, files, { name: env.user ?? "memsync", email: `memsync@${machine}` }, "init: memsync store");
     const driver = env.driverCommand ?? "memsync merge-driver %O %A %B %P %L";
     await registerMergeDriver(root, driver);
+    if (repo.commit) {
+      const { writeCommitState } = await import("../sync/commit.ts");
+      writeCommitState(root, repo.commit);
+    }
     git = { ...repo, merge_driver: driver };
   }
   return { root, already_initialized: result.existed, created: result.created, git };

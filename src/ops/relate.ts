@@ -1,4 +1,5 @@
 import { conflict } from "../core/errors.ts";
+import { messages } from "../core/history.ts";
 import { newId } from "../core/new-id.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RelationType } from "../core/model/vocab.ts";
@@ -22,6 +23,7 @@ export function relateMemories(store: Store, input: RelateInput): Promise<{ rela
     const existing = tx.findRelation(input.from, input.to, input.type);
     if (existing) throw conflict(`relation ${input.type} from ${input.from} to ${input.to} already exists (${existing})`, { id: existing });
     const path = tx.putRelation(relation);
+    tx.note("relate", messages.relate(input.from, input.type, input.to));
     return { relation, path };
   }, ["relation"]);
 }
@@ -31,6 +33,8 @@ export function unrelate(store: Store, ids: readonly string[]): Promise<{ remove
   return store.write((tx) => {
     const unique = [...new Set(ids)];
     for (const id of unique) tx.relation(id);
-    return { removed: unique.filter((id) => tx.removeRelation(id)) };
+    const removed = unique.filter((id) => tx.removeRelation(id));
+    tx.note("unrelate", messages.unrelate(removed.length));
+    return { removed };
   }, ["relation"]);
 }

@@ -1,5 +1,6 @@
 import { conflict } from "../core/errors.ts";
 import { parseId } from "../core/ids.ts";
+import { messages } from "../core/history.ts";
 import { newId } from "../core/new-id.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { createMemory, type JsonObject } from "../core/records.ts";
@@ -25,6 +26,7 @@ export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promi
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);
+    tx.note("save", messages.save(id, memory.content));
     return { memory, path };
   }, []);
 }

@@ -1,4 +1,5 @@
 import { isMemsyncError } from "../core/errors.ts";
+import { readJournal } from "../store/journal.ts";
 import { INDEX_FILE, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 
@@ -15,6 +16,8 @@ export interface StatusOutcome {
   layout: { setting: string; shard_threshold: number; new_records_sharded: boolean } | null;
   meta: { storage_version: number; created_at: number; machine_id: string | null } | null;
   index: string;
+  /** Journaled changes not yet in git history (memsync commit). */
+  uncommitted_changes: number | null;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     layout: null,
     meta: null,
     index: `${env.storeRoot}/${INDEX_FILE}`,
+    uncommitted_changes: null,
   };
   let store: Store;
   try {
@@ -71,6 +75,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
         new_records_sharded: store.shardsNewRecords(),
       },
       meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
+      uncommitted_changes: readJournal(store.fs, store.root).filter((e) => e.op !== "rescan").length,
     };
   } finally {
     store.close();

@@ -32,6 +32,8 @@ export interface StoreFs {
   stat(path: string): FileStat | null;
   /** Make a folder's entries (a rename, an unlink) durable. */
   fsyncDir(path: string): void;
+  /** Append to a file (made if missing) and fsync it. */
+  appendDurable(path: string, text: string): void;
 }
 
 function isNotFound(e: unknown): boolean {
@@ -68,6 +70,15 @@ export const nodeFs: StoreFs = {
     } catch (e) {
       if (isNotFound(e)) return null;
       throw e;
+    }
+  },
+  appendDurable(p, text) {
+    const fd = fs.openSync(p, "a", 0o644);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
     }
   },
   fsyncDir(p) {

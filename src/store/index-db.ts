@@ -83,6 +83,14 @@ export interface MemoryFilter {
 
 type Param = string | number | null;
 
+function userVersion(db: DatabaseSync): number {
+  return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
+export function isBusy(e: unknown): boolean {
+  return e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
+}
+
 /** SQLite found the index file damaged (it can be rebuilt from the records). */
 export function isIndexDamage(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
@@ -94,6 +102,8 @@ export function isIndexDamage(e: unknown): boolean {
 export class IndexDb {
   private readonly stmts = new Map<string, StatementSync>();
   private depth = 0;
+  /** True when this open made the index from nothing (a new store, a lost or outdated index). */
+  created = false;
 
   private constructor(private readonly db: DatabaseSync) {}
 
@@ -108,16 +118,28 @@ export class IndexDb {
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
       db.exec("PRAGMA synchronous = OFF");
       const idx = new IndexDb(db);
-      const version = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
-      if (version !== INDEX_VERSION) {
-        db.exec("PRAGMA journal_mode = WAL");
-        idx.transaction(() => {
-          if (version !== 0) db.exec(DROP);
-          db.exec(SCHEMA);
-          db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
-        });
+      // several processes may meet a store's first index at once: make the schema under the
+      // write transaction, check again inside it, and retry what SQLite refuses without waiting
+      const deadline = Date.now() + busyTimeoutMs;
+      for (;;) {
+        try {
+          if (userVersion(db) !== INDEX_VERSION) {
+            idx.transaction(() => {
+              const version = userVersion(db);
+              if (version === INDEX_VERSION) return;
+              if (version !== 0) db.exec(DROP);
+              db.exec(SCHEMA);
+              db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
+              idx.created = true;
+            });
+          }
+          if ((db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode !== "wal") db.exec("PRAGMA journal_mode = WAL");
+          return idx;
+        } catch (e) {
+          if (!isBusy(e) || Date.now() > deadline) throw e;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        }
       }
-      return idx;
     } catch (e) {
       db.close();
       throw e;

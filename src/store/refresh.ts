@@ -27,6 +27,8 @@ export interface Plan {
   dirs: { path: string; mtime: number | null }[];
   upserts: Change[];
   deletes: string[];
+  /** Paths that changed on disk in folders the index already knew: edits no memsync write made. */
+  outside: string[];
   /** Files found unchanged by content after their racy window: trusted from now on. */
   settles: string[];
   temps: string[];
@@ -47,7 +49,7 @@ export const RACY_FINE_MS = 100;
 export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
 
 function emptyPlan(): Plan {
-  return { dirs: [], upserts: [], deletes: [], settles: [], temps: [] };
+  return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [] };
 }
 
 export function planIsEmpty(p: Plan): boolean {
@@ -93,7 +95,7 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolea
     subs = [...known.keys()];
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
-    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name));
+    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name), rec !== undefined);
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
@@ -113,7 +115,7 @@ function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string
     .readdir(`${ctx.root}/${dir}`)
     .filter((e) => !e.isDir)
     .map((e) => e.name);
-  scanFiles(ctx, plan, kind, dir, names);
+  scanFiles(ctx, plan, kind, dir, names, rec !== undefined);
   noteDir(ctx, plan, dir, st, rec);
 }
 
@@ -125,12 +127,16 @@ function noteDir(ctx: RefreshContext, plan: Plan, dir: string, st: FileStat, rec
 }
 
 function forgetDir(ctx: RefreshContext, plan: Plan, dir: string): void {
-  for (const row of ctx.index.filesIn(dir)) plan.deletes.push(row.path);
+  for (const row of ctx.index.filesIn(dir)) {
+    plan.deletes.push(row.path);
+    plan.outside.push(row.path);
+  }
   plan.dirs.push({ path: dir, mtime: null });
 }
 
-function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[]): void {
-  const known = new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
+/** `known`: the folder was indexed before, so what differs now changed outside memsync. */
+function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean): void {
+  const rows = new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
   for (const name of names) {
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);
@@ -140,8 +146,8 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
     const path = `${dir}/${name}`;
     const st = ctx.fs.stat(`${ctx.root}/${path}`);
     if (!st?.isFile) continue;
-    const row = known.get(path);
-    known.delete(path);
+    const row = rows.get(path);
+    rows.delete(path);
     const same = row && row.mtime === st.mtime && row.size === st.size && row.ino === st.ino;
     if (same && !row.problem?.startsWith("duplicate")) {
       if (trusted(row.mtime, row.indexed_at)) continue;
@@ -161,8 +167,12 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
       row: { path, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: ctx.now(), problem: result && !result.ok ? result.problem : null },
       result,
     });
+    if (known) plan.outside.push(path);
   }
-  for (const path of known.keys()) plan.deletes.push(path);
+  for (const path of rows.keys()) {
+    plan.deletes.push(path);
+    plan.outside.push(path);
+  }
 }
 
 /** Whether a record file holds exactly the canonical JSON the index has for it. */

@@ -10,6 +10,7 @@ import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { appendJournal, type JournalEntry } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -28,6 +29,30 @@ export const INDEX_FILE = `${LOCAL_DIR}/index.db`;
 export const LOCK_FILE = `${LOCAL_DIR}/lock`;
 
 let codecLoad: Promise<Codec> | undefined;
+
+/**
+ * SQLite errors that mean the index file was moved or replaced under an open connection (I/O
+ * error, or "readonly" for a moved database): opening it again is the cure.
+ */
+function isIoError(e: unknown): boolean {
+  return e instanceof Error && /disk I\/O error|SQLITE_IOERR|attempt to write a readonly database|SQLITE_READONLY/i.test(e.message);
+}
+
+/**
+ * Open the index, riding out a moment when another process is replacing a damaged one (its
+ * side files are moved and SQLite reports an I/O error): wait briefly and open again.
+ */
+function openIndexRetrying(path: string, busyTimeoutMs: number): IndexDb {
+  const deadline = Date.now() + Math.min(busyTimeoutMs, 5_000);
+  for (;;) {
+    try {
+      return IndexDb.open(path, busyTimeoutMs);
+    } catch (e) {
+      if (!isIoError(e) || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
 
 /** The schemas and serializers, loaded on first need (see codec.ts). */
 export function loadCodec(): Promise<Codec> {
@@ -59,6 +84,7 @@ export class Store {
   private readonly ctx: RefreshContext;
   private parsedMeta: StoreMeta | undefined;
   private lock: WriteLock | undefined;
+  private journalBuffer: JournalEntry[] = [];
 
   private constructor(
     readonly root: string,
@@ -80,7 +106,7 @@ export class Store {
     const path = `${root}/${INDEX_FILE}`;
     let index: IndexDb;
     try {
-      index = IndexDb.open(path, busy);
+      index = openIndexRetrying(path, busy);
     } catch (e) {
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
@@ -88,7 +114,10 @@ export class Store {
       await store.recoverIndex(fs.stat(path)?.ino);
       return store;
     }
-    return new Store(root, fs, meta, index, fs.stat(path)?.ino, opts.nowMs ?? Date.now, busy);
+    const store = new Store(root, fs, meta, index, fs.stat(path)?.ino, opts.nowMs ?? Date.now, busy);
+    // a new index cannot tell what changed before it existed: the next commit compares every file
+    if (index.created) appendJournal(fs, root, { op: "rescan", message: "", paths: [], at: store.nowSeconds() });
+    return store;
   }
 
   get index(): IndexDb {
@@ -136,7 +165,7 @@ export class Store {
         const applied = this.locked(() => {
           const fresh = planRefresh(this.ctx, full, kinds);
           if (planNeedsCodec(fresh) && !this.ctx.codec) return null; // files changed meanwhile: load the schemas, then again
-          applyPlan(this.ctx, fresh);
+          this.apply(fresh);
           return fresh;
         });
         // many records came in at once (a first index, a large pull): refresh the planner's statistics
@@ -162,16 +191,23 @@ export class Store {
     let started = false;
     const attempt = () =>
       this.locked(() => {
-        applyPlan(this.ctx, planRefresh(this.ctx, false, kinds));
+        this.apply(planRefresh(this.ctx, false, kinds));
         started = true;
         const tx = new StoreTx(this, this.loadedCodec, this.ctx);
         const out = fn(tx);
         tx.recordDirs();
+        if (tx.changed.length) {
+          this.journalBuffer.push({ op: tx.op, message: tx.message ?? `${tx.op}: ${tx.changed.length} files`, paths: tx.changed, at: this.nowSeconds() });
+        }
         return out;
       });
     try {
       return attempt();
     } catch (e) {
+      if (isIoError(e) && !started) {
+        this.reopenIndex();
+        return attempt();
+      }
       if (!isIndexDamage(e)) throw e;
       await this.recoverIndex(this.indexIno);
       if (started) {
@@ -181,14 +217,48 @@ export class Store {
     }
   }
 
+  /**
+   * Apply a refresh plan (holding the lock); changes it found that no memsync write made are
+   * journaled, so the next commit takes them too.
+   */
+  apply(plan: Plan): void {
+    applyPlan(this.ctx, plan);
+    if (plan.outside.length) {
+      const paths = [...new Set(plan.outside)].sort();
+      this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
+    }
+  }
+
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
   private async guarded<T>(fn: () => T | Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (e) {
-      if (!isIndexDamage(e)) throw e;
-      await this.recoverIndex(this.indexIno);
+      if (isIndexDamage(e)) await this.recoverIndex(this.indexIno);
+      else if (isIoError(e)) this.reopenIndex();
+      else throw e;
       return await fn();
+    }
+  }
+
+  /** Open the index file again (another process replaced it under this connection). */
+  private reopenIndex(): void {
+    const path = `${this.root}/${INDEX_FILE}`;
+    this.indexDb.close();
+    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
+    this.indexIno = this.fs.stat(path)?.ino;
+    this.ctx.index = this.indexDb;
+  }
+
+  /** Run asynchronous work (git) holding the store's write lock, so no write interleaves. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.writeLock().holdAsync(fn);
+    } catch (e) {
+      if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
+        throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
+      }
+      throw e;
     }
   }
 
@@ -197,9 +267,25 @@ export class Store {
     return this.lock;
   }
 
+  /**
+   * Hold the write lock and one index transaction. Journal entries gathered meanwhile are written
+   * just before the transaction commits: after the files (a crash then leaves an entry for a
+   * change that happened), and not at all when the change is refused and rolled back.
+   */
   private locked<T>(fn: () => T): T {
     try {
-      return this.writeLock().hold(() => this.indexDb.transaction(fn));
+      return this.writeLock().hold(() =>
+        this.indexDb.transaction(() => {
+          this.journalBuffer = [];
+          try {
+            const out = fn();
+            for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
+            return out;
+          } finally {
+            this.journalBuffer = [];
+          }
+        }),
+      );
     } catch (e) {
       if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
         throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
@@ -228,10 +314,12 @@ export class Store {
           }
         }
       }
-      this.indexDb = IndexDb.open(path, this.busyTimeoutMs);
+      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
       this.indexIno = this.fs.stat(path)?.ino;
       this.ctx.index = this.indexDb;
       this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
+      // what changed while there was no index is not known: the next commit compares every file
+      appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
       this.indexDb.analyze();
     });
   }
@@ -313,10 +401,21 @@ export class StoreTx {
     private readonly ctx: RefreshContext,
   ) {}
 
+  /** Paths this transaction wrote or removed, in order. */
+  readonly changed: string[] = [];
+  op = "change";
+  message: string | undefined;
+
+  /** Name the change for history: its kind and its commit message. */
+  note(op: string, message: string): void {
+    this.op = op;
+    this.message = message;
+  }
+
   /** Bring one folder's index up to date before this transaction writes into it. */
   private freshen(kind: RecordKind, dir: string): void {
     if (this.current.has(dir)) return;
-    applyPlan(this.ctx, planDir(this.ctx, kind, dir));
+    this.store.apply(planDir(this.ctx, kind, dir));
     this.current.add(dir);
     if (dir !== KIND_DIR[kind] && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(KIND_DIR[kind]);
   }
@@ -387,6 +486,7 @@ export class StoreTx {
       this.touched.add(KIND_DIR[kind]);
     }
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
+    this.changed.push(rel);
     const st = fs.stat(`${root}/${rel}`);
     if (st) {
       this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
@@ -401,6 +501,7 @@ export class StoreTx {
     const dir = dirOf(at.path);
     this.freshen(kind, dir);
     this.store.fs.unlink(`${this.store.root}/${at.path}`);
+    this.changed.push(at.path);
     this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
     this.store.index.deleteFile(at.path);
     this.touched.add(dir);

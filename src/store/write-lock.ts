@@ -30,6 +30,19 @@ export class WriteLock {
     }
   }
 
+  /** Hold the lock across asynchronous work (a commit through isomorphic-git). */
+  async holdAsync<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.depth > 0) return fn();
+    this.db.exec("BEGIN IMMEDIATE");
+    this.depth++;
+    try {
+      return await fn();
+    } finally {
+      this.depth--;
+      this.db.exec("COMMIT");
+    }
+  }
+
   close(): void {
     this.db.close();
   }

@@ -155,6 +155,11 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).status(f),
   },
   {
+    usage: "commit",
+    describe: "commit pending changes to the store's git history, one commit per operation (no network)",
+    run: async (_, f) => (await admin()).commitCmd(f),
+  },
+  {
     usage: "merge-driver <base> <ours> <theirs> [path] [marker]",
     describe: "git merge driver (%O %A %B %P %L): merge one record field by field into <ours>",
     run: async () => {

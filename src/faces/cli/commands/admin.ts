@@ -34,6 +34,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
     lines.push(`layout: ${out.layout.setting}, shard threshold ${out.layout.shard_threshold}; new records ${out.layout.new_records_sharded ? "go to shard folders" : "are flat"}`);
   }
   if (out.meta) lines.push(`created: ${isoTime(out.meta.created_at)}, storage version ${out.meta.storage_version}`);
+  if (out.uncommitted_changes) lines.push(`uncommitted changes: ${out.uncommitted_changes} (memsync commit)`);
   for (const p of out.problems) lines.push(`  problem: ${p.path}: ${p.problem}`);
   for (const r of out.relations?.dangling ?? []) lines.push(`  dangling relation: ${r.id} (${r.from_id} -> ${r.to_id})`);
   if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (interrupted writes: the records they were meant to replace are intact)`);
@@ -52,4 +53,13 @@ export async function doctor(flags: Flags): Promise<CommandResult> {
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = out.checks.map((c) => `${c.ok ? "ok  " : "FAIL"}  ${c.check}: ${c.detail}`);
   return { stdout: `${lines.join("\n")}\n`, stderr: out.ok ? "" : `memsync: ${out.checks.find((c) => !c.ok)?.detail}\n`, exitCode };
+}
+
+export async function commitCmd(flags: Flags): Promise<CommandResult> {
+  const { commitStore } = await import("../../../ops/commit.ts");
+  const env = opsEnv(flags);
+  const out = await withStore(env, (store) => commitStore(store, env));
+  if (flags.json) return { stdout: json(out) };
+  if (out.commits.length === 0) return { stdout: "nothing to commit\n" };
+  return { stdout: out.commits.map((c) => `${c.oid.slice(0, 8)}  ${c.message}\n`).join("") };
 }

@@ -1,0 +1,25 @@
+// Commit messages: plain words saying what happened, the same on every machine.
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The last 8 hex digits: UUIDv7 ids made the same minute share their leading (time) digits. */
+export const short = (id: string) => id.slice(-8);
+
+/** The first words of a text, on one line, at most 60 characters. */
+export function firstWords(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${space > 20 ? cut.slice(0, space) : cut}…`;
+}
+
+export const messages = {
+  save: (id: string, content: string) => `save: ${short(id)} ${firstWords(content)}`,
+  update: (id: string, content: string) => `update: ${short(id)} ${firstWords(content)}`,
+  touch: (n: number) => `touch: ${plural(n, "memory", "memories")}`,
+  archive: (n: number) => `archive: ${plural(n, "memory", "memories")}`,
+  delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
+  relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
+  unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
+};

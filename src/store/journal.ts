@@ -1,0 +1,52 @@
+import { parseJsonText } from "../core/model/validate.ts";
+import type { StoreFs } from "./fs-port.ts";
+import { LOCAL_DIR } from "./layout.ts";
+
+// The pending-change journal (.memsync/journal.jsonl, machine-local): one line per change that
+// has not reached git history yet, with the paths it changed and the commit message it earns.
+// Writes append to it inside their transaction, so nothing written can be missing from the next
+// commit; `memsync commit` turns it into commits and empties it. Changes found on disk that no
+// memsync write made (a hand edit, another tool) are journaled by the refresh that finds them.
+
+export const JOURNAL_FILE = `${LOCAL_DIR}/journal.jsonl`;
+
+export interface JournalEntry {
+  /** The kind of change: save, update, touch, archive, delete, relate, unrelate, edit. */
+  op: string;
+  message: string;
+  paths: string[];
+  at: number;
+}
+
+export function appendJournal(fs: StoreFs, root: string, entry: JournalEntry): void {
+  fs.appendDurable(`${root}/${JOURNAL_FILE}`, `${JSON.stringify(entry)}\n`);
+}
+
+/** Entries in order; a torn last line (a crash mid-append) is skipped, as are foreign lines. */
+export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
+  const path = `${root}/${JOURNAL_FILE}`;
+  if (!fs.stat(path)?.isFile) return [];
+  const out: JournalEntry[] = [];
+  for (const line of fs.readText(path).split("\n")) {
+    if (!line.trim()) continue;
+    const parsed = parseJsonText(line);
+    const e = parsed.ok ? (parsed.value as Partial<JournalEntry>) : null;
+    if (e && typeof e.op === "string" && typeof e.message === "string" && Array.isArray(e.paths)) {
+      out.push({ op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), at: typeof e.at === "number" ? e.at : 0 });
+    }
+  }
+  return out;
+}
+
+/** Drop the first `count` entries (those committed), keeping any appended meanwhile. */
+export function dropJournal(fs: StoreFs, root: string, count: number): void {
+  const rest = readJournal(fs, root).slice(count);
+  const path = `${root}/${JOURNAL_FILE}`;
+  if (rest.length === 0) {
+    if (fs.stat(path)) fs.unlink(path);
+    return;
+  }
+  const tmp = `${path}.${Date.now()}.tmp`;
+  fs.writeNewDurable(tmp, rest.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  fs.rename(tmp, path);
+}

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+
+// memsync commit: history built from the journal of known changes, checked with native git.
+
+function git(cwd: string, ...args: string[]) {
+  return spawnSync("git", args, { cwd, encoding: "utf8" });
+}
+const log = (dir: string) => git(dir, "log", "--format=%s").stdout.trim().split("\n");
+const save = (store: string, text: string) => memsyncJson(["--store", store, "save", text]).memory.id as string;
+
+describe("memsync commit", () => {
+  test("one commit per operation, with plain messages; native git agrees with the files", () => {
+    const s = newStore();
+    const a = save(s, "Use PostgreSQL for the analytics database because of JSONB");
+    const b = save(s, "Redis for session caching");
+    const c = save(s, "Cursor pagination");
+    const out = memsyncJson(["--store", s, "commit"]);
+    assert.deepEqual(out.commits.map((x: { message: string }) => x.message), [
+      `save: ${a.slice(-8)} Use PostgreSQL for the analytics database because of JSONB`,
+      `save: ${b.slice(-8)} Redis for session caching`,
+      `save: ${c.slice(-8)} Cursor pagination`,
+    ]);
+    memsyncJson(["--store", s, "touch", a, b]);
+    memsyncJson(["--store", s, "touch", c]);
+    memsyncJson(["--store", s, "relate", a, b]);
+    memsyncJson(["--store", s, "relate", c, a]);
+    const second = memsyncJson(["--store", s, "commit"]).commits;
+    assert.deepEqual(second.map((x: { message: string }) => x.message), ["touch: 3 memories", `relate: ${a.slice(-8)} related ${b.slice(-8)}`, `relate: ${c.slice(-8)} related ${a.slice(-8)}`]);
+    // a multi-file operation is exactly one commit
+    const del = memsyncJson(["--store", s, "delete", a]);
+    assert.equal(del.relations_removed.length, 2);
+    const third = memsyncJson(["--store", s, "commit"]).commits;
+    assert.equal(third.length, 1);
+    assert.equal(third[0].message, "delete: 1 memory and 2 relations");
+    assert.equal(third[0].paths.length, 3);
+    assert.equal(log(s)[0], "delete: 1 memory and 2 relations");
+    assert.equal(git(s, "fsck", "--strict").status, 0);
+    assert.equal(git(s, "status", "--porcelain").stdout, "", "git's index is kept in step: the store is clean to native git");
+    const clone = path.join(tempDir(), "clone");
+    assert.equal(git(path.dirname(clone), "clone", "-q", s, clone).status, 0);
+    for (const id of [b, c]) {
+      assert.equal(fs.readFileSync(path.join(clone, "memories", `${id}.json`), "utf8"), fs.readFileSync(path.join(s, "memories", `${id}.json`), "utf8"));
+    }
+    assert.equal(fs.existsSync(path.join(clone, "memories", `${a}.json`)), false);
+    assert.deepEqual(memsyncJson(["--store", s, "commit"]).commits, [], "nothing left to commit");
+  });
+
+  test("a memory file changed by another tool is committed by the next commit", () => {
+    const s = newStore();
+    const a = save(s, "original");
+    memsyncJson(["--store", s, "commit"]);
+    const file = path.join(s, "memories", `${a}.json`);
+    const m = JSON.parse(fs.readFileSync(file, "utf8"));
+    m.content = "changed by another tool";
+    fs.writeFileSync(`${file}.new`, `${JSON.stringify(m, null, 2)}\n`);
+    fs.renameSync(`${file}.new`, file); // the way editors and git write files
+    const out = memsyncJson(["--store", s, "commit"]).commits;
+    assert.equal(out.length, 1);
+    assert.equal(out[0].message, "edit: 1 file changed outside memsync");
+    assert.equal(git(s, "show", `HEAD:memories/${a}.json`).stdout.includes("changed by another tool"), true);
+  });
+
+  test("after the index is lost, a commit compares every file and misses nothing", () => {
+    const s = newStore();
+    const a = save(s, "before");
+    memsyncJson(["--store", s, "commit"]);
+    fs.rmSync(path.join(s, ".memsync/index.db"));
+    const file = path.join(s, "memories", `${a}.json`);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("before", "edited while no index existed"));
+    const out = memsyncJson(["--store", s, "commit"]);
+    assert.equal(out.full_compare, true);
+    assert.deepEqual(out.commits.map((c: { paths: string[] }) => c.paths), [[`memories/${a}.json`]]);
+    assert.equal(git(s, "status", "--porcelain").stdout, "");
+  });
+
+  test("a store without git is refused with a clear error", () => {
+    const dir = path.join(tempDir(), "nogit");
+    memsyncJson(["init", dir, "--no-git"]);
+    save(dir, "x");
+    const r = memsync(["--store", dir, "commit"]);
+    assert.equal(r.code, 6);
+    assert.match(r.stderr, /not a git repository/);
+  });
+});
