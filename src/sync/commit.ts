@@ -232,11 +232,12 @@ export async function commitPending(store: Store, author: Author, nowSeconds: nu
 
     if (commits.length && head) {
       await git.writeRef({ fs, dir, ref: branch, value: head, force: true });
-      // keep git's own index in step, so native `git status` in the store is clean
-      for (const [filepath, oid] of touchedPaths) {
-        if (oid === null) await git.updateIndex({ fs, dir, filepath, remove: true, force: true });
-        else await git.updateIndex({ fs, dir, filepath, oid, add: true });
-      }
+      // keep git's own index in step, so native `git status` in the store is clean; each call
+      // rewrites the whole index file, so many paths go in one add (one rewrite)
+      const present = [...touchedPaths].filter(([, oid]) => oid !== null).map(([p]) => p);
+      if (present.length > 8) await git.add({ fs, dir, filepath: present });
+      else for (const filepath of present) await git.updateIndex({ fs, dir, filepath, oid: touchedPaths.get(filepath)!, add: true });
+      for (const [filepath, oid] of touchedPaths) if (oid === null) await git.remove({ fs, dir, filepath });
     }
     dropJournal(store.fs, dir, entries.length);
     writeCommitState(dir, head);
