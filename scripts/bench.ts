@@ -179,8 +179,22 @@ async function main(): Promise<void> {
     const generateSeconds = (performance.now() - g0) / 1000;
     if (!reused) log(`  generated in ${generateSeconds.toFixed(1)} s`);
 
+    // history: the generated store is committed once, so scratch copies commit incrementally
+    if (!fs.existsSync(path.join(dir, ".memsync", "committed.json"))) {
+      const c0 = performance.now();
+      const r = spawnSync(BIN, ["--store", dir, "commit"], { stdio: "ignore" });
+      if (r.status !== 0) throw new Error(`memsync commit of ${dir} failed`);
+      log(`  first commit of the whole store: ${((performance.now() - c0) / 1000).toFixed(1)} s`);
+    }
     const scratch = `${dir}-scratch`;
     scratchCopy(dir, scratch);
+    // the merge driver's three versions: the old memory as base, touched on one side, re-tagged on the other
+    const mdDir = path.join(BENCH_DIR, `merge-driver-${size}`);
+    fs.mkdirSync(mdDir, { recursive: true });
+    const baseRecord = JSON.parse(fs.readFileSync(path.join(dir, manifest.old_path), "utf8")) as Record<string, unknown> & { use_count: number; last_used: number; meta: { tags: string[] } };
+    fs.writeFileSync(path.join(mdDir, "O"), `${JSON.stringify(baseRecord, null, 2)}\n`);
+    fs.writeFileSync(path.join(mdDir, "A.orig"), `${JSON.stringify({ ...baseRecord, use_count: baseRecord.use_count + 2, last_used: baseRecord.last_used + 60 }, null, 2)}\n`);
+    fs.writeFileSync(path.join(mdDir, "B"), `${JSON.stringify({ ...baseRecord, use_count: baseRecord.use_count + 1, meta: { ...baseRecord.meta, tags: [...baseRecord.meta.tags, "bench"] } }, null, 2)}\n`);
     await settle(scratch);
 
     const on = (root: string, ...rest: string[]) => [BIN, "--store", root, ...rest];
@@ -198,6 +212,12 @@ async function main(): Promise<void> {
       { key: "get-recent", argv: on(scratch, "get", manifest.mid_id), prepare: on(scratch, "touch", manifest.mid_id) },
       { key: "save", argv: saveArgv("Benchmark note: prefer cursor pagination for list endpoints in the search API"), prepare: quiet, warmup: 1 },
       { key: "save-burst", argv: saveArgv("Benchmark note saved back to back with the previous one") },
+      { key: "commit-one", argv: on(scratch, "commit"), prepare: saveArgv("Benchmark note committed right after it was saved") },
+      {
+        key: "merge-driver",
+        argv: [BIN, "merge-driver", path.join(mdDir, "O"), path.join(mdDir, "A"), path.join(mdDir, "B"), manifest.old_path, "7"],
+        prepare: ["cp", path.join(mdDir, "A.orig"), path.join(mdDir, "A")],
+      },
       {
         key: "search-after-save",
         argv: on(scratch, "search", manifest.rare_query),

@@ -83,6 +83,8 @@ function printed(s: Stat | undefined): string {
 export const COLD_ROWS: { key: string; label: (m: Manifest, s: Stat | undefined) => string }[] = [
   { key: "save", label: () => '`save "<text>" --tag bench`, quiet store (2.1 s pause before each run; on the copy)' },
   { key: "save-burst", label: () => "`save`, back to back (a burst of saves within 2 s; on the copy)" },
+  { key: "commit-one", label: () => "`commit` of one new memory (saved as hyperfine --prepare; on the copy; issue 3 target with push: < 250 ms)" },
+  { key: "merge-driver", label: () => "`merge-driver %O %A %B %P %L` on one memory (issue 3 target: < 15 ms)" },
   { key: "get-old", label: (m) => `\`get <id>\`, a two-year-old memory (\`${m.old_path.replace(/[0-9a-f-]{36}/, "<id>")}\`)` },
   { key: "get-recent", label: () => "`get <id>` of a memory rewritten just before (`touch` as hyperfine --prepare)" },
   { key: "search-common", label: (m, s) => `\`search ${m.common_query}\` (${m.common_matches} matches${printed(s)})` },
