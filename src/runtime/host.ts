@@ -43,14 +43,6 @@ export function cwd(): string {
   return process.cwd();
 }
 
-export function stdinIsTty(): boolean {
-  return Boolean(process.stdin.isTTY);
-}
-
-export function stdoutIsTty(): boolean {
-  return Boolean(process.stdout.isTTY);
-}
-
 export async function readStdin(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -98,8 +90,4 @@ export function writeErr(text: string): void {
 
 export function setExitCode(code: number): void {
   process.exitCode = code;
-}
-
-export function pid(): number {
-  return process.pid;
 }

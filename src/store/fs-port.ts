@@ -41,17 +41,19 @@ function isNotFound(e: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+function writeSynced(path: string, flags: "wx" | "a", text: string): void {
+  const fd = fs.openSync(path, flags, 0o644);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
-  writeNewDurable(p, text) {
-    const fd = fs.openSync(p, "wx", 0o644);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
+  writeNewDurable: (p, text) => writeSynced(p, "wx", text),
   rename: (a, b) => fs.renameSync(a, b),
   unlink: (p) => fs.unlinkSync(p),
   mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
@@ -72,15 +74,7 @@ export const nodeFs: StoreFs = {
       throw e;
     }
   },
-  appendDurable(p, text) {
-    const fd = fs.openSync(p, "a", 0o644);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
+  appendDurable: (p, text) => writeSynced(p, "a", text),
   fsyncDir(p) {
     let fd: number | undefined;
     try {
