@@ -477,8 +477,11 @@ export class StoreTx {
 
   private write(kind: RecordKind, id: string, json: string): string {
     const { fs, root } = this.store;
-    // a record keeps the path it has; a new one goes where the layout says
-    const rel = this.store.locate(kind, id)?.path ?? recordPath(kind, id, this.store.shardsNewRecords());
+    // a record keeps the path it has; a new one goes where the layout says, which needs the
+    // count of records: on an index that has never seen this store (a fresh clone), look first
+    const existing = this.store.locate(kind, id)?.path;
+    if (!existing && !this.store.index.dir(KIND_DIR[kind])) this.freshen(kind, KIND_DIR[kind]);
+    const rel = existing ?? recordPath(kind, id, this.store.shardsNewRecords());
     const dir = dirOf(rel);
     this.freshen(kind, dir);
     if (!fs.stat(`${root}/${dir}`)?.isDir) {

@@ -78,6 +78,23 @@ describe("memsync commit", () => {
     assert.equal(git(s, "status", "--porcelain").stdout, "");
   });
 
+  test("a native clone of a store is a working store; its first save follows the store's layout", () => {
+    const s = newStore();
+    const metaPath = path.join(s, ".meta.json");
+    const meta = JSON.parse(fs.readFileSync(metaPath, "utf8"));
+    meta.settings.shard_threshold = 3;
+    fs.writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
+    for (const t of ["one", "two", "three"]) save(s, t);
+    memsyncJson(["--store", s, "commit"]);
+    const clone = path.join(tempDir(), "clone");
+    assert.equal(git(path.dirname(clone), "clone", "-q", s, clone).status, 0);
+    const out = memsyncJson(["--store", clone, "save", "first save in the clone"]);
+    assert.match(out.path, /^memories\/[0-9a-f]{2}\//, "sharded: the clone already holds the threshold's count");
+    assert.equal(memsyncJson(["--store", clone, "list"]).total, 4);
+    const c = memsyncJson(["--store", clone, "commit"]);
+    assert.deepEqual(c.commits.map((x: { paths: string[] }) => x.paths), [[out.path]]);
+  });
+
   test("a store without git is refused with a clear error", () => {
     const dir = path.join(tempDir(), "nogit");
     memsyncJson(["init", dir, "--no-git"]);
