@@ -31,6 +31,9 @@ describe("under Deno", () => {
     assert.equal(JSON.parse(status.stdout).health, "healthy");
     const bad = memsync(["--store", store, "get", "../x"], { command: DENO, env });
     assert.equal(bad.code, 4);
+    const commit = memsync(["--store", store, "commit", "--json"], { command: DENO, env });
+    assert.equal(commit.code, 0, commit.stderr);
+    assert.equal(JSON.parse(commit.stdout).commits.length, 2, "one commit per save, made by Deno");
   });
 
   test("the same memory is the same bytes on Bun and Deno", () => {
