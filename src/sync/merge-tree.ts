@@ -1,0 +1,129 @@
+import { addUsage, type JsonObject, usageSince } from "../core/merge/record-merge.ts";
+import { idFromFileName } from "../store/layout.ts";
+import type { Codec } from "../store/codec.ts";
+import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
+
+// The merge of two histories' changes to a store, path by path, against their common base: what
+// `memsync pull` applies (the transport that feeds it is being built). Files changed on one side
+// take that side; files both sides changed merge field by field (merge-file.ts). Deletions follow
+// memsync's rules (DESIGN.md section 4):
+// - a memory deleted by consolidation or split (a consolidated_from / split_from relation from a
+//   successor names it) stays deleted, and the usage the other side added moves to the successors;
+// - a memory deleted otherwise (gc, a manual delete) while the other side used or edited it comes
+//   back as the other side has it, with the relations deleted along with it;
+// - a relation goes when one of its memories is gone from the result (provenance relations keep
+//   naming the memories they replaced); delete/delete is clean.
+// Nothing here touches disk: texts in, texts out.
+
+export interface Versions {
+  base: string | null;
+  ours: string | null;
+  theirs: string | null;
+}
+
+export interface PathResult {
+  text: string | null;
+  clean: boolean;
+  how: "ours" | "theirs" | "merged" | "deleted" | "restored" | "kept-deleted" | "text-conflict";
+  note?: string;
+}
+
+export interface TreeMergeInput {
+  /** Every path changed on at least one side since the base, with its three versions. */
+  changed: Map<string, Versions>;
+  /** Whether a memory exists in the result among the paths neither side changed. */
+  unchangedMemoryExists: (id: string) => boolean;
+}
+
+const SUCCESSION = new Set(["consolidated_from", "split_from"]);
+
+function parse(text: string | null): JsonObject | null {
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
+  } catch {
+    return null;
+  }
+}
+
+const idOf = (path: string) => idFromFileName(path.slice(path.lastIndexOf("/") + 1));
+
+export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<Map<string, PathResult>> {
+  const out = new Map<string, PathResult>();
+  const deletions: { path: string; id: string; deletedBy: "ours" | "theirs"; kept: string; base: string | null }[] = [];
+
+  // 1. every path on its own
+  for (const [path, v] of input.changed) {
+    if (v.ours === v.theirs) out.set(path, { text: v.ours, clean: true, how: v.ours === null ? "deleted" : "ours" });
+    else if (v.ours === v.base) out.set(path, { text: v.theirs, clean: true, how: v.theirs === null ? "deleted" : "theirs" });
+    else if (v.theirs === v.base) out.set(path, { text: v.ours, clean: true, how: v.ours === null ? "deleted" : "ours" });
+    else if (v.ours !== null && v.theirs !== null) {
+      const m: FileMerge = await mergeFileTexts(codec, kindOfPath(path), v.base, v.ours, v.theirs);
+      out.set(path, { text: m.text, clean: m.clean, how: m.clean ? "merged" : "text-conflict" });
+    } else {
+      // modified on one side, deleted on the other: decided below, once all relations are known
+      const deletedBy = v.ours === null ? "ours" : "theirs";
+      const kept = (v.ours ?? v.theirs)!;
+      const id = idOf(path);
+      if (kindOfPath(path) === "memory" && id) deletions.push({ path, id, deletedBy, kept, base: v.base });
+      else out.set(path, { text: kept, clean: true, how: "restored" });
+    }
+  }
+
+  // 2. who succeeded a deleted memory: relations in the result that say so
+  const successorsOf = (id: string): string[] => {
+    const ids: string[] = [];
+    for (const [p, r] of out) {
+      if (kindOfPath(p) !== "relation" || r.text === null) continue;
+      const rel = parse(r.text);
+      if (rel && SUCCESSION.has(String(rel.relation_type)) && rel.to_memory_id === id && typeof rel.from_memory_id === "string") ids.push(rel.from_memory_id);
+    }
+    return ids;
+  };
+  const pathOfMemory = (id: string): string | undefined =>
+    [...out.keys()].find((p) => kindOfPath(p) === "memory" && idOf(p) === id && out.get(p)!.text !== null);
+
+  for (const d of deletions) {
+    const successors = successorsOf(d.id);
+    if (successors.length === 0) {
+      out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was deleted on one side (not by consolidation or split) while the other used or edited it: kept` });
+      continue;
+    }
+    out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });
+    const usage = usageSince(parse(d.base), parse(d.kept) ?? {});
+    for (const s of successors) {
+      const sp = pathOfMemory(s);
+      const succ = sp ? parse(out.get(sp)!.text) : null;
+      if (!sp || !succ) continue;
+      const checked = codec.validate("memory", addUsage(succ, usage));
+      if (checked.ok) out.set(sp, { ...out.get(sp)!, text: checked.text });
+    }
+  }
+
+  // 3. relations: one whose memory is gone goes too; one deleted along with a memory that came back returns
+  const memoryAlive = (id: string): boolean => {
+    const p = [...out.keys()].find((k) => kindOfPath(k) === "memory" && idOf(k) === id);
+    return p !== undefined ? out.get(p)!.text !== null : input.unchangedMemoryExists(id);
+  };
+  const restored = new Set(deletions.filter((d) => out.get(d.path)!.how === "restored").map((d) => d.id));
+  for (const [path, v] of input.changed) {
+    if (kindOfPath(path) !== "relation") continue;
+    const r = out.get(path)!;
+    if (r.text !== null) {
+      const rel = parse(r.text);
+      // provenance (consolidated_from, split_from) names a memory that is gone on purpose
+      const toMayBeGone = rel !== null && SUCCESSION.has(String(rel.relation_type));
+      if (rel && (!memoryAlive(String(rel.from_memory_id)) || (!toMayBeGone && !memoryAlive(String(rel.to_memory_id))))) {
+        out.set(path, { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
+      }
+    } else if (v.base !== null) {
+      const rel = parse(v.base);
+      const names = rel ? [String(rel.from_memory_id), String(rel.to_memory_id)] : [];
+      if (names.some((id) => restored.has(id)) && names.every(memoryAlive)) {
+        out.set(path, { text: v.base, clean: true, how: "restored", note: "deleted along with a memory that came back" });
+      }
+    }
+  }
+  return out;
+}
