@@ -85,6 +85,7 @@ export class Store {
   private parsedMeta: StoreMeta | undefined;
   private lock: WriteLock | undefined;
   private journalBuffer: JournalEntry[] = [];
+  private absorbing = false;
 
   private constructor(
     readonly root: string,
@@ -175,6 +176,19 @@ export class Store {
     });
   }
 
+  /**
+   * Take into the index changes memsync itself made to the working tree from git history (a
+   * pull): they are already committed, so they are not journaled as outside edits.
+   */
+  async absorb(): Promise<void> {
+    this.absorbing = true;
+    try {
+      await this.refresh();
+    } finally {
+      this.absorbing = false;
+    }
+  }
+
   /** Rebuild the index from the files alone, in a fresh index file. */
   async rebuildIndex(): Promise<void> {
     await this.recoverIndex(this.indexIno);
@@ -223,7 +237,7 @@ export class Store {
    */
   apply(plan: Plan): void {
     applyPlan(this.ctx, plan);
-    if (plan.outside.length) {
+    if (plan.outside.length && !this.absorbing) {
       const paths = [...new Set(plan.outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
     }

@@ -56,13 +56,17 @@ function groupMessage(g: Group, changed: string[]): string {
 }
 
 /** A view of the tree at HEAD plus the changes made so far, read lazily folder by folder. */
-class TreeModel {
+export class TreeModel {
   private readonly dirs = new Map<string, Map<string, { mode: string; oid: string; type: "blob" | "tree" | "commit" }>>();
+
+  private currentRoot: string | null;
 
   constructor(
     private readonly dir: string,
     private readonly rootOid: string | null,
-  ) {}
+  ) {
+    this.currentRoot = rootOid;
+  }
 
   private async entries(path: string): Promise<Map<string, { mode: string; oid: string; type: "blob" | "tree" | "commit" }>> {
     const known = this.dirs.get(path);
@@ -115,8 +119,12 @@ class TreeModel {
 
   private readonly dirty = new Set<string>();
 
-  /** Write the changed folders bottom-up; returns the new root tree. */
+  /** Write the changed folders bottom-up; returns the root tree (unchanged when nothing changed). */
   async write(): Promise<string> {
+    if (this.dirty.size === 0) {
+      if (this.currentRoot) return this.currentRoot;
+      return git.writeTree({ fs, dir: this.dir, tree: [] });
+    }
     const depth = (p: string) => (p === "" ? 0 : p.split("/").length);
     const pending = new Set<string>();
     for (const d of this.dirty) {
@@ -138,6 +146,7 @@ class TreeModel {
       else (await this.entries(parentPath)).set(name, { mode: "040000", oid, type: "tree" });
     }
     this.dirty.clear();
+    this.currentRoot = root;
     return root;
   }
 }
@@ -157,7 +166,19 @@ export function writeCommitState(root: string, head: string | null): void {
   fs.renameSync(tmp, `${root}/${STATE_FILE}`);
 }
 
-async function currentBranchRef(dir: string): Promise<string> {
+/**
+ * Keep git's own index in step with what memsync committed or checked out, so native
+ * `git status` in the store is clean. Each call rewrites the whole index file, so many paths go
+ * in one add (one rewrite).
+ */
+export async function syncGitIndex(dir: string, paths: Map<string, string | null>): Promise<void> {
+  const present = [...paths].filter(([, oid]) => oid !== null).map(([p]) => p);
+  if (present.length > 8) await git.add({ fs, dir, filepath: present });
+  else for (const filepath of present) await git.updateIndex({ fs, dir, filepath, oid: paths.get(filepath)!, add: true });
+  for (const [filepath, oid] of paths) if (oid === null) await git.remove({ fs, dir, filepath });
+}
+
+export async function currentBranchRef(dir: string): Promise<string> {
   try {
     const ref = await git.resolveRef({ fs, dir, ref: "HEAD", depth: 1 });
     return ref.startsWith("refs/") ? ref : "refs/heads/main";
@@ -232,12 +253,7 @@ export async function commitPending(store: Store, author: Author, nowSeconds: nu
 
     if (commits.length && head) {
       await git.writeRef({ fs, dir, ref: branch, value: head, force: true });
-      // keep git's own index in step, so native `git status` in the store is clean; each call
-      // rewrites the whole index file, so many paths go in one add (one rewrite)
-      const present = [...touchedPaths].filter(([, oid]) => oid !== null).map(([p]) => p);
-      if (present.length > 8) await git.add({ fs, dir, filepath: present });
-      else for (const filepath of present) await git.updateIndex({ fs, dir, filepath, oid: touchedPaths.get(filepath)!, add: true });
-      for (const [filepath, oid] of touchedPaths) if (oid === null) await git.remove({ fs, dir, filepath });
+      await syncGitIndex(dir, touchedPaths);
     }
     dropJournal(store.fs, dir, entries.length);
     writeCommitState(dir, head);

@@ -32,7 +32,7 @@ export interface TreeMergeInput {
   /** Every path changed on at least one side since the base, with its three versions. */
   changed: Map<string, Versions>;
   /** Whether a memory exists in the result among the paths neither side changed. */
-  unchangedMemoryExists: (id: string) => boolean;
+  unchangedMemoryExists: (id: string) => boolean | Promise<boolean>;
 }
 
 const SUCCESSION = new Set(["consolidated_from", "split_from"]);
@@ -102,9 +102,9 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
   }
 
   // 3. relations: one whose memory is gone goes too; one deleted along with a memory that came back returns
-  const memoryAlive = (id: string): boolean => {
+  const memoryAlive = async (id: string): Promise<boolean> => {
     const p = [...out.keys()].find((k) => kindOfPath(k) === "memory" && idOf(k) === id);
-    return p !== undefined ? out.get(p)!.text !== null : input.unchangedMemoryExists(id);
+    return p !== undefined ? out.get(p)!.text !== null : await input.unchangedMemoryExists(id);
   };
   const restored = new Set(deletions.filter((d) => out.get(d.path)!.how === "restored").map((d) => d.id));
   for (const [path, v] of input.changed) {
@@ -114,13 +114,13 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       const rel = parse(r.text);
       // provenance (consolidated_from, split_from) names a memory that is gone on purpose
       const toMayBeGone = rel !== null && SUCCESSION.has(String(rel.relation_type));
-      if (rel && (!memoryAlive(String(rel.from_memory_id)) || (!toMayBeGone && !memoryAlive(String(rel.to_memory_id))))) {
+      if (rel && (!(await memoryAlive(String(rel.from_memory_id))) || (!toMayBeGone && !(await memoryAlive(String(rel.to_memory_id)))))) {
         out.set(path, { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
       }
     } else if (v.base !== null) {
       const rel = parse(v.base);
       const names = rel ? [String(rel.from_memory_id), String(rel.to_memory_id)] : [];
-      if (names.some((id) => restored.has(id)) && names.every(memoryAlive)) {
+      if (names.some((id) => restored.has(id)) && (await Promise.all(names.map(memoryAlive))).every(Boolean)) {
         out.set(path, { text: v.base, clean: true, how: "restored", note: "deleted along with a memory that came back" });
       }
     }

@@ -160,6 +160,26 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).commitCmd(f),
   },
   {
+    usage: "remote <action> [url]",
+    describe: "remote set <url or path to a bare repository>: where sync pulls from and pushes to",
+    run: async ([action, url], f) => (await admin()).remoteCmd(action as string, url as string | undefined, f),
+  },
+  {
+    usage: "pull",
+    describe: "commit pending changes, fetch the remote and merge it in (field by field)",
+    run: async (_, f) => (await admin()).exchangeCmd("pull", f),
+  },
+  {
+    usage: "push",
+    describe: "commit pending changes and push; if the remote moved on, pull and retry",
+    run: async (_, f) => (await admin()).exchangeCmd("push", f),
+  },
+  {
+    usage: "sync",
+    describe: "commit pending changes, pull, push",
+    run: async (_, f) => (await admin()).exchangeCmd("sync", f),
+  },
+  {
     usage: "merge-driver <base> <ours> <theirs> [path] [marker]",
     describe: "git merge driver (%O %A %B %P %L): merge one record field by field into <ours>",
     run: async () => {

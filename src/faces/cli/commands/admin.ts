@@ -1,4 +1,4 @@
-import { unavailable } from "../../../core/errors.ts";
+import { unavailable, usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { initStore } from "../../../ops/init.ts";
@@ -62,4 +62,27 @@ export async function commitCmd(flags: Flags): Promise<CommandResult> {
   if (flags.json) return { stdout: json(out) };
   if (out.commits.length === 0) return { stdout: "nothing to commit\n" };
   return { stdout: out.commits.map((c) => `${c.oid.slice(0, 8)}  ${c.message}\n`).join("") };
+}
+
+export async function remoteCmd(action: string, url: string | undefined, flags: Flags): Promise<CommandResult> {
+  if (action !== "set" || !url) throw usageError("usage: memsync remote set <url or path to a bare repository>");
+  const { setRemoteOp } = await import("../../../ops/sync.ts");
+  const remote = await withStore(opsEnv(flags), (store) => setRemoteOp(store, url, cwd()));
+  return { stdout: flags.json ? json(remote) : `remote: ${remote.kind === "http" ? remote.url : remote.gitdir}\n` };
+}
+
+export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
+  const ops = await import("../../../ops/sync.ts");
+  const env = opsEnv(flags);
+  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
+  const out: Out = await withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
+  if (flags.json) return { stdout: json(out) };
+  const lines: string[] = [];
+  if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
+  const p = out.pull;
+  if (p) lines.push(`pull: ${p.mode}${p.mode === "merge" || p.mode === "fast-forward" ? ` (${p.memories_added} added, ${p.memories_changed} changed, ${p.memories_removed} removed, ${p.conflicts_resolved} merged)` : ""}`);
+  if (p?.text_conflicts.length) lines.push(`files merged as text with conflict markers: ${p.text_conflicts.join(", ")}`);
+  const pushed = out.push;
+  if (pushed) lines.push(pushed.pushed ? `push: done (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
+  return { stdout: `${lines.join("\n")}\n` };
 }

@@ -1,0 +1,239 @@
+import fs from "node:fs";
+import path from "node:path";
+import git from "isomorphic-git";
+import { unavailable } from "../core/errors.ts";
+import { writeAtomic } from "../store/atomic-write.ts";
+import { candidatePaths } from "../store/layout.ts";
+import type { Store } from "../store/store.ts";
+import { currentBranchRef, syncGitIndex, TreeModel, writeCommitState } from "./commit.ts";
+import { kindOfPath } from "./merge-file.ts";
+import { mergeTrees, type Versions } from "./merge-tree.ts";
+import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import type { Author } from "./repo-init.ts";
+import { getRemote, type Remote } from "./remote.ts";
+
+// pull and push. pull = fetch, then a fast-forward or memsync's merge (merge-tree.ts), then the
+// working files; push = send, and on a remote that moved, pull and try again (bounded, with
+// jitter). A remote on a local path is reached by copying objects between the object stores
+// and moving its branch with git's own lock-file protocol, so it stays safe with native git and
+// with other memsync processes pushing at the same time. HTTP remotes are the next step.
+
+export interface PullResult {
+  mode: "up-to-date" | "fast-forward" | "merge" | "empty-remote";
+  commits_in: number;
+  memories_added: number;
+  memories_changed: number;
+  memories_removed: number;
+  conflicts_resolved: number;
+  text_conflicts: string[];
+  head: string | null;
+}
+
+export interface PushResult {
+  pushed: boolean;
+  attempts: number;
+  head: string | null;
+  pulled: PullResult[];
+}
+
+function localRemote(remote: Remote): string {
+  if (remote.kind !== "local") throw unavailable(`pushing and pulling over HTTP is not built yet (${remote.url}); a path to a bare repository works`);
+  return remote.gitdir;
+}
+
+const TRACKING = "refs/remotes/origin/main";
+
+/** Write the changed files of the working tree from blobs (null: remove), as the store writes. */
+async function checkoutPaths(store: Store, gitdir: string, paths: Map<string, string | null>): Promise<void> {
+  for (const [rel, oid] of paths) {
+    const abs = `${store.root}/${rel}`;
+    if (oid === null) {
+      try {
+        fs.unlinkSync(abs);
+      } catch {
+        // already gone
+      }
+      continue;
+    }
+    const { blob } = await git.readBlob({ fs, gitdir, oid });
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    writeAtomic(store.fs, path.dirname(abs), path.basename(abs), new TextDecoder().decode(blob));
+  }
+}
+
+function countChanges(result: PullResult, changes: Map<string, { before: string | null; after: string | null }>): void {
+  for (const [p, c] of changes) {
+    if (kindOfPath(p) !== "memory") continue;
+    if (c.before === null && c.after !== null) result.memories_added++;
+    else if (c.before !== null && c.after === null) result.memories_removed++;
+    else if (c.before !== c.after) result.memories_changed++;
+  }
+}
+
+/** Fetch from the remote and bring its changes into the store (the caller committed first). */
+export async function pull(store: Store, author: Author, nowSeconds: number): Promise<PullResult> {
+  const remoteDir = localRemote(await getRemote(store.root));
+  return store.exclusive(async () => {
+    const dir = store.root;
+    const gitdir = `${dir}/.git`;
+    const ref = await currentBranchRef(dir);
+    const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], head: null };
+    const theirs = await resolve(remoteDir, ref);
+    const ours = await resolve(gitdir, ref);
+    result.head = ours;
+    if (!theirs) {
+      result.mode = "empty-remote";
+      return result;
+    }
+    result.commits_in = await copyReachable(remoteDir, gitdir, theirs);
+    await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    if (ours === theirs || (ours && (await git.isDescendent({ fs, dir, oid: ours, ancestor: theirs, depth: -1 })))) return result;
+
+    const changes = new Map<string, { before: string | null; after: string | null }>();
+    let head: string;
+    if (!ours || (await git.isDescendent({ fs, dir, oid: theirs, ancestor: ours, depth: -1 }))) {
+      result.mode = "fast-forward";
+      for (const [p, c] of await diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs))) changes.set(p, { before: c.a, after: c.b });
+      head = theirs;
+    } else {
+      result.mode = "merge";
+      const [base] = (await git.findMergeBase({ fs, dir, oids: [ours, theirs] })) as string[];
+      const baseTree = await treeOf(gitdir, base ?? null);
+      const oursTree = await treeOf(gitdir, ours);
+      const dOurs = await diffTrees(gitdir, baseTree, oursTree);
+      const dTheirs = await diffTrees(gitdir, baseTree, await treeOf(gitdir, theirs));
+      const versions = new Map<string, Versions>();
+      const oids = new Map<string, { ours: string | null }>();
+      for (const p of new Set([...dOurs.keys(), ...dTheirs.keys()])) {
+        const baseOid = (dOurs.get(p) ?? dTheirs.get(p))!.a;
+        const oursOid = dOurs.has(p) ? dOurs.get(p)!.b : baseOid;
+        const theirsOid = dTheirs.has(p) ? dTheirs.get(p)!.b : baseOid;
+        versions.set(p, { base: await readBlobText(gitdir, baseOid), ours: await readBlobText(gitdir, oursOid), theirs: await readBlobText(gitdir, theirsOid) });
+        oids.set(p, { ours: oursOid });
+      }
+      const model = new TreeModel(dir, oursTree);
+      const merged = await mergeTrees(await store.codec(), {
+        changed: versions,
+        unchangedMemoryExists: async (id) => {
+          for (const p of candidatePaths("memory", id)) if (await model.blobOid(p)) return true;
+          return false;
+        },
+      });
+      for (const [p, r] of merged) {
+        if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
+        if (!r.clean) result.text_conflicts.push(p);
+        const before = oids.get(p)!.ours;
+        const after = r.text === null ? null : await git.writeBlob({ fs, dir, blob: new TextEncoder().encode(r.text) });
+        if (before === after) continue;
+        await model.set(p, after);
+        changes.set(p, { before, after });
+      }
+      const tree = await model.write();
+      const who = { name: author.name, email: author.email, timestamp: nowSeconds, timezoneOffset: 0 };
+      const n = changes.size;
+      head = await git.writeCommit({
+        fs,
+        dir,
+        commit: { message: `merge: ${n} change${n === 1 ? "" : "s"} from the remote\n`, tree, parent: [ours, theirs], author: who, committer: who },
+      });
+    }
+    const paths = new Map([...changes].map(([p, c]) => [p, c.after] as const));
+    await checkoutPaths(store, gitdir, paths);
+    await git.writeRef({ fs, dir, ref, value: head, force: true });
+    await syncGitIndex(dir, paths);
+    writeCommitState(dir, head);
+    await store.absorb();
+    countChanges(result, changes);
+    result.head = head;
+    return result;
+  });
+}
+
+/**
+ * Move the remote's branch from `expected` to `value`, the way git does: take `<ref>.lock` with an
+ * exclusive create, check the branch is still where we saw it, write, rename over. false: it moved.
+ */
+function casRef(gitdir: string, ref: string, expected: string | null, value: string, current: (gitdir: string) => Promise<string | null>): Promise<boolean> {
+  const file = `${gitdir}/${ref}`;
+  const lock = `${file}.lock`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return (async () => {
+    let fd: number | undefined;
+    for (let i = 0; i < 200 && fd === undefined; i++) {
+      try {
+        fd = fs.openSync(lock, "wx");
+      } catch (e) {
+        if ((e as { code?: string }).code !== "EEXIST") throw e;
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
+      }
+    }
+    if (fd === undefined) return false;
+    try {
+      if ((await current(gitdir)) !== expected) {
+        fs.closeSync(fd);
+        fd = undefined;
+        fs.unlinkSync(lock);
+        return false;
+      }
+      fs.writeSync(fd, `${value}\n`);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fd = undefined;
+      fs.renameSync(lock, file);
+      return true;
+    } catch (e) {
+      if (fd !== undefined) fs.closeSync(fd);
+      try {
+        fs.unlinkSync(lock);
+      } catch {
+        // gone already
+      }
+      throw e;
+    }
+  })();
+}
+
+/** Send local commits; when the remote moved on, pull (merge) and try again. */
+export async function push(store: Store, author: Author, nowSeconds: number, maxAttempts = 8): Promise<PushResult> {
+  const remoteDir = localRemote(await getRemote(store.root));
+  const dir = store.root;
+  const gitdir = `${dir}/.git`;
+  const ref = await currentBranchRef(dir);
+  const out: PushResult = { pushed: false, attempts: 0, head: null, pulled: [] };
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    out.attempts = attempt;
+    const local = await resolve(gitdir, ref);
+    out.head = local;
+    if (!local) return out;
+    const remoteHead = await resolve(remoteDir, ref);
+    if (remoteHead === local) return out;
+    if (remoteHead && !(await git.isDescendent({ fs, dir, oid: local, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
+      out.pulled.push(await pull(store, author, nowSeconds));
+      continue;
+    }
+    await copyReachable(gitdir, remoteDir, local);
+    if (await casRef(remoteDir, ref, remoteHead, local, (g) => resolve(g, ref))) {
+      // a first push names the branch the remote's HEAD points at, so a clone checks it out
+      if (!remoteHead) fs.writeFileSync(`${remoteDir}/HEAD`, `ref: ${ref}\n`);
+      await git.writeRef({ fs, dir, ref: TRACKING, value: local, force: true });
+      out.pushed = true;
+      return out;
+    }
+    await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
+  }
+  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+}
+
+/** Commits the remote has not got yet (for status: work waiting to be pushed). */
+export async function commitsAhead(dir: string): Promise<number | null> {
+  const ref = await currentBranchRef(dir);
+  const local = await resolve(`${dir}/.git`, ref);
+  const tracked = await resolve(`${dir}/.git`, TRACKING);
+  if (!local) return 0;
+  let n = 0;
+  for (const entry of await git.log({ fs, dir, ref: local, depth: 10_000 })) {
+    if (entry.oid === tracked) return n;
+    n++;
+  }
+  return tracked ? n : null;
+}

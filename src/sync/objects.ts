@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import git from "isomorphic-git";
+
+// Git objects and trees, through isomorphic-git: copying what one repository has and another
+// lacks (isomorphic-git speaks only smart HTTP, so a remote on a local path is reached by copying
+// objects between the two object stores), and comparing two trees folder by folder.
+
+async function has(gitdir: string, oid: string): Promise<boolean> {
+  try {
+    await git.readObject({ fs, gitdir, oid, format: "deflated" });
+    return true;
+  } catch {
+    try {
+      await git.readObject({ fs, gitdir, oid, format: "content" });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * Copy every object reachable from `tip` that `dst` lacks. A commit or tree `dst` already has is
+ * not entered: git keeps a commit's whole history and a tree's whole content together.
+ */
+export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
+  const stack = [tip];
+  const seen = new Set<string>();
+  let copied = 0;
+  while (stack.length) {
+    const oid = stack.pop()!;
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    if (await has(dst, oid)) continue;
+    const obj = await git.readObject({ fs, gitdir: src, oid, format: "content" });
+    await git.writeObject({ fs, gitdir: dst, type: obj.type as "blob" | "tree" | "commit" | "tag", object: obj.object as Uint8Array, format: "content", oid });
+    copied++;
+    if (obj.type === "commit") {
+      const { commit } = await git.readCommit({ fs, gitdir: src, oid });
+      stack.push(commit.tree, ...commit.parent);
+    } else if (obj.type === "tree") {
+      const { tree } = await git.readTree({ fs, gitdir: src, oid });
+      for (const e of tree) if (e.type !== "commit") stack.push(e.oid);
+    }
+  }
+  return copied;
+}
+
+export interface TreeChange {
+  a: string | null;
+  b: string | null;
+}
+
+/** Paths whose blob differs between two trees (either may be null: an empty tree). */
+export async function diffTrees(gitdir: string, a: string | null, b: string | null, prefix = ""): Promise<Map<string, TreeChange>> {
+  const out = new Map<string, TreeChange>();
+  if (a === b) return out;
+  const entries = async (oid: string | null) => {
+    const m = new Map<string, { oid: string; type: string }>();
+    if (oid) for (const e of (await git.readTree({ fs, gitdir, oid })).tree) m.set(e.path, { oid: e.oid, type: e.type });
+    return m;
+  };
+  const [ea, eb] = await Promise.all([entries(a), entries(b)]);
+  for (const name of new Set([...ea.keys(), ...eb.keys()])) {
+    const x = ea.get(name);
+    const y = eb.get(name);
+    if (x?.oid === y?.oid) continue;
+    const path = prefix ? `${prefix}/${name}` : name;
+    const xt = x?.type === "tree" ? x.oid : null;
+    const yt = y?.type === "tree" ? y.oid : null;
+    if (xt || yt) for (const [p, c] of await diffTrees(gitdir, xt, yt, path)) out.set(p, c);
+    const xb = x && x.type === "blob" ? x.oid : null;
+    const yb = y && y.type === "blob" ? y.oid : null;
+    if (xb !== yb) out.set(path, { a: xb, b: yb });
+  }
+  return out;
+}
+
+export async function readBlobText(gitdir: string, oid: string | null): Promise<string | null> {
+  if (!oid) return null;
+  const { blob } = await git.readBlob({ fs, gitdir, oid });
+  return new TextDecoder().decode(blob);
+}
+
+export async function resolve(gitdir: string, ref: string): Promise<string | null> {
+  try {
+    return await git.resolveRef({ fs, gitdir, ref });
+  } catch {
+    return null;
+  }
+}
+
+export async function treeOf(gitdir: string, commit: string | null): Promise<string | null> {
+  return commit ? (await git.readCommit({ fs, gitdir, oid: commit })).commit.tree : null;
+}

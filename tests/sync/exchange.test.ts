@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+
+// Machines syncing through a bare repository on a local path: real processes, real git.
+
+function git(cwd: string, ...args: string[]) {
+  return spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+}
+
+function hub(): { root: string; bare: string } {
+  const root = tempDir();
+  const bare = path.join(root, "hub.git");
+  assert.equal(git(root, "init", "-q", "--bare", bare).status, 0);
+  return { root, bare };
+}
+
+function machine(h: { root: string; bare: string }, name: string): string {
+  const dir = path.join(h.root, name);
+  assert.equal(memsync(["init", dir]).code, 0);
+  assert.equal(memsync(["--store", dir, "remote", "set", h.bare]).code, 0);
+  return dir;
+}
+
+const sync = (dir: string) => memsyncJson(["--store", dir, "sync"]);
+const save = (dir: string, text: string) => memsyncJson(["--store", dir, "save", text]).memory.id as string;
+const read = (dir: string, id: string) => {
+  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
+  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
+};
+
+describe("memsync sync through a bare repository", () => {
+  test("two machines add different memories, then both touch one: everything arrives, counts sum exactly", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    const b = machine(h, "b");
+    const x = save(a, "memory from a");
+    sync(a);
+    const y = save(b, "memory from b");
+    sync(b);
+    sync(a);
+    for (const dir of [a, b]) assert.equal(memsyncJson(["--store", dir, "list"]).total, 2);
+    for (let i = 0; i < 3; i++) memsyncJson(["--store", a, "touch", x]);
+    for (let i = 0; i < 2; i++) memsyncJson(["--store", b, "touch", x]);
+    sync(a);
+    const out = sync(b);
+    assert.equal(out.pull.mode, "merge");
+    sync(a);
+    assert.equal(read(a, x).use_count, 5);
+    assert.equal(read(b, x).use_count, 5);
+    assert.equal(read(a, y).content, "memory from b");
+    for (const dir of [a, b]) assert.equal(git(dir, "status", "--porcelain").stdout, "", "native git sees a clean store");
+    assert.equal(git(h.bare, "fsck", "--strict").status, 0);
+  });
+
+  test("content edited on both machines: the later edit wins, the other text is kept", async () => {
+    const h = hub();
+    const a = machine(h, "a");
+    const b = machine(h, "b");
+    const x = save(a, "original text");
+    sync(a);
+    sync(b);
+    memsyncJson(["--store", a, "update", x, "--content", "edited on a"]);
+    await new Promise((r) => setTimeout(r, 1100)); // a later second: b's edit is the later one
+    memsyncJson(["--store", b, "update", x, "--content", "edited on b"]);
+    sync(a);
+    sync(b);
+    sync(a);
+    for (const dir of [a, b]) {
+      const m = read(dir, x);
+      assert.equal(m.content, "edited on b");
+      assert.deepEqual(m.content_conflicts.map((c: { content: string }) => c.content), ["edited on a"]);
+    }
+  });
+
+  test("modify/delete: a consolidation keeps the memory deleted and moves usage; a gc'd memory that was used comes back", () => {
+    const h = hub();
+    const main = machine(h, "main");
+    const edge = machine(h, "edge");
+    const x = save(main, "postgres jsonb note one");
+    const g = save(main, "an old note gc will take");
+    sync(main);
+    sync(edge);
+    // on main: consolidate x into c (the relation names x), and gc g
+    const c = save(main, "postgres jsonb notes, consolidated");
+    memsyncJson(["--store", main, "relate", c, x, "--type", "consolidated_from"]);
+    memsyncJson(["--store", main, "delete", x, "--keep-relations"]);
+    memsyncJson(["--store", main, "delete", g]);
+    // meanwhile the edge machine uses both
+    for (let i = 0; i < 2; i++) memsyncJson(["--store", edge, "touch", x, g]);
+    sync(main);
+    sync(edge);
+    sync(main);
+    for (const dir of [main, edge]) {
+      assert.equal(read(dir, x), null, "consolidated away: stays deleted");
+      assert.equal(read(dir, c).use_count, 2, "the edge's two uses moved to the successor");
+      assert.equal(read(dir, g)?.use_count, 2, "deleted by gc while used: it came back");
+    }
+  });
+
+  test("five machines pushing at once: every memory is on the remote afterwards", async () => {
+    const h = hub();
+    const dirs = ["m1", "m2", "m3", "m4", "m5"].map((n) => machine(h, n));
+    const ids = dirs.map((d, i) => save(d, `memory number ${i} from its own machine`));
+    const runs = await Promise.all(dirs.map((d) => memsyncAsync(["--store", d, "sync", "--json"])));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const check = path.join(h.root, "check");
+    assert.equal(git(h.root, "clone", "-q", h.bare, check).status, 0);
+    for (const id of ids) assert.ok(read(check, id), `memory ${id} is on the remote`);
+    assert.equal(git(h.bare, "fsck", "--strict").status, 0);
+  });
+
+  test("memsync pulls what native git pushed; a missing remote is a clear error that loses nothing", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    save(a, "from memsync");
+    sync(a);
+    const native = path.join(h.root, "native");
+    assert.equal(git(h.root, "clone", "-q", h.bare, native).status, 0);
+    const id = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
+    const record = { id, content: "written by native git", created_at: 1000, last_used: 1000 };
+    fs.writeFileSync(path.join(native, "memories", `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    assert.equal(git(native, "add", "-A").status, 0);
+    assert.equal(git(native, "commit", "-qm", "native commit").status, 0);
+    assert.equal(git(native, "push", "-q", "origin", "HEAD").status, 0);
+    sync(a);
+    assert.equal(memsyncJson(["--store", a, "get", id]).found[0].memory.content, "written by native git");
+    // offline: the remote is gone; the save stays, committed locally, and goes out later
+    const later = save(a, "written while the remote was away");
+    fs.renameSync(h.bare, `${h.bare}.away`);
+    const r = memsync(["--store", a, "sync"]);
+    assert.equal(r.code, 6);
+    assert.match(r.stderr, /cannot be reached/);
+    fs.renameSync(`${h.bare}.away`, h.bare);
+    sync(a);
+    const check = path.join(h.root, "check");
+    assert.equal(git(h.root, "clone", "-q", h.bare, check).status, 0);
+    assert.ok(read(check, later));
+  });
+});
