@@ -21,18 +21,18 @@ export function setRemoteOp(store: Store, url: string, cwd: string): Promise<Rem
 export async function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult }> {
   const { author: a, now } = author(store, env);
   const commit = await commitPending(store, a, now);
-  return { commit, pull: await pull(store, a, now) };
+  return { commit, pull: await pull(store, a, now, env.credentials) };
 }
 
 export async function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult }> {
   const { author: a, now } = author(store, env);
   const commit = await commitPending(store, a, now);
-  return { commit, push: await push(store, a, now) };
+  return { commit, push: await push(store, a, now, env.credentials) };
 }
 
 export async function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult }> {
   const { author: a, now } = author(store, env);
   const commit = await commitPending(store, a, now);
-  const pulled = await pull(store, a, now);
-  return { commit, pull: pulled, push: await push(store, a, now) };
+  const pulled = await pull(store, a, now, env.credentials);
+  return { commit, pull: pulled, push: await push(store, a, now, env.credentials) };
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import process from "node:process";
 import path from "node:path";
 import git from "isomorphic-git";
 import { unavailable } from "../core/errors.ts";
@@ -10,6 +11,7 @@ import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
+import { type Credentials, tokenFor } from "./credentials.ts";
 import { getRemote, type Remote } from "./remote.ts";
 
 // pull and push. pull = fetch, then a fast-forward or memsync's merge (merge-tree.ts), then the
@@ -36,12 +38,58 @@ export interface PushResult {
   pulled: PullResult[];
 }
 
-function localRemote(remote: Remote): string {
-  if (remote.kind !== "local") throw unavailable(`pushing and pulling over HTTP is not built yet (${remote.url}); a path to a bare repository works`);
-  return remote.gitdir;
+const TRACKING = "refs/remotes/origin/main";
+
+/** isomorphic-git's Node HTTP client; it calls url.parse, whose deprecation notice is noise to a user. */
+async function httpClient() {
+  process.noDeprecation = true;
+  return (await import("isomorphic-git/http/node")).default;
 }
 
-const TRACKING = "refs/remotes/origin/main";
+function branchName(ref: string): string {
+  return ref.replace(/^refs\/heads\//, "");
+}
+
+function httpAuth(remote: Remote & { kind: "http" }, creds: Credentials) {
+  const token = tokenFor(remote.url, creds);
+  return {
+    onAuth: () => (token ? { username: "x-access-token", password: token } : { cancel: true }),
+    onAuthFailure: () => ({ cancel: true }),
+  };
+}
+
+/** Network trouble of any kind is "unavailable": nothing local is lost, sync again later. */
+function networkError(e: unknown, url: string): never {
+  const code = (e as { code?: string }).code ?? "";
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/HttpError|UserCanceled/.test(code) || /401|403/.test(msg)) throw unavailable(`the remote refused access (${url}): set MEMSYNC_GIT_TOKEN or a credentials file`);
+  throw unavailable(`the remote cannot be reached (${url}): ${msg.split("\n")[0]}`);
+}
+
+/** Bring the remote's branch into the local object store; returns its commit (null: empty). */
+async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Credentials): Promise<{ theirs: string | null; commitsIn: number }> {
+  if (remote.kind === "local") {
+    const theirs = await resolve(remote.gitdir, ref);
+    if (!theirs) return { theirs: null, commitsIn: 0 };
+    const commitsIn = await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
+    await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    return { theirs, commitsIn };
+  }
+  const http = await httpClient();
+  try {
+    const before = await resolve(`${dir}/.git`, TRACKING);
+    const r = await git.fetch({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const theirs = r.fetchHead ?? null;
+    if (theirs) await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
+  } catch (e) {
+    // (an empty repository is not an error: fetchHead comes back null)
+    if ((e as { code?: string }).code === "NotFoundError" && /HEAD/.test(String(e))) {
+      throw unavailable(`the remote's HEAD names no branch (${remote.url}): make main its default branch`);
+    }
+    networkError(e, remote.url);
+  }
+}
 
 /** Write the changed files of the working tree from blobs (null: remove), as the store writes. */
 async function checkoutPaths(store: Store, gitdir: string, paths: Map<string, string | null>): Promise<void> {
@@ -71,22 +119,21 @@ function countChanges(result: PullResult, changes: Map<string, { before: string 
 }
 
 /** Fetch from the remote and bring its changes into the store (the caller committed first). */
-export async function pull(store: Store, author: Author, nowSeconds: number): Promise<PullResult> {
-  const remoteDir = localRemote(await getRemote(store.root));
+export async function pull(store: Store, author: Author, nowSeconds: number, creds: Credentials = {}): Promise<PullResult> {
+  const remote = await getRemote(store.root);
   return store.exclusive(async () => {
     const dir = store.root;
     const gitdir = `${dir}/.git`;
     const ref = await currentBranchRef(dir);
     const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], head: null };
-    const theirs = await resolve(remoteDir, ref);
+    const { theirs, commitsIn } = await fetchTheirs(dir, remote, ref, creds);
     const ours = await resolve(gitdir, ref);
     result.head = ours;
     if (!theirs) {
       result.mode = "empty-remote";
       return result;
     }
-    result.commits_in = await copyReachable(remoteDir, gitdir, theirs);
-    await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    result.commits_in = commitsIn;
     if (ours === theirs || (ours && (await git.isDescendent({ fs, dir, oid: ours, ancestor: theirs, depth: -1 })))) return result;
 
     const changes = new Map<string, { before: string | null; after: string | null }>();
@@ -194,8 +241,10 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
 }
 
 /** Send local commits; when the remote moved on, pull (merge) and try again. */
-export async function push(store: Store, author: Author, nowSeconds: number, maxAttempts = 8): Promise<PushResult> {
-  const remoteDir = localRemote(await getRemote(store.root));
+export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials = {}, maxAttempts = 8): Promise<PushResult> {
+  const remote = await getRemote(store.root);
+  if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, maxAttempts);
+  const remoteDir = remote.gitdir;
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   const ref = await currentBranchRef(dir);
@@ -208,7 +257,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, max
     const remoteHead = await resolve(remoteDir, ref);
     if (remoteHead === local) return out;
     if (remoteHead && !(await git.isDescendent({ fs, dir, oid: local, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
-      out.pulled.push(await pull(store, author, nowSeconds));
+      out.pulled.push(await pull(store, author, nowSeconds, creds));
       continue;
     }
     await copyReachable(gitdir, remoteDir, local);
@@ -219,6 +268,34 @@ export async function push(store: Store, author: Author, nowSeconds: number, max
       out.pushed = true;
       return out;
     }
+    await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
+  }
+  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+}
+
+async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, maxAttempts: number): Promise<PushResult> {
+  const http = await httpClient();
+  const dir = store.root;
+  const ref = await currentBranchRef(dir);
+  const out: PushResult = { pushed: false, attempts: 0, head: null, pulled: [] };
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    out.attempts = attempt;
+    out.head = await resolve(`${dir}/.git`, ref);
+    if (!out.head) return out;
+    if (out.head === (await resolve(`${dir}/.git`, TRACKING))) return out;
+    try {
+      const r = await git.push({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), ...httpAuth(remote, creds) });
+      if (r.ok) {
+        await git.writeRef({ fs, dir, ref: TRACKING, value: out.head, force: true });
+        out.pushed = true;
+        return out;
+      }
+    } catch (e) {
+      const code = (e as { code?: string }).code ?? "";
+      if (code !== "PushRejectedError") networkError(e, remote.url);
+    }
+    // the remote moved on: merge it in, then try again
+    out.pulled.push(await pull(store, author, nowSeconds, creds));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);

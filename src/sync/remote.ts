@@ -33,6 +33,7 @@ export function classifyRemote(raw: string, cwd: string): Remote {
 export async function setRemote(root: string, raw: string, cwd: string): Promise<Remote> {
   const remote = classifyRemote(raw, cwd);
   await git.setConfig({ fs, dir: root, path: REMOTE_KEY, value: remote.kind === "http" ? remote.url : remote.gitdir });
+  await git.setConfig({ fs, dir: root, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
   return remote;
 }
 

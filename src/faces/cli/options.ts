@@ -31,6 +31,10 @@ export function opsEnv(flags: Flags, root = storeRoot(flags)): OpsEnv {
     user: userName(),
     machineOverride: env("MEMSYNC_MACHINE"),
     driverCommand: `${selfCommand().map(shellQuote).join(" ")} merge-driver %O %A %B %P %L`,
+    credentials: {
+      token: env("MEMSYNC_GIT_TOKEN"),
+      file: path.join(env("XDG_CONFIG_HOME") ?? path.join(homeDir(), ".config"), "memsync", "credentials"),
+    },
   };
 }
 

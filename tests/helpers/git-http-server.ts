@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A real git smart-HTTP server for tests: native `git http-backend` run as CGI behind a small
+// HTTP server on 127.0.0.1, port 0. Optional token (Basic auth, the token as password), and a
+// fault to inject: drop the connection of the next push mid-request.
+
+export interface GitHttpServer {
+  url: (repo: string) => string;
+  close: () => Promise<void>;
+  /** The next receive-pack (push) request has its connection destroyed mid-request. */
+  failNextPush: () => void;
+  requests: string[];
+}
+
+export async function startGitHttpServer(projectRoot: string, token?: string): Promise<GitHttpServer> {
+  let failPush = false;
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    requests.push(`${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? "yes" : "no"}`);
+    if (token) {
+      const auth = req.headers.authorization ?? "";
+      const given = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString().split(":").slice(1).join(":") : "";
+      if (given !== token) {
+        res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' });
+        res.end("authentication required");
+        return;
+      }
+    }
+    if (failPush && url.pathname.endsWith("/git-receive-pack")) {
+      failPush = false;
+      req.socket.destroy();
+      return;
+    }
+    const cgi = spawn("git", ["http-backend"], {
+      env: {
+        ...process.env,
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: "1",
+        REMOTE_USER: "memsync-test", // lets http-backend accept pushes
+        REQUEST_METHOD: req.method ?? "GET",
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers["content-type"] ?? "",
+        HTTP_CONTENT_ENCODING: String(req.headers["content-encoding"] ?? ""),
+        GIT_HTTP_MAX_REQUEST_BUFFER: "100M",
+      },
+    });
+    req.pipe(cgi.stdin);
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    cgi.stdout.on("data", (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of head.subarray(0, end).toString().split("\r\n")) {
+        const i = line.indexOf(":");
+        if (i < 0) continue;
+        const k = line.slice(0, i).trim();
+        const v = line.slice(i + 1).trim();
+        if (k.toLowerCase() === "status") status = Number.parseInt(v, 10);
+        else headers[k] = v;
+      }
+      res.writeHead(status, headers);
+      res.write(head.subarray(end + 4));
+    });
+    cgi.stdout.on("end", () => res.end());
+    cgi.on("error", () => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (repo) => `http://127.0.0.1:${port}/${repo}`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections?.();
+        server.close(() => r());
+      }),
+    failNextPush: () => {
+      failPush = true;
+    },
+    requests,
+  };
+}

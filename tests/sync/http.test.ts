@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { startGitHttpServer } from "../helpers/git-http-server.ts";
+
+// Sync over smart HTTP against native `git http-backend` on 127.0.0.1, with a token. The server
+// runs in this process, so every command that talks to it runs asynchronously (memsyncAsync).
+
+const TOKEN = "s3cret-token-for-tests";
+
+function git(cwd: string, ...args: string[]) {
+  return spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
+}
+
+function readMemory(dir: string, id: string) {
+  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
+  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
+}
+
+describe("memsync sync over smart HTTP", () => {
+  test("two machines through a token-protected server; the token never reaches config, history or logs", async () => {
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const server = await startGitHttpServer(root, TOKEN);
+    try {
+      const env = { MEMSYNC_GIT_TOKEN: TOKEN };
+      const mk = (name: string) => {
+        const dir = path.join(root, name);
+        assert.equal(memsync(["init", dir]).code, 0);
+        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git")]).code, 0);
+        return dir;
+      };
+      const a = mk("a");
+      const b = mk("b");
+      const x = memsyncJson(["--store", a, "save", "over http"], { env }).memory.id;
+      const first = await memsyncAsync(["--store", a, "sync", "--json"], { env });
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal((await memsyncAsync(["--store", b, "sync"], { env })).code, 0);
+      for (let i = 0; i < 3; i++) memsyncJson(["--store", a, "touch", x]);
+      for (let i = 0; i < 2; i++) memsyncJson(["--store", b, "touch", x]);
+      for (const dir of [a, b, a]) {
+        const r = await memsyncAsync(["--store", dir, "sync"], { env });
+        assert.equal(r.code, 0, r.stderr);
+      }
+      assert.equal(readMemory(a, x).use_count, 5);
+      assert.equal(readMemory(b, x).use_count, 5);
+      // no token: a clear refusal, nothing lost
+      memsyncJson(["--store", a, "save", "waits for the token"]);
+      const denied = await memsyncAsync(["--store", a, "sync"]);
+      assert.equal(denied.code, 6);
+      assert.match(denied.stderr, /refused access|MEMSYNC_GIT_TOKEN/);
+      assert.equal((await memsyncAsync(["--store", a, "sync"], { env })).code, 0);
+      for (const dir of [a, b]) {
+        assert.doesNotMatch(fs.readFileSync(path.join(dir, ".git/config"), "utf8"), new RegExp(TOKEN));
+        assert.doesNotMatch(git(dir, "log", "--all", "-p").stdout, new RegExp(TOKEN));
+      }
+      assert.ok(server.requests.some((r) => r.includes("git-receive-pack") && r.endsWith("auth=yes")));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the server drops a push mid-request: the retry loses nothing", async () => {
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const server = await startGitHttpServer(root);
+    try {
+      const a = path.join(root, "a");
+      assert.equal(memsync(["init", a]).code, 0);
+      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git")]).code, 0);
+      const ids = [0, 1, 2].map((i) => memsyncJson(["--store", a, "save", `memory ${i} before the outage`]).memory.id);
+      server.failNextPush();
+      const broken = await memsyncAsync(["--store", a, "sync"]);
+      assert.equal(broken.code, 6, broken.stderr);
+      assert.match(broken.stderr, /cannot be reached/);
+      const again = await memsyncAsync(["--store", a, "sync"]);
+      assert.equal(again.code, 0, again.stderr);
+      const check = path.join(root, "check");
+      assert.equal(git(root, "clone", "-q", path.join(root, "hub.git"), check).status, 0);
+      for (const id of ids) assert.ok(readMemory(check, id), `${id} reached the remote`);
+    } finally {
+      await server.close();
+    }
+  });
+});
