@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { isMemsyncError } from "../core/errors.ts";
 import { readJournal } from "../store/journal.ts";
 import { INDEX_FILE, Store } from "../store/store.ts";
@@ -18,12 +19,21 @@ export interface StatusOutcome {
   index: string;
   /** Journaled changes not yet in git history (memsync commit). */
   uncommitted_changes: number | null;
+  /** Commits the remote has not got yet, as far as the last sync knew (null: no remote). */
+  unpushed_commits: number | null;
 }
 
 /**
  * A health report. It re-stats every record file (finding edits made in place), so it is the
  * one command that costs O(store); everything it finds wrong it reports and leaves untouched.
  */
+async function unpushed(root: string): Promise<number | null> {
+  const config = `${root}/.git/config`;
+  if (!fs.existsSync(config) || !fs.readFileSync(config, "utf8").includes('[remote "origin"]')) return null;
+  const { commitsAhead } = await import("../sync/exchange.ts");
+  return commitsAhead(root);
+}
+
 export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
   const base: StatusOutcome = {
     store: env.storeRoot,
@@ -37,6 +47,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     meta: null,
     index: `${env.storeRoot}/${INDEX_FILE}`,
     uncommitted_changes: null,
+    unpushed_commits: null,
   };
   let store: Store;
   try {
@@ -76,6 +87,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       },
       meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
       uncommitted_changes: readJournal(store.fs, store.root).filter((e) => e.op !== "rescan").length,
+      unpushed_commits: await unpushed(store.root),
     };
   } finally {
     store.close();

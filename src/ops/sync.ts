@@ -14,6 +14,19 @@ function author(store: Store, env: OpsEnv) {
   return { author: { name: env.user ?? "memsync", email: `memsync@${o.machine ?? "unknown"}` }, now: o.now };
 }
 
+/** A new store from a remote (an empty remote: a new store whose first sync fills it). */
+export async function cloneOp(env: OpsEnv, url: string, cwd: string): Promise<{ root: string; head: string | null; files: number; store_created: boolean }> {
+  const { cloneStore } = await import("../sync/exchange.ts");
+  const out = await cloneStore(env.storeRoot, url, cwd, env.credentials ?? {}, env.driverCommand ?? "memsync merge-driver %O %A %B %P %L");
+  let created = false;
+  if (out.head === null) {
+    const { initStore } = await import("./init.ts");
+    await initStore(env);
+    created = true;
+  }
+  return { root: env.storeRoot, ...out, store_created: created };
+}
+
 export function setRemoteOp(store: Store, url: string, cwd: string): Promise<Remote> {
   return setRemote(store.root, url, cwd);
 }

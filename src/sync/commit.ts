@@ -161,6 +161,7 @@ function readState(root: string): { head: string | null } | null {
 }
 
 export function writeCommitState(root: string, head: string | null): void {
+  fs.mkdirSync(`${root}/${LOCAL_DIR}`, { recursive: true });
   const tmp = `${root}/${STATE_FILE}.${Date.now()}-${Math.random().toString(36).slice(2)}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify({ head }, null, 2)}\n`);
   fs.renameSync(tmp, `${root}/${STATE_FILE}`);

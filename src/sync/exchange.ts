@@ -307,10 +307,37 @@ export async function commitsAhead(dir: string): Promise<number | null> {
   const local = await resolve(`${dir}/.git`, ref);
   const tracked = await resolve(`${dir}/.git`, TRACKING);
   if (!local) return 0;
-  let n = 0;
-  for (const entry of await git.log({ fs, dir, ref: local, depth: 10_000 })) {
-    if (entry.oid === tracked) return n;
-    n++;
+  const mine = (await git.log({ fs, dir, ref: local, depth: 10_000 })).map((e) => e.oid);
+  if (!tracked) return mine.length;
+  const theirs = new Set((await git.log({ fs, dir, ref: tracked, depth: 10_000 })).map((e) => e.oid));
+  return mine.filter((oid) => !theirs.has(oid)).length;
+}
+
+/**
+ * Make a new store from a remote: the repository, its files, git's index, the merge driver.
+ * An empty remote gets a new store (the first sync pushes it).
+ */
+export async function cloneStore(root: string, url: string, cwd: string, creds: Credentials, driverCommand: string): Promise<{ head: string | null; files: number }> {
+  const { classifyRemote, setRemote } = await import("./remote.ts");
+  const remote = classifyRemote(url, cwd);
+  if (fs.existsSync(root) && fs.readdirSync(root).length > 0) throw unavailable(`${root} exists and is not empty`);
+  fs.mkdirSync(root, { recursive: true });
+  await git.init({ fs, dir: root, defaultBranch: "main" });
+  await setRemote(root, url, cwd);
+  const { registerMergeDriver } = await import("./repo-init.ts");
+  await registerMergeDriver(root, driverCommand);
+  const ref = "refs/heads/main";
+  const { theirs } = await fetchTheirs(root, remote, ref, creds);
+  if (!theirs) return { head: null, files: 0 };
+  const files = await diffTrees(`${root}/.git`, null, await treeOf(`${root}/.git`, theirs));
+  for (const [p, c] of files) {
+    const { blob } = await git.readBlob({ fs, dir: root, oid: c.b! });
+    fs.mkdirSync(path.dirname(`${root}/${p}`), { recursive: true });
+    fs.writeFileSync(`${root}/${p}`, blob);
   }
-  return tracked ? n : null;
+  await git.writeRef({ fs, dir: root, ref, value: theirs, force: true });
+  await syncGitIndex(root, new Map([...files].map(([p, c]) => [p, c.b] as const)));
+  writeCommitState(root, theirs);
+  if (!fs.existsSync(`${root}/.meta.json`)) throw unavailable(`${url} holds a git repository but not a memsync store (no .meta.json)`);
+  return { head: theirs, files: files.size };
 }

@@ -141,3 +141,70 @@ describe("memsync sync through a bare repository", () => {
     assert.ok(read(check, later));
   });
 });
+
+describe("clone, remotes and status", () => {
+  test("clone makes a working store; status counts commits waiting to be pushed while offline", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    const x = save(a, "cloned memory");
+    sync(a);
+    const c = path.join(h.root, "c");
+    const cl = memsyncJson(["clone", h.bare, c]);
+    assert.ok(cl.files >= 4);
+    assert.equal(memsyncJson(["--store", c, "get", x]).found[0].memory.content, "cloned memory");
+    assert.match(fs.readFileSync(path.join(c, ".git/config"), "utf8"), /driver = .*merge-driver/);
+    assert.equal(git(c, "status", "--porcelain").stdout, "");
+    save(c, "one");
+    save(c, "two");
+    memsyncJson(["--store", c, "commit"]);
+    assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 2);
+    sync(c);
+    assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 0);
+    const empty = hub();
+    const fresh = memsyncJson(["clone", empty.bare, path.join(empty.root, "f")]);
+    assert.equal(fresh.store_created, true, "an empty remote gives a new store");
+    assert.equal(memsync(["clone", h.bare, c]).code, 6, "never into a folder that holds something");
+  });
+
+  test("ssh remotes and URLs with credentials are refused with what to use instead", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    for (const url of ["git@github.com:me/memories.git", "ssh://git@host/x.git"]) {
+      const r = memsync(["--store", a, "remote", "set", url]);
+      assert.equal(r.code, 4);
+      assert.match(r.stderr, /ssh remotes are not supported.*https URL with a token/);
+    }
+    const cred = memsync(["--store", a, "remote", "set", "https://me:secret@example.com/x.git"]);
+    assert.equal(cred.code, 4);
+    assert.doesNotMatch(fs.readFileSync(path.join(a, ".git/config"), "utf8"), /secret/);
+  });
+
+  test("native git merging with the driver gives the same files as memsync pull", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    const b = machine(h, "b");
+    const x = save(a, "shared");
+    sync(a);
+    sync(b);
+    for (let i = 0; i < 2; i++) memsyncJson(["--store", a, "touch", x]);
+    memsyncJson(["--store", a, "update", x, "--add-tag", "from-a"]);
+    memsyncJson(["--store", b, "touch", x, "--boost"]);
+    memsyncJson(["--store", b, "update", x, "--add-tag", "from-b"]);
+    memsyncJson(["--store", a, "commit"]);
+    memsyncJson(["--store", b, "commit"]);
+    // the same two histories merged twice: by native git (with the driver) in a copy of b, by memsync in b
+    const copy = path.join(h.root, "b-native");
+    fs.cpSync(b, copy, { recursive: true });
+    memsyncJson(["--store", a, "push"]);
+    assert.equal(git(copy, "fetch", "-q", h.bare, "main").status, 0);
+    const merged = git(copy, "merge", "-q", "--no-edit", "FETCH_HEAD");
+    assert.equal(merged.status, 0, merged.stderr);
+    memsyncJson(["--store", b, "pull"]);
+    const file = `memories/${x}.json`;
+    const viaGit = JSON.parse(fs.readFileSync(path.join(copy, file), "utf8"));
+    const viaMemsync = JSON.parse(fs.readFileSync(path.join(b, file), "utf8"));
+    assert.deepEqual(viaGit, viaMemsync);
+    assert.equal(viaMemsync.use_count, 3);
+    assert.deepEqual(viaMemsync.meta.tags, ["from-a", "from-b"]);
+  });
+});

@@ -160,6 +160,11 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).commitCmd(f),
   },
   {
+    usage: "clone <url> [dir]",
+    describe: "a new store from a remote: https URL (token in MEMSYNC_GIT_TOKEN) or path to a bare repository",
+    run: async ([url, dir], f) => (await admin()).cloneCmd(url as string, dir as string | undefined, f),
+  },
+  {
     usage: "remote <action> [url]",
     describe: "remote set <url or path to a bare repository>: where sync pulls from and pushes to",
     run: async ([action, url], f) => (await admin()).remoteCmd(action as string, url as string | undefined, f),

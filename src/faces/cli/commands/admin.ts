@@ -35,6 +35,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
   }
   if (out.meta) lines.push(`created: ${isoTime(out.meta.created_at)}, storage version ${out.meta.storage_version}`);
   if (out.uncommitted_changes) lines.push(`uncommitted changes: ${out.uncommitted_changes} (memsync commit)`);
+  if (out.unpushed_commits) lines.push(`commits waiting to be pushed: ${out.unpushed_commits} (memsync sync)`);
   for (const p of out.problems) lines.push(`  problem: ${p.path}: ${p.problem}`);
   for (const r of out.relations?.dangling ?? []) lines.push(`  dangling relation: ${r.id} (${r.from_id} -> ${r.to_id})`);
   if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (interrupted writes: the records they were meant to replace are intact)`);
@@ -85,4 +86,12 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   const pushed = out.push;
   if (pushed) lines.push(pushed.pushed ? `push: done (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
   return { stdout: `${lines.join("\n")}\n` };
+}
+
+export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {
+  const { cloneOp } = await import("../../../ops/sync.ts");
+  const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
+  const out = await cloneOp(opsEnv(flags, root), url, cwd());
+  if (flags.json) return { stdout: json(out) };
+  return { stdout: out.store_created ? `cloned an empty remote: new store at ${out.root}; sync fills the remote\n` : `cloned ${out.files} files into ${out.root}\n` };
 }
