@@ -226,6 +226,41 @@ async function main(): Promise<void> {
         runs: Math.min(args.runs, 10),
       },
     ];
+    // sync against a bare repository on a local path, side by side with native git doing the same
+    const hubDir = path.join(BENCH_DIR, `hub-${size}.git`);
+    const other = path.join(BENCH_DIR, `other-${size}`);
+    const native = path.join(BENCH_DIR, `native-${size}`);
+    for (const d of [hubDir, other, native]) fs.rmSync(d, { recursive: true, force: true });
+    const run = (cmd: string[], cwd?: string) => {
+      const r = spawnSync(cmd[0]!, cmd.slice(1), { cwd, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed: ${r.stderr}`);
+    };
+    const s0 = performance.now();
+    run(["git", "clone", "-q", "--bare", dir, hubDir]);
+    run([BIN, "--store", scratch, "remote", "set", hubDir]);
+    run([BIN, "--store", scratch, "sync"]);
+    run([BIN, "clone", hubDir, other]);
+    run(["git", "clone", "-q", hubDir, native]);
+    run(["git", "-C", native, "config", "user.email", "bench@example.com"]);
+    run(["git", "-C", native, "config", "user.name", "bench"]);
+    log(`  sync set-up (bare hub, clones): ${((performance.now() - s0) / 1000).toFixed(1)} s`);
+    const hundred = fs
+      .readdirSync(path.join(dir, "memories"))
+      .filter((n) => n.endsWith(".json"))
+      .slice(0, 100)
+      .map((n) => n.slice(0, -5));
+    const pushFromOther = ["bash", "-c", `${commandLine([BIN, "--store", other, "touch", ...hundred])} >/dev/null && ${commandLine([BIN, "--store", other, "sync"])} >/dev/null`];
+    cases.push(
+      { key: "sync-push-one", argv: on(scratch, "sync"), prepare: saveArgv("Benchmark note pushed right after it was saved"), runs: Math.min(args.runs, 15) },
+      {
+        key: "native-push-one",
+        argv: ["bash", "-c", `cd ${native} && f=memories/bench-$(date +%s%N).json && printf '{}\n' > $f && git add $f && git commit -qm "save: one" && git push -q origin HEAD`],
+        runs: Math.min(args.runs, 15),
+      },
+      { key: "pull-100", argv: on(scratch, "pull"), prepare: pushFromOther, runs: 5, warmup: 0 },
+      { key: "native-pull-100", argv: ["git", "-C", native, "pull", "-q", "--no-rebase", "origin", "main"], prepare: pushFromOther, runs: 5, warmup: 0 },
+    );
+
     const cold: Record<string, Stat> = {};
     for (const c of cases) {
       cold[c.key] = measure({ ...c, key: `${size}-${c.key}` }, opts);
@@ -237,6 +272,7 @@ async function main(): Promise<void> {
     const inproc = await measureInproc(dir, scratch, size, { old: manifest.old_id }, { common: manifest.common_query, rare: manifest.rare_query });
     log(`  in-process full load: median ${inproc.load.median.toFixed(1)} ms; rebuild ${inproc.rebuild.median.toFixed(1)} ms; search ${inproc.searchCommon.median.toFixed(1)} ms`);
     fs.rmSync(scratch, { recursive: true, force: true });
+    for (const d of [hubDir, other, native]) fs.rmSync(d, { recursive: true, force: true });
     sizes.push({ size, manifest, reused, generateSeconds, cold, inproc });
   }
 
