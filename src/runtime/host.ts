@@ -43,6 +43,10 @@ export function cwd(): string {
   return process.cwd();
 }
 
+export function stderrIsTty(): boolean {
+  return Boolean(process.stderr.isTTY);
+}
+
 export async function readStdin(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -5,6 +5,7 @@ import { recordFilePaths } from "../store/load-all.ts";
 import { dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
 import { LOCAL_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
+import { cacheFor } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 
 // Turning the pending-change journal into commits, built from the paths memsync knows changed:
@@ -81,7 +82,7 @@ export class TreeModel {
     }
     const map = new Map<string, { mode: string; oid: string; type: "blob" | "tree" | "commit" }>();
     if (oid) {
-      const { tree } = await git.readTree({ fs, dir: this.dir, oid });
+      const { tree } = await git.readTree({ fs, dir: this.dir, oid, cache: cacheFor(`${this.dir}/.git`) });
       for (const e of tree) map.set(e.path, { mode: e.mode, oid: e.oid, type: e.type });
     }
     this.dirs.set(path, map);

@@ -12,6 +12,7 @@ import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
+import { progress } from "./progress.ts";
 import { getRemote, type Remote } from "./remote.ts";
 
 // pull and push. pull = fetch, then a fast-forward or memsync's merge (merge-tree.ts), then the
@@ -33,6 +34,8 @@ export interface PullResult {
 
 export interface PushResult {
   pushed: boolean;
+  /** Commits the remote did not have. */
+  commits_out: number;
   attempts: number;
   head: string | null;
   pulled: PullResult[];
@@ -53,6 +56,7 @@ function branchName(ref: string): string {
 function httpAuth(remote: Remote & { kind: "http" }, creds: Credentials) {
   const token = tokenFor(remote.url, creds);
   return {
+    onProgress: (e: { phase: string; loaded: number; total?: number }) => progress(e.phase, e.loaded, e.total),
     onAuth: () => (token ? { username: "x-access-token", password: token } : { cancel: true }),
     onAuthFailure: () => ({ cancel: true }),
   };
@@ -248,7 +252,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   const ref = await currentBranchRef(dir);
-  const out: PushResult = { pushed: false, attempts: 0, head: null, pulled: [] };
+  const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     out.attempts = attempt;
     const local = await resolve(gitdir, ref);
@@ -260,6 +264,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
       out.pulled.push(await pull(store, author, nowSeconds, creds));
       continue;
     }
+    out.commits_out = (await commitsAhead(dir)) ?? 0;
     await copyReachable(gitdir, remoteDir, local);
     if (await casRef(remoteDir, ref, remoteHead, local, (g) => resolve(g, ref))) {
       // a first push names the branch the remote's HEAD points at, so a clone checks it out
@@ -277,12 +282,13 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
   const http = await httpClient();
   const dir = store.root;
   const ref = await currentBranchRef(dir);
-  const out: PushResult = { pushed: false, attempts: 0, head: null, pulled: [] };
+  const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     out.attempts = attempt;
     out.head = await resolve(`${dir}/.git`, ref);
     if (!out.head) return out;
     if (out.head === (await resolve(`${dir}/.git`, TRACKING))) return out;
+    out.commits_out = (await commitsAhead(dir)) ?? 0;
     try {
       const r = await git.push({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), ...httpAuth(remote, creds) });
       if (r.ok) {

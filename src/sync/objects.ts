@@ -1,21 +1,32 @@
 import fs from "node:fs";
 import git from "isomorphic-git";
+import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
 // lacks (isomorphic-git speaks only smart HTTP, so a remote on a local path is reached by copying
 // objects between the two object stores), and comparing two trees folder by folder.
 
+/**
+ * isomorphic-git re-reads a pack's index on every call unless it is given a cache object; one
+ * cache per repository for the life of a command.
+ */
+const caches = new Map<string, object>();
+export function cacheFor(gitdir: string): object {
+  let c = caches.get(gitdir);
+  if (!c) {
+    c = {};
+    caches.set(gitdir, c);
+  }
+  return c;
+}
+
 async function has(gitdir: string, oid: string): Promise<boolean> {
+  if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
   try {
-    await git.readObject({ fs, gitdir, oid, format: "deflated" });
+    await git.readObject({ fs, gitdir, oid, format: "deflated", cache: cacheFor(gitdir) });
     return true;
   } catch {
-    try {
-      await git.readObject({ fs, gitdir, oid, format: "content" });
-      return true;
-    } catch {
-      return false;
-    }
+    return false;
   }
 }
 
@@ -32,14 +43,15 @@ export async function copyReachable(src: string, dst: string, tip: string): Prom
     if (seen.has(oid)) continue;
     seen.add(oid);
     if (await has(dst, oid)) continue;
-    const obj = await git.readObject({ fs, gitdir: src, oid, format: "content" });
+    const obj = await git.readObject({ fs, gitdir: src, oid, format: "content", cache: cacheFor(src) });
+    if (copied % 200 === 0) progress("copying objects", copied);
     await git.writeObject({ fs, gitdir: dst, type: obj.type as "blob" | "tree" | "commit" | "tag", object: obj.object as Uint8Array, format: "content", oid });
     copied++;
     if (obj.type === "commit") {
-      const { commit } = await git.readCommit({ fs, gitdir: src, oid });
+      const { commit } = await git.readCommit({ fs, gitdir: src, oid, cache: cacheFor(src) });
       stack.push(commit.tree, ...commit.parent);
     } else if (obj.type === "tree") {
-      const { tree } = await git.readTree({ fs, gitdir: src, oid });
+      const { tree } = await git.readTree({ fs, gitdir: src, oid, cache: cacheFor(src) });
       for (const e of tree) if (e.type !== "commit") stack.push(e.oid);
     }
   }
@@ -57,7 +69,7 @@ export async function diffTrees(gitdir: string, a: string | null, b: string | nu
   if (a === b) return out;
   const entries = async (oid: string | null) => {
     const m = new Map<string, { oid: string; type: string }>();
-    if (oid) for (const e of (await git.readTree({ fs, gitdir, oid })).tree) m.set(e.path, { oid: e.oid, type: e.type });
+    if (oid) for (const e of (await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) })).tree) m.set(e.path, { oid: e.oid, type: e.type });
     return m;
   };
   const [ea, eb] = await Promise.all([entries(a), entries(b)]);
@@ -78,7 +90,7 @@ export async function diffTrees(gitdir: string, a: string | null, b: string | nu
 
 export async function readBlobText(gitdir: string, oid: string | null): Promise<string | null> {
   if (!oid) return null;
-  const { blob } = await git.readBlob({ fs, gitdir, oid });
+  const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) });
   return new TextDecoder().decode(blob);
 }
 
@@ -91,5 +103,5 @@ export async function resolve(gitdir: string, ref: string): Promise<string | nul
 }
 
 export async function treeOf(gitdir: string, commit: string | null): Promise<string | null> {
-  return commit ? (await git.readCommit({ fs, gitdir, oid: commit })).commit.tree : null;
+  return commit ? (await git.readCommit({ fs, gitdir, oid: commit, cache: cacheFor(gitdir) })).commit.tree : null;
 }

@@ -8,7 +8,7 @@ import { json } from "../format.ts";
 import { type Flags, opsEnv, storeRoot } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 import path from "node:path";
-import { cwd } from "../../../runtime/host.ts";
+import { cwd, stderrIsTty, writeErr } from "../../../runtime/host.ts";
 
 // init, status, reindex.
 
@@ -72,11 +72,32 @@ export async function remoteCmd(action: string, url: string | undefined, flags: 
   return { stdout: flags.json ? json(remote) : `remote: ${remote.kind === "http" ? remote.url : remote.gitdir}\n` };
 }
 
+/** One line of progress on a terminal's stderr, for transfers long enough to wonder about. */
+async function showProgress(flags: Flags): Promise<() => void> {
+  const { onProgress } = await import("../../../sync/progress.ts");
+  if (flags.json || !stderrIsTty()) return () => {};
+  let shown = false;
+  onProgress((phase, done, total) => {
+    shown = true;
+    writeErr(`\r${phase}: ${done}${total ? `/${total}` : ""}   `);
+  });
+  return () => {
+    onProgress(undefined);
+    if (shown) writeErr("\n");
+  };
+}
+
 export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
   const ops = await import("../../../ops/sync.ts");
   const env = opsEnv(flags);
+  const done = await showProgress(flags);
   type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
-  const out: Out = await withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
+  let out: Out;
+  try {
+    out = await withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
+  } finally {
+    done();
+  }
   if (flags.json) return { stdout: json(out) };
   const lines: string[] = [];
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
@@ -84,14 +105,20 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   if (p) lines.push(`pull: ${p.mode}${p.mode === "merge" || p.mode === "fast-forward" ? ` (${p.memories_added} added, ${p.memories_changed} changed, ${p.memories_removed} removed, ${p.conflicts_resolved} merged)` : ""}`);
   if (p?.text_conflicts.length) lines.push(`files merged as text with conflict markers: ${p.text_conflicts.join(", ")}`);
   const pushed = out.push;
-  if (pushed) lines.push(pushed.pushed ? `push: done (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
+  if (pushed) lines.push(pushed.pushed ? `push: ${pushed.commits_out} commit${pushed.commits_out === 1 ? "" : "s"} (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
   return { stdout: `${lines.join("\n")}\n` };
 }
 
 export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {
   const { cloneOp } = await import("../../../ops/sync.ts");
   const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
-  const out = await cloneOp(opsEnv(flags, root), url, cwd());
+  const done = await showProgress(flags);
+  let out: Awaited<ReturnType<typeof cloneOp>>;
+  try {
+    out = await cloneOp(opsEnv(flags, root), url, cwd());
+  } finally {
+    done();
+  }
   if (flags.json) return { stdout: json(out) };
   return { stdout: out.store_created ? `cloned an empty remote: new store at ${out.root}; sync fills the remote\n` : `cloned ${out.files} files into ${out.root}\n` };
 }
