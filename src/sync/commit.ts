@@ -5,6 +5,7 @@ import { recordFilePaths } from "../store/load-all.ts";
 import { dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
 import { LOCAL_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
+import { patchGitIndex } from "./git-index.ts";
 import { cacheFor } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 
@@ -174,6 +175,12 @@ export function writeCommitState(root: string, head: string | null): void {
  * in one add (one rewrite).
  */
 export async function syncGitIndex(dir: string, paths: Map<string, string | null>): Promise<void> {
+  const changes = new Map<string, { oid: string; size: number } | null>();
+  for (const [p, oid] of paths) {
+    const st = oid === null ? null : fs.statSync(`${dir}/${p}`, { throwIfNoEntry: false });
+    changes.set(p, oid === null ? null : { oid, size: st?.size ?? 0 });
+  }
+  if (await patchGitIndex(`${dir}/.git`, changes)) return;
   const present = [...paths].filter(([, oid]) => oid !== null).map(([p]) => p);
   if (present.length > 8) await git.add({ fs, dir, filepath: present });
   else for (const filepath of present) await git.updateIndex({ fs, dir, filepath, oid: paths.get(filepath)!, add: true });
@@ -193,7 +200,10 @@ export async function currentBranchRef(dir: string): Promise<string> {
 export async function commitPending(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
   const dir = store.root;
   if (!fs.existsSync(`${dir}/.git`)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
-  await store.refresh();
+  // a full refresh: an editor that saves in place leaves its folder's mtime as it was, and only a
+  // stat of every record file finds that (about 30 ms for 10,000 files; every other command
+  // looks only at folders whose mtime moved)
+  await store.refresh(true);
   return store.exclusive(async () => {
     const entries = readJournal(store.fs, dir);
     const branch = await currentBranchRef(dir);

@@ -65,6 +65,19 @@ describe("memsync commit", () => {
     assert.equal(git(s, "show", `HEAD:memories/${a}.json`).stdout.includes("changed by another tool"), true);
   });
 
+  test("an edit saved in place (same file, folder mtime unchanged) is committed too", async () => {
+    const s = newStore();
+    const a = save(s, "before the editor");
+    memsyncJson(["--store", s, "commit"]);
+    await new Promise((r) => setTimeout(r, 2200)); // past every racy window: the index trusts the folder
+    memsyncJson(["--store", s, "list"]);
+    const file = path.join(s, "memories", `${a}.json`);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("before the editor", "saved in place by an editor"));
+    const out = memsyncJson(["--store", s, "commit"]).commits;
+    assert.equal(out.length, 1);
+    assert.match(git(s, "show", `HEAD:memories/${a}.json`).stdout, /saved in place by an editor/);
+  });
+
   test("after the index is lost, a commit compares every file and misses nothing", () => {
     const s = newStore();
     const a = save(s, "before");
