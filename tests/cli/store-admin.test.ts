@@ -3,13 +3,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
 // init, status, reindex, help: the store as a whole.
 
-function git(cwd: string, ...args: string[]) {
-  return spawnSync("git", args, { cwd, encoding: "utf8" });
-}
 
 describe("init", () => {
   test("makes a git working tree with .meta.json, .gitattributes and .gitignore that native git accepts", () => {

@@ -99,3 +99,8 @@ export function newStore(): string {
 export function hasCommand(cmd: string): boolean {
   return spawnSync(cmd, ["--version"], { encoding: "utf8" }).status === 0;
 }
+
+/** Native git, with an identity for commits, run to completion. */
+export function git(cwd: string, ...args: string[]) {
+  return spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
+}

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
 // memsync commit: history built from the journal of known changes, checked with native git.
 
-function git(cwd: string, ...args: string[]) {
-  return spawnSync("git", args, { cwd, encoding: "utf8" });
-}
 const log = (dir: string) => git(dir, "log", "--format=%s").stdout.trim().split("\n");
 const save = (store: string, text: string) => memsyncJson(["--store", store, "save", text]).memory.id as string;
 

@@ -1,15 +1,11 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
 
 // Machines syncing through a bare repository on a local path: real processes, real git.
 
-function git(cwd: string, ...args: string[]) {
-  return spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
 
 function hub(): { root: string; bare: string } {
   const root = tempDir();

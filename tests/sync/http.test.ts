@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 
 // Sync over smart HTTP against native `git http-backend` on 127.0.0.1, with a token. The server
@@ -11,9 +10,6 @@ import { startGitHttpServer } from "../helpers/git-http-server.ts";
 
 const TOKEN = "s3cret-token-for-tests";
 
-function git(cwd: string, ...args: string[]) {
-  return spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8" });
-}
 
 function readMemory(dir: string, id: string) {
   const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));

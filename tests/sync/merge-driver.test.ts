@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
 // The merge driver as git calls it, and native git merging a memsync store with it.
 
@@ -33,10 +32,6 @@ function driver(base: string | null, ours: string, theirs: string, repoPath = `m
   return { ...r, result: fs.readFileSync(a, "utf8") };
 }
 
-function git(cwd: string, ...args: string[]) {
-  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
-  return r;
-}
 
 describe("memsync merge-driver %O %A %B %P %L", () => {
   test("merges a memory field by field into %A and exits 0", () => {
