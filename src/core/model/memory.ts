@@ -99,8 +99,6 @@ export const MemorySchema = z.looseObject({
 });
 
 export type Memory = z.output<typeof MemorySchema>;
-export type MemoryInput = z.input<typeof MemorySchema>;
-export type DecisionContent = z.output<typeof DecisionContentSchema>;
 
 const MEMORY_ORDER = keyOrderOf(MemorySchema);
 

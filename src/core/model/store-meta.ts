@@ -24,7 +24,6 @@ export const StoreMetaSchema = z.looseObject({
 });
 
 export type StoreMeta = z.output<typeof StoreMetaSchema>;
-export type StoreSettings = z.output<typeof StoreSettingsSchema>;
 
 const META_ORDER = keyOrderOf(StoreMetaSchema);
 
