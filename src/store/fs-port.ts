@@ -60,19 +60,17 @@ export const nodeFs: StoreFs = {
   readdir: (p) =>
     fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile() })),
   stat(p) {
+    // plain (not bigint) stat: about 15% cheaper, and a full refresh stats every record file.
+    // mtime is whole milliseconds; every stat memsync compares comes from here, so they agree.
+    let s: fs.Stats | undefined;
     try {
-      const s = fs.statSync(p, { bigint: true });
-      return {
-        mtime: Number(s.mtimeNs / 1_000_000n),
-        size: Number(s.size),
-        ino: Number(s.ino),
-        isDir: s.isDirectory(),
-        isFile: s.isFile(),
-      };
+      s = fs.statSync(p, { throwIfNoEntry: false });
     } catch (e) {
-      if (isNotFound(e)) return null;
+      if (isNotFound(e)) return null; // ENOTDIR: a file where a folder was expected
       throw e;
     }
+    if (!s) return null;
+    return { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isDir: s.isDirectory(), isFile: s.isFile() };
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),
   fsyncDir(p) {

@@ -219,6 +219,11 @@ export class IndexDb {
     return this.q("SELECT * FROM files WHERE dir = ?").all(dir) as unknown as FileRow[];
   }
 
+  /** Every file of one kind, in one query (a full refresh looks at all of them). */
+  filesOfKind(kind: RecordKind): FileRow[] {
+    return this.q("SELECT * FROM files WHERE kind = ?").all(kind) as unknown as FileRow[];
+  }
+
   file(path: string): FileRow | undefined {
     return this.q("SELECT * FROM files WHERE path = ?").get(path) as FileRow | undefined;
   }

@@ -79,8 +79,28 @@ export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Pla
   return plan;
 }
 
+/** The index's files of a folder, as path -> row. */
+type RowsIn = (dir: string) => Map<string, FileRow>;
+
+const rowsFromIndex =
+  (ctx: RefreshContext): RowsIn =>
+  (dir) =>
+    new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
+
+/** For a full refresh: every row of the kind in one query, grouped by folder (not a query per shard). */
+function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
+  const byDir = new Map<string, Map<string, FileRow>>();
+  for (const r of ctx.index.filesOfKind(kind)) {
+    let m = byDir.get(r.dir);
+    if (!m) byDir.set(r.dir, (m = new Map()));
+    m.set(r.path, r);
+  }
+  return (dir) => byDir.get(dir) ?? new Map();
+}
+
 function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolean): void {
   const top = KIND_DIR[kind];
+  const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
   const st = ctx.fs.stat(`${ctx.root}/${top}`);
   const rec = ctx.index.dir(top);
   const recordedSubs = ctx.index.subdirs(top);
@@ -95,16 +115,16 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolea
     subs = [...known.keys()];
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
-    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name), rec !== undefined);
+    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name), rec !== undefined, rowsIn(top));
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
     noteDir(ctx, plan, top, st, rec);
   }
-  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, known.get(sub), full);
+  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn);
 }
 
-function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, rec: DirRow | undefined, full: boolean): void {
+function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, rec: DirRow | undefined, full: boolean, rowsIn: RowsIn = rowsFromIndex(ctx)): void {
   const st = ctx.fs.stat(`${ctx.root}/${dir}`);
   if (!st?.isDir) {
     if (rec) forgetDir(ctx, plan, dir);
@@ -115,7 +135,7 @@ function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string
     .readdir(`${ctx.root}/${dir}`)
     .filter((e) => !e.isDir)
     .map((e) => e.name);
-  scanFiles(ctx, plan, kind, dir, names, rec !== undefined);
+  scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
   noteDir(ctx, plan, dir, st, rec);
 }
 
@@ -135,8 +155,7 @@ function forgetDir(ctx: RefreshContext, plan: Plan, dir: string): void {
 }
 
 /** `known`: the folder was indexed before, so what differs now changed outside memsync. */
-function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean): void {
-  const rows = new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
+function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean, rows: Map<string, FileRow>): void {
   for (const name of names) {
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);

@@ -165,6 +165,18 @@ export class Store {
    */
   refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
     return this.guarded(async () => {
+      if (full) {
+        // a full refresh stats every record file: do that once, under the lock, schemas at hand
+        // (a lock-free look first, then again under the lock, would stat everything twice)
+        await this.codec();
+        const applied = this.locked(() => {
+          const plan = planRefresh(this.ctx, true, kinds);
+          if (!planIsEmpty(plan)) this.apply(plan);
+          return plan;
+        });
+        if (applied.upserts.length > 500) this.indexDb.analyze();
+        return applied;
+      }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
         if (planIsEmpty(plan)) return plan;

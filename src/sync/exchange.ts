@@ -9,7 +9,7 @@ import type { Store } from "../store/store.ts";
 import { currentBranchRef, syncGitIndex, TreeModel, writeCommitState } from "./commit.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
-import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import { progress } from "./progress.ts";
@@ -313,10 +313,41 @@ export async function commitsAhead(dir: string): Promise<number | null> {
   const local = await resolve(`${dir}/.git`, ref);
   const tracked = await resolve(`${dir}/.git`, TRACKING);
   if (!local) return 0;
-  const mine = (await git.log({ fs, dir, ref: local, depth: 10_000 })).map((e) => e.oid);
-  if (!tracked) return mine.length;
-  const theirs = new Set((await git.log({ fs, dir, ref: tracked, depth: 10_000 })).map((e) => e.oid));
-  return mine.filter((oid) => !theirs.has(oid)).length;
+  if (!tracked) return (await git.log({ fs, dir, ref: local, depth: 10_000 })).length;
+  return local === tracked ? 0 : countOnlyFrom(dir, local, tracked);
+}
+
+/**
+ * Commits reachable from `mine` and not from `theirs`, found as git finds merge bases: walk both
+ * histories newest first, marking which side reaches each commit, and stop once every commit left
+ * to look at is reachable from theirs. The walk stays near the two tips, however long the history.
+ */
+async function countOnlyFrom(dir: string, mine: string, theirs: string): Promise<number> {
+  const MINE = 1;
+  const THEIRS = 2;
+  const cache = cacheFor(`${dir}/.git`);
+  const marks = new Map<string, number>();
+  const info = new Map<string, { time: number; parents: string[] }>();
+  const queue = new Set<string>();
+  const mark = async (oid: string, side: number) => {
+    if (!info.has(oid)) {
+      const { commit } = await git.readCommit({ fs, dir, oid, cache });
+      info.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
+    }
+    const before = marks.get(oid) ?? 0;
+    if ((before | side) === before) return;
+    marks.set(oid, before | side);
+    queue.add(oid);
+  };
+  await mark(mine, MINE);
+  await mark(theirs, THEIRS);
+  while ([...queue].some((oid) => marks.get(oid) === MINE)) {
+    let newest = "";
+    for (const oid of queue) if (!newest || info.get(oid)!.time > info.get(newest)!.time) newest = oid;
+    queue.delete(newest);
+    for (const p of info.get(newest)!.parents) await mark(p, marks.get(newest)!);
+  }
+  return [...marks.values()].filter((m) => m === MINE).length;
 }
 
 /**

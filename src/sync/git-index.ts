@@ -8,16 +8,10 @@ import fs from "node:fs";
 // stale after any change; git rebuilds what it needs). Anything unusual (another version, a split
 // index) returns false, and the caller uses isomorphic-git instead.
 
-interface Entry {
-  path: string;
-  bytes: Uint8Array;
-}
-
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-function entryBytes(path: string, oid: string, size: number): Uint8Array {
-  const name = enc.encode(path);
+function entryBytes(name: Uint8Array, oid: string, size: number): Uint8Array {
   const len = 62 + name.length;
   const padded = Math.ceil((len + 1) / 8) * 8;
   const out = new Uint8Array(padded);
@@ -30,9 +24,8 @@ function entryBytes(path: string, oid: string, size: number): Uint8Array {
   return out;
 }
 
-function compareBytes(a: string, b: string): number {
-  const x = enc.encode(a);
-  const y = enc.encode(b);
+/** git orders index entries by the bytes of their paths. */
+function compareBytes(x: Uint8Array, y: Uint8Array): number {
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
@@ -50,17 +43,17 @@ export async function patchGitIndex(gitdir: string, changes: Map<string, { oid: 
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (buf.length < 32 || dec.decode(buf.subarray(0, 4)) !== "DIRC" || view.getUint32(4) !== 2) return false;
   const count = view.getUint32(8);
-  const entries: Entry[] = [];
+  // entries as slices of the file (already in git's order): nothing is decoded or copied
+  const entries: { name: Uint8Array; bytes: Uint8Array }[] = [];
   let at = 12;
   for (let i = 0; i < count; i++) {
     const flags = view.getUint16(at + 60);
     if (flags & 0x4000) return false; // extended flags are a version 3 thing
     if (flags & 0x3000) return false; // a merge stage: leave conflicts to git
-    let end = at + 62;
-    while (end < buf.length && buf[end] !== 0) end++;
-    const path = dec.decode(buf.subarray(at + 62, end));
+    let end = at + 62 + (flags & 0xfff);
+    while (end < buf.length && buf[end] !== 0) end++; // a name of 0xfff bytes or more: find its end
     const len = Math.ceil((end - at + 1) / 8) * 8;
-    entries.push({ path, bytes: buf.subarray(at, at + len) });
+    entries.push({ name: buf.subarray(at + 62, end), bytes: buf.subarray(at, at + len) });
     at += len;
   }
   // a split index ("link") or other extensions git would need: refuse to drop them
@@ -69,22 +62,26 @@ export async function patchGitIndex(gitdir: string, changes: Map<string, { oid: 
     if (sig === "link" || sig === "sdir") return false;
     p += 8 + view.getUint32(p + 4);
   }
-  const byPath = new Map(entries.map((e) => [e.path, e]));
-  for (const [path, c] of changes) {
-    if (c === null) byPath.delete(path);
-    else byPath.set(path, { path, bytes: entryBytes(path, c.oid, c.size) });
+  // merge the few changes into the sorted entries
+  const edits = [...changes].map(([path, c]) => ({ name: enc.encode(path), c })).sort((a, b) => compareBytes(a.name, b.name));
+  const merged: Uint8Array[] = [];
+  let i = 0;
+  for (const e of edits) {
+    while (i < entries.length && compareBytes(entries[i]!.name, e.name) < 0) merged.push(entries[i++]!.bytes);
+    if (i < entries.length && compareBytes(entries[i]!.name, e.name) === 0) i++;
+    if (e.c) merged.push(entryBytes(e.name, e.c.oid, e.c.size));
   }
-  const sorted = [...byPath.values()].sort((a, b) => compareBytes(a.path, b.path));
-  const size = 12 + sorted.reduce((n, e) => n + e.bytes.length, 0);
+  while (i < entries.length) merged.push(entries[i++]!.bytes);
+  const size = 12 + merged.reduce((n, b) => n + b.length, 0);
   const out = new Uint8Array(size + 20);
   out.set(enc.encode("DIRC"), 0);
   const ov = new DataView(out.buffer);
   ov.setUint32(4, 2);
-  ov.setUint32(8, sorted.length);
+  ov.setUint32(8, merged.length);
   let w = 12;
-  for (const e of sorted) {
-    out.set(e.bytes, w);
-    w += e.bytes.length;
+  for (const b of merged) {
+    out.set(b, w);
+    w += b.length;
   }
   out.set(new Uint8Array(await crypto.subtle.digest("SHA-1", out.subarray(0, size))), size);
   // git's own lock: if native git is writing the index right now, leave it to the fallback

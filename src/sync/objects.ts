@@ -20,8 +20,57 @@ export function cacheFor(gitdir: string): object {
   return c;
 }
 
+/** Each pack index of a repository, read once per command. */
+const packIndexes = new Map<string, Uint8Array[]>();
+function packIndexesOf(gitdir: string): Uint8Array[] {
+  let idx = packIndexes.get(gitdir);
+  if (!idx) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(`${gitdir}/objects/pack`).filter((n) => n.endsWith(".idx"));
+    } catch {
+      // no pack folder: loose objects only
+    }
+    idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`));
+    packIndexes.set(gitdir, idx);
+  }
+  return idx;
+}
+
+/** Whether a pack index (version 1 or 2) lists an object: a binary search over its sorted ids. */
+function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
+  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+  const v2 = view.getUint32(0) === 0xff744f63;
+  const fanout = v2 ? 8 : 0;
+  const first = oid[0]!;
+  let lo = first === 0 ? 0 : view.getUint32(fanout + (first - 1) * 4);
+  let hi = view.getUint32(fanout + first * 4);
+  const base = fanout + 1024;
+  const width = v2 ? 20 : 24;
+  const skip = v2 ? 0 : 4;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = base + mid * width + skip;
+    let c = 0;
+    for (let i = 0; i < 20 && c === 0; i++) c = idx[at + i]! - oid[i]!;
+    if (c === 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/**
+ * Whether a repository has an object: its loose file, or a line in a pack index found by binary
+ * search (isomorphic-git would first parse every index whole). A repository that borrows objects
+ * from elsewhere (alternates) is asked through isomorphic-git.
+ */
 async function has(gitdir: string, oid: string): Promise<boolean> {
   if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
+  const raw = new Uint8Array(20);
+  for (let i = 0; i < 20; i++) raw[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
+  if (packIndexesOf(gitdir).some((idx) => packIndexHas(idx, raw))) return true;
+  if (!fs.existsSync(`${gitdir}/objects/info/alternates`)) return false;
   try {
     await git.readObject({ fs, gitdir, oid, format: "deflated", cache: cacheFor(gitdir) });
     return true;

@@ -109,6 +109,24 @@ describe("memsync sync through a bare repository", () => {
     assert.equal(git(h.bare, "fsck", "--strict").status, 0);
   });
 
+  test("a packed remote (after git gc): a push sends only the new objects, and both sides stay whole", () => {
+    const h = hub();
+    const a = machine(h, "a");
+    for (let i = 0; i < 30; i++) save(a, `memory ${i} before the hub is packed`);
+    sync(a);
+    assert.equal(git(h.bare, "gc", "-q").status, 0);
+    const loose = () => git(h.bare, "count-objects", "-v").stdout.match(/^count: (\d+)$/m)![1];
+    assert.equal(loose(), "0");
+    save(a, "one memory after the pack");
+    sync(a);
+    // the new blob, its folder tree, the root tree and the commit: nothing the pack already holds
+    assert.equal(loose(), "4");
+    assert.equal(git(h.bare, "fsck", "--strict").status, 0);
+    const b = path.join(h.root, "b");
+    assert.equal(memsync(["clone", h.bare, b]).code, 0);
+    assert.equal(memsyncJson(["--store", b, "list"]).total, 31);
+  });
+
   test("memsync pulls what native git pushed; a missing remote is a clear error that loses nothing", () => {
     const h = hub();
     const a = machine(h, "a");
@@ -156,6 +174,19 @@ describe("clone, remotes and status", () => {
     assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 2);
     sync(c);
     assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 0);
+    // diverged: c's own two commits and the merge commit of a pull wait; a's commit does not count
+    save(a, "from a meanwhile");
+    sync(a);
+    save(c, "three");
+    save(c, "four");
+    assert.equal(memsyncJson(["--store", c, "pull"]).pull.mode, "merge");
+    assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 3);
+    sync(c);
+    assert.equal(memsyncJson(["--store", c, "status"]).unpushed_commits, 0);
+    sync(a);
+    save(a, "five");
+    memsyncJson(["--store", a, "commit"]);
+    assert.equal(memsyncJson(["--store", a, "status"]).unpushed_commits, 1, "a fast-forwarded to the merge: only its new commit waits");
     const empty = hub();
     const fresh = memsyncJson(["clone", empty.bare, path.join(empty.root, "f")]);
     assert.equal(fresh.store_created, true, "an empty remote gives a new store");
