@@ -97,7 +97,9 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
 
 /** Write the changed files of the working tree from blobs (null: remove), as the store writes. */
 async function checkoutPaths(store: Store, gitdir: string, paths: Map<string, string | null>): Promise<void> {
+  let done = 0;
   for (const [rel, oid] of paths) {
+    if (done++ % 100 === 0 && paths.size >= 500) progress("updating files", done - 1, paths.size);
     const abs = `${store.root}/${rel}`;
     if (oid === null) {
       try {
@@ -111,6 +113,7 @@ async function checkoutPaths(store: Store, gitdir: string, paths: Map<string, st
     fs.mkdirSync(path.dirname(abs), { recursive: true });
     writeAtomic(store.fs, path.dirname(abs), path.basename(abs), new TextDecoder().decode(blob));
   }
+  if (paths.size >= 500) progress("updating files", paths.size, paths.size);
 }
 
 function countChanges(result: PullResult, changes: Map<string, { before: string | null; after: string | null }>): void {
@@ -297,14 +300,30 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
         return out;
       }
     } catch (e) {
+      // rejected: isomorphic-git saw the remote ahead (PushRejectedError), or the server refused
+      // the ref update because another push moved or held the branch meanwhile: merge and retry
       const code = (e as { code?: string }).code ?? "";
-      if (code !== "PushRejectedError") networkError(e, remote.url);
+      if (code === "GitPushError") {
+        const refused = pushRefusal(e);
+        if (refused) throw unavailable(`the remote refused the push (${remote.url}): ${refused}; your commits are kept locally`);
+      } else if (code !== "PushRejectedError") networkError(e, remote.url);
     }
     // the remote moved on: merge it in, then try again
     out.pulled.push(await pull(store, author, nowSeconds, creds));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+}
+
+/**
+ * Why a server refused a ref update, when it is not a race another push won (those are retried
+ * after a merge): a hook or a protected branch says no however often one asks.
+ */
+function pushRefusal(e: unknown): string | null {
+  const data = (e as { data?: { prettyDetails?: string; result?: { refs?: Record<string, { error?: string }> } } }).data;
+  const detail = [data?.prettyDetails ?? "", ...Object.values(data?.result?.refs ?? {}).map((r) => r.error ?? "")].join(" ").trim();
+  if (!detail || /fetch first|non-fast-forward|failed to (update|lock)|cannot lock|incorrect old value|stale info/i.test(detail)) return null;
+  return detail.split("\n")[0]!;
 }
 
 /** Commits the remote has not got yet (for status: work waiting to be pushed). */
@@ -367,11 +386,14 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
   const { theirs } = await fetchTheirs(root, remote, ref, creds);
   if (!theirs) return { head: null, files: 0 };
   const files = await diffTrees(`${root}/.git`, null, await treeOf(`${root}/.git`, theirs));
+  let written = 0;
   for (const [p, c] of files) {
+    if (written++ % 100 === 0) progress("writing files", written - 1, files.size);
     const { blob } = await git.readBlob({ fs, dir: root, oid: c.b! });
     fs.mkdirSync(path.dirname(`${root}/${p}`), { recursive: true });
     fs.writeFileSync(`${root}/${p}`, blob);
   }
+  progress("writing files", files.size, files.size);
   await git.writeRef({ fs, dir: root, ref, value: theirs, force: true });
   await syncGitIndex(root, new Map([...files].map(([p, c]) => [p, c.b] as const)));
   writeCommitState(root, theirs);

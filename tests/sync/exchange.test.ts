@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { spawnSync } from "node:child_process";
+import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
 
 // Machines syncing through a bare repository on a local path: real processes, real git.
 
@@ -191,6 +192,25 @@ describe("clone, remotes and status", () => {
     const fresh = memsyncJson(["clone", empty.bare, path.join(empty.root, "f")]);
     assert.equal(fresh.store_created, true, "an empty remote gives a new store");
     assert.equal(memsync(["clone", h.bare, c]).code, 6, "never into a folder that holds something");
+  });
+
+  test("a long clone shows a progress bar on a terminal, and nothing without one or with --json", () => {
+    if (!hasCommand("script")) return; // util-linux's script gives the command a terminal
+    const h = hub();
+    const a = machine(h, "a");
+    for (let i = 0; i < 120; i++) save(a, `progress memory ${i}`);
+    sync(a);
+    const files = Number(git(h.bare, "ls-tree", "-r", "--name-only", "HEAD").stdout.trim().split("\n").length);
+    const onTty = spawnSync("script", ["-qec", `${BIN} clone ${h.bare} ${path.join(h.root, "tty")}`, "/dev/null"], { encoding: "utf8", env: { ...process.env, HOME: h.root } });
+    assert.equal(onTty.status, 0, onTty.stdout);
+    assert.match(onTty.stdout, /writing files [█░]+ 0\//);
+    assert.ok(onTty.stdout.includes(`writing files ${"█".repeat(30)} ${files}/${files}`), "the bar ends full");
+    const plain = memsync(["clone", h.bare, path.join(h.root, "plain")]);
+    assert.equal(plain.code, 0);
+    assert.equal(plain.stderr, "");
+    const json = spawnSync("script", ["-qec", `${BIN} clone ${h.bare} ${path.join(h.root, "json")} --json`, "/dev/null"], { encoding: "utf8", env: { ...process.env, HOME: h.root } });
+    assert.doesNotMatch(json.stdout, /writing files/);
+    assert.equal(JSON.parse(json.stdout.trim()).files, files);
   });
 
   test("ssh remotes and URLs with credentials are refused with what to use instead", () => {

@@ -81,4 +81,50 @@ describe("memsync sync over smart HTTP", () => {
       await server.close();
     }
   });
+  test("five machines pushing at once over HTTP: every memory is on the remote afterwards", async () => {
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const server = await startGitHttpServer(root);
+    try {
+      const dirs = ["m1", "m2", "m3", "m4", "m5"].map((name) => {
+        const dir = path.join(root, name);
+        assert.equal(memsync(["init", dir]).code, 0);
+        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git")]).code, 0);
+        return dir;
+      });
+      const ids = dirs.map((d, i) => memsyncJson(["--store", d, "save", `memory ${i} pushed over http at the same time`]).memory.id as string);
+      const runs = await Promise.all(dirs.map((d) => memsyncAsync(["--store", d, "sync", "--json"])));
+      for (const r of runs) assert.equal(r.code, 0, r.stderr);
+      // rejected pushes were merged and retried: at least one machine had to
+      assert.ok(runs.some((r) => JSON.parse(r.stdout).push.attempts > 1));
+      const check = path.join(root, "check");
+      assert.equal(git(root, "clone", "-q", path.join(root, "hub.git"), check).status, 0);
+      for (const id of ids) assert.ok(readMemory(check, id), `memory ${id} is on the remote`);
+      assert.equal(git(path.join(root, "hub.git"), "fsck", "--strict").status, 0);
+    } finally {
+      await server.close();
+    }
+  });
+  test("a server that declines the push (a hook, a protected branch) is said so at once; the commits wait locally", async () => {
+    const root = tempDir();
+    const bare = path.join(root, "hub.git");
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    fs.writeFileSync(path.join(bare, "hooks/pre-receive"), "#!/bin/sh\necho 'main is protected' >&2\nexit 1\n", { mode: 0o755 });
+    const server = await startGitHttpServer(root);
+    try {
+      const a = path.join(root, "a");
+      assert.equal(memsync(["init", a]).code, 0);
+      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git")]).code, 0);
+      memsyncJson(["--store", a, "save", "kept while the server says no"]);
+      const started = Date.now();
+      const r = await memsyncAsync(["--store", a, "sync"]);
+      assert.equal(r.code, 6, r.stderr);
+      assert.match(r.stderr, /^memsync: the remote refused the push \(http:\/\/127\.0\.0\.1:\d+\/hub\.git\): .*declined.*; your commits are kept locally\n$/);
+      assert.ok(Date.now() - started < 5000, "no retry loop against a refusal");
+      assert.ok(memsyncJson(["--store", a, "status"]).unpushed_commits >= 2);
+      assert.equal(git(bare, "rev-parse", "--verify", "-q", "refs/heads/main").status, 1, "nothing reached the remote");
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { json } from "../format.ts";
 import { type Flags, opsEnv, storeRoot } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 import path from "node:path";
-import { cwd, stderrIsTty, writeErr } from "../../../runtime/host.ts";
+import { cwd } from "../../../runtime/host.ts";
 
 // init, status, reindex.
 
@@ -72,32 +72,26 @@ export async function remoteCmd(action: string, url: string | undefined, flags: 
   return { stdout: flags.json ? json(remote) : `remote: ${remote.kind === "http" ? remote.url : remote.gitdir}\n` };
 }
 
-/** One line of progress on a terminal's stderr, for transfers long enough to wonder about. */
-async function showProgress(flags: Flags): Promise<() => void> {
-  const { onProgress } = await import("../../../sync/progress.ts");
-  if (flags.json || !stderrIsTty()) return () => {};
-  let shown = false;
-  onProgress((phase, done, total) => {
-    shown = true;
-    writeErr(`\r${phase}: ${done}${total ? `/${total}` : ""}   `);
-  });
-  return () => {
+/** A progress bar for the sync layer's reports, while fn runs (see progress-bar.ts). */
+async function withProgress<T>(flags: Flags, fn: () => Promise<T>): Promise<T> {
+  const [{ onProgress }, { progressBar }] = await Promise.all([import("../../../sync/progress.ts"), import("../progress-bar.ts")]);
+  const bar = await progressBar(flags.json === true);
+  onProgress((phase, done, total) => bar.update(phase, done, total));
+  try {
+    return await fn();
+  } finally {
     onProgress(undefined);
-    if (shown) writeErr("\n");
-  };
+    bar.stop();
+  }
 }
 
 export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
   const ops = await import("../../../ops/sync.ts");
   const env = opsEnv(flags);
-  const done = await showProgress(flags);
   type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
-  let out: Out;
-  try {
-    out = await withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
-  } finally {
-    done();
-  }
+  const out = await withProgress(flags, () =>
+    withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))),
+  );
   if (flags.json) return { stdout: json(out) };
   const lines: string[] = [];
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
@@ -112,13 +106,7 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
 export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {
   const { cloneOp } = await import("../../../ops/sync.ts");
   const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
-  const done = await showProgress(flags);
-  let out: Awaited<ReturnType<typeof cloneOp>>;
-  try {
-    out = await cloneOp(opsEnv(flags, root), url, cwd());
-  } finally {
-    done();
-  }
+  const out = await withProgress(flags, () => cloneOp(opsEnv(flags, root), url, cwd()));
   if (flags.json) return { stdout: json(out) };
   return { stdout: out.store_created ? `cloned an empty remote: new store at ${out.root}; sync fills the remote\n` : `cloned ${out.files} files into ${out.root}\n` };
 }
