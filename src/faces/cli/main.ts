@@ -15,6 +15,7 @@ const read = () => import("./commands/read.ts");
 const write = () => import("./commands/write.ts");
 const query = () => import("./commands/query.ts");
 const admin = () => import("./commands/admin.ts");
+const claude = () => import("./commands/claude.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
 
@@ -227,6 +228,12 @@ const COMMANDS: CommandSpec[] = [
     maintenance: true,
     options: (c) => c.option("--claim", "make this machine the store's maintainer"),
     run: async (_, f) => (await maintenance("maintain")()).maintainer(f),
+  },
+  {
+    usage: "hooks <action>",
+    describe: "hooks install|uninstall: memsync's Claude Code hooks in settings.json (--user: ~/.claude, default; --project: .claude/ of this repository)",
+    options: (c) => c.option("--project", "the project's .claude/settings.json (shared: runs memsync from PATH)").option("--user", "your ~/.claude/settings.json (default)"),
+    run: async ([action], f) => (await claude()).hooksCmd(action as string, f),
   },
   {
     usage: "reindex",

@@ -1,0 +1,74 @@
+// Claude Code's settings.json "hooks" section, changed without touching anything that is not
+// memsync's: install adds one entry per event (replacing an older memsync entry for it), and
+// uninstall removes memsync's entries and only the groups and events left empty by that.
+//
+//   { "hooks": { "<Event>": [ { "matcher": "", "hooks": [ { "type": "command", "command": "..." } ] } ] } }
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+export interface HookCommand {
+  event: string;
+  command: string;
+  /** Seconds Claude Code waits before it stops the command. */
+  timeout: number;
+}
+
+const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a hook command is memsync's: `…/memsync [options] hook <Event>` (or memsync-edge). */
+export function isMemsyncHook(command: unknown): boolean {
+  return typeof command === "string" && /(^|[\s/'"])memsync(-edge)?['"]?\s(.*\s)?hook\s+(SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command);
+}
+
+function withoutOurs(groups: Json[]): { groups: Json[]; removed: number } {
+  let removed = 0;
+  const out: Json[] = [];
+  for (const g of groups) {
+    if (!isObject(g) || !Array.isArray(g.hooks)) {
+      out.push(g);
+      continue;
+    }
+    const kept = g.hooks.filter((h) => !(isObject(h) && isMemsyncHook(h.command)));
+    removed += g.hooks.length - kept.length;
+    if (kept.length === g.hooks.length) out.push(g);
+    else if (kept.length > 0) out.push({ ...g, hooks: kept });
+  }
+  return { groups: out, removed };
+}
+
+/** Settings with memsync's hooks added (any older memsync hook entries replaced). */
+export function addHooks(settings: JsonObject, commands: readonly HookCommand[]): { settings: JsonObject; added: number; replaced: number } {
+  const out: JsonObject = structuredClone(settings);
+  const hooks: JsonObject = isObject(out.hooks) ? out.hooks : {};
+  let replaced = 0;
+  for (const c of commands) {
+    const current = Array.isArray(hooks[c.event]) ? (hooks[c.event] as Json[]) : [];
+    const { groups, removed } = withoutOurs(current);
+    replaced += removed;
+    groups.push({ matcher: "", hooks: [{ type: "command", command: c.command, timeout: c.timeout }] });
+    hooks[c.event] = groups;
+  }
+  out.hooks = hooks;
+  return { settings: out, added: commands.length, replaced };
+}
+
+/** Settings with every memsync hook removed, and nothing else. */
+export function removeHooks(settings: JsonObject): { settings: JsonObject; removed: number } {
+  const out: JsonObject = structuredClone(settings);
+  if (!isObject(out.hooks)) return { settings: out, removed: 0 };
+  let removed = 0;
+  const hooks: JsonObject = {};
+  for (const [event, groups] of Object.entries(out.hooks)) {
+    if (!Array.isArray(groups)) {
+      hooks[event] = groups;
+      continue;
+    }
+    const r = withoutOurs(groups);
+    removed += r.removed;
+    if (r.groups.length > 0 || r.removed === 0) hooks[event] = r.groups;
+  }
+  if (Object.keys(hooks).length > 0 || Object.keys(out.hooks).length === 0) out.hooks = hooks;
+  else delete out.hooks;
+  return { settings: out, removed };
+}

@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import path from "node:path";
+import { projectDirName } from "../core/claude/paths.ts";
+
+// Where Claude Code's files for a project are: its settings and its auto-memory folder. The
+// project is the git repository the session runs in (all its folders and worktrees share one
+// auto-memory folder, as Claude Code does), or the folder itself outside git.
+
+export interface ClaudeEnv {
+  home: string;
+  /** CLAUDE_CONFIG_DIR: Claude Code's own folder when not ~/.claude. */
+  configDir?: string;
+  /** CLAUDE_PROJECT_DIR, set by Claude Code for hooks. */
+  projectDir?: string;
+}
+
+export function claudeHome(env: ClaudeEnv): string {
+  return env.configDir ?? path.join(env.home, ".claude");
+}
+
+/** The root of the git repository holding `dir` (a worktree's main repository), or null. */
+export function gitRepoRoot(dir: string): string | null {
+  let at = path.resolve(dir);
+  for (;;) {
+    const dotGit = path.join(at, ".git");
+    const st = fs.statSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return at;
+    if (st?.isFile()) {
+      // a worktree: ".git" names <main>/.git/worktrees/<name>; the main repository is the project
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
+      const gitdir = m ? path.resolve(at, m[1]!.trim()) : null;
+      const wt = gitdir?.match(/^(.*)[/\\]\.git[/\\]worktrees[/\\][^/\\]+$/);
+      return wt ? wt[1]! : at;
+    }
+    const up = path.dirname(at);
+    if (up === at) return null;
+    at = up;
+  }
+}
+
+/** The project a session in `cwd` belongs to, as a folder path. */
+export function projectRoot(cwd: string, env: ClaudeEnv): string {
+  return gitRepoRoot(env.projectDir ?? cwd) ?? path.resolve(env.projectDir ?? cwd);
+}
+
+/** ~/.claude/projects/<encoded project>/memory/MEMORY.md, as Claude Code names it. */
+export function memoryMdPath(root: string, env: ClaudeEnv): string {
+  const projects = path.join(claudeHome(env), "projects");
+  const { name, exact } = projectDirName(root);
+  let dir = name;
+  if (!exact) {
+    // a long path: Claude Code adds a hash of its own to the shortened name; use its folder
+    const found = fs.existsSync(projects) ? fs.readdirSync(projects).filter((n) => n.startsWith(`${name}-`)).sort() : [];
+    dir = found[0] ?? name;
+  }
+  return path.join(projects, dir, "memory", "MEMORY.md");
+}
+
+/** Replace a file's text atomically (temp file in the same folder, then rename). */
+export function replaceFile(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const mode = fs.statSync(file, { throwIfNoEntry: false })?.mode;
+  fs.writeFileSync(tmp, text, { mode: mode === undefined ? 0o644 : mode & 0o777 });
+  fs.renameSync(tmp, file);
+}

@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import path from "node:path";
+import { addHooks, type HookCommand, type JsonObject, removeHooks } from "../core/claude/settings.ts";
+import { invalidInput } from "../core/errors.ts";
+import { claudeHome, type ClaudeEnv, projectRoot, replaceFile } from "./claude-files.ts";
+
+// `memsync hooks install|uninstall [--project|--user]`: memsync's entries in Claude Code's
+// settings.json, added or removed without touching the user's other settings and hooks.
+
+/** The events memsync answers, with how long Claude Code may wait (our own bounds are shorter). */
+export const HOOK_EVENTS = [
+  { event: "SessionStart", timeout: 15 },
+  { event: "UserPromptSubmit", timeout: 15 },
+  { event: "PreCompact", timeout: 30 },
+  { event: "Stop", timeout: 30 },
+  { event: "SessionEnd", timeout: 30 },
+] as const;
+
+export type HookScope = "project" | "user";
+
+export interface HooksChange {
+  file: string;
+  scope: HookScope;
+  added: number;
+  replaced: number;
+  removed: number;
+}
+
+export function settingsPath(scope: HookScope, cwd: string, env: ClaudeEnv): string {
+  return scope === "user" ? path.join(claudeHome(env), "settings.json") : path.join(projectRoot(cwd, env), ".claude", "settings.json");
+}
+
+function readSettings(file: string): JsonObject {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return {};
+    throw e;
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw invalidInput(`${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix it first, nothing was changed`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidInput(`${file} does not hold a JSON object; nothing was changed`);
+  return value as JsonObject;
+}
+
+function write(file: string, settings: JsonObject): void {
+  replaceFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/**
+ * `command` runs memsync: the project's settings are shared with a team, so they name `memsync`
+ * on PATH; a user's own settings name this binary. `extra` are arguments for every hook command.
+ */
+export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = ""): HooksChange {
+  const file = settingsPath(scope, cwd, env);
+  const current = readSettings(file);
+  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}` }));
+  const { settings, added, replaced } = addHooks(current, commands);
+  write(file, settings);
+  return { file, scope, added, replaced, removed: 0 };
+}
+
+export function uninstallHooks(scope: HookScope, cwd: string, env: ClaudeEnv): HooksChange {
+  const file = settingsPath(scope, cwd, env);
+  if (!fs.existsSync(file)) return { file, scope, added: 0, replaced: 0, removed: 0 };
+  const { settings, removed } = removeHooks(readSettings(file));
+  if (removed > 0) write(file, settings);
+  return { file, scope, added: 0, replaced: 0, removed };
+}
