@@ -15,6 +15,7 @@ const read = () => import("./commands/read.ts");
 const write = () => import("./commands/write.ts");
 const query = () => import("./commands/query.ts");
 const admin = () => import("./commands/admin.ts");
+const gists = () => import("./commands/gists.ts");
 
 const STATUS_HELP = "filter by status: active, promoted, archived or all (repeatable; default active and promoted)";
 
@@ -148,6 +149,16 @@ const COMMANDS: CommandSpec[] = [
     describe: "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)",
     options: (c) => filterOptions(c).option("--any", "match any word instead of all"),
     run: async ([words], f) => (await query()).searchCmd(words as string[], f),
+  },
+  {
+    usage: "backfill-gists",
+    describe: "make gists for memories that have none, in one commit",
+    options: (c) =>
+      c
+        .option("--level <level>", "light, moderate or aggressive (default moderate)")
+        .option("--dry-run", "list what would be set, with the lengths before and after; change nothing")
+        .option("--force", "make gists again for memories that have one"),
+    run: async (_, f) => (await gists()).backfillGistsCmd(f),
   },
   {
     usage: "status",
