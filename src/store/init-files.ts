@@ -41,7 +41,7 @@ export function writeStoreSkeleton(fs: StoreFs, root: string, nowSeconds: number
     last_gc_at: null,
     last_consolidation_at: null,
     migrated_from: null,
-    settings: { layout: "auto", shard_threshold: DEFAULT_SHARD_THRESHOLD },
+    settings: { layout: "auto", shard_threshold: DEFAULT_SHARD_THRESHOLD, maintainer: null },
   };
   put(META_FILE, storeMetaToJson(meta));
   put(".gitattributes", STORE_GITATTRIBUTES);

@@ -152,6 +152,12 @@ export class Store {
     return this.parsedMeta;
   }
 
+  /** .meta.json as it is on disk now (another process or a pull may have changed it since open). */
+  rereadMeta(): StoreMeta {
+    this.parsedMeta = this.loadedCodec.parseStoreMeta(readRawMeta(this.fs, this.root), `${this.root}/${META_FILE}`);
+    return this.parsedMeta;
+  }
+
   /**
    * Bring the index up to date with the files. Quick by default (only folders whose mtime moved);
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
@@ -453,6 +459,24 @@ export class StoreTx {
     const r = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, kind, id);
     if (!r.ok) throw corrupt(`${kind} ${id} cannot be used: ${at.path} is ${r.problem}`, { id });
     return r.record as K extends "memory" ? Memory : Relation;
+  }
+
+  /** .meta.json as it is now, read under the lock. */
+  meta(): StoreMeta {
+    return this.store.rereadMeta();
+  }
+
+  /**
+   * Change .meta.json as part of this transaction (a setting, the time of the last gc): read under
+   * the lock, so a concurrent change to it is not overwritten, and committed with the rest.
+   */
+  updateMeta(change: (meta: StoreMeta) => StoreMeta): StoreMeta {
+    const next = change(structuredClone(this.meta()));
+    const checked = this.codec.validate("meta", next);
+    if (!checked.ok) throw new Error(`invalid store metadata: ${checked.problem}`);
+    writeAtomic(this.store.fs, this.store.root, META_FILE, checked.text);
+    this.changed.push(META_FILE);
+    return this.store.rereadMeta();
   }
 
   memoryExists(id: string): boolean {

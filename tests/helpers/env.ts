@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 
 export const REPO = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const BIN = process.env.MEMSYNC_BIN ?? path.join(REPO, "dist/memsync");
+/** The edge build: no maintenance commands. */
+export const EDGE_BIN = path.join(REPO, "dist/memsync-edge");
 
 export function tempDir(prefix = "memsync-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -11,6 +11,11 @@ export const StoreSettingsSchema = z.looseObject({
   /** auto: flat until the store holds shard_threshold memories, then new files go to shards. */
   layout: z._default(z.enum(LAYOUTS), "auto"),
   shard_threshold: z._default(z.int().check(z.minimum(0)), DEFAULT_SHARD_THRESHOLD),
+  /**
+   * The machine that runs maintenance (gc, consolidate, split, promote). Another machine is refused
+   * unless it takes the role over explicitly, so two machines never rewrite the same store at once.
+   */
+  maintainer: NullableText,
 });
 
 export const StoreMetaSchema = z.looseObject({
@@ -20,7 +25,7 @@ export const StoreMetaSchema = z.looseObject({
   last_gc_at: NullableTimestamp,
   last_consolidation_at: NullableTimestamp,
   migrated_from: NullableText,
-  settings: z._default(StoreSettingsSchema, { layout: "auto", shard_threshold: DEFAULT_SHARD_THRESHOLD }),
+  settings: z._default(StoreSettingsSchema, { layout: "auto", shard_threshold: DEFAULT_SHARD_THRESHOLD, maintainer: null }),
 });
 
 export type StoreMeta = z.output<typeof StoreMetaSchema>;

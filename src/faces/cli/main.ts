@@ -17,6 +17,29 @@ const query = () => import("./commands/query.ts");
 const admin = () => import("./commands/admin.ts");
 const gists = () => import("./commands/gists.ts");
 
+declare const MEMSYNC_EDITION: string | undefined;
+
+/** The edge build (scripts/build.ts defines MEMSYNC_EDITION); run from source, this is the main build. */
+const IS_EDGE = typeof MEMSYNC_EDITION === "string" && MEMSYNC_EDITION === "edge";
+
+/**
+ * Maintenance command modules; null in the edge build. The condition is written out on the
+ * defined name itself, so the bundler folds it while parsing and leaves these modules out of the
+ * edge binary (a constant of this module is not folded across the bundle).
+ */
+const MAINTENANCE =
+  typeof MEMSYNC_EDITION === "string" && MEMSYNC_EDITION === "edge"
+    ? null
+    : {
+        maintain: () => import("./commands/maintain.ts"),
+      };
+
+/** A maintenance module's loader (never called in the edge build: those commands are refused first). */
+function maintenance<K extends keyof NonNullable<typeof MAINTENANCE>>(name: K): NonNullable<typeof MAINTENANCE>[K] {
+  if (!MAINTENANCE) throw edgeRefusal(name);
+  return MAINTENANCE[name];
+}
+
 const STATUS_HELP = "filter by status: active, promoted, archived or all (repeatable; default active and promoted)";
 
 const EXIT_HELP = Object.entries(ERROR_CODES)
@@ -56,6 +79,8 @@ interface CommandSpec {
   describe: string;
   aliases?: string[];
   example?: string;
+  /** gc, consolidate, split, promote...: main build only, on the maintainer machine (--claim-maintainer). */
+  maintenance?: true;
   /** Options are added only to the command being run: cac's option objects cost start-up. */
   options?: (cmd: Cmd) => Cmd;
   run: (args: unknown[], flags: Flags) => Promise<CommandResult>;
@@ -208,11 +233,25 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).doctor(f),
   },
   {
+    usage: "maintainer",
+    describe: "show which machine maintains this store (gc, consolidate, split, promote); --claim makes it this one",
+    maintenance: true,
+    options: (c) => c.option("--claim", "make this machine the store's maintainer"),
+    run: async (_, f) => (await maintenance("maintain")()).maintainer(f),
+  },
+  {
     usage: "reindex",
     describe: "rebuild the local index from the record files",
     run: async (_, f) => (await admin()).reindexCmd(f),
   },
 ];
+
+function edgeRefusal(command: string): MemsyncError {
+  return new MemsyncError(
+    "unavailable",
+    `memsync ${command} is maintenance, which this edge build (memsync-edge) leaves out: run it with the main build (memsync) on the store's maintainer machine`,
+  );
+}
 
 /** The command word in argv: the first word that is not an option or the value of --store. */
 function commandWord(argv: readonly string[]): string | undefined {
@@ -241,10 +280,15 @@ export async function runCli(argv: string[]): Promise<number> {
     const cmd = cli.command(spec.usage, spec.describe);
     for (const a of spec.aliases ?? []) cmd.alias(a);
     if (spec.example) cmd.example(spec.example);
-    if (spec.options && word !== undefined && cmd.isMatched(word)) spec.options(cmd);
+    if (word !== undefined && cmd.isMatched(word)) {
+      spec.options?.(cmd);
+      if (spec.maintenance && spec.usage.split(" ")[0] !== "maintainer") {
+        cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
+      }
+    }
     cmd.action((...a: unknown[]) => {
       const flags = a[a.length - 1] as Flags;
-      handler = () => spec.run(a.slice(0, -1), flags);
+      handler = spec.maintenance && IS_EDGE ? () => Promise.reject(edgeRefusal(spec.usage.split(" ")[0]!)) : () => spec.run(a.slice(0, -1), flags);
     });
   }
 
@@ -252,7 +296,7 @@ export async function runCli(argv: string[]): Promise<number> {
     sections.push({ title: "Exit codes", body: `  0  success\n${EXIT_HELP}` });
     return sections;
   });
-  cli.version(pkg.version);
+  cli.version(IS_EDGE ? `${pkg.version} (edge build)` : pkg.version);
 
   try {
     cli.parse(["memsync", "memsync", ...normalizeArgv(argv)], { run: false });
