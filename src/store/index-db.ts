@@ -76,6 +76,8 @@ export interface MemoryFilter {
   statuses?: readonly string[];
   types?: readonly string[];
   project?: string;
+  /** This project's memories and those of no project (recall for a project). */
+  projectOrNone?: string;
   tags?: readonly string[];
   entities?: readonly string[];
   since?: number;
@@ -264,6 +266,11 @@ export class IndexDb {
     return (this.q("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
   }
 
+  /** Ids of indexed memories ending with a short id's hex digits (at most a few). */
+  memoryIdsEndingWith(suffix: string): string[] {
+    return (this.q("SELECT id FROM memories WHERE substr(id, -length(?1)) = ?1 ORDER BY id LIMIT 10").all(suffix) as { id: string }[]).map((r) => r.id);
+  }
+
   putMemory(m: Memory, path: string, json: string): void {
     const { rid } = this.q(
       `INSERT INTO memories(id, path, type, status, project, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -334,6 +341,10 @@ export class IndexDb {
     if (f.project !== undefined) {
       where.push("m.project = ?");
       params.push(f.project);
+    }
+    if (f.projectOrNone !== undefined) {
+      where.push("(m.project = ? OR m.project IS NULL)");
+      params.push(f.projectOrNone);
     }
     for (const t of f.tags ?? []) {
       where.push("EXISTS (SELECT 1 FROM memory_tags t WHERE t.rid = m.rid AND t.tag = ?)");

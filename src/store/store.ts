@@ -146,6 +146,11 @@ export class Store {
     return this.ctx.codec;
   }
 
+  /** .meta.json's settings as they are on disk, unvalidated (read paths that must not load the schemas). */
+  get rawSettings(): unknown {
+    return this.rawMeta.settings;
+  }
+
   /** The validated .meta.json (needs the codec). */
   get meta(): StoreMeta {
     this.parsedMeta ??= this.loadedCodec.parseStoreMeta(this.rawMeta, `${this.root}/${META_FILE}`);
@@ -373,6 +378,11 @@ export class Store {
     if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
     const codec = await this.codec();
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
+  }
+
+  /** Memories whose id ends with these hex digits (a short id), as the index knows them. */
+  memoryIdsEndingWith(suffix: string): Promise<string[]> {
+    return this.guarded(() => this.indexDb.memoryIdsEndingWith(suffix));
   }
 
   relationsOf(id: string): Promise<{ outgoing: Relation[]; incoming: Relation[] }> {
