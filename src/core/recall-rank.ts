@@ -27,7 +27,7 @@ export function recallTerms(query: string): RecallTerms {
   if (all.length === 0) throw invalidInput("recall query has no words to look for");
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, match: null };
-  return { words, match: words.map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`)).join(" OR ") };
+  return { words, match: matchAny(words) };
 }
 
 const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ates", "ated", "ate", "ers", "er", "edly", "ed", "ies", "es", "s", "ly"];
@@ -46,15 +46,47 @@ export function stemLite(word: string): string {
  */
 export function coverage(queryWords: readonly string[], memoryWords: ReadonlySet<string>): number {
   if (queryWords.length === 0) return 0;
-  const stems = new Set<string>();
-  for (const w of memoryWords) stems.add(stemLite(w));
-  let found = 0;
-  for (const q of queryWords) {
-    const qs = stemLite(q);
-    if (memoryWords.has(q) || stems.has(qs)) found++;
-    else if (q.length >= 3 && [...memoryWords].some((w) => w.startsWith(q) || (qs.length >= 3 && w.startsWith(qs)))) found++;
+  const qs = queryWords.map((q) => ({ q, stem: stemLite(q) }));
+  const found = new Array<boolean>(qs.length).fill(false);
+  let n = 0;
+  for (const w of memoryWords) {
+    let stem: string | undefined;
+    for (let i = 0; i < qs.length; i++) {
+      if (found[i]) continue;
+      const { q, stem: qStem } = qs[i]!;
+      if (w === q || (q.length >= 3 && w.startsWith(q)) || (qStem.length >= 3 && w.startsWith(qStem)) || (stem ??= stemLite(w)) === qStem) {
+        found[i] = true;
+        n++;
+      }
+    }
+    if (n === qs.length) break;
   }
-  return found / queryWords.length;
+  return n / qs.length;
+}
+
+/** The FTS5 expression for some of the words (any may match). */
+export function matchAny(words: readonly string[]): string {
+  return words.map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`)).join(" OR ");
+}
+
+/** The FTS5 expression for all of the words. */
+export function matchAll(words: readonly string[]): string {
+  return words.map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`)).join(" AND ");
+}
+
+/** A word in more than this share of the memories is too common to choose candidates by. */
+export const COMMON_SHARE = 0.2;
+
+/**
+ * The words to choose candidates by, when the query as a whole matches much of the store:
+ * those in at most COMMON_SHARE of the memories (all words if none is that rare). Ranking every
+ * match of a common word costs time (BM25 per matching row) and gives it almost no weight anyway;
+ * the candidates are then ranked on all the words (coverage).
+ */
+export function discriminating(docFreq: ReadonlyMap<string, number>, storeSize: number): string[] {
+  const all = [...docFreq.keys()];
+  const rare = all.filter((w) => docFreq.get(w)! <= storeSize * COMMON_SHARE);
+  return rare.length ? rare : all;
 }
 
 export interface RankInputs {
@@ -102,7 +134,7 @@ export function rank(m: RankInputs, bestRelevance: number, now: number, decay: D
 
 /** The words of a text as a set (lower case, letters and digits), for comparing memories. */
 export function wordSet(text: string): Set<string> {
-  return new Set(text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
 /** Jaccard similarity of two word sets: shared words over all words (1 = the same words). */
@@ -121,10 +153,10 @@ export const NEAR_DUPLICATE = 0.85;
  * Group items (best first) so each near-duplicate joins the first, better item it resembles.
  * Returns the kept items with the ids folded into each.
  */
-export function collapseNearDuplicates<T>(items: readonly T[], textOf: (t: T) => string, idOf: (t: T) => string): { item: T; collapsed: string[] }[] {
-  const kept: { item: T; words: Set<string>; collapsed: string[] }[] = [];
+export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) => ReadonlySet<string>, idOf: (t: T) => string): { item: T; collapsed: string[] }[] {
+  const kept: { item: T; words: ReadonlySet<string>; collapsed: string[] }[] = [];
   for (const item of items) {
-    const words = wordSet(textOf(item));
+    const words = wordsOf(item);
     const twin = kept.find((k) => similarity(words, k.words) > NEAR_DUPLICATE);
     if (twin) twin.collapsed.push(idOf(item));
     else kept.push({ item, words, collapsed: [] });

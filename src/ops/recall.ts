@@ -2,7 +2,7 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { collapseNearDuplicates, coverage, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, coverage, discriminating, matchAll, matchAny, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
@@ -19,6 +19,8 @@ export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
 /** Matches re-ranked by the blend; BM25 order decides which get that far. */
 const CANDIDATES = 50;
+/** Past this many matches, candidates are chosen by the query's less common words only. */
+const NARROW_ABOVE = 1000;
 /** A candidate less relevant than this share of the best match is not shown. */
 const MIN_RELATIVE_RELEVANCE = 0.15;
 /** Characters of one memory's text in the block at most. */
@@ -75,23 +77,25 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
   await store.refresh(false, ["memory"]);
-  const { hits, total } = await store.search(terms.match, filter, CANDIDATES);
-  if (hits.length === 0) return { ...empty, total };
+  const total = await store.countMatches(terms.match, filter);
+  if (total === 0) return empty;
+  const { hits } = await store.search(await candidateMatch(store, terms.words, terms.match, total, filter, limit), filter, CANDIDATES, false);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
   const bestBm25 = Math.max(...hits.map((h) => h.score));
   const scored = hits.map((h) => {
     const m = h.memory;
-    const words = wordSet(`${m.content} ${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`);
-    return { memory: m, relevance: relevanceOf(h.score, bestBm25, coverage(terms.words, words)) };
+    const words = wordSet(m.content);
+    const all = new Set([...words, ...wordSet(`${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`)]);
+    return { memory: m, words, relevance: relevanceOf(h.score, bestBm25, coverage(terms.words, all)) };
   });
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
-    .map((h) => ({ memory: h.memory, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
+    .map((h) => ({ memory: h.memory, words: h.words, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
     .filter((r) => r.parts.relevance >= MIN_RELATIVE_RELEVANCE)
     .sort((a, b) => b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
-  const groups = collapseNearDuplicates(ranked, (r) => r.memory.content, (r) => r.memory.id).slice(0, limit);
+  const groups = collapseNearDuplicates(ranked, (r) => r.words, (r) => r.memory.id).slice(0, limit);
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed));
 
   const block = renderBlock({
@@ -105,6 +109,21 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const shown = items.slice(0, block.shown);
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
   return { query: opts.query, words: terms.words, total, items: shown, collapsed, more: block.more, budget, text: block.text };
+}
+
+/**
+ * The expression candidates are chosen by. Few matches: any word. Many (ranking each costs time):
+ * every word, when enough memories hold them all (those are the best); else the query's less
+ * common words. Either way the candidates are then ranked on all the words.
+ */
+async function candidateMatch(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<string> {
+  if (total <= NARROW_ABOVE || words.length < 2) return all;
+  const every = matchAll(words);
+  if ((await store.countMatches(every, filter)) >= enough) return every;
+  const size = await store.countMatches(null);
+  const df = new Map<string, number>();
+  for (const w of words) df.set(w, await store.countMatches(matchAny([w])));
+  return matchAny(discriminating(df, size));
 }
 
 function toItem(m: Memory, parts: RankParts, collapsed: string[]): RecallItem {

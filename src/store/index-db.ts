@@ -378,19 +378,24 @@ export class IndexDb {
     return { rows: rows.map((r) => r.json), total };
   }
 
+  /** How many memories match an FTS5 expression (and the filter, when given). */
+  countMatches(match: string, f: MemoryFilter = {}): number {
+    const { where, params } = this.filterSql(f);
+    if (!where.length) return (this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match) as { n: number }).n;
+    const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
+    return (this.db.prepare(`SELECT count(*) AS n FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+  }
+
   /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
-   * lower-is-better; tags and entities weigh more than body text.
+   * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
+   * all matches is skipped (total -1).
    */
-  searchMemories(match: string, f: MemoryFilter, limit: number | null): { rows: { json: string; score: number }[]; total: number } {
+  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true): { rows: { json: string; score: number }[]; total: number } {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
-    const total = (
-      (where.length
-        ? this.db.prepare(`SELECT count(*) AS n ${from} WHERE ${cond}`).get(match, ...params)
-        : this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match)) as { n: number }
-    ).n;
+    const total = withTotal ? this.countMatches(match, f) : -1;
     // rank every match, then fetch the text of only those returned
     const rows = this.db
       .prepare(

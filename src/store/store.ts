@@ -404,11 +404,17 @@ export class Store {
     });
   }
 
-  search(match: string, filter: MemoryFilter, limit: number | null): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
+  /** Ranked matches; total counts every match (-1 when withTotal is false, which saves a count). */
+  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
     return this.guarded(() => {
-      const { rows, total } = this.indexDb.searchMemories(match, filter, limit);
+      const { rows, total } = this.indexDb.searchMemories(match, filter, limit, withTotal);
       return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
     });
+  }
+
+  /** How many memories match an FTS5 expression (and the filter); also the store's size (no match given). */
+  countMatches(match: string | null, filter: MemoryFilter = {}): Promise<number> {
+    return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter)));
   }
 
   /** Whether new records go to shard folders (see README: Layout). */

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
 import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
 
@@ -47,6 +50,25 @@ describe("recall", () => {
     assert.match(r.stderr, /short id 1a2b3c4d fits 2 memories/);
     assert.equal(memsyncJson(["--store", store, "open", "2F6E1A2B3C4D"]).found[0].memory.id, a);
     assert.equal(memsync(["--store", store, "open", "00000000"]).code, 3);
+  });
+
+  test("with over 1,000 matches of common words, the memory holding every word still comes first, however old", () => {
+    const store = newStore();
+    // 1,200 recent, much used memories written straight into the folder (as another tool would)
+    for (let i = 0; i < 1200; i++) {
+      const id = randomUUID();
+      const t = NOW - (i % 30) * DAY;
+      const content = `Note ${i}: the connection pool ${i % 2 ? "timeout" : "size"} was tuned for service ${i % 17}`;
+      fs.writeFileSync(path.join(store, "memories", `${id}.json`), JSON.stringify({ id, content, created_at: t, last_used: t, use_count: 20 }));
+    }
+    const old = saveAt(store, "Zeppelin builds hit the connection timeout of the artifact proxy", 700);
+    const both = recallJson(store, "zeppelin connection timeout");
+    assert.ok(both.total > 1000, `${both.total} matches`);
+    assert.equal(both.items[0].id, old, "chosen by its rarer word, ranked on all three");
+    const common = recallJson(store, "connection pool timeout");
+    assert.equal(common.items.length, 10);
+    for (const item of common.items) assert.match(item.text, /connection pool timeout/, "candidates hold every word when enough do");
+    assert.ok(common.more > 500);
   });
 
   test("gist first: a memory with a gist shows its gist, and open gives the full text", () => {

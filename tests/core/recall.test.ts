@@ -73,7 +73,7 @@ describe("near-duplicates", () => {
       { id: "2", text: c },
       { id: "3", text: b },
     ];
-    const out = collapseNearDuplicates(items, (x) => x.text, (x) => x.id);
+    const out = collapseNearDuplicates(items, (x) => wordSet(x.text), (x) => x.id);
     assert.deepEqual(out.map((o) => [o.item.id, o.collapsed]), [["1", ["3"]], ["2", []]]);
   });
 });
