@@ -37,6 +37,18 @@ const REPEAT_WINDOW = 200;
 
 const lower = (t: Tok) => t.text.toLowerCase().replace(/’/g, "'");
 
+// Letter case by comparing case mappings, not by \p{Lu} regexes: those build Unicode tables the
+// first time they run, which a one-shot save would pay for on every call.
+const isUpper = (c: string) => c !== c.toLowerCase() && c === c.toUpperCase();
+const isLower = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
+const startsUpper = (s: string) => s.length > 0 && isUpper(String.fromCodePoint(s.codePointAt(0)!));
+const startsLower = (s: string) => s.length > 0 && isLower(String.fromCodePoint(s.codePointAt(0)!));
+function hasUpperAfterFirst(s: string): boolean {
+  const chars = [...s];
+  for (let i = 1; i < chars.length; i++) if (isUpper(chars[i]!)) return true;
+  return false;
+}
+
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
@@ -54,18 +66,17 @@ export function makeGist(content: string, level: GistLevel = "moderate", entitie
  */
 export function reduceText(content: string, level: GistLevel = "moderate", entities: readonly string[] = []): string | null {
   const rank = RANK[level] ?? RANK.moderate;
-  const doc = parse(content, entities);
-  const required = inventory(doc);
   const checkEntities = entities.filter((e) => containsEntity(content, e));
-  // each level continues from the one below, so a higher level is never longer
-  let best: string | null = null;
-  for (let r = 0 as GistLevelRank; r <= rank; r = (r + 1) as GistLevelRank) {
-    reduce(doc, r, content.length);
+  // each level continues from the one below, so a higher level is never longer; a level whose
+  // result lost a protected token (a bug this check contains) gives way to the one below
+  for (let top = rank; top >= 0; top--) {
+    const doc = parse(content, entities);
+    const required = inventory(doc);
+    for (let r = 0 as GistLevelRank; r <= top; r = (r + 1) as GistLevelRank) reduce(doc, r, content.length);
     const text = render(doc);
-    if (text === "" || !keepsAll(text, required, checkEntities)) break;
-    if (best === null || text.length <= best.length) best = text;
+    if (text.trim() !== "" && keepsAll(doc, text, required, checkEntities)) return text;
   }
-  return best === null || best.trim() === "" ? null : best;
+  return null;
 }
 
 // --- parsing and protection ------------------------------------------------------------------
@@ -80,7 +91,7 @@ function parse(content: string, entities: readonly string[]): Sentence[] {
   for (const s of sents) {
     const first = firstWordIndex(s.toks);
     s.toks.forEach((t, i) => {
-      if (t.kind === "word" && i !== first && /^\p{Lu}/u.test(t.text) && lower(t) !== "i") names.add(lower(t));
+      if (t.kind === "word" && i !== first && startsUpper(t.text) && lower(t) !== "i") names.add(lower(t));
     });
   }
   for (const s of sents) {
@@ -95,8 +106,8 @@ function parse(content: string, entities: readonly string[]): Sentence[] {
       if (t.kind !== "word" || t.guard) return;
       const w = lower(t);
       if (isNegation(w) || isNumberWord(w)) t.guard = true;
-      else if (w !== "i" && /\p{Lu}/u.test(t.text.slice(1))) t.guard = true; // PostgreSQL, API, iOS
-      else if (/^\p{Lu}/u.test(t.text) && w !== "i" && (i !== first || names.has(w))) t.guard = true;
+      else if (w !== "i" && hasUpperAfterFirst(t.text)) t.guard = true; // PostgreSQL, API, iOS
+      else if (startsUpper(t.text) && w !== "i" && (i !== first || names.has(w))) t.guard = true;
     });
   }
   return sents;
@@ -106,13 +117,26 @@ function firstWordIndex(toks: readonly Tok[]): number {
   return toks.findIndex((t) => !t.gone && t.kind !== "punct");
 }
 
+/** A letter, digit or underscore (by case mapping beyond ASCII: no Unicode tables to build). */
+function isWordChar(c: string | undefined): boolean {
+  if (c === undefined || c === "") return false;
+  if (/[A-Za-z0-9_]/.test(c)) return true;
+  return c.charCodeAt(0) > 127 && (c.toLowerCase() !== c.toUpperCase() || /\d/.test(c));
+}
+
+/** The entity occurs in the text as a whole word (case-insensitive). */
 function containsEntity(text: string, entity: string): boolean {
-  const e = entity.trim();
+  const e = entity.trim().toLowerCase();
   if (e === "") return false;
-  const esc = e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const start = /^[\p{L}\p{N}_]/u.test(e) ? "(?<![\\p{L}\\p{N}_])" : "";
-  const end = /[\p{L}\p{N}_]$/u.test(e) ? "(?![\\p{L}\\p{N}_])" : "";
-  return new RegExp(`${start}${esc}${end}`, "iu").test(text);
+  const t = text.toLowerCase();
+  const edgeStart = isWordChar(e[0]);
+  const edgeEnd = isWordChar(e[e.length - 1]);
+  for (let at = t.indexOf(e); at !== -1; at = t.indexOf(e, at + 1)) {
+    if (edgeStart && isWordChar(t[at - 1])) continue;
+    if (edgeEnd && isWordChar(t[at + e.length])) continue;
+    return true;
+  }
+  return false;
 }
 
 /** What a gist must keep: every protected token of the content (words compared in lower case). */
@@ -122,9 +146,10 @@ function inventory(sents: readonly Sentence[]): Set<string> {
   return need;
 }
 
-function keepsAll(gist: string, required: ReadonlySet<string>, entities: readonly string[]): boolean {
+/** Every protected token is still among the tokens left, and every entity in the text. */
+function keepsAll(sents: readonly Sentence[], gist: string, required: ReadonlySet<string>, entities: readonly string[]): boolean {
   const have = new Set<string>();
-  for (const t of tokenize(gist)) have.add(t.kind === "word" ? lower(t) : t.text);
+  for (const s of sents) if (!s.gone) for (const t of s.toks) if (!t.gone) have.add(t.kind === "word" ? lower(t) : t.text);
   for (const r of required) if (!have.has(r)) return false;
   return entities.every((e) => containsEntity(gist, e));
 }
@@ -175,7 +200,7 @@ function rewritePhrases(toks: Tok[], rank: GistLevelRank): void {
       if (p.rank > rank || i + p.words.length > seq.length) continue;
       const span = seq.slice(i, i + p.words.length);
       if (!span.every((x, k) => x.kind === "word" && !x.guard && !x.fixed && !x.gone && lower(x) === p.words[k])) continue;
-      const cap = /^\p{Lu}/u.test(t.text);
+      const cap = startsUpper(t.text);
       for (const x of span) x.gone = true;
       if (p.repl !== "") {
         t.gone = false;
@@ -229,14 +254,14 @@ function nextLive(seq: readonly Tok[], i: number): Tok | undefined {
 
 function startsCapitalized(toks: readonly Tok[]): boolean {
   const i = firstWordIndex(toks);
-  return i >= 0 && toks[i]!.kind === "word" && /^\p{Lu}/u.test(toks[i]!.text);
+  return i >= 0 && toks[i]!.kind === "word" && startsUpper(toks[i]!.text);
 }
 
 function capitalizeStart(toks: Tok[]): void {
   const i = firstWordIndex(toks);
   if (i < 0) return;
   const t = toks[i]!;
-  if (t.kind === "word" && !t.guard && /^\p{Ll}/u.test(t.text)) t.text = capital(t.text);
+  if (t.kind === "word" && !t.guard && startsLower(t.text)) t.text = capital(t.text);
 }
 
 /** Punctuation left stranded by removals: a leading comma, ", ,", a comma before a full stop. */
@@ -251,7 +276,8 @@ function tidy(s: Sentence): void {
       continue;
     }
     if (!soft(t)) continue;
-    const next = seq.slice(i + 1).find((x) => !x.gone);
+    let next: Tok | undefined;
+    for (let k = i + 1; k < seq.length && !next; k++) if (!seq[k]!.gone) next = seq[k];
     if (!seenContent || soft(next) || (next && next.kind === "punct" && /^[.!?…]+$/.test(next.text)) || next === undefined) t.gone = true;
   }
   // "( )" left empty

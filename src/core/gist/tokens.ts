@@ -28,6 +28,11 @@ const CODE_RE = /```[\s\S]*?(?:```|$)|~~~[\s\S]*?(?:~~~|$)|``[^\n]+?``|`[^`\n]+`
 const RUN_RE = /(\s*)(\S+)/g;
 const URL_RE = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S+$/i;
 const WORD_RE = /^[\p{L}\p{M}]+(?:['’\-‐][\p{L}\p{M}]+)*$/u;
+// most text is ASCII: test that first, so the Unicode pattern (costly the first time) rarely runs
+const ASCII_WORD_RE = /^[A-Za-z]+(?:['’\-‐][A-Za-z]+)*$/;
+// deno-lint-ignore no-control-regex
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+const isWord = (s: string) => ASCII_WORD_RE.test(s) || (NON_ASCII_RE.test(s) && WORD_RE.test(s));
 const PUNCT_ONLY_RE = /^[-–—*•.,;:!?…]+$/;
 const OPENERS = new Set(["(", "[", "{", "\"", "'", "“", "‘"]);
 const CLOSERS = new Set([".", ",", ";", ":", "!", "?", ")", "]", "}", "\"", "'", "”", "’", "…"]);
@@ -67,7 +72,7 @@ function splitRun(run: string, pre: string, out: Tok[]): void {
   const myPre = lead === "" ? pre : "";
   if (ABBREVIATIONS.has(core.toLowerCase())) out.push(tok(core, "atom", myPre));
   else if (URL_RE.test(core)) out.push(tok(core, "url", myPre));
-  else if (WORD_RE.test(core)) out.push(tok(core, "word", myPre));
+  else if (isWord(core)) out.push(tok(core, "word", myPre));
   else if (PUNCT_ONLY_RE.test(core)) out.push(tok(core, "punct", myPre));
   else out.push(tok(core, "atom", myPre));
   for (const t of tail) out.push(tok(t, "punct", ""));
