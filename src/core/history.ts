@@ -22,4 +22,5 @@ export const messages = {
   delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
   relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
   unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
+  backfillGists: (n: number, level: string) => `backfill-gists: ${plural(n, "memory", "memories")} (${level})`,
 };
