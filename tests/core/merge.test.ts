@@ -76,6 +76,22 @@ describe("mergeMemory", () => {
     assert.deepEqual((r2.value.content_conflicts as JsonObject[]).map((x) => x.content).sort(), ["Use cursor pagination everywhere", "Use offset pagination"]);
   });
 
+  test("the gist follows the content: a gist made meanwhile for the old text gives way to the new text's", () => {
+    const base = mem({ content: "Old text about pagination", gist: null });
+    const edited = mem({ content: "New text: use keyset pagination everywhere", gist: "keyset pagination everywhere", updated_at: 2000 });
+    const backfilled = mem({ content: "Old text about pagination", gist: "old pagination text" });
+    for (const [o, t] of [[edited, backfilled], [backfilled, edited]] as const) {
+      const r = mergeMemory(base, o, t).value;
+      assert.equal(r.content, "New text: use keyset pagination everywhere");
+      assert.equal(r.gist, "keyset pagination everywhere");
+    }
+    // content changed, gist cleared on that side: no stale gist survives
+    const cleared = mem({ content: "Short new text", gist: null, updated_at: 2000 });
+    assert.equal(mergeMemory(base, cleared, backfilled).value.gist, null);
+    // only a gist changed: it is kept
+    assert.equal(mergeMemory(base, base, backfilled).value.gist, "old pagination text");
+  });
+
   test("fields memsync does not know survive, merged key by key", () => {
     const base = mem({ x_future: { a: 1, b: 1 } });
     const r = both(base, mem({ x_future: { a: 2, b: 1 }, ours_only: true }), mem({ x_future: { a: 1, b: 3 }, theirs_only: [1] }));

@@ -118,6 +118,10 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
     });
     conflicts.push({ field: "content", kept: win.content, lost: lose.content });
   }
+  // the gist is a short form of the content: when one side alone changed the content, its gist
+  // goes with it (a gist the other side made meanwhile describes the old text)
+  const contentSide = jsonEqual(b.content, theirs.content) ? ours : jsonEqual(b.content, ours.content) ? theirs : null;
+  if (!contentClash && contentSide && !jsonEqual(b.content, contentSide.content)) settle(merged, conflicts, "gist", contentSide.gist ?? null);
   const seen = new Set<string>();
   const kept = lost
     .filter((c) => c.content !== merged.content && !seen.has(c.content) && seen.add(c.content))
