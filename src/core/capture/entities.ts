@@ -56,18 +56,39 @@ interface AliasHit {
 /** Alias (as units joined by spaces) -> entry. Built once, on first use. */
 let aliasIndex: Map<string, AliasHit> | undefined;
 
+/**
+ * An alias as the units it matches: the vocabulary's aliases are plain words, so splitting at
+ * spaces, hyphens and slashes gives what units() would, without a regex pass per alias (the
+ * index is built on every cold start of the CLI).
+ */
+function aliasKey(text: string): string[] {
+  return text.toLowerCase().split(/[\s/-]+/).filter(Boolean);
+}
+
 function index(): Map<string, AliasHit> {
   if (aliasIndex) return aliasIndex;
   aliasIndex = new Map();
   for (const entry of VOCABULARY) {
     for (const alias of entry.aliases) {
-      const key = units(alias.text).map((u) => u.lower);
+      const key = aliasKey(alias.text);
       if (key.length === 0 || key.length > MAX_ALIAS_UNITS) continue;
       const k = key.join(" ");
       if (!aliasIndex.has(k)) aliasIndex.set(k, { entry, alias, length: key.length });
     }
   }
   return aliasIndex;
+}
+
+/** Every alias as units() splits it (for a test that aliasKey agrees). */
+export function aliasKeysAgree(): string[] {
+  const bad: string[] = [];
+  for (const e of VOCABULARY) {
+    for (const a of e.aliases) {
+      const viaUnits = units(a.text).map((u) => u.lower).join(" ");
+      if (viaUnits !== aliasKey(a.text).join(" ")) bad.push(a.text);
+    }
+  }
+  return bad;
 }
 
 export function vocabularyEntry(name: string): VocabEntry | undefined {

@@ -627,7 +627,7 @@ const TABLE: Record<string, string[]> = {
     "ripgrep|terminal",
     "fzf|terminal",
     "zsh|terminal|oh-my-zsh",
-    "dotenv|config|.env,env files,.env files",
+    "dotenv|config|env files",
     "direnv|config",
     "1password|security|1password cli,op cli",
     "mkdocs|docs",

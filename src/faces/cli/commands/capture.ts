@@ -1,12 +1,10 @@
-import type { Capture, Extraction } from "../../../core/capture/extract.ts";
+import { type Capture, type Extraction, extractCaptures } from "../../../core/capture/extract.ts";
 import { parseHookPayload } from "../../../core/capture/hook-input.ts";
-import { type CaptureContext, memoryFields, type Overrides } from "../../../core/capture/record.ts";
+import type { CaptureContext, Overrides } from "../../../core/capture/record.ts";
 import { usageError } from "../../../core/errors.ts";
 import { IMPORTANCE_LEVELS, MEMORY_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
 import type { JsonObject } from "../../../core/records.ts";
-import { captureText, planRemember, previewCapture, rememberText, type StoredMemory } from "../../../ops/capture.ts";
-import { withStore } from "../../../ops/context.ts";
-import { ensureStore, storeExists } from "../../../ops/init.ts";
+import type { StoredMemory } from "../../../ops/capture.ts";
 import { currentProject } from "../../../ops/project.ts";
 import { cwd } from "../../../runtime/host.ts";
 import { json } from "../format.ts";
@@ -14,6 +12,12 @@ import { type Flags, list, num, oneOf, opsEnv, STDIN_ARG, str, textArg, wordsOf 
 import type { CommandResult } from "../result.ts";
 
 // remember (explicit capture) and capture (implicit capture, also from a Claude Code hook payload).
+// capture runs on every prompt, and most prompts store nothing: the extraction is loaded up front
+// (pure, small), the schemas and the store only when something is to be written.
+
+const ops = () => import("../../../ops/capture.ts");
+const storeOps = async () => ({ ...(await import("../../../ops/context.ts")), ...(await import("../../../ops/init.ts")) });
+const records = () => import("../../../core/capture/record.ts");
 
 /** --project, else none for --global, else the project of the hook's cwd or of this process's. */
 function projectOf(flags: Flags, hookCwd: string | null): string | null {
@@ -98,21 +102,23 @@ export async function capture(rawWords: string[], flags: Flags): Promise<Command
     return { stdout: flags.json ? json({ ...base, stored: [], captures: [], skipped: [], ignored: [], reason }) : `nothing stored: ${reason}\n` };
   }
 
+  const x = extractCaptures(text);
   if (dryRun) {
-    const x = previewCapture(text);
+    const { memoryFields } = await records();
     const planned = x.captures.map((c) => memoryFields(c, ctx));
     if (flags.json) return { stdout: json({ ...base, stored: [], captures: planned, ...extractionJson(x) }) };
     const lines = planned.length ? [`would store ${planned.length} memor${planned.length === 1 ? "y" : "ies"}:`, ...planned.flatMap(detailLines)] : [];
     return { stdout: `${[...lines, ...extractionSummary(x, planned.length)].join("\n")}\n` };
   }
 
-  const env = opsEnv(flags);
-  const x = previewCapture(text);
-  // a prompt with nothing to keep never creates or opens a store: capture runs on every prompt
+  // a prompt with nothing to keep never creates or opens a store
   if (x.captures.length === 0) {
     if (flags.json) return { stdout: json({ ...base, stored: [], captures: [], ...extractionJson(x) }) };
     return { stdout: `${extractionSummary(x, 0).join("\n")}\n` };
   }
+  const env = opsEnv(flags);
+  const { ensureStore, withStore } = await storeOps();
+  const { captureText } = await ops();
   const created = await ensureStore(env);
   const out = await withStore(env, (store) => captureText(store, env, text, ctx));
   if (flags.json) {
@@ -150,6 +156,8 @@ export async function remember(rawWords: string[], flags: Flags): Promise<Comman
     source: str(flags, "source") ?? "remember",
   };
   const env = opsEnv(flags);
+  const { planRemember, rememberText } = await ops();
+  const { ensureStore, storeExists, withStore } = await storeOps();
   // refuse bad input (an all-<private> text, an invalid tag) before any store is made
   const plan = planRemember(text, ctx, overrides);
   if (flags.dryRun) {
