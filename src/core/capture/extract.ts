@@ -232,10 +232,20 @@ interface Seg {
 }
 
 /** The markers after the object (alternatives, reasons, costs), in order, not overlapping. */
+/**
+ * "Use pnpm over npm": after a verb that is not one of choosing, "over" turns down an alternative
+ * only between two things of one kind (two package managers); "gRPC over HTTP/2" is transport.
+ */
+function sameKindAcross(s: string, from: number, at: number, after: number): boolean {
+  // bounded windows: one look per "over", however long the sentence
+  const cats = new Set(findMentions(s.slice(Math.max(from, at - 120), at)).map((m) => m.category).filter(Boolean));
+  const next = findMentions(s.slice(after, after + 80))[0];
+  return Boolean(next?.category && cats.has(next.category));
+}
+
 function markersFrom(s: string, from: number, chooser: boolean, prefer: boolean): Seg[] {
   const all: (Seg & { rank: number })[] = [];
   MARKERS.forEach((mk, rank) => {
-    if (mk.only === "chooser" && !chooser) return;
     if (mk.only === "prefer" && !prefer) return;
     mk.re.lastIndex = from;
     for (let m = mk.re.exec(s); m; m = mk.re.exec(s)) {
@@ -243,6 +253,7 @@ function markersFrom(s: string, from: number, chooser: boolean, prefer: boolean)
         mk.re.lastIndex++;
         continue;
       }
+      if (mk.only === "chooser" && !chooser && !sameKindAcross(s, from, m.index, m.index + m[0].length)) continue;
       all.push({ kind: mk.kind, start: m.index, end: m.index + m[0].length, textStart: m.index + m[0].length, rank });
     }
   });

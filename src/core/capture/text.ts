@@ -61,11 +61,15 @@ function removeToolBlocks(text: string): { text: string; count: number } {
 const LOG_LINE =
   /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
 const TOOL_LINE =
-  /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\])?:|error(?:\[[\w-]+\])?:|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL|ok|not ok)\s+\S|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$))/;
+  /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\])?:|error(?:\[[\w-]+\])?:|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL|ok|not ok)\s+\S|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$))/;
 // A line of source code pasted without a fence.
 const CODE_LINE =
   /^\s*(?:import\s+[\w{*].*\sfrom\s|import\s+["']|export\s+(?:default|const|function|class|interface|type)\b|def\s+\w+\s*\(|class\s+\w+[\s:({<]|(?:async\s+)?function\s*\w*\s*\(|return\s|#include\b|package\s+[\w.]+;?\s*$|using\s+[\w.]+;|fn\s+\w+\s*[(<]|func\s+[\w(]|(?:const|let|var|val|auto|int|string|bool)\s+[\w$]+\s*(?::\s*[\w<>[\]|]+\s*)?=|(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\s+[A-Z*(])|[;{]\s*$|^\s*[}\])]/;
 const FENCE = /^\s*(?:```|~~~)/;
+// Claude Code's own words in a prompt: a slash command, the summary that continues a compacted
+// session (it repeats old decisions; they were captured when they were made)
+const SLASH_COMMAND = /^\s*\/[a-z][\w:-]*(?:\s|$)/;
+const SESSION_SUMMARY = /^\s*This session is being continued from a previous conversation/i;
 
 function letterRatio(line: string): number {
   let letters = 0;
@@ -88,6 +92,9 @@ export function prepareText(raw: string): Prepared {
   }
   const binary = raw.match(BINARY)?.length ?? 0;
   if (raw.includes("\u0000") || binary > 2) return { ...base, text: "", skip: "the text is binary data" };
+
+  if (SLASH_COMMAND.test(raw)) return { ...base, text: "", skip: "a slash command" };
+  if (SESSION_SUMMARY.test(raw)) return { ...base, text: "", skip: "a summary of an earlier session, not a prompt" };
 
   const priv = stripPrivate(raw);
   const red = redactSecrets(priv.text);
