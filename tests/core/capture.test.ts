@@ -241,3 +241,19 @@ describe("linear time on adversarial input (50,000 characters)", () => {
     });
   }
 });
+
+describe("entity relations merge as a set", () => {
+  test("both sides' additions kept, a removal honoured, none to a dropped entity", async () => {
+    const { mergeMemory } = await import("../../src/core/merge/record-merge.ts");
+    const rel = (from: string, type: string, to: string) => ({ from, type, to });
+    const base = { id: "x", content: "c", entities: ["redis", "memcached", "hazelcast"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "CHOSE_OVER", "hazelcast")] };
+    const ours = { ...base, entities: [...base.entities, "valkey"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "CHOSE_OVER", "hazelcast"), rel("redis", "CHOSE_OVER", "valkey")] };
+    const theirs = { ...base, entities: ["redis", "memcached", "sentinel"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "USES", "sentinel")] };
+    const a = mergeMemory(base, ours, theirs);
+    const b = mergeMemory(base, theirs, ours);
+    assert.deepEqual(a.value, b.value, "symmetric");
+    const got = (a.value.entity_relations as { from: string; type: string; to: string }[]).map((r) => `${r.from} ${r.type} ${r.to}`).sort();
+    assert.deepEqual(got, ["redis CHOSE_OVER memcached", "redis CHOSE_OVER valkey", "redis USES sentinel"]);
+    assert.deepEqual(a.conflicts.filter((c) => c.field.startsWith("entity_relations")), []);
+  });
+});
