@@ -29,11 +29,6 @@ export interface RememberOutcome extends StoredMemory {
   extraction: Extraction;
 }
 
-/** Read a prompt without storing anything (capture --dry-run; a hook deciding whether to call). */
-export function previewCapture(text: string): Extraction {
-  return extractCaptures(text);
-}
-
 /** Store one memory's fields, or reinforce the memory that already says it. */
 function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: string | null): StoredMemory {
   const fp = typeof fields.fingerprint === "string" ? fields.fingerprint : undefined;

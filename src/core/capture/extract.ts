@@ -81,6 +81,10 @@ export interface Extraction {
 
 const PRONOUN_OBJECT = /^(?:it|this|that|them|these|those|one|the same|something|anything|whatever|either|both|him|her|you|me|us|either one|this one|that one|the other one)$/i;
 
+/** An object that points back at the conversation ("this approach", "option 2"): nothing to keep. */
+const VAGUE_OBJECT =
+  /^(?:(?:this|that|the|your|my|our|their|these|those|a|an)\s+)?(?:(?:same|first|second|third|last|other|previous|above|new|former|latter|better|simpler|suggested|proposed)\s+)*(?:approach|one|ones|way|option|solution|idea|version|method|plan|thing|pattern|suggestion|proposal|choice|design|variant|alternative|fix)(?:\s+(?:\d+|[a-c]))?(?:\s+(?:as before|from before|above|below|here|you (?:suggested|proposed|mentioned)))?$/i;
+
 const TRAILING_FILLER =
   /(?:\s+|^)(?:instead|here|now|from now on|going forward|for now|for everything|too|as well|again|anymore|any more|then|please|though|by default|in general|from here on|last (?:year|month|week|quarter|sprint)|this (?:year|month|week|quarter|sprint)|yesterday|today|recently|a while ago|in (?:19|20)\d\d)\s*$/i;
 
@@ -448,7 +452,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
-  if (PRONOUN_OBJECT.test(what)) return "refers to something said before (\"it\", \"that\"), not a thing";
+  if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
   if (against) {
     if (t.keepTrigger) {
       const word = /\bnever\b/i.exec(found.text);
@@ -464,6 +468,12 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   const seenNames = new Set<string>();
   const mentions = all.filter((m) => !seenNames.has(m.name) && seenNames.add(m.name));
   const chosen = mentions.filter((m) => within(m, chosenSpans));
+  // the thing chosen, not its purpose: in "Redis for caching, not Memcached" caching was not chosen over anything
+  const thingSpans = chosenSpans.map((sp) => {
+    const purpose = /\s(?:for|in|on|as|at|across|within|to|when)\s/i.exec(s.slice(sp.start, sp.end));
+    return purpose ? { start: sp.start, end: sp.start + purpose.index } : sp;
+  });
+  const chosenThings = chosen.filter((m) => within(m, thingSpans));
   const rejected = mentions.filter((m) => within(m, altSpans));
   if (t.needsEntity && !chosen.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
     return "names nothing known (no technology, pattern or tool)";
@@ -471,7 +481,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
 
   const relations: EntityRelation[] = [];
   if (type === "decision" || type === "preference") {
-    for (const c of chosen.slice(0, 10)) for (const r of rejected.slice(0, 10)) relations.push({ from: c.name, type: "CHOSE_OVER", to: r.name });
+    for (const c of chosenThings.slice(0, 10)) for (const r of rejected.slice(0, 10)) relations.push({ from: c.name, type: "CHOSE_OVER", to: r.name });
   }
   relations.push(...verbRelations(s, all));
 
@@ -626,7 +636,7 @@ export function extractCaptures(text: string): Extraction {
       const d = r.draft;
       // a fix right after the problem it fixes: one memory
       if (d.type === "solution" && !d.problem && last?.type === "problem" && drafts[drafts.length - 1] === last) {
-        d.problem = cleanPhrase(last.content, 300);
+        d.problem = cleanPhrase(last.what, 300);
         d.content = `${last.content} ${d.content}`;
         d.mentions = [...last.mentions, ...d.mentions];
         drafts.pop();

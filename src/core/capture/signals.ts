@@ -70,7 +70,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
   },
   { type: "decision", re: /\bwe\s+(?:now\s+|only\s+|mainly\s+|mostly\s+)?use\s+/i, base: 0.55, needsEntity: true },
-  { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, base: 0.55 },
+  { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, base: 0.55, needsEntity: true },
   // imperative "Use X for Y" as a statement of a rule (the sentence has to name something known)
   { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, base: 0.6, needsEntity: true, rule: true },
 ];
@@ -128,6 +128,7 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     base: 0.55,
     wholeClause: true,
   },
+  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, base: 0.55, wholeClause: true },
   {
     type: "problem",
     re: /\b(?:getting|get|got|seeing|see|hitting|hit|throws|threw)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:error|exception|timeout|crash|panic|segfault|oom)s?\b/i,
@@ -194,7 +195,7 @@ export const BOOSTERS = /\b(?:from now on|going forward|always|never|remember(?:
 export const HEDGES = /\b(?:i think|i guess|i believe|probably|for now|for the time being|tentatively|temporarily|kind of|sort of|i suppose|for this one|just this once)\b/i;
 /** A hypothetical before the trigger: not a decision yet. */
 export const HYPOTHETICAL =
-  /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|considering|consider|thinking about|thinking of|not sure|unsure|whether|in case|potentially|possibly|can|ideally|option|alternatively)\b/i;
+  /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively)\b/i;
 /** A negation before the trigger: "we didn't decide to use X". */
 export const NEGATED = /\b(?:not|didn't|did not|don't think|do not think|haven't|have not|hasn't|has not|won't|no longer|nobody|no one|never)\b/i;
 
