@@ -45,9 +45,12 @@ function note(tx: StoreTx, op: "capture" | "remember", stored: StoredMemory[]): 
   tx.note(op, messages.capture(op, created, stored.length - created.length));
 }
 
-/** Implicit capture: every decision, preference, problem and solution the text states. */
-export async function captureText(store: Store, env: OpsEnv, text: string, ctx: CaptureContext): Promise<CaptureOutcome> {
-  const extraction = extractCaptures(text);
+/**
+ * Implicit capture: every decision, preference, problem and solution the text states. A caller
+ * that has read the text already (to skip opening the store when there is nothing) passes its
+ * extraction.
+ */
+export async function captureText(store: Store, env: OpsEnv, text: string, ctx: CaptureContext, extraction: Extraction = extractCaptures(text)): Promise<CaptureOutcome> {
   if (extraction.captures.length === 0) return { stored: [], extraction };
   const origin = originOf(store, env);
   // every record is built (and so validated and redacted) before the store is touched

@@ -350,7 +350,7 @@ function within(m: Mention, spans: readonly Span[]): boolean {
   return spans.some((sp) => m.start >= sp.start && m.end <= sp.end);
 }
 
-/** Read one candidate trigger; null with a reason when it does not hold. */
+/** Read one candidate trigger: the draft of a memory, or why it does not hold. */
 function readTrigger(s: string, found: Found, from: number): Draft | string {
   const t = found.trigger;
   // what comes before the trigger: a reason, a problem, or words that undo it

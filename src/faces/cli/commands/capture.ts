@@ -120,7 +120,7 @@ export async function capture(rawWords: string[], flags: Flags): Promise<Command
   const { ensureStore, withStore } = await storeOps();
   const { captureText } = await ops();
   const created = await ensureStore(env);
-  const out = await withStore(env, (store) => captureText(store, env, text, ctx));
+  const out = await withStore(env, (store) => captureText(store, env, text, ctx, x));
   if (flags.json) {
     return { stdout: json({ ...base, stored: out.stored, captures: out.extraction.captures, ...extractionJson(out.extraction), store_created: created }) };
   }
