@@ -23,4 +23,9 @@ export const messages = {
   relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
   unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
   backfillGists: (n: number, level: string) => `backfill-gists: ${plural(n, "memory", "memories")} (${level})`,
+  /** One captured memory: `capture: <id8> <first words>`; several: how many new, how many again. */
+  capture: (op: "capture" | "remember", created: { id: string; content: string }[], reinforced: number) =>
+    created.length === 1 && reinforced === 0
+      ? `${op}: ${short(created[0]!.id)} ${firstWords(created[0]!.content)}`
+      : `${op}: ${[created.length ? plural(created.length, "new memory", "new memories") : "", reinforced ? `${plural(reinforced, "memory", "memories")} reinforced` : ""].filter(Boolean).join(", ")}`,
 };

@@ -5,9 +5,12 @@ import { STRENGTH_MAX } from "./model/vocab.ts";
 import { type Relation, RelationSchema } from "./model/relation.ts";
 import type { RelationType } from "./model/vocab.ts";
 import { parseWith } from "./model/validate.ts";
+import { cleanRecord } from "./redact.ts";
 
 // Pure record transitions: making, editing, touching memories and relations. No I/O here; the
-// store persists what these return. Every result is validated against its schema.
+// store persists what these return. Every result is validated against its schema, and every
+// string in it has been through cleanRecord first (core/redact.ts): whatever path a record
+// comes by (CLI, hooks, API, import), no secret and no <private> span reaches a file.
 
 export type JsonObject = Record<string, unknown>;
 
@@ -24,7 +27,33 @@ function isPlainObject(v: unknown): v is JsonObject {
 function validMemory(candidate: unknown): Memory {
   const r = parseWith(MemorySchema, candidate);
   if (!r.ok) throw invalidInput(`invalid memory: ${r.problem}`);
+  checkEntityRelations(r.value);
   return r.value;
+}
+
+/** An entity relation connects two of the memory's own entities, never free text. */
+function checkEntityRelations(m: Memory): void {
+  if (!m.entity_relations?.length) return;
+  const names = new Set(m.entities.map((e) => e.toLowerCase()));
+  for (const r of m.entity_relations) {
+    for (const end of [r.from, r.to]) {
+      if (!names.has(end.toLowerCase())) {
+        throw invalidInput(`entity_relations: ${JSON.stringify(end.slice(0, 60))} is not one of the memory's entities (a relation connects two entities)`);
+      }
+    }
+  }
+}
+
+/**
+ * Redact secrets and drop <private> spans from every string of a record (in place). A text
+ * that was nothing but private is refused: there is nothing left to store.
+ */
+function cleanFields(obj: JsonObject): void {
+  const before = typeof obj.content === "string" ? obj.content : undefined;
+  const { privateRemoved } = cleanRecord(obj);
+  if (privateRemoved && before !== undefined && before.trim() !== "" && typeof obj.content === "string" && obj.content.trim() === "") {
+    throw invalidInput("nothing to store: the text is entirely <private>");
+  }
 }
 
 /** Labels arrive from people and agents: sanitize before the schema judges them. */
@@ -48,6 +77,7 @@ function normalizeLabels(obj: JsonObject): void {
  */
 export function createMemory(fields: JsonObject, id: string, origin: Origin): Memory {
   const obj: JsonObject = structuredClone(fields);
+  cleanFields(obj);
   if (obj.tags !== undefined) {
     const meta = isPlainObject(obj.meta) ? obj.meta : {};
     meta.tags = obj.tags;
@@ -114,9 +144,13 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
     if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
   }
   const p: JsonObject = structuredClone(patch);
+  cleanFields(p);
   normalizeLabels(p);
   editLabels(memory, p, edits);
-  const merged = mergePatch(memory as JsonObject, p);
+  // a deep copy: cleaning must not touch the memory passed in (nested objects are shared)
+  const merged = structuredClone(mergePatch(memory as JsonObject, p));
+  // text stored before redaction existed is cleaned on its next rewrite
+  cleanRecord(merged);
   if (p.content !== undefined && p.content !== memory.content && p.gist === undefined) merged.gist = null;
   const before = JSON.stringify(memory);
   const next = validMemory(merged);
@@ -137,6 +171,8 @@ export function createRelation(
   now: number,
 ): Relation {
   if (fields.from === fields.to) throw invalidInput("a memory cannot be related to itself");
+  const metadata = structuredClone(fields.metadata ?? {});
+  cleanRecord(metadata);
   const r = parseWith(RelationSchema, {
     id,
     from_memory_id: fields.from,
@@ -144,7 +180,7 @@ export function createRelation(
     relation_type: fields.type,
     strength: fields.strength ?? 1,
     created_at: now,
-    metadata: fields.metadata ?? {},
+    metadata,
   });
   if (!r.ok) throw invalidInput(`invalid relation: ${r.problem}`);
   return r.value;

@@ -9,7 +9,7 @@ import type { RecordKind } from "./layout.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 2;
+const INDEX_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
@@ -24,7 +24,7 @@ CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
 CREATE TABLE IF NOT EXISTS memories (
   rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
   type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
-  created_at REAL NOT NULL, last_used REAL NOT NULL
+  created_at REAL NOT NULL, last_used REAL NOT NULL, fingerprint TEXT
 );
 -- the record text lives apart, so filters and counts scan small rows
 CREATE TABLE IF NOT EXISTS memory_docs (rid INTEGER PRIMARY KEY, json TEXT NOT NULL);
@@ -33,6 +33,7 @@ CREATE INDEX IF NOT EXISTS memories_created ON memories(created_at);
 CREATE INDEX IF NOT EXISTS memories_status ON memories(status, created_at);
 CREATE INDEX IF NOT EXISTS memories_type ON memories(type);
 CREATE INDEX IF NOT EXISTS memories_project ON memories(project);
+CREATE INDEX IF NOT EXISTS memories_fingerprint ON memories(fingerprint) WHERE fingerprint IS NOT NULL;
 CREATE TABLE IF NOT EXISTS memory_tags (tag TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS memory_tags_rid ON memory_tags(rid);
 CREATE TABLE IF NOT EXISTS memory_entities (entity TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (entity, rid)) WITHOUT ROWID;
@@ -278,11 +279,11 @@ export class IndexDb {
 
   putMemory(m: Memory, path: string, json: string): void {
     const { rid } = this.q(
-      `INSERT INTO memories(id, path, type, status, project, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO memories(id, path, type, status, project, created_at, last_used, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET path = excluded.path, type = excluded.type, status = excluded.status,
-       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used
+       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used, fingerprint = excluded.fingerprint
        RETURNING rid`,
-    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used) as { rid: number };
+    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.fingerprint ?? null) as { rid: number };
     this.q("INSERT INTO memory_docs(rid, json) VALUES (?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json").run(rid, json);
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("INSERT INTO memory_fts(rowid, content, gist, tags, entities) VALUES (?, ?, ?, ?, ?)").run(
@@ -304,6 +305,18 @@ export class IndexDb {
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("DELETE FROM memory_tags WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
+  }
+
+  /**
+   * The oldest memory that is not archived with this fingerprint in this project (null: none):
+   * where capture finds the statement it has seen before.
+   */
+  findByFingerprint(fingerprint: string, project: string | null): string | undefined {
+    return (
+      this.q(
+        "SELECT id FROM memories WHERE fingerprint = ? AND project IS ? AND status != 'archived' ORDER BY created_at, id LIMIT 1",
+      ).get(fingerprint, project) as { id: string } | undefined
+    )?.id;
   }
 
   /** The canonical JSON indexed from the record file at path. */

@@ -541,6 +541,11 @@ export class StoreTx {
     return this.store.index.findRelation(from, to, type);
   }
 
+  /** An earlier memory that says the same (see Memory.fingerprint), from the index. */
+  findByFingerprint(fingerprint: string, project: string | null): string | undefined {
+    return this.store.index.findByFingerprint(fingerprint, project);
+  }
+
   private write(kind: RecordKind, id: string, json: string): string {
     const { fs, root } = this.store;
     // a record keeps the path it has; a new one goes where the layout says, which needs the

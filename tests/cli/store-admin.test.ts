@@ -105,7 +105,7 @@ describe("help and version", () => {
     const top = memsync(["--help"]);
     assert.equal(top.code, 0);
     assert.match(top.stdout, /Exit codes/);
-    const commands = ["init", "save", "remember", "get", "open", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "status", "reindex"];
+    const commands = ["init", "save", "remember", "capture", "get", "open", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "status", "reindex"];
     for (const c of commands) {
       const r = memsync([c, "--help"]);
       assert.equal(r.code, 0, c);

@@ -36,6 +36,22 @@ describe("under Deno", () => {
     assert.equal(JSON.parse(commit.stdout).commits.length, 2, "one commit per save, made by Deno");
   });
 
+  test("capture and remember under Deno: the same extraction, reinforcing what Bun stored", () => {
+    const store = path.join(tempDir(), "s");
+    assert.equal(memsync(["init", store, "--no-git"], { env }).code, 0);
+    const prompt = "Let's use PostgreSQL for the analytics DB because we need JSONB";
+    const fromBun = JSON.parse(memsync(["--store", store, "capture", prompt, "--json"], { env, cwd: tempDir() }).stdout);
+    const payload = JSON.stringify({ hook_event_name: "UserPromptSubmit", session_id: "s", cwd: tempDir(), prompt: "We decided to use postgres for our analytics database" });
+    const r = memsync(["--store", store, "capture", "--json"], { command: DENO, env, input: payload });
+    assert.equal(r.code, 0, r.stderr);
+    const fromDeno = JSON.parse(r.stdout);
+    assert.equal(fromDeno.stored[0].action, "reinforced");
+    assert.equal(fromDeno.stored[0].memory.id, fromBun.stored[0].memory.id);
+    const rem = memsync(["--store", store, "remember", "--failed", "Offset pagination caused timeouts at 1M rows", "--json"], { command: DENO, env, cwd: tempDir() });
+    assert.equal(rem.code, 0, rem.stderr);
+    assert.equal(JSON.parse(rem.stdout).memory.type, "anti-pattern");
+  });
+
   test("the same memory is the same bytes on Bun and Deno", () => {
     const record = {
       id: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d",

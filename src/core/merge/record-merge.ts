@@ -102,6 +102,7 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
   settle(merged, conflicts, "entities", entities.slice(0, LIMITS.entitiesMax));
   // a union past a record's limits keeps the base's labels and the first additions, and says so
   if (entities.length > LIMITS.entitiesMax) conflicts.push({ field: "entities", kept: entities.slice(0, LIMITS.entitiesMax), lost: entities.slice(LIMITS.entitiesMax) });
+  mergeEntityRelations(b, ours, theirs, merged, conflicts, entities.slice(0, LIMITS.entitiesMax));
 
   // content: both edited it differently -> the later edit wins, the other text is kept
   const lost: ContentConflict[] = [...contentConflicts(ours), ...contentConflicts(theirs)];
@@ -130,6 +131,34 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
   else delete merged.content_conflicts;
   for (let i = conflicts.length - 1; i >= 0; i--) if (conflicts[i]!.field.startsWith("content_conflicts")) conflicts.splice(i, 1);
   return { value: merged, conflicts };
+}
+
+/**
+ * Entity relations are a set like the labels: the union minus what either side removed, and only
+ * between entities the merged memory still has. Each relation keeps its own unknown fields.
+ */
+function mergeEntityRelations(b: JsonObject, ours: JsonObject, theirs: JsonObject, merged: JsonObject, conflicts: FieldConflict[], entities: readonly string[]): void {
+  if (ours.entity_relations === undefined && theirs.entity_relations === undefined) return;
+  const byKey = new Map<string, Json>();
+  const keys = (v: Json | undefined): string[] | undefined => {
+    if (!Array.isArray(v)) return undefined;
+    return v.filter(isObject).map((r) => {
+      const k = JSON.stringify([String(r.from).toLowerCase(), String(r.type), String(r.to).toLowerCase()]);
+      // one relation written two ways: the same choice on both machines (symmetric)
+      const had = byKey.get(k);
+      if (had === undefined || jsonCompare(r, had) < 0) byKey.set(k, r);
+      return k;
+    });
+  };
+  const [kb, ko, kt] = [keys(b.entity_relations), keys(ours.entity_relations) ?? [], keys(theirs.entity_relations) ?? []];
+  const names = new Set(entities.map((e) => e.toLowerCase()));
+  const rels = mergeSet(kb, ko, kt)
+    .filter((k) => {
+      const [from, , to] = JSON.parse(k) as string[];
+      return names.has(from!) && names.has(to!);
+    })
+    .map((k) => byKey.get(k)!);
+  settle(merged, conflicts, "entity_relations", rels.length ? rels : undefined);
 }
 
 export function mergeRelation(base: JsonObject | null, ours: JsonObject, theirs: JsonObject): RecordMerge {

@@ -3,7 +3,7 @@ import { canonicalJson } from "../canonical-json.ts";
 import { LIMITS, charLength, sanitizeTag } from "../labels.ts";
 import { CountSchema, FreeObject, IdSchema, NullableText, NullableTimestamp, TimestampSchema, UnitInterval } from "./common.ts";
 import { keyOrderOf } from "./key-order.ts";
-import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, SHARING_SCOPES, STRENGTH_MAX } from "./vocab.ts";
+import { ENTITY_RELATION_TYPES, IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, OUTCOMES, SHARING_SCOPES, STRENGTH_MAX } from "./vocab.ts";
 
 // The memory record: every field of the CortexGraph per-file spec (in its order), then what a
 // captured decision needs (OrchestKit's record). Objects are loose: fields memsync does not know
@@ -34,6 +34,20 @@ export const TagsSchema = z.pipe(
 export const EntitiesSchema = z.array(z.string().check(z.minLength(1), z.maxLength(LIMITS.entityMax * 2))).check(
   z.maxLength(LIMITS.entitiesMax),
 );
+
+/**
+ * A typed relation between two entities of the same memory ("redis" CHOSE_OVER "memcached").
+ * Relations between memories are files of their own (relation.ts); what a sentence says about two
+ * entities belongs to the memory that says it. Both ends must be among the memory's entities
+ * (records.ts checks it): never an edge to free text.
+ */
+export const EntityRelationSchema = z.looseObject({
+  from: z.string().check(z.minLength(1), z.maxLength(LIMITS.entityMax)),
+  type: z.enum(ENTITY_RELATION_TYPES),
+  to: z.string().check(z.minLength(1), z.maxLength(LIMITS.entityMax)),
+});
+
+export type EntityRelation = z.output<typeof EntityRelationSchema>;
 
 export const DecisionContentSchema = z.looseObject({
   what: z.string().check(z.minLength(1)),
@@ -71,6 +85,8 @@ export const MemorySchema = z.looseObject({
   promoted_to: NullableText,
   embed: z._default(z.nullable(z.array(z.number())), null),
   entities: z._default(EntitiesSchema, []),
+  /** Typed relations between this memory's entities (absent when there are none). */
+  entity_relations: z.optional(z.array(EntityRelationSchema).check(z.maxLength(LIMITS.entitiesMax * 2))),
   review_priority: z._default(UnitInterval, 0),
   last_review_at: NullableTimestamp,
   review_count: CountSchema,
@@ -78,6 +94,8 @@ export const MemorySchema = z.looseObject({
   // memsync's additions, for captured knowledge
   type: z._default(z.enum(MEMORY_TYPES), "fact"),
   decision: z._default(z.nullable(DecisionContentSchema), null),
+  /** remember --success / --failed: a pattern that worked, an anti-pattern, a solution that failed. */
+  outcome: z.optional(z.enum(OUTCOMES)),
   confidence: z._default(z.nullable(UnitInterval), null),
   category: NullableText,
   importance: z._default(z.enum(IMPORTANCE_LEVELS), "medium"),
@@ -86,12 +104,24 @@ export const MemorySchema = z.looseObject({
   captured_by: z._default(z.nullable(CapturedBySchema), null),
   /** When content or labels last changed (touches do not count); the merge keeps the later edit. */
   updated_at: NullableTimestamp,
+  /**
+   * What makes two captures the same memory: type and the normalized "what" (aliases made
+   * canonical, fillers dropped), e.g. "decision:postgresql for analytics db". Capture finds an
+   * earlier memory by it in the index and reinforces that one instead of adding a second.
+   */
+  fingerprint: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
   /** Texts that lost to a later edit when two machines changed the content at once (never dropped). */
   content_conflicts: z.optional(
     z.array(
       z.looseObject({
         content: z.string(),
         updated_at: NullableTimestamp,
+  /**
+   * What makes two captures the same memory: type and the normalized "what" (aliases made
+   * canonical, fillers dropped), e.g. "decision:postgresql for analytics db". Capture finds an
+   * earlier memory by it in the index and reinforces that one instead of adding a second.
+   */
+  fingerprint: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
         machine: NullableText,
       }),
     ),

@@ -20,11 +20,19 @@ export const RELATION_TYPES = [
   "PREFERS",
 ] as const;
 
+/** Typed relations between two entities of one memory (kept on the memory, see memory.ts). */
+export const ENTITY_RELATION_TYPES = ["USES", "CHOSE_OVER", "REQUIRES", "ENABLES", "PREFERS"] as const;
+
+/** How something tried turned out: a pattern that worked, or an anti-pattern / failed solution. */
+export const OUTCOMES = ["success", "failed"] as const;
+
 export type MemoryType = (typeof MEMORY_TYPES)[number];
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 export type SharingScope = (typeof SHARING_SCOPES)[number];
 export type Importance = (typeof IMPORTANCE_LEVELS)[number];
 export type RelationType = (typeof RELATION_TYPES)[number];
+export type EntityRelationType = (typeof ENTITY_RELATION_TYPES)[number];
+export type Outcome = (typeof OUTCOMES)[number];
 
 export const STRENGTH_MAX = 2;
 

@@ -16,7 +16,7 @@ function oneLinePreview(text: string, max: number): string {
 export function memoryLine(m: Memory): string {
   const tags = m.meta.tags.length ? `  #${m.meta.tags.join(" #")}` : "";
   const status = m.status === "active" ? "" : ` [${m.status}]`;
-  return `${m.id}  ${isoTime(m.created_at).slice(0, 10)}  ${m.type.padEnd(12)}${oneLinePreview(m.gist ?? m.content, 90)}${status}${tags}`;
+  return `${m.id}  ${isoTime(m.created_at).slice(0, 10)}  ${m.type.padEnd(13)}${oneLinePreview(m.gist ?? m.content, 90)}${status}${tags}`;
 }
 
 function relationLine(r: Relation, dir: "out" | "in"): string {

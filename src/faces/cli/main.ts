@@ -41,6 +41,7 @@ function maintenance<K extends keyof NonNullable<typeof MAINTENANCE>>(name: K): 
   if (!MAINTENANCE) throw edgeRefusal(name);
   return MAINTENANCE[name];
 }
+const capture = () => import("./commands/capture.ts");
 
 const STATUS_HELP = "filter by status: active, promoted, archived or all (repeatable; default active and promoted)";
 
@@ -97,8 +98,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "save [...text]",
-    describe: "store a new memory (text, or - to read standard input)",
-    aliases: ["remember"],
+    describe: "store a new memory as given (text, or - to read standard input)",
     example: 'memsync save "Use cursor pagination for list endpoints" --type decision --tag api',
     options: (c) =>
       recordOptions(
@@ -107,6 +107,39 @@ const COMMANDS: CommandSpec[] = [
           .option("--entity <name>", "an entity the memory names (repeatable; short: -e)", { type: [String] }),
       ),
     run: async ([words], f) => (await write()).save(words as string[], f),
+  },
+  {
+    usage: "remember [...text]",
+    describe: "store a memory, reading its type, decision, entities, confidence and scope from the text (- for standard input)",
+    example: 'memsync remember "Offset pagination caused timeouts at 1M rows" --failed',
+    options: (c) =>
+      c
+        .option("--type <type>", "decision, preference, pattern, anti-pattern, problem, solution or fact (default: read from the text)")
+        .option("--success", "it worked: a pattern (or, with --type, a solution that worked)")
+        .option("--failed", "it failed: an anti-pattern (or, with --type, a solution that failed)")
+        .option("--global", "shared across projects (scope global, no project)")
+        .option("--project <id>", "the project (default: the git remote of the current folder)")
+        .option("--scope <scope>", "local, user, team or global")
+        .option("--tag <tag>", "a tag (repeatable, or comma-separated; short: -t)", { type: [String] })
+        .option("--entity <name>", "an entity besides those found (repeatable; short: -e)", { type: [String] })
+        .option("--importance <level>", "low, medium, high or critical")
+        .option("--confidence <n>", "0..1 (default: from the text, at least 0.8)")
+        .option("--category <name>", "a category (default: from the entities)")
+        .option("--source <text>", "where the memory came from (default: remember)")
+        .option("--dry-run", "show what would be stored, store nothing"),
+    run: async ([words], f) => (await capture()).remember(words as string[], f),
+  },
+  {
+    usage: "capture [...text]",
+    describe: "store the decisions, preferences, problems and solutions a text states (text, or standard input: free text or a Claude Code hook payload)",
+    example: 'memsync capture "Let\'s use PostgreSQL for analytics because we need JSONB"',
+    options: (c) =>
+      c
+        .option("--dry-run", "show what would be stored, store nothing")
+        .option("--global", "store as global (no project)")
+        .option("--project <id>", "the project (default: the git remote of the hook's cwd or the current folder)")
+        .option("--tag <tag>", "a tag on every memory stored (repeatable)", { type: [String] }),
+    run: async ([words], f) => (await capture()).capture(words as string[], f),
   },
   {
     usage: "get [...ids]",
@@ -348,20 +381,25 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /**
- * Two things cac's parser (mri) gets wrong, settled before it sees the arguments: a lone "-"
- * (standard input) is dropped or taken for a missing value, and a short alias mixed with its
- * long form loses repeated values. Nothing after "--" is touched.
+ * Three things cac's parser (mri) gets wrong, settled before it sees the arguments: a lone "-"
+ * (standard input) is dropped or taken for a missing value; a short alias mixed with its long
+ * form loses repeated values; a boolean option with a hyphen in its name (--dry-run) takes the
+ * next word as its value. Nothing after "--" is touched.
  */
 function normalizeArgv(argv: string[]): string[] {
   const end = argv.indexOf("--");
   return argv.map((a, i) => {
     if (end !== -1 && i > end) return a;
     if (a === "-") return STDIN_ARG;
+    if (HYPHENATED_SWITCHES.has(a)) return `${a}=true`;
     return SHORT_FLAGS[a] ?? a;
   });
 }
 
 const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
+
+/** Options that take no value and have a hyphen in their name. */
+const HYPHENATED_SWITCHES = new Set(["--dry-run", "--keep-relations"]);
 
 function report(e: unknown, asJson: boolean): number {
   let err: MemsyncError;

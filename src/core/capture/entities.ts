@@ -1,0 +1,269 @@
+import type { EntityRelation } from "../model/memory.ts";
+import type { EntityRelationType } from "../model/vocab.ts";
+import { type EntityKind, VOCABULARY, type VocabAlias, type VocabEntry } from "./vocabulary.ts";
+
+// Entities in a sentence: names from the curated vocabulary (aliases mapped to one canonical name,
+// matched on whole words), and technical terms spelled like names (CamelCase, ACRONYMS, letters
+// with digits). Typed relations are found only between two entities, never to free text.
+
+export interface Unit {
+  /** As written. */
+  text: string;
+  lower: string;
+  start: number;
+  end: number;
+}
+
+export interface Mention {
+  name: string;
+  kind: EntityKind | "term";
+  category: string | null;
+  start: number;
+  end: number;
+}
+
+// A word: letters and digits with the inner punctuation technical names use (node.js, c++, c#,
+// don't, ci/cd); ".NET" is the one name that starts with a dot.
+const WORD = /\.net\b|[\p{L}\p{N}@](?:[\p{L}\p{N}+#'’._\-/@]*[\p{L}\p{N}+#])?/giu;
+
+/**
+ * The units names are matched on: words, split further at hyphens and slashes ("redis-backed"
+ * holds redis; "ci/cd" is ci + cd), with a trailing possessive dropped.
+ */
+export function units(text: string): Unit[] {
+  const out: Unit[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
+    let word = m[0];
+    if (/['’]s$/i.test(word)) word = word.slice(0, -2);
+    let at = m.index;
+    for (const part of word.split(/([-/])/)) {
+      if (part && part !== "-" && part !== "/") out.push({ text: part, lower: part.toLowerCase(), start: at, end: at + part.length });
+      at += part.length;
+    }
+  }
+  return out;
+}
+
+const MAX_ALIAS_UNITS = 5;
+
+interface AliasHit {
+  entry: VocabEntry;
+  alias: VocabAlias;
+  length: number;
+}
+
+/** Alias (as units joined by spaces) -> entry. Built once, on first use. */
+let aliasIndex: Map<string, AliasHit> | undefined;
+
+/**
+ * An alias as the units it matches: the vocabulary's aliases are plain words, so splitting at
+ * spaces, hyphens and slashes gives what units() would, without a regex pass per alias (the
+ * index is built on every cold start of the CLI).
+ */
+function aliasKey(text: string): string[] {
+  return text.toLowerCase().split(/[\s/-]+/).filter(Boolean);
+}
+
+function index(): Map<string, AliasHit> {
+  if (aliasIndex) return aliasIndex;
+  aliasIndex = new Map();
+  for (const entry of VOCABULARY) {
+    for (const alias of entry.aliases) {
+      const key = aliasKey(alias.text);
+      if (key.length === 0 || key.length > MAX_ALIAS_UNITS) continue;
+      const k = key.join(" ");
+      if (!aliasIndex.has(k)) aliasIndex.set(k, { entry, alias, length: key.length });
+    }
+  }
+  return aliasIndex;
+}
+
+/** Every alias as units() splits it (for a test that aliasKey agrees). */
+export function aliasKeysAgree(): string[] {
+  const bad: string[] = [];
+  for (const e of VOCABULARY) {
+    for (const a of e.aliases) {
+      const viaUnits = units(a.text).map((u) => u.lower).join(" ");
+      if (viaUnits !== aliasKey(a.text).join(" ")) bad.push(a.text);
+    }
+  }
+  return bad;
+}
+
+export function vocabularyEntry(name: string): VocabEntry | undefined {
+  const hit = index().get(units(name).map((u) => u.lower).join(" "));
+  return hit?.entry;
+}
+
+/** What follows a verb: "go with", "make sure", "express it". */
+const PARTICLES = new Set([
+  "to", "with", "ahead", "back", "through", "away", "up", "out", "off", "sure", "it", "this", "that", "them", "us", "me", "you",
+  "yourself", "the", "a", "an", "your", "our", "my", "some", "everything", "something", "sense",
+]);
+/** What precedes a verb: "to go", "we'll go", "let's go". */
+const VERB_BEFORE = new Set(["to", "will", "can", "should", "must", "let's", "lets", "would", "could", "we'll", "i'll", "don't", "not", "didn't", "gonna"]);
+
+function aliasFits(alias: VocabAlias, first: Unit, prev: Unit | undefined, next: Unit | undefined): boolean {
+  if (alias.upper && first.text !== first.text.toUpperCase()) return false;
+  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return false;
+  if (alias.notBeforeTo && next?.lower === "to") return false;
+  if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return false;
+  return true;
+}
+
+/** Capitalized words that are not technical names. */
+const NOT_TERMS = new Set(
+  (
+    "i i'm i'd i'll i've ok okay pr prs ui ux db dbs id ids url urls api apis sdk cli todo fixme fyi asap imo imho afaik tbd wip lgtm eod eta qa pm am us " +
+    "eu uk ceo cto mvp poc note important readme bug fix na tl dr tldr cpu gpu ram os io ip mb gb kb tb ms and or not the but if no yes all new old " +
+    "dont never always must should please env dev prod staging sla slo kpi roi ai ml it we they you he she this that these those there here " +
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december " +
+    "let's lets use using go also then so now because since when while what why how which who where our my your their its a an to for of in on at by " +
+    "with from over instead rather than vs is are was were be been do does did has have had will would can could just only very really"
+  ).split(" "),
+);
+
+function looksTechnical(u: Unit): boolean {
+  const t = u.text;
+  if (t.length < 2 || NOT_TERMS.has(u.lower)) return false;
+  if (/^v?\d/.test(u.lower) || /^\d/.test(t)) return false; // versions and numbers
+  if (/\p{Ll}\p{Lu}/u.test(t)) return true; // CamelCase: GraphQL, PgBouncer, macOS
+  if (/^\p{L}+\d[\p{L}\d]*$/u.test(t)) return true; // letters then digits: EC2, Log4j
+  if (/^\p{Lu}{2,6}$/u.test(t)) return true; // an acronym: ACL, ORM
+  if (/^\p{L}[\p{L}\d-]*\.(?:js|ts|io|net|py|rs|sh)$/iu.test(t)) return true; // moment.js, socket.io
+  return false;
+}
+
+/** A span of the sentence whose leading capitalized word is the name of something (what was chosen). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const LEADING_FILLER = new Set(["the", "a", "an", "our", "my", "their", "its", "this", "that", "using", "to", "use", "with"]);
+
+/**
+ * The entities of a text, in order of appearance, each once (every mention with `all`). `heads`
+ * are spans (the chosen thing, the alternatives) whose first word names an entity when
+ * capitalized (Hazelcast).
+ */
+export function findMentions(text: string, heads: readonly Span[] = [], all = false): Mention[] {
+  // a URL or a path is not prose: its words are no entities
+  const masked = text.replace(/\b[a-z][a-z0-9+.-]{0,30}:\/\/\S+/gi, (m) => " ".repeat(m.length));
+  const us = units(masked);
+  const idx = index();
+  const found: Mention[] = [];
+  const covered = new Set<number>();
+  const shouting = (masked.match(/\p{Lu}/gu)?.length ?? 0) > (masked.match(/\p{Ll}/gu)?.length ?? 0);
+  for (let i = 0; i < us.length; i++) {
+    let hit: AliasHit | undefined;
+    for (let n = Math.min(MAX_ALIAS_UNITS, us.length - i); n >= 1 && !hit; n--) {
+      // units of one alias must be adjacent in the text (a space or a hyphen apart, no comma)
+      if (n > 1 && !adjacent(masked, us, i, n)) continue;
+      let key = us[i]!.lower;
+      for (let k = 1; k < n; k++) key += ` ${us[i + k]!.lower}`;
+      const h = idx.get(key);
+      if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n])) hit = h;
+    }
+    if (hit) {
+      const last = us[i + hit.length - 1]!;
+      found.push({ name: hit.entry.name, kind: hit.entry.kind, category: hit.entry.category, start: us[i]!.start, end: last.end });
+      for (let k = 0; k < hit.length; k++) covered.add(i + k);
+      i += hit.length - 1;
+    }
+  }
+  const headUnits = new Set(heads.map((h) => headOf(us, h)).filter((i) => i !== -1));
+  for (let i = 0; i < us.length; i++) {
+    if (covered.has(i)) continue;
+    const u = us[i]!;
+    if ((!shouting && looksTechnical(u)) || headUnits.has(i)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+  }
+  found.sort((a, b) => a.start - b.start);
+  if (all) return found;
+  const seen = new Set<string>();
+  return found.filter((m) => !seen.has(m.name) && seen.add(m.name));
+}
+
+function adjacent(text: string, us: Unit[], i: number, n: number): boolean {
+  for (let k = 0; k < n - 1; k++) {
+    const gap = text.slice(us[i + k]!.end, us[i + k + 1]!.start);
+    if (!/^[\s/-]{0,3}$/.test(gap) || (gap.length > 1 && gap.trim() !== "")) return false;
+  }
+  return true;
+}
+
+/**
+ * The unit that names the thing in a span: its first word after fillers, when capitalized like a
+ * name, not the first word of the text, and not followed by another capitalized word. -1: none.
+ */
+function headOf(us: Unit[], span: Span): number {
+  let i = lowerBound(us, span.start);
+  while (i < us.length && us[i]!.end <= span.end && LEADING_FILLER.has(us[i]!.lower)) i++;
+  const u = us[i];
+  if (!u || u.end > span.end || u.start === 0) return -1;
+  if (!/^\p{Lu}[\p{Ll}\d.+#]+$/u.test(u.text) || NOT_TERMS.has(u.lower)) return -1;
+  const next = us[i + 1];
+  if (next && next.start < span.end && /^\p{Lu}/u.test(next.text)) return -1;
+  return i;
+}
+
+/** The first unit starting at or after pos (units are in order). */
+function lowerBound(us: Unit[], pos: number): number {
+  let lo = 0;
+  let hi = us.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (us[mid]!.start < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const ADVERBS = /\b(?:now|also|still|already|really|actually|heavily|mostly|only|just|currently|then)\b/g;
+
+const VERB_RELATIONS: [EntityRelationType, RegExp][] = [
+  ["USES", /^(?:uses|use|using|is using|are using|runs on|run on|running on|is built on|built on|on top of|backed by|powered by|with|via|through|talks to|stores (?:its )?data in|stores in|writes to|reads from|(?:which|that) (?:uses|runs on))$/],
+  ["REQUIRES", /^(?:requires|require|required|needs|need|depends on|depend on|relies on|rely on|is dependent on|(?:which|that) (?:requires|needs|depends on))$/],
+  ["ENABLES", /^(?:enables|enable|allows|allow|lets us use|unlocks|makes possible|gives us|provides|supports|(?:which|that) (?:enables|allows|gives us|supports))$/],
+  ["PREFERS", /^(?:prefers|prefer|favors|favours|recommends)$/],
+];
+
+/**
+ * Typed relations stated between two neighbouring entities ("FastAPI uses Pydantic", "Celery
+ * requires a broker like Redis" is not: the words between must be the verb alone).
+ */
+export function verbRelations(text: string, mentions: readonly Mention[]): EntityRelation[] {
+  const out: EntityRelation[] = [];
+  for (let i = 0; i + 1 < mentions.length; i++) {
+    const a = mentions[i]!;
+    const b = mentions[i + 1]!;
+    const raw = text.slice(a.end, b.start);
+    // a clause break between them: they are in different statements
+    if (/[,;:.!?()]/.test(raw)) continue;
+    const between = raw.toLowerCase().replace(ADVERBS, " ").replace(/\s+/g, " ").trim();
+    if (!between || between.length > 30) continue;
+    for (const [type, re] of VERB_RELATIONS) {
+      if (re.test(between)) {
+        out.push({ from: a.name, type, to: b.name });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Relations once each, never an entity to itself. */
+export function uniqueRelations(rels: readonly EntityRelation[]): EntityRelation[] {
+  const seen = new Set<string>();
+  const out: EntityRelation[] = [];
+  for (const r of rels) {
+    const k = `${r.from}\u0000${r.type}\u0000${r.to}`;
+    if (r.from === r.to || seen.has(k)) continue;
+    seen.add(k);
+    out.push(r);
+  }
+  return out;
+}
+
+export { type EntityKind };

@@ -1,0 +1,670 @@
+import type { EntityRelation } from "../model/memory.ts";
+import { findMentions, type Mention, type Span, uniqueRelations, units, verbRelations, vocabularyEntry } from "./entities.ts";
+import {
+  BOOSTERS,
+  CONSTRAINT,
+  DECISION_TRIGGERS,
+  HEDGES,
+  HYPOTHETICAL,
+  INTERJECTIONS,
+  LEADING_WHY,
+  type Marker,
+  MARKERS,
+  NEGATED,
+  POLITE_RULE,
+  POSITIVE_AFTER_AGAINST,
+  PREFERENCE_TRIGGERS,
+  PROBLEM_TRIGGERS,
+  QUESTION_START,
+  RATIONALE_SENTENCE,
+  REQUEST,
+  type SignalType,
+  SO_BEFORE,
+  SOLUTION_TRIGGERS,
+  TRADEOFF_SENTENCE,
+  type Trigger,
+} from "./signals.ts";
+import { prepareText, splitSentences } from "./text.ts";
+
+// Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
+// read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
+// then the signal (decision, preference, problem, solution), then the parts of what it says —
+// the thing chosen, the alternatives turned down, the reason, the constraints and the costs —
+// each a field of its own, never the whole sentence as "what". Entities come from the curated
+// vocabulary; relations are typed and connect two entities, never an entity and free text.
+
+export type CaptureType = SignalType | "fact";
+
+export interface DecisionFields {
+  what: string;
+  why: string | null;
+  alternatives: string[];
+  constraints: string[];
+  tradeoffs: string[];
+}
+
+/** One memory to store: the record fields capture decides. */
+export interface Capture {
+  type: CaptureType;
+  content: string;
+  decision: DecisionFields | null;
+  entities: string[];
+  entity_relations: EntityRelation[];
+  confidence: number;
+  category: string | null;
+  scope: "team" | "global";
+  importance: "medium" | "high";
+  fingerprint: string;
+  /** The words that gave it away ("let's use", "i chose"), for the report. */
+  signal: string;
+}
+
+export interface Skipped {
+  text: string;
+  reason: string;
+}
+
+export interface Extraction {
+  captures: Capture[];
+  /** Sentences read and not stored, each with why. */
+  skipped: Skipped[];
+  /** Parts of the text set aside before reading (code blocks, log lines...). */
+  ignored: string[];
+  /** When nothing is stored: the reason, in a few words. */
+  reason: string | null;
+  /** Kinds of secrets replaced by markers before anything was read. */
+  redacted: string[];
+  privateRemoved: boolean;
+}
+
+// --- small text helpers --------------------------------------------------------------------
+
+const PRONOUN_OBJECT = /^(?:it|this|that|them|these|those|one|the same|something|anything|whatever|either|both|him|her|you|me|us|either one|this one|that one|the other one)$/i;
+
+/** An object that points back at the conversation ("this approach", "option 2"): nothing to keep. */
+const VAGUE_OBJECT =
+  /^(?:(?:this|that|the|your|my|our|their|these|those|a|an)\s+)?(?:(?:same|first|second|third|last|other|previous|above|new|former|latter|better|simpler|suggested|proposed)\s+)*(?:approach|one|ones|way|option|solution|idea|version|method|plan|thing|pattern|suggestion|proposal|choice|design|variant|alternative|fix)(?:\s+(?:\d+|[a-c]))?(?:\s+(?:as before|from before|above|below|here|you (?:suggested|proposed|mentioned)))?$/i;
+
+const TRAILING_FILLER =
+  /(?:\s+|^)(?:instead|here|now|from now on|going forward|for now|for everything|too|as well|again|anymore|any more|then|please|though|by default|in general|from here on|last (?:year|month|week|quarter|sprint)|this (?:year|month|week|quarter|sprint)|yesterday|today|recently|a while ago|in (?:19|20)\d\d)\s*$/i;
+
+const EDGE_LEFT = new Set([..." ,;:.!—–-\"'“”‘’("]);
+const EDGE_RIGHT = new Set([..." ,;:.!?—–-\"'“”‘’)"]);
+
+/** Strip edge punctuation with a loop: a regex like /[,.]+$/ is quadratic on a long run of dots. */
+function trimEdges(t: string): string {
+  let a = 0;
+  let b = t.length;
+  while (a < b && EDGE_LEFT.has(t[a]!)) a++;
+  while (b > a && EDGE_RIGHT.has(t[b - 1]!)) b--;
+  return t.slice(a, b);
+}
+
+/** Trim a phrase to what it names: no edge punctuation, no "to"/"using" in front, no filler after. */
+export function cleanPhrase(text: string, max = 160): string {
+  let t = text.replace(/\s+/g, " ").trim();
+  if (t.length > max * 4) t = t.slice(0, max * 4);
+  for (let i = 0; i < 4; i++) {
+    const before = t;
+    t = trimEdges(t)
+      .replace(/^(?:to\s+(?=\S+\s)|using\s+|the use of\s+)/i, "")
+      .replace(TRAILING_FILLER, "");
+    if (t === before) break;
+  }
+  if (t.length > max) {
+    const cut = t.slice(0, max);
+    const clause = cut.search(/[,;(—–]/);
+    t = clause > 20 ? cut.slice(0, clause) : cut.slice(0, Math.max(cut.lastIndexOf(" "), 20));
+  }
+  return trimEdges(t.trim());
+}
+
+const FINGERPRINT_FILLER = new Set(["a", "an", "the", "our", "my", "your", "their", "its", "this", "that", "these", "those", "we", "i", "just", "really", "very", "also", "to", "use", "using"]);
+
+/** Short forms people alternate with the long ones ("the analytics DB" = "the analytics database"). */
+const SHORT_FORMS: Record<string, string> = {
+  db: "database", dbs: "database", databases: "database", repo: "repository", repos: "repository", config: "configuration",
+  prod: "production", dev: "development", env: "environment", app: "application", apps: "application", svc: "service",
+  services: "service", msg: "message", msgs: "message", messages: "message", perf: "performance", auth: "authentication",
+  endpoints: "endpoint", tests: "test", docs: "documentation", deps: "dependencies", dependency: "dependencies",
+};
+
+/**
+ * The normalized form of a statement, for finding the same one again: lowercase, aliases made
+ * canonical (postgres -> postgresql, k8s -> kubernetes), fillers and punctuation dropped.
+ */
+export function normalizeStatement(text: string): string {
+  const us = units(text.toLowerCase());
+  const out: string[] = [];
+  for (let i = 0; i < us.length; i++) {
+    let matched = false;
+    for (let n = Math.min(4, us.length - i); n >= 1 && !matched; n--) {
+      const entry = vocabularyEntry(us.slice(i, i + n).map((u) => u.lower).join(" "));
+      if (entry) {
+        out.push(entry.name);
+        i += n - 1;
+        matched = true;
+      }
+    }
+    if (!matched && !FINGERPRINT_FILLER.has(us[i]!.lower)) {
+      const w = us[i]!.lower.replace(/['’]/g, "");
+      out.push(SHORT_FORMS[w] ?? w);
+    }
+  }
+  return out.join(" ").trim();
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable tag for a long statement. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
+/** type:normalized statement; a long statement keeps its first words and a hash of all of it. */
+export function fingerprintOf(type: string, statement: string): string {
+  const norm = normalizeStatement(statement) || statement.toLowerCase().replace(/\s+/g, " ").trim();
+  return `${type}:${norm.length > 200 ? `${norm.slice(0, 200)}#${fnv1a(norm)}` : norm}`;
+}
+
+// --- categories -----------------------------------------------------------------------------
+
+const CATEGORY_WORDS: [RegExp, string][] = [
+  [/\b(?:auth|authentication|authorization|login|logins|sign-?in|oauth|sessions?|passwords?|permissions?)\b/i, "auth"],
+  [/\b(?:databases?|db|dbs|sql|quer(?:y|ies)|schemas?|migrations?|tables?|indexes|rows)\b/i, "database"],
+  [/\b(?:cach(?:e|es|ing))\b/i, "cache"],
+  [/\b(?:tests?|testing|specs?|coverage|fixtures?)\b/i, "testing"],
+  [/\b(?:deploy(?:s|ment|ments)?|releases?|pipelines?|ci|builds?)\b/i, "devops"],
+  [/\b(?:endpoints?|api|apis|pagination|routes?|requests?|responses?)\b/i, "api"],
+  [/\b(?:css|styles?|styling|ui|components?|layouts?|frontend|pages?)\b/i, "frontend"],
+  [/\b(?:logs?|logging|metrics|monitoring|tracing|alerts?|observability)\b/i, "observability"],
+  [/\b(?:performance|latency|throughput|slow|fast|memory)\b/i, "performance"],
+  [/\b(?:security|secrets?|encryption|vulnerabilit(?:y|ies)|injection)\b/i, "security"],
+  [/\b(?:errors?|exceptions?|retries|retry)\b/i, "error-handling"],
+  [/\b(?:docs|documentation|readme|comments?)\b/i, "docs"],
+  [/\b(?:dependenc(?:y|ies)|packages?|versions?|upgrades?)\b/i, "dependencies"],
+  [/\b(?:git|branch(?:es)?|commits?|merges?|rebase|pull requests?)\b/i, "vcs"],
+  [/\b(?:naming|formatting|indentation|style guide|lint(?:ing)?|code style)\b/i, "code-style"],
+];
+
+export function categoryOf(chosen: readonly Mention[], all: readonly Mention[], text: string): string | null {
+  for (const m of [...chosen, ...all]) if (m.category) return m.category;
+  for (const [re, cat] of CATEGORY_WORDS) if (re.test(text)) return cat;
+  return null;
+}
+
+const PROJECT_SPECIFIC =
+  /\b(?:our|here|in this|this (?:repo|project|codebase|app|service|module|file|package|team|component|one)|the\s+[\w-]+\s+(?:db|database|service|module|app|api|repo|project|endpoint|cluster|server|table|component|page|team|pipeline|job|queue|bucket|script))\b/i;
+
+// --- one sentence ---------------------------------------------------------------------------
+
+interface Found {
+  trigger: Trigger;
+  start: number;
+  end: number;
+  text: string;
+  groups: (string | undefined)[];
+}
+
+function firstMatch(trigger: Trigger, s: string, from: number): Found | null {
+  const sub = s.slice(from);
+  const m = trigger.re.exec(sub);
+  if (!m) return null;
+  return { trigger, start: from + m.index, end: from + m.index + m[0].length, text: m[0], groups: [...m] };
+}
+
+/** Every trigger that matches, in the order they are tried: solutions, then decisions and preferences by position, then problems. */
+function candidates(s: string, from: number, strongOnly: boolean): Found[] {
+  const pick = (list: Trigger[]) =>
+    list
+      .filter((t) => !strongOnly || t.strong)
+      .map((t) => firstMatch(t, s, from))
+      .filter((f): f is Found => f !== null)
+      .sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
+  if (strongOnly) return pick([...DECISION_TRIGGERS, ...PREFERENCE_TRIGGERS]);
+  return [...pick(SOLUTION_TRIGGERS), ...pick([...DECISION_TRIGGERS, ...PREFERENCE_TRIGGERS]), ...pick(PROBLEM_TRIGGERS)];
+}
+
+interface Seg {
+  kind: Marker["kind"];
+  start: number;
+  end: number;
+  textStart: number;
+}
+
+/** The markers after the object (alternatives, reasons, costs), in order, not overlapping. */
+/**
+ * "Use pnpm over npm": after a verb that is not one of choosing, "over" turns down an alternative
+ * only between two things of one kind (two package managers); "gRPC over HTTP/2" is transport.
+ */
+function sameKindAcross(s: string, from: number, at: number, after: number): boolean {
+  // bounded windows: one look per "over", however long the sentence
+  const cats = new Set(findMentions(s.slice(Math.max(from, at - 120), at)).map((m) => m.category).filter(Boolean));
+  const next = findMentions(s.slice(after, after + 80))[0];
+  return Boolean(next?.category && cats.has(next.category));
+}
+
+function markersFrom(s: string, from: number, chooser: boolean, prefer: boolean): Seg[] {
+  const all: (Seg & { rank: number })[] = [];
+  MARKERS.forEach((mk, rank) => {
+    if (mk.only === "prefer" && !prefer) return;
+    mk.re.lastIndex = from;
+    for (let m = mk.re.exec(s); m; m = mk.re.exec(s)) {
+      if (m[0].length === 0) {
+        mk.re.lastIndex++;
+        continue;
+      }
+      if (mk.only === "chooser" && !chooser && !sameKindAcross(s, from, m.index, m.index + m[0].length)) continue;
+      all.push({ kind: mk.kind, start: m.index, end: m.index + m[0].length, textStart: m.index + m[0].length, rank });
+    }
+  });
+  all.sort((a, b) => a.start - b.start || a.rank - b.rank);
+  const out: Seg[] = [];
+  let sawWhy = false;
+  for (const m of all) {
+    const last = out[out.length - 1];
+    if (last && m.start < last.end) continue;
+    // inside a reason, "not"/"over" belong to the reason; only a cost ends it
+    if (sawWhy && m.kind !== "tradeoff") continue;
+    if (m.start <= from) continue;
+    if (m.kind === "why") sawWhy = true;
+    out.push(m);
+  }
+  return out;
+}
+
+function splitAlternatives(text: string): { items: string[]; rest: string } {
+  const stop = /\s(?:for|in|on|at|as|when|with|within|across|because|since|so|which|where|if|during|inside)\s/i.exec(` ${text} `);
+  const head = stop ? ` ${text} `.slice(0, stop.index).trim() : text;
+  const rest = stop ? ` ${text} `.slice(stop.index).trim() : "";
+  const items = head
+    .split(/\s*(?:,|;|\bor\b|\band\b|\bnor\b|\s\/\s)\s*/i)
+    .map((x) => cleanPhrase(x, 80).replace(/^(?:the|a|an|using)\s+/i, ""))
+    .filter((x) => x.length > 0 && !PRONOUN_OBJECT.test(x));
+  return { items, rest };
+}
+
+const CONSTRAINT_END = /[,;.!?]|\s(?:but|so|because|and then|which)\s/gi;
+
+function constraintsIn(s: string): string[] {
+  const out: string[] = [];
+  let until = -1;
+  CONSTRAINT.lastIndex = 0;
+  for (let m = CONSTRAINT.exec(s); m; m = CONSTRAINT.exec(s)) {
+    if (m.index < until) continue;
+    const from = /^constraints?:/i.test(m[0]) ? m.index + m[0].length : m.index;
+    CONSTRAINT_END.lastIndex = from;
+    const end = CONSTRAINT_END.exec(s)?.index ?? s.length;
+    until = end;
+    const text = cleanPhrase(s.slice(from, end), 150);
+    if (text.split(" ").length >= 2 && !out.includes(text) && out.length < 10) out.push(text);
+  }
+  return out;
+}
+
+interface Draft {
+  type: SignalType;
+  content: string;
+  what: string;
+  whys: string[];
+  alternatives: string[];
+  constraints: string[];
+  tradeoffs: string[];
+  /** For a solution: the problem it fixes. */
+  problem: string | null;
+  trigger: Trigger;
+  signal: string;
+  mentions: Mention[];
+  chosen: Mention[];
+  rejected: Mention[];
+  relations: EntityRelation[];
+  hedged: boolean;
+  boosted: boolean;
+  projectSpecific: boolean;
+}
+
+type Reading =
+  | { kind: "capture"; draft: Draft }
+  | { kind: "skip"; reason: string }
+  | { kind: "none" }
+  | { kind: "rationale"; why: string }
+  | { kind: "tradeoff"; text: string };
+
+/** Below this, a statement is too tentative to keep ("I think we should use Redis for now"). */
+export const MIN_CONFIDENCE = 0.5;
+
+const NO_SIGNAL = "no decision, preference, problem or solution in it";
+
+function clauseAround(s: string, start: number, end: number): { start: number; end: number } {
+  let a = start;
+  while (a > 0 && !/[,;:]/.test(s[a - 1]!)) a--;
+  let b = end;
+  while (b < s.length && !/[,;]/.test(s[b]!)) b++;
+  return { start: a, end: b };
+}
+
+function within(m: Mention, spans: readonly Span[]): boolean {
+  return spans.some((sp) => m.start >= sp.start && m.end <= sp.end);
+}
+
+/** Read one candidate trigger: the draft of a memory, or why it does not hold. */
+function readTrigger(s: string, found: Found, from: number): Draft | string {
+  const t = found.trigger;
+  // what comes before the trigger: a reason, a problem, or words that undo it
+  let prefix = s.slice(from, found.start);
+  const leadingWhys: string[] = [];
+  const lead = LEADING_WHY.exec(prefix);
+  if (lead) {
+    leadingWhys.push(cleanPhrase(lead[1]!));
+    prefix = prefix.slice(lead[0].length);
+  }
+  const so = SO_BEFORE.exec(prefix);
+  let problemBefore: string | null = null;
+  if (so) {
+    problemBefore = cleanPhrase(prefix.slice(0, so.index));
+    // "X keeps timing out, so let's ...": for a choice, the trouble before is its reason
+    if (t.type !== "solution" && problemBefore) leadingWhys.push(problemBefore);
+    prefix = "";
+  }
+  if (t.type !== "solution" && t.subjectGroup === undefined) {
+    if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
+    if (NEGATED.test(prefix)) return "negated";
+  }
+
+  const text = found.text.toLowerCase();
+  const chooser = /choos|chose|pick|select|prefer|opt|went with|going with|go with|settle|rather|sticking with/.test(text);
+  const prefer = /prefer|rather/.test(text);
+  let objStart = found.end;
+  let against = Boolean(t.against);
+  const alternatives: string[] = [];
+  const altSpans: Span[] = [];
+  const chosenSpans: Span[] = [];
+  let what = "";
+  let type: SignalType = t.type;
+
+  if (t.subjectGroup !== undefined) {
+    what = cleanPhrase(found.groups[t.subjectGroup] ?? "");
+    chosenSpans.push({ start: found.start, end: found.start + (found.groups[t.subjectGroup]?.length ?? 0) });
+    objStart = found.end;
+  }
+  if (t.altGroup !== undefined && found.groups[t.altGroup]) {
+    const alt = found.groups[t.altGroup]!;
+    const at = s.indexOf(alt, found.start);
+    alternatives.push(...splitAlternatives(alt).items);
+    if (at !== -1) altSpans.push({ start: at, end: at + alt.length });
+  }
+
+  // "don't use var, use const": against one thing, for another
+  if (against && !t.keepTrigger) {
+    const pos = POSITIVE_AFTER_AGAINST.exec(s.slice(objStart));
+    if (pos) {
+      const p = objStart + pos.index;
+      let rejected = s.slice(objStart, p);
+      // "stop using Moment.js because it is huge; use date-fns": the reason is the choice's
+      const because = markersFrom(rejected, 0, false, false).find((m) => m.kind === "why");
+      if (because) {
+        const w = cleanPhrase(rejected.slice(because.textStart), 300);
+        if (w) leadingWhys.push(w);
+        rejected = rejected.slice(0, because.start);
+      }
+      alternatives.push(...splitAlternatives(rejected).items);
+      altSpans.push({ start: objStart, end: p });
+      objStart = p + pos[0].length;
+      against = false;
+      type = "preference";
+    }
+  }
+
+  const segs = t.subjectGroup !== undefined ? markersFrom(s, objStart, false, false).filter((m) => m.kind !== "alt") : markersFrom(s, objStart, chooser, prefer);
+  const firstAt = segs.length ? segs[0]!.start : s.length;
+  if (!what) {
+    if (t.wholeClause) {
+      const c = clauseAround(s, found.start, found.end);
+      what = cleanPhrase(s.slice(c.start, Math.max(c.end, found.end)));
+      chosenSpans.push(c);
+    } else {
+      what = cleanPhrase(s.slice(objStart, firstAt));
+      chosenSpans.push({ start: objStart, end: firstAt });
+    }
+  }
+  const whys: string[] = [...leadingWhys];
+  const tradeoffs: string[] = [];
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i]!;
+    const end = i + 1 < segs.length ? segs[i + 1]!.start : s.length;
+    const body = s.slice(seg.textStart, end);
+    if (seg.kind === "why") {
+      const w = cleanPhrase(body, 300);
+      if (w) whys.push(w);
+    } else if (seg.kind === "tradeoff") {
+      const c = cleanPhrase(body, 200);
+      if (c) tradeoffs.push(c);
+    } else if (!t.wholeClause) {
+      const { items, rest } = splitAlternatives(body);
+      alternatives.push(...items);
+      altSpans.push({ start: seg.textStart, end: seg.textStart + body.length - rest.length });
+      // "Redis over Memcached for caching": the purpose belongs to the choice
+      if (rest && what && !/\s(?:for|in|on|as)\s/i.test(` ${what} `)) what = `${what} ${cleanPhrase(rest)}`.trim();
+    }
+  }
+
+  if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
+  if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
+  if (against) {
+    if (t.keepTrigger) {
+      const word = /\bnever\b/i.exec(found.text);
+      what = `${word ? found.text.slice(word.index).trim().toLowerCase() : "never"} ${what}`;
+    } else {
+      altSpans.push(...chosenSpans.splice(0));
+      what = `avoid ${what}`;
+    }
+  }
+
+  const heads = [...chosenSpans, ...altSpans];
+  const all = findMentions(s, heads, true);
+  const seenNames = new Set<string>();
+  const mentions = all.filter((m) => !seenNames.has(m.name) && seenNames.add(m.name));
+  const chosen = mentions.filter((m) => within(m, chosenSpans));
+  // the thing chosen, not its purpose: in "Redis for caching, not Memcached" caching was not chosen over anything
+  const thingSpans = chosenSpans.map((sp) => {
+    const purpose = /\s(?:for|in|on|as|at|across|within|to|when)\s/i.exec(s.slice(sp.start, sp.end));
+    return purpose ? { start: sp.start, end: sp.start + purpose.index } : sp;
+  });
+  const chosenThings = chosen.filter((m) => within(m, thingSpans));
+  const rejected = mentions.filter((m) => within(m, altSpans));
+  if (t.needsEntity && !chosen.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
+    return "names nothing known (no technology, pattern or tool)";
+  }
+
+  const relations: EntityRelation[] = [];
+  if (type === "decision" || type === "preference") {
+    for (const c of chosenThings.slice(0, 10)) for (const r of rejected.slice(0, 10)) relations.push({ from: c.name, type: "CHOSE_OVER", to: r.name });
+  }
+  relations.push(...verbRelations(s, all));
+
+  return {
+    type,
+    content: s,
+    what,
+    whys,
+    alternatives: [...new Set(alternatives)],
+    constraints: constraintsIn(s),
+    tradeoffs,
+    problem: type === "solution" ? problemBefore ?? (t.subjectGroup === undefined ? problemIn(s.slice(from, found.start)) : null) : null,
+    trigger: t,
+    signal: cleanPhrase(found.text, 40).toLowerCase(),
+    mentions,
+    chosen,
+    rejected,
+    relations,
+    hedged: HEDGES.test(s),
+    boosted: BOOSTERS.test(s),
+    projectSpecific: PROJECT_SPECIFIC.test(s),
+  };
+}
+
+/** The problem stated before a fix in the same sentence ("tests are flaky; we fixed it by ..."). */
+function problemIn(prefix: string): string | null {
+  const cut = prefix.search(/[,;:—–]\s*(?:so\s+|and\s+)?(?:we|i|they|you)?\s*$/i);
+  const text = cleanPhrase(cut === -1 ? prefix : prefix.slice(0, cut));
+  return text.split(" ").length >= 3 ? text : null;
+}
+
+const MAX_CLAUSES_AFTER_REQUEST = 8;
+
+/** Clause breaks after which a strong statement may follow a request. */
+const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
+
+export function readSentence(sentence: string): Reading {
+  const boosted = BOOSTERS.test(sentence);
+  let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
+  if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
+  const ij = INTERJECTIONS.exec(s);
+  if (ij) s = s.slice(ij[0].length);
+  const polite = POLITE_RULE.exec(s);
+  if (polite) s = s.slice(polite[0].length);
+  const request = !polite && REQUEST.test(s);
+  if (!request && QUESTION_START.test(s)) return { kind: "skip", reason: "a question" };
+
+  let from = 0;
+  let strongOnly = false;
+  if (request) {
+    // "fix the login, we decided to use JWT": a statement after the request still counts
+    strongOnly = true;
+    from = -1;
+    CLAUSE_BREAK.lastIndex = 0;
+    let breaks = 0;
+    // the first few clauses only: each look is a pass over the sentence
+    for (let m = CLAUSE_BREAK.exec(s); m && breaks < MAX_CLAUSES_AFTER_REQUEST; m = CLAUSE_BREAK.exec(s), breaks++) {
+      const at = m.index + m[0].length;
+      if (candidates(s, at, true).length) {
+        from = at;
+        break;
+      }
+    }
+    if (from === -1) return { kind: "skip", reason: "a request to the assistant" };
+  }
+
+  const found = candidates(s, from, strongOnly);
+  if (found.length === 0) {
+    const rat = RATIONALE_SENTENCE.exec(s);
+    if (rat) return { kind: "rationale", why: cleanPhrase(s.slice(rat[0].length), 300) };
+    const trade = TRADEOFF_SENTENCE.exec(s);
+    if (trade) return { kind: "tradeoff", text: cleanPhrase(s.slice(trade[0].length), 200) };
+    return { kind: "none" };
+  }
+  let firstReason: string | null = null;
+  for (const f of found) {
+    const r = readTrigger(s, f, from);
+    if (typeof r !== "string") {
+      r.boosted ||= boosted;
+      return { kind: "capture", draft: r };
+    }
+    firstReason ??= r;
+  }
+  return { kind: "skip", reason: firstReason ?? NO_SIGNAL };
+}
+
+// --- from drafts to captures ----------------------------------------------------------------
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function finish(d: Draft): Capture {
+  const why = d.type === "solution" ? d.problem ?? (d.whys.join("; ") || null) : d.whys.join("; ") || null;
+  const known = d.chosen.some((m) => m.kind !== "term") || (d.chosen.length === 0 && d.mentions.some((m) => m.kind !== "term"));
+  let confidence = d.trigger.base;
+  if (why) confidence += 0.1;
+  if (d.alternatives.length) confidence += 0.05;
+  if (known) confidence += 0.05;
+  if (d.boosted) confidence += 0.05;
+  if (d.hedged) confidence -= 0.15;
+  confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));
+  const general = Boolean(d.trigger.rule) && !d.projectSpecific;
+  const scope = general && confidence >= 0.8 && why !== null && d.mentions.some((m) => m.kind !== "term") ? "global" : "team";
+  const ordered = [...d.chosen, ...d.rejected, ...d.mentions];
+  const entities = [...new Set(ordered.map((m) => m.name))].slice(0, 30);
+  const names = new Set(entities);
+  const relations = uniqueRelations(d.relations).filter((r) => names.has(r.from) && names.has(r.to));
+  const decision: DecisionFields | null =
+    d.type === "problem" ? null : { what: d.what, why, alternatives: d.alternatives, constraints: d.constraints, tradeoffs: d.tradeoffs };
+  return {
+    type: d.type,
+    content: d.content,
+    decision,
+    entities,
+    entity_relations: relations,
+    confidence,
+    category: categoryOf(d.chosen, d.mentions, d.content),
+    scope,
+    importance: d.boosted && confidence >= 0.8 ? "high" : "medium",
+    fingerprint: fingerprintOf(d.type, d.what),
+    signal: d.signal,
+  };
+}
+
+function mergeInto(a: Draft, b: Draft): void {
+  a.content = `${a.content} ${b.content}`;
+  a.whys = [...new Set([...a.whys, ...b.whys])];
+  a.alternatives = [...new Set([...a.alternatives, ...b.alternatives])];
+  a.constraints = [...new Set([...a.constraints, ...b.constraints])];
+  a.tradeoffs = [...new Set([...a.tradeoffs, ...b.tradeoffs])];
+  a.mentions = [...a.mentions, ...b.mentions];
+  a.chosen = [...a.chosen, ...b.chosen];
+  a.rejected = [...a.rejected, ...b.rejected];
+  a.relations = [...a.relations, ...b.relations];
+  a.boosted ||= b.boosted;
+  a.projectSpecific ||= b.projectSpecific;
+}
+
+/** Read a prompt (or any free text) and say what it would store. Pure. */
+export function extractCaptures(text: string): Extraction {
+  const prepared = prepareText(text);
+  const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
+  if (prepared.skip) return { ...base, captures: [], skipped: [], reason: prepared.skip };
+
+  const drafts: Draft[] = [];
+  const skipped: Skipped[] = [];
+  let last: Draft | null = null;
+  for (const sentence of splitSentences(prepared.text)) {
+    const r = readSentence(sentence);
+    if (r.kind === "capture") {
+      const d = r.draft;
+      // a fix right after the problem it fixes: one memory
+      if (d.type === "solution" && !d.problem && last?.type === "problem" && drafts[drafts.length - 1] === last) {
+        d.problem = cleanPhrase(last.what, 300);
+        d.content = `${last.content} ${d.content}`;
+        d.mentions = [...last.mentions, ...d.mentions];
+        drafts.pop();
+      }
+      const same = drafts.find((x) => x.type === d.type && fingerprintOf(x.type, x.what) === fingerprintOf(d.type, d.what));
+      if (same) mergeInto(same, d);
+      else drafts.push(d);
+      last = same ?? d;
+    } else if (r.kind === "rationale" && last && (last.type === "decision" || last.type === "preference") && last.whys.length === 0 && r.why) {
+      last.whys.push(r.why);
+      last.content = `${last.content} ${sentence.trim()}`;
+    } else if (r.kind === "tradeoff" && last && (last.type === "decision" || last.type === "preference") && r.text) {
+      last.tradeoffs.push(r.text);
+      last.content = `${last.content} ${sentence.trim()}`;
+    } else {
+      skipped.push({ text: sentence.trim(), reason: r.kind === "skip" ? r.reason : NO_SIGNAL });
+      last = null;
+    }
+  }
+  const captures: Capture[] = [];
+  for (const c of drafts.map(finish)) {
+    if (c.confidence >= MIN_CONFIDENCE) captures.push(c);
+    else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
+  }
+  let reason: string | null = null;
+  if (captures.length === 0) {
+    const specific = skipped.find((s) => s.reason !== NO_SIGNAL);
+    reason = specific ? `${specific.reason}` : skipped.length ? NO_SIGNAL : "the text is empty";
+  }
+  return { ...base, captures, skipped, reason };
+}

@@ -1,0 +1,233 @@
+// The phrases capture listens for. Every pattern is case-insensitive, anchored on words, and
+// linear: alternations of fixed words, and every free run is bounded ({1,80}) or stops at a
+// character it cannot contain.
+
+export type SignalType = "decision" | "preference" | "problem" | "solution";
+
+export interface Trigger {
+  type: SignalType;
+  re: RegExp;
+  /** Confidence before rationale, alternatives and entities are counted. */
+  base: number;
+  /** "don't use X": the object is what is argued against. */
+  against?: boolean;
+  /** "never commit secrets": the object keeps the trigger's negation ("never commit secrets"). */
+  keepTrigger?: boolean;
+  /** Only a decision when the object names a known entity (weak wording: "we use X"). */
+  needsEntity?: boolean;
+  /** The capture group holding an alternative ("from X to", "replace X with"). */
+  altGroup?: number;
+  /** The object is the clause around the trigger (a problem: "offset pagination times out"). */
+  wholeClause?: boolean;
+  /** Strong enough to stand after a request ("fix the tests, we decided to use Vitest"). */
+  strong?: boolean;
+  /** The capture group holding the object, written before the trigger ("pinning Node 20 fixed it"). */
+  subjectGroup?: number;
+  /** Worded as a rule for any project (Use X, Always, Never, Avoid), not a team's own choice. */
+  rule?: boolean;
+}
+
+const USE_VERBS = "use|go with|adopt|switch to|move to|migrate to|stick with|stay with|keep using|standardi[sz]e on|settle on|rely on|pick|choose";
+
+export const DECISION_TRIGGERS: Trigger[] = [
+  { type: "decision", re: new RegExp(`\\blet(?:'s| us)\\s+(?:just\\s+|definitely\\s+|simply\\s+|now\\s+)?(?:${USE_VERBS})\\s+`, "i"), base: 0.7, strong: true },
+  {
+    type: "decision",
+    re: /\b(?:i|we)(?:'ve| have)?\s+(?:finally\s+|already\s+|just\s+|now\s+)?(?:decided|chosen|chose|picked|selected|opted|settled|agreed)\s+(?:(?:to\s+(?:use|go with|adopt|switch to|move to|migrate to|stick with|standardi[sz]e on)|on\s+using|on|for|upon|with|that\s+(?:we|i)(?:'ll| will| should)\s+use)\s+)?/i,
+    base: 0.75,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:i|we)(?:'ve| have)?(?:'re| are)?\s+(?:went|gone|going|sticking|staying)\s+with\s+/i, base: 0.7, strong: true },
+  {
+    type: "decision",
+    re: new RegExp(`\\b(?:i|we)(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\\s+(?:${USE_VERBS})\\s+`, "i"),
+    base: 0.65,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:the\s+)?(?:final\s+)?decision\s*(?:is|was|:)\s+(?:to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  { type: "decision", re: /\bstandardi[sz](?:e|ed|ing)\s+on\s+/i, base: 0.7, strong: true },
+  {
+    type: "decision",
+    re: /\b(?:switch|switched|switching|migrate|migrated|migrating|move|moved|moving|port|ported|porting)\s+(?:(?:everything|it|over|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)?from\s+([^,;]{1,80}?)\s+(?:over\s+)?to\s+/i,
+    base: 0.7,
+    altGroup: 1,
+    needsEntity: true,
+    strong: true,
+  },
+  {
+    type: "decision",
+    re: /\b(?:we|i|let's)\s+(?:(?:have|'ve|just|already|finally|now)\s+)*(?:switched|migrated|moved|switching|migrating|moving)\s+(?:over\s+)?to\s+/i,
+    base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
+  { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, base: 0.65, altGroup: 1, needsEntity: true },
+  { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
+  {
+    type: "decision",
+    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
+    base: 0.55,
+    needsEntity: true,
+  },
+  { type: "decision", re: /\bwe\s+(?:now\s+|only\s+|mainly\s+|mostly\s+)?use\s+/i, base: 0.55, needsEntity: true },
+  { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, base: 0.55, needsEntity: true },
+  // imperative "Use X for Y" as a statement of a rule (the sentence has to name something known)
+  { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, base: 0.6, needsEntity: true, rule: true },
+];
+
+export const PREFERENCE_TRIGGERS: Trigger[] = [
+  {
+    type: "preference",
+    re: /\b(?:i|we)\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|always\s+|much\s+|do\s+|still\s+)?prefer(?:s|red)?\s+(?:to\s+use\s+|to\s+|using\s+)?/i,
+    base: 0.7,
+    strong: true,
+  },
+  { type: "preference", re: /\b(?:i|we)(?:'d| would)\s+(?:much\s+|really\s+)?(?:rather|prefer(?:\s+to)?)\s+(?:use\s+|go with\s+|have\s+)?/i, base: 0.65, strong: true },
+  { type: "preference", re: /^(?:(?:from now on|going forward|in general|generally),?\s+)?prefer\s+(?:using\s+)?/i, base: 0.7, strong: true, rule: true },
+  { type: "preference", re: /\b(?:always|consistently)\s+(?:use|prefer|choose|pick|go with)\s+/i, base: 0.75, strong: true, rule: true },
+  {
+    type: "preference",
+    re: /\b(?:never|don't|do not|dont|shouldn't|should not|won't|will not|can't|cannot|must not|mustn't)\s+(?:ever\s+)?(?:use|using|pick|choose|introduce|rely on|add)\s+/i,
+    base: 0.75,
+    against: true,
+    strong: true,
+    rule: true,
+  },
+  { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, base: 0.7, against: true, strong: true },
+  { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using|no more)\s+/i, base: 0.7, against: true, strong: true, rule: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated)\s+/i, base: 0.7, against: true, needsEntity: true },
+  {
+    type: "preference",
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with)\b)/i,
+    base: 0.7,
+    strong: true,
+    rule: true,
+  },
+  {
+    type: "preference",
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)/i,
+    base: 0.7,
+    against: true,
+    keepTrigger: true,
+    strong: true,
+    rule: true,
+  },
+  { type: "preference", re: /\b(?:i|we)\s+(?:really\s+)?(?:like|love)\s+(?:using\s+)?/i, base: 0.55, needsEntity: true },
+];
+
+export const PROBLEM_TRIGGERS: Trigger[] = [
+  {
+    type: "problem",
+    re: /\b(?:the|one|a|our|main|real|root|big|biggest|only)\s+(?:[\w-]+\s+)?(?:issue|problem|bug|blocker|bottleneck|cause|root cause|challenge)\s+(?:is|was|here is|seems to be|turned out to be)\s+(?:that\s+)?/i,
+    base: 0.6,
+  },
+  { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
+  {
+    type: "problem",
+    re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks|deadlocked|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
+    base: 0.55,
+    wholeClause: true,
+  },
+  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, base: 0.55, wholeClause: true },
+  {
+    type: "problem",
+    re: /\b(?:getting|get|got|seeing|see|hitting|hit|throws|threw)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:error|exception|timeout|crash|panic|segfault|oom)s?\b/i,
+    base: 0.55,
+    wholeClause: true,
+  },
+];
+
+export const SOLUTION_TRIGGERS: Trigger[] = [
+  {
+    type: "solution",
+    re: /\b(?:fixed|solved|resolved|worked around|addressed)\s+(?:(?:it|this|that|the\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|error|crash|leak|timeouts?|failures?))\s+)?by\s+/i,
+    base: 0.7,
+  },
+  { type: "solution", re: /\bthe\s+(?:fix|solution|workaround|answer|trick|cure)\s*(?:is|was|:)\s+(?:to\s+)?/i, base: 0.7 },
+  { type: "solution", re: /\b(?:to fix (?:it|this|that)|the way to fix (?:it|this))\s*[,:]?\s*/i, base: 0.65 },
+  { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, base: 0.7 },
+  {
+    type: "solution",
+    re: /^([^,;]{3,120}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who))\s+(?:fixed|solved|resolved)\s+(?:it|this|that|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout)s?)\b/i,
+    base: 0.65,
+    subjectGroup: 1,
+  },
+];
+
+// --- the parts of a sentence after its trigger ----------------------------------------------
+
+export type MarkerKind = "why" | "alt" | "tradeoff";
+
+export interface Marker {
+  kind: MarkerKind;
+  re: RegExp;
+  /** Only after a verb of choosing (chose X over Y) / of preferring (prefer X to Y, rather X than Y). */
+  only?: "chooser" | "prefer";
+}
+
+const MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december";
+
+export const MARKERS: Marker[] = [
+  { kind: "alt", re: /\s*\b(?:instead of|rather than|in place of|as opposed to|versus|vs\.?)\s+/gi },
+  { kind: "alt", re: /\s*(?:,|;|—|–|\s-)\s*(?:and\s+|but\s+)?not\s+(?!(?:only|just|because|since|to|that|sure|yet|all|really|always|a|an)\b)/gi },
+  {
+    kind: "alt",
+    re: /\s+over\s+(?!(?:the\s+)?(?:network|wire|internet|time|years?|months?|weeks?|days?|http|https|ssh|tcp|udp|tls|websockets?|a|an)\b)/gi,
+    only: "chooser",
+  },
+  { kind: "alt", re: /\s+(?:than|to)\s+(?=\S)/gi, only: "prefer" },
+  {
+    kind: "why",
+    re: new RegExp(
+      `\\s*,?\\s*\\b(?:because(?:\\s+of\\b)?|since(?!\\s+(?:\\d|then|yesterday|last|v\\d|version|when|before|after|early|late|${MONTHS})\\b)|due to|so that|in order to|given(?:\\s+that)?|as\\s+(?=(?:it|they|we|this|that|its|their|it's)\\b)|the reason (?:is|being)|which means|thanks to|for\\s+(?=(?:its|their|the sake of|better|faster|simpler|easier|stronger|lower|higher|less|more)\\b))\\s*`,
+      "gi",
+    ),
+  },
+  {
+    kind: "tradeoff",
+    re: /\s*[,;]?\s*\b(?:but|although|though|even though|even if|despite|at the (?:cost|expense) of|with the (?:downside|tradeoff|trade-off|caveat) (?:of|that)|the (?:downside|tradeoff|trade-off|catch|cost|caveat) (?:is|being)|(?:downside|tradeoff|trade-off|caveat)s?:|however|except that|which costs)\s+/gi,
+  },
+];
+
+/** Words that make a rule out of a statement: it is meant beyond this moment. */
+export const BOOSTERS = /\b(?:from now on|going forward|always|never|remember(?: that)?|important|rule:|as a rule|in general|by default|must)\b/i;
+/** Words that make a statement less sure. */
+export const HEDGES = /\b(?:i think|i guess|i believe|probably|for now|for the time being|tentatively|temporarily|kind of|sort of|i suppose|for this one|just this once)\b/i;
+/** A hypothetical before the trigger: not a decision yet. */
+export const HYPOTHETICAL =
+  /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively)\b/i;
+/** A negation before the trigger: "we didn't decide to use X". */
+export const NEGATED = /\b(?:not|didn't|did not|don't think|do not think|haven't|have not|hasn't|has not|won't|no longer|nobody|no one|never)\b/i;
+
+/** A constraint: a limit the choice has to respect. */
+export const CONSTRAINT =
+  /\b(?:must(?:n't| not)?|has to|have to|needs? to|required to|cannot|can't|at least|at most|no more than|max(?:imum)? of|min(?:imum)? of|only on|only if|(?:up to|under|below|within|less than|fewer than|limited to)(?=\s+[~<]?\d))\b|\bconstraints?:\s*/gi;
+
+/** A question by its words, when its question mark is missing. */
+export const QUESTION_START =
+  /^(?:(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|have|has|am)\s+(?:we|i|you|they|it|this|that|there|the|he|she|anyone|someone)\b|(?:what|why|how|which|who|whom|whose)\b(?!\s+(?:we|i)\s+(?:decided|chose|agreed|settled)))/i;
+
+/** Words before a sentence that carry nothing ("ok, so ..."). */
+export const INTERJECTIONS = /^(?:(?:ok|okay|so|now|alright|all right|hey|hi|well|great|thanks|thank you|cool|also|and|then|next|btw|fyi|note|remember|just so you know|for the record|keep in mind)(?:\s+that)?[,!.:;-]?\s+)+/i;
+
+/** A request to the assistant: a task for now, not knowledge for later. */
+export const REQUEST =
+  /^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:(?:can|could|would|will)\s+you\b|(?:i|we)\s+(?:want|need|would like|'d like|wanna|would love)\s+(?:you|claude)\s+to\b|(?:help me|let me know|tell me|show me|give me|explain|walk me through|go ahead|try to|make sure|don't forget to|do not forget to|be sure to|feel free to|take a look|have a look)\b|(?:refactor|fix|add|implement|create|write|update|remove|delete|rename|run|build|test|check|debug|investigate|look|review|make|change|move|convert|generate|install|deploy|set up|setup|clean up|cleanup|optimize|improve|document|find|search|read|open|commit|push|merge|rewrite|port|migrate|upgrade|bump|revert|undo|continue|start|stop(?!\s+using)|finish|summarize|analyze|profile|benchmark|switch|replace|drop|split|extract|rework|redo|modify|edit|adjust|tweak|format|lint|print|list|show|give|get|fetch|download|upload|send|call|configure|enable|disable|wire|hook|integrate|translate|simplify|clarify|describe|compare|evaluate|research|plan|draft|design|prepare|verify|ensure|handle|scaffold|bootstrap|init|initialize|sync|retry|rerun)\b)/i;
+
+/** A polite rule is still a rule: "please always use pnpm". */
+export const POLITE_RULE =
+  /^(?:please|pls|kindly|make sure(?: to| that you| you)?|be sure to|remember to|don't forget to|do not forget to)\s+(?=(?:always|never|don't|do not|avoid|prefer|stop using|use)\b)/i;
+
+/** "Because X, we chose Y": a rationale before the trigger. */
+export const LEADING_WHY = /^(?:because(?:\s+of\b)?|since|as|given(?:\s+that)?|due to)\s+([^,]{3,200}),\s*/i;
+
+/** "X keeps timing out, so let's ...": the problem before is the reason. */
+export const SO_BEFORE = /(?:,\s*|\s+)(?:so|therefore|thus|hence|which is why|that's why|and so)\s*,?\s*$/i;
+
+/** A sentence that only gives the reason for the one before it. */
+export const RATIONALE_SENTENCE = /^(?:because(?:\s+of\b)?|that's because|this is because|it's because|the reason (?:is|was|being)(?:\s+that)?|reason:|since)\s+/i;
+/** A sentence that only names the cost of the one before it. */
+export const TRADEOFF_SENTENCE = /^(?:(?:the\s+)?(?:downside|tradeoff|trade-off|catch|caveat|cost)(?:\s+is|\s+being|:)|but|however|although|though)\s*,?\s*/i;
+/** A follow-up that argues for something after arguing against ("don't use var, use const"). */
+export const POSITIVE_AFTER_AGAINST =
+  /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+/i;

@@ -1,0 +1,190 @@
+import { redactSecrets, stripPrivate } from "../redact.ts";
+
+// Getting the prose out of a prompt before anything is extracted from it: private spans and
+// secrets go first; then fenced code, tool blocks (<system-reminder>...), pasted logs, tool
+// warnings, code lines and base64 blobs, none of which states a decision. Then sentences.
+// Everything here is linear in the length of the text (one pass per step, no nested scans).
+
+export const MAX_PROMPT_CHARS = 50_000;
+
+export interface Prepared {
+  /** The prose left, one line per input line kept. */
+  text: string;
+  /** What was set aside, for the report: "1 code block", "12 log lines". */
+  ignored: string[];
+  /** Set when nothing at all is to be read from the text, with the reason. */
+  skip?: string;
+  /** Secrets replaced (kinds), private spans removed. */
+  redacted: string[];
+  privateRemoved: boolean;
+}
+
+/** Blocks Claude Code and tools wrap around text that is not the user's own words. */
+const TOOL_TAG = /<([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)(?:\s[^<>]{0,200})?>/g;
+
+/** Remove <tool-tag>...</tool-tag> blocks. Close tags are found in one pass first. */
+function removeToolBlocks(text: string): { text: string; count: number } {
+  if (!text.includes("</")) return { text, count: 0 };
+  const closes = new Map<string, number[]>();
+  const CLOSE = /<\/([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)\s*>/g;
+  for (let m = CLOSE.exec(text); m; m = CLOSE.exec(text)) {
+    const list = closes.get(m[1]!) ?? [];
+    list.push(m.index);
+    closes.set(m[1]!, list);
+  }
+  if (closes.size === 0) return { text, count: 0 };
+  const next = new Map<string, number>();
+  let out = "";
+  let at = 0;
+  let count = 0;
+  TOOL_TAG.lastIndex = 0;
+  for (let m = TOOL_TAG.exec(text); m; m = TOOL_TAG.exec(text)) {
+    const list = closes.get(m[1]!);
+    if (!list) continue;
+    let i = next.get(m[1]!) ?? 0;
+    while (i < list.length && list[i]! < m.index) i++;
+    next.set(m[1]!, i);
+    if (i >= list.length) continue;
+    const close = list[i]!;
+    const closeEnd = text.indexOf(">", close) + 1;
+    out += `${text.slice(at, m.index)}\n`;
+    at = closeEnd;
+    count++;
+    next.set(m[1]!, i + 1);
+    TOOL_TAG.lastIndex = closeEnd;
+  }
+  return { text: out + text.slice(at), count };
+}
+
+// A line a tool printed, not a person: timestamps, log levels, stack frames, compiler and package
+// manager diagnostics, test runner summaries, shell prompts, diff hunks.
+const LOG_LINE =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
+const TOOL_LINE =
+  /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\])?:|error(?:\[[\w-]+\])?:|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL|ok|not ok)\s+\S|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$))/;
+// A line of source code pasted without a fence.
+const CODE_LINE =
+  /^\s*(?:import\s+[\w{*].*\sfrom\s|import\s+["']|export\s+(?:default|const|function|class|interface|type)\b|def\s+\w+\s*\(|class\s+\w+[\s:({<]|(?:async\s+)?function\s*\w*\s*\(|return\s|#include\b|package\s+[\w.]+;?\s*$|using\s+[\w.]+;|fn\s+\w+\s*[(<]|func\s+[\w(]|(?:const|let|var|val|auto|int|string|bool)\s+[\w$]+\s*(?::\s*[\w<>[\]|]+\s*)?=|(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\s+[A-Z*(])|[;{]\s*$|^\s*[}\])]/;
+const FENCE = /^\s*(?:```|~~~)/;
+// Claude Code's own words in a prompt: a slash command, the summary that continues a compacted
+// session (it repeats old decisions; they were captured when they were made)
+const SLASH_COMMAND = /^\s*\/[a-z][\w:-]*(?:\s|$)/;
+const SESSION_SUMMARY = /^\s*This session is being continued from a previous conversation/i;
+
+function letterRatio(line: string): number {
+  let letters = 0;
+  let other = 0;
+  for (const ch of line) {
+    if (/\p{L}/u.test(ch)) letters++;
+    else if (!/\s/.test(ch)) other++;
+  }
+  return letters + other === 0 ? 1 : letters / (letters + other);
+}
+
+const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]/g;
+// long unbroken runs of base64/hex: data, not words (a URL breaks at "." and ":")
+const BLOB = /[A-Za-z0-9+/=_-]{80,}/g;
+
+export function prepareText(raw: string): Prepared {
+  const base: Omit<Prepared, "text"> = { ignored: [], redacted: [], privateRemoved: false };
+  if (raw.length > MAX_PROMPT_CHARS) {
+    return { ...base, text: "", skip: `the text is too long to read (${raw.length} characters; at most ${MAX_PROMPT_CHARS})` };
+  }
+  const binary = raw.match(BINARY)?.length ?? 0;
+  if (raw.includes("\u0000") || binary > 2) return { ...base, text: "", skip: "the text is binary data" };
+
+  if (SLASH_COMMAND.test(raw)) return { ...base, text: "", skip: "a slash command" };
+  if (SESSION_SUMMARY.test(raw)) return { ...base, text: "", skip: "a summary of an earlier session, not a prompt" };
+
+  const priv = stripPrivate(raw);
+  const red = redactSecrets(priv.text);
+  const out: Prepared = { ...base, text: "", redacted: red.found, privateRemoved: priv.removed };
+
+  const tools = removeToolBlocks(red.text);
+  if (tools.count) out.ignored.push(`${tools.count} tool block${tools.count === 1 ? "" : "s"}`);
+
+  let blobs = 0;
+  let blobChars = 0;
+  const noBlobs = tools.text.replace(BLOB, (m) => {
+    blobs++;
+    blobChars += m.length;
+    return " ";
+  });
+
+  const kept: string[] = [];
+  let fenced = 0;
+  let codeLines = 0;
+  let logLines = 0;
+  let toolLines = 0;
+  let inFence = false;
+  let prose = 0;
+  for (const line of noBlobs.split(/\r?\n/)) {
+    if (FENCE.test(line)) {
+      if (!inFence) fenced++;
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    if (!line.trim()) {
+      kept.push("");
+      continue;
+    }
+    if (LOG_LINE.test(line)) logLines++;
+    else if (TOOL_LINE.test(line)) toolLines++;
+    else if (CODE_LINE.test(line) || (line.trim().length >= 12 && letterRatio(line) < 0.45)) codeLines++;
+    else {
+      kept.push(line);
+      prose++;
+      continue;
+    }
+    kept.push(""); // a dropped line still ends the sentence before it
+  }
+  const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  if (fenced) out.ignored.push(plural(fenced, "code block"));
+  if (codeLines) out.ignored.push(plural(codeLines, "code line"));
+  if (logLines) out.ignored.push(plural(logLines, "log line"));
+  if (toolLines) out.ignored.push(plural(toolLines, "tool output line"));
+  if (blobs) out.ignored.push(plural(blobs, "base64 or binary blob"));
+
+  // inline code keeps its words (`var` is the name of a thing), long spans are code
+  out.text = kept.join("\n").replace(/`([^`\n]{0,200})`/g, (_, inner: string) => (inner.length <= 60 ? inner : " "));
+  if (prose === 0 || !/\p{L}/u.test(out.text)) {
+    const why =
+      blobChars > 0 && blobChars >= tools.text.length / 2
+        ? "the text is base64 or binary data"
+        : logLines + toolLines > 0 && logLines + toolLines >= codeLines + fenced
+          ? "the text is log or tool output"
+          : fenced + codeLines > 0
+            ? "the text is code"
+            : priv.removed && !red.text.trim()
+              ? "the text is all <private>"
+              : "the text is empty";
+    out.skip = why;
+  }
+  return out;
+}
+
+const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "approx", "incl", "cf", "mr", "mrs", "dr", "no", "fig", "ca", "resp", "esp"]);
+
+/** Sentences, in order: lines split at . ! ? followed by a space (not after e.g., vs., a version). */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.replace(/^\s*(?:#{1,6}\s+|>\s+|(?:[-*•+]|\d{1,3}[.)])\s+)/, "").trim();
+    if (!line) continue;
+    let start = 0;
+    // one character at a time: /[.!?]+(?=\s)/ backtracks over a long run of dots
+    const END = /[.!?](?=\s|$)/g;
+    for (let m = END.exec(line); m; m = END.exec(line)) {
+      const end = m.index + 1;
+      const before = /([\p{L}.]+)$/u.exec(line.slice(Math.max(start, m.index - 12), m.index))?.[1]?.toLowerCase() ?? "";
+      if (m[0] === "." && (ABBREVIATIONS.has(before) || ABBREVIATIONS.has(before.replace(/\.$/, "")))) continue;
+      const s = line.slice(start, end).trim();
+      if (s) out.push(s);
+      start = end;
+    }
+    const rest = line.slice(start).trim();
+    if (rest) out.push(rest);
+  }
+  return out;
+}

@@ -1,0 +1,294 @@
+// Secrets never reach a record file. Every write path goes through createMemory / updateMemory /
+// createRelation (core/records.ts), which run cleanRecord over every string of the record: a
+// <private>...</private> span is removed outright, and anything that looks like a credential is
+// replaced by a marker naming its kind, e.g. [REDACTED:github-token].
+//
+// Every pattern here is linear: each starts at a literal or a word boundary, and every run of
+// characters either cannot contain what follows it or is bounded, so a 50,000-character
+// adversarial text costs milliseconds (tests/core/redact.test.ts).
+
+export const MARK_PREFIX = "[REDACTED:";
+const mark = (kind: string) => `${MARK_PREFIX}${kind}]`;
+
+interface TokenRule {
+  kind: string;
+  re: RegExp;
+  /** Keep the first capture group (a scheme word, a URL's user) in front of the marker. */
+  keepGroup?: boolean;
+  /** Reject a match that only looks like a secret (prose). */
+  accept?: (m: RegExpExecArray) => boolean;
+}
+
+/** Long-lived vendor formats first (they name their kind best), generic shapes after. */
+const TOKEN_RULES: TokenRule[] = [
+  { kind: "anthropic-key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: "openai-key", re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "stripe-key", re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g },
+  { kind: "stripe-webhook-secret", re: /\bwhsec_[A-Za-z0-9]{20,}/g },
+  { kind: "github-token", re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g },
+  { kind: "github-token", re: /\bgithub_pat_[A-Za-z0-9_]{30,}/g },
+  { kind: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g },
+  { kind: "slack-token", re: /\bxox[abposrce]-[A-Za-z0-9-]{10,}/g },
+  { kind: "slack-webhook", re: /\bhttps:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{10,}/g },
+  { kind: "discord-webhook", re: /\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{20,}/g },
+  { kind: "aws-access-key", re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { kind: "google-oauth-secret", re: /\bGOCSPX-[A-Za-z0-9_-]{20,}/g },
+  { kind: "google-oauth-token", re: /\bya29\.[A-Za-z0-9_-]{20,}/g },
+  { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: "npm-token", re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "pypi-token", re: /\bpypi-[A-Za-z0-9_-]{50,}/g },
+  { kind: "huggingface-token", re: /\bhf_[A-Za-z0-9]{30,}/g },
+  { kind: "sendgrid-key", re: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
+  { kind: "twilio-key", re: /\bSK[0-9a-f]{32}\b/g },
+  { kind: "mailgun-key", re: /\bkey-[0-9a-f]{32}\b/g },
+  { kind: "digitalocean-token", re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: "shopify-token", re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { kind: "databricks-token", re: /\bdapi[a-f0-9]{32}\b/g },
+  { kind: "doppler-token", re: /\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}/g },
+  { kind: "age-secret-key", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  { kind: "telegram-bot-token", re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
+  {
+    // Authorization: Bearer <token> / Basic <base64>; a prose word after "Basic" is no token
+    kind: "bearer-token",
+    re: /\b(Bearer|Basic|Token|token)\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
+    keepGroup: true,
+    accept: (m) => /[0-9]/.test(m[2]!) || (/^B/.test(m[1]!) && /[A-Z=+/]/.test(m[2]!.slice(1))),
+  },
+  {
+    // scheme://user:password@host: the password goes, the user and host stay
+    kind: "url-password",
+    re: /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@'"<>]{0,256}:)([^\s/?#'"<>]{1,256})@/g,
+    keepGroup: true,
+  },
+];
+
+/** Words that make an identifier name a secret (split on _ . - and camelCase). */
+const SECRET_WORDS = new Set([
+  "password", "passwd", "pwd", "passphrase", "pass", "secret", "secrets", "token", "tokens", "apikey",
+  "credential", "credentials", "privatekey", "accountkey", "authorization", "cookie", "sessionid", "otp",
+]);
+
+/** Words that make an identifier name something about a secret, not the secret itself. */
+const NOT_SECRET_WORDS = new Set([
+  "count", "max", "min", "limit", "length", "len", "size", "budget", "usage", "num", "number", "total", "type",
+  "ttl", "expiry", "expires", "expiration", "url", "uri", "endpoint", "file", "path", "dir", "name", "id", "field",
+  "header", "param", "policy", "rotation", "env", "var", "prefix", "format", "hint", "label", "enabled", "required",
+  "mode", "reset", "strength", "rule", "rules", "manager", "store", "provider", "flow", "validator", "validation",
+]);
+
+/** "<something> key" names a secret unless the something is one of these. */
+const PLAIN_KEYS = new Set([
+  "primary", "foreign", "sort", "partition", "cache", "hash", "public", "map", "unique", "composite", "idempotency",
+  "lookup", "object", "dict", "row", "group", "index", "shard", "routing", "dedup", "dedupe", "natural", "surrogate",
+  "search", "hot", "translation", "i18n", "locale", "react", "list", "join", "ssh", "gpg", "host", "keyboard", "my",
+]);
+
+function identifierWords(id: string): string[] {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[\s_.-]+/)
+    .filter(Boolean);
+}
+
+/** The kind of secret an identifier (API_KEY, dbPassword, client-secret) names, or null. */
+export function secretKindOfName(id: string): string | null {
+  const words = identifierWords(id);
+  if (words.length === 0 || words.length > 8) return null;
+  if (words.some((w) => NOT_SECRET_WORDS.has(w))) return null;
+  if (words.some((w) => w === "password" || w === "passwd" || w === "pwd" || w === "passphrase" || w === "pass")) return "password";
+  if (words.some((w) => SECRET_WORDS.has(w))) return words.some((w) => w === "token" || w === "tokens") ? "token" : "secret";
+  const last = words[words.length - 1]!;
+  if (last === "key" && words.length >= 2 && !PLAIN_KEYS.has(words[words.length - 2]!)) return "secret";
+  if (last.endsWith("key") && last.length > 3 && /^(?:api|access|private|signing|encryption|master|account|session|app|client|service|admin|deploy|license|secret)key$/.test(last)) {
+    return "secret";
+  }
+  return null;
+}
+
+/** Values that stand for a secret without being one (placeholders, references, empties). */
+const PLACEHOLDER =
+  /^(?:|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{\{.*\}\}|%[A-Za-z_][A-Za-z0-9_]*%|<[^<>]*>|\{\{.*\}\}|\*+|x+|X+|\.\.\.|…|null|nil|none|None|undefined|true|false|Bearer|Basic|Token|token|\[REDACTED:[a-z0-9-]+\]|(?:process\.env|os\.environ|env|ENV|secrets|vars)[.[(].*)$/;
+
+// NAME=value, NAME: value, "name": "value", name := value; the value is read only after the name
+// is known to name a secret, so "note: password=x" still finds the password
+const ASSIGNMENT_HEAD = /(?<![A-Za-z0-9_.])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,60})\1[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,3}/g;
+const ASSIGNMENT_VALUE = /"[^"\n]{0,500}"|'[^'\n]{0,500}'|`[^`\n]{0,500}`|<[^<>\n]{0,100}>|[^\s"'`,;]{1,500}/y;
+
+// "the password is hunter2", "password for the VPN is ..."
+const SPOKEN_PASSWORD = /\b(pass(?:word|phrase|wd)|pwd)(\s+for\s+[^\s]{1,60})?(\s+(?:is|was)\s+)(\S{1,200})/gi;
+const SPOKEN_NOT_A_VALUE = new Set([
+  "a", "an", "the", "not", "too", "required", "wrong", "incorrect", "correct", "invalid", "expired", "empty", "missing",
+  "set", "stored", "hashed", "encrypted", "salted", "needed", "optional", "reset", "changed", "weak", "strong", "in",
+  "never", "only", "always", "still", "now", "being", "also", "checked", "validated", "sent", "saved", "kept", "long",
+  "short", "case-sensitive", "rotated", "managed", "handled", "generated", "random", "unique", "visible", "hidden",
+]);
+
+/** A command-line flag followed by its secret: --password hunter2, --token abc. */
+const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|auth-token|client-secret))([ \t]+)([^\s"'`-][^\s"'`]{0,300})/gi;
+
+function redactTokens(text: string, found: string[]): string {
+  let out = text;
+  for (const rule of TOKEN_RULES) {
+    rule.re.lastIndex = 0;
+    if (!rule.re.test(out)) continue;
+    rule.re.lastIndex = 0;
+    out = out.replace(rule.re, (...args: unknown[]) => {
+      const m = args.slice(0, -2) as unknown as RegExpExecArray;
+      if (rule.accept && !rule.accept(m)) return m[0];
+      found.push(rule.kind);
+      if (!rule.keepGroup) return mark(rule.kind);
+      return rule.kind === "bearer-token" ? `${m[1]} ${mark(rule.kind)}` : `${m[1]}${mark(rule.kind)}@`;
+    });
+  }
+  return out;
+}
+
+function redactAssignments(text: string, found: string[]): string {
+  let out = "";
+  let at = 0;
+  ASSIGNMENT_HEAD.lastIndex = 0;
+  for (let m = ASSIGNMENT_HEAD.exec(text); m; m = ASSIGNMENT_HEAD.exec(text)) {
+    const kind = secretKindOfName(m[2]!);
+    if (!kind) continue;
+    const valueAt = m.index + m[0].length;
+    ASSIGNMENT_VALUE.lastIndex = valueAt;
+    const v = ASSIGNMENT_VALUE.exec(text);
+    if (!v) continue;
+    const value = v[0];
+    const quote = value[0] === '"' || value[0] === "'" || value[0] === "`" ? value[0] : "";
+    const inner = quote ? value.slice(1, -1) : value;
+    if (PLACEHOLDER.test(inner.trim()) || inner.includes(MARK_PREFIX)) continue;
+    found.push(kind);
+    out += `${text.slice(at, valueAt)}${quote}${mark(kind)}${quote}`;
+    at = valueAt + value.length;
+    ASSIGNMENT_HEAD.lastIndex = at;
+  }
+  out += text.slice(at);
+  out = out.replace(SPOKEN_PASSWORD, (whole, word: string, forWhat: string | undefined, is: string, value: string) => {
+    const bare = value.replace(/[.,;:!?)"']+$/, "");
+    if (!bare || SPOKEN_NOT_A_VALUE.has(bare.toLowerCase()) || PLACEHOLDER.test(bare) || bare.includes(MARK_PREFIX)) return whole;
+    found.push("password");
+    return `${word}${forWhat ?? ""}${is}${mark("password")}${value.slice(bare.length)}`;
+  });
+  out = out.replace(FLAG_VALUE, (whole, flag: string, sp: string, value: string) => {
+    if (PLACEHOLDER.test(value) || value.includes(MARK_PREFIX)) return whole;
+    const kind = /pass/i.test(flag) ? "password" : "secret";
+    found.push(kind);
+    return `${flag}${sp}${mark(kind)}`;
+  });
+  return out;
+}
+
+/**
+ * PEM private keys (RSA, EC, OpenSSH, PGP, PKCS#8, encrypted): from BEGIN to the matching END;
+ * a block with no END is removed to the end of the text (a truncated key is still a key).
+ */
+function redactPrivateKeys(text: string, found: string[]): string {
+  if (!text.includes("-----BEGIN ")) return text;
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const begin = text.indexOf("-----BEGIN ", at);
+    if (begin === -1) break;
+    const labelEnd = text.indexOf("-----", begin + 11);
+    const label = labelEnd === -1 || labelEnd - begin > 80 ? "" : text.slice(begin + 11, labelEnd);
+    if (!/PRIVATE KEY/.test(label)) {
+      out += text.slice(at, begin + 11);
+      at = begin + 11;
+      continue;
+    }
+    const endMarker = `-----END ${label}-----`;
+    const end = text.indexOf(endMarker, labelEnd + 5);
+    out += text.slice(at, begin) + mark("private-key");
+    found.push("private-key");
+    if (end === -1) {
+      at = text.length;
+      break;
+    }
+    at = end + endMarker.length;
+  }
+  return out + text.slice(at);
+}
+
+const PRIVATE_TAG = /<(\/?)private\s*>/gi;
+
+/**
+ * Remove every <private>...</private> span (tags included, case-insensitive, nested spans
+ * counted). An unclosed <private> hides the rest of the text; a stray </private> is dropped.
+ */
+export function stripPrivate(text: string): { text: string; removed: boolean } {
+  if (!/<\/?private\s*>/i.test(text)) return { text, removed: false };
+  let out = "";
+  let depth = 0;
+  let at = 0;
+  PRIVATE_TAG.lastIndex = 0;
+  for (let m = PRIVATE_TAG.exec(text); m; m = PRIVATE_TAG.exec(text)) {
+    if (depth === 0) out += text.slice(at, m.index);
+    depth = m[1] ? Math.max(0, depth - 1) : depth + 1;
+    at = m.index + m[0].length;
+  }
+  if (depth === 0) out += text.slice(at);
+  return { text: out, removed: true };
+}
+
+export interface Redaction {
+  text: string;
+  /** The kind of each secret replaced, in order (e.g. ["github-token", "password"]). */
+  found: string[];
+}
+
+/** Replace every secret in a text by [REDACTED:kind]. Idempotent. */
+export function redactSecrets(text: string): Redaction {
+  const found: string[] = [];
+  let out = redactPrivateKeys(text, found);
+  out = redactTokens(out, found);
+  out = redactAssignments(out, found);
+  return { text: out, found };
+}
+
+export interface CleanText extends Redaction {
+  /** A <private> span was removed. */
+  privateRemoved: boolean;
+}
+
+/** What is stored of a text: no <private> span, no secret. */
+export function cleanText(text: string): CleanText {
+  const p = stripPrivate(text);
+  const r = redactSecrets(p.text);
+  return { ...r, privateRemoved: p.removed };
+}
+
+/** Keys whose values are structure, never free text. */
+const STRUCTURAL = new Set(["id", "from_memory_id", "to_memory_id"]);
+
+/**
+ * Clean every string in a record (content, gist, decision texts, meta.source/context, tags,
+ * entities, fields memsync does not know), in place. Returns what was found.
+ */
+export function cleanRecord(value: Record<string, unknown>): { found: string[]; privateRemoved: boolean } {
+  const found: string[] = [];
+  let privateRemoved = false;
+  const clean = (s: string): string => {
+    const c = cleanText(s);
+    found.push(...c.found);
+    privateRemoved ||= c.privateRemoved;
+    return c.text;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return clean(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i]);
+      return v;
+    }
+    if (typeof v === "object" && v !== null) {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) if (!STRUCTURAL.has(k)) o[k] = walk(o[k]);
+    }
+    return v;
+  };
+  walk(value);
+  return { found, privateRemoved };
+}

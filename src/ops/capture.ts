@@ -1,0 +1,88 @@
+import { type Capture, type Extraction, extractCaptures } from "../core/capture/extract.ts";
+import { extractExplicit } from "../core/capture/explicit.ts";
+import { type CaptureContext, memoryFields, type Overrides, reinforceMemory } from "../core/capture/record.ts";
+import { messages } from "../core/history.ts";
+import type { Memory } from "../core/model/memory.ts";
+import { newId } from "../core/new-id.ts";
+import { createMemory, type JsonObject } from "../core/records.ts";
+import type { Store, StoreTx } from "../store/store.ts";
+import { type OpsEnv, originOf } from "./context.ts";
+
+// Capture (implicit: whatever a prompt states) and remember (explicit: this text, kept whole).
+// Both are one write transaction, so one commit however many memories a prompt holds; a statement
+// seen before (same fingerprint, same project) reinforces the memory that has it.
+// Callable by every face: the CLI now, Claude Code hooks and the API later.
+
+export interface StoredMemory {
+  action: "created" | "reinforced";
+  memory: Memory;
+  path: string;
+}
+
+export interface CaptureOutcome {
+  stored: StoredMemory[];
+  extraction: Extraction;
+}
+
+export interface RememberOutcome extends StoredMemory {
+  capture: Capture;
+  extraction: Extraction;
+}
+
+/** Store one memory's fields, or reinforce the memory that already says it. */
+function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: string | null): StoredMemory {
+  const fp = typeof fields.fingerprint === "string" ? fields.fingerprint : undefined;
+  const earlier = fp ? tx.findByFingerprint(fp, project) : undefined;
+  if (earlier) {
+    const memory = reinforceMemory(tx.memory(earlier), fields, tx.now);
+    return { action: "reinforced", memory, path: tx.putMemory(memory) };
+  }
+  return { action: "created", memory: created, path: tx.putMemory(created) };
+}
+
+function note(tx: StoreTx, op: "capture" | "remember", stored: StoredMemory[]): void {
+  const created = stored.filter((s) => s.action === "created").map((s) => s.memory);
+  tx.note(op, messages.capture(op, created, stored.length - created.length));
+}
+
+/**
+ * Implicit capture: every decision, preference, problem and solution the text states. A caller
+ * that has read the text already (to skip opening the store when there is nothing) passes its
+ * extraction.
+ */
+export async function captureText(store: Store, env: OpsEnv, text: string, ctx: CaptureContext, extraction: Extraction = extractCaptures(text)): Promise<CaptureOutcome> {
+  if (extraction.captures.length === 0) return { stored: [], extraction };
+  const origin = originOf(store, env);
+  // every record is built (and so validated and redacted) before the store is touched
+  const planned = extraction.captures.map((c) => {
+    const fields = memoryFields(c, ctx);
+    return { fields, memory: createMemory(fields, newId(), origin), project: (fields.project as string | null) ?? null };
+  });
+  const stored = await store.write((tx) => {
+    const out = planned.map((p) => storeOne(tx, p.fields, p.memory, p.project));
+    note(tx, "capture", out);
+    return out;
+  }, ["memory"]);
+  return { stored, extraction };
+}
+
+/** The record remember would store (validated and redacted), without a store: for --dry-run and checks. */
+export function planRemember(text: string, ctx: CaptureContext, overrides: Overrides = {}): { fields: JsonObject; capture: Capture; extraction: Extraction; memory: Memory } {
+  const { capture, extraction } = extractExplicit(text);
+  const fields = memoryFields(capture, ctx, overrides);
+  const memory = createMemory(fields, newId(), { now: Math.floor(Date.now() / 1000), machine: null, user: null });
+  return { fields, capture, extraction, memory };
+}
+
+/** Explicit capture: this text, kept whole, with the fields extraction finds and the flags set. */
+export async function rememberText(store: Store, env: OpsEnv, text: string, ctx: CaptureContext, overrides: Overrides = {}): Promise<RememberOutcome> {
+  const { capture, extraction } = extractExplicit(text);
+  const fields = memoryFields(capture, ctx, overrides);
+  const created = createMemory(fields, newId(), originOf(store, env));
+  const stored = await store.write((tx) => {
+    const one = storeOne(tx, fields, created, (fields.project as string | null) ?? null);
+    note(tx, "remember", [one]);
+    return one;
+  }, ["memory"]);
+  return { ...stored, capture, extraction };
+}

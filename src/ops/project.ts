@@ -1,0 +1,53 @@
+import path from "node:path";
+import { localProjectId, normalizeRemoteUrl, remoteUrlFromConfig } from "../core/project-id.ts";
+import { nodeFs, type StoreFs } from "../store/fs-port.ts";
+
+// Which project a directory belongs to, without running git: walk up to the enclosing `.git`,
+// read its config, normalize the remote (core/project-id.ts). `.git` may be a file (a linked
+// worktree or a submodule: "gitdir: <path>"); a worktree's config lives in the common dir.
+//
+// The answer, in order: the normalized URL of remote "origin" (else of the only, or first, remote)
+// -> e.g. "github.com/org/repo", the same on every machine; a repository whose remotes are all
+// local paths, or that has none -> "local:<repository folder name>" (clearly not a remote id, and
+// the same wherever the folder has the same name); not inside a git repository -> null.
+
+type ReadFs = Pick<StoreFs, "readText" | "stat">;
+
+function readOrNull(fs: ReadFs, p: string): string | null {
+  try {
+    return fs.readText(p);
+  } catch {
+    return null;
+  }
+}
+
+/** The enclosing repository: its top folder and its git dir, or null. */
+export function findGitDir(cwd: string, fs: ReadFs = nodeFs): { top: string; gitDir: string } | null {
+  let dir = path.resolve(cwd);
+  for (let depth = 0; depth < 256; depth++) {
+    const dotGit = path.join(dir, ".git");
+    const st = fs.stat(dotGit);
+    if (st?.isDir) return { top: dir, gitDir: dotGit };
+    if (st?.isFile) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readOrNull(fs, dotGit) ?? "");
+      if (m) return { top: dir, gitDir: path.resolve(dir, m[1]!) };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+  return null;
+}
+
+export function currentProject(cwd: string, fs: ReadFs = nodeFs): string | null {
+  const repo = findGitDir(cwd, fs);
+  if (!repo) return null;
+  const common = readOrNull(fs, path.join(repo.gitDir, "commondir"));
+  const commonDir = common ? path.resolve(repo.gitDir, common.trim()) : repo.gitDir;
+  const url = remoteUrlFromConfig(readOrNull(fs, path.join(commonDir, "config")) ?? "");
+  const id = url ? normalizeRemoteUrl(url) : null;
+  if (id) return id;
+  // a linked worktree is named after its main repository, not after the worktree's folder
+  const top = path.basename(commonDir) === ".git" ? path.dirname(commonDir) : common ? commonDir : repo.top;
+  return localProjectId(path.basename(top));
+}

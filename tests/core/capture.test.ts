@@ -1,0 +1,259 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { describe, test } from "node:test";
+import { aliasKeysAgree, findMentions } from "../../src/core/capture/entities.ts";
+import { extractExplicit } from "../../src/core/capture/explicit.ts";
+import { type Capture, extractCaptures, fingerprintOf, normalizeStatement } from "../../src/core/capture/extract.ts";
+import { parseHookPayload } from "../../src/core/capture/hook-input.ts";
+import { memoryFields, reinforceMemory } from "../../src/core/capture/record.ts";
+import { VOCABULARY } from "../../src/core/capture/vocabulary.ts";
+import { createMemory } from "../../src/core/records.ts";
+
+// Implicit capture, pure: the corpus in data/capture-corpus.json is the specification of what a
+// prompt stores. Runs under Bun and Deno.
+
+type Rel = [string, string, string];
+
+interface Expected {
+  type: string;
+  what?: string;
+  why?: string | null;
+  decision?: null;
+  alternatives?: string[];
+  entities?: string[];
+  no_entities?: string[];
+  relations?: Rel[];
+  no_relations?: Rel[];
+  constraints?: string[];
+  tradeoffs?: string[];
+  scope?: string;
+  category?: string;
+  min_confidence?: number;
+  in_content?: string[];
+  not_in_content?: string[];
+}
+
+interface Case {
+  tag: string;
+  text: string;
+  captures: Expected[];
+  reason?: string;
+  skipped?: string[];
+}
+
+const corpus = JSON.parse(fs.readFileSync(new URL("./data/capture-corpus.json", import.meta.url), "utf8")) as { cases: Case[] };
+
+const hasRel = (c: Capture, [from, type, to]: Rel) => c.entity_relations.some((r) => r.from === from && r.type === type && r.to === to);
+
+function check(c: Capture, e: Expected, where: string): void {
+  assert.equal(c.type, e.type, `${where}: type`);
+  if (e.decision === null) assert.equal(c.decision, null, `${where}: no decision fields`);
+  if (e.what !== undefined) assert.equal(c.decision?.what, e.what, `${where}: what`);
+  if (e.why !== undefined) assert.equal(c.decision?.why ?? null, e.why, `${where}: why`);
+  if (e.alternatives !== undefined) assert.deepEqual(c.decision?.alternatives ?? [], e.alternatives, `${where}: alternatives`);
+  for (const x of e.entities ?? []) assert.ok(c.entities.includes(x), `${where}: entity ${x} in ${JSON.stringify(c.entities)}`);
+  if (e.entities?.length === 0 && e.type !== "decision") assert.deepEqual(c.entities, [], `${where}: no entities`);
+  for (const x of e.no_entities ?? []) assert.ok(!c.entities.includes(x), `${where}: no entity ${x} in ${JSON.stringify(c.entities)}`);
+  for (const r of e.relations ?? []) assert.ok(hasRel(c, r), `${where}: relation ${r.join(" ")} in ${JSON.stringify(c.entity_relations)}`);
+  for (const r of e.no_relations ?? []) assert.ok(!hasRel(c, r), `${where}: no relation ${r.join(" ")}`);
+  for (const x of e.constraints ?? []) assert.ok(c.decision?.constraints.some((k) => k.includes(x)), `${where}: constraint ${x} in ${JSON.stringify(c.decision?.constraints)}`);
+  for (const x of e.tradeoffs ?? []) assert.ok(c.decision?.tradeoffs.some((k) => k.includes(x)), `${where}: tradeoff ${x} in ${JSON.stringify(c.decision?.tradeoffs)}`);
+  if (e.scope !== undefined) assert.equal(c.scope, e.scope, `${where}: scope`);
+  if (e.category !== undefined) assert.equal(c.category, e.category, `${where}: category`);
+  if (e.min_confidence !== undefined) assert.ok(c.confidence >= e.min_confidence, `${where}: confidence ${c.confidence} >= ${e.min_confidence}`);
+  for (const x of e.in_content ?? []) assert.ok(c.content.includes(x), `${where}: content has ${x}`);
+  const all = JSON.stringify(c);
+  for (const x of e.not_in_content ?? []) assert.ok(!all.includes(x), `${where}: ${x} is nowhere in the capture`);
+  // every relation connects two of the capture's own entities: never free text
+  for (const r of c.entity_relations) assert.ok(c.entities.includes(r.from) && c.entities.includes(r.to), `${where}: relation ${JSON.stringify(r)} between entities`);
+  assert.ok(c.confidence >= 0 && c.confidence <= 1);
+  assert.match(c.fingerprint, new RegExp(`^${c.type}:`));
+}
+
+describe("capture corpus", () => {
+  test("covers every signal and guard, with many cases", () => {
+    assert.ok(corpus.cases.length >= 60, `${corpus.cases.length} cases`);
+    const tags = new Set(corpus.cases.map((c) => c.tag));
+    for (const t of ["decision", "preference", "problem", "solution", "rationale", "alternatives", "constraints", "tradeoff", "entities", "aliases", "relations", "negation", "question", "hypothetical", "request", "code", "log", "tool-warning", "private", "secret", "scope", "dedupe", "several"]) {
+      assert.ok(tags.has(t), `a case tagged ${t}`);
+    }
+  });
+
+  for (const [i, c] of corpus.cases.entries()) {
+    test(`#${i} ${c.tag}: ${JSON.stringify(c.text.slice(0, 70))}`, () => {
+      const x = extractCaptures(c.text);
+      const got = x.captures.map((k) => `${k.type}: ${k.decision?.what ?? k.content}`);
+      assert.equal(x.captures.length, c.captures.length, `captures: ${JSON.stringify(got)}; reason ${x.reason}; skipped ${JSON.stringify(x.skipped)}`);
+      c.captures.forEach((e, j) => check(x.captures[j]!, e, `capture ${j}`));
+      if (c.reason !== undefined) assert.ok(x.reason?.includes(c.reason), `reason ${JSON.stringify(x.reason)} mentions ${c.reason}`);
+      for (const r of c.skipped ?? []) assert.ok(x.skipped.some((s) => s.reason.includes(r)), `a sentence skipped as ${r}: ${JSON.stringify(x.skipped)}`);
+    });
+  }
+});
+
+describe("the other examples must come out right", () => {
+  test("the same decision worded twice has one fingerprint (aliases, short forms, fillers)", () => {
+    const a = extractCaptures("Let's use PostgreSQL for the analytics DB because we need JSONB").captures[0]!;
+    const b = extractCaptures("We decided to use postgres for our analytics database").captures[0]!;
+    assert.equal(a.fingerprint, b.fingerprint);
+    assert.equal(a.fingerprint, "decision:postgresql for analytics database");
+    assert.notEqual(a.fingerprint, extractCaptures("Let's use MySQL for the analytics DB").captures[0]!.fingerprint);
+    assert.equal(normalizeStatement("K8s on GKE"), "kubernetes on gke");
+  });
+
+  test("a long statement keeps a bounded fingerprint that still tells texts apart", () => {
+    const long = (end: string) => `${"we keep every record in one place ".repeat(20)}${end}`;
+    const a = fingerprintOf("fact", long("alpha"));
+    const b = fingerprintOf("fact", long("beta"));
+    assert.ok(a.length < 220 && b.length < 220);
+    assert.notEqual(a, b);
+  });
+
+  test("vocabulary: a few hundred entries, aliases unique, names canonical", () => {
+    assert.ok(VOCABULARY.length >= 300, `${VOCABULARY.length} entries`);
+    const seen = new Map<string, string>();
+    for (const e of VOCABULARY) {
+      assert.match(e.name, /^[a-z0-9.#+/-]+$/, e.name);
+      for (const a of e.aliases) {
+        assert.ok(!seen.has(a.text) || seen.get(a.text) === e.name, `alias ${a.text} of ${e.name} and ${seen.get(a.text)}`);
+        seen.set(a.text, e.name);
+      }
+    }
+  });
+
+  test("the alias index splits every alias as the text is split", () => {
+    assert.deepEqual(aliasKeysAgree(), []);
+  });
+
+  test("entities match whole words only, with aliases and capitalization rules", () => {
+    const names = (t: string) => findMentions(t).map((m) => m.name);
+    assert.deepEqual(names("we run postgres and k8s"), ["postgresql", "kubernetes"]);
+    assert.deepEqual(names("the category of goroutines and a reactor"), [], "no entity inside a word");
+    assert.deepEqual(names("let's go with it, and make sure to react to errors"), []);
+    assert.deepEqual(names("Written in Go, tested with Jest"), ["go", "jest"]);
+    assert.deepEqual(names("a Node.js service behind NGINX on AWS"), ["node.js", "nginx", "aws"]);
+    assert.deepEqual(names("a tree node and the rest of the spa day"), [], "lowercase node, rest, spa are words");
+    assert.deepEqual(names("a REST API"), ["rest"]);
+    assert.deepEqual(names("see https://github.com/org/redis-tools for docs"), [], "no entities inside a URL");
+    assert.deepEqual(names("Redis-backed queues with cursor-based pagination"), ["redis", "cursor-pagination"]);
+  });
+});
+
+describe("explicit capture (remember)", () => {
+  test("keeps the whole text and reads its fields; a plain statement is a fact", () => {
+    const d = extractExplicit("Use JWT tokens for auth, not session cookies").capture;
+    assert.equal(d.type, "decision");
+    assert.equal(d.decision?.what, "JWT tokens for auth");
+    assert.equal(d.content, "Use JWT tokens for auth, not session cookies");
+    assert.ok(d.confidence >= 0.8);
+    const f = extractExplicit("The staging cluster runs on Hetzner in Falkenstein").capture;
+    assert.equal(f.type, "fact");
+    assert.equal(f.decision, null);
+    assert.ok(f.entities.includes("hetzner"));
+    assert.equal(f.confidence, 0.8);
+    // what implicit capture refuses, remember keeps: the person asked for it
+    assert.equal(extractExplicit("Should we use MongoDB here?").capture.content, "Should we use MongoDB here?");
+  });
+
+  test("--success makes a pattern, --failed an anti-pattern; --type wins; --global drops the project", () => {
+    const c = extractExplicit("Offset pagination caused timeouts at 1M rows").capture;
+    const ctx = { project: "github.com/org/repo", source: "remember" };
+    assert.equal(memoryFields(c, ctx, { outcome: "failed" }).type, "anti-pattern");
+    assert.equal(memoryFields(c, ctx, { outcome: "success" }).type, "pattern");
+    const typed = memoryFields(c, ctx, { outcome: "failed", type: "solution" });
+    assert.equal(typed.type, "solution");
+    assert.equal(typed.outcome, "failed");
+    assert.match(String(typed.fingerprint), /^solution:/);
+    const global = memoryFields(c, { ...ctx, global: true });
+    assert.equal(global.scope, "global");
+    assert.equal(global.project, null);
+    assert.equal(memoryFields(c, ctx).project, "github.com/org/repo");
+  });
+});
+
+describe("reinforcement", () => {
+  test("the same statement again: one more use, labels unioned, reason filled in", () => {
+    const now = 1_790_000_000;
+    const origin = { now, machine: "m", user: "u" };
+    const ctx = { project: null, source: "capture", tags: ["db"] };
+    const first = extractCaptures("I chose Redis over Memcached for caching").captures[0]!;
+    const m = createMemory(memoryFields(first, ctx), "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d", origin);
+    const again = extractCaptures("We chose Redis over Hazelcast for caching because it is simple").captures[0]!;
+    assert.equal(again.fingerprint, first.fingerprint);
+    const r = reinforceMemory(m, memoryFields(again, { ...ctx, tags: ["cache"] }), now + 60);
+    assert.equal(r.use_count, 1);
+    assert.equal(r.last_used, now + 60);
+    assert.deepEqual(r.meta.tags, ["db", "cache"]);
+    assert.deepEqual(r.decision?.alternatives, ["Memcached", "Hazelcast"]);
+    assert.equal(r.decision?.why, "it is simple");
+    for (const e of ["redis", "memcached", "hazelcast"]) assert.ok(r.entities.includes(e));
+    assert.equal(r.entity_relations?.length, 2);
+    assert.equal(r.id, m.id);
+    assert.equal(r.content, m.content, "the first wording stays");
+  });
+});
+
+describe("hook payloads", () => {
+  test("a UserPromptSubmit payload is told apart from free text", () => {
+    const p = parseHookPayload(JSON.stringify({ session_id: "s1", transcript_path: "/t", cwd: "/repo", hook_event_name: "UserPromptSubmit", prompt: "Let's use Redis" }));
+    assert.deepEqual(p, { event: "UserPromptSubmit", prompt: "Let's use Redis", sessionId: "s1", cwd: "/repo" });
+    assert.equal(parseHookPayload("Let's use Redis"), null);
+    assert.equal(parseHookPayload('{"content": "a JSON memory, not a hook"}'), null);
+    assert.equal(parseHookPayload("{not json"), null);
+    assert.equal(parseHookPayload(JSON.stringify({ hook_event_name: "Stop", session_id: "s" }))?.prompt, null);
+  });
+});
+
+describe("linear time on adversarial input (50,000 characters)", () => {
+  const N = 50_000;
+  const fill = (unit: string) => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
+  const inputs: Record<string, string> = {
+    letters: fill("a"),
+    dots: `${fill(".")}x`.slice(0, N),
+    dashes: `a${fill("-")}`.slice(0, N),
+    commas: `Fix it${fill(", and we")}`.slice(0, N),
+    words: fill("let's use redis because it is fast, but not over memcached and ").slice(0, N),
+    triggers: fill("we decided to use ").slice(0, N),
+    "request clauses": `Refactor ${fill("a, ")}`.slice(0, N),
+    musts: fill("it must be, ").slice(0, N),
+    "open tags": fill("<tool-block>"),
+    "closing tags": fill("</a-b><a-b>"),
+    "open private": fill("<private>x "),
+    pem: fill("-----BEGIN RSA PRIVATE KEY----- "),
+    assignments: fill("password=password=x "),
+    "url-like": fill("a://b:c"),
+    "long token": fill("sk-abc"),
+    jwt: fill("eyJ.eyJ."),
+    fences: fill("```\n"),
+    "log lines": fill("2024-01-01T00:00:00Z ERROR x\n"),
+    "capital words": fill("Hazelcast Memcached "),
+    "long line, no prose": fill("a.b:1:2 "),
+  };
+  for (const [name, text] of Object.entries(inputs)) {
+    test(name, () => {
+      assert.ok(text.length <= N);
+      const t0 = performance.now();
+      extractCaptures(text);
+      extractExplicit(text);
+      const ms = performance.now() - t0;
+      // linear work here is tens of milliseconds; a quadratic pattern takes many seconds
+      assert.ok(ms < 3_000, `${name}: ${ms.toFixed(0)} ms`);
+    });
+  }
+});
+
+describe("entity relations merge as a set", () => {
+  test("both sides' additions kept, a removal honoured, none to a dropped entity", async () => {
+    const { mergeMemory } = await import("../../src/core/merge/record-merge.ts");
+    const rel = (from: string, type: string, to: string) => ({ from, type, to });
+    const base = { id: "x", content: "c", entities: ["redis", "memcached", "hazelcast"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "CHOSE_OVER", "hazelcast")] };
+    const ours = { ...base, entities: [...base.entities, "valkey"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "CHOSE_OVER", "hazelcast"), rel("redis", "CHOSE_OVER", "valkey")] };
+    const theirs = { ...base, entities: ["redis", "memcached", "sentinel"], entity_relations: [rel("redis", "CHOSE_OVER", "memcached"), rel("redis", "USES", "sentinel")] };
+    const a = mergeMemory(base, ours, theirs);
+    const b = mergeMemory(base, theirs, ours);
+    assert.deepEqual(a.value, b.value, "symmetric");
+    const got = (a.value.entity_relations as { from: string; type: string; to: string }[]).map((r) => `${r.from} ${r.type} ${r.to}`).sort();
+    assert.deepEqual(got, ["redis CHOSE_OVER memcached", "redis CHOSE_OVER valkey", "redis USES sentinel"]);
+    assert.deepEqual(a.conflicts.filter((c) => c.field.startsWith("entity_relations")), []);
+  });
+});

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { createMemory, createRelation, updateMemory } from "../../src/core/records.ts";
+import { cleanText, redactSecrets, secretKindOfName, stripPrivate } from "../../src/core/redact.ts";
+import { assertInvalid } from "../helpers/assert-error.ts";
+import { leaks, loadSecrets } from "../helpers/secrets.ts";
+
+// Secrets never reach a record: the pure redaction (core/redact.ts) and the record transitions
+// that apply it to every string of every record.
+
+const SECRETS = loadSecrets();
+
+describe("redaction corpus", () => {
+  test("at least 30 kinds and forms", () => {
+    assert.ok(SECRETS.length >= 30, `${SECRETS.length}`);
+    assert.equal(new Set(SECRETS.map((s) => s.kind)).size, SECRETS.length);
+  });
+
+  for (const s of SECRETS) {
+    test(s.kind, () => {
+      const out = cleanText(s.text);
+      assert.ok(!leaks(out.text, s.secret), `${s.kind} leaked: ${out.text}`);
+      if (s.kind === "private-span") assert.ok(out.privateRemoved);
+      else assert.match(out.text, /\[REDACTED:[a-z0-9-]+\]/, out.text);
+      assert.equal(cleanText(out.text).text, out.text, "redacting twice changes nothing");
+    });
+  }
+});
+
+describe("what is not a secret stays", () => {
+  const keep = [
+    "Let's use PostgreSQL for the analytics DB because we need JSONB and vector support",
+    "set max_tokens=4096 and PASSWORD_FILE=/run/secrets/db",
+    "the token expires in 5 minutes",
+    "password: ${DB_PASSWORD}",
+    "API_KEY=<your key here>",
+    "SECRET_NAME=billing-db",
+    "primary key: id",
+    "basic authentication_configuration is fine",
+    "see https://github.com/org/repo/blob/main/README.md",
+    "a risk-management-dashboard-component-library",
+    "the password is required and hashed with argon2",
+    "token: null",
+    "Bearer tokens are sent in the Authorization header",
+    "-----BEGIN CERTIFICATE-----\nMIIBkTCB+wIJAK\n-----END CERTIFICATE-----",
+  ];
+  for (const text of keep) {
+    test(JSON.stringify(text.slice(0, 50)), () => {
+      assert.equal(redactSecrets(text).text, text);
+    });
+  }
+
+  test("names of secrets", () => {
+    for (const n of ["PASSWORD", "db_password", "dbPassword", "API_KEY", "apiKey", "client-secret", "GITHUB_TOKEN", "STRIPE_KEY", "AccountKey"]) assert.ok(secretKindOfName(n), n);
+    for (const n of ["primary_key", "max_tokens", "PASSWORD_FILE", "token_url", "key", "sort_key", "bypass", "SECRET_NAME"]) assert.equal(secretKindOfName(n), null, n);
+  });
+});
+
+describe("<private>", () => {
+  test("spans are removed, nested and unclosed ones too", () => {
+    assert.equal(stripPrivate("a <private>b</private> c").text, "a  c");
+    assert.equal(stripPrivate("a <PRIVATE>b <private>c</private> d</Private> e").text, "a  e");
+    assert.equal(stripPrivate("a <private>b c").text, "a ");
+    assert.equal(stripPrivate("a </private> b").text, "a  b");
+    assert.equal(stripPrivate("no tags").removed, false);
+  });
+});
+
+const ORIGIN = { now: 1_790_000_000, machine: "m", user: "u" };
+const ID = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
+
+describe("records are cleaned whatever field the secret is in", () => {
+  test("createMemory: content, gist, decision, meta, tags, entities, unknown fields", () => {
+    const s = SECRETS.find((x) => x.kind === "github-token")!;
+    const p = SECRETS.find((x) => x.kind === "env-password")!;
+    const m = createMemory(
+      {
+        content: `Use the bot: ${s.text}`,
+        gist: s.text,
+        decision: { what: s.secret, why: p.text, alternatives: [p.text], constraints: [s.text], tradeoffs: [] },
+        meta: { source: s.text, context: p.text, extra: { note: s.text } },
+        tags: ["ok"],
+        entities: [s.secret],
+        x_unknown: { deep: [s.text, p.text] },
+      },
+      ID,
+      ORIGIN,
+    );
+    const file = JSON.stringify(m);
+    assert.ok(!leaks(file, s.secret) && !leaks(file, p.secret), file);
+    assert.match(m.content, /\[REDACTED:github-token\]/);
+  });
+
+  test("updateMemory cleans the patch and text stored before redaction existed", () => {
+    const legacy = { ...createMemory({ content: "plain" }, ID, ORIGIN), content: "old note SECRET=abcdefghijklmnop" };
+    const r = updateMemory(legacy, { meta: { tags: ["x"] } }, ORIGIN.now + 1);
+    assert.ok(!r.memory.content.includes("abcdefghijklmnop"));
+    const s = SECRETS.find((x) => x.kind === "openai-key")!;
+    const r2 = updateMemory(legacy, { content: s.text }, ORIGIN.now + 1);
+    assert.ok(!leaks(JSON.stringify(r2.memory), s.secret));
+    assert.equal(legacy.content, "old note SECRET=abcdefghijklmnop", "the memory passed in is not changed");
+  });
+
+  test("a memory that is nothing but private is refused", () => {
+    assertInvalid(() => createMemory({ content: "<private>only mine</private>" }, ID, ORIGIN), /entirely <private>/);
+    const m = createMemory({ content: "shared <private>not this</private>" }, ID, ORIGIN);
+    assert.equal(m.content, "shared ");
+    assertInvalid(() => updateMemory(m, { content: "  <private>x</private> " }, ORIGIN.now), /entirely <private>/);
+  });
+
+  test("relation metadata is cleaned", () => {
+    const s = SECRETS.find((x) => x.kind === "slack-bot-token")!;
+    const r = createRelation({ from: ID, to: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e", type: "related", metadata: { why: s.text } }, "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7f", 1);
+    assert.ok(!leaks(JSON.stringify(r), s.secret));
+  });
+
+  test("entity relations must connect the memory's own entities", () => {
+    assertInvalid(
+      () => createMemory({ content: "x", entities: ["redis"], entity_relations: [{ from: "redis", type: "CHOSE_OVER", to: "some free text" }] }, ID, ORIGIN),
+      /not one of the memory's entities/,
+    );
+    const ok = createMemory({ content: "x", entities: ["Redis", "memcached"], entity_relations: [{ from: "redis", type: "CHOSE_OVER", to: "memcached" }] }, ID, ORIGIN);
+    assert.equal(ok.entity_relations?.length, 1);
+  });
+});
+
+describe("redaction is linear", () => {
+  test("50,000 adversarial characters", () => {
+    for (const unit of ["a", "sk-", "password=", "a://b:c@", "-----BEGIN PRIVATE KEY----- ", "Bearer ", "<private>", "eyJ", "x=y ", "password is "]) {
+      const text = unit.repeat(Math.ceil(50_000 / unit.length)).slice(0, 50_000);
+      const t0 = performance.now();
+      cleanText(text);
+      const ms = performance.now() - t0;
+      assert.ok(ms < 2_000, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+    }
+  });
+});
