@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { projectDirName } from "../core/claude/paths.ts";
+import { repositoryOf } from "./project.ts";
 
 // Where Claude Code's files for a project are: its settings and its auto-memory folder. The
 // project is the git repository the session runs in (all its folders and worktrees share one
@@ -20,22 +21,7 @@ export function claudeHome(env: ClaudeEnv): string {
 
 /** The root of the git repository holding `dir` (a worktree's main repository), or null. */
 export function gitRepoRoot(dir: string): string | null {
-  let at = path.resolve(dir);
-  for (;;) {
-    const dotGit = path.join(at, ".git");
-    const st = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return at;
-    if (st?.isFile()) {
-      // a worktree: ".git" names <main>/.git/worktrees/<name>; the main repository is the project
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, "utf8"));
-      const gitdir = m ? path.resolve(at, m[1]!.trim()) : null;
-      const wt = gitdir?.match(/^(.*)[/\\]\.git[/\\]worktrees[/\\][^/\\]+$/);
-      return wt ? wt[1]! : at;
-    }
-    const up = path.dirname(at);
-    if (up === at) return null;
-    at = up;
-  }
+  return repositoryOf(dir)?.mainTop ?? null;
 }
 
 /** The project a session in `cwd` belongs to, as a folder path. */

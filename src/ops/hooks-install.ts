@@ -54,13 +54,14 @@ function write(file: string, settings: JsonObject): void {
 }
 
 /**
- * `command` runs memsync: the project's settings are shared with a team, so they name `memsync`
+ * `command` runs memsync; with memoryMd, Stop and SessionEnd also keep MEMORY.md current: the project's settings are shared with a team, so they name `memsync`
  * on PATH; a user's own settings name this binary. `extra` are arguments for every hook command.
  */
-export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = ""): HooksChange {
+export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false): HooksChange {
   const file = settingsPath(scope, cwd, env);
   const current = readSettings(file);
-  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}` }));
+  const tail = (event: string) => (memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : "");
+  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)}` }));
   const { settings, added, replaced } = addHooks(current, commands);
   write(file, settings);
   return { file, scope, added, replaced, removed: 0 };

@@ -4,6 +4,7 @@ import type { Memory } from "../core/model/memory.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
+import { currentProject } from "./project.ts";
 
 // context: the "Recent Project Decisions" block a hook injects at the start of a session: a
 // project's decisions, newest first, within a budget, with a line saying how to see the rest.
@@ -16,15 +17,12 @@ export const CONTEXT_DEFAULTS = { limit: 10, budget: 3000 } as const;
 const ITEM_MAX = 400;
 
 /**
- * The project a command works on: the one given, else the one of the working directory.
- * THE SINGLE PLACE where detection is wired in: the lead connects `currentProject(cwd)` from
- * ops/project.ts (the capture branch) here, so every machine names a project the same way.
- * Until then only a given name counts.
+ * The project a command works on: the one given, else the one of the working directory, named
+ * the same way on every machine (ops/project.ts: the normalized remote of its git repository).
  */
 export function projectFor(given: string | undefined, cwd: string): string | null {
-  void cwd; // detection from cwd: currentProject(cwd) once ops/project.ts is merged
   const name = given?.trim();
-  return name ? name : null;
+  return name ? name : currentProject(cwd);
 }
 
 export interface ContextOptions {

@@ -39,15 +39,21 @@ export function findGitDir(cwd: string, fs: ReadFs = nodeFs): { top: string; git
   return null;
 }
 
-export function currentProject(cwd: string, fs: ReadFs = nodeFs): string | null {
+/** The enclosing repository with its common git dir (a linked worktree shares its main repository's). */
+export function repositoryOf(cwd: string, fs: ReadFs = nodeFs): { top: string; gitDir: string; commonDir: string; mainTop: string } | null {
   const repo = findGitDir(cwd, fs);
   if (!repo) return null;
   const common = readOrNull(fs, path.join(repo.gitDir, "commondir"));
   const commonDir = common ? path.resolve(repo.gitDir, common.trim()) : repo.gitDir;
-  const url = remoteUrlFromConfig(readOrNull(fs, path.join(commonDir, "config")) ?? "");
+  // a linked worktree belongs to its main repository, not to the worktree's folder
+  const mainTop = path.basename(commonDir) === ".git" ? path.dirname(commonDir) : common ? commonDir : repo.top;
+  return { ...repo, commonDir, mainTop };
+}
+
+export function currentProject(cwd: string, fs: ReadFs = nodeFs): string | null {
+  const repo = repositoryOf(cwd, fs);
+  if (!repo) return null;
+  const url = remoteUrlFromConfig(readOrNull(fs, path.join(repo.commonDir, "config")) ?? "");
   const id = url ? normalizeRemoteUrl(url) : null;
-  if (id) return id;
-  // a linked worktree is named after its main repository, not after the worktree's folder
-  const top = path.basename(commonDir) === ".git" ? path.dirname(commonDir) : common ? commonDir : repo.top;
-  return localProjectId(path.basename(top));
+  return id ?? localProjectId(path.basename(repo.mainTop));
 }

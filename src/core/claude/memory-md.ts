@@ -51,7 +51,8 @@ export function writeSection(text: string, decisions: readonly DecisionLine[], h
   const userKeys = keyOf(userText);
   const seen = new Set<string>();
   const lines: string[] = [];
-  const sorted = [...decisions].sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
+  // newest first; ids are UUIDv7 (time-ordered), so within one second the later id is newer
+  const sorted = [...decisions].sort((a, b) => b.at - a.at || b.id.localeCompare(a.id));
   let candidates = 0;
   const head = before === "" || before.endsWith("\n") ? before : `${before}\n`;
   const frame = (body: string[]) => `${head}${BEGIN}\n${[heading, ...body].join("\n")}\n${END}\n${after}`;

@@ -298,8 +298,26 @@ const COMMANDS: CommandSpec[] = [
   {
     usage: "hooks <action>",
     describe: "hooks install|uninstall: memsync's Claude Code hooks in settings.json (--user: ~/.claude, default; --project: .claude/ of this repository)",
-    options: (c) => c.option("--project", "the project's .claude/settings.json (shared: runs memsync from PATH)").option("--user", "your ~/.claude/settings.json (default)"),
+    options: (c) =>
+      c
+        .option("--project", "the project's .claude/settings.json (shared: runs memsync from PATH)")
+        .option("--user", "your ~/.claude/settings.json (default)")
+        .option("--memory-md", "Stop and SessionEnd also keep the project's MEMORY.md section current"),
     run: async ([action], f) => (await claude()).hooksCmd(action as string, f),
+  },
+  {
+    usage: "hook <event>",
+    describe: "run by Claude Code: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd, with the event's JSON on standard input",
+    options: (c) => c.option("--memory-md", "also keep the project's MEMORY.md section current (Stop, SessionEnd)"),
+    run: async () => {
+      throw new MemsyncError("usage", "hook is run by Claude Code: memsync hook <Event> with the hook's JSON on standard input");
+    },
+  },
+  {
+    usage: "export <what>",
+    describe: "export memory-md: the project's decisions (confidence >= 0.7) into Claude Code's MEMORY.md, in memsync's own section",
+    options: (c) => c.option("--project <name>", "the project (default: this repository's)").option("--file <path>", "write here instead of Claude Code's file").option("--dry-run", "print the file as it would be"),
+    run: async ([what], f) => (await claude()).exportCmd(what as string, f),
   },
   {
     usage: "reindex",
@@ -331,6 +349,8 @@ export async function runCli(argv: string[]): Promise<number> {
   if (argv[0] === "merge-driver" && !argv.includes("--help") && !argv.includes("-h")) {
     return (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
   }
+  // so does a Claude Code hook: it must answer in milliseconds and never fail the session
+  if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await claude()).hookCli(argv);
   const cli = cac("memsync");
   let handler: Handler | undefined;
 

@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import type { ClaudeEnv } from "../../ops/claude-files.ts";
+import type { OpsEnv } from "../../ops/context.ts";
+import { sinceLastSync, startSync } from "./background-sync.ts";
+import { asksAboutPast, type HookInput, parseHookInput } from "./payload.ts";
+import { failed, type HookReply, withContext } from "./reply.ts";
+
+// `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
+// - SessionStart: the project's recent decisions as context; a pull starts in the background.
+// - UserPromptSubmit: the prompt is captured (decisions, preferences, problems...); a prompt that
+//   asks about earlier work gets the most relevant memories as context.
+// - PreCompact: pending changes committed locally (no network), so nothing rides on the session.
+// - Stop: after a turn, a sync bounded in time (at most every few minutes); SessionEnd: a sync.
+// A hook never breaks the session: whatever fails, it exits 0 and says why in systemMessage.
+
+export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export interface HookRun {
+  env: OpsEnv;
+  claude: ClaudeEnv;
+  cwd: string;
+  /** How to run this memsync as a process (for the background sync). */
+  self: string[];
+  /** Also keep the project's MEMORY.md section current at Stop and SessionEnd. */
+  memoryMd: boolean;
+  /** Time a sync may hold the hook, in ms. */
+  syncWaitMs?: number;
+}
+
+/** A Stop hook runs after every turn: sync at most this often. */
+const STOP_SYNC_EVERY_S = 300;
+const RECALL_BUDGET = 4_000;
+
+function storeExists(root: string): boolean {
+  return fs.existsSync(`${root}/.meta.json`);
+}
+
+function hasRemote(root: string): boolean {
+  try {
+    return /\[remote "origin"\][^[]*\burl\s*=/.test(fs.readFileSync(`${root}/.git/config`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+export async function runHook(event: string, stdin: string, run: HookRun): Promise<HookReply> {
+  const input = parseHookInput(stdin);
+  if (!input) return failed("the hook input was not JSON; nothing done");
+  const name = (HOOK_EVENTS as readonly string[]).includes(event) ? (event as HookEvent) : null;
+  if (!name) return failed(`unknown hook event ${JSON.stringify(event.slice(0, 40))} (memsync answers ${HOOK_EVENTS.join(", ")})`);
+  const cwd = input.cwd ?? run.cwd;
+  switch (name) {
+    case "SessionStart":
+      return sessionStart(input, cwd, run);
+    case "UserPromptSubmit":
+      return promptSubmit(input, cwd, run);
+    case "PreCompact":
+      return preCompact(run);
+    case "Stop":
+      return syncAfter("Stop", cwd, run);
+    case "SessionEnd":
+      return syncAfter("SessionEnd", cwd, run);
+  }
+}
+
+async function project(cwd: string, run: HookRun): Promise<string | null> {
+  const { currentProject } = await import("../../ops/project.ts");
+  return currentProject(run.claude.projectDir ?? cwd);
+}
+
+async function sessionStart(input: HookInput, cwd: string, run: HookRun): Promise<HookReply> {
+  const root = run.env.storeRoot;
+  if (!storeExists(root)) return { suppressOutput: true };
+  // other machines' memories arrive for the next prompts; this session does not wait for them
+  if (hasRemote(root) && input.source !== "compact") await startSync(root, run.self, "pull", 0);
+  const name = await project(cwd, run);
+  if (!name) return { suppressOutput: true };
+  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
+  return withContext("SessionStart", ctx.text);
+}
+
+async function promptSubmit(input: HookInput, cwd: string, run: HookRun): Promise<HookReply> {
+  const prompt = input.prompt ?? "";
+  if (prompt.trim() === "") return { suppressOutput: true };
+  const [{ withStore }, { ensureStore }, { captureText }, { recall }] = await Promise.all([
+    import("../../ops/context.ts"),
+    import("../../ops/init.ts"),
+    import("../../ops/capture.ts"),
+    import("../../ops/recall.ts"),
+  ]);
+  const name = await project(cwd, run);
+  const recalls = asksAboutPast(prompt);
+  if (!storeExists(run.env.storeRoot)) await ensureStore(run.env);
+  return withStore(run.env, async (store) => {
+    // recall first: the memories this very prompt states are not "earlier work"
+    const found = recalls ? await recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
+    await captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" });
+    return found && found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
+  });
+}
+
+async function preCompact(run: HookRun): Promise<HookReply> {
+  if (!storeExists(run.env.storeRoot) || !fs.existsSync(`${run.env.storeRoot}/.git`)) return { suppressOutput: true };
+  const [{ withStore }, { commitStore }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/commit.ts")]);
+  await withStore(run.env, (store) => commitStore(store, run.env));
+  return { suppressOutput: true };
+}
+
+async function syncAfter(event: "Stop" | "SessionEnd", cwd: string, run: HookRun): Promise<HookReply> {
+  const root = run.env.storeRoot;
+  if (!storeExists(root)) return { suppressOutput: true };
+  const notes: string[] = [];
+  if (run.memoryMd) {
+    const name = await project(cwd, run);
+    if (name) {
+      const { exportMemoryMd } = await import("../../ops/memory-md.ts");
+      const { withStore } = await import("../../ops/context.ts");
+      await withStore(run.env, (store) => exportMemoryMd(store, { project: name, cwd, claude: run.claude }));
+    }
+  }
+  if (!hasRemote(root)) return { suppressOutput: true };
+  if (event === "Stop" && sinceLastSync(root) < STOP_SYNC_EVERY_S) return { suppressOutput: true };
+  const waited = await startSync(root, run.self, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000));
+  if (waited.state === "finished" && !waited.ok) notes.push(`sync failed (${waited.detail || "see .memsync/hook-sync.log"}); your memories are kept and the next sync retries`);
+  return notes.length ? { systemMessage: `memsync: ${notes.join("; ")}` } : { suppressOutput: true };
+}

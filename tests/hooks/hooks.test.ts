@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+
+// `memsync hook <Event>` end to end with the compiled binary: Claude Code's JSON in, the
+// documented JSON out, always exit 0, context under 10,000 characters.
+
+function project(remote = "https://github.com/acme/shop.git"): string {
+  const repo = path.join(tempDir(), "shop");
+  fs.mkdirSync(repo, { recursive: true });
+  assert.equal(git(repo, "init", "-q").status, 0);
+  assert.equal(git(repo, "remote", "add", "origin", remote).status, 0);
+  return repo;
+}
+
+function hook(store: string, event: string, payload: Record<string, unknown> | string, env: Record<string, string> = {}, extra: string[] = []) {
+  const input = typeof payload === "string" ? payload : JSON.stringify({ session_id: "sess-1", hook_event_name: event, ...payload });
+  const r = memsync(["--store", store, "hook", event, ...extra], { input, env });
+  assert.equal(r.code, 0, `a hook always exits 0 (stderr: ${r.stderr})`);
+  assert.equal(r.stdout.trim().split("\n").length, 1, "one JSON line");
+  const reply = JSON.parse(r.stdout);
+  const ctx = reply.hookSpecificOutput?.additionalContext as string | undefined;
+  if (ctx !== undefined) {
+    assert.equal(reply.hookSpecificOutput.hookEventName, event);
+    assert.ok(ctx.length < 10_000);
+  }
+  return { reply, ctx, stderr: r.stderr };
+}
+
+describe("memsync hook", () => {
+  test("a prompt's decision is captured; a question about past work gets the relevant memories; session start gets the project's decisions", () => {
+    const store = newStore();
+    const repo = project();
+    const said = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Let's use PostgreSQL for the analytics DB because we need JSONB and vector support" });
+    assert.equal(said.ctx, undefined, "nothing to inject for a statement");
+    const [m] = memsyncJson(["--store", store, "list"]).memories;
+    assert.equal(m.type, "decision");
+    assert.equal(m.project, "github.com/acme/shop");
+    assert.equal(m.captured_by.session, "sess-1");
+    assert.ok(m.entities.includes("postgresql"));
+    const asked = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "What did we decide about the analytics database?" });
+    assert.match(asked.ctx!, /PostgreSQL for the analytics DB/);
+    assert.match(asked.ctx!, new RegExp(m.id.slice(-8)));
+    assert.equal(memsyncJson(["--store", store, "list"]).total, 1, "a question is not stored");
+    const start = hook(store, "SessionStart", { cwd: repo, source: "startup" });
+    assert.match(start.ctx!, /^## Recent Project Decisions \(github\.com\/acme\/shop\)/);
+    assert.match(start.ctx!, /PostgreSQL/);
+    // another project's session does not see it
+    const other = hook(store, "SessionStart", { cwd: project("https://github.com/acme/other.git"), source: "startup" });
+    assert.doesNotMatch(JSON.stringify(other.reply), /PostgreSQL/);
+  });
+
+  test("context stays under Claude Code's 10,000 characters however much there is", () => {
+    const store = newStore();
+    const repo = project();
+    const long = "x".repeat(3000);
+    for (let i = 0; i < 30; i++) {
+      memsyncJson(["--store", store, "save", "--input", "-"], {
+        input: JSON.stringify({ content: `Decision ${i}: we chose option ${i} ${long}`, type: "decision", project: "github.com/acme/shop", decision: { what: `option ${i} ${long}`, why: long } }),
+      });
+    }
+    const start = hook(store, "SessionStart", { cwd: repo, source: "startup" });
+    assert.ok(start.ctx!.length > 1000);
+    const asked = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Remind me which option we chose last time" });
+    assert.ok(asked.ctx!.length < 10_000);
+  });
+
+  test("never breaks the session: bad input, an unknown event, an unusable store all exit 0 with a systemMessage", () => {
+    const store = newStore();
+    assert.match(hook(store, "Stop", "not json").reply.systemMessage, /^memsync: the hook input was not JSON/);
+    assert.match(hook(store, "Frobnicate", {}).reply.systemMessage, /^memsync: unknown hook event "Frobnicate"/);
+    const broken = path.join(tempDir(), "broken");
+    fs.mkdirSync(broken);
+    fs.writeFileSync(path.join(broken, ".meta.json"), "{ this is not json");
+    const r = hook(broken, "UserPromptSubmit", { cwd: tempDir(), prompt: "We decided to use Redis for caching because it is fast" });
+    assert.match(r.reply.systemMessage, /^memsync: /);
+    assert.equal(fs.readFileSync(path.join(broken, ".meta.json"), "utf8"), "{ this is not json");
+    // no store yet: session start is quiet, a prompt worth keeping makes the store
+    const fresh = path.join(tempDir(), "fresh");
+    assert.deepEqual(hook(fresh, "SessionStart", { cwd: project(), source: "startup" }).reply, { suppressOutput: true });
+    hook(fresh, "UserPromptSubmit", { cwd: project(), prompt: "I chose Redis over Memcached for caching" });
+    assert.equal(memsyncJson(["--store", fresh, "list"]).total, 1);
+  });
+
+  test("PreCompact commits pending changes; Stop and SessionEnd sync within their bound, at most every few minutes for Stop", () => {
+    const root = tempDir();
+    const bare = path.join(root, "hub.git");
+    assert.equal(git(root, "init", "-q", "--bare", bare).status, 0);
+    const store = newStore();
+    assert.equal(memsync(["--store", store, "remote", "set", bare]).code, 0);
+    const repo = project();
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Redis for caching because it is fast" });
+    hook(store, "PreCompact", { cwd: repo, trigger: "auto" });
+    assert.match(git(store, "log", "--format=%s").stdout, /^capture: /);
+    const started = Date.now();
+    assert.deepEqual(hook(store, "Stop", { cwd: repo, stop_hook_active: false }).reply, { suppressOutput: true });
+    assert.ok(Date.now() - started < 10_000);
+    assert.match(git(bare, "log", "--format=%s", "main").stdout, /^capture: /, "the Stop sync reached the remote");
+    // another turn right after: no second sync
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We chose Kafka over RabbitMQ for the event bus" });
+    hook(store, "Stop", { cwd: repo });
+    assert.doesNotMatch(git(bare, "log", "--format=%s", "main").stdout, /Kafka|2 new/);
+    hook(store, "SessionEnd", { cwd: repo, reason: "exit" });
+    assert.equal(memsyncJson(["--store", store, "status"]).unpushed_commits, 0, "SessionEnd synced");
+    // a remote that is gone: said so, nothing lost
+    fs.rmSync(bare, { recursive: true, force: true });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Vitest because it is fast" });
+    const gone = hook(store, "SessionEnd", { cwd: repo, reason: "exit" });
+    assert.match(gone.reply.systemMessage, /^memsync: sync failed \(.*\); your memories are kept and the next sync retries$/);
+    assert.equal(memsyncJson(["--store", store, "list"]).total, 3);
+  });
+});
+
+describe("MEMORY.md tier", () => {
+  test("export memory-md writes the project's confident decisions into Claude Code's file for it, keeping the user's lines", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    const save = (fields: Record<string, unknown>) => memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify(fields) }).memory.id as string;
+    save({ content: "Use PostgreSQL", type: "decision", project: "github.com/acme/shop", confidence: 0.9, decision: { what: "Use PostgreSQL for analytics", why: "JSONB support" } });
+    save({ content: "Maybe try Deno", type: "decision", project: "github.com/acme/shop", confidence: 0.4 });
+    save({ content: "Use MySQL", type: "decision", project: "github.com/acme/other", confidence: 0.95 });
+    const dir = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"), "memory");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "MEMORY.md"), "# Notes\n\n- run tests with npm test\n");
+    const out = memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo });
+    assert.equal(out.file, path.join(dir, "MEMORY.md"));
+    assert.equal(out.written, 1);
+    const text = fs.readFileSync(out.file, "utf8");
+    assert.ok(text.startsWith("# Notes\n\n- run tests with npm test\n<!-- memsync:begin"));
+    assert.match(text, /- Use PostgreSQL for analytics — because JSONB support \(/);
+    assert.doesNotMatch(text, /Deno|MySQL/);
+    // again: the same file, no duplicate
+    assert.equal(memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo }).changed, false);
+    // the Stop hook keeps it current when installed with --memory-md
+    save({ content: "Use Redis", type: "decision", project: "github.com/acme/shop", confidence: 0.8, decision: { what: "Use Redis for caching", why: null } });
+    hook(store, "Stop", { cwd: repo }, env, ["--memory-md"]);
+    assert.match(fs.readFileSync(out.file, "utf8"), /Use Redis for caching[^\n]*\n- Use PostgreSQL/);
+  });
+});
