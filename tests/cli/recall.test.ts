@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
 // recall and context through the compiled binary, on real stores.
 
@@ -224,8 +224,15 @@ describe("context", () => {
     assert.deepEqual(ids(out), [f]);
     assert.match(out.text, /^## Recent Project Memories \(docs; no decisions yet\)\n- The docs site builds with Astro \[fact /);
     assert.equal(memsync(["--store", store, "context", "--project", "nothing-here"]).stdout, "");
-    const r = memsync(["--store", store, "context"]);
+    // outside any git repository there is no project to name: a usage error
+    const r = memsync(["--store", store, "context"], { cwd: tempDir() });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--project/);
+    // inside one, the project is its normalized remote, the same on every machine
+    const repo = tempDir();
+    assert.equal(git(repo, "init", "-q").status, 0);
+    assert.equal(git(repo, "remote", "add", "origin", "git@github.com:Acme/Docs.git").status, 0);
+    saveAt(store, "The docs deploy from main", 1, { project: "github.com/acme/docs", type: "decision" });
+    assert.match(memsyncJson(["--store", store, "context"], { cwd: repo }).text, /^## Recent Project Decisions \(github\.com\/acme\/docs\)\n- The docs deploy from main/);
   });
 });
