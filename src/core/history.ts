@@ -22,4 +22,13 @@ export const messages = {
   delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
   relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
   unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
+  gc: (n: number, relations: number, archived: boolean) =>
+    n === 0
+      ? "gc: nothing to prune"
+      : archived
+        ? `gc: archive ${plural(n, "memory", "memories")}`
+        : `gc: prune ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
+  promote: (ids: readonly string[], firstContent: string) =>
+    ids.length === 1 ? `promote: ${short(ids[0]!)} ${firstWords(firstContent)}` : `promote: ${plural(ids.length, "memory", "memories")}`,
+  settings: (key: string, value: unknown) => `settings: ${key} = ${JSON.stringify(value)}`,
 };

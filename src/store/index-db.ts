@@ -81,6 +81,16 @@ export interface MemoryFilter {
   since?: number;
 }
 
+/** What the decay score needs of a memory (see core/decay.ts), straight from the index. */
+export interface ScoringRow {
+  id: string;
+  status: string;
+  created_at: number;
+  last_used: number;
+  use_count: number;
+  strength: number;
+}
+
 type Param = string | number | null;
 
 function userVersion(db: DatabaseSync): number {
@@ -348,6 +358,21 @@ export class IndexDb {
       params.push(f.since);
     }
     return { where, params };
+  }
+
+  /**
+   * The scoring fields of every memory with one of these statuses, without parsing a record:
+   * gc and promote score a whole store from this (use_count and strength are read out of the
+   * indexed JSON by SQLite; a missing one reads as the schema default).
+   */
+  scoringRows(statuses: readonly string[]): ScoringRow[] {
+    return this.db
+      .prepare(
+        `SELECT m.id, m.status, m.created_at, m.last_used,
+           coalesce(json_extract(d.json, '$.use_count'), 0) AS use_count, coalesce(json_extract(d.json, '$.strength'), 1) AS strength
+         FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.status IN (${statuses.map(() => "?").join(", ")}) ORDER BY m.id`,
+      )
+      .all(...statuses) as unknown as ScoringRow[];
   }
 
   /** Newest first. Returns the canonical JSON of each memory and the total before the limit. */

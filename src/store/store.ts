@@ -7,7 +7,7 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
-import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
+import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { appendJournal, type JournalEntry } from "./journal.ts";
@@ -401,6 +401,11 @@ export class Store {
     });
   }
 
+  /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */
+  scoringRows(statuses: readonly string[]): Promise<ScoringRow[]> {
+    return this.guarded(() => this.indexDb.scoringRows(statuses));
+  }
+
   /** Whether new records go to shard folders (see README: Layout). */
   shardsNewRecords(): boolean {
     const { layout, shard_threshold } = this.meta.settings;
@@ -511,6 +516,11 @@ export class StoreTx {
 
   findRelation(from: string, to: string, type: string): string | undefined {
     return this.store.index.findRelation(from, to, type);
+  }
+
+  /** The decay-scoring fields of every memory with these statuses, as the index has them now. */
+  scoringRows(statuses: readonly string[]): ScoringRow[] {
+    return this.store.index.scoringRows(statuses);
   }
 
   private write(kind: RecordKind, id: string, json: string): string {
