@@ -31,8 +31,8 @@ export interface GcCandidate {
   use_count: number;
   last_used: number;
   strength: number;
-  /** The first words of its gist or content. */
-  preview: string;
+  /** The first words of its gist or content (in a dry run, for deciding). */
+  preview?: string;
 }
 
 export interface GcOutcome {
@@ -60,7 +60,7 @@ export function underThreshold(rows: readonly ScoringRow[], now: number, setting
   const out: GcCandidate[] = [];
   for (const r of rows) {
     const score = scoreMemory(r, now, settings.decay);
-    if (score < settings.forget_threshold) out.push({ id: r.id, score, use_count: r.use_count, last_used: r.last_used, strength: r.strength, preview: "" });
+    if (score < settings.forget_threshold) out.push({ id: r.id, score, use_count: r.use_count, last_used: r.last_used, strength: r.strength });
   }
   return out.sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1));
 }
@@ -80,27 +80,31 @@ export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<
       maintainer: role,
       last_gc_at: now,
     };
-    const going: Memory[] = [];
+    // the file decides: a candidate whose file is not provably the indexed one is read and scored again
+    const going: string[] = [];
     for (const c of chosen) {
+      if (!opts.archive && tx.indexedAsIs("memory", c.id) !== null) {
+        going.push(c.id);
+        continue;
+      }
       const m = reread(tx, c.id, out);
       if (!m) continue;
-      c.preview = firstWords(m.gist ?? m.content);
       if (m.status !== "active") out.skipped.push({ id: c.id, reason: `status is ${m.status}` });
       else if (scoreMemory(m, now, settings.decay) >= settings.forget_threshold) out.skipped.push({ id: c.id, reason: "used since the index saw it" });
-      else going.push(m);
+      else going.push(c.id);
     }
     if (opts.archive) {
-      for (const m of going) {
-        tx.putMemory(updateMemory(m, { status: "archived" }, now).memory);
-        out.removed.push(m.id);
+      for (const id of going) {
+        tx.putMemory(updateMemory(tx.memoryQuick(id), { status: "archived" }, now).memory);
+        out.removed.push(id);
       }
     } else {
       const relations = new Set<string>();
-      for (const m of going) {
-        const { outgoing, incoming } = tx.relationsOf(m.id);
+      for (const id of going) {
+        const { outgoing, incoming } = tx.relationsOf(id);
         for (const r of [...outgoing, ...incoming]) relations.add(r.id);
       }
-      for (const m of going) if (tx.removeMemory(m.id)) out.removed.push(m.id);
+      for (const id of going) if (tx.removeMemory(id)) out.removed.push(id);
       for (const rid of [...relations].sort()) if (tx.removeRelation(rid)) out.relations_removed.push(rid);
     }
     tx.updateMeta((meta) => ({ ...meta, last_gc_at: now }));

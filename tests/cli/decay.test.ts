@@ -373,7 +373,7 @@ describe("memsync promote", () => {
     const dry = memsyncJson(["--store", store, "promote", "--auto", "--dry-run", "--vault", vault]);
     const chosen = Object.fromEntries(dry.promoted.map((p: { id: string; reason: string }) => [p.id, p.reason]));
     assert.deepEqual(chosen, { [reinforced]: "reinforced", [burst]: "burst" });
-    assert.equal(memsyncJson(["--store", store, "score", fresh]).scores[0].score, 1, "the fresh one scores 1.0 and still is not chosen");
+    assert.ok(memsyncJson(["--store", store, "score", fresh]).scores[0].score > 0.999, "the fresh one scores 1.0 and still is not chosen");
     assert.ok(!fs.existsSync(vault), "a dry run writes no note");
     assert.deepEqual(synced(store), before);
     const real = memsyncJson(["--store", store, "promote", "--auto", "--vault", vault]);
