@@ -288,6 +288,18 @@ describe("memsync gc", () => {
     assert.equal(memsync(["--store", store, "gc"], { env: laptop }).code, 5, "now the laptop is the other machine");
   });
 
+  test("bad options are refused before anything changes", () => {
+    const store = newStore();
+    saveAged(store, "faded", 90);
+    const before = synced(store);
+    for (const [args, code] of [[["gc", "--limit=-1"], 4], [["gc", "--limit", "many"], 4], [["promote", "not-an-id", "--vault", tempDir()], 4], [["score"], 2]] as const) {
+      const r = memsync(["--store", store, ...args]);
+      assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split("\n").length, 1);
+    }
+    assert.deepEqual(synced(store), before);
+  });
+
   test("the edge build refuses gc and promote (exit 6) and changes nothing", () => {
     const store = newStore();
     saveAged(store, "faded", 90);
