@@ -28,4 +28,13 @@ export const messages = {
     created.length === 1 && reinforced === 0
       ? `${op}: ${short(created[0]!.id)} ${firstWords(created[0]!.content)}`
       : `${op}: ${[created.length ? plural(created.length, "new memory", "new memories") : "", reinforced ? `${plural(reinforced, "memory", "memories")} reinforced` : ""].filter(Boolean).join(", ")}`,
+  gc: (n: number, relations: number, archived: boolean) =>
+    n === 0
+      ? "gc: nothing to prune"
+      : archived
+        ? `gc: archive ${plural(n, "memory", "memories")}`
+        : `gc: prune ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
+  promote: (ids: readonly string[], firstContent: string) =>
+    ids.length === 1 ? `promote: ${short(ids[0]!)} ${firstWords(firstContent)}` : `promote: ${plural(ids.length, "memory", "memories")}`,
+  settings: (key: string, value: unknown) => `settings: ${key} = ${JSON.stringify(value)}`,
 };

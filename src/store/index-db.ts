@@ -9,7 +9,7 @@ import type { RecordKind } from "./layout.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 3;
+const INDEX_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
@@ -24,7 +24,8 @@ CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
 CREATE TABLE IF NOT EXISTS memories (
   rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
   type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
-  created_at REAL NOT NULL, last_used REAL NOT NULL, fingerprint TEXT
+  created_at REAL NOT NULL, last_used REAL NOT NULL,
+  use_count INTEGER NOT NULL DEFAULT 0, strength REAL NOT NULL DEFAULT 1, fingerprint TEXT
 );
 -- the record text lives apart, so filters and counts scan small rows
 CREATE TABLE IF NOT EXISTS memory_docs (rid INTEGER PRIMARY KEY, json TEXT NOT NULL);
@@ -47,6 +48,22 @@ CREATE TABLE IF NOT EXISTS relations (
 );
 CREATE INDEX IF NOT EXISTS relations_from ON relations(from_id);
 CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
+`;
+
+/**
+ * Version 2 to 4: use_count and strength as columns (gc and promote score a whole store from
+ * them) and the capture fingerprint (a statement seen again), filled from the indexed records in
+ * place, so an upgrade does not rebuild the index. (Version 3 existed only during development.)
+ */
+const MIGRATE_2_TO_4 = `
+ALTER TABLE memories ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE memories ADD COLUMN strength REAL NOT NULL DEFAULT 1;
+ALTER TABLE memories ADD COLUMN fingerprint TEXT;
+UPDATE memories SET
+  use_count = coalesce((SELECT json_extract(d.json, '$.use_count') FROM memory_docs d WHERE d.rid = memories.rid), 0),
+  strength = coalesce((SELECT json_extract(d.json, '$.strength') FROM memory_docs d WHERE d.rid = memories.rid), 1),
+  fingerprint = (SELECT json_extract(d.json, '$.fingerprint') FROM memory_docs d WHERE d.rid = memories.rid);
+CREATE INDEX IF NOT EXISTS memories_fingerprint ON memories(fingerprint) WHERE fingerprint IS NOT NULL;
 `;
 
 const DROP = `
@@ -82,6 +99,16 @@ export interface MemoryFilter {
   tags?: readonly string[];
   entities?: readonly string[];
   since?: number;
+}
+
+/** What the decay score needs of a memory (see core/decay.ts), straight from the index. */
+export interface ScoringRow {
+  id: string;
+  status: string;
+  created_at: number;
+  last_used: number;
+  use_count: number;
+  strength: number;
 }
 
 type Param = string | number | null;
@@ -120,6 +147,9 @@ export class IndexDb {
     try {
       db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
       db.exec("PRAGMA synchronous = OFF");
+      // room for a large transaction's pages (gc deleting thousands of rows spilled a 2 MB cache
+      // to the WAL and took twice as long); taken only as pages are used
+      db.exec("PRAGMA cache_size = -65536");
       const idx = new IndexDb(db);
       // several processes may meet a store's first index at once: make the schema under the
       // write transaction, check again inside it, and retry what SQLite refuses without waiting
@@ -130,6 +160,11 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
+              if (version === 2) {
+                db.exec(MIGRATE_2_TO_4);
+                db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
+                return;
+              }
               if (version !== 0) db.exec(DROP);
               db.exec(SCHEMA);
               db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
@@ -279,11 +314,12 @@ export class IndexDb {
 
   putMemory(m: Memory, path: string, json: string): void {
     const { rid } = this.q(
-      `INSERT INTO memories(id, path, type, status, project, created_at, last_used, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO memories(id, path, type, status, project, created_at, last_used, use_count, strength, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET path = excluded.path, type = excluded.type, status = excluded.status,
-       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used, fingerprint = excluded.fingerprint
+       project = excluded.project, created_at = excluded.created_at, last_used = excluded.last_used,
+       use_count = excluded.use_count, strength = excluded.strength, fingerprint = excluded.fingerprint
        RETURNING rid`,
-    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.fingerprint ?? null) as { rid: number };
+    ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.use_count, m.strength, m.fingerprint ?? null) as { rid: number };
     this.q("INSERT INTO memory_docs(rid, json) VALUES (?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json").run(rid, json);
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("INSERT INTO memory_fts(rowid, content, gist, tags, entities) VALUES (?, ?, ?, ?, ?)").run(
@@ -377,6 +413,17 @@ export class IndexDb {
       params.push(f.since);
     }
     return { where, params };
+  }
+
+  /**
+   * The scoring fields of every memory with one of these statuses, without reading a record: gc
+   * and promote score a whole store from this (9 ms for 9,000 rows, against 90 ms reading them
+   * out of the indexed JSON).
+   */
+  scoringRows(statuses: readonly string[]): ScoringRow[] {
+    return this.db
+      .prepare(`SELECT id, status, created_at, last_used, use_count, strength FROM memories WHERE status IN (${statuses.map(() => "?").join(", ")})`)
+      .all(...statuses) as unknown as ScoringRow[];
   }
 
   /** Newest first. Returns the canonical JSON of each memory and the total before the limit. */

@@ -1,5 +1,5 @@
-import { type StoreMeta, storeMetaToJson } from "../core/model/store-meta.ts";
-import { DEFAULT_SHARD_THRESHOLD, STORAGE_VERSION } from "../core/model/vocab.ts";
+import { type StoreMeta, StoreSettingsSchema, storeMetaToJson } from "../core/model/store-meta.ts";
+import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import type { StoreFs } from "./fs-port.ts";
 import { KIND_DIR, LOCAL_DIR, META_FILE } from "./layout.ts";
@@ -41,7 +41,7 @@ export function writeStoreSkeleton(fs: StoreFs, root: string, nowSeconds: number
     last_gc_at: null,
     last_consolidation_at: null,
     migrated_from: null,
-    settings: { layout: "auto", shard_threshold: DEFAULT_SHARD_THRESHOLD, maintainer: null },
+    settings: StoreSettingsSchema.parse({}),
   };
   put(META_FILE, storeMetaToJson(meta));
   put(".gitattributes", STORE_GITATTRIBUTES);

@@ -7,7 +7,7 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
-import { IndexDb, isIndexDamage, type MemoryFilter } from "./index-db.ts";
+import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { appendJournal, type JournalEntry } from "./journal.ts";
@@ -429,6 +429,11 @@ export class Store {
     return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter)));
   }
 
+  /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */
+  scoringRows(statuses: readonly string[]): Promise<ScoringRow[]> {
+    return this.guarded(() => this.indexDb.scoringRows(statuses));
+  }
+
   /** Whether new records go to shard folders (see README: Layout). */
   shardsNewRecords(): boolean {
     const { layout, shard_threshold } = this.meta.settings;
@@ -442,6 +447,9 @@ export class StoreTx {
   private readonly touched = new Set<string>();
 
   private readonly current = new Set<string>();
+
+  /** Folders with removals not yet fsynced. */
+  private readonly unsynced = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -479,6 +487,27 @@ export class StoreTx {
 
   relation(id: string): Relation {
     return this.read("relation", id);
+  }
+
+  /**
+   * The current memory without parsing its file when the index provably has it (same stat,
+   * indexed well after its last change); otherwise as memory(id). For passes over many records.
+   */
+  memoryQuick(id: string): Memory {
+    const path = this.indexedAsIs("memory", id);
+    const json = path === null ? undefined : this.store.index.recordJsonAt("memory", path);
+    return json ? (JSON.parse(json) as Memory) : this.memory(id);
+  }
+
+  /**
+   * The record's path when its file is provably the one the index holds (same stat, indexed well
+   * after its last change), so what the index says of it is what the file says; else null.
+   */
+  indexedAsIs(kind: RecordKind, id: string): string | null {
+    const at = this.store.locate(kind, id);
+    const row = at && this.store.index.file(at.path);
+    const same = at && row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino;
+    return same && trusted(row.mtime, row.indexed_at) ? at.path : null;
   }
 
   private read<K extends RecordKind>(kind: K, id: string): K extends "memory" ? Memory : Relation {
@@ -546,6 +575,11 @@ export class StoreTx {
     return this.store.index.findByFingerprint(fingerprint, project);
   }
 
+  /** The decay-scoring fields of every memory with these statuses, as the index has them now. */
+  scoringRows(statuses: readonly string[]): ScoringRow[] {
+    return this.store.index.scoringRows(statuses);
+  }
+
   private write(kind: RecordKind, id: string, json: string): string {
     const { fs, root } = this.store;
     // a record keeps the path it has; a new one goes where the layout says, which needs the
@@ -576,14 +610,20 @@ export class StoreTx {
     this.freshen(kind, dir);
     this.store.fs.unlink(`${this.store.root}/${at.path}`);
     this.changed.push(at.path);
-    this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
+    // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
+    this.unsynced.add(dir);
     this.store.index.deleteFile(at.path);
     this.touched.add(dir);
     return true;
   }
 
-  /** Remember the folders this transaction changed, as they are now. */
+  /**
+   * Remember the folders this transaction changed, as they are now. Called at its end, before
+   * its journal entry: the removals become durable here, one fsync per folder.
+   */
   recordDirs(): void {
+    for (const dir of this.unsynced) this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
+    this.unsynced.clear();
     const now = this.store.nowMs();
     for (const dir of this.touched) {
       const st = this.store.fs.stat(`${this.store.root}/${dir}`);

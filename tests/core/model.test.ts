@@ -547,7 +547,11 @@ describe("canonical JSON", () => {
     const text = storeMetaToJson(r.value);
     const keys = Object.keys(JSON.parse(text));
     assert.deepEqual(keys, ["storage_version", "created_at", "machine_id", "last_gc_at", "last_consolidation_at", "migrated_from", "settings", "custom"]);
-    assert.deepEqual(JSON.parse(text).settings, { layout: "auto", shard_threshold: 1000, maintainer: null });
+    const settings = JSON.parse(text).settings;
+    assert.deepEqual(Object.keys(settings), ["layout", "shard_threshold", "maintainer", "decay", "forget_threshold", "promote", "danger_zone"]);
+    assert.deepEqual([settings.layout, settings.shard_threshold, settings.maintainer], ["auto", 1000, null]);
+    assert.deepEqual(settings.decay, { model: "power_law", beta: 0.6, half_life_days: 3, alpha: 1.1, lambda: 2.673e-6, fast_lambda: 1.603e-5, slow_lambda: 1.147e-6, fast_weight: 0.7 });
+    assert.deepEqual([settings.forget_threshold, settings.promote, settings.danger_zone], [0.05, { threshold: 0.65, min_uses: 5, window_days: 14 }, { min: 0.15, max: 0.35 }]);
     assert.equal(parseWith(StoreMetaSchema, { storage_version: 1, created_at: 1 }).ok, false);
   });
 });

@@ -761,3 +761,43 @@ describe("Store: the index is derived", () => {
     }
   });
 });
+
+describe("Store: scoring fields in the index", () => {
+  test("scoringRows has use_count and strength of every memory with the statuses asked, kept current by writes", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    const a = mem("used often", { use_count: 7, strength: 1.5 });
+    const b = mem("archived one", { status: "archived" });
+    await save(store, a, b);
+    const rows = await store.scoringRows(["active"]);
+    assert.deepEqual(rows.map((r) => [r.id, r.use_count, r.strength, r.last_used, r.created_at, r.status]), [[a.id, 7, 1.5, a.last_used, a.created_at, "active"]]);
+    await store.write((tx) => tx.putMemory(touchMemory(tx.memory(a.id), T0 + 100, true)));
+    const [after] = await store.scoringRows(["active"]);
+    assert.deepEqual([after!.use_count, after!.strength, after!.last_used], [8, 1.6, T0 + 100]);
+    assert.equal((await store.scoringRows(["active", "archived"])).length, 2);
+    store.close();
+  });
+
+  test("an index of the previous version gets the columns in place, filled from its records, without a rebuild", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    const a = mem("from before the upgrade", { use_count: 4, strength: 0.5, fingerprint: "decision:use postgresql" });
+    await save(store, a);
+    store.close();
+    // make the index what version 2 was: no scoring columns, no fingerprint
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    db.exec(
+      "DROP INDEX memories_fingerprint; ALTER TABLE memories DROP COLUMN use_count; ALTER TABLE memories DROP COLUMN strength; ALTER TABLE memories DROP COLUMN fingerprint; PRAGMA user_version = 2",
+    );
+    db.close();
+    const journal = path.join(root, ".memsync/journal.jsonl");
+    const journalBefore = fs.existsSync(journal) ? fs.readFileSync(journal, "utf8") : "";
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    assert.deepEqual((await again.scoringRows(["active"])).map((r) => [r.id, r.use_count, r.strength]), [[a.id, 4, 0.5]]);
+    assert.equal(again.index.findByFingerprint("decision:use postgresql", null), a.id, "fingerprints filled in place too");
+    assert.equal(fs.existsSync(journal) ? fs.readFileSync(journal, "utf8") : "", journalBefore, "no rescan was asked for");
+    again.close();
+  });
+});

@@ -13,7 +13,7 @@ interface Issue {
 }
 
 interface SafeParser<T> {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
+  safeParse(v: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
 }
 
 function pathOf(path: PropertyKey[]): string {
@@ -47,7 +47,8 @@ export function describeIssue(issue: Issue): string {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export function parseWith<T>(schema: SafeParser<T>, value: unknown): Parsed<T> {
-  const r = schema.safeParse(value);
+  // with the input in each issue, a wrong value is told from a missing one ("must be an integer", not "is required")
+  const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return { ok: true, value: r.data };
   const issues = r.error.issues as Issue[];
   const first = issues.slice(0, 3).map(describeIssue).join("; ");

@@ -49,3 +49,16 @@ export function countLine(shown: number, total: number, noun: string): string {
   const plural = total === 1 ? noun : `${noun}s`;
   return shown === total ? `${total} ${plural}` : `${shown} of ${total} ${plural} (raise --limit to see more)`;
 }
+
+/** A decay score for reading: four decimals (the reference values are given so). */
+export function scoreText(score: number): string {
+  return score.toFixed(4);
+}
+
+/** A span of time for reading: minutes, hours or days. */
+export function durationText(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "never";
+  if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))} min`;
+  if (seconds < 86_400) return `${(seconds / 3600).toFixed(1)} hours`;
+  return `${(seconds / 86_400).toFixed(1)} days`;
+}

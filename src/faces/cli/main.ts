@@ -18,6 +18,7 @@ const admin = () => import("./commands/admin.ts");
 const claude = () => import("./commands/claude.ts");
 const gists = () => import("./commands/gists.ts");
 const recallCmds = () => import("./commands/recall.ts");
+const scoring = () => import("./commands/scoring.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
 
@@ -34,6 +35,7 @@ const MAINTENANCE =
     ? null
     : {
         maintain: () => import("./commands/maintain.ts"),
+        decay: () => import("./commands/decay.ts"),
       };
 
 /** A maintenance module's loader (never called in the edge build: those commands are refused first). */
@@ -74,7 +76,8 @@ function filterOptions(cmd: Cmd): Cmd {
     .option("--entity <name>", "only memories naming this entity (repeatable)", { type: [String] })
     .option("--project <name>", "only this project's memories")
     .option("--since <when>", "created since: 7d, 12h, 2026-11-01 or Unix seconds")
-    .option("--limit <n>", "at most n results (0: all)");
+    .option("--limit <n>", "at most n results (0: all)")
+    .option("--scores", "show each memory's decay score");
 }
 
 interface CommandSpec {
@@ -242,6 +245,17 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await gists()).backfillGistsCmd(f),
   },
   {
+    usage: "score [...ids]",
+    describe: "decay scores: the score, when it falls under the forget threshold, review priority, promotion",
+    run: async ([ids], f) => (await scoring()).score(ids as string[], f),
+  },
+  {
+    usage: "settings [key] [value]",
+    describe: "show the store's shared settings (decay model, thresholds, layout); with a value, change one",
+    example: "memsync settings decay.model exponential",
+    run: async ([key, value, ...rest], f) => (await scoring()).settings(key as string | undefined, value as string | undefined, rest, f),
+  },
+  {
     usage: "status",
     describe: "counts, corrupt files and health: healthy, degraded or unavailable",
     run: async (_, f) => (await admin()).status(f),
@@ -320,6 +334,29 @@ const COMMANDS: CommandSpec[] = [
     run: async ([what], f) => (await claude()).exportCmd(what as string, f),
   },
   {
+    usage: "gc",
+    describe: "prune active memories whose decay score fell under the forget threshold (one commit)",
+    maintenance: true,
+    options: (c) =>
+      c
+        .option("--dry-run", "only list what would go, with scores")
+        .option("--archive", "archive them instead of deleting")
+        .option("--limit <n>", "at most n memories, the lowest scores first"),
+    run: async (_, f) => (await maintenance("decay")()).gc(f),
+  },
+  {
+    usage: "promote [...ids]",
+    describe: "write memories to the long-term vault as Markdown notes and mark them promoted",
+    maintenance: true,
+    example: "memsync promote --auto --vault ~/Obsidian/Vault/memsync",
+    options: (c) =>
+      c
+        .option("--auto", "every active memory the promotion rule selects (enough uses, still strong or used in a burst)")
+        .option("--dry-run", "only list what would be promoted and the note names")
+        .option("--vault <dir>", "the vault folder on this machine (default: $MEMSYNC_VAULT)"),
+    run: async ([ids], f) => (await maintenance("decay")()).promote(ids as string[], f),
+  },
+  {
     usage: "reindex",
     describe: "rebuild the local index from the record files",
     run: async (_, f) => (await admin()).reindexCmd(f),
@@ -367,9 +404,11 @@ export async function runCli(argv: string[]): Promise<number> {
       if (spec.maintenance && spec.usage.split(" ")[0] !== "maintainer") {
         cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
       }
+      // the edge build refuses maintenance whatever its options: the refusal, not an option error
+      if (spec.maintenance && IS_EDGE) cmd.allowUnknownOptions();
     }
     cmd.action((...a: unknown[]) => {
-      const flags = a[a.length - 1] as Flags;
+      const flags = switchesAsBooleans(a[a.length - 1] as Flags);
       handler = spec.maintenance && IS_EDGE ? () => Promise.reject(edgeRefusal(spec.usage.split(" ")[0]!)) : () => spec.run(a.slice(0, -1), flags);
     });
   }
@@ -418,8 +457,17 @@ function normalizeArgv(argv: string[]): string[] {
 
 const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
 
-/** Options that take no value and have a hyphen in their name. */
-const HYPHENATED_SWITCHES = new Set(["--dry-run", "--keep-relations"]);
+/** Options that take no value and have a hyphen in their name (--no-git is cac's negation). */
+const HYPHENATED_SWITCHES = new Set(["--dry-run", "--keep-relations", "--claim-maintainer", "--memory-md"]);
+
+/** Such a switch arrives as "--dry-run=true": the parsed value is the text "true"; make it a boolean. */
+function switchesAsBooleans(flags: Flags): Flags {
+  for (const sw of HYPHENATED_SWITCHES) {
+    const key = sw.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (flags[key] === "true") flags[key] = true;
+  }
+  return flags;
+}
 
 function report(e: unknown, asJson: boolean): number {
   let err: MemsyncError;
