@@ -31,6 +31,8 @@ const MAINTENANCE =
     ? null
     : {
         maintain: () => import("./commands/maintain.ts"),
+        consolidate: () => import("./commands/consolidate.ts"),
+        split: () => import("./commands/split.ts"),
       };
 
 /** A maintenance module's loader (never called in the edge build: those commands are refused first). */
@@ -227,6 +229,35 @@ const COMMANDS: CommandSpec[] = [
     maintenance: true,
     options: (c) => c.option("--claim", "make this machine the store's maintainer"),
     run: async (_, f) => (await maintenance("maintain")()).maintainer(f),
+  },
+  {
+    usage: "consolidate",
+    describe: "find clusters of near-duplicate memories: a preview; --apply merges them, --link relates them",
+    maintenance: true,
+    example: "memsync consolidate --apply --cluster 3f9a0c1b2d4e",
+    options: (c) =>
+      c
+        .option("--apply", "merge the clusters (all, or those given with --cluster)")
+        .option("--link", "relate each cluster's memories both ways (related) instead of merging")
+        .option("--cluster <id>", "only this cluster, by the id a preview shows (repeatable)", { type: [String] })
+        .option("--threshold <n>", "similarity needed, 0.05..1 (default 0.6); the same threshold finds the same clusters"),
+    run: async (_, f) => (await maintenance("consolidate")()).consolidateCmd(f),
+  },
+  {
+    usage: "split [id]",
+    describe: "split a memory into atomic parts (--part TEXT, repeated); --candidates lists memories worth splitting",
+    maintenance: true,
+    example: 'memsync split 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d --part "Use Redis for sessions" --part "Cache keys include the tenant" --part-tags 2:caching',
+    options: (c) =>
+      c
+        .option("--part <text>", "one part's content (repeatable, in order)", { type: [String] })
+        .option("--part-tags <n:tags>", "tags of part n (from 1), e.g. 2:api,pagination (repeatable; default: the original's)", { type: [String] })
+        .option("--part-entities <n:entities>", "entities of part n, e.g. 1:PostgreSQL (repeatable; default: the original's)", { type: [String] })
+        .option("--input <file>", 'the parts as JSON (- for standard input): {"parts": [{"content", "tags", "entities", ...fields}]}')
+        .option("--archive", "keep the original, archived, with its relations (default: remove it; its relations go to every part)")
+        .option("--candidates", "list memories worth splitting, with the reasons and suggested parts")
+        .option("--limit <n>", "with --candidates: at most n (default 20; 0 = all)"),
+    run: async ([id], f) => (await maintenance("split")()).splitCmd(id as string | undefined, f),
   },
   {
     usage: "reindex",
