@@ -35,7 +35,8 @@ export interface SplitContext {
 
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const FIXED = new Set(["id", "content", "gist", "created_at", "use_count", "strength", "last_used"]);
+/** Fields a part does not take from its input: inherited, or set by the split itself. */
+const FIXED = new Set(["id", "content", "gist", "created_at", "use_count", "strength", "last_used", "status", "updated_at"]);
 
 export function splitMemory(original: Memory, parts: readonly SplitPart[], ctx: SplitContext): Memory[] {
   if (parts.length < 2) throw invalidInput("a split needs at least two parts");
