@@ -157,9 +157,13 @@ function currentMember(tx: StoreTx, clusterId: string, id: string): Memory {
   return m;
 }
 
-function mergeOne(tx: StoreTx, cluster: Cluster): AppliedCluster {
+/** A cluster's members as they are now, and the memory they become: refuses before anything is written. */
+function planMerge(tx: StoreTx, cluster: Cluster): { cluster: Cluster; merged: Memory } {
   const members = cluster.members.map((id) => currentMember(tx, cluster.id, id));
-  const merged = mergeMemories(members, { id: newId(), now: tx.now, cohesion: cluster.cohesion, gist: freshGist });
+  return { cluster, merged: mergeMemories(members, { id: newId(), now: tx.now, cohesion: cluster.cohesion, gist: freshGist }) };
+}
+
+function mergeOne(tx: StoreTx, { cluster, merged }: { cluster: Cluster; merged: Memory }): AppliedCluster {
   const sources = new Set(cluster.members);
   // every relation naming a source, gathered before the new provenance (which names them too) exists
   const naming = cluster.members.flatMap((id) => {
@@ -190,8 +194,7 @@ function mergeOne(tx: StoreTx, cluster: Cluster): AppliedCluster {
   };
 }
 
-function linkOne(tx: StoreTx, cluster: Cluster): AppliedCluster {
-  const members = cluster.members.map((id) => currentMember(tx, cluster.id, id));
+function linkOne(tx: StoreTx, cluster: Cluster, members: Memory[]): AppliedCluster {
   const created: string[] = [];
   for (const a of members) {
     for (const b of members) {
@@ -235,8 +238,11 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
 
   const machine = thisMachine(store, env);
   return store.write((tx) => {
+    // everything that can refuse (a member gone, a merge too long) comes before the first write
+    const plans = input.mode === "apply" ? todo.map((c) => planMerge(tx, c)) : [];
+    const members = input.mode === "link" ? todo.map((c) => c.members.map((id) => currentMember(tx, c.id, id))) : [];
     const role = takeMaintenance(tx, machine, claim);
-    const applied = todo.map((c) => (input.mode === "apply" ? mergeOne(tx, c) : linkOne(tx, c)));
+    const applied = input.mode === "apply" ? plans.map((p) => mergeOne(tx, p)) : todo.map((c, i) => linkOne(tx, c, members[i]!));
     const relations = applied.reduce((n, a) => n + a.relations_created.length, 0);
     // linking clusters already linked changes nothing: no commit for it
     if (input.mode === "link" && relations === 0) {

@@ -36,11 +36,12 @@ export async function splitOp(store: Store, env: OpsEnv, input: SplitInput): Pro
   await checkMaintenance(store, env, claim);
   const machine = thisMachine(store, env);
   return store.write((tx) => {
-    const role = takeMaintenance(tx, machine, claim);
+    // everything that can refuse comes before the first write (the role is one)
     const original = tx.memory(input.id);
     const archive = input.archive === true;
     const ids = input.parts.map(() => newId());
     const parts = splitMemory(original, input.parts, { ids, now: tx.now, gist: freshGist, removing: !archive });
+    const role = takeMaintenance(tx, machine, claim);
     const provenance = splitRelations(ids, original.id, newId, tx.now);
     const out: SplitOutcome = {
       original: original.id,

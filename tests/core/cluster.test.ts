@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type ClusterInput, cohesionOf, findClusters, pairSimilarity } from "../../src/core/cluster/clusters.ts";
+import { type ClusterInput, CLUSTER_ID_RE, clusterId, cohesionOf, findClusters, pairSimilarity } from "../../src/core/cluster/clusters.ts";
 import { contentTerms, featuresOf, stem, Vocabulary } from "../../src/core/cluster/features.ts";
 import { fmix32, hashString, setName } from "../../src/core/cluster/hash.ts";
 import { candidatePairs, signature } from "../../src/core/cluster/lsh.ts";
@@ -164,7 +164,9 @@ describe("findClusters", () => {
     assert.equal(clusters.length, 1);
     const [c] = clusters;
     assert.deepEqual(c!.members, [idOf(1), idOf(2), idOf(3)]);
-    assert.equal(c!.id, setName(c!.members));
+    assert.equal(c!.id, clusterId(c!.members));
+    assert.equal(c!.id, `c${setName([...c!.members].reverse())}`);
+    assert.match(c!.id, CLUSTER_ID_RE);
     const pairs = [pairSimilarity(dups[0]!, dups[1]!), pairSimilarity(dups[0]!, dups[2]!), pairSimilarity(dups[1]!, dups[2]!)];
     const mean = pairs.reduce((a, b) => a + b, 0) / 3;
     assert.ok(Math.abs(c!.cohesion - mean) < 1e-3, `${c!.cohesion} vs ${mean}`);

@@ -7,10 +7,17 @@ import { similarity } from "./similarity.ts";
 // candidate pair is verified with the real similarity; pairs at or above the threshold join
 // connected components, and each component is cut by average-linkage clustering (two groups merge
 // only while their mean pairwise similarity reaches the threshold), so a chain a~b~c does not
-// glue a to c on its own. A cluster's id is a hash of its sorted member ids: the same members
-// give the same id on every run, whatever else the store holds.
+// glue a to c on its own. A cluster's id is "c" and a hash of its sorted member ids: the same
+// members give the same id on every run, whatever else the store holds. (The letter keeps an id
+// of digits only from being read as a number on the command line.)
 
 export const DEFAULT_THRESHOLD = 0.6;
+
+export const CLUSTER_ID_RE = /^c[0-9a-f]{12}$/;
+
+export function clusterId(memberIds: readonly string[]): string {
+  return `c${setName(memberIds)}`;
+}
 
 /** A component up to this size is clustered on every pair's similarity; a larger one on its verified pairs. */
 const DENSE_COMPONENT = 200;
@@ -247,7 +254,7 @@ export function findClusters(inputs: readonly ClusterInput[], opts: ClusterOptio
     for (const group of averageLinkage(comp.length, links, threshold)) {
       const globals = group.map((l) => comp[l]!).sort((a, b) => a - b);
       const ids = globals.map((g) => items[g]!.id);
-      clusters.push({ id: setName(ids), members: ids, cohesion: round4(cohesionOf(globals.map((g) => features[g]!))) });
+      clusters.push({ id: clusterId(ids), members: ids, cohesion: round4(cohesionOf(globals.map((g) => features[g]!))) });
     }
   }
   clusters.sort((a, b) => b.cohesion - a.cohesion || b.members.length - a.members.length || (a.id < b.id ? -1 : 1));

@@ -2,7 +2,7 @@ import { cac } from "cac";
 import pkg from "../../../package.json" with { type: "json" };
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
-import { type Flags, STDIN_ARG } from "./options.ts";
+import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
 // The memsync command line. cac parses (it adds ~1 ms to start-up against ~4 ms for commander,
@@ -234,7 +234,7 @@ const COMMANDS: CommandSpec[] = [
     usage: "consolidate",
     describe: "find clusters of near-duplicate memories: a preview; --apply merges them, --link relates them",
     maintenance: true,
-    example: "memsync consolidate --apply --cluster 3f9a0c1b2d4e",
+    example: "memsync consolidate --apply --cluster c3f9a0c1b2d4e",
     options: (c) =>
       c
         .option("--apply", "merge the clusters (all, or those given with --cluster)")
@@ -348,9 +348,16 @@ function normalizeArgv(argv: string[]): string[] {
   return argv.map((a, i) => {
     if (end !== -1 && i > end) return a;
     if (a === "-") return STDIN_ARG;
+    // mri turns a value that reads as a number into one ("  " -> 0, "007" -> 7): text options keep theirs
+    if (i > 0 && TEXT_OPTIONS.has(argv[i - 1]!) && !a.startsWith("-")) return TEXT_MARK + a;
+    const eq = a.indexOf("=");
+    if (eq > 0 && TEXT_OPTIONS.has(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${TEXT_MARK}${a.slice(eq + 1)}`;
     return SHORT_FLAGS[a] ?? a;
   });
 }
+
+/** Options whose values are text however they read (their readers strip TEXT_MARK, see options.ts). */
+const TEXT_OPTIONS = new Set(["--part", "--cluster"]);
 
 const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
 

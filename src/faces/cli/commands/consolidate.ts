@@ -1,15 +1,14 @@
 import { invalidInput, usageError } from "../../../core/errors.ts";
+import { CLUSTER_ID_RE } from "../../../core/cluster/clusters.ts";
 import { short } from "../../../core/history.ts";
 import { withStore } from "../../../ops/context.ts";
 import { type ClusterView, consolidate, type ConsolidateMode, type ConsolidateOutcome } from "../../../ops/consolidate.ts";
 import { json, oneLinePreview } from "../format.ts";
-import { type Flags, list, num, opsEnv } from "../options.ts";
+import { type Flags, num, opsEnv, texts } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // memsync consolidate (maintenance, main build only): preview clusters of near-duplicates,
 // --apply merges them, --link relates them both ways instead.
-
-const CLUSTER_ID = /^[0-9a-f]{12}$/;
 
 function clusterBlock(c: ClusterView): string {
   const lines = [`cluster ${c.id}  cohesion ${c.cohesion}  ${c.members.length} memories`];
@@ -45,9 +44,9 @@ function text(out: ConsolidateOutcome): string {
 export async function consolidateCmd(flags: Flags): Promise<CommandResult> {
   if (flags.apply && flags.link) throw usageError("give --apply (merge) or --link (relate), not both");
   const mode: ConsolidateMode = flags.apply ? "apply" : flags.link ? "link" : "preview";
-  const clusterIds = list(flags, "cluster").map((c) => {
+  const clusterIds = texts(flags, "cluster").flatMap((c) => c.split(",")).map((c) => {
     const id = c.trim().toLowerCase();
-    if (!CLUSTER_ID.test(id)) throw invalidInput(`invalid cluster id ${JSON.stringify(c.slice(0, 40))}: expected 12 hex digits, as memsync consolidate shows them`);
+    if (!CLUSTER_ID_RE.test(id)) throw invalidInput(`invalid cluster id ${JSON.stringify(c.slice(0, 40))}: expected c and 12 hex digits, as memsync consolidate shows them`);
     return id;
   });
   const threshold = num(flags, "threshold", { min: 0.05, max: 1 });

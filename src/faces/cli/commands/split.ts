@@ -5,27 +5,17 @@ import type { SplitPart } from "../../../core/split.ts";
 import { withStore } from "../../../ops/context.ts";
 import { splitCandidatesOp, splitOp } from "../../../ops/split.ts";
 import { json, oneLinePreview } from "../format.ts";
-import { type Flags, jsonInput, num, opsEnv } from "../options.ts";
+import { type Flags, jsonInput, num, opsEnv, texts } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // memsync split (maintenance, main build only): one memory into atomic parts, or --candidates.
 //   memsync split ID --part TEXT --part TEXT [--part-tags 2:a,b] [--part-entities 1:X,Y] [--archive]
 //   memsync split ID --input parts.json     {"parts": [{"content": "...", "tags": [...], "entities": [...], ...fields}]}
 
-/** Raw values of a repeatable option, as given (no comma splitting: a part's text may hold commas). */
-function raw(flags: Flags, name: string): string[] {
-  const v = flags[name];
-  if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v]).map((x) => {
-    if (typeof x === "boolean") throw usageError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs a value`);
-    return String(x);
-  });
-}
-
 /** --part-tags 2:a,b → labels for part 2 (1-based). */
 function perPart(flags: Flags, name: string, flag: string, count: number): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const item of raw(flags, name)) {
+  for (const item of texts(flags, name)) {
     const m = /^(\d+):(.*)$/s.exec(item);
     if (!m) throw invalidInput(`--${flag} takes PART:LIST, e.g. --${flag} 2:a,b (parts count from 1), got ${JSON.stringify(item.slice(0, 40))}`);
     const n = Number(m[1]);
@@ -60,13 +50,13 @@ function partsFromJson(value: JsonObject): SplitPart[] {
 }
 
 async function partsOf(flags: Flags): Promise<SplitPart[]> {
-  const texts = raw(flags, "part");
+  const given = texts(flags, "part");
   let parts: SplitPart[];
   if (flags.input !== undefined) {
-    if (texts.length) throw usageError("give the parts with --part or in --input, not both");
+    if (given.length) throw usageError("give the parts with --part or in --input, not both");
     parts = partsFromJson((await jsonInput(flags))!);
   } else {
-    parts = texts.map((content) => ({ content }));
+    parts = given.map((content) => ({ content }));
   }
   if (parts.length < 2) throw usageError("give at least two parts: memsync split ID --part TEXT --part TEXT ...");
   for (const [n, tags] of perPart(flags, "partTags", "part-tags", parts.length)) parts[n - 1] = { ...parts[n - 1]!, tags };
