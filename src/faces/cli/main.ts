@@ -291,6 +291,7 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   const cli = cac("memsync");
   let handler: Handler | undefined;
+  let matched: CommandSpec | undefined;
 
   cli.option("--store <dir>", "store folder (default: $MEMSYNC_HOME, else ~/.memsync)");
   cli.option("--json", "print the result as JSON");
@@ -301,6 +302,7 @@ export async function runCli(argv: string[]): Promise<number> {
     for (const a of spec.aliases ?? []) cmd.alias(a);
     if (spec.example) cmd.example(spec.example);
     if (word !== undefined && cmd.isMatched(word)) {
+      matched = spec;
       spec.options?.(cmd);
       if (spec.maintenance && spec.usage.split(" ")[0] !== "maintainer") {
         cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
@@ -327,6 +329,8 @@ export async function runCli(argv: string[]): Promise<number> {
       cli.outputHelp();
       return ERROR_CODES.usage;
     }
+    // the edge build refuses maintenance as such, before judging its options
+    if (IS_EDGE && matched?.maintenance) throw edgeRefusal(matched.usage.split(" ")[0]!);
     await cli.runMatchedCommand();
     if (!handler) return 0;
     const result = await handler();
