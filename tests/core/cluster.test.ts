@@ -4,7 +4,7 @@ import { type ClusterInput, CLUSTER_ID_RE, clusterId, cohesionOf, findClusters, 
 import { contentTerms, featuresOf, stem, Vocabulary } from "../../src/core/cluster/features.ts";
 import { fmix32, hashString, setName } from "../../src/core/cluster/hash.ts";
 import { candidatePairs, signature } from "../../src/core/cluster/lsh.ts";
-import { contentSimilarity, jaccard, NEGATION_PENALTY, similarity } from "../../src/core/cluster/similarity.ts";
+import { contentSimilarity, contradicts, jaccard, NEGATION_PENALTY, similarity } from "../../src/core/cluster/similarity.ts";
 
 // Finding near-duplicates: features, similarity, MinHash/LSH candidates, and the clusters with
 // their stable ids. Pure functions; the same file runs under Bun and Deno.
@@ -35,13 +35,13 @@ function unrelated(n: number, seed: number, from = 1000): ClusterInput[] {
 const ints = (xs: number[]) => Int32Array.from(xs);
 
 describe("features", () => {
-  test("content words: lowercased, stop words out, light stemming, negation noticed", () => {
+  test("content words: lowercased, stop words out, light stemming; a negated word is marked", () => {
     const { terms, negated } = contentTerms("The Endpoints are using cursors; we decided it.");
     assert.deepEqual(terms, ["endpoint", "using", "cursor", "decid"]);
-    assert.equal(negated, false);
-    assert.equal(contentTerms("Do not use var").negated, true);
-    assert.equal(contentTerms("Don’t use var").negated, true);
-    assert.equal(contentTerms("never inline secrets").negated, true);
+    assert.deepEqual(negated, []);
+    assert.deepEqual(contentTerms("Do not use var").terms, ["!use", "var"]);
+    assert.deepEqual(contentTerms("Don’t use var").negated, ["use"]);
+    assert.deepEqual(contentTerms("never inline secrets, do use a vault").terms, ["!inline", "secret", "use", "vault"]);
     assert.equal(stem("endpoints"), "endpoint");
     assert.equal(stem("class"), "class");
     assert.equal(stem("queries"), "query");
@@ -85,11 +85,20 @@ describe("similarity", () => {
     assert.ok(Math.abs(tagged - 0.7 / 0.85) < 1e-12, String(tagged));
   });
 
-  test("a negation on one side only halves the similarity", () => {
+  test("a note that negates what the other states is halved; a negation elsewhere is not a contradiction", () => {
     const v = new Vocabulary();
     const f = (content: string) => featuresOf({ content, tags: [], entities: [] }, v);
-    assert.equal(similarity(f("use tabs for indentation"), f("do not use tabs for indentation")), NEGATION_PENALTY);
+    const plain = f("use tabs for indentation in go files");
+    const negated = f("do not use tabs for indentation in go files");
+    assert.ok(contradicts(plain, negated));
+    assert.equal(similarity(plain, negated), NEGATION_PENALTY * contentSimilarity(plain.words, negated.words));
     assert.equal(similarity(f("never use tabs for indentation"), f("do not use tabs for indentation")), 1);
+    // the same note with an extra sentence that happens to hold a negation
+    const more = f("use tabs for indentation in go files. the linter never runs on vendored code");
+    assert.ok(!contradicts(plain, more));
+    assert.equal(similarity(plain, more), contentSimilarity(plain.words, more.words));
+    // "use X, not Y" against "use Y, not X"
+    assert.ok(contradicts(f("use redis, not memcached"), f("use memcached, not redis")));
   });
 });
 

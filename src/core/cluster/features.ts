@@ -1,7 +1,7 @@
 import { hashString } from "./hash.ts";
 
 // What consolidation compares: each memory reduced to three sets of interned integers (content
-// words, tags, entities) and whether it negates. Pure: the same memory always gives the same
+// words, tags, entities) and the words it negates. Pure: the same memory always gives the same
 // features, whatever else the store holds, so a pair's similarity never depends on a third memory.
 
 /** Words too common to say what a note is about. Negations are not here: they are a feature. */
@@ -16,7 +16,10 @@ const STOP = new Set(
   ).split(" "),
 );
 
-/** Words that flip what a sentence says: "use X" and "do not use X" are not duplicates. */
+/**
+ * Words that flip what follows: "use X" and "do not use X" are not duplicates. The next content
+ * word is marked negated ("!use"), a different word from the plain one.
+ */
 const NEGATIONS = new Set(["not", "no", "never", "dont", "don't", "doesnt", "doesn't", "isnt", "isn't", "cannot", "can't", "wont", "won't", "avoid", "without"]);
 
 export interface Features {
@@ -24,7 +27,8 @@ export interface Features {
   words: Int32Array;
   tags: Int32Array;
   entities: Int32Array;
-  negated: boolean;
+  /** Sorted ids of the plain words this memory negates ("do not use" -> the id of "use"). */
+  negates: Int32Array;
 }
 
 /** Lowercased words of a text, apostrophes kept inside words (don't), everything else a break. */
@@ -46,18 +50,34 @@ export function stem(w: string): string {
   return w;
 }
 
-/** The content words that carry meaning, stemmed, in order (with repeats). */
-export function contentTerms(text: string): { terms: string[]; negated: boolean } {
+/** A negation reaches this many words ahead for a content word to mark ("not really use"). */
+const NEGATION_REACH = 3;
+
+/**
+ * The content words that carry meaning, stemmed, in order (with repeats); a word after a negation
+ * is marked "!" (and listed in `negated`, plain).
+ */
+export function contentTerms(text: string): { terms: string[]; negated: string[] } {
   const terms: string[] = [];
-  let negated = false;
+  const negated: string[] = [];
+  let reach = 0;
   for (const raw of words(text)) {
     const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
     if (NEGATIONS.has(w)) {
-      negated = true;
+      reach = NEGATION_REACH;
       continue;
     }
-    if (STOP.has(w) || (w.length < 2 && !(w >= "0" && w <= "9"))) continue;
-    terms.push(stem(w.includes("'") ? w.replace(/'/g, "") : w));
+    const skip = STOP.has(w) || (w.length < 2 && !(w >= "0" && w <= "9"));
+    if (skip) {
+      if (reach) reach--;
+      continue;
+    }
+    const term = stem(w.includes("'") ? w.replace(/'/g, "") : w);
+    if (reach) {
+      negated.push(term);
+      terms.push(`!${term}`);
+      reach = 0;
+    } else terms.push(term);
   }
   return { terms, negated };
 }
@@ -106,6 +126,6 @@ export function featuresOf(m: { content: string; tags: readonly string[]; entiti
     words: sortedSet(terms.map((t) => vocab.words.id(t))),
     tags: sortedSet(m.tags.map((t) => vocab.tags.id(t))),
     entities: sortedSet(m.entities.map((e) => vocab.entities.id(e.toLowerCase()))),
-    negated,
+    negates: sortedSet(negated.map((t) => vocab.words.id(t))),
   };
 }

@@ -2,8 +2,9 @@ import type { Features } from "./features.ts";
 
 // How alike two memories are, 0..1: a blend of their content words (Jaccard and cosine of the word
 // sets), tags and entities (Jaccard). Labels count only where both memories carry them: an
-// untagged note is not unlike a tagged one. A pair where one negates and the other does not is
-// halved: "use X" and "never use X" say opposite things.
+// untagged note is not unlike a tagged one. A pair where one negates a word the other states
+// plainly is halved: "use X" and "never use X" say opposite things. (A negation elsewhere, in a
+// sentence the other note does not have, is no contradiction.)
 
 export const WEIGHTS = { content: 0.7, tags: 0.15, entities: 0.15 } as const;
 export const NEGATION_PENALTY = 0.5;
@@ -39,6 +40,29 @@ export function contentSimilarity(a: Int32Array, b: Int32Array): number {
   return (n / (a.length + b.length - n) + n / Math.sqrt(a.length * b.length)) / 2;
 }
 
+function has(sorted: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** a negates a word b states plainly (and b does not negate it too). */
+function negatesWhatOtherSays(a: Features, b: Features): boolean {
+  for (const x of a.negates) if (has(b.words, x) && !has(b.negates, x)) return true;
+  return false;
+}
+
+export function contradicts(a: Features, b: Features): boolean {
+  return negatesWhatOtherSays(a, b) || negatesWhatOtherSays(b, a);
+}
+
 export function similarity(a: Features, b: Features): number {
   let sum = WEIGHTS.content * contentSimilarity(a.words, b.words);
   let weight = WEIGHTS.content;
@@ -51,5 +75,5 @@ export function similarity(a: Features, b: Features): number {
     weight += WEIGHTS.entities;
   }
   const s = sum / weight;
-  return a.negated === b.negated ? s : s * NEGATION_PENALTY;
+  return contradicts(a, b) ? s * NEGATION_PENALTY : s;
 }
