@@ -31,6 +31,7 @@ export const messages = {
       ? `consolidate: link ${clusters[0]!.members} memories of cluster ${clusters[0]!.id} (${plural(relations, "relation", "relations")})`
       : `consolidate: link ${clusters.reduce((a, c) => a + c.members, 0)} memories in ${clusters.length} clusters (${plural(relations, "relation", "relations")})`,
   split: (original: string, parts: readonly string[]) => `split: decompose ${short(original)} into ${parts.length} atomic memories (${idList(parts)})`,
+  backfillGists: (n: number, level: string) => `backfill-gists: ${plural(n, "memory", "memories")} (${level})`,
 };
 
 /** Short ids, at most six, then how many more. */

@@ -22,6 +22,17 @@ export function parseId(input: string, what = "id"): string {
 }
 
 /**
+ * The short id memsync shows (commit messages, recall): the last 8 hex digits of an id, or up to
+ * the whole last group (12). UUIDv7 ids made the same minute share their leading digits, so the
+ * tail is what tells them apart.
+ */
+export const SHORT_ID_RE = /^[0-9a-f]{8,12}$/;
+
+export function isShortId(input: string): boolean {
+  return SHORT_ID_RE.test(input.trim().toLowerCase());
+}
+
+/**
  * Shard folder for an id: its last two hex digits. UUIDv7 ids begin with their creation time, so
  * the leading digits of ids made close together are equal; the random tail spreads them evenly
  * over 256 folders.

@@ -1,3 +1,4 @@
+import { makeGist } from "../core/gist.ts";
 import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
@@ -13,7 +14,12 @@ export interface EditOutcome {
 
 export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
   return store.write((tx) => {
-    const { memory, changed } = updateMemory(tx.memory(id), patch, tx.now, edits);
+    const before = tx.memory(id);
+    let { memory, changed } = updateMemory(before, patch, tx.now, edits);
+    // new content without a new gist: the old gist described the old text, so make a new one
+    if (changed && patch.gist === undefined && memory.content !== before.content) {
+      memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
+    }
     if (changed) tx.putMemory(memory);
     tx.note("update", messages.update(id, memory.content));
     return { memories: [memory], unchanged: changed ? [] : [id] };

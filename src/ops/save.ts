@@ -1,4 +1,5 @@
 import { conflict } from "../core/errors.ts";
+import { makeGist } from "../core/gist.ts";
 import { parseId } from "../core/ids.ts";
 import { messages } from "../core/history.ts";
 import { newId } from "../core/new-id.ts";
@@ -22,7 +23,9 @@ export function checkNewMemory(fields: JsonObject): void {
 export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
   const id = typeof fields.id === "string" ? parseId(fields.id) : newId();
   const origin = originOf(store, env);
-  const memory = createMemory(fields, id, origin);
+  const made = createMemory(fields, id, origin);
+  // no gist given (an explicit null is a choice): make one, keeping the memory's entities whole
+  const memory = fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made;
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);

@@ -76,6 +76,8 @@ export interface MemoryFilter {
   statuses?: readonly string[];
   types?: readonly string[];
   project?: string;
+  /** This project's memories and those of no project (recall for a project). */
+  projectOrNone?: string;
   tags?: readonly string[];
   entities?: readonly string[];
   since?: number;
@@ -264,6 +266,11 @@ export class IndexDb {
     return (this.q("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
   }
 
+  /** Ids of indexed memories ending with a short id's hex digits (at most a few). */
+  memoryIdsEndingWith(suffix: string): string[] {
+    return (this.q("SELECT id FROM memories WHERE substr(id, -length(?1)) = ?1 ORDER BY id LIMIT 10").all(suffix) as { id: string }[]).map((r) => r.id);
+  }
+
   putMemory(m: Memory, path: string, json: string): void {
     const { rid } = this.q(
       `INSERT INTO memories(id, path, type, status, project, created_at, last_used) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -335,6 +342,10 @@ export class IndexDb {
       where.push("m.project = ?");
       params.push(f.project);
     }
+    if (f.projectOrNone !== undefined) {
+      where.push("(m.project = ? OR m.project IS NULL)");
+      params.push(f.projectOrNone);
+    }
     for (const t of f.tags ?? []) {
       where.push("EXISTS (SELECT 1 FROM memory_tags t WHERE t.rid = m.rid AND t.tag = ?)");
       params.push(t);
@@ -367,19 +378,24 @@ export class IndexDb {
     return { rows: rows.map((r) => r.json), total };
   }
 
+  /** How many memories match an FTS5 expression (and the filter, when given). */
+  countMatches(match: string, f: MemoryFilter = {}): number {
+    const { where, params } = this.filterSql(f);
+    if (!where.length) return (this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match) as { n: number }).n;
+    const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
+    return (this.db.prepare(`SELECT count(*) AS n FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+  }
+
   /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
-   * lower-is-better; tags and entities weigh more than body text.
+   * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
+   * all matches is skipped (total -1).
    */
-  searchMemories(match: string, f: MemoryFilter, limit: number | null): { rows: { json: string; score: number }[]; total: number } {
+  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true): { rows: { json: string; score: number }[]; total: number } {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
-    const total = (
-      (where.length
-        ? this.db.prepare(`SELECT count(*) AS n ${from} WHERE ${cond}`).get(match, ...params)
-        : this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match)) as { n: number }
-    ).n;
+    const total = withTotal ? this.countMatches(match, f) : -1;
     // rank every match, then fetch the text of only those returned
     const rows = this.db
       .prepare(

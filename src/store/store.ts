@@ -146,6 +146,11 @@ export class Store {
     return this.ctx.codec;
   }
 
+  /** .meta.json's settings as they are on disk, unvalidated (read paths that must not load the schemas). */
+  get rawSettings(): unknown {
+    return this.rawMeta.settings;
+  }
+
   /** The validated .meta.json (needs the codec). */
   get meta(): StoreMeta {
     this.parsedMeta ??= this.loadedCodec.parseStoreMeta(this.rawMeta, `${this.root}/${META_FILE}`);
@@ -375,6 +380,11 @@ export class Store {
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
   }
 
+  /** Memories whose id ends with these hex digits (a short id), as the index knows them. */
+  memoryIdsEndingWith(suffix: string): Promise<string[]> {
+    return this.guarded(() => this.indexDb.memoryIdsEndingWith(suffix));
+  }
+
   relationsOf(id: string): Promise<{ outgoing: Relation[]; incoming: Relation[] }> {
     return this.guarded(() => this.relationsNow(id));
   }
@@ -394,11 +404,17 @@ export class Store {
     });
   }
 
-  search(match: string, filter: MemoryFilter, limit: number | null): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
+  /** Ranked matches; total counts every match (-1 when withTotal is false, which saves a count). */
+  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
     return this.guarded(() => {
-      const { rows, total } = this.indexDb.searchMemories(match, filter, limit);
+      const { rows, total } = this.indexDb.searchMemories(match, filter, limit, withTotal);
       return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
     });
+  }
+
+  /** How many memories match an FTS5 expression (and the filter); also the store's size (no match given). */
+  countMatches(match: string | null, filter: MemoryFilter = {}): Promise<number> {
+    return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter)));
   }
 
   /** Whether new records go to shard folders (see README: Layout). */

@@ -15,6 +15,8 @@ const read = () => import("./commands/read.ts");
 const write = () => import("./commands/write.ts");
 const query = () => import("./commands/query.ts");
 const admin = () => import("./commands/admin.ts");
+const gists = () => import("./commands/gists.ts");
+const recallCmds = () => import("./commands/recall.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
 
@@ -175,6 +177,37 @@ const COMMANDS: CommandSpec[] = [
     describe: "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)",
     options: (c) => filterOptions(c).option("--any", "match any word instead of all"),
     run: async ([words], f) => (await query()).searchCmd(words as string[], f),
+  },
+  {
+    usage: "recall [...query]",
+    describe: "the memories most relevant to a query, as a block for an agent's context (gist first, within --budget characters)",
+    example: 'memsync recall "how do we paginate the orders API" --budget 1500',
+    options: (c) =>
+      c
+        .option("--budget <chars>", "at most this many characters (default 2000)")
+        .option("--limit <n>", "at most n memories (default 10)")
+        .option("--project <name>", "only this project's memories and those of no project"),
+    run: async ([words], f) => (await recallCmds()).recallCmd(words as string[], f),
+  },
+  {
+    usage: "context",
+    describe: 'the "Recent Project Decisions" block for a project, newest first',
+    options: (c) =>
+      c
+        .option("--project <name>", "the project")
+        .option("--limit <n>", "at most n decisions (default 10)")
+        .option("--budget <chars>", "at most this many characters (default 3000)"),
+    run: async (_, f) => (await recallCmds()).contextCmd(f),
+  },
+  {
+    usage: "backfill-gists",
+    describe: "make gists for memories that have none, in one commit",
+    options: (c) =>
+      c
+        .option("--level <level>", "light, moderate or aggressive (default moderate)")
+        .option("--dry-run", "list what would be set, with the lengths before and after; change nothing")
+        .option("--force", "make gists again for memories that have one"),
+    run: async (_, f) => (await gists()).backfillGistsCmd(f),
   },
   {
     usage: "status",

@@ -1,0 +1,146 @@
+import { type BlockEntry, renderBlock } from "../core/context-block.ts";
+import { scoringSettingsFrom } from "../core/decay.ts";
+import { short } from "../core/history.ts";
+import type { Memory } from "../core/model/memory.ts";
+import { collapseNearDuplicates, coverage, discriminating, matchAll, matchAny, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
+import { isoTime } from "../core/time.ts";
+import type { MemoryFilter } from "../store/index-db.ts";
+import type { Store } from "../store/store.ts";
+
+// recall: the memories most relevant to a query (a prompt), as plain data and as the block a
+// hook injects into an agent's context. Forgiving where search is strict: stop words are left
+// out and any word may match; every match is ranked by BM25 in the index, the best CANDIDATES are
+// re-ranked by the blend of relevance (BM25 and the share of query words found), decay score and
+// recency (core/recall-rank.ts), near-
+// duplicates fold into the best of them, and lines are added while the budget allows. Recall
+// reads only: it does not count as a use (a hook runs it on every prompt).
+
+export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
+
+/** Matches re-ranked by the blend; BM25 order decides which get that far. */
+const CANDIDATES = 50;
+/** Past this many matches, candidates are chosen by the query's less common words only. */
+const NARROW_ABOVE = 1000;
+/** A candidate less relevant than this share of the best match is not shown. */
+const MIN_RELATIVE_RELEVANCE = 0.15;
+/** Characters of one memory's text in the block at most. */
+const ITEM_MAX = 300;
+
+export interface RecallOptions {
+  query: string;
+  /** The block's size limit in characters (default 2,000). */
+  budget?: number;
+  /** At most this many memories (default 10). */
+  limit?: number;
+  /** Only this project's memories and those of no project. */
+  project?: string;
+  /** Unix seconds (default: the store's clock). */
+  now?: number;
+}
+
+export interface RecallItem extends RankParts {
+  id: string;
+  short_id: string;
+  type: string;
+  project: string | null;
+  created_at: number;
+  /** What the block shows: the gist, else the content (the block may cut it at a word). */
+  text: string;
+  from_gist: boolean;
+  /** Near-duplicates folded into this one (not shown). */
+  collapsed: string[];
+}
+
+export interface RecallOutcome {
+  query: string;
+  /** The words looked for (stop words left out); empty when the query had only stop words. */
+  words: string[];
+  /** Memories matching any word. */
+  total: number;
+  /** The memories in the block, best first. */
+  items: RecallItem[];
+  /** Near-duplicates folded into the items shown. */
+  collapsed: number;
+  /** Matches not shown (beyond the budget, the limit or the relevance floor). */
+  more: number;
+  budget: number;
+  /** The block: heading, one line per memory, a closing line when more matched; "" for none. */
+  text: string;
+}
+
+export async function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
+  const budget = opts.budget ?? RECALL_DEFAULTS.budget;
+  const limit = opts.limit ?? RECALL_DEFAULTS.limit;
+  const terms = recallTerms(opts.query);
+  const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, items: [], collapsed: 0, more: 0, budget, text: "" };
+  if (terms.match === null) return empty;
+  const filter: MemoryFilter = { statuses: ["active", "promoted"] };
+  if (opts.project !== undefined) filter.projectOrNone = opts.project;
+  await store.refresh(false, ["memory"]);
+  const total = await store.countMatches(terms.match, filter);
+  if (total === 0) return empty;
+  const { hits } = await store.search(await candidateMatch(store, terms.words, terms.match, total, filter, limit), filter, CANDIDATES, false);
+
+  const now = opts.now ?? store.nowSeconds();
+  const decay = scoringSettingsFrom(store.rawSettings).decay;
+  const bestBm25 = Math.max(...hits.map((h) => h.score));
+  const scored = hits.map((h) => {
+    const m = h.memory;
+    const words = wordSet(m.content);
+    const all = new Set([...words, ...wordSet(`${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`)]);
+    return { memory: m, words, relevance: relevanceOf(h.score, bestBm25, coverage(terms.words, all)) };
+  });
+  const best = Math.max(...scored.map((h) => h.relevance));
+  const ranked = scored
+    .map((h) => ({ memory: h.memory, words: h.words, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
+    .filter((r) => r.parts.relevance >= MIN_RELATIVE_RELEVANCE)
+    .sort((a, b) => b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
+  const groups = collapseNearDuplicates(ranked, (r) => r.words, (r) => r.memory.id).slice(0, limit);
+  const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed));
+
+  const block = renderBlock({
+    heading: "## Relevant memories (full text: memsync open <id>)",
+    entries: items.map(entryOf),
+    total,
+    more: (n) => `… ${n} more match${n === 1 ? "" : "es"}: memsync search --any ${terms.words.slice(0, 6).join(" ")}`,
+    budget,
+    itemMax: ITEM_MAX,
+  });
+  const shown = items.slice(0, block.shown);
+  const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
+  return { query: opts.query, words: terms.words, total, items: shown, collapsed, more: block.more, budget, text: block.text };
+}
+
+/**
+ * The expression candidates are chosen by. Few matches: any word. Many (ranking each costs time):
+ * every word, when enough memories hold them all (those are the best); else the query's less
+ * common words. Either way the candidates are then ranked on all the words.
+ */
+async function candidateMatch(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<string> {
+  if (total <= NARROW_ABOVE || words.length < 2) return all;
+  const every = matchAll(words);
+  if ((await store.countMatches(every, filter)) >= enough) return every;
+  const size = await store.countMatches(null);
+  const df = new Map<string, number>();
+  for (const w of words) df.set(w, await store.countMatches(matchAny([w])));
+  return matchAny(discriminating(df, size));
+}
+
+function toItem(m: Memory, parts: RankParts, collapsed: string[]): RecallItem {
+  return {
+    id: m.id,
+    short_id: short(m.id),
+    type: m.type,
+    project: m.project,
+    created_at: m.created_at,
+    text: m.gist ?? m.content,
+    from_gist: m.gist !== null,
+    ...parts,
+    collapsed,
+  };
+}
+
+function entryOf(i: RecallItem): BlockEntry {
+  const similar = i.collapsed.length ? ` +${i.collapsed.length} similar` : "";
+  return { text: i.text, tail: `[${i.type} ${isoTime(i.created_at).slice(0, 10)} ${i.short_id}${similar}]`, covers: 1 + i.collapsed.length };
+}

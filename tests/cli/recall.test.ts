@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
+
+// recall and context through the compiled binary, on real stores.
+
+const DAY = 86_400;
+const NOW = Math.floor(Date.now() / 1000);
+
+function saveAt(store: string, content: string, ageDays: number, extra: Record<string, unknown> = {}): string {
+  const t = NOW - ageDays * DAY;
+  const input = JSON.stringify({ content, created_at: t, last_used: t, gist: null, ...extra });
+  return memsyncJson(["--store", store, "save", "--input", "-"], { input }).memory.id;
+}
+
+const recallJson = (store: string, ...args: string[]) => memsyncJson(["--store", store, "recall", ...args]);
+const ids = (out: any) => out.items.map((i: any) => i.id);
+
+describe("recall", () => {
+  test("ranks by relevance, finds an old exact match, never returns a non-match, and prints the block", () => {
+    const store = newStore();
+    const old = saveAt(store, "Offset pagination timed out on the orders table of large merchants", 700);
+    const partial = saveAt(store, "The orders table has a composite index on merchant and created_at", 1);
+    for (let i = 0; i < 40; i++) saveAt(store, `Unrelated note number ${i} about logging and alerts`, 0);
+    const out = recallJson(store, "why did offset pagination time out on the orders table?");
+    assert.deepEqual(ids(out), [old, partial], "the old memory matching every word first, the partial match after");
+    assert.equal(out.total, 2);
+    assert.ok(out.words.includes("pagination") && !out.words.includes("the") && !out.words.includes("why"));
+    const text = memsync(["--store", store, "recall", "why did offset pagination time out on the orders table?"]);
+    assert.equal(text.code, 0);
+    assert.equal(text.stdout, out.text, "the text output is the block itself");
+    const lines = text.stdout.trimEnd().split("\n");
+    assert.match(lines[0]!, /^## Relevant memories \(full text: memsync open <id>\)$/);
+    assert.match(lines[1]!, new RegExp(`^- Offset pagination timed out .* \\[fact \\d{4}-\\d\\d-\\d\\d ${old.slice(-8)}\\]$`));
+    assert.equal(lines.length, 3);
+    // the short id opens the full memory
+    assert.equal(memsyncJson(["--store", store, "open", old.slice(-8)]).found[0].memory.id, old);
+  });
+
+  test("open takes a short id (8 to 12 hex digits); one that fits two memories is refused", () => {
+    const store = newStore();
+    const a = "0192f4c8-6a1e-7c3a-9b1d-2f6e1a2b3c4d";
+    const b = "0192f4c8-6a1e-7c3a-9b1d-9f9e1a2b3c4d";
+    for (const id of [a, b]) memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify({ id, content: `memory ${id}` }) });
+    const r = memsync(["--store", store, "open", "1a2b3c4d"]);
+    assert.equal(r.code, 5);
+    assert.match(r.stderr, /short id 1a2b3c4d fits 2 memories/);
+    assert.equal(memsyncJson(["--store", store, "open", "2F6E1A2B3C4D"]).found[0].memory.id, a);
+    assert.equal(memsync(["--store", store, "open", "00000000"]).code, 3);
+  });
+
+  test("with over 1,000 matches of common words, the memory holding every word still comes first, however old", () => {
+    const store = newStore();
+    // 1,200 recent, much used memories written straight into the folder (as another tool would)
+    for (let i = 0; i < 1200; i++) {
+      const id = randomUUID();
+      const t = NOW - (i % 30) * DAY;
+      const content = `Note ${i}: the connection pool ${i % 2 ? "timeout" : "size"} was tuned for service ${i % 17}`;
+      fs.writeFileSync(path.join(store, "memories", `${id}.json`), JSON.stringify({ id, content, created_at: t, last_used: t, use_count: 20 }));
+    }
+    const old = saveAt(store, "Zeppelin builds hit the connection timeout of the artifact proxy", 700);
+    const both = recallJson(store, "zeppelin connection timeout");
+    assert.ok(both.total > 1000, `${both.total} matches`);
+    assert.equal(both.items[0].id, old, "chosen by its rarer word, ranked on all three");
+    const common = recallJson(store, "connection pool timeout");
+    assert.equal(common.items.length, 10);
+    for (const item of common.items) assert.match(item.text, /connection pool timeout/, "candidates hold every word when enough do");
+    assert.ok(common.more > 500);
+  });
+
+  test("gist first: a memory with a gist shows its gist, and open gives the full text", () => {
+    const store = newStore();
+    const id = saveAt(store, "We moved session storage to a separate Redis database with the noeviction policy because the shared cache evicted sessions.", 3, {
+      gist: "Sessions: separate Redis db, noeviction",
+    });
+    const out = recallJson(store, "where are sessions stored");
+    assert.equal(out.items[0].id, id);
+    assert.equal(out.items[0].text, "Sessions: separate Redis db, noeviction");
+    assert.equal(out.items[0].from_gist, true);
+    assert.match(out.text, /- Sessions: separate Redis db, noeviction \[fact/);
+    assert.match(memsync(["--store", store, "open", id.slice(-8)]).stdout, /shared cache evicted sessions/);
+  });
+
+  test("of two equally relevant memories, the more used and the fresher ranks first", () => {
+    const store = newStore();
+    // the same words in the same number, so BM25 ties; both orders tried so ids cannot decide
+    for (const firstIsUsed of [true, false]) {
+      const a = saveAt(store, `Kestrel queue retries use exponential backoff alpha ${firstIsUsed}`, 60, { use_count: firstIsUsed ? 12 : 0, last_used: NOW - (firstIsUsed ? 1 : 50) * DAY });
+      const b = saveAt(store, `Kestrel queue retries use exponential backoff bravo ${firstIsUsed}`, 60, { use_count: firstIsUsed ? 0 : 12, last_used: NOW - (firstIsUsed ? 50 : 1) * DAY });
+      const out = recallJson(store, `kestrel backoff ${firstIsUsed}`);
+      const [top, second] = out.items;
+      assert.equal(top.id, firstIsUsed ? a : b, "the used one first");
+      assert.ok(top.score > second.score && top.decay > second.decay);
+      memsync(["--store", store, "delete", a, b]);
+    }
+    // same use, different age: the newer first
+    const older = saveAt(store, "Zeppelin deploys need a manual approval step", 300, { last_used: NOW - 100 * DAY });
+    const newer = saveAt(store, "Zeppelin deploys need a signed release tag", 2, { last_used: NOW - 100 * DAY });
+    assert.deepEqual(ids(recallJson(store, "zeppelin deploys")), [newer, older]);
+  });
+
+  test("near-duplicates are collapsed into the best of them", () => {
+    const store = newStore();
+    const best = saveAt(store, "Never share one Redis client between the web and the worker processes", 1, { use_count: 5 });
+    const dup1 = saveAt(store, "Never share one Redis client between the web and the worker processes.", 30);
+    const dup2 = saveAt(store, "never share ONE redis client between the web and the worker processes!", 60);
+    const other = saveAt(store, "The Redis client in the worker needs a longer timeout", 5);
+    const out = recallJson(store, "redis client worker");
+    assert.deepEqual(ids(out), [best, other]);
+    assert.deepEqual(new Set(out.items[0].collapsed), new Set([dup1, dup2]));
+    assert.equal(out.collapsed, 2);
+    assert.equal(out.more, 0);
+    assert.match(out.text, new RegExp(`${best.slice(-8)} \\+2 similar\\]`));
+  });
+
+  test("the block never exceeds the budget, across many budgets", () => {
+    const store = newStore();
+    const words = ["cache", "invalidation", "timeout", "retry", "pool", "index"];
+    for (let i = 0; i < 45; i++) {
+      const detail = " It was measured on staging with production-like data and the numbers are in the channel.".repeat(i % 5);
+      saveAt(store, `Note ${i}: the ${words[i % words.length]} of service ${i} needs care when the cache is cold.${detail}`, i);
+    }
+    let sawMore = false;
+    let sawEmpty = false;
+    for (const budget of [0, 10, 50, 80, 120, 160, 200, 260, 333, 400, 555, 700, 900, 1200, 1500, 2000, 2500, 3100, 4096, 8000]) {
+      const r = memsync(["--store", store, "recall", "cache timeout retry pool", "--budget", String(budget), "--limit", "50"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.length <= budget && [...r.stdout].length <= budget, `budget ${budget}: ${r.stdout.length} characters`);
+      if (r.stdout === "") {
+        sawEmpty = true;
+        continue;
+      }
+      const lines = r.stdout.trimEnd().split("\n");
+      const out = recallJson(store, "cache timeout retry pool", "--budget", String(budget), "--limit", "50");
+      assert.equal(out.text, r.stdout);
+      assert.equal(lines.length, 1 + out.items.length + (out.more > 0 ? 1 : 0));
+      if (out.more > 0) {
+        sawMore = true;
+        assert.match(lines.at(-1)!, new RegExp(`^… ${out.more} more match(es)?: memsync search --any `));
+      }
+      for (const item of out.items) assert.ok(r.stdout.includes(item.short_id));
+    }
+    assert.ok(sawMore && sawEmpty);
+    // the default budget is 2,000
+    assert.ok(memsync(["--store", store, "recall", "cache timeout retry pool", "--limit", "50"]).stdout.length <= 2000);
+  });
+
+  test("--project keeps that project's memories and those of no project", () => {
+    const store = newStore();
+    const mine = saveAt(store, "Kafka consumers commit offsets after the write", 1, { project: "shop" });
+    const global = saveAt(store, "Kafka consumers need idempotent handlers", 1);
+    saveAt(store, "Kafka consumers in analytics run nightly", 1, { project: "analytics" });
+    assert.deepEqual(new Set(ids(recallJson(store, "kafka consumers", "--project", "shop"))), new Set([mine, global]));
+    assert.equal(recallJson(store, "kafka consumers").items.length, 3);
+  });
+
+  test("stop words only: nothing to inject; no words: invalid input; archived memories are left out", () => {
+    const store = newStore();
+    const id = saveAt(store, "What we do with the archive", 1);
+    const r = memsync(["--store", store, "recall", "what do we do with it"]);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, "");
+    assert.equal(memsync(["--store", store, "recall", "--", "?! --"]).code, 4);
+    assert.equal(memsync(["--store", store, "recall"]).code, 2);
+    assert.equal(recallJson(store, "archive").items.length, 1);
+    memsync(["--store", store, "archive", id]);
+    assert.equal(recallJson(store, "archive").items.length, 0);
+    assert.equal(memsync(["--store", store, "recall", "archive", "--budget", "lots"]).code, 4);
+  });
+});
+
+describe("context", () => {
+  function decision(store: string, what: string, ageDays: number, project = "shop", extra: Record<string, unknown> = {}): string {
+    return saveAt(store, what, ageDays, { type: "decision", project, ...extra });
+  }
+
+  test("the project's decisions, newest first, with their reasons; other projects and types left out", () => {
+    const store = newStore();
+    const d1 = decision(store, "Use cursor pagination for list endpoints", 30);
+    const d2 = decision(store, "PostgreSQL for analytics", 10, "shop", { decision: { what: "PostgreSQL 16 for the analytics database", why: "need JSONB" } });
+    const d3 = decision(store, "Tailwind for new components", 1);
+    decision(store, "Something for another project", 0, "billing");
+    saveAt(store, "A fact about the shop", 0, { project: "shop" });
+    const out = memsyncJson(["--store", store, "context", "--project", "shop"]);
+    assert.equal(out.kind, "decisions");
+    assert.deepEqual(ids(out), [d3, d2, d1]);
+    assert.equal(out.more, 0);
+    const text = memsync(["--store", store, "context", "--project", "shop"]).stdout;
+    assert.equal(text, out.text);
+    const lines = text.trimEnd().split("\n");
+    assert.equal(lines[0], "## Recent Project Decisions (shop)");
+    assert.match(lines[2]!, new RegExp(`^- PostgreSQL 16 for the analytics database \\(because: need JSONB\\) \\[\\d{4}-\\d\\d-\\d\\d ${d2.slice(-8)}\\]$`));
+    assert.equal(lines.length, 4);
+  });
+
+  test("limit 10 by default, --limit, the budget, and the line saying more exist", () => {
+    const store = newStore();
+    const made = Array.from({ length: 14 }, (_, i) => decision(store, `Decision ${i}: ${"a reasonably long explanation of the choice ".repeat(1 + (i % 4))}`, 14 - i, "web app"));
+    const newestFirst = [...made].reverse();
+    const out = memsyncJson(["--store", store, "context", "--project", "web app"]);
+    assert.deepEqual(ids(out), newestFirst.slice(0, 10));
+    assert.equal(out.total, 14);
+    assert.equal(out.more, 4);
+    assert.match(out.text.trimEnd().split("\n").at(-1), /^… 4 more decisions: memsync list --project 'web app' --type decision$/);
+    assert.equal(memsyncJson(["--store", store, "context", "--project", "web app", "--limit", "3"]).items.length, 3);
+    for (const budget of [0, 40, 90, 150, 300, 600, 1000, 3000]) {
+      const r = memsync(["--store", store, "context", "--project", "web app", "--budget", String(budget), "--limit", "14"]);
+      assert.ok(r.stdout.length <= budget, `budget ${budget}: ${r.stdout.length}`);
+      const j = memsyncJson(["--store", store, "context", "--project", "web app", "--budget", String(budget), "--limit", "14"]);
+      assert.deepEqual(ids(j), newestFirst.slice(0, j.items.length), "newest first whatever fits");
+      if (r.stdout !== "" && j.items.length < 14) assert.match(r.stdout, new RegExp(`… ${14 - j.items.length} more decisions?: `));
+    }
+    assert.ok(memsync(["--store", store, "context", "--project", "web app", "--limit", "14"]).stdout.length <= 3000);
+  });
+
+  test("a project without decisions gets its recent memories; an unknown project nothing; no project is a usage error", () => {
+    const store = newStore();
+    const f = saveAt(store, "The docs site builds with Astro", 2, { project: "docs", type: "fact" });
+    const out = memsyncJson(["--store", store, "context", "--project", "docs"]);
+    assert.equal(out.kind, "memories");
+    assert.deepEqual(ids(out), [f]);
+    assert.match(out.text, /^## Recent Project Memories \(docs; no decisions yet\)\n- The docs site builds with Astro \[fact /);
+    assert.equal(memsync(["--store", store, "context", "--project", "nothing-here"]).stdout, "");
+    const r = memsync(["--store", store, "context"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--project/);
+  });
+});

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { cutAtWord, renderBlock, shellWord } from "../../src/core/context-block.ts";
+import { isShortId } from "../../src/core/ids.ts";
+import { collapseNearDuplicates, coverage, rank, recallTerms, relevanceOf, similarity, stemLite, wordSet } from "../../src/core/recall-rank.ts";
+import { assertInvalid } from "../helpers/assert-error.ts";
+
+// Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
+
+const DAY = 86_400;
+const NOW = 1_800_000_000;
+
+describe("recall terms", () => {
+  test("stop words out, any word matches, words quoted so no input is FTS syntax", () => {
+    const t = recallTerms("How do we paginate the Orders API? Don't use OFFSET!");
+    assert.deepEqual(t.words, ["paginate", "orders", "api", "offset"]);
+    assert.equal(t.match, '"paginate"* OR "orders"* OR "api"* OR "offset"*');
+    assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near"* OR "xs" OR "ys" OR "col"*');
+  });
+
+  test("only stop words: no terms; no words at all: invalid input", () => {
+    assert.equal(recallTerms("what do we do with it?").match, null);
+    assertInvalid(() => recallTerms(" ?! -- "), /no words/);
+  });
+
+  test("long prompts are cut to 24 words", () => {
+    const prompt = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    assert.equal(recallTerms(prompt).words.length, 24);
+  });
+});
+
+describe("the blend", () => {
+  const base = { use_count: 0, strength: 1, last_used: NOW, created_at: NOW, updated_at: null };
+
+  test("an old exact match outranks a fresh memory half as relevant", () => {
+    const old = rank({ ...base, relevance: 1, last_used: NOW - 700 * DAY, created_at: NOW - 700 * DAY }, 1, NOW);
+    const fresh = rank({ ...base, relevance: 0.5, use_count: 30, strength: 2 }, 1, NOW);
+    assert.ok(old.score > fresh.score, `${old.score} vs ${fresh.score}`);
+  });
+
+  test("of two equally relevant memories the more used and the fresher ranks first", () => {
+    const used = rank({ ...base, relevance: 0.8, use_count: 10 }, 1, NOW);
+    const unused = rank({ ...base, relevance: 0.8 }, 1, NOW);
+    assert.ok(used.score > unused.score);
+    const recentUse = rank({ ...base, relevance: 0.8, last_used: NOW - DAY }, 1, NOW);
+    const oldUse = rank({ ...base, relevance: 0.8, last_used: NOW - 20 * DAY }, 1, NOW);
+    assert.ok(recentUse.score > oldUse.score);
+    const newer = rank({ ...base, relevance: 0.8, created_at: NOW - 2 * DAY, last_used: NOW - 90 * DAY }, 1, NOW);
+    const older = rank({ ...base, relevance: 0.8, created_at: NOW - 200 * DAY, last_used: NOW - 90 * DAY }, 1, NOW);
+    assert.ok(newer.score > older.score);
+    assert.ok(newer.recency > older.recency && newer.decay === older.decay);
+  });
+
+  test("relevance: BM25 share and word coverage; stems and prefixes count as found", () => {
+    assert.equal(stemLite("paginate"), stemLite("pagination"));
+    assert.equal(stemLite("timed"), stemLite("timing"));
+    assert.equal(coverage(["paginate", "orders", "kafka"], wordSet("Cursor pagination for the order list")), 2 / 3);
+    assert.equal(coverage(["postgres"], wordSet("We run PostgreSQL 16")), 1);
+    assert.equal(coverage([], wordSet("x")), 0);
+    assert.equal(relevanceOf(2, 4, 1), 0.75);
+  });
+});
+
+describe("near-duplicates", () => {
+  test("more than 85% of words shared folds into the better one", () => {
+    const a = "Pagination cursors must be opaque to clients; never parse them on the client side.";
+    const b = "Pagination cursors must be opaque to clients: never parse them on the client side!";
+    const c = "Pagination cursors must be opaque to clients.";
+    assert.ok(similarity(wordSet(a), wordSet(b)) > 0.85);
+    assert.ok(similarity(wordSet(a), wordSet(c)) < 0.85);
+    const items = [
+      { id: "1", text: a },
+      { id: "2", text: c },
+      { id: "3", text: b },
+    ];
+    const out = collapseNearDuplicates(items, (x) => wordSet(x.text), (x) => x.id);
+    assert.deepEqual(out.map((o) => [o.item.id, o.collapsed]), [["1", ["3"]], ["2", []]]);
+  });
+});
+
+describe("the block", () => {
+  const entries = Array.from({ length: 30 }, (_, i) => ({
+    text: `Memory number ${i} says something about caching, ${"with more detail ".repeat(i % 9)}and ends here.`,
+    tail: `[fact 2026-01-${String((i % 28) + 1).padStart(2, "0")} ${String(i).padStart(8, "0")}]`,
+    covers: i % 4 === 0 ? 2 : 1,
+  }));
+  const covered = entries.reduce((a, e) => a + e.covers, 0);
+  const spec = (budget: number, total = covered + 5) => ({
+    heading: "## Relevant memories",
+    entries,
+    total,
+    more: (n: number) => `… ${n} more matches`,
+    budget,
+    itemMax: 120,
+  });
+
+  test("never exceeds its budget, for every budget from 0 to 4,000", () => {
+    let sawCut = false;
+    let sawAll = false;
+    for (let budget = 0; budget <= 4000; budget += 7) {
+      const b = renderBlock(spec(budget));
+      assert.ok(b.text.length <= budget, `budget ${budget}: ${b.text.length}`);
+      if (b.text === "") continue;
+      const lines = b.text.trimEnd().split("\n");
+      assert.equal(lines[0], "## Relevant memories");
+      const shownCovers = entries.slice(0, b.shown).reduce((a, e) => a + e.covers, 0);
+      assert.equal(b.more, covered + 5 - shownCovers);
+      assert.equal(lines.at(-1), `… ${b.more} more matches`);
+      assert.equal(lines.length, 2 + b.shown);
+      if (lines.some((l) => l.includes("…") && l.startsWith("- "))) sawCut = true;
+      if (b.shown === entries.length) sawAll = true;
+    }
+    assert.ok(sawCut && sawAll);
+  });
+
+  test("no more line when everything fits; nothing at all for no match or a budget below the heading", () => {
+    const b = renderBlock(spec(100_000, covered));
+    assert.equal(b.shown, 30);
+    assert.equal(b.more, 0);
+    assert.ok(!b.text.includes("more matches"));
+    assert.equal(renderBlock({ ...spec(5000), entries: [], total: 0 }).text, "");
+    assert.equal(renderBlock(spec(10)).text, "");
+  });
+
+  test("texts are cut at a word boundary", () => {
+    assert.equal(cutAtWord("alpha beta gamma delta", 13), "alpha beta…");
+    assert.equal(cutAtWord("  alpha\n beta  ", 50), "alpha beta");
+    assert.ok(cutAtWord("x".repeat(100), 10).length <= 10);
+  });
+
+  test("shell words and short ids", () => {
+    assert.equal(shellWord("web-dashboard"), "web-dashboard");
+    assert.equal(shellWord("my project's"), "'my project'\\''s'");
+    assert.ok(isShortId("1a2b3c4d") && isShortId("0123456789ab") && !isShortId("1a2b3c4") && !isShortId("1a2b3c4g") && !isShortId("../1a2b3c4d"));
+  });
+});
