@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { makeGist } from "../../src/core/gist.ts";
 import { git, memsync, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
 
 // memsync consolidate end to end: the compiled binary on a real store, native git to read history.
@@ -134,6 +135,8 @@ describe("memsync consolidate --apply", () => {
     assert.equal(merged.use_count, 4);
     assert.equal(merged.strength, Math.round(Math.min(1.5 + Math.min(ca.cohesion * 3 * 0.1, 0.5), 2) * 1e6) / 1e6);
     assert.equal(merged.status, "active");
+    assert.ok(merged.gist, "a fresh gist of the merged content");
+    assert.equal(merged.gist, makeGist(merged.content, "moderate", merged.entities));
     for (const id of f.a) assert.equal(readRecord(f.store, "memories", id), null, "sources removed");
 
     const rels = allRecords(f.store, "relations");

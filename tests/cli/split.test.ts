@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { makeGist } from "../../src/core/gist.ts";
 import { git, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 
 // memsync split end to end: the compiled binary on a real store, native git to read history.
@@ -64,6 +65,7 @@ describe("memsync split", () => {
       assert.ok(p.last_used >= original.last_used);
       assert.equal(p.type, "decision");
       assert.equal(p.project, "web");
+      assert.equal(p.gist, makeGist(p.content, "moderate", p.entities));
     }
     assert.deepEqual(readRecord(f.store, "memories", ids[0]!).meta.tags, ["redis", "caching", "export"]);
     assert.deepEqual(readRecord(f.store, "memories", ids[1]!).meta.tags, ["caching", "api"]);
@@ -112,14 +114,16 @@ describe("memsync split", () => {
     assert.equal(memsyncJson(["--store", f.store, "split", "--candidates"]).candidates.some((c: any) => c.id === f.x), false);
   });
 
-  test("--input gives parts as JSON, with labels and fields per part", () => {
+  test("--input gives parts as JSON, with labels and fields per part; each part gets its own gist", () => {
     const f = fixture();
+    const wordy =
+      "We decided that in order to keep the connection count bounded we should basically move all of the session storage over to Redis, which is actually something that the team already runs in production and really knows very well by now.";
     const file = path.join(tempDir(), "parts.json");
     fs.writeFileSync(
       file,
       JSON.stringify({
         parts: [
-          { content: COMPOSITE[0], tags: ["sessions"], importance: "high" },
+          { content: wordy, tags: ["sessions"], importance: "high" },
           { content: COMPOSITE[1], entities: ["Public API"], meta: { context: "cache review" } },
           COMPOSITE[2],
         ],
@@ -128,6 +132,8 @@ describe("memsync split", () => {
     const out = memsyncJson(["--store", f.store, "split", f.x, "--input", file]);
     const [p1, p2, p3] = out.parts.map((p: any) => readRecord(f.store, "memories", p.id));
     assert.deepEqual(p1.meta.tags, ["sessions"]);
+    assert.ok(p1.gist && p1.gist.length < wordy.length);
+    assert.equal(p1.gist, makeGist(wordy, "moderate", p1.entities));
     assert.equal(p1.importance, "high");
     assert.deepEqual(p2.entities, ["Public API"]);
     assert.equal(p2.meta.context, "cache review");
