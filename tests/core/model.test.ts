@@ -547,7 +547,7 @@ describe("canonical JSON", () => {
     const text = storeMetaToJson(r.value);
     const keys = Object.keys(JSON.parse(text));
     assert.deepEqual(keys, ["storage_version", "created_at", "machine_id", "last_gc_at", "last_consolidation_at", "migrated_from", "settings", "custom"]);
-    assert.deepEqual(JSON.parse(text).settings, { layout: "auto", shard_threshold: 1000 });
+    assert.deepEqual(JSON.parse(text).settings, { layout: "auto", shard_threshold: 1000, maintainer: null });
     assert.equal(parseWith(StoreMetaSchema, { storage_version: 1, created_at: 1 }).ok, false);
   });
 });
