@@ -220,6 +220,26 @@ describe("memsync consolidate --apply", () => {
   });
 });
 
+describe("memsync consolidate: a cluster too long to merge", () => {
+  test("is shown as such, left out of --apply, refused when named, and can still be linked", () => {
+    const store = newStore();
+    const body = Array.from({ length: 2000 }, (_, i) => `note${i % 997} word${(i * 7) % 1009}`).join(" ");
+    const ids = ["first ending", "second ending"].map((end) => memsyncJson(["--store", store, "save", "-"], { input: `${body} ${end}` }).memory.id as string);
+    const out = preview(store);
+    assert.equal(out.clusters.length, 1);
+    const c = out.clusters[0];
+    assert.equal(c.merged, null);
+    assert.match(c.problem, /over the limit of 50000/);
+    assert.match(memsync(["--store", store, "consolidate"]).stdout, /cannot be merged: .*over the limit/);
+    assert.equal(memsyncJson(["--store", store, "consolidate", "--apply"]).applied.length, 0);
+    const named = memsync(["--store", store, "consolidate", "--apply", "--cluster", c.id]);
+    assert.equal(named.code, 5);
+    assert.match(named.stderr, /cannot be merged: .*--link relates its memories instead/);
+    for (const id of ids) assert.ok(readRecord(store, "memories", id));
+    assert.equal(memsyncJson(["--store", store, "consolidate", "--link"]).applied[0].relations_created.length, 2);
+  });
+});
+
 describe("memsync consolidate: the maintainer role", () => {
   test("a second machine is refused (exit 5, nothing changed) until it claims the role; a preview needs no role", () => {
     const f = fixture();
