@@ -22,6 +22,15 @@ export const messages = {
   delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
   relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
   unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
+  consolidate: (merged: readonly { sources: number; into: string }[]) =>
+    merged.length === 1
+      ? `consolidate: merge ${merged[0]!.sources} memories into ${short(merged[0]!.into)}`
+      : `consolidate: merge ${merged.reduce((a, m) => a + m.sources, 0)} memories into ${merged.length} (${idList(merged.map((m) => m.into))})`,
+  link: (clusters: readonly { id: string; members: number }[], relations: number) =>
+    clusters.length === 1
+      ? `consolidate: link ${clusters[0]!.members} memories of cluster ${clusters[0]!.id} (${plural(relations, "relation", "relations")})`
+      : `consolidate: link ${clusters.reduce((a, c) => a + c.members, 0)} memories in ${clusters.length} clusters (${plural(relations, "relation", "relations")})`,
+  split: (original: string, parts: readonly string[]) => `split: decompose ${short(original)} into ${parts.length} atomic memories (${idList(parts)})`,
   backfillGists: (n: number, level: string) => `backfill-gists: ${plural(n, "memory", "memories")} (${level})`,
   /** One captured memory: `capture: <id8> <first words>`; several: how many new, how many again. */
   capture: (op: "capture" | "remember", created: { id: string; content: string }[], reinforced: number) =>
@@ -38,3 +47,9 @@ export const messages = {
     ids.length === 1 ? `promote: ${short(ids[0]!)} ${firstWords(firstContent)}` : `promote: ${plural(ids.length, "memory", "memories")}`,
   settings: (key: string, value: unknown) => `settings: ${key} = ${JSON.stringify(value)}`,
 };
+
+/** Short ids, at most six, then how many more. */
+function idList(ids: readonly string[]): string {
+  const shown = ids.slice(0, 6).map(short).join(", ");
+  return ids.length > 6 ? `${shown}, +${ids.length - 6} more` : shown;
+}

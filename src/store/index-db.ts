@@ -507,12 +507,16 @@ export class IndexDb {
     return (this.q("SELECT count(*) AS n FROM relations").get() as { n: number }).n;
   }
 
-  /** Relations with an endpoint that is not an indexed memory. */
+  /**
+   * Relations with an endpoint that is not an indexed memory. Provenance (consolidated_from,
+   * split_from) names the memory it replaced, which is gone on purpose: only its `from` must exist.
+   */
   danglingRelations(): { id: string; from_id: string; to_id: string }[] {
     return this.q(
       `SELECT r.id, r.from_id, r.to_id FROM relations r
        WHERE NOT EXISTS (SELECT 1 FROM memories a WHERE a.id = r.from_id)
-          OR NOT EXISTS (SELECT 1 FROM memories b WHERE b.id = r.to_id) ORDER BY r.id`,
+          OR (r.type NOT IN ('consolidated_from', 'split_from') AND NOT EXISTS (SELECT 1 FROM memories b WHERE b.id = r.to_id))
+       ORDER BY r.id`,
     ).all() as { id: string; from_id: string; to_id: string }[];
   }
 }

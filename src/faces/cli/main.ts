@@ -2,7 +2,7 @@ import { cac } from "cac";
 import pkg from "../../../package.json" with { type: "json" };
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
-import { type Flags, STDIN_ARG } from "./options.ts";
+import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
 // The memsync command line. cac parses (it adds ~1 ms to start-up against ~4 ms for commander,
@@ -36,6 +36,8 @@ const MAINTENANCE =
     : {
         maintain: () => import("./commands/maintain.ts"),
         decay: () => import("./commands/decay.ts"),
+        consolidate: () => import("./commands/consolidate.ts"),
+        split: () => import("./commands/split.ts"),
       };
 
 /** A maintenance module's loader (never called in the edge build: those commands are refused first). */
@@ -357,6 +359,35 @@ const COMMANDS: CommandSpec[] = [
     run: async ([ids], f) => (await maintenance("decay")()).promote(ids as string[], f),
   },
   {
+    usage: "consolidate",
+    describe: "find clusters of near-duplicate memories: a preview; --apply merges them, --link relates them",
+    maintenance: true,
+    example: "memsync consolidate --apply --cluster c3f9a0c1b2d4e",
+    options: (c) =>
+      c
+        .option("--apply", "merge the clusters (all, or those given with --cluster)")
+        .option("--link", "relate each cluster's memories both ways (related) instead of merging")
+        .option("--cluster <id>", "only this cluster, by the id a preview shows (repeatable)", { type: [String] })
+        .option("--threshold <n>", "similarity needed, 0.05..1 (default 0.6); the same threshold finds the same clusters"),
+    run: async (_, f) => (await maintenance("consolidate")()).consolidateCmd(f),
+  },
+  {
+    usage: "split [id]",
+    describe: "split a memory into atomic parts (--part TEXT, repeated); --candidates lists memories worth splitting",
+    maintenance: true,
+    example: 'memsync split 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d --part "Use Redis for sessions" --part "Cache keys include the tenant" --part-tags 2:caching',
+    options: (c) =>
+      c
+        .option("--part <text>", "one part's content (repeatable, in order)", { type: [String] })
+        .option("--part-tags <n:tags>", "tags of part n (from 1), e.g. 2:api,pagination (repeatable; default: the original's)", { type: [String] })
+        .option("--part-entities <n:entities>", "entities of part n, e.g. 1:PostgreSQL (repeatable; default: the original's)", { type: [String] })
+        .option("--input <file>", 'the parts as JSON (- for standard input): {"parts": [{"content", "tags", "entities", ...fields}]}')
+        .option("--archive", "keep the original, archived, with its relations (default: remove it; its relations go to every part)")
+        .option("--candidates", "list memories worth splitting, with the reasons and suggested parts")
+        .option("--limit <n>", "with --candidates: at most n (default 20; 0 = all)"),
+    run: async ([id], f) => (await maintenance("split")()).splitCmd(id as string | undefined, f),
+  },
+  {
     usage: "reindex",
     describe: "rebuild the local index from the record files",
     run: async (_, f) => (await admin()).reindexCmd(f),
@@ -390,6 +421,7 @@ export async function runCli(argv: string[]): Promise<number> {
   if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await claude()).hookCli(argv);
   const cli = cac("memsync");
   let handler: Handler | undefined;
+  let matched: CommandSpec | undefined;
 
   cli.option("--store <dir>", "store folder (default: $MEMSYNC_HOME, else ~/.memsync)");
   cli.option("--json", "print the result as JSON");
@@ -400,6 +432,7 @@ export async function runCli(argv: string[]): Promise<number> {
     for (const a of spec.aliases ?? []) cmd.alias(a);
     if (spec.example) cmd.example(spec.example);
     if (word !== undefined && cmd.isMatched(word)) {
+      matched = spec;
       spec.options?.(cmd);
       if (spec.maintenance && spec.usage.split(" ")[0] !== "maintainer") {
         cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
@@ -428,6 +461,8 @@ export async function runCli(argv: string[]): Promise<number> {
       cli.outputHelp();
       return ERROR_CODES.usage;
     }
+    // the edge build refuses maintenance as such, before judging its options
+    if (IS_EDGE && matched?.maintenance) throw edgeRefusal(matched.usage.split(" ")[0]!);
     await cli.runMatchedCommand();
     if (!handler) return 0;
     const result = await handler();
@@ -451,9 +486,16 @@ function normalizeArgv(argv: string[]): string[] {
     if (end !== -1 && i > end) return a;
     if (a === "-") return STDIN_ARG;
     if (HYPHENATED_SWITCHES.has(a)) return `${a}=true`;
+    // mri turns a value that reads as a number into one ("  " -> 0, "007" -> 7): text options keep theirs
+    if (i > 0 && TEXT_OPTIONS.has(argv[i - 1]!) && !a.startsWith("-")) return TEXT_MARK + a;
+    const eq = a.indexOf("=");
+    if (eq > 0 && TEXT_OPTIONS.has(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${TEXT_MARK}${a.slice(eq + 1)}`;
     return SHORT_FLAGS[a] ?? a;
   });
 }
+
+/** Options whose values are text however they read (their readers strip TEXT_MARK, see options.ts). */
+const TEXT_OPTIONS = new Set(["--part", "--cluster"]);
 
 const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
 

@@ -16,6 +16,20 @@ export type Flags = Record<string, unknown>;
 /** What a lone "-" (read standard input) becomes before parsing; NUL never occurs in argv. */
 export const STDIN_ARG = "\u0000stdin";
 
+/** Put before the value of a text option (main.ts TEXT_OPTIONS) so the parser keeps it as text. */
+export const TEXT_MARK = "\u0001";
+
+/** Every value of a repeatable text option, as given: no comma splitting, the mark removed. */
+export function texts(flags: Flags, name: string): string[] {
+  const v = flags[name];
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v : [v]).map((x) => {
+    if (typeof x === "boolean") throw usageError(`--${kebab(name)} needs a value`);
+    const s = String(x);
+    return s.startsWith(TEXT_MARK) ? s.slice(TEXT_MARK.length) : s;
+  });
+}
+
 const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
 /** --store DIR, else MEMSYNC_HOME, else ~/.memsync. */

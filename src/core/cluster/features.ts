@@ -1,0 +1,131 @@
+import { hashString } from "./hash.ts";
+
+// What consolidation compares: each memory reduced to three sets of interned integers (content
+// words, tags, entities) and the words it negates. Pure: the same memory always gives the same
+// features, whatever else the store holds, so a pair's similarity never depends on a third memory.
+
+/** Words too common to say what a note is about. Negations are not here: they are a feature. */
+const STOP = new Set(
+  (
+    "a an the and or but nor so yet of in on at to for from by with without into onto over under about above below " +
+    "as is are was were be been being am do does did doing done have has had having will would shall should can could may might must " +
+    "i me my we us our you your he him his she her it its they them their this that these those there here " +
+    "what which who whom whose when where why how all any both each few more most other some such only own same than too very " +
+    "just also then once again further up down out off if because while until after before during between through " +
+    "s t d ll m re ve e.g i.e etc"
+  ).split(" "),
+);
+
+/**
+ * Words that flip what follows: "use X" and "do not use X" are not duplicates. The next content
+ * word is marked negated ("!use"), a different word from the plain one.
+ */
+const NEGATIONS = new Set(["not", "no", "never", "dont", "don't", "doesnt", "doesn't", "isnt", "isn't", "cannot", "can't", "wont", "won't", "avoid", "without"]);
+
+export interface Features {
+  /** Sorted, distinct word ids of the content. */
+  words: Int32Array;
+  tags: Int32Array;
+  entities: Int32Array;
+  /** Sorted ids of the plain words this memory negates ("do not use" -> the id of "use"). */
+  negates: Int32Array;
+}
+
+/** Lowercased words of a text, apostrophes kept inside words (don't), everything else a break. */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  // most notes are ASCII: a plain character class is several times faster than Unicode properties
+  if (ASCII.test(lower)) return lower.match(/[a-z0-9]+(?:'[a-z]+)*/g) ?? [];
+  return lower.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** A light stemmer: plural and common verb endings, so "endpoints" meets "endpoint". */
+export function stem(w: string): string {
+  if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith("ed")) return w.slice(0, -2);
+  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) return w.slice(0, -1);
+  return w;
+}
+
+/** A negation reaches this many words ahead for a content word to mark ("not really use"). */
+const NEGATION_REACH = 3;
+
+/**
+ * The content words that carry meaning, stemmed, in order (with repeats); a word after a negation
+ * is marked "!" (and listed in `negated`, plain).
+ */
+export function contentTerms(text: string): { terms: string[]; negated: string[] } {
+  const terms: string[] = [];
+  const negated: string[] = [];
+  let reach = 0;
+  for (const raw of words(text)) {
+    const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
+    if (NEGATIONS.has(w)) {
+      reach = NEGATION_REACH;
+      continue;
+    }
+    const skip = STOP.has(w) || (w.length < 2 && !(w >= "0" && w <= "9"));
+    if (skip) {
+      if (reach) reach--;
+      continue;
+    }
+    const term = stem(w.includes("'") ? w.replace(/'/g, "") : w);
+    if (reach) {
+      negated.push(term);
+      terms.push(`!${term}`);
+      reach = 0;
+    } else terms.push(term);
+  }
+  return { terms, negated };
+}
+
+/**
+ * Strings to small integers, so sets compare as sorted integer arrays; one interner per kind of
+ * label, so a tag and a word of the same spelling differ. The integers depend on the order strings
+ * arrive in; anything that must be stable (MinHash) uses `hashes`, a seeded hash of the string.
+ */
+export class Interner {
+  private readonly ids = new Map<string, number>();
+  constructor(
+    readonly hashes: number[] = [],
+    private readonly seed = 0x811c9dc5,
+  ) {}
+  id(s: string): number {
+    let n = this.ids.get(s);
+    if (n === undefined) {
+      n = this.hashes.length;
+      this.ids.set(s, n);
+      this.hashes.push(hashString(s, this.seed));
+    }
+    return n;
+  }
+}
+
+/** Interners for words, tags and entities sharing one id space (and one hash table). */
+export class Vocabulary {
+  readonly hashes: number[] = [];
+  readonly words = new Interner(this.hashes, 0x811c9dc5);
+  readonly tags = new Interner(this.hashes, 0x5bd1e995);
+  readonly entities = new Interner(this.hashes, 0x1b873593);
+}
+
+function sortedSet(xs: number[]): Int32Array {
+  const a = Int32Array.from(xs);
+  a.sort();
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[i - 1]) a[n++] = a[i]!;
+  return a.subarray(0, n);
+}
+
+export function featuresOf(m: { content: string; tags: readonly string[]; entities: readonly string[] }, vocab: Vocabulary): Features {
+  const { terms, negated } = contentTerms(m.content);
+  return {
+    words: sortedSet(terms.map((t) => vocab.words.id(t))),
+    tags: sortedSet(m.tags.map((t) => vocab.tags.id(t))),
+    entities: sortedSet(m.entities.map((e) => vocab.entities.id(e.toLowerCase()))),
+    negates: sortedSet(negated.map((t) => vocab.words.id(t))),
+  };
+}

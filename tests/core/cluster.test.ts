@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { type ClusterInput, CLUSTER_ID_RE, clusterId, cohesionOf, findClusters, pairSimilarity } from "../../src/core/cluster/clusters.ts";
+import { contentTerms, featuresOf, stem, Vocabulary } from "../../src/core/cluster/features.ts";
+import { fmix32, hashString, setName } from "../../src/core/cluster/hash.ts";
+import { candidatePairs, signature } from "../../src/core/cluster/lsh.ts";
+import { contentSimilarity, contradicts, jaccard, NEGATION_PENALTY, similarity } from "../../src/core/cluster/similarity.ts";
+
+// Finding near-duplicates: features, similarity, MinHash/LSH candidates, and the clusters with
+// their stable ids. Pure functions; the same file runs under Bun and Deno.
+
+/** A deterministic UUID for the n-th test memory. */
+const idOf = (n: number) => `0192f4c8-6a1e-7c3a-9b1d-${n.toString(16).padStart(12, "0")}`;
+
+function item(n: number, content: string, over: Partial<ClusterInput> = {}): ClusterInput {
+  return { id: idOf(n), content, tags: [], entities: [], group: "p", ...over };
+}
+
+/** A small PRNG for test corpora (no Math.random: runs must be repeatable). */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = fmix32(s + 0x9e3779b9);
+    return s / 4294967296;
+  };
+}
+
+/** n unrelated notes from a large vocabulary of made-up words. */
+function unrelated(n: number, seed: number, from = 1000): ClusterInput[] {
+  const r = rng(seed);
+  const word = () => `w${Math.floor(r() * 20000).toString(36)}`;
+  return Array.from({ length: n }, (_, i) => item(from + i, Array.from({ length: 12 }, word).join(" ")));
+}
+
+const ints = (xs: number[]) => Int32Array.from(xs);
+
+describe("features", () => {
+  test("content words: lowercased, stop words out, light stemming; a negated word is marked", () => {
+    const { terms, negated } = contentTerms("The Endpoints are using cursors; we decided it.");
+    assert.deepEqual(terms, ["endpoint", "using", "cursor", "decid"]);
+    assert.deepEqual(negated, []);
+    assert.deepEqual(contentTerms("Do not use var").terms, ["!use", "var"]);
+    assert.deepEqual(contentTerms("Don’t use var").negated, ["use"]);
+    assert.deepEqual(contentTerms("never inline secrets, do use a vault").terms, ["!inline", "secret", "use", "vault"]);
+    assert.equal(stem("endpoints"), "endpoint");
+    assert.equal(stem("class"), "class");
+    assert.equal(stem("queries"), "query");
+  });
+
+  test("non-ASCII text is compared after Unicode normalization", () => {
+    const v = new Vocabulary();
+    const a = featuresOf({ content: "Ｃａｃｈｅ für Größe", tags: [], entities: [] }, v);
+    const b = featuresOf({ content: "cache für größe", tags: [], entities: [] }, v);
+    assert.deepEqual([...a.words], [...b.words]);
+  });
+
+  test("tags, entities and words live apart: the tag api is not the word api", () => {
+    const v = new Vocabulary();
+    const f = featuresOf({ content: "api", tags: ["api"], entities: ["API"] }, v);
+    assert.equal(new Set([...f.words, ...f.tags, ...f.entities]).size, 3);
+    // entities compare case-insensitively
+    const g = featuresOf({ content: "x", tags: [], entities: ["api"] }, v);
+    assert.deepEqual([...f.entities], [...g.entities]);
+  });
+});
+
+describe("similarity", () => {
+  test("set measures", () => {
+    assert.equal(jaccard(ints([1, 2, 3]), ints([2, 3, 4])), 0.5);
+    assert.equal(jaccard(ints([]), ints([])), 1);
+    // content: mean of Jaccard (2/4) and cosine (2/sqrt(9))
+    assert.equal(contentSimilarity(ints([1, 2, 3]), ints([2, 3, 4])), (0.5 + 2 / 3) / 2);
+    assert.equal(contentSimilarity(ints([1]), ints([])), 0);
+  });
+
+  test("identical notes are 1, unrelated ones 0; labels count only where both have them", () => {
+    const v = new Vocabulary();
+    const f = (content: string, tags: string[] = [], entities: string[] = []) => featuresOf({ content, tags, entities }, v);
+    assert.equal(similarity(f("cursor pagination list endpoints"), f("Cursor pagination, list endpoints!")), 1);
+    assert.equal(similarity(f("cursor pagination"), f("redis sessions")), 0);
+    // one side untagged: the tags do not count against the pair
+    assert.equal(similarity(f("cursor pagination", ["api"]), f("cursor pagination")), 1);
+    // both tagged differently: they do
+    const tagged = similarity(f("cursor pagination", ["api"]), f("cursor pagination", ["db"]));
+    assert.ok(Math.abs(tagged - 0.7 / 0.85) < 1e-12, String(tagged));
+  });
+
+  test("a note that negates what the other states is halved; a negation elsewhere is not a contradiction", () => {
+    const v = new Vocabulary();
+    const f = (content: string) => featuresOf({ content, tags: [], entities: [] }, v);
+    const plain = f("use tabs for indentation in go files");
+    const negated = f("do not use tabs for indentation in go files");
+    assert.ok(contradicts(plain, negated));
+    assert.equal(similarity(plain, negated), NEGATION_PENALTY * contentSimilarity(plain.words, negated.words));
+    assert.equal(similarity(f("never use tabs for indentation"), f("do not use tabs for indentation")), 1);
+    // the same note with an extra sentence that happens to hold a negation
+    const more = f("use tabs for indentation in go files. the linter never runs on vendored code");
+    assert.ok(!contradicts(plain, more));
+    assert.equal(similarity(plain, more), contentSimilarity(plain.words, more.words));
+    // "use X, not Y" against "use Y, not X"
+    assert.ok(contradicts(f("use redis, not memcached"), f("use memcached, not redis")));
+  });
+});
+
+describe("MinHash and LSH", () => {
+  test("hashing is seeded and stable; a set's name ignores order", () => {
+    assert.equal(hashString("cursor"), hashString("cursor"));
+    assert.notEqual(hashString("cursor"), hashString("cursor", 1));
+    assert.match(setName(["b", "a"]), /^[0-9a-f]{12}$/);
+    assert.equal(setName(["b", "a", "c"]), setName(["c", "a", "b"]));
+    assert.notEqual(setName(["a", "b"]), setName(["a", "c"]));
+  });
+
+  test("the share of equal signature values estimates Jaccard similarity", () => {
+    const errors: number[] = [];
+    for (let t = 0; t < 50; t++) {
+      const shared = Array.from({ length: 30 }, (_, i) => hashString(`s${t}.${i}`));
+      const a = [...shared, ...Array.from({ length: 15 }, (_, i) => hashString(`a${t}.${i}`))];
+      const b = [...shared, ...Array.from({ length: 15 }, (_, i) => hashString(`b${t}.${i}`))];
+      const sa = signature(a, 72);
+      const sb = signature(b, 72);
+      let equal = 0;
+      for (let i = 0; i < 72; i++) if (sa[i] === sb[i]) equal++;
+      errors.push(equal / 72 - 0.5); // J = 30 / 60
+    }
+    const mean = errors.reduce((x, y) => x + y, 0) / errors.length;
+    assert.ok(Math.abs(mean) < 0.03, `mean error ${mean}`);
+  });
+
+  test("candidates: near-duplicates meet, far fewer pairs than all, groups never meet", () => {
+    const v = new Vocabulary();
+    const notes = unrelated(400, 7);
+    // 10 near-duplicate pairs: the same 12 words with one changed
+    for (let k = 0; k < 10; k++) {
+      const words = notes[k]!.content.split(" ");
+      words[0] = `changed${k}`;
+      notes.push(item(5000 + k, words.join(" ")));
+    }
+    const items = notes.map((n) => {
+      const f = featuresOf(n, v);
+      return { hashes: Uint32Array.from(f.words, (x) => v.hashes[x]!), group: 1 };
+    });
+    const pairs = new Set<string>();
+    candidatePairs(items, { bands: 24, rows: 3 }, (i, j) => {
+      assert.ok(i < j);
+      pairs.add(`${i} ${j}`);
+    });
+    for (let k = 0; k < 10; k++) assert.ok(pairs.has(`${k} ${400 + k}`), `near-duplicate pair ${k} found`);
+    const all = (notes.length * (notes.length - 1)) / 2;
+    assert.ok(pairs.size < all / 100, `${pairs.size} candidates of ${all} pairs`);
+    // the same notes in two groups: no pair crosses
+    let crossing = 0;
+    candidatePairs([...items, ...items.map((x) => ({ ...x, group: 2 }))], { bands: 24, rows: 3 }, (i, j) => {
+      if (i < items.length !== j < items.length) crossing++;
+    });
+    assert.equal(crossing, 0);
+  });
+});
+
+describe("findClusters", () => {
+  const dups = [
+    item(1, "Use cursor pagination for list endpoints in the public API", { tags: ["api", "pagination"] }),
+    item(2, "We decided to use cursor-based pagination for all list endpoints of the public API", { tags: ["api"] }),
+    item(3, "Cursor pagination for list endpoints (public API)", { tags: ["pagination"] }),
+  ];
+  const others = [
+    item(4, "Postgres connection pool size is 20 in production", { tags: ["database"] }),
+    item(5, "Redis keeps sessions; keys include the tenant id"),
+  ];
+
+  test("near-duplicates form one cluster; its id names its members; cohesion is their mean similarity", () => {
+    const { clusters, stats } = findClusters([...dups, ...others]);
+    assert.equal(clusters.length, 1);
+    const [c] = clusters;
+    assert.deepEqual(c!.members, [idOf(1), idOf(2), idOf(3)]);
+    assert.equal(c!.id, clusterId(c!.members));
+    assert.equal(c!.id, `c${setName([...c!.members].reverse())}`);
+    assert.match(c!.id, CLUSTER_ID_RE);
+    const pairs = [pairSimilarity(dups[0]!, dups[1]!), pairSimilarity(dups[0]!, dups[2]!), pairSimilarity(dups[1]!, dups[2]!)];
+    const mean = pairs.reduce((a, b) => a + b, 0) / 3;
+    assert.ok(Math.abs(c!.cohesion - mean) < 1e-3, `${c!.cohesion} vs ${mean}`);
+    assert.ok(c!.cohesion >= 0.6);
+    assert.ok(stats.candidates < (5 * 4) / 2 + 1);
+  });
+
+  test("the same clusters and ids whatever the input order, and after an unrelated memory joins", () => {
+    const base = [...dups, ...others, ...unrelated(200, 3)];
+    const first = findClusters(base).clusters;
+    const shuffled = [...base].reverse();
+    assert.deepEqual(findClusters(shuffled).clusters, first);
+    const more = findClusters([...base, item(9999, "Terraform state lives in an S3 bucket with locking in DynamoDB")]).clusters;
+    assert.deepEqual(more, first);
+  });
+
+  test("memories of different groups (project, scope) never cluster", () => {
+    const split = dups.map((d, i) => ({ ...d, group: i === 2 ? "other" : "p" }));
+    const { clusters } = findClusters(split);
+    assert.deepEqual(clusters.map((c) => c.members), [[idOf(1), idOf(2)]]);
+  });
+
+  test("the threshold decides; a chain a~b~c with a unlike c is not glued into one cluster", () => {
+    const w = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `term${from + i}`).join(" ");
+    const a = item(1, w(0, 10));
+    const b = item(2, w(3, 13));
+    const c = item(3, w(6, 16));
+    const ab = pairSimilarity(a, b);
+    const ac = pairSimilarity(a, c);
+    assert.equal(pairSimilarity(b, c), ab);
+    assert.ok(ab >= 0.6 && ab < 0.7 && ac < 0.4, `${ab} ${ac}`);
+    assert.ok((ab + ab + ac) / 3 < 0.6, "all three together average below the threshold");
+    const found = findClusters([a, b, c]).clusters;
+    // (a, b) and (b, c) tie: the pair with the smaller ids goes first; c then stays out
+    assert.deepEqual(found.map((x) => x.members), [[idOf(1), idOf(2)]]);
+    assert.equal(findClusters([a, b, c], { threshold: 0.7 }).clusters.length, 0);
+    // low enough, c joins: the mean of its similarities to a and b reaches the threshold
+    assert.deepEqual(findClusters([a, b, c], { threshold: 0.45 }).clusters.map((x) => x.members), [[idOf(1), idOf(2), idOf(3)]]);
+    assert.equal(cohesionOf([]), 1);
+  });
+
+  test("a note and its negation are not duplicates", () => {
+    const { clusters } = findClusters([item(1, "Use tabs for indentation in Go files"), item(2, "Do not use tabs for indentation in Go files")]);
+    assert.equal(clusters.length, 0);
+  });
+});
