@@ -7,6 +7,8 @@
 //   scripts/bench --fresh                 regenerate the stores even if .bench/ has them
 //   scripts/bench --no-hyperfine          time with spawnSync even if hyperfine is installed
 //   scripts/bench --out FILE              write the report elsewhere (default docs/benchmarks.md)
+//   scripts/bench --suites gc,recall      only these suites of issues 4 and 5 (default all; see
+//                                         bench-lib/suites.ts); --no-suites for none
 //
 // Targets belong here, not in timed tests: on a 10k store, cold save < 25 ms, get < 15 ms,
 // search < 60 ms.
@@ -15,9 +17,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { type ColdCase, type ColdOptions, commandLine, findHyperfine, loadAverage, measure, type Stat } from "./bench-lib/cold.ts";
-import { ensureBenchStore, settle } from "./bench-lib/generate.ts";
+import { ensureBenchStore, scratchCopy, settle } from "./bench-lib/generate.ts";
 import { measureInproc } from "./bench-lib/inproc.ts";
 import { describeMachine, existingNotes, markdown, type Results, type SizeResult, textTable } from "./bench-lib/report.ts";
+import { runSuite, SUITES, type SuiteResult } from "./bench-lib/suites.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const BENCH_DIR = path.join(REPO, ".bench");
@@ -31,15 +34,16 @@ interface Args {
   fresh: boolean;
   hyperfine: boolean;
   out: string;
+  suites: string[];
 }
 
 function usage(code: number): never {
-  console.log(`usage: scripts/bench [--sizes 1000,10000,50000] [--runs 30] [--warmup 3] [--fresh] [--no-hyperfine] [--out docs/benchmarks.md]`);
+  console.log(`usage: scripts/bench [--sizes 1000,10000,50000] [--runs 30] [--warmup 3] [--fresh] [--no-hyperfine] [--out docs/benchmarks.md] [--suites ${SUITES.map((x) => x.key).join(",")} | --no-suites]`);
   process.exit(code);
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1000, 10_000, 50_000], runs: 30, warmup: 3, fresh: false, hyperfine: true, out: path.join(REPO, "docs/benchmarks.md") };
+  const a: Args = { sizes: [1000, 10_000, 50_000], runs: 30, warmup: 3, fresh: false, hyperfine: true, out: path.join(REPO, "docs/benchmarks.md"), suites: SUITES.map((x) => x.key) };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -70,6 +74,18 @@ function parseArgs(argv: string[]): Args {
         break;
       case "--out":
         a.out = path.resolve(value());
+        break;
+      case "--suites": {
+        const keys = value().split(",").map((k) => k.trim());
+        for (const k of keys) if (!SUITES.some((x) => x.key === k)) {
+          console.error(`bench: unknown suite ${k} (${SUITES.map((x) => x.key).join(", ")})`);
+          process.exit(2);
+        }
+        a.suites = keys;
+        break;
+      }
+      case "--no-suites":
+        a.suites = [];
         break;
       case "-h":
       case "--help":
@@ -128,21 +144,6 @@ function gitCommit(): string {
 function which(cmd: string): string {
   for (const dir of (process.env.PATH ?? "").split(":")) if (dir && fs.existsSync(`${dir}/${cmd}`)) return `${dir}/${cmd}`;
   return cmd;
-}
-
-/**
- * A scratch copy for the commands that write. Record files are hard links (memsync only ever
- * replaces a record by renaming a new file over it, so the original store is never changed, and
- * the index's inode numbers stay valid); the index and everything else is copied.
- */
-function scratchCopy(src: string, dst: string): void {
-  fs.rmSync(dst, { recursive: true, force: true });
-  fs.mkdirSync(dst);
-  for (const name of fs.readdirSync(src)) {
-    const link = name === "memories" || name === "relations";
-    const r = spawnSync("cp", [link ? "-al" : "-a", path.join(src, name), path.join(dst, name)], { stdio: "inherit" });
-    if (r.status !== 0) throw new Error(`copying ${src}/${name} failed`);
-  }
 }
 
 async function main(): Promise<void> {
@@ -278,6 +279,14 @@ async function main(): Promise<void> {
     sizes.push({ size, manifest, reused, generateSeconds, cold, inproc });
   }
 
+  const suites: SuiteResult[] = [];
+  for (const suite of SUITES.filter((x) => args.suites.includes(x.key))) {
+    log(`suite ${suite.key}: bun ${suite.argv.join(" ")}`);
+    const r = runSuite(REPO, suite);
+    suites.push(r);
+    log(`  ${r.ok ? "done" : "FAILED"} in ${r.seconds.toFixed(1)} s`);
+  }
+
   const results: Results = {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
     machine,
@@ -293,6 +302,7 @@ async function main(): Promise<void> {
     command: ["scripts/bench", ...process.argv.slice(2)].join(" "),
     loadAtStart,
     commit: gitCommit(),
+    suites,
   };
   fs.writeFileSync(path.join(BENCH_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.mkdirSync(path.dirname(args.out), { recursive: true });

@@ -29,7 +29,7 @@ import { loadAll } from "../../src/store/load-all.ts";
 import { loadCodec, Store } from "../../src/store/store.ts";
 import { type Stat, statOf } from "./cold.ts";
 import { Corpus, HISTORY_END, Rng } from "./corpus.ts";
-import { settle } from "./generate.ts";
+import { scratchCopy, settle } from "./generate.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "dist/memsync");
@@ -162,17 +162,6 @@ async function ensureStore(dir: string, scenario: Scenario, size: number, fresh:
   return generate(dir, scenario, size, log);
 }
 
-/** A copy gc may change: record files hard-linked (memsync replaces records by rename), the rest copied. */
-function freshCopy(src: string, dst: string): void {
-  fs.rmSync(dst, { recursive: true, force: true });
-  fs.mkdirSync(dst);
-  for (const name of fs.readdirSync(src)) {
-    const link = name === "memories" || name === "relations";
-    const r = spawnSync("cp", [link ? "-al" : "-a", path.join(src, name), path.join(dst, name)], { stdio: "inherit" });
-    if (r.status !== 0) throw new Error(`copying ${src}/${name} failed`);
-  }
-}
-
 function timed(argv: string[]): { ms: number; stdout: string } {
   const t0 = performance.now();
   const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 256 * 2 ** 20 });
@@ -220,7 +209,7 @@ export async function measureGcScenario(benchDir: string, scenario: Scenario, si
   let pruned = -1;
   let relationsRemoved = -1;
   for (let i = 0; i < runs; i++) {
-    freshCopy(dir, copy);
+    scratchCopy(dir, copy);
     await settle(copy);
     const g = timed([BIN, "--store", copy, "gc", "--json"]);
     const c = timed([BIN, "--store", copy, "commit", "--json"]);

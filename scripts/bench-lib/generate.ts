@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 // Benchmark stores, written through the real store API (Store.open + store.write) after a real
 // init, in creation order, so the layout rules (flat, then shard folders past 1,000 memories) apply
 // exactly as in use. A generated store is reused while its manifest matches.
@@ -191,4 +193,19 @@ async function generate(dir: string, size: number, opts: EnsureOptions): Promise
   };
   fs.writeFileSync(manifestPath(dir), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
+}
+
+/**
+ * A copy of a store that commands may change: record files hard-linked (memsync only ever replaces
+ * a record by renaming a new file over it, so the original never changes, and the index's inode
+ * numbers stay valid); the index and everything else copied.
+ */
+export function scratchCopy(src: string, dst: string): void {
+  fs.rmSync(dst, { recursive: true, force: true });
+  fs.mkdirSync(dst);
+  for (const name of fs.readdirSync(src)) {
+    const link = name === "memories" || name === "relations";
+    const r = spawnSync("cp", [link ? "-al" : "-a", path.join(src, name), path.join(dst, name)], { stdio: "inherit" });
+    if (r.status !== 0) throw new Error(`copying ${src}/${name} failed`);
+  }
 }

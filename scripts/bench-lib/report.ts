@@ -1,6 +1,7 @@
 // The machine description and the Markdown report (docs/benchmarks.md).
 
 import { spawnSync } from "node:child_process";
+import { type SuiteResult, suitesMarkdown } from "./suites.ts";
 import fs from "node:fs";
 import os from "node:os";
 import type { Stat } from "./cold.ts";
@@ -67,6 +68,8 @@ export interface Results {
   loadAtStart: number | undefined;
   /** The commit measured (dist/memsync is built from the working tree). */
   commit: string;
+  /** Issue 4 and 5 suites (bench-lib/suites.ts). */
+  suites?: SuiteResult[];
 }
 
 export const TARGETS_10K: { key: string; label: string; limit: number }[] = [
@@ -253,6 +256,8 @@ export function markdown(r: Results, notes: string | null): string {
     out.push(row("get of the old memory (`getMemories`)", ip.get, false));
     out.push("");
   }
+
+  out.push(...suitesMarkdown(r.suites ?? []));
 
   out.push("## Notes");
   out.push("");

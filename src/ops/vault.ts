@@ -4,6 +4,7 @@ import { conflict, unavailable } from "../core/errors.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { noteBelongsTo, noteFileName, noteText } from "../core/vault-note.ts";
 import { randomHex } from "../store/atomic-write.ts";
+import { nodeFs } from "../store/fs-port.ts";
 
 // Writing promoted memories into the long-term vault, a folder of Markdown notes outside the
 // store (machine-local: its path is never in synced settings). A file memsync did not write for
@@ -18,28 +19,6 @@ function readIfFile(p: string): string | null {
   } catch (e) {
     if ((e as { code?: string }).code === "ENOENT") return null;
     throw e;
-  }
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, "r");
-    fs.fsyncSync(fd);
-  } catch {
-    // some file systems refuse fsync on a folder
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-function writeSynced(p: string, text: string, flags: "wx"): void {
-  const fd = fs.openSync(p, flags, 0o644);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
@@ -84,13 +63,13 @@ export function writeVaultNote(vault: string, m: Memory, promotedAt: number): Wr
     const tmp = path.join(vault, `.${path.basename(target)}.${randomHex(6)}.tmp`);
     if (existing !== null) {
       if (!noteBelongsTo(existing, m.id)) continue; // someone else's file: never overwritten
-      writeSynced(tmp, text, "wx");
+      nodeFs.writeNewDurable(tmp, text);
       fs.renameSync(tmp, target);
-      fsyncDir(vault);
+      nodeFs.fsyncDir(vault);
       return { path: target, reused: true };
     }
     if (placeNew(tmp, target, text)) {
-      fsyncDir(vault);
+      nodeFs.fsyncDir(vault);
       return { path: target, reused: false };
     }
   }
@@ -99,7 +78,7 @@ export function writeVaultNote(vault: string, m: Memory, promotedAt: number): Wr
 
 /** Put a complete new file at target unless something is there; false when something is. */
 function placeNew(tmp: string, target: string, text: string): boolean {
-  writeSynced(tmp, text, "wx");
+  nodeFs.writeNewDurable(tmp, text);
   try {
     fs.linkSync(tmp, target);
     return true;
@@ -108,7 +87,7 @@ function placeNew(tmp: string, target: string, text: string): boolean {
     if (code === "EEXIST") return false;
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "EXDEV" && code !== "ENOSYS") throw e;
     try {
-      writeSynced(target, text, "wx");
+      nodeFs.writeNewDurable(target, text);
       return true;
     } catch (e2) {
       if ((e2 as { code?: string }).code === "EEXIST") return false;

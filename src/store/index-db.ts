@@ -9,7 +9,23 @@ import type { RecordKind } from "./layout.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 4;
+const INDEX_VERSION = 5;
+
+/**
+ * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
+ * deletes allowed (SQLite 3.43+), so removing a memory drops its row without re-reading and
+ * re-tokenizing the text first (gc deleting thousands of memories spent most of its time there).
+ */
+const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
+  content, gist, tags, entities, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
+);`;
+
+/** The full-text rows made again from the indexed records (as putMemory makes them). */
+const FTS_FROM_DOCS = `INSERT INTO memory_fts(rowid, content, gist, tags, entities)
+SELECT d.rid, json_extract(d.json, '$.content'), coalesce(json_extract(d.json, '$.gist'), ''),
+  coalesce((SELECT group_concat(value, ' ') FROM json_each(d.json, '$.meta.tags')), ''),
+  coalesce((SELECT group_concat(value, ' ') FROM json_each(d.json, '$.entities')), '')
+FROM memory_docs d;`;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
@@ -39,9 +55,7 @@ CREATE TABLE IF NOT EXISTS memory_tags (tag TEXT NOT NULL, rid INTEGER NOT NULL,
 CREATE INDEX IF NOT EXISTS memory_tags_rid ON memory_tags(rid);
 CREATE TABLE IF NOT EXISTS memory_entities (entity TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (entity, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS memory_entities_rid ON memory_entities(rid);
-CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
-  content, gist, tags, entities, tokenize = 'porter unicode61 remove_diacritics 2'
-);
+${FTS_TABLE}
 CREATE TABLE IF NOT EXISTS relations (
   id TEXT PRIMARY KEY, path TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL,
   type TEXT NOT NULL, json TEXT NOT NULL
@@ -51,11 +65,12 @@ CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 `;
 
 /**
- * Version 2 to 4: use_count and strength as columns (gc and promote score a whole store from
- * them) and the capture fingerprint (a statement seen again), filled from the indexed records in
- * place, so an upgrade does not rebuild the index. (Version 3 existed only during development.)
+ * Version 2 to 5: use_count and strength as columns (gc and promote score a whole store from
+ * them), the capture fingerprint (a statement seen again), and a full-text table without its own
+ * copy of the text, all filled from the indexed records in place, so an upgrade does not rebuild
+ * the index from the files. (Versions 3 and 4 existed only during development: rebuilt.)
  */
-const MIGRATE_2_TO_4 = `
+const MIGRATE_2 = `
 ALTER TABLE memories ADD COLUMN use_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memories ADD COLUMN strength REAL NOT NULL DEFAULT 1;
 ALTER TABLE memories ADD COLUMN fingerprint TEXT;
@@ -64,6 +79,9 @@ UPDATE memories SET
   strength = coalesce((SELECT json_extract(d.json, '$.strength') FROM memory_docs d WHERE d.rid = memories.rid), 1),
   fingerprint = (SELECT json_extract(d.json, '$.fingerprint') FROM memory_docs d WHERE d.rid = memories.rid);
 CREATE INDEX IF NOT EXISTS memories_fingerprint ON memories(fingerprint) WHERE fingerprint IS NOT NULL;
+DROP TABLE memory_fts;
+${FTS_TABLE}
+${FTS_FROM_DOCS}
 `;
 
 const DROP = `
@@ -161,7 +179,7 @@ export class IndexDb {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
               if (version === 2) {
-                db.exec(MIGRATE_2_TO_4);
+                db.exec(MIGRATE_2);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -187,7 +205,7 @@ export class IndexDb {
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
   clear(): void {
     this.db.exec(
-      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; DELETE FROM memory_fts; DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
+      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
     );
   }
 

@@ -106,3 +106,9 @@ export function hasCommand(cmd: string): boolean {
 export function git(cwd: string, ...args: string[]) {
   return spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
 }
+
+/** A memory's record as its file holds it (flat or sharded), or null when there is none. */
+export function readMemoryFile(dir: string, id: string): any {
+  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
+  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
+}

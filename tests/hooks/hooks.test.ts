@@ -69,7 +69,7 @@ describe("memsync hook", () => {
 
   test("never breaks the session: bad input, an unknown event, an unusable store all exit 0 with a systemMessage", () => {
     const store = newStore();
-    assert.match(hook(store, "Stop", "not json").reply.systemMessage, /^memsync: the hook input was not JSON/);
+    assert.match(hook(store, "Stop", "not json").reply.systemMessage, /^memsync: the hook input was not Claude Code.s hook JSON/);
     assert.match(hook(store, "Frobnicate", {}).reply.systemMessage, /^memsync: unknown hook event "Frobnicate"/);
     const broken = path.join(tempDir(), "broken");
     fs.mkdirSync(broken);

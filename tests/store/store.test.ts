@@ -788,7 +788,7 @@ describe("Store: scoring fields in the index", () => {
     const { DatabaseSync } = await import("node:sqlite");
     const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
     db.exec(
-      "DROP INDEX memories_fingerprint; ALTER TABLE memories DROP COLUMN use_count; ALTER TABLE memories DROP COLUMN strength; ALTER TABLE memories DROP COLUMN fingerprint; PRAGMA user_version = 2",
+      "DROP TABLE memory_fts; CREATE VIRTUAL TABLE memory_fts USING fts5(content, gist, tags, entities, tokenize = 'porter unicode61 remove_diacritics 2'); DROP INDEX memories_fingerprint; ALTER TABLE memories DROP COLUMN use_count; ALTER TABLE memories DROP COLUMN strength; ALTER TABLE memories DROP COLUMN fingerprint; PRAGMA user_version = 2",
     );
     db.close();
     const journal = path.join(root, ".memsync/journal.jsonl");
@@ -797,6 +797,8 @@ describe("Store: scoring fields in the index", () => {
     assert.equal(again.index.created, false, "not rebuilt");
     assert.deepEqual((await again.scoringRows(["active"])).map((r) => [r.id, r.use_count, r.strength]), [[a.id, 4, 0.5]]);
     assert.equal(again.index.findByFingerprint("decision:use postgresql", null), a.id, "fingerprints filled in place too");
+    assert.equal(await again.countMatches("upgrade"), 1, "the full-text rows are made again from the records");
+    assert.equal(await again.countMatches("nothingLikeThis"), 0);
     assert.equal(fs.existsSync(journal) ? fs.readFileSync(journal, "utf8") : "", journalBefore, "no rescan was asked for");
     again.close();
   });

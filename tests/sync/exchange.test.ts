@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { spawnSync } from "node:child_process";
-import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, tempDir, readMemoryFile } from "../helpers/env.ts";
 
 // Machines syncing through a bare repository on a local path: real processes, real git.
 
@@ -24,10 +24,7 @@ function machine(h: { root: string; bare: string }, name: string): string {
 
 const sync = (dir: string) => memsyncJson(["--store", dir, "sync"]);
 const save = (dir: string, text: string) => memsyncJson(["--store", dir, "save", text]).memory.id as string;
-const read = (dir: string, id: string) => {
-  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
-  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
-};
+const read = readMemoryFile;
 
 describe("memsync sync through a bare repository", () => {
   test("two machines add different memories, then both touch one: everything arrives, counts sum exactly", () => {

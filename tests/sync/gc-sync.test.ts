@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { EDGE_BIN, git, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { EDGE_BIN, git, memsync, memsyncJson, tempDir, readMemoryFile } from "../helpers/env.ts";
 
 // gc on the main machine while an edge machine (the edge build) used the same memory: the use
 // wins, the memory comes back on both after sync. Real processes, real git, a local bare repo.
@@ -18,10 +18,7 @@ function machine(root: string, bare: string, name: string, env: Record<string, s
   return dir;
 }
 
-const read = (dir: string, id: string) => {
-  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
-  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
-};
+const read = readMemoryFile;
 
 describe("gc and sync", () => {
   test("a memory gc'd on main while the edge machine touched it comes back on both; one that nobody used stays gone", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, tempDir, readMemoryFile } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 
 // Sync over smart HTTP against native `git http-backend` on 127.0.0.1, with a token. The server
@@ -11,10 +11,7 @@ import { startGitHttpServer } from "../helpers/git-http-server.ts";
 const TOKEN = "s3cret-token-for-tests";
 
 
-function readMemory(dir: string, id: string) {
-  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
-  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
-}
+const readMemory = readMemoryFile;
 
 describe("memsync sync over smart HTTP", () => {
   test("two machines through a token-protected server; the token never reaches config, history or logs", async () => {

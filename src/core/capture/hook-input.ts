@@ -6,6 +6,8 @@ export interface HookPayload {
   prompt: string | null;
   sessionId: string | null;
   cwd: string | null;
+  /** SessionStart: startup, resume, clear or compact. */
+  source: string | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
@@ -24,5 +26,5 @@ export function parseHookPayload(text: string): HookPayload | null {
   const o = v as Record<string, unknown>;
   const isHook = typeof o.hook_event_name === "string" || (typeof o.session_id === "string" && (typeof o.prompt === "string" || typeof o.cwd === "string"));
   if (!isHook) return null;
-  return { event: str(o.hook_event_name), prompt: typeof o.prompt === "string" ? o.prompt : null, sessionId: str(o.session_id), cwd: str(o.cwd) };
+  return { event: str(o.hook_event_name), prompt: typeof o.prompt === "string" ? o.prompt : null, sessionId: str(o.session_id), cwd: str(o.cwd), source: str(o.source) };
 }

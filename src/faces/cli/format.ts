@@ -1,3 +1,4 @@
+import { corrupt, notFound } from "../../core/errors.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import type { Relation } from "../../core/model/relation.ts";
 import { isoTime } from "../../core/time.ts";
@@ -61,4 +62,12 @@ export function durationText(seconds: number): string {
   if (seconds < 3600) return `${Math.max(1, Math.round(seconds / 60))} min`;
   if (seconds < 86_400) return `${(seconds / 3600).toFixed(1)} hours`;
   return `${(seconds / 86_400).toFixed(1)} days`;
+}
+
+/** Ids a read could not serve: one stderr line each kind, and the exit code (7 corrupt wins over 3 not found). */
+export function missingReport(out: { unreadable: { id: string; path: string; problem: string }[]; not_found: string[] }): { stderr: string; exitCode: number } {
+  const lines = out.unreadable.map((u) => `memsync: memory ${u.id} cannot be read: ${u.path} is ${u.problem}`);
+  if (out.not_found.length) lines.push(`memsync: not found: ${out.not_found.join(", ")}`);
+  const exitCode = out.not_found.length ? notFound("").exitCode : out.unreadable.length ? corrupt("").exitCode : 0;
+  return { stderr: lines.map((l) => `${l}\n`).join(""), exitCode };
 }

@@ -1,28 +1,5 @@
-// The JSON Claude Code writes to a hook's standard input. Every event carries session_id, cwd and
-// hook_event_name; UserPromptSubmit adds prompt, SessionStart source, SessionEnd reason.
-
-export interface HookInput {
-  event: string | null;
-  sessionId: string | null;
-  cwd: string | null;
-  prompt: string | null;
-  source: string | null;
-}
-
-const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
-
-export function parseHookInput(raw: string): HookInput | null {
-  if (raw.trim() === "") return { event: null, sessionId: null, cwd: null, prompt: null, source: null };
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
-  const o = v as Record<string, unknown>;
-  return { event: text(o.hook_event_name), sessionId: text(o.session_id), cwd: text(o.cwd), prompt: typeof o.prompt === "string" ? o.prompt : null, source: text(o.source) };
-}
+// What a hook reads of Claude Code's JSON is parsed in core/capture/hook-input.ts (capture reads
+// the same payloads); here, whether a prompt asks about earlier work.
 
 /** Words that show a prompt asks about earlier work, so recalled memories are worth injecting. */
 const ASKS_ABOUT_PAST =

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import type { ClaudeEnv } from "../../ops/claude-files.ts";
 import type { OpsEnv } from "../../ops/context.ts";
 import { sinceLastSync, startSync } from "./background-sync.ts";
-import { asksAboutPast, type HookInput, parseHookInput } from "./payload.ts";
+import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
+import { asksAboutPast } from "./payload.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
@@ -45,8 +46,8 @@ function hasRemote(root: string): boolean {
 }
 
 export async function runHook(event: string, stdin: string, run: HookRun): Promise<HookReply> {
-  const input = parseHookInput(stdin);
-  if (!input) return failed("the hook input was not JSON; nothing done");
+  const input = parseHookPayload(stdin);
+  if (!input) return failed("the hook input was not Claude Code's hook JSON; nothing done");
   const name = (HOOK_EVENTS as readonly string[]).includes(event) ? (event as HookEvent) : null;
   if (!name) return failed(`unknown hook event ${JSON.stringify(event.slice(0, 40))} (memsync answers ${HOOK_EVENTS.join(", ")})`);
   const cwd = input.cwd ?? run.cwd;
@@ -69,7 +70,7 @@ async function project(cwd: string, run: HookRun): Promise<string | null> {
   return currentProject(run.claude.projectDir ?? cwd);
 }
 
-async function sessionStart(input: HookInput, cwd: string, run: HookRun): Promise<HookReply> {
+async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const root = run.env.storeRoot;
   if (!storeExists(root)) return { suppressOutput: true };
   // other machines' memories arrive for the next prompts; this session does not wait for them
@@ -81,7 +82,7 @@ async function sessionStart(input: HookInput, cwd: string, run: HookRun): Promis
   return withContext("SessionStart", ctx.text);
 }
 
-async function promptSubmit(input: HookInput, cwd: string, run: HookRun): Promise<HookReply> {
+async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const prompt = input.prompt ?? "";
   if (prompt.trim() === "") return { suppressOutput: true };
   const [{ withStore }, { ensureStore }, { captureText }, { recall }] = await Promise.all([

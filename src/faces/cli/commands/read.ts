@@ -1,8 +1,8 @@
-import { corrupt, notFound, usageError } from "../../../core/errors.ts";
+import { usageError } from "../../../core/errors.ts";
 import { isShortId, parseId } from "../../../core/ids.ts";
 import { withStore } from "../../../ops/context.ts";
 import { getMemories } from "../../../ops/get.ts";
-import { json, memoryBlock } from "../format.ts";
+import { json, memoryBlock, missingReport } from "../format.ts";
 import { type Flags, opsEnv } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
@@ -17,15 +17,5 @@ export async function get(rawIds: string[], flags: Flags): Promise<CommandResult
   const stdout = flags.json
     ? json(out)
     : out.found.map((f) => memoryBlock(f.memory, f.path, f.outgoing, f.incoming)).join("\n");
-  const errs: string[] = [];
-  let error;
-  if (out.unreadable.length) {
-    errs.push(...out.unreadable.map((u) => `memsync: memory ${u.id} cannot be read: ${u.path} is ${u.problem}`));
-    error = corrupt("unreadable");
-  }
-  if (out.not_found.length) {
-    errs.push(`memsync: not found: ${out.not_found.join(", ")}`);
-    error = notFound("not found");
-  }
-  return { stdout, stderr: errs.map((l) => `${l}\n`).join(""), exitCode: error?.exitCode ?? 0 };
+  return { stdout, ...missingReport(out) };
 }

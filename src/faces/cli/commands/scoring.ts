@@ -1,9 +1,9 @@
-import { corrupt, notFound, usageError } from "../../../core/errors.ts";
+import { usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { type MemoryScore, scoreMemories } from "../../../ops/score.ts";
 import { setSetting, showSettings } from "../../../ops/settings.ts";
-import { durationText, json, scoreText } from "../format.ts";
+import { durationText, json, missingReport, scoreText } from "../format.ts";
 import { type Flags, ids, opsEnv } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
@@ -30,17 +30,7 @@ export async function score(rawIds: string[], flags: Flags): Promise<CommandResu
   const stdout = flags.json
     ? json(out)
     : out.scores.map((s) => scoreBlock(s, out.now, out.settings.decay.model, out.settings.forget_threshold)).join("\n");
-  const errs: string[] = [];
-  let error;
-  if (out.unreadable.length) {
-    errs.push(...out.unreadable.map((u) => `memsync: memory ${u.id} cannot be read: ${u.path} is ${u.problem}`));
-    error = corrupt("unreadable");
-  }
-  if (out.not_found.length) {
-    errs.push(`memsync: not found: ${out.not_found.join(", ")}`);
-    error = notFound("not found");
-  }
-  return { stdout, stderr: errs.map((l) => `${l}\n`).join(""), exitCode: error?.exitCode ?? 0 };
+  return { stdout, ...missingReport(out) };
 }
 
 export async function settings(key: string | undefined, value: string | undefined, rest: unknown[], flags: Flags): Promise<CommandResult> {
