@@ -76,6 +76,9 @@ export const TARGETS_10K: { key: string; label: string; limit: number }[] = [
   { key: "save", label: "cold `save`", limit: 25 },
   { key: "get-old", label: "cold `get`", limit: 15 },
   { key: "search-common", label: "cold `search`", limit: 60 },
+  { key: "sync-push-one", label: "`sync` pushing 1 new memory (local bare remote)", limit: 250 },
+  { key: "pull-100", label: "`pull` of 100 remote changes", limit: 1000 },
+  { key: "merge-driver", label: "merge driver, one file", limit: 15 },
 ];
 
 /** What a command printed last, e.g. "20 of 1187 matches (raise --limit to see more)". */
@@ -210,7 +213,11 @@ export function markdown(r: Results, notes: string | null): string {
     out.push(
       `| search | 24 ms (in-process; looks only at the 3·top_k most recently used memories) | in-process ${f1(at10k.inproc.searchCommon.median)} ms for \`${at10k.manifest.common_query}\` (${at10k.inproc.searchCommon.matches} matches, best ${SEARCH_LIMIT} returned; ${f1(at10k.inproc.searchCommonAll.median)} ms returning all), ${f1(at10k.inproc.searchRare.median)} ms for \`${at10k.manifest.rare_query}\` (${at10k.inproc.searchRare.matches}); as a whole new process: ${f1(at10k.cold["search-common"]?.median ?? NaN)} / ${f1(at10k.cold["search-rare"]?.median ?? NaN)} ms |`,
     );
-    out.push("| clustering of 1,000 memories | 10.65 s (all pairs) | not measured here: consolidation is a later issue |");
+    const cons = r.suites?.find((x) => x.key === "consolidate");
+    out.push(`| clustering of 1,000 memories | 10.65 s (all pairs) | ${cons ? "see Consolidation candidates below (candidates through MinHash/LSH, never all pairs)" : "not measured in this run"} |`);
+    const push = at10k.cold["sync-push-one"];
+    const nat = at10k.cold["native-push-one"];
+    if (push && nat) out.push(`| \`sync\` of 1 new memory vs native git (add, commit, push) | — | ${f1(push.median)} ms vs ${f1(nat.median)} ms: ${(push.median / nat.median).toFixed(2)}× (target within 2×) |`);
     out.push("");
     out.push(
       "CortexGraph's figures are from DESIGN.md section 5 (measured on its v1.2.1), not re-measured on this machine. Its search is not comparable in kind: it never sees older matches, while memsync's covers every memory through the full-text index.",
