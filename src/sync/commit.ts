@@ -6,6 +6,7 @@ import { dropJournal, type JournalEntry, readJournal } from "../store/journal.ts
 import { LOCAL_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { patchGitIndex } from "./git-index.ts";
+import { writeLooseObject, writeTreeObject } from "./loose-objects.ts";
 import { cacheFor } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 
@@ -125,7 +126,7 @@ export class TreeModel {
   async write(): Promise<string> {
     if (this.dirty.size === 0) {
       if (this.currentRoot) return this.currentRoot;
-      return git.writeTree({ fs, dir: this.dir, tree: [] });
+      return writeTreeObject(`${this.dir}/.git`, []);
     }
     const depth = (p: string) => (p === "" ? 0 : p.split("/").length);
     const pending = new Set<string>();
@@ -143,7 +144,7 @@ export class TreeModel {
         (await this.entries(parentPath)).delete(name);
         continue;
       }
-      const oid = await git.writeTree({ fs, dir: this.dir, tree });
+      const oid = await writeTreeObject(`${this.dir}/.git`, tree);
       if (folder === "") root = oid;
       else (await this.entries(parentPath)).set(name, { mode: "040000", oid, type: "tree" });
     }
@@ -238,15 +239,18 @@ export async function commitPending(store: Store, author: Author, nowSeconds: nu
       const changed: string[] = [];
       for (const path of [...new Set(g.paths)].sort()) {
         let content: Uint8Array | null = null;
-        try {
-          content = fs.readFileSync(`${dir}/${path}`);
-        } catch {
-          content = null;
+        // a removed file (gc removes thousands): a failed read costs an exception, a look does not
+        if (fs.existsSync(`${dir}/${path}`)) {
+          try {
+            content = fs.readFileSync(`${dir}/${path}`);
+          } catch {
+            content = null;
+          }
         }
         const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
         const now = content === null ? null : (await git.hashBlob({ object: content })).oid;
         if (now === before) continue;
-        if (content !== null) await git.writeBlob({ fs, dir, blob: content });
+        if (content !== null) await writeLooseObject(`${dir}/.git`, "blob", content);
         await model.set(path, now);
         touchedPaths.set(path, now);
         changed.push(path);
