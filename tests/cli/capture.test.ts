@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, snapshot, tempDir, filesUnder } from "../helpers/env.ts";
 
 // remember and capture, end to end through the compiled binary.
 
@@ -14,18 +14,7 @@ function projectDir(remote = "git@github.com:Acme/Billing.git"): string {
   return dir;
 }
 
-function memoryFiles(store: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".json")) out.push(p);
-    }
-  };
-  walk(path.join(store, "memories"));
-  return out;
-}
+const memoryFiles = (store: string) => filesUnder(path.join(store, "memories"), ".json");
 
 const readJson = (p: string) => JSON.parse(fs.readFileSync(p, "utf8"));
 

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir, filesUnder } from "../helpers/env.ts";
 import { leaks, loadSecrets } from "../helpers/secrets.ts";
 
 // No secret reaches a file: every secret of the corpus is written through save (argument, stdin,
@@ -19,18 +19,7 @@ function ok(args: string[], input?: string, cwd?: string): any {
   return JSON.parse(r.stdout);
 }
 
-function allFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
+const allFiles = (dir: string) => filesUnder(dir);
 
 describe("secrets never reach a file", () => {
   test(`${SECRETS.length} secrets through every write path, then every file and every git object`, () => {

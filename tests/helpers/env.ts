@@ -112,3 +112,17 @@ export function readMemoryFile(dir: string, id: string): any {
   const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
   return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
 }
+
+/** Every file under a folder (absolute paths), optionally only those ending with a suffix. */
+export function filesUnder(dir: string, suffix = ""): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && p.endsWith(suffix)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
