@@ -80,6 +80,8 @@ describe("memsync hook", () => {
     // no store yet: session start is quiet, a prompt worth keeping makes the store
     const fresh = path.join(tempDir(), "fresh");
     assert.deepEqual(hook(fresh, "SessionStart", { cwd: project(), source: "startup" }).reply, { suppressOutput: true });
+    hook(fresh, "UserPromptSubmit", { cwd: project(), prompt: "Should we use MongoDB here?" });
+    assert.ok(!fs.existsSync(fresh), "a prompt with nothing to keep makes no store");
     hook(fresh, "UserPromptSubmit", { cwd: project(), prompt: "I chose Redis over Memcached for caching" });
     assert.equal(memsyncJson(["--store", fresh, "list"]).total, 1);
   });

@@ -85,19 +85,25 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const prompt = input.prompt ?? "";
   if (prompt.trim() === "") return { suppressOutput: true };
-  const [{ withStore }, { ensureStore }, { captureText }, { recall }] = await Promise.all([
+  const [{ withStore }, { ensureStore }, { captureText }, { extractCaptures }, { recall }] = await Promise.all([
     import("../../ops/context.ts"),
     import("../../ops/init.ts"),
     import("../../ops/capture.ts"),
+    import("../../core/capture/extract.ts"),
     import("../../ops/recall.ts"),
   ]);
   const name = await project(cwd, run);
   const recalls = asksAboutPast(prompt);
-  if (!storeExists(run.env.storeRoot)) await ensureStore(run.env);
+  const extraction = extractCaptures(prompt);
+  if (!storeExists(run.env.storeRoot)) {
+    // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
+    if (extraction.captures.length === 0) return { suppressOutput: true };
+    await ensureStore(run.env);
+  }
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recalls ? await recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
-    await captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" });
+    await captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     return found && found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
   });
 }
