@@ -7,6 +7,7 @@ import { LOCAL_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { patchGitIndex } from "./git-index.ts";
 import { writeLooseObject, writeTreeObject } from "./loose-objects.ts";
+import { readTreeEntries } from "./objects.ts";
 import { cacheFor } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 
@@ -83,10 +84,7 @@ export class TreeModel {
       oid = e?.type === "tree" ? e.oid : null;
     }
     const map = new Map<string, { mode: string; oid: string; type: "blob" | "tree" | "commit" }>();
-    if (oid) {
-      const { tree } = await git.readTree({ fs, dir: this.dir, oid, cache: cacheFor(`${this.dir}/.git`) });
-      for (const e of tree) map.set(e.path, { mode: e.mode, oid: e.oid, type: e.type });
-    }
+    if (oid) for (const e of await readTreeEntries(`${this.dir}/.git`, oid)) map.set(e.path, { mode: e.mode, oid: e.oid, type: e.type });
     this.dirs.set(path, map);
     return map;
   }

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { deflateSync } from "node:zlib";
+import { deflateSync, inflateSync } from "node:zlib";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
 // named by its SHA-1 and zlib-deflated, as git itself does. isomorphic-git's writeObject costs
@@ -69,4 +69,37 @@ export function treeContent(entries: readonly TreeEntry[]): Uint8Array {
 
 export function writeTreeObject(gitdir: string, entries: readonly TreeEntry[]): Promise<string> {
   return writeLooseObject(gitdir, "tree", treeContent(entries));
+}
+
+const dec = new TextDecoder();
+
+/** A loose object's type and content, or null when it is not a loose file (packed, or missing). */
+export function readLooseObject(gitdir: string, oid: string): { type: string; content: Uint8Array } | null {
+  let raw: Uint8Array;
+  try {
+    raw = inflateSync(fs.readFileSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`));
+  } catch {
+    return null;
+  }
+  const nul = raw.indexOf(0);
+  const [type] = dec.decode(raw.subarray(0, nul)).split(" ");
+  return { type: type!, content: raw.subarray(nul + 1) };
+}
+
+/** A tree object's entries, as isomorphic-git's readTree gives them. */
+export function parseTree(content: Uint8Array): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  let at = 0;
+  while (at < content.length) {
+    const space = content.indexOf(0x20, at);
+    const nul = content.indexOf(0, space);
+    const mode = dec.decode(content.subarray(at, space));
+    const path = dec.decode(content.subarray(space + 1, nul));
+    let oid = "";
+    for (let i = nul + 1; i < nul + 21; i++) oid += content[i]!.toString(16).padStart(2, "0");
+    const padded = mode.padStart(6, "0");
+    out.push({ mode: padded, path, oid, type: padded === "040000" ? "tree" : padded === "160000" ? "commit" : "blob" });
+    at = nul + 21;
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import git from "isomorphic-git";
+import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
@@ -92,19 +93,37 @@ export async function copyReachable(src: string, dst: string, tip: string): Prom
     if (seen.has(oid)) continue;
     seen.add(oid);
     if (await has(dst, oid)) continue;
-    const obj = await git.readObject({ fs, gitdir: src, oid, format: "content", cache: cacheFor(src) });
     if (copied % 200 === 0) progress("copying objects", copied);
-    await git.writeObject({ fs, gitdir: dst, type: obj.type as "blob" | "tree" | "commit" | "tag", object: obj.object as Uint8Array, format: "content", oid });
+    // a loose object is copied by memsync itself; a packed one (or a tag) through isomorphic-git
+    const loose = readLooseObject(src, oid);
+    const obj =
+      loose && (loose.type === "blob" || loose.type === "tree" || loose.type === "commit")
+        ? { type: loose.type, object: loose.content }
+        : ((await git.readObject({ fs, gitdir: src, oid, format: "content", cache: cacheFor(src) })) as { type: string; object: Uint8Array });
+    if (obj.type === "blob" || obj.type === "tree" || obj.type === "commit") await writeLooseObject(dst, obj.type, obj.object);
+    else await git.writeObject({ fs, gitdir: dst, type: obj.type as "tag", object: obj.object, format: "content", oid });
     copied++;
     if (obj.type === "commit") {
-      const { commit } = await git.readCommit({ fs, gitdir: src, oid, cache: cacheFor(src) });
-      stack.push(commit.tree, ...commit.parent);
+      // a commit's header (up to the first blank line) names its tree and parents
+      const text = new TextDecoder().decode(obj.object);
+      const header = text.split("\n\n", 1)[0]!;
+      for (const m of header.matchAll(/^(?:tree|parent) ([0-9a-f]{40})$/gm)) stack.push(m[1]!);
     } else if (obj.type === "tree") {
-      const { tree } = await git.readTree({ fs, gitdir: src, oid, cache: cacheFor(src) });
-      for (const e of tree) if (e.type !== "commit") stack.push(e.oid);
+      for (const e of parseTree(obj.object)) if (e.type !== "commit") stack.push(e.oid);
     }
   }
   return copied;
+}
+
+/**
+ * A tree's entries: a loose object is read and inflated here (zlib in the runtime, where
+ * isomorphic-git inflates in JavaScript: a commit touching every shard reads 500 trees); a packed
+ * one through isomorphic-git.
+ */
+export async function readTreeEntries(gitdir: string, oid: string): Promise<TreeEntry[]> {
+  const loose = readLooseObject(gitdir, oid);
+  if (loose?.type === "tree") return parseTree(loose.content);
+  return (await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) })).tree as TreeEntry[];
 }
 
 export interface TreeChange {
@@ -118,7 +137,7 @@ export async function diffTrees(gitdir: string, a: string | null, b: string | nu
   if (a === b) return out;
   const entries = async (oid: string | null) => {
     const m = new Map<string, { oid: string; type: string }>();
-    if (oid) for (const e of (await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) })).tree) m.set(e.path, { oid: e.oid, type: e.type });
+    if (oid) for (const e of await readTreeEntries(gitdir, oid)) m.set(e.path, { oid: e.oid, type: e.type });
     return m;
   };
   const [ea, eb] = await Promise.all([entries(a), entries(b)]);

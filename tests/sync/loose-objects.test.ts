@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { writeLooseObject, writeTreeObject } from "../../src/sync/loose-objects.ts";
+import { parseTree, readLooseObject, writeLooseObject, writeTreeObject } from "../../src/sync/loose-objects.ts";
 import { git, tempDir } from "../helpers/env.ts";
 
 // memsync writes blobs and trees itself (src/sync/loose-objects.ts): native git must read them as
@@ -31,6 +31,14 @@ describe("loose objects", () => {
     assert.equal(ours, native);
     assert.equal(git(repo, "ls-tree", ours).stdout, `${listing}\n`);
     assert.equal(await writeTreeObject(gitdir, [...entries].reverse()), ours, "the order given does not matter");
+    // read back: the loose file inflates to the same entries, in git's order
+    const back = readLooseObject(gitdir, native);
+    assert.equal(back?.type, "tree");
+    assert.deepEqual(
+      parseTree(back!.content).map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.path}`),
+      listing.split("\n"),
+    );
+    assert.equal(readLooseObject(gitdir, "0".repeat(40)), null);
     assert.equal(await writeTreeObject(gitdir, []), "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "the empty tree");
     assert.equal(git(repo, "fsck", "--strict", "--unreachable", "--no-dangling").status, 0);
   });
