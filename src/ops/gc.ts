@@ -104,8 +104,8 @@ export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<
         const { outgoing, incoming } = tx.relationsOf(id);
         for (const r of [...outgoing, ...incoming]) relations.add(r.id);
       }
-      for (const id of going) if (tx.removeMemory(id)) out.removed.push(id);
-      for (const rid of [...relations].sort()) if (tx.removeRelation(rid)) out.relations_removed.push(rid);
+      out.removed.push(...tx.removeMany("memory", going));
+      out.relations_removed.push(...tx.removeMany("relation", [...relations].sort()));
     }
     tx.updateMeta((meta) => ({ ...meta, last_gc_at: now }));
     tx.note("gc", messages.gc(out.removed.length, out.relations_removed.length, opts.archive));

@@ -306,6 +306,26 @@ export class IndexDb {
     return row;
   }
 
+  /**
+   * deleteFile for many files of one kind, in a few statements: the files' rows and the records
+   * indexed from exactly those files (a record indexed from another copy stays).
+   */
+  deleteFiles(kind: RecordKind, paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    const list = JSON.stringify(paths);
+    const inList = "(SELECT value FROM json_each(?))";
+    if (kind === "memory") {
+      const rids = JSON.stringify(
+        (this.q(`SELECT m.rid FROM memories m JOIN files f ON f.path = m.path AND f.id = m.id WHERE f.path IN ${inList}`).all(list) as { rid: number }[]).map((r) => r.rid),
+      );
+      for (const table of ["memories", "memory_docs", "memory_tags", "memory_entities"]) this.q(`DELETE FROM ${table} WHERE rid IN ${inList}`).run(rids);
+      this.q(`DELETE FROM memory_fts WHERE rowid IN ${inList}`).run(rids);
+    } else {
+      this.q(`DELETE FROM relations WHERE path IN ${inList} AND id IN (SELECT id FROM files WHERE path IN ${inList})`).run(list, list);
+    }
+    this.q(`DELETE FROM files WHERE path IN ${inList}`).run(list);
+  }
+
   /** Files that were set aside as second copies of a record with this id. */
   duplicatesOf(kind: RecordKind, id: string): FileRow[] {
     return this.q("SELECT * FROM files WHERE kind = ? AND id = ? AND problem LIKE 'duplicate:%'").all(kind, id) as unknown as FileRow[];

@@ -164,7 +164,7 @@ describe("memsync settings", () => {
 });
 
 describe("memsync gc", () => {
-  test("deletes active memories under the forget threshold with their relations, one commit, last_gc_at recorded", () => {
+  test("deletes active memories under the forget threshold with their relations, one commit, last_gc_at recorded", async () => {
     const store = newStore();
     const keep = saveAged(store, "used yesterday", 1);
     const keepUsed = saveAged(store, "old but used a lot", 60, { use_count: 20 });
@@ -187,6 +187,24 @@ describe("memsync gc", () => {
     for (const id of [old1, old2]) assert.ok(!exists(store, id), id);
     assert.ok(fs.existsSync(path.join(store, "relations", `${r3}.json`)));
     assert.ok(readMeta(store).last_gc_at >= t0);
+    // the index forgot them too: not found, not searched, not dangling, the same after a rebuild
+    assert.equal(memsync(["--store", store, "get", old1]).code, 3);
+    assert.equal(memsyncJson(["--store", store, "search", "faded", "--status", "all"]).total, 2, "only the promoted and the archived one");
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path.join(store, ".memsync/index.db"));
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    assert.deepEqual(
+      ["memories", "memory_docs", "memory_fts", "files WHERE kind = 'memory'"].map((t) => count(`SELECT count(*) AS n FROM ${t}`)),
+      [4, 4, 4, 4],
+      "no row is left of a pruned memory",
+    );
+    assert.equal(count("SELECT count(*) AS n FROM memory_tags WHERE rid NOT IN (SELECT rid FROM memories)"), 0);
+    db.close();
+    const status = memsyncJson(["--store", store, "status"]);
+    assert.equal(status.health, "healthy");
+    assert.deepEqual([status.memories.total, status.relations.total], [4, 1]);
+    memsyncJson(["--store", store, "reindex"]);
+    assert.deepEqual([memsyncJson(["--store", store, "status"]).memories.total, memsyncJson(["--store", store, "search", "faded", "--status", "all"]).total], [4, 2]);
     memsyncJson(["--store", store, "commit"]);
     assert.equal(commits(store), before + 1, "one commit");
     const c = lastCommit(store);
