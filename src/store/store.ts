@@ -611,11 +611,15 @@ export class StoreTx {
   removeMany(kind: RecordKind, ids: readonly string[]): string[] {
     const removed: string[] = [];
     const paths: string[] = [];
-    for (const id of ids) {
+    const found = ids.flatMap((id) => {
       const at = this.store.locate(kind, id);
-      if (!at) continue;
+      return at ? [{ id, at }] : [];
+    });
+    // every folder brought up to date before any file goes: a folder looked at later would take
+    // this call's own removals (still in the index until the end) for changes made outside memsync
+    for (const { at } of found) this.freshen(kind, dirOf(at.path));
+    for (const { id, at } of found) {
       const dir = dirOf(at.path);
-      this.freshen(kind, dir);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.changed.push(at.path);
       this.unsynced.add(dir);

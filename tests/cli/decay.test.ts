@@ -219,6 +219,25 @@ describe("memsync gc", () => {
     assert.equal(lastCommit(store).subject, "gc: nothing to prune");
   });
 
+  test("memories flat and in shard folders go in one commit, with nothing taken for an edit made outside memsync", () => {
+    const store = newStore();
+    const flat = [saveAged(store, "faded flat one", 60), saveAged(store, "faded flat two", 70)];
+    memsyncJson(["--store", store, "settings", "layout", "sharded"]);
+    const sharded = [saveAged(store, "faded sharded one", 60), saveAged(store, "faded sharded two", 80), saveAged(store, "kept sharded", 0)];
+    assert.ok(fs.existsSync(path.join(store, "memories", sharded[0]!.slice(-2), `${sharded[0]}.json`)));
+    assert.ok(fs.existsSync(path.join(store, "memories", `${flat[0]}.json`)));
+    memsyncJson(["--store", store, "commit"]);
+    const before = commits(store);
+    const out = memsyncJson(["--store", store, "gc"]);
+    assert.deepEqual(out.removed.sort(), [...flat, sharded[0], sharded[1]].sort());
+    const journal = fs.readFileSync(path.join(store, ".memsync/journal.jsonl"), "utf8");
+    assert.doesNotMatch(journal, /"op":"edit"/);
+    memsyncJson(["--store", store, "commit"]);
+    assert.equal(commits(store), before + 1);
+    assert.equal(lastCommit(store).subject, "gc: prune 4 memories");
+    assert.equal(memsyncJson(["--store", store, "status"]).health, "healthy");
+  });
+
   test("--dry-run lists what would go with scores and changes nothing, on any machine", () => {
     const store = newStore();
     saveAged(store, "recent", 2);
