@@ -211,6 +211,9 @@ export async function measureGcScenario(benchDir: string, scenario: Scenario, si
   for (let i = 0; i < runs; i++) {
     scratchCopy(dir, copy);
     await settle(copy);
+    // the copy's data is still being written back; on ext4 (data=ordered) the first fsyncs of a
+    // command would wait for all of it: flush it first, as it is for a store in use
+    spawnSync("sync");
     const g = timed([BIN, "--store", copy, "gc", "--json"]);
     const c = timed([BIN, "--store", copy, "commit", "--json"]);
     const out = JSON.parse(g.stdout) as { removed: string[]; relations_removed: string[] };

@@ -99,13 +99,9 @@ export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<
         out.removed.push(id);
       }
     } else {
-      const relations = new Set<string>();
-      for (const id of going) {
-        const { outgoing, incoming } = tx.relationsOf(id);
-        for (const r of [...outgoing, ...incoming]) relations.add(r.id);
-      }
+      const relations = tx.relationIdsTouching(going);
       out.removed.push(...tx.removeMany("memory", going));
-      out.relations_removed.push(...tx.removeMany("relation", [...relations].sort()));
+      out.relations_removed.push(...tx.removeMany("relation", relations));
     }
     tx.updateMeta((meta) => ({ ...meta, last_gc_at: now }));
     tx.note("gc", messages.gc(out.removed.length, out.relations_removed.length, opts.archive));

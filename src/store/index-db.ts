@@ -525,6 +525,14 @@ export class IndexDb {
     ).run(r.id, path, r.from_memory_id, r.to_memory_id, r.relation_type, json);
   }
 
+  /** Ids of every relation from or to any of these memories (one query for many). */
+  relationIdsTouching(memoryIds: readonly string[]): string[] {
+    const list = JSON.stringify(memoryIds);
+    return (
+      this.q("SELECT id FROM relations WHERE from_id IN (SELECT value FROM json_each(?1)) OR to_id IN (SELECT value FROM json_each(?1)) ORDER BY id").all(list) as { id: string }[]
+    ).map((r) => r.id);
+  }
+
   relationsFrom(id: string): string[] {
     return (this.q("SELECT json FROM relations WHERE from_id = ? ORDER BY id").all(id) as { json: string }[]).map((r) => r.json);
   }

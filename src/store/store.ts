@@ -366,7 +366,10 @@ export class Store {
    * id was validated before it got here (recordPath refuses anything else).
    */
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
-    for (const rel of candidatePaths(kind, id)) {
+    // where the index has the record first: one stat instead of two for a sharded record
+    const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
+    const paths = candidatePaths(kind, id);
+    for (const rel of known && paths.includes(known) ? [known, ...paths.filter((p) => p !== known)] : paths) {
       const st = this.fs.stat(`${this.root}/${rel}`);
       if (st?.isFile) return { path: rel, stat: st };
     }
@@ -564,6 +567,11 @@ export class StoreTx {
 
   relationsOf(id: string): { outgoing: Relation[]; incoming: Relation[] } {
     return this.store.relationsNow(id);
+  }
+
+  /** Ids of every relation from or to any of these memories. */
+  relationIdsTouching(memoryIds: readonly string[]): string[] {
+    return this.store.index.relationIdsTouching(memoryIds);
   }
 
   findRelation(from: string, to: string, type: string): string | undefined {
