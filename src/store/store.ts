@@ -630,7 +630,8 @@ export class StoreTx {
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.changed.push(at.path);
-      this.unsynced.add(dir);
+      // no folder fsync for these removals (gc's hundreds of folders): a crash can only bring a
+      // removed file back, never lose one, and the next gc removes it again
       this.touched.add(dir);
       paths.push(at.path);
       removed.push(id);
