@@ -133,18 +133,28 @@ export class TreeModel {
       for (let i = parts.length; i >= 0; i--) pending.add(parts.slice(0, i).join("/"));
     }
     let root = "";
-    for (const folder of [...pending].sort((a, b) => depth(b) - depth(a))) {
-      const map = await this.entries(folder);
-      const tree = [...map].map(([path, e]) => ({ mode: e.mode, path, oid: e.oid, type: e.type }));
-      const name = folder.slice(folder.lastIndexOf("/") + 1);
-      const parentPath = folder.includes("/") ? folder.slice(0, folder.lastIndexOf("/")) : "";
-      if (folder !== "" && tree.length === 0) {
-        (await this.entries(parentPath)).delete(name);
-        continue;
-      }
-      const oid = await writeTreeObject(`${this.dir}/.git`, tree);
-      if (folder === "") root = oid;
-      else (await this.entries(parentPath)).set(name, { mode: "040000", oid, type: "tree" });
+    // every folder involved is loaded first (pending holds each one's parents too), so the
+    // writes below only change maps already known; then deepest first, one depth at a time
+    // (the folders of one depth are independent, so they are written together)
+    for (const folder of pending) await this.entries(folder);
+    const levels = new Map<number, string[]>();
+    for (const folder of pending) levels.set(depth(folder), [...(levels.get(depth(folder)) ?? []), folder]);
+    for (const level of [...levels.keys()].sort((a, b) => b - a)) {
+      await Promise.all(
+        levels.get(level)!.map(async (folder) => {
+          const map = await this.entries(folder);
+          const tree = [...map].map(([path, e]) => ({ mode: e.mode, path, oid: e.oid, type: e.type }));
+          const name = folder.slice(folder.lastIndexOf("/") + 1);
+          const parentPath = folder.includes("/") ? folder.slice(0, folder.lastIndexOf("/")) : "";
+          if (folder !== "" && tree.length === 0) {
+            (await this.entries(parentPath)).delete(name);
+            return;
+          }
+          const oid = await writeTreeObject(`${this.dir}/.git`, tree);
+          if (folder === "") root = oid;
+          else (await this.entries(parentPath)).set(name, { mode: "040000", oid, type: "tree" });
+        }),
+      );
     }
     this.dirty.clear();
     this.currentRoot = root;
