@@ -1,5 +1,4 @@
 import { spawnSync } from "node:child_process";
-import path from "node:path";
 
 // The benchmarks of maintenance, capture and recall (issues 4 and 5): each its own script in
 // bench-lib, run by scripts/bench as a separate process (each builds the stores it needs and
@@ -82,4 +81,3 @@ export function suitesMarkdown(results: readonly SuiteResult[]): string[] {
   return out;
 }
 
-export const suiteScript = (repo: string, s: Suite) => path.join(repo, s.argv[0]!);

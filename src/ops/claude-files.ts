@@ -19,14 +19,9 @@ export function claudeHome(env: ClaudeEnv): string {
   return env.configDir ?? path.join(env.home, ".claude");
 }
 
-/** The root of the git repository holding `dir` (a worktree's main repository), or null. */
-export function gitRepoRoot(dir: string): string | null {
-  return repositoryOf(dir)?.mainTop ?? null;
-}
-
 /** The project a session in `cwd` belongs to, as a folder path. */
 export function projectRoot(cwd: string, env: ClaudeEnv): string {
-  return gitRepoRoot(env.projectDir ?? cwd) ?? path.resolve(env.projectDir ?? cwd);
+  return repositoryOf(env.projectDir ?? cwd)?.mainTop ?? path.resolve(env.projectDir ?? cwd);
 }
 
 /** ~/.claude/projects/<encoded project>/memory/MEMORY.md, as Claude Code names it. */

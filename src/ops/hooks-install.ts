@@ -1,20 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { addHooks, type HookCommand, type JsonObject, removeHooks } from "../core/claude/settings.ts";
+import { addHooks, type HookCommand, HOOK_EVENTS, type JsonObject, removeHooks } from "../core/claude/settings.ts";
 import { invalidInput } from "../core/errors.ts";
 import { claudeHome, type ClaudeEnv, projectRoot, replaceFile } from "./claude-files.ts";
 
 // `memsync hooks install|uninstall [--project|--user]`: memsync's entries in Claude Code's
 // settings.json, added or removed without touching the user's other settings and hooks.
-
-/** The events memsync answers, with how long Claude Code may wait (our own bounds are shorter). */
-export const HOOK_EVENTS = [
-  { event: "SessionStart", timeout: 15 },
-  { event: "UserPromptSubmit", timeout: 15 },
-  { event: "PreCompact", timeout: 30 },
-  { event: "Stop", timeout: 30 },
-  { event: "SessionEnd", timeout: 30 },
-] as const;
 
 export type HookScope = "project" | "user";
 

@@ -4,6 +4,21 @@
 //
 //   { "hooks": { "<Event>": [ { "matcher": "", "hooks": [ { "type": "command", "command": "..." } ] } ] } }
 
+/** The Claude Code events memsync answers, with how long Claude Code may wait (our own bounds are shorter). */
+export const HOOK_EVENTS = [
+  { event: "SessionStart", timeout: 15 },
+  { event: "UserPromptSubmit", timeout: 15 },
+  { event: "PreCompact", timeout: 30 },
+  { event: "Stop", timeout: 30 },
+  { event: "SessionEnd", timeout: 30 },
+] as const;
+
+export type HookEvent = (typeof HOOK_EVENTS)[number]["event"];
+
+export const HOOK_EVENT_NAMES: readonly HookEvent[] = HOOK_EVENTS.map((e) => e.event);
+
+const MEMSYNC_HOOK = new RegExp(`(^|[\\s/'"])memsync(-edge)?['"]?\\s(.*\\s)?hook\\s+(${HOOK_EVENT_NAMES.join("|")})\\b`);
+
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
 
@@ -18,7 +33,7 @@ const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object"
 
 /** Whether a hook command is memsync's: `…/memsync [options] hook <Event>` (or memsync-edge). */
 export function isMemsyncHook(command: unknown): boolean {
-  return typeof command === "string" && /(^|[\s/'"])memsync(-edge)?['"]?\s(.*\s)?hook\s+(SessionStart|UserPromptSubmit|PreCompact|Stop|SessionEnd)\b/.test(command);
+  return typeof command === "string" && MEMSYNC_HOOK.test(command);
 }
 
 function withoutOurs(groups: Json[]): { groups: Json[]; removed: number } {

@@ -3,7 +3,8 @@ import type { ClaudeEnv } from "../../ops/claude-files.ts";
 import type { OpsEnv } from "../../ops/context.ts";
 import { sinceLastSync, startSync } from "./background-sync.ts";
 import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
-import { asksAboutPast } from "./payload.ts";
+import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts";
+import { asksAboutPast } from "./past-work.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
@@ -14,8 +15,6 @@ import { failed, type HookReply, withContext } from "./reply.ts";
 // - Stop: after a turn, a sync bounded in time (at most every few minutes); SessionEnd: a sync.
 // A hook never breaks the session: whatever fails, it exits 0 and says why in systemMessage.
 
-export const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 export interface HookRun {
   env: OpsEnv;
@@ -48,8 +47,8 @@ function hasRemote(root: string): boolean {
 export async function runHook(event: string, stdin: string, run: HookRun): Promise<HookReply> {
   const input = parseHookPayload(stdin);
   if (!input) return failed("the hook input was not Claude Code's hook JSON; nothing done");
-  const name = (HOOK_EVENTS as readonly string[]).includes(event) ? (event as HookEvent) : null;
-  if (!name) return failed(`unknown hook event ${JSON.stringify(event.slice(0, 40))} (memsync answers ${HOOK_EVENTS.join(", ")})`);
+  const name = (HOOK_EVENT_NAMES as readonly string[]).includes(event) ? (event as HookEvent) : null;
+  if (!name) return failed(`unknown hook event ${JSON.stringify(event.slice(0, 40))} (memsync answers ${HOOK_EVENT_NAMES.join(", ")})`);
   const cwd = input.cwd ?? run.cwd;
   switch (name) {
     case "SessionStart":
