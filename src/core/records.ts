@@ -48,9 +48,9 @@ function checkEntityRelations(m: Memory): void {
  * Redact secrets and drop <private> spans from every string of a record (in place). A text
  * that was nothing but private is refused: there is nothing left to store.
  */
-function cleanFields(obj: JsonObject): void {
+function cleanFields(obj: JsonObject, opts: { keys?: boolean } = {}): void {
   const before = typeof obj.content === "string" ? obj.content : undefined;
-  const { privateRemoved } = cleanRecord(obj);
+  const { privateRemoved } = cleanRecord(obj, opts);
   if (privateRemoved && before !== undefined && before.trim() !== "" && typeof obj.content === "string" && obj.content.trim() === "") {
     throw invalidInput("nothing to store: the text is entirely <private>");
   }
@@ -144,7 +144,8 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
     if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
   }
   const p: JsonObject = structuredClone(patch);
-  cleanFields(p);
+  // the patch's keys are cleaned once merged: a new secret key then sits beside an older one
+  cleanFields(p, { keys: false });
   normalizeLabels(p);
   editLabels(memory, p, edits);
   // a deep copy: cleaning must not touch the memory passed in (nested objects are shared)

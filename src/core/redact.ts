@@ -93,8 +93,34 @@ function identifierWords(id: string): string[] {
     .filter(Boolean);
 }
 
-/** The kind of secret an identifier (API_KEY, dbPassword, client-secret) names, or null. */
+/** The kind of secret an identifier (API_KEY, dbPassword, client-secret, PGPASSWORD) names, or null. */
 export function secretKindOfName(id: string): string | null {
+  return nameKind(id)?.kind ?? null;
+}
+
+interface NameKind {
+  kind: string;
+  /**
+   * Named only by an environment-variable form (PGPASSWORD, ROOTPW, SSH_KEY): the value must
+   * look like a value (4+ characters, and not a lowercase word set apart from the "=" by a
+   * space), so prose such as "the PGPASSWORD= variable" stays.
+   */
+  loose: boolean;
+}
+
+function nameKind(id: string): NameKind | null {
+  // the shell's working folders
+  if (id === "PWD" || id === "OLDPWD") return null;
+  const kind = wordKind(id);
+  if (kind) return { kind, loose: false };
+  const loose = envKind(id) ?? fusedKind(id);
+  return loose ? { kind: loose, loose: true } : null;
+}
+
+/** "<prefix>key" words that name a secret in any style (apiKey, masterkey, SECRETKEY). */
+const FUSED_KEY = /^(?:api|access|private|signing|encryption|master|account|session|app|client|service|admin|deploy|license|secret|auth|hmac|jwt|crypt|encrypt|sign|sk)key$/;
+
+function wordKind(id: string): string | null {
   const words = identifierWords(id);
   if (words.length === 0 || words.length > 8) return null;
   if (words.some((w) => NOT_SECRET_WORDS.has(w))) return null;
@@ -102,9 +128,49 @@ export function secretKindOfName(id: string): string | null {
   if (words.some((w) => SECRET_WORDS.has(w))) return words.some((w) => w === "token" || w === "tokens") ? "token" : "secret";
   const last = words[words.length - 1]!;
   if (last === "key" && words.length >= 2 && !PLAIN_KEYS.has(words[words.length - 2]!)) return "secret";
-  if (last.endsWith("key") && last.length > 3 && /^(?:api|access|private|signing|encryption|master|account|session|app|client|service|admin|deploy|license|secret)key$/.test(last)) {
-    return "secret";
-  }
+  if (FUSED_KEY.test(last)) return "secret";
+  return null;
+}
+
+/** One word that ends in the name of a secret: pgpassword, masterPassphrase, authtoken, appsecret. */
+function fusedKind(id: string): string | null {
+  const words = identifierWords(id);
+  const last = words[words.length - 1] ?? "";
+  if (words.length > 8 || words.some((w) => NOT_SECRET_WORDS.has(w))) return null;
+  if (/.(?:password|passwd|passphrase)$/.test(last)) return "password";
+  if (/.token$/.test(last)) return "token";
+  if (/.secret$/.test(last)) return "secret";
+  return null;
+}
+
+/** Words before the last part of an environment variable that make it a setting, not a secret. */
+const ENV_SETTING_WORDS = new Set([
+  "count", "max", "min", "limit", "length", "len", "size", "budget", "usage", "num", "number", "total", "type", "ttl",
+  "expiry", "expires", "expiration", "policy", "rotation", "format", "hint", "label", "enabled", "required", "mode",
+  "reset", "strength", "rule", "rules", "validator", "validation",
+]);
+
+/** Key names that say what a key indexes, not what it unlocks (SORT_KEY, PUBLIC_KEY). */
+const ENV_PLAIN_KEYS = new Set([...PLAIN_KEYS].filter((w) => !["ssh", "gpg", "host", "my"].includes(w)).concat(["pub"]));
+
+/** English words that end in "pass" (COMPASS is not a password). */
+const PASS_WORDS = new Set(["compass", "bypass", "encompass", "surpass", "trespass", "overpass", "underpass", "impass"]);
+
+/**
+ * The secret an environment variable (UPPER_SNAKE) names by its last part: PGPASSWORD,
+ * MYSQL_ROOT_PASS, ROOTPW, ENV_TOKEN, OPENAIAPIKEY, SSH_KEY.
+ */
+function envKind(id: string): string | null {
+  if (!/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/.test(id) || id.length > 60) return null;
+  const parts = id.toLowerCase().split("_");
+  const last = parts[parts.length - 1]!;
+  if (parts.slice(0, -1).some((w) => ENV_SETTING_WORDS.has(w))) return null;
+  if (/(?:password|passwd|passphrase)$/.test(last)) return "password";
+  if (/(?:pass|pwd|pw)$/.test(last) && !PASS_WORDS.has(last) && (last.length > 2 || parts.length > 1)) return "password";
+  if (/token$/.test(last)) return "token";
+  if (/secret$/.test(last)) return "secret";
+  if (/.apikey$/.test(last) || FUSED_KEY.test(last)) return "secret";
+  if (last === "key" && parts.length >= 2 && !ENV_PLAIN_KEYS.has(parts[parts.length - 2]!)) return "secret";
   return null;
 }
 
@@ -151,8 +217,9 @@ function redactAssignments(text: string, found: string[]): string {
   let at = 0;
   ASSIGNMENT_HEAD.lastIndex = 0;
   for (let m = ASSIGNMENT_HEAD.exec(text); m; m = ASSIGNMENT_HEAD.exec(text)) {
-    const kind = secretKindOfName(m[2]!);
-    if (!kind) continue;
+    const named = nameKind(m[2]!);
+    if (!named) continue;
+    const kind = named.kind;
     const valueAt = m.index + m[0].length;
     ASSIGNMENT_VALUE.lastIndex = valueAt;
     const v = ASSIGNMENT_VALUE.exec(text);
@@ -161,6 +228,7 @@ function redactAssignments(text: string, found: string[]): string {
     const quote = value[0] === '"' || value[0] === "'" || value[0] === "`" ? value[0] : "";
     const inner = quote ? value.slice(1, -1) : value;
     if (PLACEHOLDER.test(inner.trim()) || inner.includes(MARK_PREFIX)) continue;
+    if (named.loose && (inner.trim().length < 4 || (!quote && /[ \t]$/.test(m[0]) && /^[a-z]+[.,;:]?$/.test(inner)))) continue;
     found.push(kind);
     out += `${text.slice(at, valueAt)}${quote}${mark(kind)}${quote}`;
     at = valueAt + value.length;
@@ -264,11 +332,19 @@ export function cleanText(text: string): CleanText {
 /** Keys whose values are structure, never free text. */
 const STRUCTURAL = new Set(["id", "from_memory_id", "to_memory_id"]);
 
+/** A value standing alone under a key that names a secret ({"api_key": "..."}, --meta password=x). */
+const LONE_VALUE = /^\S{4,500}$/;
+
 /**
  * Clean every string in a record (content, gist, decision texts, meta.source/context, tags,
- * entities, fields memsync does not know), in place. Returns what was found.
+ * entities, fields memsync does not know), and every object key, in place. A key is cleaned as a
+ * text ({"ghp_...": 1} becomes {"[REDACTED:github-token]": 1}); two keys that clean to the same
+ * text both stay, the later ones suffixed "-2", "-3"... (in the order of their original names, so
+ * every machine names them alike). A lone value under a key that names a secret
+ * ({"db_password": "hunter22"}) is replaced whole. `keys: false` leaves keys as they are (a patch
+ * whose keys are cleaned once merged, so a new secret key never overwrites an older one).
  */
-export function cleanRecord(value: Record<string, unknown>): { found: string[]; privateRemoved: boolean } {
+export function cleanRecord(value: Record<string, unknown>, opts: { keys?: boolean } = {}): { found: string[]; privateRemoved: boolean } {
   const found: string[] = [];
   let privateRemoved = false;
   const clean = (s: string): string => {
@@ -285,10 +361,38 @@ export function cleanRecord(value: Record<string, unknown>): { found: string[]; 
     }
     if (typeof v === "object" && v !== null) {
       const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) if (!STRUCTURAL.has(k)) o[k] = walk(o[k]);
+      for (const k of Object.keys(o)) {
+        if (STRUCTURAL.has(k)) continue;
+        const kind = typeof o[k] === "string" ? secretKindOfName(k) : null;
+        const s = o[k] as string;
+        if (kind && LONE_VALUE.test(s) && !PLACEHOLDER.test(s) && !s.includes(MARK_PREFIX)) {
+          found.push(kind);
+          o[k] = mark(kind);
+        } else o[k] = walk(o[k]);
+      }
+      if (opts.keys !== false) renameKeys(o, clean);
     }
     return v;
   };
   walk(value);
   return { found, privateRemoved };
+}
+
+/** Give every key its cleaned name, keeping apart keys that clean to the same text. */
+function renameKeys(o: Record<string, unknown>, clean: (s: string) => string): void {
+  const renamed: [string, string][] = [];
+  for (const k of Object.keys(o)) {
+    if (STRUCTURAL.has(k)) continue;
+    const c = clean(k);
+    if (c !== k) renamed.push([k, c === "" ? mark("private") : c]);
+  }
+  if (renamed.length === 0) return;
+  renamed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const values = renamed.map(([k]) => o[k]);
+  for (const [k] of renamed) delete o[k];
+  renamed.forEach(([, name], i) => {
+    let unique = name;
+    for (let n = 2; Object.hasOwn(o, unique); n++) unique = `${name}-${n}`;
+    o[unique] = values[i];
+  });
 }

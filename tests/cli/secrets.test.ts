@@ -78,4 +78,34 @@ describe("secrets never reach a file", () => {
     }
     assert.deepEqual(found, [], `secrets leaked:\n${found.join("\n")}`);
   });
+
+  test("a token as an object key (--input JSON, --meta) and env-style assignments: in no file and no git object", () => {
+    const store = newStore();
+    const gh = SECRETS.find((s) => s.kind === "github-token")!.secret;
+    const gl = SECRETS.find((s) => s.kind === "gitlab-token")!.secret;
+    const pg = SECRETS.find((s) => s.kind === "env-pgpassword")!;
+    const a = ok(["--store", store, "save", "--input", "-"], JSON.stringify({ content: `psql with ${pg.text}`, meta: { extra: { [gh]: 1, [`${gh.slice(0, -3)}QRS`]: 2 } }, [gl]: { note: "x" } }));
+    const b = ok(["--store", store, "save", "a second memory"]);
+    ok(["--store", store, "relate", a.memory.id, b.memory.id, "--meta", `${gh}=1`, "--meta", `PGPASSWORD=${pg.secret}`]);
+    ok(["--store", store, "update", b.memory.id, "--input", "-"], JSON.stringify({ meta: { extra: { [gl]: "v", api_key: pg.secret } } }));
+    ok(["--store", store, "commit"]);
+    const stored = ok(["--store", store, "get", a.memory.id]);
+    const extra = (stored.memory ?? stored).meta.extra;
+    assert.deepEqual(Object.keys(extra).sort(), ["[REDACTED:github-token]", "[REDACTED:github-token]-2"], "both keys survive");
+    const secrets = [gh, gl, pg.secret, `${gh.slice(0, -3)}QRS`];
+    const found: string[] = [];
+    for (const f of allFiles(store)) {
+      const bytes = fs.readFileSync(f).toString("latin1");
+      for (const s of secrets) if (leaks(bytes, s)) found.push(`${s.slice(0, 6)} in ${path.relative(store, f)}`);
+    }
+    const objects = spawnSync("git", ["cat-file", "--batch-all-objects", "--batch"], { cwd: store, encoding: "latin1", maxBuffer: 64 * 1024 * 1024 });
+    assert.equal(objects.status, 0, objects.stderr);
+    const history = git(store, "log", "-p", "--all");
+    assert.match(history.stdout, /REDACTED:github-token/, "the redacted keys are in history");
+    for (const s of secrets) {
+      if (leaks(objects.stdout, s)) found.push(`${s.slice(0, 6)} in a git object`);
+      if (leaks(history.stdout, s)) found.push(`${s.slice(0, 6)} in git log -p`);
+    }
+    assert.deepEqual(found, []);
+  });
 });

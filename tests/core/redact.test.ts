@@ -43,6 +43,14 @@ describe("what is not a secret stays", () => {
     "token: null",
     "Bearer tokens are sent in the Authorization header",
     "-----BEGIN CERTIFICATE-----\nMIIBkTCB+wIJAK\n-----END CERTIFICATE-----",
+    "the PGPASSWORD= variable is read by psql",
+    "the KEY= format is documented",
+    "set MAX_TOKENS=4096 and TOKEN_TYPE=bearer",
+    "COMPASS=north",
+    "PWD=/home/me/project OLDPWD=/tmp",
+    "CACHE_KEY=user_42 and SORT_KEY=created_at",
+    "PGPASSWORD=${PGPASSWORD} psql",
+    "DB_PASS=xxx",
   ];
   for (const text of keep) {
     test(JSON.stringify(text.slice(0, 50)), () => {
@@ -52,7 +60,13 @@ describe("what is not a secret stays", () => {
 
   test("names of secrets", () => {
     for (const n of ["PASSWORD", "db_password", "dbPassword", "API_KEY", "apiKey", "client-secret", "GITHUB_TOKEN", "STRIPE_KEY", "AccountKey"]) assert.ok(secretKindOfName(n), n);
-    for (const n of ["primary_key", "max_tokens", "PASSWORD_FILE", "token_url", "key", "sort_key", "bypass", "SECRET_NAME"]) assert.equal(secretKindOfName(n), null, n);
+    // environment variables named by their last part, fused or not
+    for (const n of ["PGPASSWORD", "MASTERPASSWORD", "PGPASS", "DBPASS", "REDIS_PASS", "MYSQL_PWD", "ROOTPW", "OPENAIAPIKEY", "AUTHKEY", "ENV_TOKEN", "AUTHTOKEN", "JWTSECRET", "SSH_KEY", "MY_KEY", "pgpassword", "authToken"]) {
+      assert.ok(secretKindOfName(n), n);
+    }
+    for (const n of ["primary_key", "max_tokens", "PASSWORD_FILE", "token_url", "key", "sort_key", "bypass", "SECRET_NAME", "COMPASS", "BYPASS", "PWD", "OLDPWD", "KEY", "MAX_TOKENS", "TOKEN_TYPE", "PUBLIC_KEY", "CACHE_KEY", "MAX_TOKEN", "monkey"]) {
+      assert.equal(secretKindOfName(n), null, n);
+    }
   });
 });
 
@@ -124,9 +138,50 @@ describe("records are cleaned whatever field the secret is in", () => {
   });
 });
 
+describe("object keys are cleaned like values", () => {
+  const t1 = SECRETS.find((x) => x.kind === "github-token")!.secret;
+  const t2 = SECRETS.find((x) => x.kind === "gitlab-token")!.secret;
+  const t3 = `${t1.slice(0, -4)}WXYZ`;
+
+  test("a token used as a key becomes its marker; two keys that clean alike both stay", () => {
+    const m = createMemory({ content: "x", meta: { extra: { [t1]: 1, [t3]: 2, [t2]: { [t1]: "deep" } } }, [t3]: true }, ID, ORIGIN);
+    const file = JSON.stringify(m);
+    for (const t of [t1, t2, t3]) assert.ok(!leaks(file, t), file);
+    assert.deepEqual(m.meta.extra, {
+      "[REDACTED:github-token]": 1,
+      "[REDACTED:github-token]-2": 2,
+      "[REDACTED:gitlab-token]": { "[REDACTED:github-token]": "deep" },
+    });
+    assert.equal((m as Record<string, unknown>)["[REDACTED:github-token]"], true);
+    assert.equal(updateMemory(m, {}, ORIGIN.now + 1).changed, false, "cleaning again changes nothing");
+  });
+
+  test("an update's new secret key sits beside an older one instead of replacing it", () => {
+    const m = createMemory({ content: "x", meta: { extra: { [t1]: 1 } } }, ID, ORIGIN);
+    const r = updateMemory(m, { meta: { extra: { [t3]: 2 } } }, ORIGIN.now + 1);
+    assert.deepEqual(r.memory.meta.extra, { "[REDACTED:github-token]": 1, "[REDACTED:github-token]-2": 2 });
+    assert.ok(!leaks(JSON.stringify(r.memory), t3));
+  });
+
+  test("a lone value under a key that names a secret is replaced; prose and placeholders stay", () => {
+    const r = createRelation(
+      { from: ID, to: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e", type: "related", metadata: { db_password: "hunter2hunter2", PGPASSWORD: "Xk29fjQ01mzp", api_key: "${API_KEY}", token_notes: "rotate it every month", "PGPASSWORD=Xk29fjQ01mzp": "1" } },
+      "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7f",
+      1,
+    );
+    assert.deepEqual(r.metadata, {
+      db_password: "[REDACTED:password]",
+      PGPASSWORD: "[REDACTED:password]",
+      api_key: "${API_KEY}",
+      token_notes: "rotate it every month",
+      "PGPASSWORD=[REDACTED:password]": "1",
+    });
+  });
+});
+
 describe("redaction is linear", () => {
   test("50,000 adversarial characters", () => {
-    for (const unit of ["a", "sk-", "password=", "a://b:c@", "-----BEGIN PRIVATE KEY----- ", "Bearer ", "<private>", "eyJ", "x=y ", "password is "]) {
+    for (const unit of ["a", "sk-", "password=", "a://b:c@", "-----BEGIN PRIVATE KEY----- ", "Bearer ", "<private>", "eyJ", "x=y ", "password is ", "PGPASSWORD=", "A_", "AB_PASS= x "]) {
       const text = unit.repeat(Math.ceil(50_000 / unit.length)).slice(0, 50_000);
       const t0 = performance.now();
       cleanText(text);
