@@ -1,7 +1,7 @@
 import type { CommitOutcome } from "../sync/commit.ts";
 import { commitPending } from "../sync/commit.ts";
 import { pull, type PullResult, push, type PushResult } from "../sync/exchange.ts";
-import type { Remote } from "../sync/remote.ts";
+import type { Remote, RemoteOptions } from "../sync/remote.ts";
 import { setRemote } from "../sync/remote.ts";
 import type { Store } from "../store/store.ts";
 import { type OpsEnv, originOf } from "./context.ts";
@@ -15,9 +15,9 @@ function author(store: Store, env: OpsEnv) {
 }
 
 /** A new store from a remote (an empty remote: a new store whose first sync fills it). */
-export async function cloneOp(env: OpsEnv, url: string, cwd: string): Promise<{ root: string; head: string | null; files: number; store_created: boolean }> {
+export async function cloneOp(env: OpsEnv, url: string, cwd: string, opts: RemoteOptions = {}): Promise<{ root: string; head: string | null; files: number; store_created: boolean }> {
   const { cloneStore } = await import("../sync/exchange.ts");
-  const out = await cloneStore(env.storeRoot, url, cwd, env.credentials ?? {}, env.driverCommand ?? "memsync merge-driver %O %A %B %P %L");
+  const out = await cloneStore(env.storeRoot, url, cwd, env.credentials ?? {}, env.driverCommand ?? "memsync merge-driver %O %A %B %P %L", opts);
   let created = false;
   if (out.head === null) {
     const { initStore } = await import("./init.ts");
@@ -27,8 +27,8 @@ export async function cloneOp(env: OpsEnv, url: string, cwd: string): Promise<{ 
   return { root: env.storeRoot, ...out, store_created: created };
 }
 
-export function setRemoteOp(store: Store, url: string, cwd: string): Promise<Remote> {
-  return setRemote(store.root, url, cwd);
+export function setRemoteOp(store: Store, url: string, cwd: string, opts: RemoteOptions = {}): Promise<Remote> {
+  return setRemote(store.root, url, cwd, opts);
 }
 
 export async function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult }> {

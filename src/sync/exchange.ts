@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import process from "node:process";
 import path from "node:path";
 import git from "isomorphic-git";
-import { unavailable } from "../core/errors.ts";
+import { isMemsyncError, unavailable } from "../core/errors.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { candidatePaths } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
@@ -13,7 +12,7 @@ import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } fro
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import { progress } from "./progress.ts";
-import { getRemote, type Remote } from "./remote.ts";
+import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
 // pull and push. pull = fetch, then a fast-forward or memsync's merge (merge-tree.ts), then the
 // working files; push = send, and on a remote that moved, pull and try again (bounded, with
@@ -43,10 +42,9 @@ export interface PushResult {
 
 const TRACKING = "refs/remotes/origin/main";
 
-/** isomorphic-git's Node HTTP client; it calls url.parse, whose deprecation notice is noise to a user. */
+/** memsync's own HTTP client (http-client.ts): redirects never carry the token to another origin. */
 async function httpClient() {
-  process.noDeprecation = true;
-  return (await import("isomorphic-git/http/node")).default;
+  return (await import("./http-client.ts")).httpClient();
 }
 
 function branchName(ref: string): string {
@@ -57,13 +55,15 @@ function httpAuth(remote: Remote & { kind: "http" }, creds: Credentials) {
   const token = tokenFor(remote.url, creds);
   return {
     onProgress: (e: { phase: string; loaded: number; total?: number }) => progress(e.phase, e.loaded, e.total),
-    onAuth: () => (token ? { username: "x-access-token", password: token } : { cancel: true }),
+    // only ever for the remote's own origin (isomorphic-git asks with the remote's URL)
+    onAuth: (url: string) => (token && new URL(url).origin === new URL(remote.url).origin ? { username: "x-access-token", password: token } : { cancel: true }),
     onAuthFailure: () => ({ cancel: true }),
   };
 }
 
 /** Network trouble of any kind is "unavailable": nothing local is lost, sync again later. */
 function networkError(e: unknown, url: string): never {
+  if (isMemsyncError(e)) throw e;
   const code = (e as { code?: string }).code ?? "";
   const msg = e instanceof Error ? e.message : String(e);
   if (/HttpError|UserCanceled/.test(code) || /401|403/.test(msg)) throw unavailable(`the remote refused access (${url}): set MEMSYNC_GIT_TOKEN or a credentials file`);
@@ -373,13 +373,13 @@ async function countOnlyFrom(dir: string, mine: string, theirs: string): Promise
  * Make a new store from a remote: the repository, its files, git's index, the merge driver.
  * An empty remote gets a new store (the first sync pushes it).
  */
-export async function cloneStore(root: string, url: string, cwd: string, creds: Credentials, driverCommand: string): Promise<{ head: string | null; files: number }> {
+export async function cloneStore(root: string, url: string, cwd: string, creds: Credentials, driverCommand: string, opts: RemoteOptions = {}): Promise<{ head: string | null; files: number }> {
   const { classifyRemote, setRemote } = await import("./remote.ts");
-  const remote = classifyRemote(url, cwd);
+  const remote = classifyRemote(url, cwd, opts);
   if (fs.existsSync(root) && fs.readdirSync(root).length > 0) throw unavailable(`${root} exists and is not empty`);
   fs.mkdirSync(root, { recursive: true });
   await git.init({ fs, dir: root, defaultBranch: "main" });
-  await setRemote(root, url, cwd);
+  await setRemote(root, url, cwd, opts);
   const { registerMergeDriver } = await import("./repo-init.ts");
   await registerMergeDriver(root, driverCommand);
   const ref = "refs/heads/main";

@@ -2,25 +2,33 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { invalidInput, unavailable } from "../core/errors.ts";
+import { checkHttpUrl, safeUrl } from "./remote-url.ts";
 
 // Where a store syncs to. Two kinds of remote: smart HTTP(S) (any git host; the token comes from
-// MEMSYNC_GIT_TOKEN or a credentials file, never from the URL or .git/config), and a local path to
-// a bare repository (a shared disk). ssh is not something isomorphic-git speaks.
+// MEMSYNC_GIT_TOKEN or a credentials file, never from the URL or .git/config; which URLs are
+// accepted: remote-url.ts), and a local path to a bare repository (a shared disk). ssh is not
+// something isomorphic-git speaks.
 
 export type Remote = { kind: "http"; url: string } | { kind: "local"; gitdir: string };
 
-const REMOTE_KEY = "remote.origin.url";
+export interface RemoteOptions {
+  /** Plain http:// to a loopback host (127.0.0.0/8, ::1, localhost) is allowed. */
+  insecureHttp?: boolean;
+}
 
-export function classifyRemote(raw: string, cwd: string): Remote {
+const REMOTE_KEY = "remote.origin.url";
+/**
+ * The URL plain http was allowed for (remote set/clone --insecure-http), in .git/config: machine
+ * local, never synced, and tied to that URL, so a remote changed by other means is checked again.
+ */
+const INSECURE_KEY = "memsync.insecureHttp";
+
+export function classifyRemote(raw: string, cwd: string, opts: RemoteOptions = {}): Remote {
   const url = raw.trim();
   if (/^(ssh:\/\/|git@|[\w.-]+@[\w.-]+:)/.test(url)) {
-    throw invalidInput(`ssh remotes are not supported (${url}): use an https URL with a token in MEMSYNC_GIT_TOKEN, or a path to a bare repository`);
+    throw invalidInput(`ssh remotes are not supported (${safeUrl(url)}): use an https URL with a token in MEMSYNC_GIT_TOKEN, or a path to a bare repository`);
   }
-  if (/^https?:\/\//i.test(url)) {
-    const u = new URL(url);
-    if (u.username || u.password) throw invalidInput("a remote URL must not carry credentials: put the token in MEMSYNC_GIT_TOKEN");
-    return { kind: "http", url: u.toString() };
-  }
+  if (/^https?:\/\//i.test(url)) return { kind: "http", url: checkHttpUrl(url, opts.insecureHttp === true) };
   if (/^file:\/\//i.test(url)) return classifyRemote(decodeURIComponent(new URL(url).pathname), cwd);
   const dir = path.resolve(cwd, url);
   const bare = fs.existsSync(path.join(dir, "objects")) && fs.existsSync(path.join(dir, "HEAD")) ? dir : null;
@@ -30,18 +38,24 @@ export function classifyRemote(raw: string, cwd: string): Remote {
   return { kind: "local", gitdir };
 }
 
-export async function setRemote(root: string, raw: string, cwd: string): Promise<Remote> {
-  const remote = classifyRemote(raw, cwd);
+export async function setRemote(root: string, raw: string, cwd: string, opts: RemoteOptions = {}): Promise<Remote> {
+  const remote = classifyRemote(raw, cwd, opts);
+  const insecure = remote.kind === "http" && remote.url.startsWith("http:") ? remote.url : undefined;
   await git.setConfig({ fs, dir: root, path: REMOTE_KEY, value: remote.kind === "http" ? remote.url : remote.gitdir });
   await git.setConfig({ fs, dir: root, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
+  await git.setConfig({ fs, dir: root, path: INSECURE_KEY, value: insecure });
   return remote;
 }
 
 export async function getRemote(root: string): Promise<Remote> {
   const v = (await git.getConfig({ fs, dir: root, path: REMOTE_KEY })) as unknown;
   if (typeof v !== "string" || v === "") throw unavailable("no remote is set (run: memsync remote set <url or path to a bare repository>)");
+  const allowed = (await git.getConfig({ fs, dir: root, path: INSECURE_KEY })) as unknown;
+  const opts = { insecureHttp: typeof allowed === "string" && allowed === v.trim() };
+  // an HTTP URL refused now (set by hand, or allowed for another URL) says why, as remote set would
+  if (/^https?:\/\//i.test(v.trim())) return classifyRemote(v, root, opts);
   try {
-    return classifyRemote(v, root);
+    return classifyRemote(v, root, opts);
   } catch (e) {
     // it was a repository when it was set: now it cannot be reached (a disk not mounted)
     throw unavailable(`the remote cannot be reached: ${e instanceof Error ? e.message : String(e)}`);

@@ -90,7 +90,7 @@ describe("secrets never reach a file", () => {
     ok(["--store", store, "update", b.memory.id, "--input", "-"], JSON.stringify({ meta: { extra: { [gl]: "v", api_key: pg.secret } } }));
     ok(["--store", store, "commit"]);
     const stored = ok(["--store", store, "get", a.memory.id]);
-    const extra = (stored.memory ?? stored).meta.extra;
+    const extra = stored.found[0].memory.meta.extra;
     assert.deepEqual(Object.keys(extra).sort(), ["[REDACTED:github-token]", "[REDACTED:github-token]-2"], "both keys survive");
     const secrets = [gh, gl, pg.secret, `${gh.slice(0, -3)}QRS`];
     const found: string[] = [];

@@ -27,6 +27,27 @@ describe("redaction corpus", () => {
   }
 });
 
+describe("environment-style assignments (forms the corpus does not repeat)", () => {
+  const cases: [string, string][] = [
+    ["MYSQL_PWD=4UlCQeAsDE2jZ5 mysql -u root", "4UlCQeAsDE2jZ5"],
+    ['export SLACK_AUTH_TOKEN="YW90mbSYmqVlIkGMACcew0lGTgPta1"', "YW90mbSYmqVlIkGMACcew0lGTgPta1"],
+    ["env:\n  NPM_TOKEN: frvAXIZAIq8ilTQJTMWTpXr1btuiACZOr7Px\n", "frvAXIZAIq8ilTQJTMWTpXr1btuiACZOr7Px"],
+    ['{"X_TOKEN": "LtyfUqfRrsAzx6ToveKhBHujMIv3", "region": "eu"}', "LtyfUqfRrsAzx6ToveKhBHujMIv3"],
+    ["export PGPASSWORD=Xk29fjQ01mzp && psql", "Xk29fjQ01mzp"],
+    ["PGPASSWORD: 'Xk29fjQ01mzp'", "Xk29fjQ01mzp"],
+    ['{"REDIS_PASS":"Xk29fjQ01mzp"}', "Xk29fjQ01mzp"],
+    ["OPENAIAPIKEY = Xk29fjQ01mzp", "Xk29fjQ01mzp"],
+    ["ADMIN_PASS=Xk29fjQ01mzp", "Xk29fjQ01mzp"],
+  ];
+  for (const [text, secret] of cases) {
+    test(JSON.stringify(text.slice(0, 40)), () => {
+      const out = redactSecrets(text).text;
+      assert.ok(!out.includes(secret), out);
+      assert.match(out, /\[REDACTED:(password|token|secret)\]/);
+    });
+  }
+});
+
 describe("what is not a secret stays", () => {
   const keep = [
     "Let's use PostgreSQL for the analytics DB because we need JSONB and vector support",

@@ -3,8 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 // A real git smart-HTTP server for tests: native `git http-backend` run as CGI behind a small
-// HTTP server on 127.0.0.1, port 0. Optional token (Basic auth, the token as password), and a
-// fault to inject: drop the connection of the next push mid-request.
+// HTTP server on 127.0.0.1, port 0. Optional token (Basic auth, the token as password), a
+// redirect within the server, and a fault to inject: drop the connection of the next push
+// mid-request. memsync reaches it with --insecure-http (plain http to a loopback host).
 
 export interface GitHttpServer {
   url: (repo: string) => string;
@@ -14,12 +15,23 @@ export interface GitHttpServer {
   requests: string[];
 }
 
-export async function startGitHttpServer(projectRoot: string, token?: string): Promise<GitHttpServer> {
+export interface ServerOptions {
+  /** Answer every request under `from` with a redirect to the same path under `to` (same server). */
+  redirect?: { from: string; to: string; status?: number };
+}
+
+export async function startGitHttpServer(projectRoot: string, token?: string, opts: ServerOptions = {}): Promise<GitHttpServer> {
   let failPush = false;
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     requests.push(`${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? "yes" : "no"}`);
+    const r = opts.redirect;
+    if (r && url.pathname.startsWith(r.from)) {
+      res.writeHead(r.status ?? 302, { Location: `${r.to}${url.pathname.slice(r.from.length)}${url.search}` });
+      res.end();
+      return;
+    }
     if (token) {
       const auth = req.headers.authorization ?? "";
       const given = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString().split(":").slice(1).join(":") : "";

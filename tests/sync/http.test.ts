@@ -23,7 +23,7 @@ describe("memsync sync over smart HTTP", () => {
       const mk = (name: string) => {
         const dir = path.join(root, name);
         assert.equal(memsync(["init", dir]).code, 0);
-        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git")]).code, 0);
+        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
         return dir;
       };
       const a = mk("a");
@@ -63,7 +63,7 @@ describe("memsync sync over smart HTTP", () => {
     try {
       const a = path.join(root, "a");
       assert.equal(memsync(["init", a]).code, 0);
-      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git")]).code, 0);
+      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
       const ids = [0, 1, 2].map((i) => memsyncJson(["--store", a, "save", `memory ${i} before the outage`]).memory.id);
       server.failNextPush();
       const broken = await memsyncAsync(["--store", a, "sync"]);
@@ -86,7 +86,7 @@ describe("memsync sync over smart HTTP", () => {
       const dirs = ["m1", "m2", "m3", "m4", "m5"].map((name) => {
         const dir = path.join(root, name);
         assert.equal(memsync(["init", dir]).code, 0);
-        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git")]).code, 0);
+        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
         return dir;
       });
       const ids = dirs.map((d, i) => memsyncJson(["--store", d, "save", `memory ${i} pushed over http at the same time`]).memory.id as string);
@@ -111,7 +111,7 @@ describe("memsync sync over smart HTTP", () => {
     try {
       const a = path.join(root, "a");
       assert.equal(memsync(["init", a]).code, 0);
-      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git")]).code, 0);
+      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
       memsyncJson(["--store", a, "save", "kept while the server says no"]);
       const started = Date.now();
       const r = await memsyncAsync(["--store", a, "sync"]);

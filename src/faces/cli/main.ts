@@ -47,6 +47,8 @@ function maintenance<K extends keyof NonNullable<typeof MAINTENANCE>>(name: K): 
 }
 const capture = () => import("./commands/capture.ts");
 
+const INSECURE_HTTP_HELP = "allow a plain http:// URL to a server on this machine (127.0.0.1, ::1, localhost; never another host)";
+
 const STATUS_HELP = "filter by status: active, promoted, archived or all (repeatable; default active and promoted)";
 
 const EXIT_HELP = Object.entries(ERROR_CODES)
@@ -270,11 +272,13 @@ const COMMANDS: CommandSpec[] = [
   {
     usage: "clone <url> [dir]",
     describe: "a new store from a remote: https URL (token in MEMSYNC_GIT_TOKEN) or path to a bare repository",
+    options: (c) => c.option("--insecure-http", INSECURE_HTTP_HELP),
     run: async ([url, dir], f) => (await admin()).cloneCmd(url as string, dir as string | undefined, f),
   },
   {
     usage: "remote <action> [url]",
     describe: "remote set <url or path to a bare repository>: where sync pulls from and pushes to",
+    options: (c) => c.option("--insecure-http", INSECURE_HTTP_HELP),
     run: async ([action, url], f) => (await admin()).remoteCmd(action as string, url as string | undefined, f),
   },
   {

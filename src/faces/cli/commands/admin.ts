@@ -66,9 +66,9 @@ export async function commitCmd(flags: Flags): Promise<CommandResult> {
 }
 
 export async function remoteCmd(action: string, url: string | undefined, flags: Flags): Promise<CommandResult> {
-  if (action !== "set" || !url) throw usageError("usage: memsync remote set <url or path to a bare repository>");
+  if (action !== "set" || !url) throw usageError("usage: memsync remote set <url or path to a bare repository> [--insecure-http]");
   const { setRemoteOp } = await import("../../../ops/sync.ts");
-  const remote = await withStore(opsEnv(flags), (store) => setRemoteOp(store, url, cwd()));
+  const remote = await withStore(opsEnv(flags), (store) => setRemoteOp(store, url, cwd(), { insecureHttp: flags.insecureHttp === true }));
   return { stdout: flags.json ? json(remote) : `remote: ${remote.kind === "http" ? remote.url : remote.gitdir}\n` };
 }
 
@@ -106,7 +106,7 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
 export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {
   const { cloneOp } = await import("../../../ops/sync.ts");
   const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
-  const out = await withProgress(flags, () => cloneOp(opsEnv(flags, root), url, cwd()));
+  const out = await withProgress(flags, () => cloneOp(opsEnv(flags, root), url, cwd(), { insecureHttp: flags.insecureHttp === true }));
   if (flags.json) return { stdout: json(out) };
   return { stdout: out.store_created ? `cloned an empty remote: new store at ${out.root}; sync fills the remote\n` : `cloned ${out.files} files into ${out.root}\n` };
 }

@@ -1,0 +1,120 @@
+import { unavailable } from "../core/errors.ts";
+import { safeUrl } from "./remote-url.ts";
+
+// memsync's HTTP client for isomorphic-git (its `http` plugin: request -> response), on the
+// runtime's fetch. isomorphic-git's own Node client follows every redirect itself, Authorization
+// header included, so a remote answering 302 to another host got the token. Here a redirect is
+// followed only within the remote's origin (scheme, host and port), where the credentials already
+// go; a redirect to any other origin is refused before anything is sent there, with the new
+// address in the message, so a user who trusts it can set it as the remote. Refusing (rather than
+// following without credentials) also keeps an https remote from being moved to plain http and
+// keeps the repository's path and the pack from reaching a host nobody chose.
+//
+// isomorphic-git never reads the response's url for its next request: the POST after a GET of
+// info/refs, and the retry after a 401 with credentials from onAuth, go to the remote's own URL
+// again, and through this client again.
+
+export interface GitHttpRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
+  signal?: AbortSignal;
+  onProgress?: unknown;
+}
+
+export interface GitHttpResponse {
+  url: string;
+  method: string;
+  statusCode: number;
+  statusMessage: string;
+  headers: Record<string, string>;
+  body: AsyncIterableIterator<Uint8Array>;
+}
+
+/** Redirects followed at most, like git's curl (http.followRedirects follows a handful). */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+async function bodyBytes(body: GitHttpRequest["body"]): Promise<Uint8Array | undefined> {
+  if (body === undefined) return undefined;
+  if (body instanceof Uint8Array) return body;
+  const parts: Uint8Array[] = [];
+  for await (const p of body as AsyncIterable<Uint8Array>) parts.push(p);
+  let size = 0;
+  for (const p of parts) size += p.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+async function* chunks(stream: ReadableStream<Uint8Array> | null): AsyncIterableIterator<Uint8Array> {
+  if (!stream) return;
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function headersOf(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k.toLowerCase()] = v;
+  });
+  return out;
+}
+
+/** The part of a smart-HTTP URL before the service path: the repository's address. */
+const SERVICE_PATH = /\/(?:info\/refs\?service=git-[a-z-]+|git-upload-pack|git-receive-pack)$/;
+
+/**
+ * One request, redirects within the origin followed (the body is kept to send again on 307/308).
+ * `moved`: repository addresses a redirect of an earlier request moved (old -> new), so the POSTs
+ * that follow go straight to the new address, as git does after its first request.
+ */
+async function send(req: GitHttpRequest, moved: Map<string, string>): Promise<GitHttpResponse> {
+  const origin = new URL(req.url).origin;
+  const base = req.url.replace(SERVICE_PATH, "");
+  let url = moved.has(base) ? moved.get(base)! + req.url.slice(base.length) : req.url;
+  const method = (req.method ?? "GET").toUpperCase();
+  const body = await bodyBytes(req.body);
+  for (let hop = 0; ; hop++) {
+    const res = await fetch(url, { method, headers: req.headers ?? {}, body, redirect: "manual", signal: req.signal });
+    const location = res.headers.get("location");
+    if (!REDIRECTS.has(res.status) || location === null) {
+      const now = url.replace(SERVICE_PATH, "");
+      if (hop > 0 && base !== req.url && now !== url && now !== base) moved.set(base, now);
+      return { url, method, statusCode: res.status, statusMessage: res.statusText, headers: headersOf(res.headers), body: chunks(res.body) };
+    }
+    await res.body?.cancel();
+    const next = new URL(location, url);
+    if (next.origin !== origin) {
+      const where = safeUrl(next.toString().replace(SERVICE_PATH, ""));
+      throw unavailable(`the remote redirects to another origin (${where}); memsync sends nothing there: if you trust that address, make it the remote (memsync remote set)`);
+    }
+    if (hop + 1 > MAX_REDIRECTS) throw unavailable(`the remote redirected more than ${MAX_REDIRECTS} times (${safeUrl(url)})`);
+    // 301/302/303 would turn a POST into a GET without its pack: git servers redirect the GET of
+    // info/refs, and a POST only with 307/308, which keep the method and body
+    if (method !== "GET" && method !== "HEAD" && res.status !== 307 && res.status !== 308) {
+      throw unavailable(`the remote redirected a ${method} request (${safeUrl(url)}): set the remote to the address it redirects to`);
+    }
+    url = next.toString();
+  }
+}
+
+/** A client for one fetch or push (what redirects taught it lasts as long as the operation). */
+export function httpClient(): { request: (req: GitHttpRequest) => Promise<GitHttpResponse> } {
+  const moved = new Map<string, string>();
+  return { request: (req) => send(req, moved) };
+}
