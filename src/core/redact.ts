@@ -378,11 +378,18 @@ export function cleanRecord(value: Record<string, unknown>, opts: { keys?: boole
   return { found, privateRemoved };
 }
 
+/**
+ * Keys no rule can match, skipped for speed (every record's own field names): at most four
+ * lowercase words of at most 9 letters joined by "_" hold no digit, no run of 10 alphanumerics, no
+ * "-", ".", ":", "=", space or "<", and stay under github_pat_'s 30 characters after its prefix.
+ */
+const PLAIN_KEY = /^[a-z]{1,9}(?:_[a-z]{1,9}){0,3}$/;
+
 /** Give every key its cleaned name, keeping apart keys that clean to the same text. */
 function renameKeys(o: Record<string, unknown>, clean: (s: string) => string): void {
   const renamed: [string, string][] = [];
   for (const k of Object.keys(o)) {
-    if (STRUCTURAL.has(k)) continue;
+    if (STRUCTURAL.has(k) || PLAIN_KEY.test(k)) continue;
     const c = clean(k);
     if (c !== k) renamed.push([k, c === "" ? mark("private") : c]);
   }

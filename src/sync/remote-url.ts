@@ -49,7 +49,7 @@ export function checkHttpUrl(raw: string, insecureHttp: boolean): string {
       throw invalidInput(`plain http:// to ${u.host} would send the token and the memories unencrypted: use https:// (--insecure-http allows only a server on this machine)`);
     }
     if (!insecureHttp) {
-      throw invalidInput(`plain http:// sends the token and the memories unencrypted (${safeUrl(raw)}): use https://, or --insecure-http for a server on this machine`);
+      throw invalidInput(`plain http:// sends the token and the memories unencrypted (${safeUrl(raw)}): use https://, or for a server on this machine give --insecure-http to remote set or clone`);
     }
   }
   u.hash = "";

@@ -21,63 +21,68 @@ function ok(args: string[], input?: string, cwd?: string): any {
 
 const allFiles = (dir: string) => filesUnder(dir);
 
-describe("secrets never reach a file", () => {
-  test(`${SECRETS.length} secrets through every write path, then every file and every git object`, () => {
-    assert.ok(SECRETS.length >= 30);
-    const store = newStore();
-    const cwd = tempDir();
-    const anchor = ok(["--store", store, "save", "anchor memory"]).memory.id as string;
-    let captured = 0;
-    for (const s of SECRETS) {
-      // save: text on standard input, and every free-text field through --input
-      const saved = ok(["--store", store, "save", "-"], `Note: ${s.text}`);
-      ok(["--store", store, "save", "--input", "-"], JSON.stringify({
-        content: `Deploy notes ${s.kind}`,
-        gist: s.text,
-        type: "decision",
-        decision: { what: "use the vault", why: s.text, alternatives: [s.text], constraints: [s.text], tradeoffs: [s.text] },
-        meta: { source: s.text, context: s.text, extra: { raw: s.text } },
-        x_future_field: { nested: [s.text] },
-      }));
-      ok(["--store", store, "save", `Gist and source ${s.kind}`, `--gist=${s.text}`, `--source=${s.text}`, `--context=${s.text}`]);
-      // update: new content, new context
-      ok(["--store", store, "update", saved.memory.id, "--content", "-"], `Rotated: ${s.text}`);
-      ok(["--store", store, "update", anchor, `--context=${s.text}`]);
-      // relate: relation metadata (--meta splits its values at commas)
-      ok(["--store", store, "relate", saved.memory.id, anchor, "--meta", `why=${s.text.replaceAll(",", " ")}`]);
-      // remember and capture, the text itself and a hook payload
-      ok(["--store", store, "remember", "-"], `We decided to use Vault because ${s.text}`, cwd);
-      const c = ok(["--store", store, "capture", `Let's use PostgreSQL for billing ${s.kind} because the config has ${s.text}`], undefined, cwd);
-      captured += c.stored.length;
-      const payload = { session_id: s.text, cwd, hook_event_name: "UserPromptSubmit", prompt: `I chose Redis over Memcached for ${s.kind} since ${s.text}` };
-      captured += ok(["--store", store, "capture"], JSON.stringify(payload), cwd).stored.length;
-      // a commit now and then: history is checked too
-      if (s === SECRETS[Math.floor(SECRETS.length / 2)]) ok(["--store", store, "commit"]);
-    }
-    assert.ok(captured >= SECRETS.length * 2 - 2, `capture stored ${captured} memories (every prompt above states a decision)`);
-    ok(["--store", store, "commit"]);
-    assert.equal(memsync(["--store", store, "status"]).code, 0);
+// the corpus in parts of 14, one store each: each test stays well inside the per-test timeout
+const PARTS = Array.from({ length: Math.ceil(SECRETS.length / 14) }, (_, i) => SECRETS.slice(i * 14, i * 14 + 14));
 
-    const files = allFiles(store);
-    assert.ok(files.some((f) => f.endsWith("index.db")) && files.some((f) => f.includes(`${path.sep}.git${path.sep}`)));
-    const found: string[] = [];
-    for (const f of files) {
-      const bytes = fs.readFileSync(f).toString("latin1");
-      const utf8 = fs.readFileSync(f, "utf8");
-      for (const s of SECRETS) if (leaks(bytes, s.secret) || leaks(utf8, s.secret)) found.push(`${s.kind} in ${path.relative(store, f)}`);
-    }
-    // git's objects are compressed on disk: read every one of them, and the history as patches
-    const objects = spawnSync("git", ["cat-file", "--batch-all-objects", "--batch"], { cwd: store, encoding: "latin1", maxBuffer: 256 * 1024 * 1024 });
-    assert.equal(objects.status, 0, objects.stderr);
-    const history = git(store, "log", "-p", "--all", "--format=%H %s%n%b");
-    assert.equal(history.status, 0);
-    assert.ok(history.stdout.includes("capture: "), "the history holds the captures");
-    for (const s of SECRETS) {
-      if (leaks(objects.stdout, s.secret)) found.push(`${s.kind} in a git object`);
-      if (leaks(history.stdout, s.secret)) found.push(`${s.kind} in git log -p`);
-    }
-    assert.deepEqual(found, [], `secrets leaked:\n${found.join("\n")}`);
-  });
+describe("secrets never reach a file", () => {
+  assert.ok(SECRETS.length >= 30);
+  for (const [n, PART] of PARTS.entries()) {
+    test(`${PART.length} secrets (part ${n + 1} of ${PARTS.length} of the corpus) through every write path, then every file and every git object`, () => {
+      const store = newStore();
+      const cwd = tempDir();
+      const anchor = ok(["--store", store, "save", "anchor memory"]).memory.id as string;
+      let captured = 0;
+      for (const s of PART) {
+        // save: text on standard input, and every free-text field through --input
+        const saved = ok(["--store", store, "save", "-"], `Note: ${s.text}`);
+        ok(["--store", store, "save", "--input", "-"], JSON.stringify({
+          content: `Deploy notes ${s.kind}`,
+          gist: s.text,
+          type: "decision",
+          decision: { what: "use the vault", why: s.text, alternatives: [s.text], constraints: [s.text], tradeoffs: [s.text] },
+          meta: { source: s.text, context: s.text, extra: { raw: s.text } },
+          x_future_field: { nested: [s.text] },
+        }));
+        ok(["--store", store, "save", `Gist and source ${s.kind}`, `--gist=${s.text}`, `--source=${s.text}`, `--context=${s.text}`]);
+        // update: new content, new context
+        ok(["--store", store, "update", saved.memory.id, "--content", "-"], `Rotated: ${s.text}`);
+        ok(["--store", store, "update", anchor, `--context=${s.text}`]);
+        // relate: relation metadata (--meta splits its values at commas)
+        ok(["--store", store, "relate", saved.memory.id, anchor, "--meta", `why=${s.text.replaceAll(",", " ")}`]);
+        // remember and capture, the text itself and a hook payload
+        ok(["--store", store, "remember", "-"], `We decided to use Vault because ${s.text}`, cwd);
+        const c = ok(["--store", store, "capture", `Let's use PostgreSQL for billing ${s.kind} because the config has ${s.text}`], undefined, cwd);
+        captured += c.stored.length;
+        const payload = { session_id: s.text, cwd, hook_event_name: "UserPromptSubmit", prompt: `I chose Redis over Memcached for ${s.kind} since ${s.text}` };
+        captured += ok(["--store", store, "capture"], JSON.stringify(payload), cwd).stored.length;
+        // a commit now and then: history is checked too
+        if (s === PART[Math.floor(PART.length / 2)]) ok(["--store", store, "commit"]);
+      }
+      assert.ok(captured >= PART.length * 2 - 2, `capture stored ${captured} memories (every prompt above states a decision)`);
+      ok(["--store", store, "commit"]);
+      assert.equal(memsync(["--store", store, "status"]).code, 0);
+
+      const files = allFiles(store);
+      assert.ok(files.some((f) => f.endsWith("index.db")) && files.some((f) => f.includes(`${path.sep}.git${path.sep}`)));
+      const found: string[] = [];
+      for (const f of files) {
+        const bytes = fs.readFileSync(f).toString("latin1");
+        const utf8 = fs.readFileSync(f, "utf8");
+        for (const s of PART) if (leaks(bytes, s.secret) || leaks(utf8, s.secret)) found.push(`${s.kind} in ${path.relative(store, f)}`);
+      }
+      // git's objects are compressed on disk: read every one of them, and the history as patches
+      const objects = spawnSync("git", ["cat-file", "--batch-all-objects", "--batch"], { cwd: store, encoding: "latin1", maxBuffer: 256 * 1024 * 1024 });
+      assert.equal(objects.status, 0, objects.stderr);
+      const history = git(store, "log", "-p", "--all", "--format=%H %s%n%b");
+      assert.equal(history.status, 0);
+      assert.ok(history.stdout.includes("capture: "), "the history holds the captures");
+      for (const s of PART) {
+        if (leaks(objects.stdout, s.secret)) found.push(`${s.kind} in a git object`);
+        if (leaks(history.stdout, s.secret)) found.push(`${s.kind} in git log -p`);
+      }
+      assert.deepEqual(found, [], `secrets leaked:\n${found.join("\n")}`);
+    });
+  }
 
   test("a token as an object key (--input JSON, --meta) and env-style assignments: in no file and no git object", () => {
     const store = newStore();

@@ -173,7 +173,7 @@ describe("plain http:// only to this machine, and only when asked for", () => {
     const before = snapshot(a);
     const r = memsync(["--store", a, "remote", "set", "http://127.0.0.1:9/hub.git"]);
     assert.equal(r.code, 4);
-    assert.match(r.stderr, /^memsync: plain http:\/\/ sends the token and the memories unencrypted \(http:\/\/127\.0\.0\.1:9\/hub\.git\): use https:\/\/, or --insecure-http for a server on this machine\n$/);
+    assert.match(r.stderr, /^memsync: plain http:\/\/ sends the token and the memories unencrypted \(http:\/\/127\.0\.0\.1:9\/hub\.git\): use https:\/\/, or for a server on this machine give --insecure-http to remote set or clone\n$/);
     assert.deepEqual(snapshot(a), before);
     const c = memsync(["clone", "http://localhost:9/hub.git", path.join(root, "c")]);
     assert.equal(c.code, 4);
