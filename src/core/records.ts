@@ -1,4 +1,4 @@
-import { COUNTED_FIELDS, LEGACY_STREAM, increment, normalizeCounts, streamsOf, withStreams } from "./counters.ts";
+import { COUNTED_FIELDS, LEGACY_STREAM, increment, normalizeCounts, streamsOf, sumOf, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
 import { jsonEqual } from "./merge/json-merge.ts";
 import { checkTagCount, normalizeEntities, sanitizeTagList, sanitizeTags } from "./labels.ts";
@@ -183,10 +183,10 @@ function countsPatched(memory: Memory, p: JsonObject): JsonObject {
   let counted: JsonObject = memory as JsonObject;
   for (const f of COUNTED_FIELDS) {
     const total = p[f];
-    if (total === undefined || typeof total !== "number" || !Number.isInteger(total)) continue;
+    if (typeof total !== "number" || !Number.isInteger(total) || total === memory[f]) continue;
     if (total < memory[f]) throw invalidInput(`${f} cannot go down from ${memory[f]} to ${total}: it sums the counts of every machine`);
     const s = streamsOf(memory as JsonObject, f);
-    s[LEGACY_STREAM] = (s[LEGACY_STREAM] ?? 0) + total - memory[f];
+    s[LEGACY_STREAM] = (s[LEGACY_STREAM] ?? 0) + Math.max(0, total - sumOf(s));
     counted = withStreams(counted, f, s);
   }
   if (counted !== memory && counted.counters !== undefined) p.counters = counted.counters;
