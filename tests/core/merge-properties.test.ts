@@ -4,7 +4,9 @@ import { COUNTED_FIELDS, type CountedField, increment, inheritedStreams, mergeSt
 import { carryUsage, type JsonObject, mergeMemory } from "../../src/core/merge/record-merge.ts";
 import { type Memory, MemorySchema, memoryToJson } from "../../src/core/model/memory.ts";
 import { parseWith } from "../../src/core/model/validate.ts";
+import { mergeMemories } from "../../src/core/consolidate.ts";
 import { createMemory, touchMemory, updateMemory } from "../../src/core/records.ts";
+import { splitMemory } from "../../src/core/split.ts";
 
 // Properties of the record merge over random histories (a seeded generator: every run sees the
 // same cases, a failure names its seed). Each replica of a memory is a copy evolved from a common
@@ -254,6 +256,25 @@ describe("successors: consolidation, split and usage carried over", () => {
     const p1 = src(SOURCE_A, { use_count: 2, counters: { use_count: { "o/s.00000001": 2 } } });
     const p2 = src(SOURCE_B, { use_count: 2, counters: { use_count: { "o/s.00000001": 2 } } });
     assert.deepEqual(inheritedStreams([p1, p2], "use_count"), { "o/s.00000001": 4 });
+  });
+
+  test("consolidation and split write the qualified streams, totals as before", () => {
+    const origin = { now: 1000, machine: null, user: null };
+    let a = createMemory({ content: "Redis caches sessions", use_count: 1, review_count: 1 }, SOURCE_A, origin);
+    a = touchMemory(a, 1100, false, "l.00000001");
+    const b = touchMemory(createMemory({ content: "Redis caches sessions for the web app", use_count: 2 }, SOURCE_B, origin), 1200, false, "v.00000002");
+    const merged = mergeMemories([a, b], { id: ID, now: 1300, cohesion: 0.9, gist: () => null });
+    assert.equal(merged.use_count, a.use_count + b.use_count);
+    assert.equal(merged.review_count, 1);
+    assert.deepEqual(merged.counters, {
+      use_count: { [`${SOURCE_A}/l.00000001`]: 1, [`${SOURCE_A}/~`]: 1, [`${SOURCE_B}/v.00000002`]: 1, [`${SOURCE_B}/~`]: 2 },
+      review_count: { [`${SOURCE_A}/~`]: 1 },
+    });
+    const parts = splitMemory(merged, [{ content: "part one" }, { content: "part two" }], { ids: [SOURCE_A, SOURCE_B], now: 1400, gist: () => null, removing: true });
+    for (const p of parts) {
+      assert.equal(p.use_count, merged.use_count);
+      assert.deepEqual(p.counters, merged.counters, "already qualified keys are kept as they are");
+    }
   });
 
   test("a source touched on two machines while merged away elsewhere: each carry is idempotent, both add up", () => {

@@ -100,4 +100,19 @@ describe("uses of one memory on several machines in the same second", () => {
     assert.equal(acknowledged, 3 * 3);
     assert.equal(git(h.bare, "fsck", "--strict").status, 0);
   });
+
+  test("a store folder copied by hand counts on a stream of its own", () => {
+    const a = path.join(tempDir(), "a");
+    assert.equal(memsync(["init", a]).code, 0);
+    const x = memsyncJson(["--store", a, "save", "a memory in a copied folder"]).memory.id as string;
+    memsyncJson(["--store", a, "touch", x]);
+    const b = path.join(path.dirname(a), "b");
+    fs.cpSync(a, b, { recursive: true });
+    memsyncJson(["--store", b, "touch", x]);
+    memsyncJson(["--store", a, "touch", x]);
+    const streams = (d: string) => Object.keys(readMemoryFile(d, x).counters.use_count).sort();
+    assert.equal(streams(a).length, 1);
+    assert.equal(streams(b).length, 2, "the copy's touch went to a new stream");
+    assert.ok(streams(b).includes(streams(a)[0]!));
+  });
 });
