@@ -9,12 +9,14 @@ import { createRelation, type JsonObject } from "./records.ts";
 
 // Splitting a memory into atomic parts (pure), and finding memories worth splitting.
 //
-// Each part inherits the original's fields (strength, use_count, created_at, review counters,
-// their streams as "<original id>/<stream>" (core/counters.ts), type, project, scope, provenance, fields memsync does not know) except: its own content and a
-// fresh gist; its own tags and entities when given, else the original's; last_used = now (the
-// split is a use); updated_at = now; status active; no embedding, promotion or decision (those
-// described the whole); cross_domain_count 0 (it measured the composite). Each part gets a
-// split_from relation to the original with split_index and total_splits in its metadata.
+// Each part inherits the original's fields (strength, use_count, created_at, review counters, their
+// streams as "<original id>/<stream>" (core/counters.ts), type, project, scope, provenance, fields
+// memsync does not know) except: its own content and a fresh gist; its own tags and entities when
+// given, else the original's; last_used = now (the split is a use); updated_at = now; status
+// active; no embedding, promotion or decision (those described the whole); cross_domain_count 0 (it
+// measured the composite). Each part gets a split_from relation to the original with split_index
+// and total_splits in its metadata.
+
 
 const SUCCESSION = new Set(["consolidated_from", "split_from"]);
 

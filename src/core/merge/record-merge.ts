@@ -4,10 +4,10 @@ import { type Json, isObject, jsonCompare, jsonEqual, merge3, mergeSet } from ".
 
 // memsync's semantic merge of one record, field by field against the base (DESIGN.md section 4):
 // usage counts take each stream's larger count (core/counters.ts), times of use take the later,
-// label sets take the union minus what either side removed, strength takes the larger, a field changed on one side
-// takes that side, unknown fields survive. Content edited differently on both sides keeps the
-// later edit and keeps the other text in `content_conflicts`, so no user text is lost and the
-// result is still one valid file (a git merge driver can only write one file).
+// label sets take the union minus what either side removed, strength takes the larger, a field
+// changed on one side takes that side, unknown fields survive. Content edited differently on both
+// sides keeps the later edit and keeps the other text in `content_conflicts`, so no user text is
+// lost and the result is still one valid file (a git merge driver can only write one file).
 // Every rule is symmetric, so both machines arrive at the same bytes.
 
 export type JsonObject = Record<string, Json>;
