@@ -17,7 +17,6 @@ import { createRelation, type JsonObject } from "./records.ts";
 // measured the composite). Each part gets a split_from relation to the original with split_index
 // and total_splits in its metadata.
 
-
 const SUCCESSION = new Set(["consolidated_from", "split_from"]);
 
 export interface SplitPart {
