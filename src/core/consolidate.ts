@@ -1,3 +1,4 @@
+import { COUNTED_FIELDS, inheritedStreams, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
 import { LIMITS, normalizeEntities } from "./labels.ts";
 import { type Memory, MemorySchema } from "./model/memory.ts";
@@ -12,7 +13,8 @@ import { createRelation, type JsonObject } from "./records.ts";
 //   nothing and is left out);
 // - tags and entities: the union (past the limits, those most members share come first);
 // - created_at the earliest, last_used the latest, use_count / review_count / cross_domain_count
-//   summed, strength = min(max + min(cohesion · n · 0.1, 0.5), 2.0);
+//   summed (each source's streams kept as "<source id>/<stream>", core/counters.ts),
+//   strength = min(max + min(cohesion · n · 0.1, 0.5), 2.0);
 // - a fresh gist of the merged content (given by the caller), no embedding (it described a source);
 // - the other fields from the primary member (the longest text; ties: the earliest, then the
 //   smallest id), or the first member that has one; fields memsync does not know survive the
@@ -162,7 +164,9 @@ export function mergeMemories(sources: readonly Memory[], ctx: MergeContext): Me
   };
   if (conflicts.length) candidate.content_conflicts = conflicts;
   else delete candidate.content_conflicts;
-  const r = parseWith(MemorySchema, candidate);
+  let counted: JsonObject = candidate;
+  for (const f of COUNTED_FIELDS) counted = withStreams(counted, f, inheritedStreams(members as unknown as JsonObject[], f));
+  const r = parseWith(MemorySchema, counted);
   if (!r.ok) throw invalidInput(`the merged memory would be invalid: ${r.problem}`);
   return r.value;
 }

@@ -1,4 +1,6 @@
+import { COUNTED_FIELDS, LEGACY_STREAM, increment, normalizeCounts, streamsOf, sumOf, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
+import { jsonEqual } from "./merge/json-merge.ts";
 import { checkTagCount, normalizeEntities, sanitizeTagList, sanitizeTags } from "./labels.ts";
 import { type Memory, MemorySchema } from "./model/memory.ts";
 import { STRENGTH_MAX } from "./model/vocab.ts";
@@ -18,6 +20,8 @@ export interface Origin {
   now: number;
   machine: string | null;
   user: string | null;
+  /** This checkout's stream for counts (machine-local, unique per clone; see core/counters.ts). */
+  replica?: string | null;
 }
 
 function isPlainObject(v: unknown): v is JsonObject {
@@ -29,6 +33,13 @@ function validMemory(candidate: unknown): Memory {
   if (!r.ok) throw invalidInput(`invalid memory: ${r.problem}`);
   checkEntityRelations(r.value);
   return r.value;
+}
+
+/** A valid memory whose totals are the sums of their streams (given or hand-edited counts kept). */
+function validCounted(candidate: unknown): Memory {
+  const m = validMemory(candidate);
+  const n = normalizeCounts(m);
+  return n === m ? m : validMemory(n);
 }
 
 /** An entity relation connects two of the memory's own entities, never free text. */
@@ -95,11 +106,12 @@ export function createMemory(fields: JsonObject, id: string, origin: Origin): Me
     captured_by: isPlainObject(obj.captured_by) ? { ...capturedBy, ...obj.captured_by } : (obj.captured_by ?? capturedBy),
     id,
   };
-  return validMemory(candidate);
+  // given counts are kept: a total beyond a given map is the legacy part
+  return validCounted(candidate);
 }
 
 const IMMUTABLE = new Set(["id"]);
-const USAGE_FIELDS = new Set(["last_used", "use_count", "strength", "review_priority", "last_review_at", "review_count", "cross_domain_count"]);
+const USAGE_FIELDS = new Set(["last_used", "use_count", "strength", "review_priority", "last_review_at", "review_count", "cross_domain_count", "counters"]);
 
 /** Merge a patch into an object: nested objects merge, everything else replaces. */
 function mergePatch(base: JsonObject, patch: JsonObject): JsonObject {
@@ -143,7 +155,7 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
   for (const k of Object.keys(patch)) {
     if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
   }
-  const p: JsonObject = structuredClone(patch);
+  const p: JsonObject = countsPatched(memory, structuredClone(patch));
   // the patch's keys are cleaned once merged: a new secret key then sits beside an older one
   cleanFields(p, { keys: false });
   normalizeLabels(p);
@@ -154,16 +166,41 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
   cleanRecord(merged);
   if (p.content !== undefined && p.content !== memory.content && p.gist === undefined) merged.gist = null;
   const before = JSON.stringify(memory);
-  const next = validMemory(merged);
+  const next = validCounted(merged);
   if (JSON.stringify(next) === before) return { memory, changed: false };
   const edited = Object.keys(p).some((k) => !USAGE_FIELDS.has(k));
   return { memory: edited ? { ...next, updated_at: now } : next, changed: true };
 }
 
-/** A use: one more use, last used now; with boost, strength + 0.1 (capped at 2.0). */
-export function touchMemory(memory: Memory, now: number, boost: boolean): Memory {
+/**
+ * Counts only grow (they sum every machine's streams): a patch may raise a total, which adds to
+ * the legacy part as an absolute value would, and may repeat the counters map as it is.
+ */
+function countsPatched(memory: Memory, p: JsonObject): JsonObject {
+  if (p.counters !== undefined) {
+    if (!jsonEqual(p.counters, memory.counters)) throw invalidInput("counters are kept by memsync: give use_count, review_count or cross_domain_count instead");
+    delete p.counters;
+  }
+  let counted: JsonObject = memory as JsonObject;
+  for (const f of COUNTED_FIELDS) {
+    const total = p[f];
+    if (typeof total !== "number" || !Number.isInteger(total) || total === memory[f]) continue;
+    if (total < memory[f]) throw invalidInput(`${f} cannot go down from ${memory[f]} to ${total}: it sums the counts of every machine`);
+    const s = streamsOf(memory as JsonObject, f);
+    s[LEGACY_STREAM] = (s[LEGACY_STREAM] ?? 0) + Math.max(0, total - sumOf(s));
+    counted = withStreams(counted, f, s);
+  }
+  if (counted !== memory && counted.counters !== undefined) p.counters = counted.counters;
+  return p;
+}
+
+/**
+ * A use: one more use on this checkout's stream, last used now; with boost, strength + 0.1
+ * (capped at 2.0).
+ */
+export function touchMemory(memory: Memory, now: number, boost: boolean, stream: string): Memory {
   const strength = boost ? Math.min(STRENGTH_MAX, Math.round((memory.strength + 0.1) * 1e6) / 1e6) : memory.strength;
-  return { ...memory, use_count: memory.use_count + 1, last_used: Math.max(memory.last_used, now), strength };
+  return { ...increment(memory, "use_count", stream), last_used: Math.max(memory.last_used, now), strength };
 }
 
 export function createRelation(

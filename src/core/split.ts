@@ -1,4 +1,5 @@
 import { contentTerms } from "./cluster/features.ts";
+import { inheritedStreams, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
 import { normalizeEntities, sanitizeTags } from "./labels.ts";
 import { type Memory, MemorySchema } from "./model/memory.ts";
@@ -8,12 +9,13 @@ import { createRelation, type JsonObject } from "./records.ts";
 
 // Splitting a memory into atomic parts (pure), and finding memories worth splitting.
 //
-// Each part inherits the original's fields (strength, use_count, created_at, review counters,
-// type, project, scope, provenance, fields memsync does not know) except: its own content and a
-// fresh gist; its own tags and entities when given, else the original's; last_used = now (the
-// split is a use); updated_at = now; status active; no embedding, promotion or decision (those
-// described the whole); cross_domain_count 0 (it measured the composite). Each part gets a
-// split_from relation to the original with split_index and total_splits in its metadata.
+// Each part inherits the original's fields (strength, use_count, created_at, review counters, their
+// streams as "<original id>/<stream>" (core/counters.ts), type, project, scope, provenance, fields
+// memsync does not know) except: its own content and a fresh gist; its own tags and entities when
+// given, else the original's; last_used = now (the split is a use); updated_at = now; status
+// active; no embedding, promotion or decision (those described the whole); cross_domain_count 0 (it
+// measured the composite). Each part gets a split_from relation to the original with split_index
+// and total_splits in its metadata.
 
 const SUCCESSION = new Set(["consolidated_from", "split_from"]);
 
@@ -36,7 +38,7 @@ export interface SplitContext {
 const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Fields a part does not take from its input: inherited, or set by the split itself. */
-const FIXED = new Set(["id", "content", "gist", "created_at", "use_count", "strength", "last_used", "status", "updated_at"]);
+const FIXED = new Set(["id", "content", "gist", "created_at", "use_count", "review_count", "cross_domain_count", "counters", "strength", "last_used", "status", "updated_at"]);
 
 export function splitMemory(original: Memory, parts: readonly SplitPart[], ctx: SplitContext): Memory[] {
   if (parts.length < 2) throw invalidInput("a split needs at least two parts");
@@ -49,7 +51,7 @@ export function splitMemory(original: Memory, parts: readonly SplitPart[], ctx: 
     }
     const tags = part.tags ? sanitizeTags(part.tags) : original.meta.tags;
     const entities = part.entities ? normalizeEntities(part.entities) : original.entities;
-    const { content_conflicts, ...inherited } = original;
+    const { content_conflicts, counters: _, ...inherited } = original;
     const meta = { ...original.meta, ...(isObject(extra.meta) ? extra.meta : {}), tags };
     const candidate: JsonObject = {
       ...inherited,
@@ -69,7 +71,8 @@ export function splitMemory(original: Memory, parts: readonly SplitPart[], ctx: 
       updated_at: ctx.now,
     };
     if (i === 0 && ctx.removing && content_conflicts?.length) candidate.content_conflicts = content_conflicts;
-    const r = parseWith(MemorySchema, candidate);
+    const uses = withStreams(candidate, "use_count", inheritedStreams([original], "use_count"));
+    const r = parseWith(MemorySchema, withStreams(uses, "review_count", inheritedStreams([original], "review_count")));
     if (!r.ok) throw invalidInput(`part ${i + 1} would be an invalid memory: ${r.problem}`);
     return r.value;
   });

@@ -30,11 +30,11 @@ export interface RememberOutcome extends StoredMemory {
 }
 
 /** Store one memory's fields, or reinforce the memory that already says it. */
-function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: string | null): StoredMemory {
+function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: string | null, stream: string): StoredMemory {
   const fp = typeof fields.fingerprint === "string" ? fields.fingerprint : undefined;
   const earlier = fp ? tx.findByFingerprint(fp, project) : undefined;
   if (earlier) {
-    const memory = reinforceMemory(tx.memory(earlier), fields, tx.now);
+    const memory = reinforceMemory(tx.memory(earlier), fields, tx.now, stream);
     return { action: "reinforced", memory, path: tx.putMemory(memory) };
   }
   return { action: "created", memory: created, path: tx.putMemory(created) };
@@ -59,7 +59,7 @@ export async function captureText(store: Store, env: OpsEnv, text: string, ctx: 
     return { fields, memory: createMemory(fields, newId(), origin), project: (fields.project as string | null) ?? null };
   });
   const stored = await store.write((tx) => {
-    const out = planned.map((p) => storeOne(tx, p.fields, p.memory, p.project));
+    const out = planned.map((p) => storeOne(tx, p.fields, p.memory, p.project, origin.replica!));
     note(tx, "capture", out);
     return out;
   }, ["memory"]);
@@ -78,9 +78,10 @@ export function planRemember(text: string, ctx: CaptureContext, overrides: Overr
 export async function rememberText(store: Store, env: OpsEnv, text: string, ctx: CaptureContext, overrides: Overrides = {}): Promise<RememberOutcome> {
   const { capture, extraction } = extractExplicit(text);
   const fields = memoryFields(capture, ctx, overrides);
-  const created = createMemory(fields, newId(), originOf(store, env));
+  const origin = originOf(store, env);
+  const created = createMemory(fields, newId(), origin);
   const stored = await store.write((tx) => {
-    const one = storeOne(tx, fields, created, (fields.project as string | null) ?? null);
+    const one = storeOne(tx, fields, created, (fields.project as string | null) ?? null, origin.replica!);
     note(tx, "remember", [one]);
     return one;
   }, ["memory"]);

@@ -1,5 +1,5 @@
 import type { Origin } from "../core/records.ts";
-import { machineId } from "../store/machine.ts";
+import { machineId, replicaId } from "../store/machine.ts";
 import { type OpenOptions, Store } from "../store/store.ts";
 
 // What every operation needs to know about where it runs. Faces build it from their own inputs
@@ -26,6 +26,7 @@ export function originOf(store: Store, env: OpsEnv): Origin {
     now: store.nowSeconds(),
     machine: machineId(store.fs, store.root, env.hostName, env.machineOverride),
     user: env.user,
+    replica: replicaId(store.fs, store.root, env.hostName, env.machineOverride),
   };
 }
 

@@ -3,6 +3,7 @@ import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
+import { type OpsEnv, originOf } from "./context.ts";
 
 // Changes to existing memories. Each call is one write transaction: every id is read (and
 // refused if missing or unreadable) before anything is written.
@@ -26,10 +27,12 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
   }, []);
 }
 
-export function touchMemories(store: Store, ids: readonly string[], boost: boolean): Promise<EditOutcome> {
+/** A use of each memory, counted on this checkout's stream (so a use elsewhere at once adds up). */
+export function touchMemories(store: Store, env: OpsEnv, ids: readonly string[], boost: boolean): Promise<EditOutcome> {
+  const stream = originOf(store, env).replica!;
   return store.write((tx) => {
     const current = [...new Set(ids)].map((id) => tx.memory(id));
-    const touched = current.map((m) => touchMemory(m, tx.now, boost));
+    const touched = current.map((m) => touchMemory(m, tx.now, boost, stream));
     for (const m of touched) tx.putMemory(m);
     tx.note("touch", messages.touch(touched.length));
     return { memories: touched, unchanged: [] };

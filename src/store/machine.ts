@@ -5,25 +5,56 @@ import { LOCAL_DIR } from "./layout.ts";
 
 // Which machine this store copy lives on. Machine-local (under .memsync/, never synced): each
 // clone of a store gets its own id, named after the host plus a random tail because VPS boxes
-// often share a hostname. MEMSYNC_MACHINE overrides it.
+// often share a hostname. MEMSYNC_MACHINE overrides the name.
+//
+// The replica id names this checkout's stream in the counts (core/counters.ts). Two checkouts
+// must never share one, whatever they are called, so no setting overrides it; it is made once
+// per checkout and made anew when the .memsync folder is not the one it was made in (a copied
+// store folder is another checkout). A new id is always safe: it only starts a new stream.
 
 const FILE = "machine.json";
+
+interface MachineFile {
+  machine_id?: unknown;
+  replica?: unknown;
+  /** Inode of the .memsync folder the replica id was made in. */
+  replica_dir?: unknown;
+}
 
 function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9.-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "machine";
 }
 
-export function machineId(fs: StoreFs, root: string, hostName: string, override?: string): string {
-  if (override) return slug(override);
+function readFile(fs: StoreFs, path: string): MachineFile {
+  if (!fs.stat(path)?.isFile) return {};
+  const parsed = parseJsonText(fs.readText(path));
+  return parsed.ok && typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as MachineFile) : {};
+}
+
+function local(fs: StoreFs, root: string, hostName: string, override: string | undefined): { machine_id: string; replica: string } {
   const dir = `${root}/${LOCAL_DIR}`;
   const path = `${dir}/${FILE}`;
-  if (fs.stat(path)?.isFile) {
-    const parsed = parseJsonText(fs.readText(path));
-    const id = parsed.ok ? (parsed.value as { machine_id?: unknown }).machine_id : undefined;
-    if (typeof id === "string" && id) return id;
+  const file = readFile(fs, path);
+  const ino = fs.stat(dir)?.ino ?? 0;
+  const machine_id = typeof file.machine_id === "string" && file.machine_id ? file.machine_id : `${slug(hostName)}-${randomHex(3)}`;
+  // an inode of 0 means the file system does not say: keep the id
+  const sameDir = ino === 0 || file.replica_dir === undefined || file.replica_dir === ino;
+  const keep = typeof file.replica === "string" && /^[a-z0-9.-]{1,60}$/.test(file.replica) && sameDir;
+  const replica = keep ? (file.replica as string) : `${slug(override ?? hostName)}.${randomHex(4)}`;
+  if (machine_id !== file.machine_id || replica !== file.replica || (ino !== 0 && file.replica_dir !== ino)) {
+    fs.mkdirp(dir);
+    const next = { ...file, machine_id, replica, replica_dir: fs.stat(dir)?.ino ?? 0 };
+    writeAtomic(fs, dir, FILE, `${JSON.stringify(next, null, 2)}\n`);
   }
-  const id = `${slug(hostName)}-${randomHex(3)}`;
-  fs.mkdirp(dir);
-  writeAtomic(fs, dir, FILE, `${JSON.stringify({ machine_id: id }, null, 2)}\n`);
-  return id;
+  return { machine_id, replica };
+}
+
+export function machineId(fs: StoreFs, root: string, hostName: string, override?: string): string {
+  if (override) return slug(override);
+  return local(fs, root, hostName, override).machine_id;
+}
+
+/** This checkout's stream name: "<machine>.<8 hex>", made once, never overridden. */
+export function replicaId(fs: StoreFs, root: string, hostName: string, override?: string): string {
+  return local(fs, root, hostName, override).replica;
 }

@@ -1,4 +1,4 @@
-import { addUsage, type JsonObject, usageSince } from "../core/merge/record-merge.ts";
+import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
 import { idFromFileName } from "../store/layout.ts";
 import type { Codec } from "../store/codec.ts";
 import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
@@ -8,7 +8,8 @@ import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
 // take that side; files both sides changed merge field by field (merge-file.ts). Deletions follow
 // memsync's rules (DESIGN.md section 4):
 // - a memory deleted by consolidation or split (a consolidated_from / split_from relation from a
-//   successor names it) stays deleted, and the usage the other side added moves to the successors;
+//   successor names it) stays deleted, and the usage the other side added moves to the successors
+//   (its streams, qualified by its id: core/counters.ts);
 // - a memory deleted otherwise (gc, a manual delete) while the other side used or edited it comes
 //   back as the other side has it, with the relations deleted along with it;
 // - a relation goes when one of its memories is gone from the result (provenance relations keep
@@ -91,12 +92,13 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       continue;
     }
     out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });
-    const usage = usageSince(parse(d.base), parse(d.kept) ?? {});
+    const base = parse(d.base);
+    const kept = parse(d.kept) ?? {};
     for (const s of successors) {
       const sp = pathOfMemory(s);
       const succ = sp ? parse(out.get(sp)!.text) : null;
       if (!sp || !succ) continue;
-      const checked = codec.validate("memory", addUsage(succ, usage));
+      const checked = codec.validate("memory", carryUsage(succ, d.id, base, kept));
       if (checked.ok) out.set(sp, { ...out.get(sp)!, text: checked.text });
     }
   }

@@ -180,7 +180,7 @@ describe("reinforcement", () => {
     const m = createMemory(memoryFields(first, ctx), "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d", origin);
     const again = extractCaptures("We chose Redis over Hazelcast for caching because it is simple").captures[0]!;
     assert.equal(again.fingerprint, first.fingerprint);
-    const r = reinforceMemory(m, memoryFields(again, { ...ctx, tags: ["cache"] }), now + 60);
+    const r = reinforceMemory(m, memoryFields(again, { ...ctx, tags: ["cache"] }), now + 60, "laptop.0a1b2c3d");
     assert.equal(r.use_count, 1);
     assert.equal(r.last_used, now + 60);
     assert.deepEqual(r.meta.tags, ["db", "cache"]);

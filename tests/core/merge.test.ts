@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { mergeSet } from "../../src/core/merge/json-merge.ts";
-import { addUsage, type JsonObject, mergeMemory, mergeRelation, mergeStoreMeta, usageSince } from "../../src/core/merge/record-merge.ts";
+import { carryUsage, type JsonObject, mergeMemory, mergeRelation, mergeStoreMeta } from "../../src/core/merge/record-merge.ts";
 
 // The semantic three-way merge of one record: each rule, and symmetry (both machines converge).
 
@@ -131,9 +131,7 @@ describe("usage moved to a successor", () => {
   test("what one side added since the base is added to the successor", () => {
     const base = mem({ use_count: 3, last_used: 1000 });
     const touched = mem({ use_count: 5, last_used: 1800 });
-    const u = usageSince(base, touched);
-    assert.deepEqual(u, { uses: 2, reviews: 0, last_used: 1800 });
-    const succ = addUsage(mem({ use_count: 10, last_used: 1200 }), u);
+    const succ = carryUsage(mem({ use_count: 10, last_used: 1200 }), "0192f4c8-0000-7000-8000-000000000001", base, touched);
     assert.equal(succ.use_count, 12);
     assert.equal(succ.last_used, 1800);
   });

@@ -180,7 +180,7 @@ describe("unknown fields survive parse -> memoryToJson", () => {
   test("unknown fields survive edits and touches", () => {
     const m = parseMemory(withUnknowns());
     const edited = updateMemory(m, { content: "new text" }, ORIGIN.now).memory;
-    const touched = touchMemory(edited, ORIGIN.now + 5, true);
+    const touched = touchMemory(edited, ORIGIN.now + 5, true, "laptop.0a1b2c3d");
     const out = JSON.parse(memoryToJson(touched));
     assert.deepEqual(out.zeta_future, future);
     assert.deepEqual(out.meta.provenance, { url: "https://example.com/a", n: 3 });
@@ -420,7 +420,7 @@ describe("touchMemory", () => {
     parseMemory({ ...minimal(), created_at: 1000, last_used: 5000, updated_at: 1000, use_count: 4, strength: 1, ...extra });
 
   test("one more use, last used now", () => {
-    const t = touchMemory(m(), 6000, false);
+    const t = touchMemory(m(), 6000, false, "laptop.0a1b2c3d");
     assert.equal(t.use_count, 5);
     assert.equal(t.last_used, 6000);
     assert.equal(t.strength, 1);
@@ -428,31 +428,31 @@ describe("touchMemory", () => {
   });
 
   test("last_used never moves back (a clock behind the record's)", () => {
-    const t = touchMemory(m(), 4000, false);
+    const t = touchMemory(m(), 4000, false, "laptop.0a1b2c3d");
     assert.equal(t.use_count, 5);
     assert.equal(t.last_used, 5000);
   });
 
   test("boost adds 0.1 without float noise and stops at 2.0", () => {
-    assert.equal(touchMemory(m({ strength: 1.1 }), 6000, true).strength, 1.2); // 1.1 + 0.1 is 1.2000000000000002 in floats
+    assert.equal(touchMemory(m({ strength: 1.1 }), 6000, true, "laptop.0a1b2c3d").strength, 1.2); // 1.1 + 0.1 is 1.2000000000000002 in floats
     let cur = m();
     const seen: number[] = [];
     for (let i = 0; i < 14; i++) {
-      cur = touchMemory(cur, 6000 + i, true);
+      cur = touchMemory(cur, 6000 + i, true, "laptop.0a1b2c3d");
       seen.push(cur.strength);
     }
     assert.deepEqual(seen, [1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2, 2, 2, 2]);
     assert.equal(cur.use_count, 4 + 14);
-    assert.equal(touchMemory(m({ strength: 1.95 }), 6000, true).strength, 2);
-    assert.equal(touchMemory(m({ strength: 0.7 }), 6000, true).strength, 0.8);
+    assert.equal(touchMemory(m({ strength: 1.95 }), 6000, true, "laptop.0a1b2c3d").strength, 2);
+    assert.equal(touchMemory(m({ strength: 0.7 }), 6000, true, "laptop.0a1b2c3d").strength, 0.8);
     // the touched record is still valid and serializes without noise
-    assert.match(memoryToJson(touchMemory(m({ strength: 1.1 }), 6000, true)), /"strength": 1\.2,/);
+    assert.match(memoryToJson(touchMemory(m({ strength: 1.1 }), 6000, true, "laptop.0a1b2c3d")), /"strength": 1\.2,/);
   });
 
   test("does not change the memory it was given", () => {
     const before = m();
     const copy = structuredClone(before);
-    touchMemory(before, 9000, true);
+    touchMemory(before, 9000, true, "laptop.0a1b2c3d");
     assert.deepEqual(before, copy);
   });
 });

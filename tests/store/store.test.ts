@@ -458,9 +458,9 @@ describe("Store: bad files are reported, left untouched, and do not stop the res
     };
     try {
       await expectCode(store.write((tx) => tx.memory(corruptId)), "corrupt");
-      await expectCode(touchMemories(store, [corruptId], false), "corrupt");
-      await expectCode(touchMemories(store, [mismatchId], false), "corrupt");
-      await expectCode(touchMemories(store, [invalidId], false), "corrupt");
+      await expectCode(touchMemories(store, env, [corruptId], false), "corrupt");
+      await expectCode(touchMemories(store, env, [mismatchId], false), "corrupt");
+      await expectCode(touchMemories(store, env, [invalidId], false), "corrupt");
       await expectCode(saveMemory(store, env, { id: corruptId, content: "overwrite me" }), "conflict");
       const fresh = await saveMemory(store, env, { content: "a new good one delta" });
       assert.deepEqual(await searchIds(store, "delta"), [fresh.memory.id]);
@@ -544,7 +544,7 @@ describe("Store: layout and paths", () => {
       const [p1] = await store.write((tx) => [tx.putMemory(updateMemory(tx.memory(ms[0]!.id), { content: "one edited" }, tx.now).memory)]);
       assert.equal(p1, `memories/${ms[0]!.id}.json`);
       assert.equal(fs.existsSync(path.join(root, `memories/${shardOf(ms[0]!.id)}/${ms[0]!.id}.json`)), false, "no second copy in a shard");
-      const [p4] = await store.write((tx) => [tx.putMemory(touchMemory(tx.memory(ms[3]!.id), tx.now, true))]);
+      const [p4] = await store.write((tx) => [tx.putMemory(touchMemory(tx.memory(ms[3]!.id), tx.now, true, "test.00000000"))]);
       assert.equal(p4, paths[3]);
       const one = await store.readMemory(ms[0]!.id);
       assert.ok(one?.result.ok);
@@ -594,7 +594,7 @@ describe("Store: layout and paths", () => {
     try {
       const second = mem("second");
       assert.deepEqual(await save(store, second), [`memories/${second.id}.json`]);
-      const [p] = await store.write((tx) => [tx.putMemory(touchMemory(tx.memory(first.id), tx.now, false))]);
+      const [p] = await store.write((tx) => [tx.putMemory(touchMemory(tx.memory(first.id), tx.now, false, "test.00000000"))]);
       assert.equal(p, `memories/${shardOf(first.id)}/${first.id}.json`, "a record keeps the path it has");
       assert.equal(fs.existsSync(path.join(root, `memories/${first.id}.json`)), false);
     } finally {
@@ -635,7 +635,7 @@ describe("Store: layout and paths", () => {
     try {
       const ms = Array.from({ length: 10 }, (_, i) => mem(`memory number ${i}`));
       for (const m of ms) await save(store, m);
-      for (const m of ms) await store.write((tx) => tx.putMemory(touchMemory(tx.memory(m.id), tx.now, true)));
+      for (const m of ms) await store.write((tx) => tx.putMemory(touchMemory(tx.memory(m.id), tx.now, true, "test.00000000")));
       await store.write((tx) => tx.putRelation(createRelation({ from: ms[0]!.id, to: ms[9]!.id, type: "related" }, newId(), tx.now)));
       const files = walk(root, (rel) => rel === ".git");
       const temps = files.filter((f) => f.endsWith(".tmp") || (path.basename(f).startsWith(".") && f.includes("/")));
@@ -771,7 +771,7 @@ describe("Store: scoring fields in the index", () => {
     await save(store, a, b);
     const rows = await store.scoringRows(["active"]);
     assert.deepEqual(rows.map((r) => [r.id, r.use_count, r.strength, r.last_used, r.created_at, r.status]), [[a.id, 7, 1.5, a.last_used, a.created_at, "active"]]);
-    await store.write((tx) => tx.putMemory(touchMemory(tx.memory(a.id), T0 + 100, true)));
+    await store.write((tx) => tx.putMemory(touchMemory(tx.memory(a.id), T0 + 100, true, "test.00000000")));
     const [after] = await store.scoringRows(["active"]);
     assert.deepEqual([after!.use_count, after!.strength, after!.last_used], [8, 1.6, T0 + 100]);
     assert.equal((await store.scoringRows(["active", "archived"])).length, 2);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
 // The merge driver as git calls it, and native git merging a memsync store with it.
 
@@ -43,6 +43,18 @@ describe("memsync merge-driver %O %A %B %P %L", () => {
     assert.deepEqual(m.meta.tags, ["api", "x"]);
     assert.ok(!r.result.includes("<<<<<<<"), "never a conflict marker inside a JSON file");
     assert.ok(r.result.startsWith('{\n  "id": '), "canonical JSON");
+  });
+
+  test("the same count and time on both sides (uses in the same second): each side's stream counts", () => {
+    const touched = (stream: string) => record({ use_count: 4, last_used: 1500, counters: { use_count: { "~": 3, [stream]: 1 } } });
+    const r = driver(record(), touched("laptop.1a2b3c4d"), touched("vps.9f8e7d6c"));
+    assert.equal(r.code, 0, r.stderr);
+    const m = JSON.parse(r.result);
+    assert.equal(m.use_count, 5);
+    assert.deepEqual(m.counters, { use_count: { "laptop.1a2b3c4d": 1, "vps.9f8e7d6c": 1, "~": 3 } });
+    // merged again with either side (a second pull): nothing more
+    const again = driver(record(), r.result, touched("vps.9f8e7d6c"));
+    assert.equal(JSON.parse(again.result).use_count, 5);
   });
 
   test("add/add (empty %O) merges with an empty base; both edited content keeps both texts", () => {
@@ -104,6 +116,22 @@ describe("native git with the memsync merge driver", () => {
     assert.match(git(b, "log", "--format=%s", "-1").stdout, /Merge/);
     // memsync reads the merged store
     assert.equal(memsyncJson(["--store", b, "get", id]).found[0].memory.use_count, 5);
+  });
+
+  test("two clones touching in the same second: native git calls the driver and both uses count", async () => {
+    const a = newStore();
+    const id = memsyncJson(["--store", a, "save", "used on both at once"]).memory.id;
+    assert.equal(git(a, "add", "-A").status, 0);
+    assert.equal(git(a, "commit", "-qm", "save").status, 0);
+    const b = path.join(tempDir(), "b");
+    assert.equal(git(path.dirname(b), "clone", "-q", a, b).status, 0);
+    assert.equal(memsync(["init", b]).code, 0);
+    const runs = await Promise.all([a, b].map((d) => memsyncAsync(["--store", d, "touch", id])));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    for (const dir of [a, b]) assert.equal(git(dir, "commit", "-qam", "touch").status, 0);
+    const pull = git(b, "pull", "--no-rebase", "-q", "origin", "main");
+    assert.equal(pull.status, 0, pull.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(b, "memories", `${id}.json`), "utf8")).use_count, 2);
   });
 
   test("doctor reports a missing registration", () => {

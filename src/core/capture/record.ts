@@ -67,11 +67,11 @@ function union<T>(a: readonly T[], b: readonly T[], key: (x: T) => string = Stri
 const relKey = (r: EntityRelation) => `${r.from.toLowerCase()}\u0000${r.type}\u0000${r.to.toLowerCase()}`;
 
 /**
- * The same statement captured again: one more use of the memory that has it (use_count + 1,
- * last_used now), its labels unioned with the new ones (tags, entities, entity relations,
+ * The same statement captured again: one more use of the memory that has it (use_count + 1 on
+ * this checkout's stream, last_used now), its labels unioned with the new ones (tags, entities, entity relations,
  * alternatives, constraints, tradeoffs), a reason filled in if it had none, the higher confidence.
  */
-export function reinforceMemory(existing: Memory, fields: JsonObject, now: number): Memory {
+export function reinforceMemory(existing: Memory, fields: JsonObject, now: number, stream: string): Memory {
   const patch: JsonObject = {};
   const newEntities = Array.isArray(fields.entities) ? (fields.entities as string[]) : [];
   const entities = union(existing.entities, newEntities, (e) => e.toLowerCase()).slice(0, LIMITS.entitiesMax);
@@ -101,5 +101,5 @@ export function reinforceMemory(existing: Memory, fields: JsonObject, now: numbe
   if (existing.category === null && typeof fields.category === "string") patch.category = fields.category;
   if (existing.fingerprint === undefined && typeof fields.fingerprint === "string") patch.fingerprint = fields.fingerprint;
   const updated = Object.keys(patch).length ? updateMemory(existing, patch, now).memory : existing;
-  return touchMemory(updated, now, false);
+  return touchMemory(updated, now, false, stream);
 }

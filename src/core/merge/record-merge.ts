@@ -1,12 +1,13 @@
+import { COUNTED_FIELDS, carryStreams, mergeStreams, streamsOf, withStreams } from "../counters.ts";
 import { LIMITS } from "../labels.ts";
 import { type Json, isObject, jsonCompare, jsonEqual, merge3, mergeSet } from "./json-merge.ts";
 
 // memsync's semantic merge of one record, field by field against the base (DESIGN.md section 4):
-// usage counters add both sides' increments, times of use take the later, label sets take the
-// union minus what either side removed, strength takes the larger, a field changed on one side
-// takes that side, unknown fields survive. Content edited differently on both sides keeps the
-// later edit and keeps the other text in `content_conflicts`, so no user text is lost and the
-// result is still one valid file (a git merge driver can only write one file).
+// usage counts take each stream's larger count (core/counters.ts), times of use take the later,
+// label sets take the union minus what either side removed, strength takes the larger, a field
+// changed on one side takes that side, unknown fields survive. Content edited differently on both
+// sides keeps the later edit and keeps the other text in `content_conflicts`, so no user text is
+// lost and the result is still one valid file (a git merge driver can only write one file).
 // Every rule is symmetric, so both machines arrive at the same bytes.
 
 export type JsonObject = Record<string, Json>;
@@ -46,8 +47,18 @@ function oursIsLater(ours: JsonObject, theirs: JsonObject): boolean {
   return jsonCompare(ours, theirs) > 0;
 }
 
-function additive(base: JsonObject, ours: JsonObject, theirs: JsonObject, field: string): number {
-  return Math.max(0, num(ours[field]) + num(theirs[field]) - num(base[field]));
+/** Counts: each field's streams merged (core/counters.ts), the totals their sums. */
+function mergeCounts(base: JsonObject, ours: JsonObject, theirs: JsonObject, merged: JsonObject, conflicts: FieldConflict[]): void {
+  // unknown keys of `counters` merged as any field; the counted ones are set below
+  let counted: JsonObject = isObject(merged.counters) ? { counters: merged.counters } : {};
+  for (const f of COUNTED_FIELDS) counted = withStreams(counted, f, mergeStreams(streamsOf(base, f), streamsOf(ours, f), streamsOf(theirs, f)));
+  for (const f of COUNTED_FIELDS) settle(merged, conflicts, f, counted[f]);
+  for (let i = conflicts.length - 1; i >= 0; i--) {
+    const f = conflicts[i]!.field;
+    if (COUNTED_FIELDS.some((c) => f === `counters.${c}` || f.startsWith(`counters.${c}.`)) || f === "counters") conflicts.splice(i, 1);
+  }
+  if (counted.counters === undefined) delete merged.counters;
+  else merged.counters = counted.counters;
 }
 
 function generic(base: JsonObject, ours: JsonObject, theirs: JsonObject, conflicts: FieldConflict[]): JsonObject {
@@ -78,10 +89,13 @@ function contentConflicts(r: JsonObject): ContentConflict[] {
 
 export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: JsonObject): RecordMerge {
   const b = base ?? {};
+  // a side that changed nothing gives way to the other whole (as git does with files)
+  if (jsonEqual(ours, theirs) || (base !== null && jsonEqual(b, theirs))) return { value: structuredClone(ours), conflicts: [] };
+  if (base !== null && jsonEqual(b, ours)) return { value: structuredClone(theirs), conflicts: [] };
   const conflicts: FieldConflict[] = [];
   const merged = generic(b, ours, theirs, conflicts);
 
-  for (const f of ["use_count", "review_count", "cross_domain_count"]) settle(merged, conflicts, f, additive(b, ours, theirs, f));
+  mergeCounts(b, ours, theirs, merged, conflicts);
   for (const f of ["last_used", "last_review_at", "updated_at"]) settle(merged, conflicts, f, maxOf(ours[f], theirs[f]));
   settle(merged, conflicts, "strength", maxOf(ours.strength, theirs.strength));
   if (!jsonEqual(ours.created_at, theirs.created_at) && !jsonEqual(b.created_at, ours.created_at) && !jsonEqual(b.created_at, theirs.created_at)) {
@@ -179,22 +193,17 @@ export function mergeStoreMeta(base: JsonObject | null, ours: JsonObject, theirs
   return { value: merged, conflicts };
 }
 
-/** The usage one side added to a memory since the base: what moves to a successor. */
-export function usageSince(base: JsonObject | null, side: JsonObject): { uses: number; last_used: number | null; reviews: number } {
-  const b = base ?? {};
-  return {
-    uses: Math.max(0, num(side.use_count) - num(b.use_count)),
-    reviews: Math.max(0, num(side.review_count) - num(b.review_count)),
-    last_used: typeof side.last_used === "number" && side.last_used !== b.last_used ? side.last_used : null,
-  };
-}
-
-/** Add usage carried over from a memory that was merged away into its successor. */
-export function addUsage(successor: JsonObject, usage: ReturnType<typeof usageSince>): JsonObject {
-  return {
-    ...successor,
-    use_count: num(successor.use_count) + usage.uses,
-    review_count: num(successor.review_count) + usage.reviews,
-    last_used: usage.last_used === null ? (successor.last_used ?? null) : (maxOf(successor.last_used, usage.last_used) ?? null),
-  };
+/**
+ * Usage a machine added to a memory that was meanwhile merged away into `successor` (by
+ * consolidation or split): the source's use and review streams carried to the successor
+ * (core/counters.ts carryStreams: the same bytes on both machines, nothing counted twice), and
+ * the later last_used.
+ */
+export function carryUsage(successor: JsonObject, sourceId: string, base: JsonObject | null, kept: JsonObject): JsonObject {
+  let out: JsonObject = successor;
+  for (const f of ["use_count", "review_count"] as const) {
+    out = withStreams(out, f, carryStreams(streamsOf(successor, f), sourceId, streamsOf(base ?? {}, f), streamsOf(kept, f)));
+  }
+  const last = maxOf(successor.last_used, kept.last_used);
+  return last === undefined ? out : { ...out, last_used: last };
 }

@@ -71,6 +71,20 @@ export const CapturedBySchema = z.looseObject({
   session: NullableText,
 });
 
+/** A stream of a count: a checkout's replica id, "~" (legacy), or "<source id>/<stream>" (inherited). */
+const StreamKey = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[A-Za-z0-9~._+\/-]+$/, { message: "must be a stream name" }));
+const StreamCounts = z.record(StreamKey, z.int().check(z.minimum(0)));
+
+/**
+ * Per-stream counts whose sums are use_count, review_count and cross_domain_count (a grow-only
+ * counter per field; see core/counters.ts). Absent for a field counted by its total alone.
+ */
+export const CountersSchema = z.looseObject({
+  use_count: z.optional(StreamCounts),
+  review_count: z.optional(StreamCounts),
+  cross_domain_count: z.optional(StreamCounts),
+});
+
 export const MemorySchema = z.looseObject({
   id: IdSchema,
   content: ContentSchema,
@@ -104,6 +118,8 @@ export const MemorySchema = z.looseObject({
   captured_by: z._default(z.nullable(CapturedBySchema), null),
   /** When content or labels last changed (touches do not count); the merge keeps the later edit. */
   updated_at: NullableTimestamp,
+  /** The streams use_count, review_count and cross_domain_count are the sums of (merge without loss). */
+  counters: z.optional(CountersSchema),
   /**
    * What makes two captures the same memory: type and the normalized "what" (aliases made
    * canonical, fillers dropped), e.g. "decision:postgresql for analytics db". Capture finds an

@@ -85,7 +85,8 @@ export async function update(rawId: string, flags: Flags): Promise<CommandResult
 
 export async function touch(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), (store) => touchMemories(store, wanted, Boolean(flags.boost)));
+  const env = opsEnv(flags);
+  const out = await withStore(env, (store) => touchMemories(store, env, wanted, Boolean(flags.boost)));
   return {
     stdout: flags.json
       ? json(out)
