@@ -5,6 +5,7 @@ import { readJournal } from "../store/journal.ts";
 import { LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { writeCommitState } from "./commit-state.ts";
+import { faultPoint } from "./fault.ts";
 import { updateGitIndex } from "./git-index.ts";
 import { hashObject } from "./loose-objects.ts";
 import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
@@ -105,14 +106,16 @@ export async function syncGitIndex(root: string, paths: Map<string, string | nul
     const st = oid === null ? null : fs.statSync(`${root}/${p}`, { throwIfNoEntry: false });
     changes.set(p, oid === null ? null : { oid, size: st?.size ?? 0 });
   }
-  await updateGitIndex(`${root}/.git`, root, changes);
+  await updateGitIndex(`${root}/.git`, changes);
 }
 
 /** The end of a checkout: git's index, then the branch (an index behind the branch would make a native commit delete files), then the state. */
 async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
   const gitdir = `${store.root}/.git`;
   await syncGitIndex(store.root, new Map(plan.paths.map((p) => [p.path, p.after] as const)));
+  faultPoint("checkout-index");
   writeRefAtomic(gitdir, plan.ref, plan.head);
+  faultPoint("checkout-ref");
   writeCommitState(store.root, plan.head);
   fs.rmSync(`${store.root}/${INTENT_FILE}`, { force: true });
 }
@@ -121,11 +124,13 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
 export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<void> {
   const gitdir = `${store.root}/.git`;
   writeIntent(store.root, plan);
+  faultPoint("checkout-intent");
   const files = plan.paths.filter((p) => !p.keep);
   let done = 0;
   for (const p of files) {
     if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
     await writeFile(store, gitdir, p.path, p.after);
+    faultPoint("checkout-file");
   }
   if (files.length >= 500) progress("updating files", files.length, files.length);
   await finish(store, plan);

@@ -10,6 +10,7 @@ import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
 import { readCommitState, writeCommitState } from "./commit-state.ts";
 import { hashObject, writeCommitObject, writeLooseObject, writeTreeObject } from "./loose-objects.ts";
+import { faultPoint } from "./fault.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { refuseNativeOperation } from "./native-state.ts";
 import { cacheFor, readTreeEntries } from "./objects.ts";
@@ -213,7 +214,6 @@ function problemOf(codec: Codec, path: string, content: Uint8Array): string | nu
 export async function commitPending(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
   const dir = store.root;
   if (!fs.existsSync(`${dir}/.git`)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
-  refuseNativeOperation(dir);
   return store.exclusive(() => commitLocked(store, author, nowSeconds));
 }
 
@@ -302,7 +302,9 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     // git's index first: an index ahead of the branch shows staged changes equal to the files,
     // one behind it would make a native `git commit` delete what the index lacks
     await syncGitIndex(dir, touchedPaths);
+    faultPoint("commit-index");
     writeRefAtomic(gitdir, branch, head);
+    faultPoint("commit-ref");
   }
   dropJournal(store.fs, dir, entries.length);
   // a skipped file is looked at again by every commit (and reported) until it is fixed or removed

@@ -7,8 +7,9 @@ import { unavailable } from "../core/errors.ts";
 // in a 13,000-entry index). Formats 2 and 3: a header, entries sorted by path, extensions, and a
 // SHA-1 trailer. Entries memsync writes carry no stat data, so native git re-hashes those files
 // once on its next `status` and finds them clean. Extensions are dropped (the cached-tree one is
-// stale after any change; git rebuilds what it needs). Anything else (version 4, a split index)
-// goes through isomorphic-git on a copy.
+// stale after any change; git rebuilds what it needs). Anything else (version 4, a split or sparse
+// index) is refused with what to run: isomorphic-git cannot read version 4 and would drop a split
+// index's shared entries, and it writes the index in place, which a kill can leave torn.
 //
 // The new index replaces the old one atomically, under git's own lock (index.lock), so a kill at
 // any instant leaves the old index or the new one, never a torn one: the new bytes go to a temp
@@ -83,9 +84,23 @@ export function unmergedIndexPaths(gitdir: string): string[] {
   } catch {
     return [];
   }
-  const parsed = parseIndex(buf);
-  if (!parsed) return [];
-  return [...new Set(parsed.entries.filter((e) => e.stage !== 0).map((e) => dec.decode(e.name)))];
+  if (buf.length < 32 || buf[0] !== 0x44 || buf[1] !== 0x49 || buf[2] !== 0x52 || buf[3] !== 0x43) return [];
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) return []; // version 4 (prefix-compressed names): git itself refuses what needs refusing
+  // only the flags of each entry are read (this runs before every commit and sync)
+  const count = view.getUint32(8);
+  const out = new Set<string>();
+  let at = 12;
+  for (let i = 0; i < count && at + 62 <= buf.length; i++) {
+    const flags = view.getUint16(at + 60);
+    const nameAt = at + 62 + (flags & 0x4000 ? 2 : 0);
+    let end = nameAt + (flags & 0xfff);
+    if ((flags & 0xfff) === 0xfff) while (end < buf.length && buf[end] !== 0) end++;
+    if (flags & 0x3000) out.add(dec.decode(buf.subarray(nameAt, end)));
+    at += Math.ceil((end - at + 1) / 8) * 8;
+  }
+  return [...out];
 }
 
 /** The index with the changes applied, or null when its format is not one this can patch. */
@@ -117,22 +132,6 @@ async function patchedBytes(buf: Uint8Array, changes: IndexChanges): Promise<Uin
   return out;
 }
 
-/** An index git would not let this patch (version 4, a split index): isomorphic-git edits a copy. */
-async function isomorphicBytes(gitdir: string, workdir: string, current: Uint8Array | null, changes: IndexChanges): Promise<Uint8Array> {
-  const git = (await import("isomorphic-git")).default;
-  const scratch = fs.mkdtempSync(path.join(gitdir, "memsync-index-work-"));
-  try {
-    if (current) fs.writeFileSync(path.join(scratch, "index"), current);
-    for (const [filepath, c] of changes) {
-      if (c) await git.updateIndex({ fs, dir: workdir, gitdir: scratch, filepath, oid: c.oid, add: true });
-      else await git.remove({ fs, dir: workdir, gitdir: scratch, filepath });
-    }
-    return fs.readFileSync(path.join(scratch, "index"));
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
 const TEMP_PREFIX = "memsync-index-";
 const TEMP_SUFFIX = ".tmp";
 
@@ -161,14 +160,17 @@ function sameFile(a: fs.Stats | undefined, b: fs.Stats | undefined): boolean {
  * Set (oid, size) or remove (null) entries of git's index, atomically. Throws "unavailable" when
  * a git command holds the index lock for more than a few seconds.
  */
-export async function updateGitIndex(gitdir: string, workdir: string, changes: IndexChanges, waitMs = 3_000): Promise<void> {
+export async function updateGitIndex(gitdir: string, changes: IndexChanges, waitMs = 3_000): Promise<void> {
   const file = `${gitdir}/index`;
   const lock = `${file}.lock`;
   const deadline = Date.now() + waitMs;
   for (;;) {
     const before = fs.statSync(file, { throwIfNoEntry: false });
     const current = before ? fs.readFileSync(file) : null;
-    const next = (await patchedBytes(current ?? new Uint8Array(0), changes)) ?? (await isomorphicBytes(gitdir, workdir, current, changes));
+    const next = await patchedBytes(current ?? new Uint8Array(0), changes);
+    if (!next) {
+      throw unavailable(`git's index (${file}) is in a form memsync does not update (version 4, a split or sparse index, or unresolved conflicts): run \`git update-index --index-version 2 --no-split-index\` (after resolving any conflict), then run this again`);
+    }
     const tmp = path.join(gitdir, `${TEMP_PREFIX}${process.pid}-${Math.random().toString(36).slice(2)}${TEMP_SUFFIX}`);
     const fd = fs.openSync(tmp, "wx", 0o644);
     try {
