@@ -19,8 +19,10 @@ import { writeRefAtomic } from "./refs.ts";
 // every path with its old and new blob. Then: the files, git's index, the branch, the commit
 // state, and the record is removed. The next sync, pull, push or commit finishes an interrupted
 // checkout before anything else (one stat when there is none), path by path and idempotently:
-// a file still at its old blob gets the new one; a file a writer changed after the kill is merged
-// three-way with the new blob, so neither the pull nor the write is lost. Without the record, a
+// a file still at its old blob gets the new one; a file a write changed after the kill keeps that
+// write: as it is when the write found the new version (its refresh journaled the file as an
+// outside edit first), merged three-way with the new version when it found the old one. So
+// neither the pull nor the write is lost, and writers need not look for the record. Without it, a
 // kill between the files and the branch would leave merged files on the old branch, and the next
 // commit would record the merge as a local edit (counting the remote's usage twice on the next
 // merge) or, the other way round, revert it.
@@ -53,13 +55,15 @@ function writeIntent(root: string, plan: CheckoutPlan): void {
     fs.closeSync(fd);
   }
   fs.renameSync(tmp, `${root}/${INTENT_FILE}`);
-  const dfd = fs.openSync(`${root}/${LOCAL_DIR}`, "r");
   try {
-    fs.fsyncSync(dfd);
+    const dfd = fs.openSync(`${root}/${LOCAL_DIR}`, "r");
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
   } catch {
     // a folder fsync is not possible everywhere (Windows)
-  } finally {
-    fs.closeSync(dfd);
   }
 }
 
