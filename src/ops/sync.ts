@@ -1,17 +1,67 @@
+import { isMemsyncError, unavailable } from "../core/errors.ts";
 import type { CommitOutcome } from "../sync/commit.ts";
-import { commitPending } from "../sync/commit.ts";
-import { pull, type PullResult, push, type PushResult } from "../sync/exchange.ts";
+import { commitLocked } from "../sync/commit.ts";
+import { type LocalStep, pull, type PullResult, push, type PushResult } from "../sync/exchange.ts";
+import { refuseNativeOperation } from "../sync/native-state.ts";
 import type { Remote, RemoteOptions } from "../sync/remote.ts";
 import { setRemote } from "../sync/remote.ts";
+import type { Author } from "../sync/repo-init.ts";
+import { LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
+import { WriteLock } from "../store/write-lock.ts";
 import { type OpsEnv, originOf } from "./context.ts";
 
-// The sync use cases: set the remote, pull, push, and sync = commit pending + pull + push.
-// Each commits pending changes first, so nothing written is missing from what is exchanged.
+// The sync use cases: set the remote, pull, push, and sync = pull + push. The network (fetch,
+// send) runs outside the store's write lock; every local step (commit what is pending, merge what
+// was fetched, write the files, git's index and the branch) is one hold of it, so a write
+// acknowledged before the hold is committed and merged, and one after it waits for the hold to
+// end. Whole syncs of one store take turns through a lock of their own (.memsync/sync.lock,
+// released by the OS when a process dies).
 
-function author(store: Store, env: OpsEnv) {
+const SYNC_LOCK = `${LOCAL_DIR}/sync.lock`;
+const SYNC_WAIT_MS = 120_000;
+
+function author(store: Store, env: OpsEnv): { author: Author; now: number } {
   const o = originOf(store, env);
   return { author: { name: env.user ?? "memsync", email: `memsync@${o.machine ?? "unknown"}` }, now: o.now };
+}
+
+/** Run a whole sync (pull, push) of this store while no other one runs. */
+async function oneSyncAtATime<T>(store: Store, fn: () => Promise<T>): Promise<T> {
+  refuseNativeOperation(store.root);
+  const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, SYNC_WAIT_MS);
+  try {
+    return await lock.holdAsync(fn);
+  } catch (e) {
+    if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
+      throw unavailable(`another sync of this store has been running for over ${SYNC_WAIT_MS / 1000} s (${store.root}); try again later`);
+    }
+    throw e;
+  } finally {
+    lock.close();
+  }
+}
+
+/** The commit step of a sync, run under the write lock before each merge; its outcomes add up. */
+function committer(store: Store, who: { author: Author; now: number }): { step: LocalStep; outcome: CommitOutcome; ran: () => boolean } {
+  const outcome: CommitOutcome = { commits: [], head: null, full_compare: false, skipped: [] };
+  let ran = false;
+  const step: LocalStep = async () => {
+    const c = await commitLocked(store, who.author, who.now);
+    ran = true;
+    outcome.commits.push(...c.commits);
+    outcome.head = c.head;
+    outcome.full_compare ||= c.full_compare;
+    outcome.skipped = c.skipped;
+    return { keep: c.skipped.map((s) => s.path) };
+  };
+  return { step, outcome, ran: () => ran };
+}
+
+/** Offline, or no remote: what is pending is still committed locally, then the error stands. */
+async function commitThenRethrow(store: Store, c: ReturnType<typeof committer>, e: unknown): Promise<never> {
+  if (!c.ran() && isMemsyncError(e) && e.code === "unavailable") await store.exclusive(c.step);
+  throw e;
 }
 
 /** A new store from a remote (an empty remote: a new store whose first sync fills it). */
@@ -31,21 +81,29 @@ export function setRemoteOp(store: Store, url: string, cwd: string, opts: Remote
   return setRemote(store.root, url, cwd, opts);
 }
 
-export async function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult }> {
-  const { author: a, now } = author(store, env);
-  const commit = await commitPending(store, a, now);
-  return { commit, pull: await pull(store, a, now, env.credentials) };
+export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult }> {
+  const who = author(store, env);
+  return oneSyncAtATime(store, async () => {
+    const c = committer(store, who);
+    const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
+    return { commit: c.outcome, pull: pulled };
+  });
 }
 
-export async function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult }> {
-  const { author: a, now } = author(store, env);
-  const commit = await commitPending(store, a, now);
-  return { commit, push: await push(store, a, now, env.credentials) };
+export function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult }> {
+  const who = author(store, env);
+  return oneSyncAtATime(store, async () => {
+    const c = committer(store, who);
+    await store.exclusive(c.step);
+    return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
+  });
 }
 
-export async function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult }> {
-  const { author: a, now } = author(store, env);
-  const commit = await commitPending(store, a, now);
-  const pulled = await pull(store, a, now, env.credentials);
-  return { commit, pull: pulled, push: await push(store, a, now, env.credentials) };
+export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult }> {
+  const who = author(store, env);
+  return oneSyncAtATime(store, async () => {
+    const c = committer(store, who);
+    const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
+    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
+  });
 }

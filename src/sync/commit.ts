@@ -1,14 +1,20 @@
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { unavailable } from "../core/errors.ts";
+import { parseJsonText } from "../core/model/validate.ts";
+import type { Codec } from "../store/codec.ts";
 import { recordFilePaths } from "../store/load-all.ts";
-import { dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
-import { LOCAL_DIR, META_FILE } from "../store/layout.ts";
+import { appendJournal, dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
+import { idFromFileName, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
-import { patchGitIndex } from "./git-index.ts";
-import { writeLooseObject, writeTreeObject } from "./loose-objects.ts";
-import { readTreeEntries } from "./objects.ts";
-import { cacheFor } from "./objects.ts";
+import { recoverCheckout, syncGitIndex } from "./checkout.ts";
+import { readCommitState, writeCommitState } from "./commit-state.ts";
+import { hashObject, writeCommitObject, writeLooseObject, writeTreeObject } from "./loose-objects.ts";
+import { faultPoint } from "./fault.ts";
+import { kindOfPath } from "./merge-file.ts";
+import { refuseNativeOperation } from "./native-state.ts";
+import { cacheFor, readTreeEntries } from "./objects.ts";
+import { writeRefAtomic } from "./refs.ts";
 import type { Author } from "./repo-init.ts";
 
 // Turning the pending-change journal into commits, built from the paths memsync knows changed:
@@ -24,9 +30,13 @@ export interface CommitOutcome {
   head: string | null;
   /** True when every file was compared with git, not only the journaled ones (after a rescan). */
   full_compare: boolean;
+  /**
+   * Record files that do not parse or validate, left out of history (which keeps their last good
+   * version) and left as they are on disk.
+   */
+  skipped: { path: string; problem: string }[];
 }
 
-const STATE_FILE = `${LOCAL_DIR}/committed.json`;
 const TRACKED_TOP = [META_FILE, ".gitattributes", ".gitignore"];
 const MERGEABLE = new Set(["touch", "archive", "edit"]);
 
@@ -162,39 +172,8 @@ export class TreeModel {
   }
 }
 
-function readState(root: string): { head: string | null } | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(`${root}/${STATE_FILE}`, "utf8")) as { head?: unknown };
-    return { head: typeof v.head === "string" ? v.head : null };
-  } catch {
-    return null;
-  }
-}
-
-export function writeCommitState(root: string, head: string | null): void {
-  fs.mkdirSync(`${root}/${LOCAL_DIR}`, { recursive: true });
-  const tmp = `${root}/${STATE_FILE}.${Date.now()}-${Math.random().toString(36).slice(2)}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify({ head }, null, 2)}\n`);
-  fs.renameSync(tmp, `${root}/${STATE_FILE}`);
-}
-
-/**
- * Keep git's own index in step with what memsync committed or checked out, so native
- * `git status` in the store is clean. Each call rewrites the whole index file, so many paths go
- * in one add (one rewrite).
- */
-export async function syncGitIndex(dir: string, paths: Map<string, string | null>): Promise<void> {
-  const changes = new Map<string, { oid: string; size: number } | null>();
-  for (const [p, oid] of paths) {
-    const st = oid === null ? null : fs.statSync(`${dir}/${p}`, { throwIfNoEntry: false });
-    changes.set(p, oid === null ? null : { oid, size: st?.size ?? 0 });
-  }
-  if (await patchGitIndex(`${dir}/.git`, changes)) return;
-  const present = [...paths].filter(([, oid]) => oid !== null).map(([p]) => p);
-  if (present.length > 8) await git.add({ fs, dir, filepath: present });
-  else for (const filepath of present) await git.updateIndex({ fs, dir, filepath, oid: paths.get(filepath)!, add: true });
-  for (const [filepath, oid] of paths) if (oid === null) await git.remove({ fs, dir, filepath });
-}
+export { writeCommitState } from "./commit-state.ts";
+export { syncGitIndex } from "./checkout.ts";
 
 export async function currentBranchRef(dir: string): Promise<string> {
   try {
@@ -205,82 +184,134 @@ export async function currentBranchRef(dir: string): Promise<string> {
   }
 }
 
-/** Commit what the journal (and, after a rescan, a full compare) says changed. */
+const dec = new TextDecoder();
+
+/**
+ * Why a file memsync would commit is not a valid record (it does not parse or validate), or null.
+ * Files that are not records (.gitattributes, a file name that is not an id) are not judged.
+ */
+function problemOf(codec: Codec, path: string, content: Uint8Array): string | null {
+  const kind = kindOfPath(path);
+  if (kind === null) return null;
+  const text = dec.decode(content);
+  if (kind === "meta") {
+    if (path !== META_FILE) return null;
+    const json = parseJsonText(text);
+    if (!json.ok) return json.problem;
+    const checked = codec.validate("meta", json.value);
+    return checked.ok ? null : `invalid store metadata: ${checked.problem}`;
+  }
+  const id = idFromFileName(path.slice(path.lastIndexOf("/") + 1));
+  if (!id) return null;
+  const r = codec.parseRecordText(kind, text, id);
+  return r.ok ? null : r.problem;
+}
+
+/**
+ * Commit what the journal (and, after a rescan, a full compare) says changed. Refuses (exit 5)
+ * while native git is in the middle of a merge, rebase or cherry-pick.
+ */
 export async function commitPending(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
   const dir = store.root;
   if (!fs.existsSync(`${dir}/.git`)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
+  return store.exclusive(() => commitLocked(store, author, nowSeconds));
+}
+
+/**
+ * The commit itself; the caller holds the store's write lock (a sync commits and merges under
+ * one hold, so nothing written in between can be overwritten by the merge). A checkout a killed
+ * pull left is finished first. Record files that do not parse or validate are left out: history
+ * keeps their last good version, the file stays as it is, and the outcome lists it (skipped).
+ */
+export async function commitLocked(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
+  const dir = store.root;
+  const gitdir = `${dir}/.git`;
+  if (!fs.existsSync(gitdir)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
+  refuseNativeOperation(dir);
+  await recoverCheckout(store);
   // a full refresh: an editor that saves in place leaves its folder's mtime as it was, and only a
   // stat of every record file finds that (about 30 ms for 10,000 files; every other command
   // looks only at folders whose mtime moved)
   await store.refresh(true);
-  return store.exclusive(async () => {
-    const entries = readJournal(store.fs, dir);
-    const branch = await currentBranchRef(dir);
-    let head: string | null = null;
-    try {
-      head = await git.resolveRef({ fs, dir, ref: branch });
-    } catch {
-      head = null;
-    }
-    const rootTree = head ? (await git.readCommit({ fs, dir, oid: head })).commit.tree : null;
-    const model = new TreeModel(dir, rootTree);
-    const state = readState(dir);
-    const full = entries.some((e) => e.op === "rescan") || state === null || state.head !== head;
+  const codec = await store.codec();
+  const entries = readJournal(store.fs, dir);
+  const branch = await currentBranchRef(dir);
+  let head: string | null = null;
+  try {
+    head = await git.resolveRef({ fs, dir, ref: branch });
+  } catch {
+    head = null;
+  }
+  const rootTree = head ? (await git.readCommit({ fs, dir, oid: head, cache: cacheFor(gitdir) })).commit.tree : null;
+  const model = new TreeModel(dir, rootTree);
+  const state = readCommitState(dir);
+  const full = entries.some((e) => e.op === "rescan") || state === null || state.head !== head;
 
-    const groups = groupEntries(entries);
-    if (full) {
-      const journaled = new Set(groups.flatMap((g) => g.paths));
-      const everything = new Set<string>([
-        ...TRACKED_TOP.filter((p) => fs.existsSync(`${dir}/${p}`)),
-        ...recordFilePaths(store.fs, dir, "memory"),
-        ...recordFilePaths(store.fs, dir, "relation"),
-        ...(await model.pathsUnder("memories")),
-        ...(await model.pathsUnder("relations")),
-      ]);
-      const rest = [...everything].filter((p) => !journaled.has(p)).sort();
-      if (rest.length) groups.push({ op: "edit", messages: [], paths: rest });
-    }
+  const groups = groupEntries(entries);
+  if (full) {
+    const journaled = new Set(groups.flatMap((g) => g.paths));
+    const everything = new Set<string>([
+      ...TRACKED_TOP.filter((p) => fs.existsSync(`${dir}/${p}`)),
+      ...recordFilePaths(store.fs, dir, "memory"),
+      ...recordFilePaths(store.fs, dir, "relation"),
+      ...(await model.pathsUnder("memories")),
+      ...(await model.pathsUnder("relations")),
+    ]);
+    const rest = [...everything].filter((p) => !journaled.has(p)).sort();
+    if (rest.length) groups.push({ op: "edit", messages: [], paths: rest });
+  }
 
-    const commits: CommitOutcome["commits"] = [];
-    const touchedPaths = new Map<string, string | null>();
-    for (const g of groups) {
-      const changed: string[] = [];
-      for (const path of [...new Set(g.paths)].sort()) {
-        let content: Uint8Array | null = null;
-        // a removed file (gc removes thousands): a failed read costs an exception, a look does not
-        if (fs.existsSync(`${dir}/${path}`)) {
-          try {
-            content = fs.readFileSync(`${dir}/${path}`);
-          } catch {
-            content = null;
-          }
+  const commits: CommitOutcome["commits"] = [];
+  const skipped = new Map<string, string>();
+  const touchedPaths = new Map<string, string | null>();
+  for (const g of groups) {
+    const changed: string[] = [];
+    for (const path of [...new Set(g.paths)].sort()) {
+      let content: Uint8Array | null = null;
+      // a removed file (gc removes thousands): a failed read costs an exception, a look does not
+      if (fs.existsSync(`${dir}/${path}`)) {
+        try {
+          content = fs.readFileSync(`${dir}/${path}`);
+        } catch {
+          content = null;
         }
-        const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
-        const now = content === null ? null : (await git.hashBlob({ object: content })).oid;
-        if (now === before) continue;
-        if (content !== null) await writeLooseObject(`${dir}/.git`, "blob", content);
-        await model.set(path, now);
-        touchedPaths.set(path, now);
-        changed.push(path);
       }
-      if (changed.length === 0) continue;
-      const tree = await model.write();
-      const message = g.messages.length ? groupMessage(g, changed) : `edit: ${changed.length} file${changed.length === 1 ? "" : "s"} changed outside memsync`;
-      const who = { name: author.name, email: author.email, timestamp: nowSeconds, timezoneOffset: 0 };
-      head = await git.writeCommit({
-        fs,
-        dir,
-        commit: { message: `${message}\n`, tree, parent: head ? [head] : [], author: who, committer: who },
-      });
-      commits.push({ oid: head, message, paths: changed });
+      const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
+      const now = content === null ? null : await hashObject("blob", content);
+      if (now === before) continue;
+      const problem = content === null ? null : problemOf(codec, path, content);
+      if (problem !== null) {
+        skipped.set(path, problem);
+        continue;
+      }
+      if (content !== null) await writeLooseObject(gitdir, "blob", content);
+      await model.set(path, now);
+      touchedPaths.set(path, now);
+      changed.push(path);
     }
+    if (changed.length === 0) continue;
+    const tree = await model.write();
+    const message = g.messages.length ? groupMessage(g, changed) : `edit: ${changed.length} file${changed.length === 1 ? "" : "s"} changed outside memsync`;
+    head = await writeCommitObject(gitdir, { tree, parents: head ? [head] : [], author: { ...author, timestamp: nowSeconds }, message });
+    commits.push({ oid: head, message, paths: changed });
+  }
+  // a path a later group committed after all is not skipped
+  for (const p of touchedPaths.keys()) skipped.delete(p);
 
-    if (commits.length && head) {
-      await git.writeRef({ fs, dir, ref: branch, value: head, force: true });
-      await syncGitIndex(dir, touchedPaths);
-    }
-    dropJournal(store.fs, dir, entries.length);
-    writeCommitState(dir, head);
-    return { commits, head, full_compare: full };
-  });
+  if (commits.length && head) {
+    // git's index first: an index ahead of the branch shows staged changes equal to the files,
+    // one behind it would make a native `git commit` delete what the index lacks
+    await syncGitIndex(dir, touchedPaths);
+    faultPoint("commit-index");
+    writeRefAtomic(gitdir, branch, head);
+    faultPoint("commit-ref");
+  }
+  dropJournal(store.fs, dir, entries.length);
+  // a skipped file is looked at again by every commit (and reported) until it is fixed or removed
+  if (skipped.size) {
+    const paths = [...skipped.keys()].sort();
+    appendJournal(store.fs, dir, { op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: nowSeconds });
+  }
+  writeCommitState(dir, head);
+  return { commits, head, full_compare: full, skipped: [...skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, problem]) => ({ path, problem })) };
 }

@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { isMemsyncError, unavailable } from "../core/errors.ts";
-import { writeAtomic } from "../store/atomic-write.ts";
 import { candidatePaths } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
-import { currentBranchRef, syncGitIndex, TreeModel, writeCommitState } from "./commit.ts";
+import { applyCheckout, syncGitIndex } from "./checkout.ts";
+import { currentBranchRef, TreeModel, writeCommitState } from "./commit.ts";
+import { writeCommitObject, writeLooseObject } from "./loose-objects.ts";
+import { writeRefAtomic } from "./refs.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
@@ -28,6 +30,8 @@ export interface PullResult {
   memories_removed: number;
   conflicts_resolved: number;
   text_conflicts: string[];
+  /** Corrupt local files not committed: the merge's version is in history, the file is left as it is. */
+  skipped: string[];
   head: string | null;
 }
 
@@ -76,7 +80,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     const theirs = await resolve(remote.gitdir, ref);
     if (!theirs) return { theirs: null, commitsIn: 0 };
     const commitsIn = await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
-    await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn };
   }
   const http = await httpClient();
@@ -84,7 +88,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     const before = await resolve(`${dir}/.git`, TRACKING);
     const r = await git.fetch({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const theirs = r.fetchHead ?? null;
-    if (theirs) await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
   } catch (e) {
     // (an empty repository is not an error: fetchHead comes back null)
@@ -93,27 +97,6 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     }
     networkError(e, remote.url);
   }
-}
-
-/** Write the changed files of the working tree from blobs (null: remove), as the store writes. */
-async function checkoutPaths(store: Store, gitdir: string, paths: Map<string, string | null>): Promise<void> {
-  let done = 0;
-  for (const [rel, oid] of paths) {
-    if (done++ % 100 === 0 && paths.size >= 500) progress("updating files", done - 1, paths.size);
-    const abs = `${store.root}/${rel}`;
-    if (oid === null) {
-      try {
-        fs.unlinkSync(abs);
-      } catch {
-        // already gone
-      }
-      continue;
-    }
-    const { blob } = await git.readBlob({ fs, gitdir, oid });
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    writeAtomic(store.fs, path.dirname(abs), path.basename(abs), new TextDecoder().decode(blob));
-  }
-  if (paths.size >= 500) progress("updating files", paths.size, paths.size);
 }
 
 function countChanges(result: PullResult, changes: Map<string, { before: string | null; after: string | null }>): void {
@@ -125,82 +108,92 @@ function countChanges(result: PullResult, changes: Map<string, { before: string 
   }
 }
 
-/** Fetch from the remote and bring its changes into the store (the caller committed first). */
-export async function pull(store: Store, author: Author, nowSeconds: number, creds: Credentials = {}): Promise<PullResult> {
-  const remote = await getRemote(store.root);
-  return store.exclusive(async () => {
-    const dir = store.root;
-    const gitdir = `${dir}/.git`;
-    const ref = await currentBranchRef(dir);
-    const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], head: null };
-    const { theirs, commitsIn } = await fetchTheirs(dir, remote, ref, creds);
-    const ours = await resolve(gitdir, ref);
-    result.head = ours;
-    if (!theirs) {
-      result.mode = "empty-remote";
-      return result;
-    }
-    result.commits_in = commitsIn;
-    if (ours === theirs || (ours && (await git.isDescendent({ fs, dir, oid: ours, ancestor: theirs, depth: -1 })))) return result;
+/**
+ * What runs under the store's write lock right before a merge, in the same hold: the commit of
+ * every pending change. It returns the paths whose files must be left alone (corrupt files it
+ * did not commit).
+ */
+export type LocalStep = () => Promise<{ keep: readonly string[] }>;
 
-    const changes = new Map<string, { before: string | null; after: string | null }>();
-    let head: string;
-    if (!ours || (await git.isDescendent({ fs, dir, oid: theirs, ancestor: ours, depth: -1 }))) {
-      result.mode = "fast-forward";
-      for (const [p, c] of await diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs))) changes.set(p, { before: c.a, after: c.b });
-      head = theirs;
-    } else {
-      result.mode = "merge";
-      const [base] = (await git.findMergeBase({ fs, dir, oids: [ours, theirs] })) as string[];
-      const baseTree = await treeOf(gitdir, base ?? null);
-      const oursTree = await treeOf(gitdir, ours);
-      const dOurs = await diffTrees(gitdir, baseTree, oursTree);
-      const dTheirs = await diffTrees(gitdir, baseTree, await treeOf(gitdir, theirs));
-      const versions = new Map<string, Versions>();
-      const oids = new Map<string, { ours: string | null }>();
-      for (const p of new Set([...dOurs.keys(), ...dTheirs.keys()])) {
-        const baseOid = (dOurs.get(p) ?? dTheirs.get(p))!.a;
-        const oursOid = dOurs.has(p) ? dOurs.get(p)!.b : baseOid;
-        const theirsOid = dTheirs.has(p) ? dTheirs.get(p)!.b : baseOid;
-        versions.set(p, { base: await readBlobText(gitdir, baseOid), ours: await readBlobText(gitdir, oursOid), theirs: await readBlobText(gitdir, theirsOid) });
-        oids.set(p, { ours: oursOid });
-      }
-      const model = new TreeModel(dir, oursTree);
-      const merged = await mergeTrees(await store.codec(), {
-        changed: versions,
-        unchangedMemoryExists: async (id) => {
-          for (const p of candidatePaths("memory", id)) if (await model.blobOid(p)) return true;
-          return false;
-        },
-      });
-      for (const [p, r] of merged) {
-        if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
-        if (!r.clean) result.text_conflicts.push(p);
-        const before = oids.get(p)!.ours;
-        const after = r.text === null ? null : await git.writeBlob({ fs, dir, blob: new TextEncoder().encode(r.text) });
-        if (before === after) continue;
-        await model.set(p, after);
-        changes.set(p, { before, after });
-      }
-      const tree = await model.write();
-      const who = { name: author.name, email: author.email, timestamp: nowSeconds, timezoneOffset: 0 };
-      const n = changes.size;
-      head = await git.writeCommit({
-        fs,
-        dir,
-        commit: { message: `merge: ${n} change${n === 1 ? "" : "s"} from the remote\n`, tree, parent: [ours, theirs], author: who, committer: who },
-      });
-    }
-    const paths = new Map([...changes].map(([p, c]) => [p, c.after] as const));
-    await checkoutPaths(store, gitdir, paths);
-    await git.writeRef({ fs, dir, ref, value: head, force: true });
-    await syncGitIndex(dir, paths);
-    writeCommitState(dir, head);
-    await store.absorb();
-    countChanges(result, changes);
-    result.head = head;
-    return result;
+/**
+ * Fetch from the remote (outside the store's write lock: writers are not held up by the network),
+ * then, under one hold of the lock, commit what is pending (`local`) and merge: anything written
+ * before the hold is committed and merged, anything after it waits for the hold to end.
+ */
+export async function pull(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep): Promise<PullResult> {
+  const remote = await getRemote(store.root);
+  const ref = await currentBranchRef(store.root);
+  const { theirs, commitsIn } = await fetchTheirs(store.root, remote, ref, creds);
+  return store.exclusive(async () => {
+    const { keep } = await local();
+    return integrate(store, ref, theirs, commitsIn, author, nowSeconds, new Set(keep));
   });
+}
+
+/** Merge a fetched commit into the branch and the files (the caller holds the write lock and committed first). */
+async function integrate(store: Store, ref: string, theirs: string | null, commitsIn: number, author: Author, nowSeconds: number, keep: Set<string>): Promise<PullResult> {
+  const dir = store.root;
+  const gitdir = `${dir}/.git`;
+  const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], skipped: [], head: null };
+  const ours = await resolve(gitdir, ref);
+  result.head = ours;
+  if (!theirs) {
+    result.mode = "empty-remote";
+    return result;
+  }
+  result.commits_in = commitsIn;
+  if (ours === theirs || (ours && (await git.isDescendent({ fs, dir, oid: ours, ancestor: theirs, depth: -1 })))) return result;
+
+  const changes = new Map<string, { before: string | null; after: string | null }>();
+  let head: string;
+  if (!ours || (await git.isDescendent({ fs, dir, oid: theirs, ancestor: ours, depth: -1 }))) {
+    result.mode = "fast-forward";
+    for (const [p, c] of await diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs))) changes.set(p, { before: c.a, after: c.b });
+    head = theirs;
+  } else {
+    result.mode = "merge";
+    const [base] = (await git.findMergeBase({ fs, dir, oids: [ours, theirs] })) as string[];
+    const baseTree = await treeOf(gitdir, base ?? null);
+    const oursTree = await treeOf(gitdir, ours);
+    const dOurs = await diffTrees(gitdir, baseTree, oursTree);
+    const dTheirs = await diffTrees(gitdir, baseTree, await treeOf(gitdir, theirs));
+    const versions = new Map<string, Versions>();
+    const oids = new Map<string, { ours: string | null }>();
+    for (const p of new Set([...dOurs.keys(), ...dTheirs.keys()])) {
+      const baseOid = (dOurs.get(p) ?? dTheirs.get(p))!.a;
+      const oursOid = dOurs.has(p) ? dOurs.get(p)!.b : baseOid;
+      const theirsOid = dTheirs.has(p) ? dTheirs.get(p)!.b : baseOid;
+      versions.set(p, { base: await readBlobText(gitdir, baseOid), ours: await readBlobText(gitdir, oursOid), theirs: await readBlobText(gitdir, theirsOid) });
+      oids.set(p, { ours: oursOid });
+    }
+    const model = new TreeModel(dir, oursTree);
+    const merged = await mergeTrees(await store.codec(), {
+      changed: versions,
+      unchangedMemoryExists: async (id) => {
+        for (const p of candidatePaths("memory", id)) if (await model.blobOid(p)) return true;
+        return false;
+      },
+    });
+    for (const [p, r] of merged) {
+      if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
+      if (!r.clean) result.text_conflicts.push(p);
+      const before = oids.get(p)!.ours;
+      const after = r.text === null ? null : await writeLooseObject(gitdir, "blob", new TextEncoder().encode(r.text));
+      if (before === after) continue;
+      await model.set(p, after);
+      changes.set(p, { before, after });
+    }
+    const tree = await model.write();
+    const n = changes.size;
+    head = await writeCommitObject(gitdir, { tree, parents: [ours, theirs], author: { ...author, timestamp: nowSeconds }, message: `merge: ${n} change${n === 1 ? "" : "s"} from the remote` });
+  }
+  const paths = [...changes].map(([p, c]) => ({ path: p, before: c.before, after: c.after, ...(keep.has(p) ? { keep: true } : {}) }));
+  result.skipped = paths.filter((p) => p.keep).map((p) => p.path);
+  await applyCheckout(store, { ref, from: ours, head, paths });
+  await store.absorb();
+  countChanges(result, changes);
+  result.head = head;
+  return result;
 }
 
 /**
@@ -247,10 +240,13 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
   })();
 }
 
-/** Send local commits; when the remote moved on, pull (merge) and try again. */
-export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials = {}, maxAttempts = 8): Promise<PushResult> {
+/**
+ * Send local commits (outside the store's write lock); when the remote moved on, pull (commit
+ * pending changes and merge, under one hold of the lock) and try again.
+ */
+export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts = 8): Promise<PushResult> {
   const remote = await getRemote(store.root);
-  if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, maxAttempts);
+  if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, maxAttempts);
   const remoteDir = remote.gitdir;
   const dir = store.root;
   const gitdir = `${dir}/.git`;
@@ -258,21 +254,21 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     out.attempts = attempt;
-    const local = await resolve(gitdir, ref);
-    out.head = local;
-    if (!local) return out;
+    const mine = await resolve(gitdir, ref);
+    out.head = mine;
+    if (!mine) return out;
     const remoteHead = await resolve(remoteDir, ref);
-    if (remoteHead === local) return out;
-    if (remoteHead && !(await git.isDescendent({ fs, dir, oid: local, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
-      out.pulled.push(await pull(store, author, nowSeconds, creds));
+    if (remoteHead === mine) return out;
+    if (remoteHead && !(await git.isDescendent({ fs, dir, oid: mine, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
+      out.pulled.push(await pull(store, author, nowSeconds, creds, local));
       continue;
     }
     out.commits_out = (await commitsAhead(dir)) ?? 0;
-    await copyReachable(gitdir, remoteDir, local);
-    if (await casRef(remoteDir, ref, remoteHead, local, (g) => resolve(g, ref))) {
+    await copyReachable(gitdir, remoteDir, mine);
+    if (await casRef(remoteDir, ref, remoteHead, mine, (g) => resolve(g, ref))) {
       // a first push names the branch the remote's HEAD points at, so a clone checks it out
       if (!remoteHead) fs.writeFileSync(`${remoteDir}/HEAD`, `ref: ${ref}\n`);
-      await git.writeRef({ fs, dir, ref: TRACKING, value: local, force: true });
+      writeRefAtomic(gitdir, TRACKING, mine);
       out.pushed = true;
       return out;
     }
@@ -281,7 +277,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
 }
 
-async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, maxAttempts: number): Promise<PushResult> {
+async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts: number): Promise<PushResult> {
   const http = await httpClient();
   const dir = store.root;
   const ref = await currentBranchRef(dir);
@@ -295,7 +291,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
     try {
       const r = await git.push({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), ...httpAuth(remote, creds) });
       if (r.ok) {
-        await git.writeRef({ fs, dir, ref: TRACKING, value: out.head, force: true });
+        writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
         out.pushed = true;
         return out;
       }
@@ -309,7 +305,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
       } else if (code !== "PushRejectedError") networkError(e, remote.url);
     }
     // the remote moved on: merge it in, then try again
-    out.pulled.push(await pull(store, author, nowSeconds, creds));
+    out.pulled.push(await pull(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
@@ -394,8 +390,8 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
     fs.writeFileSync(`${root}/${p}`, blob);
   }
   progress("writing files", files.size, files.size);
-  await git.writeRef({ fs, dir: root, ref, value: theirs, force: true });
   await syncGitIndex(root, new Map([...files].map(([p, c]) => [p, c.b] as const)));
+  writeRefAtomic(`${root}/.git`, ref, theirs);
   writeCommitState(root, theirs);
   if (!fs.existsSync(`${root}/.meta.json`)) throw unavailable(`${url} holds a git repository but not a memsync store (no .meta.json)`);
   return { head: theirs, files: files.size };

@@ -1,15 +1,26 @@
 import fs from "node:fs";
+import path from "node:path";
+import { unavailable } from "../core/errors.ts";
 
 // Updating a few entries of git's index (.git/index) without isomorphic-git's full round trip,
 // which re-parses and re-serializes every entry through its object model (44-64 ms for one path
-// in a 13,000-entry index). Format version 2: a header, entries sorted by path, extensions, and
-// a SHA-1 trailer. Entries memsync writes carry no stat data, so native git re-hashes those files
+// in a 13,000-entry index). Formats 2 and 3: a header, entries sorted by path, extensions, and a
+// SHA-1 trailer. Entries memsync writes carry no stat data, so native git re-hashes those files
 // once on its next `status` and finds them clean. Extensions are dropped (the cached-tree one is
-// stale after any change; git rebuilds what it needs). Anything unusual (another version, a split
-// index) returns false, and the caller uses isomorphic-git instead.
+// stale after any change; git rebuilds what it needs). Anything else (version 4, a split or sparse
+// index) is refused with what to run: isomorphic-git cannot read version 4 and would drop a split
+// index's shared entries, and it writes the index in place, which a kill can leave torn.
+//
+// The new index replaces the old one atomically, under git's own lock (index.lock), so a kill at
+// any instant leaves the old index or the new one, never a torn one: the new bytes go to a temp
+// file, are fsynced, and the temp is hard-linked to index.lock (taking git's lock only if no git
+// holds it), which is then renamed over the index. A lock left by a killed memsync is recognized
+// by the temp file that shares its inode, and removed; a lock held by git is waited for (bounded).
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+
+export type IndexChanges = Map<string, { oid: string; size: number } | null>;
 
 function entryBytes(name: Uint8Array, oid: string, size: number): Uint8Array {
   const len = 62 + name.length;
@@ -31,39 +42,73 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
   return x.length - y.length;
 }
 
-/** Set (oid, size) or remove (null) entries. false when the index is not one this can patch. */
-export async function patchGitIndex(gitdir: string, changes: Map<string, { oid: string; size: number } | null>): Promise<boolean> {
-  const file = `${gitdir}/index`;
-  let buf: Uint8Array;
-  try {
-    buf = fs.readFileSync(file);
-  } catch {
-    return false;
-  }
+interface ParsedIndex {
+  version: number;
+  entries: { name: Uint8Array; bytes: Uint8Array; stage: number }[];
+}
+
+/** The entries of an index (slices of the file, nothing copied); null: a format this does not patch. */
+function parseIndex(buf: Uint8Array): ParsedIndex | null {
+  if (buf.length === 0) return { version: 2, entries: [] };
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.length < 32 || dec.decode(buf.subarray(0, 4)) !== "DIRC" || view.getUint32(4) !== 2) return false;
+  if (buf.length < 32 || dec.decode(buf.subarray(0, 4)) !== "DIRC") return null;
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) return null;
   const count = view.getUint32(8);
-  // entries as slices of the file (already in git's order): nothing is decoded or copied
-  const entries: { name: Uint8Array; bytes: Uint8Array }[] = [];
+  const entries: ParsedIndex["entries"] = [];
   let at = 12;
   for (let i = 0; i < count; i++) {
+    if (at + 62 > buf.length - 20) return null;
     const flags = view.getUint16(at + 60);
-    if (flags & 0x4000) return false; // extended flags are a version 3 thing
-    if (flags & 0x3000) return false; // a merge stage: leave conflicts to git
-    let end = at + 62 + (flags & 0xfff);
+    const nameAt = at + 62 + (flags & 0x4000 ? 2 : 0);
+    let end = nameAt + (flags & 0xfff);
     while (end < buf.length && buf[end] !== 0) end++; // a name of 0xfff bytes or more: find its end
     const len = Math.ceil((end - at + 1) / 8) * 8;
-    entries.push({ name: buf.subarray(at + 62, end), bytes: buf.subarray(at, at + len) });
+    entries.push({ name: buf.subarray(nameAt, end), bytes: buf.subarray(at, at + len), stage: (flags >> 12) & 3 });
     at += len;
   }
-  // a split index ("link") or other extensions git would need: refuse to drop them
+  // a split index ("link") or a sparse one ("sdir") needs its extension: refuse to drop it
   for (let p = at; p + 8 <= buf.length - 20; ) {
     const sig = dec.decode(buf.subarray(p, p + 4));
-    if (sig === "link" || sig === "sdir") return false;
+    if (sig === "link" || sig === "sdir") return null;
     p += 8 + view.getUint32(p + 4);
   }
-  // merge the few changes into the sorted entries
-  const edits = [...changes].map(([path, c]) => ({ name: enc.encode(path), c })).sort((a, b) => compareBytes(a.name, b.name));
+  return { version, entries };
+}
+
+/** Paths git's index holds at a merge stage (a conflict native git left unresolved). */
+export function unmergedIndexPaths(gitdir: string): string[] {
+  let buf: Uint8Array;
+  try {
+    buf = fs.readFileSync(`${gitdir}/index`);
+  } catch {
+    return [];
+  }
+  if (buf.length < 32 || buf[0] !== 0x44 || buf[1] !== 0x49 || buf[2] !== 0x52 || buf[3] !== 0x43) return [];
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) return []; // version 4 (prefix-compressed names): git itself refuses what needs refusing
+  // only the flags of each entry are read (this runs before every commit and sync)
+  const count = view.getUint32(8);
+  const out = new Set<string>();
+  let at = 12;
+  for (let i = 0; i < count && at + 62 <= buf.length; i++) {
+    const flags = view.getUint16(at + 60);
+    const nameAt = at + 62 + (flags & 0x4000 ? 2 : 0);
+    let end = nameAt + (flags & 0xfff);
+    if ((flags & 0xfff) === 0xfff) while (end < buf.length && buf[end] !== 0) end++;
+    if (flags & 0x3000) out.add(dec.decode(buf.subarray(nameAt, end)));
+    at += Math.ceil((end - at + 1) / 8) * 8;
+  }
+  return [...out];
+}
+
+/** The index with the changes applied, or null when its format is not one this can patch. */
+async function patchedBytes(buf: Uint8Array, changes: IndexChanges): Promise<Uint8Array | null> {
+  const parsed = parseIndex(buf);
+  if (!parsed || parsed.entries.some((e) => e.stage !== 0)) return null;
+  const { entries } = parsed;
+  const edits = [...changes].map(([p, c]) => ({ name: enc.encode(p), c })).sort((a, b) => compareBytes(a.name, b.name));
   const merged: Uint8Array[] = [];
   let i = 0;
   for (const e of edits) {
@@ -76,7 +121,7 @@ export async function patchGitIndex(gitdir: string, changes: Map<string, { oid: 
   const out = new Uint8Array(size + 20);
   out.set(enc.encode("DIRC"), 0);
   const ov = new DataView(out.buffer);
-  ov.setUint32(4, 2);
+  ov.setUint32(4, parsed.version);
   ov.setUint32(8, merged.length);
   let w = 12;
   for (const b of merged) {
@@ -84,19 +129,84 @@ export async function patchGitIndex(gitdir: string, changes: Map<string, { oid: 
     w += b.length;
   }
   out.set(new Uint8Array(await crypto.subtle.digest("SHA-1", out.subarray(0, size))), size);
-  // git's own lock: if native git is writing the index right now, leave it to the fallback
+  return out;
+}
+
+const TEMP_PREFIX = "memsync-index-";
+const TEMP_SUFFIX = ".tmp";
+
+/** A left-over index.lock of a killed memsync: a temp file of ours shares its inode. */
+function removeOwnStaleLock(gitdir: string, lock: string): boolean {
+  const st = fs.statSync(lock, { throwIfNoEntry: false });
+  if (!st) return true;
+  for (const name of fs.readdirSync(gitdir)) {
+    if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue;
+    const t = fs.statSync(path.join(gitdir, name), { throwIfNoEntry: false });
+    if (t && t.ino === st.ino && t.dev === st.dev) {
+      fs.rmSync(lock, { force: true });
+      fs.rmSync(path.join(gitdir, name), { force: true });
+      return true;
+    }
+  }
+  return false;
+}
+
+function sameFile(a: fs.Stats | undefined, b: fs.Stats | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/**
+ * Set (oid, size) or remove (null) entries of git's index, atomically. Throws "unavailable" when
+ * a git command holds the index lock for more than a few seconds.
+ */
+export async function updateGitIndex(gitdir: string, changes: IndexChanges, waitMs = 3_000): Promise<void> {
+  const file = `${gitdir}/index`;
   const lock = `${file}.lock`;
-  let fd: number;
-  try {
-    fd = fs.openSync(lock, "wx");
-  } catch {
-    return false;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const before = fs.statSync(file, { throwIfNoEntry: false });
+    const current = before ? fs.readFileSync(file) : null;
+    const next = await patchedBytes(current ?? new Uint8Array(0), changes);
+    if (!next) {
+      throw unavailable(`git's index (${file}) is in a form memsync does not update (version 4, a split or sparse index, or unresolved conflicts): run \`git update-index --index-version 2 --no-split-index\` (after resolving any conflict), then run this again`);
+    }
+    const tmp = path.join(gitdir, `${TEMP_PREFIX}${process.pid}-${Math.random().toString(36).slice(2)}${TEMP_SUFFIX}`);
+    const fd = fs.openSync(tmp, "wx", 0o644);
+    try {
+      fs.writeSync(fd, next);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    let locked = false;
+    try {
+      fs.linkSync(tmp, lock);
+      locked = true;
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") {
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
+    }
+    if (!locked) {
+      fs.rmSync(tmp, { force: true });
+      if (removeOwnStaleLock(gitdir, lock)) continue;
+      if (Date.now() > deadline) {
+        throw unavailable(`git's index is locked (${lock}): a git command is running, or one was killed; if no git is running, remove that file and run this again`);
+      }
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
+      continue;
+    }
+    // git's protocol reads the index after taking the lock; this read first, so check nothing
+    // wrote the index in between (else build again from what is there now)
+    if (!sameFile(before, fs.statSync(file, { throwIfNoEntry: false }))) {
+      fs.rmSync(lock, { force: true });
+      fs.rmSync(tmp, { force: true });
+      continue;
+    }
+    fs.renameSync(lock, file);
+    fs.rmSync(tmp, { force: true });
+    return;
   }
-  try {
-    fs.writeSync(fd, out);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(lock, file);
-  return true;
 }

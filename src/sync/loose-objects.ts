@@ -17,12 +17,22 @@ function hex(bytes: Uint8Array): string {
   return s;
 }
 
-/** Write one object; returns its id. */
-export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
+function framed(type: string, content: Uint8Array): Uint8Array<ArrayBuffer> {
   const header = enc.encode(`${type} ${content.length}\0`);
   const raw = new Uint8Array(header.length + content.length);
   raw.set(header, 0);
   raw.set(content, header.length);
+  return raw;
+}
+
+/** An object's id, as `git hash-object -t <type>` gives it. */
+export async function hashObject(type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-1", framed(type, content))));
+}
+
+/** Write one object (a temp file renamed into place: a kill never leaves a torn object); returns its id. */
+export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
+  const raw = framed(type, content);
   const oid = hex(new Uint8Array(await crypto.subtle.digest("SHA-1", raw)));
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
   const file = `${dir}/${oid.slice(2)}`;
@@ -102,4 +112,32 @@ export function parseTree(content: Uint8Array): TreeEntry[] {
     at = nul + 21;
   }
   return out;
+}
+
+export interface CommitFields {
+  tree: string;
+  parents: readonly string[];
+  author: { name: string; email: string; timestamp: number };
+  message: string;
+}
+
+/** A name or email as git's commit header can hold it: no angle brackets, no line breaks. */
+function identityPart(s: string): string {
+  return s.replace(/[<>\r\n]/g, "").trim();
+}
+
+/**
+ * A commit object's content, byte for byte as git (and isomorphic-git) write it: the tree, the
+ * parents, author and committer (the same, UTC), a blank line, the message ending in one newline.
+ */
+export function commitContent(c: CommitFields): Uint8Array {
+  const who = `${identityPart(c.author.name) || "memsync"} <${identityPart(c.author.email)}> ${Math.floor(c.author.timestamp)} +0000`;
+  const message = `${c.message.replace(/\r/g, "").replace(/^\n+/, "").replace(/\n+$/, "")}\n`;
+  const head = [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`].join("\n");
+  return enc.encode(`${head}\n\n${message}`);
+}
+
+/** Write a commit object (atomically, like every loose object here); returns its id. */
+export function writeCommitObject(gitdir: string, c: CommitFields): Promise<string> {
+  return writeLooseObject(gitdir, "commit", commitContent(c));
 }

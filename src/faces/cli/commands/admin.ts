@@ -1,4 +1,4 @@
-import { unavailable, usageError } from "../../../core/errors.ts";
+import { corrupt, unavailable, usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { initStore } from "../../../ops/init.ts";
@@ -60,9 +60,24 @@ export async function commitCmd(flags: Flags): Promise<CommandResult> {
   const { commitStore } = await import("../../../ops/commit.ts");
   const env = opsEnv(flags);
   const out = await withStore(env, (store) => commitStore(store, env));
-  if (flags.json) return { stdout: json(out) };
-  if (out.commits.length === 0) return { stdout: "nothing to commit\n" };
-  return { stdout: out.commits.map((c) => `${c.oid.slice(0, 8)}  ${c.message}\n`).join("") };
+  const bad = skippedReport(out.skipped);
+  if (flags.json) return { stdout: json(out), ...bad };
+  const lines = out.commits.length === 0 ? ["nothing to commit"] : out.commits.map((c) => `${c.oid.slice(0, 8)}  ${c.message}`);
+  for (const s of out.skipped) lines.push(`not committed (corrupt): ${s.path}: ${s.problem}`);
+  return { stdout: `${lines.join("\n")}\n`, ...bad };
+}
+
+/**
+ * Record files a commit left out because they do not parse or validate: everything else was
+ * done, and the exit code (7, corrupt) tells scripts so.
+ */
+function skippedReport(skipped: readonly { path: string; problem: string }[]): { stderr?: string; exitCode?: number } {
+  if (skipped.length === 0) return {};
+  const names = skipped.map((s) => s.path);
+  return {
+    stderr: `memsync: ${names.length} corrupt record file${names.length === 1 ? "" : "s"} not committed (history keeps the last good version; fix or remove, or restore with git checkout -- FILE): ${names.join(", ")}\n`,
+    exitCode: corrupt("").exitCode,
+  };
 }
 
 export async function remoteCmd(action: string, url: string | undefined, flags: Flags): Promise<CommandResult> {
@@ -92,15 +107,19 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   const out = await withProgress(flags, () =>
     withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))),
   );
-  if (flags.json) return { stdout: json(out) };
+  const bad = skippedReport(out.commit.skipped);
+  if (flags.json) return { stdout: json(out), ...bad };
   const lines: string[] = [];
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
+  for (const s of out.commit.skipped) lines.push(`not committed (corrupt): ${s.path}: ${s.problem}`);
+  const kept = [...(out.pull?.skipped ?? []), ...(out.push?.pulled.flatMap((p) => p.skipped) ?? [])];
+  if (kept.length) lines.push(`left as they are (corrupt, not updated from the remote): ${[...new Set(kept)].join(", ")}`);
   const p = out.pull;
   if (p) lines.push(`pull: ${p.mode}${p.mode === "merge" || p.mode === "fast-forward" ? ` (${p.memories_added} added, ${p.memories_changed} changed, ${p.memories_removed} removed, ${p.conflicts_resolved} merged)` : ""}`);
   if (p?.text_conflicts.length) lines.push(`files merged as text with conflict markers: ${p.text_conflicts.join(", ")}`);
   const pushed = out.push;
   if (pushed) lines.push(pushed.pushed ? `push: ${pushed.commits_out} commit${pushed.commits_out === 1 ? "" : "s"} (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
-  return { stdout: `${lines.join("\n")}\n` };
+  return { stdout: `${lines.join("\n")}\n`, ...bad };
 }
 
 export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {

@@ -1,0 +1,202 @@
+import fs from "node:fs";
+import path from "node:path";
+import { writeAtomic } from "../store/atomic-write.ts";
+import { readJournal } from "../store/journal.ts";
+import { LOCAL_DIR } from "../store/layout.ts";
+import type { Store } from "../store/store.ts";
+import { writeCommitState } from "./commit-state.ts";
+import { faultPoint } from "./fault.ts";
+import { updateGitIndex } from "./git-index.ts";
+import { hashObject } from "./loose-objects.ts";
+import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
+import { readBlobText } from "./objects.ts";
+import { progress } from "./progress.ts";
+import { writeRefAtomic } from "./refs.ts";
+
+// Bringing the working files, git's index and the branch to a new commit (a pull's fast-forward
+// or merge) so that a kill at any instant loses nothing. Before the first file is written, an
+// intent record (.memsync/checkout.json, machine-local) names the branch's old and new commit and
+// every path with its old and new blob. Then: the files, git's index, the branch, the commit
+// state, and the record is removed. The next sync, pull, push or commit finishes an interrupted
+// checkout before anything else (one stat when there is none), path by path and idempotently:
+// a file still at its old blob gets the new one; a file a write changed after the kill keeps that
+// write: as it is when the write found the new version (its refresh journaled the file as an
+// outside edit first), merged three-way with the new version when it found the old one. So
+// neither the pull nor the write is lost, and writers need not look for the record. Without it, a
+// kill between the files and the branch would leave merged files on the old branch, and the next
+// commit would record the merge as a local edit (counting the remote's usage twice on the next
+// merge) or, the other way round, revert it.
+
+const INTENT_FILE = `${LOCAL_DIR}/checkout.json`;
+
+export interface CheckoutPath {
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Leave the working file alone (an uncommitted corrupt file): only git's index moves. */
+  keep?: boolean;
+}
+
+export interface CheckoutPlan {
+  ref: string;
+  from: string | null;
+  head: string;
+  paths: CheckoutPath[];
+}
+
+function writeIntent(root: string, plan: CheckoutPlan): void {
+  fs.mkdirSync(`${root}/${LOCAL_DIR}`, { recursive: true });
+  const tmp = `${root}/${INTENT_FILE}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, "w");
+  try {
+    fs.writeSync(fd, `${JSON.stringify(plan)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, `${root}/${INTENT_FILE}`);
+  try {
+    const dfd = fs.openSync(`${root}/${LOCAL_DIR}`, "r");
+    try {
+      fs.fsyncSync(dfd);
+    } finally {
+      fs.closeSync(dfd);
+    }
+  } catch {
+    // a folder fsync is not possible everywhere (Windows)
+  }
+}
+
+function readIntent(root: string): CheckoutPlan | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(`${root}/${INTENT_FILE}`, "utf8");
+  } catch {
+    return null;
+  }
+  try {
+    const v = JSON.parse(text) as CheckoutPlan;
+    if (typeof v.ref === "string" && typeof v.head === "string" && Array.isArray(v.paths)) return v;
+  } catch {
+    // torn: it is written with a rename, so this is not ours; drop it below
+  }
+  fs.rmSync(`${root}/${INTENT_FILE}`, { force: true });
+  return null;
+}
+
+/** Write one working file from a blob (null: remove it), as the store writes records. */
+async function writeFile(store: Store, gitdir: string, rel: string, oid: string | null): Promise<void> {
+  const abs = `${store.root}/${rel}`;
+  if (oid === null) {
+    fs.rmSync(abs, { force: true });
+    return;
+  }
+  writeText(store, rel, (await readBlobText(gitdir, oid))!);
+}
+
+function writeText(store: Store, rel: string, text: string): void {
+  const abs = `${store.root}/${rel}`;
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  writeAtomic(store.fs, path.dirname(abs), path.basename(abs), text);
+}
+
+/**
+ * Keep git's own index in step with what memsync committed or checked out (path -> blob, null:
+ * gone), so native `git status` in the store is clean. One atomic rewrite for all the paths.
+ */
+export async function syncGitIndex(root: string, paths: Map<string, string | null>): Promise<void> {
+  const changes = new Map<string, { oid: string; size: number } | null>();
+  for (const [p, oid] of paths) {
+    const st = oid === null ? null : fs.statSync(`${root}/${p}`, { throwIfNoEntry: false });
+    changes.set(p, oid === null ? null : { oid, size: st?.size ?? 0 });
+  }
+  await updateGitIndex(`${root}/.git`, changes);
+}
+
+/** The end of a checkout: git's index, then the branch (an index behind the branch would make a native commit delete files), then the state. */
+async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
+  const gitdir = `${store.root}/.git`;
+  await syncGitIndex(store.root, new Map(plan.paths.map((p) => [p.path, p.after] as const)));
+  faultPoint("checkout-index");
+  writeRefAtomic(gitdir, plan.ref, plan.head);
+  faultPoint("checkout-ref");
+  writeCommitState(store.root, plan.head);
+  fs.rmSync(`${store.root}/${INTENT_FILE}`, { force: true });
+}
+
+/** Check out a new commit (the caller holds the store's write lock). */
+export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<void> {
+  const gitdir = `${store.root}/.git`;
+  writeIntent(store.root, plan);
+  faultPoint("checkout-intent");
+  const files = plan.paths.filter((p) => !p.keep);
+  let done = 0;
+  for (const p of files) {
+    if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
+    await writeFile(store, gitdir, p.path, p.after);
+    faultPoint("checkout-file");
+  }
+  if (files.length >= 500) progress("updating files", files.length, files.length);
+  await finish(store, plan);
+}
+
+async function fileOid(abs: string): Promise<{ text: string; oid: string } | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFileSync(abs);
+  } catch {
+    return null;
+  }
+  return { text: new TextDecoder().decode(bytes), oid: await hashObject("blob", bytes) };
+}
+
+/**
+ * Finish a checkout a killed process left (the caller holds the store's write lock). Returns
+ * whether there was one. Files a writer changed since the kill keep that change.
+ */
+export async function recoverCheckout(store: Store): Promise<boolean> {
+  const plan = readIntent(store.root);
+  if (!plan) return false;
+  const gitdir = `${store.root}/.git`;
+  const { resolve } = await import("./objects.ts");
+  const branch = await resolve(gitdir, plan.ref);
+  if (branch !== plan.from && branch !== plan.head) {
+    // the branch moved elsewhere since (native git): this record no longer describes anything
+    fs.rmSync(`${store.root}/${INTENT_FILE}`, { force: true });
+    return false;
+  }
+  const codec = await store.codec();
+  const firstSeen = firstJournalOps(store);
+  for (const p of plan.paths) {
+    if (p.keep) continue;
+    const now = await fileOid(`${store.root}/${p.path}`);
+    const nowOid = now?.oid ?? null;
+    if (nowOid === p.after) continue;
+    if (nowOid === p.before) {
+      await writeFile(store, gitdir, p.path, p.after);
+      continue;
+    }
+    // changed after the kill. A write that found the new version already there first journaled
+    // it as an outside edit (the index still knew the old one): its file already holds the pull
+    // and the write. A write that found the old version is merged with the new one.
+    if (firstSeen.get(p.path) === "edit") continue;
+    if (now && p.after !== null) {
+      const merged = await mergeFileTexts(codec, kindOfPath(p.path), await readBlobText(gitdir, p.before), now.text, (await readBlobText(gitdir, p.after))!);
+      if (merged.clean && merged.text !== now.text) writeText(store, p.path, merged.text);
+    }
+    // else: removed by a write since, or unreadable: left as it is, for the next commit to judge
+  }
+  await finish(store, plan);
+  return true;
+}
+
+/**
+ * The kind of the first journal entry naming each path. The journal was empty when the checkout
+ * began (its commit, under the same hold of the lock, took every entry), so these are all changes
+ * made after the kill.
+ */
+function firstJournalOps(store: Store): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readJournal(store.fs, store.root)) for (const p of e.paths) if (!out.has(p)) out.set(p, e.op);
+  return out;
+}
