@@ -12,6 +12,7 @@ import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
+import { fetchFs } from "./fetch-fs.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote } from "./remote.ts";
 
@@ -82,7 +83,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
   const http = await httpClient();
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
-    const r = await git.fetch({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const theirs = r.fetchHead ?? null;
     if (theirs) await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
@@ -399,4 +400,18 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
   writeCommitState(root, theirs);
   if (!fs.existsSync(`${root}/.meta.json`)) throw unavailable(`${url} holds a git repository but not a memsync store (no .meta.json)`);
   return { head: theirs, files: files.size };
+}
+
+/**
+ * Fetch the remote's branch into another (bare, empty) repository: doctor --repair takes the
+ * objects a damaged store lacks from such a fresh copy of an HTTP remote.
+ */
+export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
+  const http = await httpClient();
+  try {
+    const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    return r.fetchHead ?? null;
+  } catch (e) {
+    networkError(e, remote.url);
+  }
 }

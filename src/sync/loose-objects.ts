@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
+import { objectWritten } from "./fault.ts";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
 // named by its SHA-1 and zlib-deflated, as git itself does. isomorphic-git's writeObject costs
@@ -17,8 +18,11 @@ function hex(bytes: Uint8Array): string {
   return s;
 }
 
-/** Write one object; returns its id. */
-export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
+/**
+ * Write one object; returns its id. Atomic: a temporary file renamed into place, so an object
+ * file that exists is whole (a kill leaves at most a tmp_obj_* file, which git ignores).
+ */
+export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
   const header = enc.encode(`${type} ${content.length}\0`);
   const raw = new Uint8Array(header.length + content.length);
   raw.set(header, 0);
@@ -31,6 +35,7 @@ export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "
   const tmp = `${dir}/tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(tmp, deflateSync(raw), { mode: 0o444 });
   fs.renameSync(tmp, file);
+  objectWritten();
   return oid;
 }
 

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
+import { corrupt } from "../core/errors.ts";
+import { faultPoint } from "./fault.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
@@ -32,10 +34,26 @@ function packIndexesOf(gitdir: string): Uint8Array[] {
     } catch {
       // no pack folder: loose objects only
     }
-    idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`));
+    // an index cut short (written by something that was killed) is not read: its objects count as missing
+    idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`)).filter(packIndexLooksWhole);
     packIndexes.set(gitdir, idx);
   }
   return idx;
+}
+
+/** Forget the pack indexes read so far (packs were added or removed). */
+export function forgetPacks(gitdir: string): void {
+  packIndexes.delete(gitdir);
+  caches.delete(gitdir);
+}
+
+/** Whether a pack index is at least as long as the object count in its fan-out table says. */
+export function packIndexLooksWhole(idx: Uint8Array): boolean {
+  if (idx.length < 8 + 1024 + 40) return false;
+  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
+  const v2 = view.getUint32(0) === 0xff744f63;
+  const count = view.getUint32((v2 ? 8 : 0) + 255 * 4);
+  return idx.length >= (v2 ? 8 + 1024 + count * 28 + 40 : 1024 + count * 24 + 40);
 }
 
 /** Whether a pack index (version 1 or 2) lists an object: a binary search over its sorted ids. */
@@ -66,7 +84,7 @@ function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
  * search (isomorphic-git would first parse every index whole). A repository that borrows objects
  * from elsewhere (alternates) is asked through isomorphic-git.
  */
-async function has(gitdir: string, oid: string): Promise<boolean> {
+export async function has(gitdir: string, oid: string): Promise<boolean> {
   if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
   const raw = new Uint8Array(20);
   for (let i = 0; i < 20; i++) raw[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
@@ -80,39 +98,128 @@ async function has(gitdir: string, oid: string): Promise<boolean> {
   }
 }
 
+export type ObjectType = "blob" | "tree" | "commit" | "tag";
+export interface GitObject {
+  type: ObjectType;
+  content: Uint8Array;
+}
+
+/** An object's type and content, loose or packed; null when the repository cannot give it. */
+export async function readObjectFrom(gitdir: string, oid: string): Promise<GitObject | null> {
+  const loose = readLooseObject(gitdir, oid);
+  if (loose) return loose as GitObject;
+  try {
+    const r = (await git.readObject({ fs, gitdir, oid, format: "content", cache: cacheFor(gitdir) })) as { type: ObjectType; object: Uint8Array };
+    return { type: r.type, content: r.object };
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Copy every object reachable from `tip` that `dst` lacks. A commit or tree `dst` already has is
- * not entered: git keeps a commit's whole history and a tree's whole content together.
+ * Where an object sits, for walking and for telling a user what is missing: what kind it should
+ * be, its path in a tree (or "" for a commit's root tree) and the commit it was reached from.
+ */
+export interface ObjectRef {
+  oid: string;
+  kind: ObjectType | "object";
+  path: string;
+  commit: string | null;
+}
+
+/** The objects an object names: a commit its tree and parents, a tree its entries (submodule commits excepted), a tag its target. */
+export function referencesOf(at: ObjectRef, obj: GitObject): ObjectRef[] {
+  if (obj.type === "tree") {
+    const out: ObjectRef[] = [];
+    for (const e of parseTree(obj.content)) {
+      if (e.type !== "commit") out.push({ oid: e.oid, kind: e.type, path: at.path ? `${at.path}/${e.path}` : e.path, commit: at.commit });
+    }
+    return out;
+  }
+  if (obj.type === "blob") return [];
+  // a commit's or tag's header (up to the first blank line) names what it points at
+  const header = new TextDecoder().decode(obj.content).split("\n\n", 1)[0]!;
+  const out: ObjectRef[] = [];
+  for (const m of header.matchAll(/^(tree|parent|object) ([0-9a-f]{40})$/gm)) {
+    const kind = m[1] === "tree" ? "tree" : m[1] === "parent" ? "commit" : "object";
+    out.push({ oid: m[2]!, kind, path: "", commit: obj.type === "commit" ? at.oid : at.commit });
+  }
+  return out;
+}
+
+/**
+ * Visit the objects under `tips` children first, without recursion (a history of 10,000 commits
+ * is 10,000 deep). `enter` returns the object to descend into, or null not to enter it (already
+ * complete, or missing); `leave` runs once everything the object names has been left. Each id is
+ * entered at most once (`done`, shared between walks, holds the ids finished).
+ */
+export async function walkChildrenFirst(
+  tips: readonly ObjectRef[],
+  enter: (at: ObjectRef) => Promise<GitObject | null>,
+  leave: (at: ObjectRef, obj: GitObject) => Promise<void>,
+  done: Set<string> = new Set(),
+): Promise<void> {
+  const stack: { at: ObjectRef; obj: GitObject | null }[] = [...tips].reverse().map((at) => ({ at, obj: null }));
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.obj) {
+      stack.pop();
+      await leave(top.at, top.obj);
+      done.add(top.at.oid);
+      continue;
+    }
+    if (done.has(top.at.oid)) {
+      stack.pop();
+      continue;
+    }
+    const obj = await enter(top.at);
+    if (!obj) {
+      stack.pop();
+      done.add(top.at.oid);
+      continue;
+    }
+    top.obj = obj;
+    const kids = referencesOf(top.at, obj);
+    // pushed in reverse, so a commit's tree is done before its parents: newest content first
+    for (let i = kids.length - 1; i >= 0; i--) if (!done.has(kids[i]!.oid)) stack.push({ at: kids[i]!, obj: null });
+  }
+}
+
+/**
+ * Copy every object reachable from `tip` that `dst` lacks, children first: blobs, then trees from
+ * the bottom up, then commits oldest first, each object atomically (writeLooseObject), so a kill
+ * at any instant leaves `dst` with nothing that names an object it lacks. That invariant (an
+ * object present means everything under it is present) is what lets a commit or tree `dst`
+ * already has be skipped whole. The caller moves a ref only after this returns.
  */
 export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
-  const stack = [tip];
-  const seen = new Set<string>();
   let copied = 0;
-  while (stack.length) {
-    const oid = stack.pop()!;
-    if (seen.has(oid)) continue;
-    seen.add(oid);
-    if (await has(dst, oid)) continue;
-    if (copied % 200 === 0) progress("copying objects", copied);
-    // a loose object is copied by memsync itself; a packed one (or a tag) through isomorphic-git
-    const loose = readLooseObject(src, oid);
-    const obj =
-      loose && (loose.type === "blob" || loose.type === "tree" || loose.type === "commit")
-        ? { type: loose.type, object: loose.content }
-        : ((await git.readObject({ fs, gitdir: src, oid, format: "content", cache: cacheFor(src) })) as { type: string; object: Uint8Array });
-    if (obj.type === "blob" || obj.type === "tree" || obj.type === "commit") await writeLooseObject(dst, obj.type, obj.object);
-    else await git.writeObject({ fs, gitdir: dst, type: obj.type as "tag", object: obj.object, format: "content", oid });
-    copied++;
-    if (obj.type === "commit") {
-      // a commit's header (up to the first blank line) names its tree and parents
-      const text = new TextDecoder().decode(obj.object);
-      const header = text.split("\n\n", 1)[0]!;
-      for (const m of header.matchAll(/^(?:tree|parent) ([0-9a-f]{40})$/gm)) stack.push(m[1]!);
-    } else if (obj.type === "tree") {
-      for (const e of parseTree(obj.object)) if (e.type !== "commit") stack.push(e.oid);
-    }
-  }
+  await walkChildrenFirst(
+    [{ oid: tip, kind: "object", path: "", commit: null }],
+    async (at) => {
+      if (await has(dst, at.oid)) return null;
+      const obj = await readObjectFrom(src, at.oid);
+      if (!obj) throw corrupt(`git object ${at.oid} (${describeRef(at)}) is missing from ${src} (run: memsync doctor)`);
+      return obj;
+    },
+    async (at, obj) => {
+      if (copied % 200 === 0) progress("copying objects", copied);
+      const oid = await writeLooseObject(dst, obj.type, obj.content);
+      if (oid !== at.oid) throw corrupt(`git object ${at.oid} in ${src} is damaged (its content hashes to ${oid}) (run: memsync doctor)`);
+      copied++;
+    },
+  );
+  faultPoint("copied");
   return copied;
+}
+
+/** "tree memories/ab of commit 1a2b3c4d": where an object was reached, for messages. */
+export function describeRef(at: ObjectRef): string {
+  const c = at.commit?.slice(0, 8);
+  if (!c) return at.kind === "object" ? "object" : at.kind;
+  if (at.kind === "commit") return `parent of commit ${c}`;
+  if (at.kind === "tree" && !at.path) return `root tree of commit ${c}`;
+  return `${at.kind === "object" ? "object" : at.kind} ${at.path} of commit ${c}`;
 }
 
 /**

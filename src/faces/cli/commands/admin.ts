@@ -1,4 +1,4 @@
-import { unavailable, usageError } from "../../../core/errors.ts";
+import { corrupt, unavailable, usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { initStore } from "../../../ops/init.ts";
@@ -49,10 +49,19 @@ export async function reindexCmd(flags: Flags): Promise<CommandResult> {
 
 export async function doctor(flags: Flags): Promise<CommandResult> {
   const { doctor: run } = await import("../../../ops/doctor.ts");
-  const out = await run(opsEnv(flags));
-  const exitCode = out.ok ? 0 : unavailable("").exitCode;
+  const out = await run(opsEnv(flags), { repair: flags.repair === true });
+  // objects that cannot be restored from anywhere: corrupt (7); anything else still wrong: unavailable (6)
+  const exitCode = out.ok ? 0 : out.lost.length ? corrupt("").exitCode : unavailable("").exitCode;
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = out.checks.map((c) => `${c.ok ? "ok  " : "FAIL"}  ${c.check}: ${c.detail}`);
+  for (const [side, r] of Object.entries(out.repair ?? {})) {
+    if (!r) continue;
+    const what = [`${r.restored} object${r.restored === 1 ? "" : "s"} restored from ${r.source}`];
+    if (r.packs_moved.length) what.push(`unusable pack files moved to .git/memsync-broken-packs: ${r.packs_moved.join(", ")}`);
+    if (r.damaged_moved.length) what.push(`${r.damaged_moved.length} damaged object file(s) moved to .git/memsync-damaged-objects`);
+    if (r.tracking_removed) what.push("the remote-tracking ref named commits the remote no longer has: removed (the next sync fetches it again)");
+    lines.push(`repair (${side === "local" ? "this store" : "the remote"}): ${what.join("; ")}`);
+  }
   return { stdout: `${lines.join("\n")}\n`, stderr: out.ok ? "" : `memsync: ${out.checks.find((c) => !c.ok)?.detail}\n`, exitCode };
 }
 
