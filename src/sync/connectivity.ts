@@ -1,13 +1,14 @@
 import fs from "node:fs";
-import { describeRef, forgetPacks, type GitObject, has, type ObjectRef, packIndexLooksWhole, readObjectFrom, resolve, walkChildrenFirst } from "./objects.ts";
+import { readLooseObject } from "./loose-objects.ts";
+import { describeRef, type ObjectRef } from "./object-ref.ts";
+import { forgetPackIndexes, inPackIndex, packIndexLooksWhole } from "./pack-index.ts";
 
 // Is the repository whole where it matters? A bounded check, cheap enough for every `status`:
-// the commits the refs name (the branch, the remote-tracking branch), their trees walked fully
+// the commits the refs name (the branch, the remote-tracking branch) with their trees walked fully
 // (a 10,000-memory store has about 257 trees; a blob is checked by a stat of its loose file or a
-// binary search of a pack index, never read), and the newest few commits before them with their
-// trees (a tree seen once is not walked again, so each costs only what it changed). Not a full
-// fsck: history further back is what git's own `git fsck` is for, and what `doctor --repair`
-// walks.
+// binary search of a pack index, never read), and the newest few commits before them, read, with
+// their parents and root trees looked for. Not a full fsck: history further back is what git's
+// own `git fsck` is for, and what `doctor --repair` walks.
 
 export const TRACKING = "refs/remotes/origin/main";
 
@@ -43,12 +44,42 @@ export function headBranch(gitdir: string): string | null {
   }
 }
 
+/** The commit a ref names, from its file or packed-refs (null: none). */
+function readRef(gitdir: string, ref: string): string | null {
+  try {
+    const v = fs.readFileSync(`${gitdir}/${ref}`, "utf8").trim();
+    if (/^[0-9a-f]{40}$/.test(v)) return v;
+  } catch {
+    // not a loose ref: packed, or none
+  }
+  try {
+    for (const line of fs.readFileSync(`${gitdir}/packed-refs`, "utf8").split("\n")) {
+      const [oid, name] = line.split(" ");
+      if (name === ref && /^[0-9a-f]{40}$/.test(oid ?? "")) return oid!;
+    }
+  } catch {
+    // no packed refs
+  }
+  return null;
+}
+
+/** An object's content: a loose file read here, anything else through isomorphic-git (loaded only then). */
+async function readObject(gitdir: string, oid: string) {
+  return readLooseObject(gitdir, oid) ?? (await import("./objects.ts")).readObjectFrom(gitdir, oid);
+}
+
+/** Not a loose file: in a pack, or borrowed from another repository (alternates, asked through isomorphic-git). */
+async function elsewhere(gitdir: string, oid: string): Promise<boolean> {
+  if (inPackIndex(gitdir, oid)) return true;
+  return fs.existsSync(`${gitdir}/objects/info/alternates`) && (await import("./objects.ts")).hasNotLoose(gitdir, oid);
+}
+
 /** The refs worth checking and the commits they name: HEAD's branch and the remote-tracking branch. */
 export async function refsToCheck(gitdir: string): Promise<{ ref: string; oid: string }[]> {
   const out: { ref: string; oid: string }[] = [];
   for (const ref of [headBranch(gitdir), TRACKING]) {
     if (!ref || out.some((r) => r.ref === ref)) continue;
-    const oid = await resolve(gitdir, ref);
+    const oid = readRef(gitdir, ref);
     if (oid) out.push({ ref, oid });
   }
   return out;
@@ -73,8 +104,40 @@ export function brokenPacks(gitdir: string): string[] {
 }
 
 export interface CheckOptions {
-  /** Commits read (with their trees) under each ref, newest first; commits past it are only looked for. Default 20; Infinity walks all history. */
+  /** Commits read under each ref, newest first (default 20); commits past it are only looked for. */
   recentCommits?: number;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const dec = new TextDecoder();
+
+/**
+ * Which objects are loose files, one readdir per objects/xx folder asked about (257 trees name
+ * some 13,000 blobs: 256 readdirs cost a fraction of 13,000 stats).
+ */
+class LooseObjects {
+  private dirs = new Map<string, Set<string>>();
+  constructor(private gitdir: string) {}
+  has(oid: string): boolean {
+    const prefix = oid.slice(0, 2);
+    let names = this.dirs.get(prefix);
+    if (!names) {
+      try {
+        names = new Set(fs.readdirSync(`${this.gitdir}/objects/${prefix}`));
+      } catch {
+        names = new Set();
+      }
+      this.dirs.set(prefix, names);
+    }
+    return names.has(oid.slice(2));
+  }
+}
+
+/** A commit's tree and parents, from its header. */
+function commitLinks(content: Uint8Array): { tree: string | null; parents: string[] } {
+  const header = dec.decode(content).split("\n\n", 1)[0]!;
+  const tree = /^tree ([0-9a-f]{40})$/m.exec(header)?.[1] ?? null;
+  return { tree, parents: [...header.matchAll(/^parent ([0-9a-f]{40})$/gm)].map((m) => m[1]!) };
 }
 
 /**
@@ -83,43 +146,91 @@ export interface CheckOptions {
  */
 export async function checkConnectivity(gitdir: string, opts: CheckOptions = {}): Promise<Connectivity> {
   const budget = opts.recentCommits ?? 20;
-  forgetPacks(gitdir);
+  forgetPackIndexes(gitdir);
   const out: Connectivity = { refs: await refsToCheck(gitdir), commits: 0, trees: 0, blobs: 0, missing: [], broken_packs: brokenPacks(gitdir) };
-  const done = new Set<string>();
-  for (const { ref, oid } of out.refs) {
-    let commits = 0;
+  const loose = new LooseObjects(gitdir);
+  const present = async (oid: string) => loose.has(oid) || (await elsewhere(gitdir, oid));
+  const seen = new Set<string>();
+  for (const { ref, oid: tip } of out.refs) {
     const lack = async (at: ObjectRef) => {
-      const damaged = await has(gitdir, at.oid);
+      const damaged = await present(at.oid);
       out.missing.push({ oid: at.oid, kind: at.kind, where: at.commit ? describeRef(at) : `commit named by ${ref}`, ref, damaged });
     };
-    await walkChildrenFirst(
-      [{ oid, kind: "commit", path: "", commit: null }],
-      async (at): Promise<GitObject | null> => {
-        if (at.kind === "blob") {
-          out.blobs++;
-          if (!(await has(gitdir, at.oid))) await lack(at);
-          return null;
-        }
-        if (at.kind === "commit" && commits >= budget) {
-          if (!(await has(gitdir, at.oid))) await lack(at);
-          return null;
-        }
-        const obj = await readObjectFrom(gitdir, at.oid);
-        if (!obj) {
-          await lack(at);
-          return null;
-        }
-        if (obj.type === "commit") {
-          commits++;
-          out.commits++;
-        } else if (obj.type === "tree") out.trees++;
-        return obj;
-      },
-      async () => {},
-      done,
-    );
+    // the newest commits, breadth first from the tip
+    const queue: ObjectRef[] = [{ oid: tip, kind: "commit", path: "", commit: null }];
+    let read = 0;
+    for (let i = 0; i < queue.length; i++) {
+      const at = queue[i]!;
+      if (seen.has(at.oid)) continue;
+      seen.add(at.oid);
+      if (read >= budget) {
+        if (!(await present(at.oid))) await lack(at);
+        continue;
+      }
+      const obj = await readObject(gitdir, at.oid);
+      if (!obj || obj.type !== "commit") {
+        await lack(at);
+        continue;
+      }
+      read++;
+      out.commits++;
+      const { tree, parents } = commitLinks(obj.content);
+      for (const p of parents) queue.push({ oid: p, kind: "commit", path: "", commit: at.oid });
+      if (!tree) continue;
+      const root: ObjectRef = { oid: tree, kind: "tree", path: "", commit: at.oid };
+      // an older commit's root tree is only looked for: written children first, a tree that is
+      // there is whole, and walking each would cost as much as the tip's
+      if (at.oid !== tip) {
+        if (!seen.has(tree) && !(await present(tree))) await lack(root);
+        continue;
+      }
+      await walkTree(gitdir, root, seen, out, present, loose, lack);
+    }
   }
   return out;
+}
+
+/** Every tree under `root`, read; every blob, looked for. */
+async function walkTree(
+  gitdir: string,
+  root: ObjectRef,
+  seen: Set<string>,
+  out: Connectivity,
+  present: (oid: string) => Promise<boolean>,
+  loose: LooseObjects,
+  lack: (at: ObjectRef) => Promise<void>,
+): Promise<void> {
+  const stack = [root];
+  while (stack.length) {
+    const at = stack.pop()!;
+    if (seen.has(at.oid)) continue;
+    seen.add(at.oid);
+    const obj = await readObject(gitdir, at.oid);
+    if (!obj || obj.type !== "tree") {
+      await lack(at);
+      continue;
+    }
+    out.trees++;
+    // entries "<mode> <name>\0<20 bytes>", scanned without decoding a blob's name unless it is missing
+    const c = obj.content;
+    let i = 0;
+    while (i < c.length) {
+      const space = c.indexOf(0x20, i);
+      const nul = c.indexOf(0, space);
+      let oid = "";
+      for (let k = nul + 1; k < nul + 21; k++) oid += HEX[c[k]!];
+      const isTree = c[i] === 0x34 && space - i === 5; // "40000"
+      const isGitlink = c[i] === 0x31 && c[i + 1] === 0x36; // "160000": a submodule's commit
+      const name = () => dec.decode(c.subarray(space + 1, nul));
+      if (isTree) stack.push({ oid, kind: "tree", path: at.path ? `${at.path}/${name()}` : name(), commit: at.commit });
+      else if (!isGitlink) {
+        // (a blob is not remembered: the same content at two paths is rare, a Set of them is not free)
+        out.blobs++;
+        if (!loose.has(oid) && !(await present(oid))) await lack({ oid, kind: "blob", path: at.path ? `${at.path}/${name()}` : name(), commit: at.commit });
+      }
+      i = nul + 21;
+    }
+  }
 }
 
 /** One line naming what is missing, for status and doctor. */

@@ -3,6 +3,8 @@ import git from "isomorphic-git";
 import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
+import { describeRef, type ObjectRef } from "./object-ref.ts";
+import { forgetPackIndexes, inPackIndex } from "./pack-index.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
@@ -23,60 +25,10 @@ export function cacheFor(gitdir: string): object {
   return c;
 }
 
-/** Each pack index of a repository, read once per command. */
-const packIndexes = new Map<string, Uint8Array[]>();
-function packIndexesOf(gitdir: string): Uint8Array[] {
-  let idx = packIndexes.get(gitdir);
-  if (!idx) {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(`${gitdir}/objects/pack`).filter((n) => n.endsWith(".idx"));
-    } catch {
-      // no pack folder: loose objects only
-    }
-    // an index cut short (written by something that was killed) is not read: its objects count as missing
-    idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`)).filter(packIndexLooksWhole);
-    packIndexes.set(gitdir, idx);
-  }
-  return idx;
-}
-
-/** Forget the pack indexes read so far (packs were added or removed). */
+/** Forget what was read of a repository's packs (packs were added or removed). */
 export function forgetPacks(gitdir: string): void {
-  packIndexes.delete(gitdir);
+  forgetPackIndexes(gitdir);
   caches.delete(gitdir);
-}
-
-/** Whether a pack index is at least as long as the object count in its fan-out table says. */
-export function packIndexLooksWhole(idx: Uint8Array): boolean {
-  if (idx.length < 8 + 1024 + 40) return false;
-  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-  const v2 = view.getUint32(0) === 0xff744f63;
-  const count = view.getUint32((v2 ? 8 : 0) + 255 * 4);
-  return idx.length >= (v2 ? 8 + 1024 + count * 28 + 40 : 1024 + count * 24 + 40);
-}
-
-/** Whether a pack index (version 1 or 2) lists an object: a binary search over its sorted ids. */
-function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
-  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-  const v2 = view.getUint32(0) === 0xff744f63;
-  const fanout = v2 ? 8 : 0;
-  const first = oid[0]!;
-  let lo = first === 0 ? 0 : view.getUint32(fanout + (first - 1) * 4);
-  let hi = view.getUint32(fanout + first * 4);
-  const base = fanout + 1024;
-  const width = v2 ? 20 : 24;
-  const skip = v2 ? 0 : 4;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = base + mid * width + skip;
-    let c = 0;
-    for (let i = 0; i < 20 && c === 0; i++) c = idx[at + i]! - oid[i]!;
-    if (c === 0) return true;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }
 
 /**
@@ -86,9 +38,12 @@ function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
  */
 export async function has(gitdir: string, oid: string): Promise<boolean> {
   if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
-  const raw = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) raw[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
-  if (packIndexesOf(gitdir).some((idx) => packIndexHas(idx, raw))) return true;
+  return hasNotLoose(gitdir, oid);
+}
+
+/** has(), for an object known not to be a loose file: in a pack, or borrowed through alternates. */
+export async function hasNotLoose(gitdir: string, oid: string): Promise<boolean> {
+  if (inPackIndex(gitdir, oid)) return true;
   if (!fs.existsSync(`${gitdir}/objects/info/alternates`)) return false;
   try {
     await git.readObject({ fs, gitdir, oid, format: "deflated", cache: cacheFor(gitdir) });
@@ -98,7 +53,9 @@ export async function has(gitdir: string, oid: string): Promise<boolean> {
   }
 }
 
-export type ObjectType = "blob" | "tree" | "commit" | "tag";
+import type { ObjectType } from "./object-ref.ts";
+export type { ObjectRef, ObjectType };
+export { describeRef };
 export interface GitObject {
   type: ObjectType;
   content: Uint8Array;
@@ -114,17 +71,6 @@ export async function readObjectFrom(gitdir: string, oid: string): Promise<GitOb
   } catch {
     return null;
   }
-}
-
-/**
- * Where an object sits, for walking and for telling a user what is missing: what kind it should
- * be, its path in a tree (or "" for a commit's root tree) and the commit it was reached from.
- */
-export interface ObjectRef {
-  oid: string;
-  kind: ObjectType | "object";
-  path: string;
-  commit: string | null;
 }
 
 /** The objects an object names: a commit its tree and parents, a tree its entries (submodule commits excepted), a tag its target. */
@@ -211,15 +157,6 @@ export async function copyReachable(src: string, dst: string, tip: string): Prom
   );
   faultPoint("copied");
   return copied;
-}
-
-/** "tree memories/ab of commit 1a2b3c4d": where an object was reached, for messages. */
-export function describeRef(at: ObjectRef): string {
-  const c = at.commit?.slice(0, 8);
-  if (!c) return at.kind === "object" ? "object" : at.kind;
-  if (at.kind === "commit") return `parent of commit ${c}`;
-  if (at.kind === "tree" && !at.path) return `root tree of commit ${c}`;
-  return `${at.kind === "object" ? "object" : at.kind} ${at.path} of commit ${c}`;
 }
 
 /**
