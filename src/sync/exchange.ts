@@ -204,6 +204,32 @@ export async function pull(store: Store, author: Author, nowSeconds: number, cre
   });
 }
 
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * A ref is locked for milliseconds: a lock older than STALE_LOCK_MS was left by a process that was
+ * killed, and would refuse every push for ever. It is moved aside and dropped, unless what was
+ * moved is not the stale file (another process took a fresh lock meanwhile): that goes back.
+ */
+function removeStaleLock(lock: string): void {
+  const st = fs.statSync(lock, { throwIfNoEntry: false });
+  if (!st || Date.now() - st.mtimeMs <= STALE_LOCK_MS) return;
+  const aside = `${lock}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch {
+    return; // gone already
+  }
+  if (fs.statSync(aside).ino !== st.ino) {
+    try {
+      fs.linkSync(aside, lock);
+    } catch {
+      // a third process holds the lock now; the one we moved will find its lock gone and fail, not corrupt
+    }
+  }
+  fs.rmSync(aside, { force: true });
+}
+
 /**
  * Move the remote's branch from `expected` to `value`, the way git does: take `<ref>.lock` with an
  * exclusive create, check the branch is still where we saw it, write, rename over. false: it moved.
@@ -219,6 +245,7 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
         fd = fs.openSync(lock, "wx");
       } catch (e) {
         if ((e as { code?: string }).code !== "EEXIST") throw e;
+        removeStaleLock(lock);
         await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
       }
     }

@@ -111,14 +111,20 @@ describe("a transfer killed between object writes", () => {
     const b = machine(h.root, "b", h.bare);
     memsyncJson(["--store", a, "save", "first"]);
     memsyncJson(["--store", a, "sync"]);
+    // how long a whole push of one batch takes here (a loaded machine starts processes slowly):
+    // the kills fall anywhere in that span, most of them while objects are being copied
+    addMemories(a, 40, "timing");
+    const t0 = Date.now();
+    memsyncJson(["--store", a, "push"]);
+    const span = Math.max(150, (Date.now() - t0) * 1.2);
     const tries = Number(process.env.MEMSYNC_CRASH_TRIES ?? 12);
-    let memories = 1;
+    let memories = 42;
     for (let i = 0; i < tries; i++) {
       const dir = i % 2 === 0 ? a : b;
       addMemories(dir, 40, `${i}`);
       memories += 41;
       if (i % 3 === 0) memsyncJson(["--store", dir, "commit"]);
-      await killAfter(["--store", dir, i % 2 === 0 ? "push" : "sync"], Math.floor(Math.random() * 150));
+      await killAfter(["--store", dir, i % 2 === 0 ? "push" : "sync"], Math.floor(Math.random() * span));
       assertWhole(h.bare, `try ${i}`);
       const tip = git(h.bare, "rev-parse", "--verify", "-q", "main").stdout.trim();
       if (tip) assert.equal(git(h.bare, "rev-list", "--objects", tip).status, 0, "the branch names a complete history");
