@@ -164,6 +164,8 @@ async function withSource<T>(root: string, remote: Remote, env: OpsEnv, fn: (git
   try {
     const git = (await import("isomorphic-git")).default;
     await git.init({ fs, dir: tmp, bare: true, defaultBranch: "main" });
+    // isomorphic-git maps what it fetches through the remote's refspec (memsync drops the ref writes)
+    await git.setConfig({ fs, gitdir: tmp, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
     const { fetchBranchInto } = await import("../sync/exchange.ts");
     const { headBranch } = await import("../sync/connectivity.ts");
     await fetchBranchInto(tmp, remote, headBranch(`${root}/.git`) ?? "refs/heads/main", env.credentials ?? {});

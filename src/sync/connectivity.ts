@@ -161,7 +161,8 @@ export async function checkConnectivity(gitdir: string, opts: CheckOptions = {})
     let read = 0;
     for (let i = 0; i < queue.length; i++) {
       const at = queue[i]!;
-      if (seen.has(at.oid)) continue;
+      // (a tip already met as an older commit under another ref still has its tree walked)
+      if (seen.has(at.oid) && i > 0) continue;
       seen.add(at.oid);
       if (read >= budget) {
         if (!(await present(at.oid))) await lack(at);
