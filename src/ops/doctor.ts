@@ -174,3 +174,21 @@ async function withSource<T>(root: string, remote: Remote, env: OpsEnv, fn: (git
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
+
+/**
+ * Whether an error says a git object is missing: isomorphic-git's NotFoundError naming an object
+ * id, or memsync's own copy finding a hole.
+ */
+export function isMissingObjectError(e: unknown): boolean {
+  const msg = e instanceof Error ? e.message : String(e);
+  return /Could not find [0-9a-f]{40}|git object [0-9a-f]{40} .*is missing|is damaged \(its content hashes/.test(msg);
+}
+
+/**
+ * The repair sync runs on itself after failing on a missing object (doctor --repair's work, for
+ * the store and a remote on a local path): the objects restored, and those no one has.
+ */
+export async function healObjects(env: OpsEnv): Promise<{ restored: number; lost: MissingObject[] }> {
+  const r = await objectChecks(env, true);
+  return { restored: (r.repair?.local?.restored ?? 0) + (r.repair?.remote?.restored ?? 0), lost: r.lost };
+}

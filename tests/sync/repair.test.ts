@@ -75,6 +75,25 @@ describe("missing git objects: found by status and doctor, restored by doctor --
     fsckClean(h.bare);
   });
 
+  test("sync that meets a missing object restores it from the remote and goes on", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    memsyncJson(["--store", a, "save", "first"]);
+    memsyncJson(["--store", a, "sync"]);
+    const b = path.join(h.root, "b");
+    assert.equal(memsync(["clone", h.bare, b]).code, 0);
+    deleteObject(path.join(b, ".git"), git(b, "rev-parse", "HEAD:memories").stdout.trim());
+    memsyncJson(["--store", a, "save", "second"]);
+    memsyncJson(["--store", a, "sync"]);
+    memsyncJson(["--store", b, "save", "from b"]);
+    const r = memsync(["--store", b, "sync"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /repaired: 1 missing git object restored/);
+    fsckClean(path.join(b, ".git"));
+    fsckClean(h.bare);
+    assert.equal(memsyncJson(["--store", b, "list"]).total, 3);
+  });
+
   test("an object nobody has: doctor --repair says exactly what is lost, changes nothing, exits 7", () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);

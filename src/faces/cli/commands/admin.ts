@@ -98,11 +98,23 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   const ops = await import("../../../ops/sync.ts");
   const env = opsEnv(flags);
   type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
-  const out = await withProgress(flags, () =>
-    withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))),
-  );
+  const run = () =>
+    withProgress(flags, () => withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))));
+  let out: Out & { repaired_objects?: number };
+  try {
+    out = await run();
+  } catch (e) {
+    // a repository whose refs name missing objects (a fetch or push killed by an older memsync):
+    // restore them from the other side, as doctor --repair does, and try once more
+    const { healObjects, isMissingObjectError } = await import("../../../ops/doctor.ts");
+    if (!isMissingObjectError(e)) throw e;
+    const healed = await healObjects(env);
+    if (healed.restored === 0) throw corrupt(`${e instanceof Error ? e.message : String(e)} (run: memsync doctor --repair)`);
+    out = { ...(await run()), repaired_objects: healed.restored };
+  }
   if (flags.json) return { stdout: json(out) };
   const lines: string[] = [];
+  if (out.repaired_objects) lines.push(`repaired: ${out.repaired_objects} missing git object${out.repaired_objects === 1 ? "" : "s"} restored from the other side (see memsync doctor)`);
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
   const p = out.pull;
   if (p) lines.push(`pull: ${p.mode}${p.mode === "merge" || p.mode === "fast-forward" ? ` (${p.memories_added} added, ${p.memories_changed} changed, ${p.memories_removed} removed, ${p.conflicts_resolved} merged)` : ""}`);
