@@ -103,6 +103,7 @@ function objectsCheck(name: string, c: Connectivity, fix: string): Check {
   const problems: string[] = [];
   if (c.missing.length) problems.push(`${c.missing.length} missing: ${summarizeMissing(c.missing)}`);
   if (c.broken_packs.length) problems.push(`unusable pack files: ${c.broken_packs.join(", ")}`);
+  if (c.damaged_refs.length) problems.push(`ref files that name no commit: ${c.damaged_refs.join(", ")}`);
   if (problems.length) return { check: name, ok: false, detail: `${problems.join("; ")} (run: ${fix})` };
   const refs = c.refs.map((r) => r.ref.replace(/^refs\/(heads|remotes)\//, "")).join(", ") || "no commits yet";
   return { check: name, ok: true, detail: `complete under ${refs} (${c.commits} recent commits, ${c.trees} trees, ${c.blobs} blobs)` };
@@ -120,7 +121,7 @@ async function objectChecks(env: OpsEnv, repair: boolean): Promise<{ checks: Che
   const remote = await getRemote(root).catch(() => null);
   let local = await checkConnectivity(gitdir);
   let theirs = remote?.kind === "local" ? await checkConnectivity(remote.gitdir) : null;
-  const needs = (c: Connectivity | null) => c !== null && (c.missing.length > 0 || c.broken_packs.length > 0);
+  const needs = (c: Connectivity | null) => c !== null && (c.missing.length > 0 || c.broken_packs.length > 0 || c.damaged_refs.length > 0);
   const report: NonNullable<DoctorOutcome["repair"]> = {};
   const lost: MissingObject[] = [];
   if (repair && (needs(local) || needs(theirs))) {

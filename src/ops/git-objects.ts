@@ -10,6 +10,7 @@ export interface GitObjects {
   blobs: number;
   missing: MissingObject[];
   broken_packs: string[];
+  damaged_refs: string[];
 }
 
 export async function gitObjectsHealth(root: string): Promise<{ objects: GitObjects | null; reasons: string[] }> {
@@ -20,5 +21,8 @@ export async function gitObjectsHealth(root: string): Promise<{ objects: GitObje
   const n = objects.missing.length;
   if (n) reasons.push(`${n} git object${n === 1 ? " is" : "s are"} missing: ${summarizeMissing(objects.missing)} (run: memsync doctor --repair)`);
   if (objects.broken_packs.length) reasons.push(`unusable git pack files: ${objects.broken_packs.join(", ")} (run: memsync doctor --repair)`);
+  for (const ref of objects.damaged_refs) {
+    reasons.push(`git ref ${ref} names no commit (its file was cut short)${ref.startsWith("refs/remotes/") ? " (run: memsync doctor --repair)" : ""}`);
+  }
   return { objects, reasons };
 }

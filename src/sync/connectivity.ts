@@ -32,6 +32,8 @@ export interface Connectivity {
   missing: MissingObject[];
   /** Pack files that cannot be used: an index cut short, or an index whose pack is gone. */
   broken_packs: string[];
+  /** Refs whose file names no commit (cut short by a process killed while writing it). */
+  damaged_refs: string[];
 }
 
 /** The branch HEAD names ("refs/heads/main"), whether or not it has a commit yet. */
@@ -81,6 +83,22 @@ export async function refsToCheck(gitdir: string): Promise<{ ref: string; oid: s
     if (!ref || out.some((r) => r.ref === ref)) continue;
     const oid = readRef(gitdir, ref);
     if (oid) out.push({ ref, oid });
+  }
+  return out;
+}
+
+/** The refs checked whose loose file exists but holds no object id. */
+export function damagedRefs(gitdir: string): string[] {
+  const out: string[] = [];
+  for (const ref of [headBranch(gitdir), TRACKING]) {
+    if (!ref) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(`${gitdir}/${ref}`, "utf8");
+    } catch {
+      continue; // no loose file: packed, or not there yet
+    }
+    if (!/^([0-9a-f]{40}|ref: \S+)\s*$/.test(text)) out.push(ref);
   }
   return out;
 }
@@ -147,7 +165,7 @@ function commitLinks(content: Uint8Array): { tree: string | null; parents: strin
 export async function checkConnectivity(gitdir: string, opts: CheckOptions = {}): Promise<Connectivity> {
   const budget = opts.recentCommits ?? 20;
   forgetPackIndexes(gitdir);
-  const out: Connectivity = { refs: await refsToCheck(gitdir), commits: 0, trees: 0, blobs: 0, missing: [], broken_packs: brokenPacks(gitdir) };
+  const out: Connectivity = { refs: await refsToCheck(gitdir), commits: 0, trees: 0, blobs: 0, missing: [], broken_packs: brokenPacks(gitdir), damaged_refs: damagedRefs(gitdir) };
   const loose = new LooseObjects(gitdir);
   const present = async (oid: string) => loose.has(oid) || (await elsewhere(gitdir, oid));
   const seen = new Set<string>();

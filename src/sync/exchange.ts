@@ -9,10 +9,11 @@ import type { Store } from "../store/store.ts";
 import { currentBranchRef, syncGitIndex, TreeModel, writeCommitState } from "./commit.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
-import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf, writeRefAtomic } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import { fetchFs } from "./fetch-fs.ts";
+import { writeLooseObject } from "./loose-objects.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote } from "./remote.ts";
 
@@ -77,7 +78,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     const theirs = await resolve(remote.gitdir, ref);
     if (!theirs) return { theirs: null, commitsIn: 0 };
     const commitsIn = await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
-    await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn };
   }
   const http = await httpClient();
@@ -85,7 +86,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     const before = await resolve(`${dir}/.git`, TRACKING);
     const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const theirs = r.fetchHead ?? null;
-    if (theirs) await git.writeRef({ fs, dir, ref: TRACKING, value: theirs, force: true });
+    if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
   } catch (e) {
     // (an empty repository is not an error: fetchHead comes back null)
@@ -178,7 +179,7 @@ export async function pull(store: Store, author: Author, nowSeconds: number, cre
         if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
         if (!r.clean) result.text_conflicts.push(p);
         const before = oids.get(p)!.ours;
-        const after = r.text === null ? null : await git.writeBlob({ fs, dir, blob: new TextEncoder().encode(r.text) });
+        const after = r.text === null ? null : await writeLooseObject(gitdir, "blob", new TextEncoder().encode(r.text));
         if (before === after) continue;
         await model.set(p, after);
         changes.set(p, { before, after });

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import process from "node:process";
 import git from "isomorphic-git";
 import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
 import { corrupt } from "../core/errors.ts";
@@ -204,6 +205,18 @@ export async function readBlobText(gitdir: string, oid: string | null): Promise<
   if (!oid) return null;
   const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) });
   return new TextDecoder().decode(blob);
+}
+
+/**
+ * Point a ref at a commit with a temporary file renamed over it: isomorphic-git's writeRef
+ * truncates the file in place, and a kill right then leaves a ref that names nothing.
+ */
+export function writeRefAtomic(gitdir: string, ref: string, oid: string): void {
+  const file = `${gitdir}/${ref}`;
+  fs.mkdirSync(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  fs.writeFileSync(tmp, `${oid}\n`);
+  fs.renameSync(tmp, file);
 }
 
 export async function resolve(gitdir: string, ref: string): Promise<string | null> {

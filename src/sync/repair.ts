@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
-import { brokenPacks, type MissingObject, refsToCheck, TRACKING } from "./connectivity.ts";
+import { brokenPacks, damagedRefs, type MissingObject, refsToCheck, TRACKING } from "./connectivity.ts";
 import { writeLooseObject } from "./loose-objects.ts";
 import { describeRef, forgetPacks, type GitObject, has, type ObjectRef, readObjectFrom, walkChildrenFirst } from "./objects.ts";
 import { progress } from "./progress.ts";
@@ -51,6 +51,11 @@ async function fromSources(sources: readonly string[], oid: string): Promise<Git
 /** Restore what the refs of `gitdir` need from `sources` (object stores that may have it). */
 export async function repairObjects(gitdir: string, sources: readonly string[]): Promise<RepairOutcome> {
   const out: RepairOutcome = { restored: 0, packs_moved: moveBrokenPacks(gitdir), damaged_moved: [], lost: [], tracking_removed: false };
+  if (damagedRefs(gitdir).includes(TRACKING)) {
+    // only where the remote was last seen: the next fetch writes it again
+    fs.rmSync(`${gitdir}/${TRACKING}`, { force: true });
+    out.tracking_removed = true;
+  }
   const done = new Set<string>();
   const fetched = new Set<string>();
   let visited = 0;

@@ -94,6 +94,21 @@ describe("missing git objects: found by status and doctor, restored by doctor --
     assert.equal(memsyncJson(["--store", b, "list"]).total, 3);
   });
 
+  test("a remote-tracking ref cut short (a kill while it was written): reported, removed by --repair, written again by the next sync", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    memsyncJson(["--store", a, "save", "first"]);
+    memsyncJson(["--store", a, "sync"]);
+    fs.writeFileSync(path.join(a, ".git/refs/remotes/origin/main"), "");
+    const st = memsyncJson(["--store", a, "status"]);
+    assert.equal(st.health, "degraded");
+    assert.match(st.reasons.join("; "), /refs\/remotes\/origin\/main names no commit/);
+    assert.equal(memsync(["--store", a, "doctor", "--repair"]).code, 0);
+    assert.equal(memsyncJson(["--store", a, "sync"]).pull.mode, "up-to-date");
+    assert.equal(git(a, "rev-parse", "origin/main").stdout.trim(), git(a, "rev-parse", "HEAD").stdout.trim());
+    assert.equal(memsyncJson(["--store", a, "status"]).health, "healthy");
+  });
+
   test("an object nobody has: doctor --repair says exactly what is lost, changes nothing, exits 7", () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
