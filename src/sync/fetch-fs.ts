@@ -14,7 +14,35 @@ import { forgetPacks } from "./objects.ts";
 //   leaves at most a complete .pack without an index, which nothing reads (see sweepPacks).
 // Everything else passes through to node:fs.
 
+const LEFTOVER_AGE_MS = 10 * 60_000;
+
+/**
+ * Remove what killed fetches left in objects/pack: temporary files, and packs whose index never
+ * came (nothing reads them). Only files older than ten minutes: a fetch running now (memsync's or
+ * git's) is left alone.
+ */
+export function sweepPackLeftovers(gitdir: string): string[] {
+  const dir = `${gitdir}/objects/pack`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const n of names) {
+    const orphan = n.endsWith(".pack") && !names.includes(n.replace(/\.pack$/, ".idx"));
+    if (!orphan && !n.startsWith("tmp_")) continue;
+    const st = fs.statSync(`${dir}/${n}`, { throwIfNoEntry: false });
+    if (!st || Date.now() - st.mtimeMs < LEFTOVER_AGE_MS) continue;
+    fs.rmSync(`${dir}/${n}`, { force: true });
+    removed.push(`objects/pack/${n}`);
+  }
+  return removed;
+}
+
 export function fetchFs(gitdir: string): { promises: typeof fs.promises } {
+  sweepPackLeftovers(gitdir);
   const refs = `${path.resolve(gitdir)}/refs/`;
   const writeFile = async (file: string, data: Uint8Array | string, opts?: unknown) => {
     const abs = path.resolve(String(file));

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { brokenPacks, damagedRefs, type MissingObject, refsToCheck, TRACKING } from "./connectivity.ts";
+import { sweepPackLeftovers } from "./fetch-fs.ts";
 import { writeLooseObject } from "./loose-objects.ts";
 import { describeRef, forgetPacks, type GitObject, has, type ObjectRef, readObjectFrom, walkChildrenFirst } from "./objects.ts";
 import { progress } from "./progress.ts";
@@ -21,6 +22,8 @@ export interface RepairOutcome {
   damaged_moved: string[];
   /** Objects no source has: under the branch, that history is lost. */
   lost: MissingObject[];
+  /** Temporary files and index-less packs that killed writers left (older than ten minutes). */
+  leftovers_removed: number;
   /** The remote-tracking ref was removed: it named objects the remote no longer has (the next sync fetches it again). */
   tracking_removed: boolean;
 }
@@ -40,6 +43,28 @@ function moveBrokenPacks(gitdir: string): string[] {
   return broken;
 }
 
+/** tmp_obj_* files (a loose object write that was killed) older than ten minutes. */
+function sweepLooseLeftovers(gitdir: string): number {
+  let n = 0;
+  for (let i = 0; i < 256; i++) {
+    const dir = `${gitdir}/objects/${i.toString(16).padStart(2, "0")}`;
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter((f) => f.startsWith("tmp_obj_"));
+    } catch {
+      continue;
+    }
+    for (const f of names) {
+      const st = fs.statSync(`${dir}/${f}`, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > 10 * 60_000) {
+        fs.rmSync(`${dir}/${f}`, { force: true });
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
 async function fromSources(sources: readonly string[], oid: string): Promise<GitObject | null> {
   for (const s of sources) {
     const obj = await readObjectFrom(s, oid);
@@ -50,7 +75,7 @@ async function fromSources(sources: readonly string[], oid: string): Promise<Git
 
 /** Restore what the refs of `gitdir` need from `sources` (object stores that may have it). */
 export async function repairObjects(gitdir: string, sources: readonly string[]): Promise<RepairOutcome> {
-  const out: RepairOutcome = { restored: 0, packs_moved: moveBrokenPacks(gitdir), damaged_moved: [], lost: [], tracking_removed: false };
+  const out: RepairOutcome = { restored: 0, packs_moved: moveBrokenPacks(gitdir), damaged_moved: [], lost: [], tracking_removed: false, leftovers_removed: sweepPackLeftovers(gitdir).length + sweepLooseLeftovers(gitdir) };
   if (damagedRefs(gitdir).includes(TRACKING)) {
     // only where the remote was last seen: the next fetch writes it again
     fs.rmSync(`${gitdir}/${TRACKING}`, { force: true });

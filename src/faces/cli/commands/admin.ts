@@ -59,6 +59,7 @@ export async function doctor(flags: Flags): Promise<CommandResult> {
     const what = [`${r.restored} object${r.restored === 1 ? "" : "s"} restored from ${r.source}`];
     if (r.packs_moved.length) what.push(`unusable pack files moved to .git/memsync-broken-packs: ${r.packs_moved.join(", ")}`);
     if (r.damaged_moved.length) what.push(`${r.damaged_moved.length} damaged object file(s) moved to .git/memsync-damaged-objects`);
+    if (r.leftovers_removed) what.push(`${r.leftovers_removed} temporary file(s) of interrupted transfers removed`);
     if (r.tracking_removed) what.push("the remote-tracking ref named commits the remote no longer has: removed (the next sync fetches it again)");
     lines.push(`repair (${side === "local" ? "this store" : "the remote"}): ${what.join("; ")}`);
   }
