@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isMemsyncError } from "../core/errors.ts";
+import { isMemsyncError, unavailable } from "../core/errors.ts";
 import { readRawMeta } from "../store/store.ts";
 import { nodeFs } from "../store/fs-port.ts";
 import { KIND_DIR, META_FILE } from "../store/layout.ts";
@@ -130,10 +130,7 @@ async function objectChecks(env: OpsEnv, repair: boolean): Promise<{ checks: Che
     try {
       await store.exclusive(async () => {
         if (needs(local)) {
-          if (!remote) {
-            const { MemsyncError } = await import("../core/errors.ts");
-            throw new MemsyncError("unavailable", `git objects are missing and no remote is set to restore them from: ${summarizeMissing(local.missing)}`);
-          }
+          if (!remote) throw unavailable(`git objects are missing and no remote is set to restore them from: ${summarizeMissing(local.missing)}`);
           const r = await withSource(root, remote, env, (src) => repairObjects(gitdir, [src]));
           report.local = { ...r, source: remote.kind === "local" ? remote.gitdir : remote.url };
           lost.push(...r.lost);

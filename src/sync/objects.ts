@@ -4,13 +4,14 @@ import git from "isomorphic-git";
 import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
-import { describeRef, type ObjectRef } from "./object-ref.ts";
+import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
 import { forgetPackIndexes, inPackIndex } from "./pack-index.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
-// lacks (isomorphic-git speaks only smart HTTP, so a remote on a local path is reached by copying
-// objects between the two object stores), and comparing two trees folder by folder.
+// lacks, children first (isomorphic-git speaks only smart HTTP, so a remote on a local path is
+// reached by copying objects between the two object stores), walking history without recursion,
+// and comparing two trees folder by folder.
 
 /**
  * isomorphic-git re-reads a pack's index on every call unless it is given a cache object; one
@@ -54,9 +55,9 @@ export async function hasNotLoose(gitdir: string, oid: string): Promise<boolean>
   }
 }
 
-import type { ObjectType } from "./object-ref.ts";
 export type { ObjectRef, ObjectType };
 export { describeRef };
+
 export interface GitObject {
   type: ObjectType;
   content: Uint8Array;
