@@ -118,7 +118,11 @@ async function objectChecks(env: OpsEnv, repair: boolean): Promise<{ checks: Che
   const gitdir = `${root}/.git`;
   const { checkConnectivity } = await import("../sync/connectivity.ts");
   const { getRemote } = await import("../sync/remote.ts");
-  const remote = await getRemote(root).catch(() => null);
+  let remoteProblem = "no remote is set";
+  const remote = await getRemote(root).catch((e: unknown) => {
+    remoteProblem = e instanceof Error ? e.message : String(e);
+    return null;
+  });
   let local = await checkConnectivity(gitdir);
   let theirs = remote?.kind === "local" ? await checkConnectivity(remote.gitdir) : null;
   const needs = (c: Connectivity | null) => c !== null && (c.missing.length > 0 || c.broken_packs.length > 0 || c.damaged_refs.length > 0);
@@ -130,7 +134,7 @@ async function objectChecks(env: OpsEnv, repair: boolean): Promise<{ checks: Che
     try {
       await store.exclusive(async () => {
         if (needs(local)) {
-          if (!remote) throw unavailable(`git objects are missing and no remote is set to restore them from: ${summarizeMissing(local.missing)}`);
+          if (!remote) throw unavailable(`git objects are missing and there is no remote to restore them from (${remoteProblem}): ${summarizeMissing(local.missing)}`);
           const r = await withSource(root, remote, env, (src) => repairObjects(gitdir, [src]));
           report.local = { ...r, source: remote.kind === "local" ? remote.gitdir : remote.url };
           lost.push(...r.lost);
