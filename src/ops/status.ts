@@ -3,6 +3,7 @@ import { isMemsyncError } from "../core/errors.ts";
 import { readJournal } from "../store/journal.ts";
 import { INDEX_FILE, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
+import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
 
 export type Health = "healthy" | "degraded" | "unavailable";
 
@@ -21,6 +22,8 @@ export interface StatusOutcome {
   uncommitted_changes: number | null;
   /** Commits the remote has not got yet, as far as the last sync knew (null: no remote). */
   unpushed_commits: number | null;
+  /** The bounded check of git objects under the branch and the remote-tracking branch (null: no repository). */
+  git_objects: GitObjects | null;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     index: `${env.storeRoot}/${INDEX_FILE}`,
     uncommitted_changes: null,
     unpushed_commits: null,
+    git_objects: null,
   };
   let store: Store;
   try {
@@ -72,6 +76,9 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     const corruptCount = problems.length;
     if (corruptCount) reasons.push(`${corruptCount} record file${corruptCount === 1 ? " is" : "s are"} corrupt or invalid (left untouched)`);
     if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
+    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
+    reasons.push(...gitReasons);
+    const whole = gitReasons.length === 0;
     return {
       ...base,
       health: reasons.length ? "degraded" : "healthy",
@@ -87,7 +94,9 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       },
       meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
       uncommitted_changes: readJournal(store.fs, store.root).filter((e) => e.op !== "rescan").length,
-      unpushed_commits: await unpushed(store.root),
+      // counting needs the commits: with some missing it is not known
+      unpushed_commits: whole ? await unpushed(store.root) : null,
+      git_objects: objects,
     };
   } finally {
     store.close();

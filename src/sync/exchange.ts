@@ -13,6 +13,7 @@ import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
+import { fetchFs } from "./fetch-fs.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
@@ -86,7 +87,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
   const http = await httpClient();
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
-    const r = await git.fetch({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const theirs = r.fetchHead ?? null;
     if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
@@ -196,6 +197,32 @@ async function integrate(store: Store, ref: string, theirs: string | null, commi
   return result;
 }
 
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * A ref is locked for milliseconds: a lock older than STALE_LOCK_MS was left by a process that was
+ * killed, and would refuse every push for ever. It is moved aside and dropped, unless what was
+ * moved is not the stale file (another process took a fresh lock meanwhile): that goes back.
+ */
+function removeStaleLock(lock: string): void {
+  const st = fs.statSync(lock, { throwIfNoEntry: false });
+  if (!st || Date.now() - st.mtimeMs <= STALE_LOCK_MS) return;
+  const aside = `${lock}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch {
+    return; // gone already
+  }
+  if (fs.statSync(aside).ino !== st.ino) {
+    try {
+      fs.linkSync(aside, lock);
+    } catch {
+      // a third process holds the lock now; the one we moved will find its lock gone and fail, not corrupt
+    }
+  }
+  fs.rmSync(aside, { force: true });
+}
+
 /**
  * Move the remote's branch from `expected` to `value`, the way git does: take `<ref>.lock` with an
  * exclusive create, check the branch is still where we saw it, write, rename over. false: it moved.
@@ -211,6 +238,7 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
         fd = fs.openSync(lock, "wx");
       } catch (e) {
         if ((e as { code?: string }).code !== "EEXIST") throw e;
+        removeStaleLock(lock);
         await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
       }
     }
@@ -395,4 +423,18 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
   writeCommitState(root, theirs);
   if (!fs.existsSync(`${root}/.meta.json`)) throw unavailable(`${url} holds a git repository but not a memsync store (no .meta.json)`);
   return { head: theirs, files: files.size };
+}
+
+/**
+ * Fetch the remote's branch into another (bare, empty) repository: doctor --repair takes the
+ * objects a damaged store lacks from such a fresh copy of an HTTP remote.
+ */
+export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
+  const http = await httpClient();
+  try {
+    const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    return r.fetchHead ?? null;
+  } catch (e) {
+    networkError(e, remote.url);
+  }
 }

@@ -1,15 +1,45 @@
-// Fault injection for the crash tests: MEMSYNC_FAULT=<point> kills this process (SIGKILL, as a
-// crash or the OOM killer would) when it reaches that point, so each window between two durable
-// steps of a commit or a checkout can be tested for what the next command makes of it. "<point>:N"
-// kills on the N-th time the point is reached. Unset, it costs one property read.
+import process from "node:process";
+import { env } from "../runtime/host.ts";
 
-const wanted = typeof process !== "undefined" ? process.env.MEMSYNC_FAULT : undefined;
-let seen = 0;
+// Fault injection for crash tests: MEMSYNC_FAULT makes this process SIGKILL itself (as a crash or
+// the OOM killer would) at a chosen point, so a test can stop it exactly between two durable steps
+// rather than at a random delay. Unset (always, outside tests) it costs one environment read at
+// load and an integer comparison per object. Comma-separated points, each optionally ":N" (die
+// the Nth time the point is reached; default the first):
+//   object:N        after the Nth git object this process wrote (writeLooseObject, so also every
+//                   object copyReachable copies; objects already present are not counted)
+//   copied          after copyReachable has written everything, before the caller moves any ref
+//   pack            in an HTTP fetch, after the received .pack is in place and before its .idx
+//   checkout-intent, checkout-file, checkout-index, checkout-ref, commit-index, commit-ref:
+//                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 
+const spec = env("MEMSYNC_FAULT") ?? "";
+const wanted = new Map<string, number>();
+for (const part of spec.split(",")) {
+  if (!part) continue;
+  const [point, nth] = part.split(":");
+  wanted.set(point!, Math.max(1, Number(nth ?? 1) || 1));
+}
+const objectLimit = wanted.get("object") ?? Number.POSITIVE_INFINITY;
+const reached = new Map<string, number>();
+let written = 0;
+
+function die(): never {
+  process.kill(process.pid, "SIGKILL");
+  throw new Error("unreachable: SIGKILL did not stop the process");
+}
+
+/** Called after each object written. */
+export function objectWritten(): void {
+  if (++written >= objectLimit) die();
+}
+
+/** A named point: the process dies here when MEMSYNC_FAULT names it (the Nth time, with ":N"). */
 export function faultPoint(name: string): void {
-  if (wanted === undefined) return;
-  const [point, nth] = wanted.split(":");
-  if (point !== name) return;
-  seen++;
-  if (seen >= Number(nth ?? 1)) process.kill(process.pid, "SIGKILL");
+  if (wanted.size === 0) return;
+  const n = wanted.get(name);
+  if (n === undefined) return;
+  const seen = (reached.get(name) ?? 0) + 1;
+  reached.set(name, seen);
+  if (seen >= n) die();
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
+import { objectWritten } from "./fault.ts";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
 // named by its SHA-1 and zlib-deflated, as git itself does. isomorphic-git's writeObject costs
@@ -30,8 +31,11 @@ export async function hashObject(type: "blob" | "tree" | "commit", content: Uint
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-1", framed(type, content))));
 }
 
-/** Write one object (a temp file renamed into place: a kill never leaves a torn object); returns its id. */
-export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
+/**
+ * Write one object; returns its id. Atomic: a temporary file renamed into place, so an object
+ * file that exists is whole (a kill leaves at most a tmp_obj_* file, which git ignores).
+ */
+export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
   const raw = framed(type, content);
   const oid = hex(new Uint8Array(await crypto.subtle.digest("SHA-1", raw)));
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
@@ -41,6 +45,7 @@ export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "
   const tmp = `${dir}/tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(tmp, deflateSync(raw), { mode: 0o444 });
   fs.renameSync(tmp, file);
+  objectWritten();
   return oid;
 }
 

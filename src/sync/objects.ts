@@ -1,11 +1,17 @@
 import fs from "node:fs";
+import process from "node:process";
 import git from "isomorphic-git";
 import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
+import { corrupt } from "../core/errors.ts";
+import { faultPoint } from "./fault.ts";
+import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
+import { forgetPackIndexes, inPackIndex } from "./pack-index.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
-// lacks (isomorphic-git speaks only smart HTTP, so a remote on a local path is reached by copying
-// objects between the two object stores), and comparing two trees folder by folder.
+// lacks, children first (isomorphic-git speaks only smart HTTP, so a remote on a local path is
+// reached by copying objects between the two object stores), walking history without recursion,
+// and comparing two trees folder by folder.
 
 /**
  * isomorphic-git re-reads a pack's index on every call unless it is given a cache object; one
@@ -21,44 +27,10 @@ export function cacheFor(gitdir: string): object {
   return c;
 }
 
-/** Each pack index of a repository, read once per command. */
-const packIndexes = new Map<string, Uint8Array[]>();
-function packIndexesOf(gitdir: string): Uint8Array[] {
-  let idx = packIndexes.get(gitdir);
-  if (!idx) {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(`${gitdir}/objects/pack`).filter((n) => n.endsWith(".idx"));
-    } catch {
-      // no pack folder: loose objects only
-    }
-    idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`));
-    packIndexes.set(gitdir, idx);
-  }
-  return idx;
-}
-
-/** Whether a pack index (version 1 or 2) lists an object: a binary search over its sorted ids. */
-function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
-  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
-  const v2 = view.getUint32(0) === 0xff744f63;
-  const fanout = v2 ? 8 : 0;
-  const first = oid[0]!;
-  let lo = first === 0 ? 0 : view.getUint32(fanout + (first - 1) * 4);
-  let hi = view.getUint32(fanout + first * 4);
-  const base = fanout + 1024;
-  const width = v2 ? 20 : 24;
-  const skip = v2 ? 0 : 4;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = base + mid * width + skip;
-    let c = 0;
-    for (let i = 0; i < 20 && c === 0; i++) c = idx[at + i]! - oid[i]!;
-    if (c === 0) return true;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
+/** Forget what was read of a repository's packs (packs were added or removed). */
+export function forgetPacks(gitdir: string): void {
+  forgetPackIndexes(gitdir);
+  caches.delete(gitdir);
 }
 
 /**
@@ -66,11 +38,14 @@ function packIndexHas(idx: Uint8Array, oid: Uint8Array): boolean {
  * search (isomorphic-git would first parse every index whole). A repository that borrows objects
  * from elsewhere (alternates) is asked through isomorphic-git.
  */
-async function has(gitdir: string, oid: string): Promise<boolean> {
+export async function has(gitdir: string, oid: string): Promise<boolean> {
   if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
-  const raw = new Uint8Array(20);
-  for (let i = 0; i < 20; i++) raw[i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
-  if (packIndexesOf(gitdir).some((idx) => packIndexHas(idx, raw))) return true;
+  return hasNotLoose(gitdir, oid);
+}
+
+/** has(), for an object known not to be a loose file: in a pack, or borrowed through alternates. */
+export async function hasNotLoose(gitdir: string, oid: string): Promise<boolean> {
+  if (inPackIndex(gitdir, oid)) return true;
   if (!fs.existsSync(`${gitdir}/objects/info/alternates`)) return false;
   try {
     await git.readObject({ fs, gitdir, oid, format: "deflated", cache: cacheFor(gitdir) });
@@ -80,38 +55,109 @@ async function has(gitdir: string, oid: string): Promise<boolean> {
   }
 }
 
+export type { ObjectRef, ObjectType };
+export { describeRef };
+
+export interface GitObject {
+  type: ObjectType;
+  content: Uint8Array;
+}
+
+/** An object's type and content, loose or packed; null when the repository cannot give it. */
+export async function readObjectFrom(gitdir: string, oid: string): Promise<GitObject | null> {
+  const loose = readLooseObject(gitdir, oid);
+  if (loose) return loose as GitObject;
+  try {
+    const r = (await git.readObject({ fs, gitdir, oid, format: "content", cache: cacheFor(gitdir) })) as { type: ObjectType; object: Uint8Array };
+    return { type: r.type, content: r.object };
+  } catch {
+    return null;
+  }
+}
+
+/** The objects an object names: a commit its tree and parents, a tree its entries (submodule commits excepted), a tag its target. */
+export function referencesOf(at: ObjectRef, obj: GitObject): ObjectRef[] {
+  if (obj.type === "tree") {
+    const out: ObjectRef[] = [];
+    for (const e of parseTree(obj.content)) {
+      if (e.type !== "commit") out.push({ oid: e.oid, kind: e.type, path: at.path ? `${at.path}/${e.path}` : e.path, commit: at.commit });
+    }
+    return out;
+  }
+  if (obj.type === "blob") return [];
+  // a commit's or tag's header (up to the first blank line) names what it points at
+  const header = new TextDecoder().decode(obj.content).split("\n\n", 1)[0]!;
+  const out: ObjectRef[] = [];
+  for (const m of header.matchAll(/^(tree|parent|object) ([0-9a-f]{40})$/gm)) {
+    const kind = m[1] === "tree" ? "tree" : m[1] === "parent" ? "commit" : "object";
+    out.push({ oid: m[2]!, kind, path: "", commit: obj.type === "commit" ? at.oid : at.commit });
+  }
+  return out;
+}
+
 /**
- * Copy every object reachable from `tip` that `dst` lacks. A commit or tree `dst` already has is
- * not entered: git keeps a commit's whole history and a tree's whole content together.
+ * Visit the objects under `tips` children first, without recursion (a history of 10,000 commits
+ * is 10,000 deep). `enter` returns the object to descend into, or null not to enter it (already
+ * complete, or missing); `leave` runs once everything the object names has been left. Each id is
+ * entered at most once (`done`, shared between walks, holds the ids finished).
+ */
+export async function walkChildrenFirst(
+  tips: readonly ObjectRef[],
+  enter: (at: ObjectRef) => Promise<GitObject | null>,
+  leave: (at: ObjectRef, obj: GitObject) => Promise<void>,
+  done: Set<string> = new Set(),
+): Promise<void> {
+  const stack: { at: ObjectRef; obj: GitObject | null }[] = [...tips].reverse().map((at) => ({ at, obj: null }));
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    if (top.obj) {
+      stack.pop();
+      await leave(top.at, top.obj);
+      done.add(top.at.oid);
+      continue;
+    }
+    if (done.has(top.at.oid)) {
+      stack.pop();
+      continue;
+    }
+    const obj = await enter(top.at);
+    if (!obj) {
+      stack.pop();
+      done.add(top.at.oid);
+      continue;
+    }
+    top.obj = obj;
+    const kids = referencesOf(top.at, obj);
+    // pushed in reverse, so a commit's tree is done before its parents: newest content first
+    for (let i = kids.length - 1; i >= 0; i--) if (!done.has(kids[i]!.oid)) stack.push({ at: kids[i]!, obj: null });
+  }
+}
+
+/**
+ * Copy every object reachable from `tip` that `dst` lacks, children first: blobs, then trees from
+ * the bottom up, then commits oldest first, each object atomically (writeLooseObject), so a kill
+ * at any instant leaves `dst` with nothing that names an object it lacks. That invariant (an
+ * object present means everything under it is present) is what lets a commit or tree `dst`
+ * already has be skipped whole. The caller moves a ref only after this returns.
  */
 export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
-  const stack = [tip];
-  const seen = new Set<string>();
   let copied = 0;
-  while (stack.length) {
-    const oid = stack.pop()!;
-    if (seen.has(oid)) continue;
-    seen.add(oid);
-    if (await has(dst, oid)) continue;
-    if (copied % 200 === 0) progress("copying objects", copied);
-    // a loose object is copied by memsync itself; a packed one (or a tag) through isomorphic-git
-    const loose = readLooseObject(src, oid);
-    const obj =
-      loose && (loose.type === "blob" || loose.type === "tree" || loose.type === "commit")
-        ? { type: loose.type, object: loose.content }
-        : ((await git.readObject({ fs, gitdir: src, oid, format: "content", cache: cacheFor(src) })) as { type: string; object: Uint8Array });
-    if (obj.type === "blob" || obj.type === "tree" || obj.type === "commit") await writeLooseObject(dst, obj.type, obj.object);
-    else await git.writeObject({ fs, gitdir: dst, type: obj.type as "tag", object: obj.object, format: "content", oid });
-    copied++;
-    if (obj.type === "commit") {
-      // a commit's header (up to the first blank line) names its tree and parents
-      const text = new TextDecoder().decode(obj.object);
-      const header = text.split("\n\n", 1)[0]!;
-      for (const m of header.matchAll(/^(?:tree|parent) ([0-9a-f]{40})$/gm)) stack.push(m[1]!);
-    } else if (obj.type === "tree") {
-      for (const e of parseTree(obj.object)) if (e.type !== "commit") stack.push(e.oid);
-    }
-  }
+  await walkChildrenFirst(
+    [{ oid: tip, kind: "object", path: "", commit: null }],
+    async (at) => {
+      if (await has(dst, at.oid)) return null;
+      const obj = await readObjectFrom(src, at.oid);
+      if (!obj) throw corrupt(`git object ${at.oid} (${describeRef(at)}) is missing from ${src} (run: memsync doctor)`);
+      return obj;
+    },
+    async (at, obj) => {
+      if (copied % 200 === 0) progress("copying objects", copied);
+      const oid = await writeLooseObject(dst, obj.type, obj.content);
+      if (oid !== at.oid) throw corrupt(`git object ${at.oid} in ${src} is damaged (its content hashes to ${oid}) (run: memsync doctor)`);
+      copied++;
+    },
+  );
+  faultPoint("copied");
   return copied;
 }
 

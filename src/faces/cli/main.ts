@@ -305,7 +305,8 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "doctor",
-    describe: "check the store's git set-up: .gitattributes and the merge driver registration",
+    describe: "check the store's git set-up (.gitattributes, the merge driver) and its git objects; --repair restores missing objects from the remote",
+    options: (c) => c.option("--repair", "copy git objects the store (or a remote on a local path) lacks from the other side; local commits are kept"),
     run: async (_, f) => (await admin()).doctor(f),
   },
   {

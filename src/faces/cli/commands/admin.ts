@@ -49,10 +49,20 @@ export async function reindexCmd(flags: Flags): Promise<CommandResult> {
 
 export async function doctor(flags: Flags): Promise<CommandResult> {
   const { doctor: run } = await import("../../../ops/doctor.ts");
-  const out = await run(opsEnv(flags));
-  const exitCode = out.ok ? 0 : unavailable("").exitCode;
+  const out = await run(opsEnv(flags), { repair: flags.repair === true });
+  // objects that cannot be restored from anywhere: corrupt (7); anything else still wrong: unavailable (6)
+  const exitCode = out.ok ? 0 : out.lost.length ? corrupt("").exitCode : unavailable("").exitCode;
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = out.checks.map((c) => `${c.ok ? "ok  " : "FAIL"}  ${c.check}: ${c.detail}`);
+  for (const [side, r] of Object.entries(out.repair ?? {})) {
+    if (!r) continue;
+    const what = [`${r.restored} object${r.restored === 1 ? "" : "s"} restored from ${r.source}`];
+    if (r.packs_moved.length) what.push(`unusable pack files moved to .git/memsync-broken-packs: ${r.packs_moved.join(", ")}`);
+    if (r.damaged_moved.length) what.push(`${r.damaged_moved.length} damaged object file(s) moved to .git/memsync-damaged-objects`);
+    if (r.leftovers_removed) what.push(`${r.leftovers_removed} temporary file(s) of interrupted transfers removed`);
+    if (r.tracking_removed) what.push("the remote-tracking ref named commits the remote no longer has: removed (the next sync fetches it again)");
+    lines.push(`repair (${side === "local" ? "this store" : "the remote"}): ${what.join("; ")}`);
+  }
   return { stdout: `${lines.join("\n")}\n`, stderr: out.ok ? "" : `memsync: ${out.checks.find((c) => !c.ok)?.detail}\n`, exitCode };
 }
 
@@ -104,12 +114,24 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   const ops = await import("../../../ops/sync.ts");
   const env = opsEnv(flags);
   type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
-  const out = await withProgress(flags, () =>
-    withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))),
-  );
+  const run = () =>
+    withProgress(flags, () => withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))));
+  let out: Out & { repaired_objects?: number };
+  try {
+    out = await run();
+  } catch (e) {
+    // a repository whose refs name missing objects (a fetch or push killed by an older memsync):
+    // restore them from the other side, as doctor --repair does, and try once more
+    const { healObjects, isMissingObjectError } = await import("../../../ops/doctor.ts");
+    if (!isMissingObjectError(e)) throw e;
+    const healed = await healObjects(env);
+    if (healed.restored === 0) throw corrupt(`${e instanceof Error ? e.message : String(e)} (run: memsync doctor --repair)`);
+    out = { ...(await run()), repaired_objects: healed.restored };
+  }
   const bad = skippedReport(out.commit.skipped);
   if (flags.json) return { stdout: json(out), ...bad };
   const lines: string[] = [];
+  if (out.repaired_objects) lines.push(`repaired: ${out.repaired_objects} missing git object${out.repaired_objects === 1 ? "" : "s"} restored from the other side (see memsync doctor)`);
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
   for (const s of out.commit.skipped) lines.push(`not committed (corrupt): ${s.path}: ${s.problem}`);
   const kept = [...(out.pull?.skipped ?? []), ...(out.push?.pulled.flatMap((p) => p.skipped) ?? [])];

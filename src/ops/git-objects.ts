@@ -1,0 +1,28 @@
+import fs from "node:fs";
+import type { MissingObject } from "../sync/connectivity.ts";
+
+// The git side of a store's health for `status`: the bounded connectivity check (see
+// sync/connectivity.ts) and the reasons it gives for calling the store degraded.
+
+export interface GitObjects {
+  commits: number;
+  trees: number;
+  blobs: number;
+  missing: MissingObject[];
+  broken_packs: string[];
+  damaged_refs: string[];
+}
+
+export async function gitObjectsHealth(root: string): Promise<{ objects: GitObjects | null; reasons: string[] }> {
+  if (!fs.existsSync(`${root}/.git/HEAD`)) return { objects: null, reasons: [] };
+  const { checkConnectivity, summarizeMissing } = await import("../sync/connectivity.ts");
+  const { refs: _, ...objects } = await checkConnectivity(`${root}/.git`);
+  const reasons: string[] = [];
+  const n = objects.missing.length;
+  if (n) reasons.push(`${n} git object${n === 1 ? " is" : "s are"} missing: ${summarizeMissing(objects.missing)} (run: memsync doctor --repair)`);
+  if (objects.broken_packs.length) reasons.push(`unusable git pack files: ${objects.broken_packs.join(", ")} (run: memsync doctor --repair)`);
+  for (const ref of objects.damaged_refs) {
+    reasons.push(`git ref ${ref} names no commit (its file was cut short)${ref.startsWith("refs/remotes/") ? " (run: memsync doctor --repair)" : ""}`);
+  }
+  return { objects, reasons };
+}
