@@ -10,7 +10,7 @@ import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
-import { appendJournal, type JournalEntry } from "./journal.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -300,7 +300,13 @@ export class Store {
   }
 
   private writeLock(): WriteLock {
-    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs);
+    // a waiter keeps waiting while writers make progress (see WriteLock.open): every change
+    // commits to the index's WAL or appends to the journal
+    const sig = (rel: string) => {
+      const st = this.fs.stat(`${this.root}/${rel}`);
+      return st ? `${st.mtime}:${st.size}:${st.ino}` : "-";
+    };
+    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, () => `${sig(`${INDEX_FILE}-wal`)} ${sig(JOURNAL_FILE)}`);
     return this.lock;
   }
 
