@@ -1,9 +1,10 @@
-import { corrupt, notFound, unavailable } from "../core/errors.ts";
+import { corrupt, invalidInput, notFound, unavailable } from "../core/errors.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
-import { parseJsonText } from "../core/model/validate.ts";
+import { metaProblem } from "../core/model/meta-check.ts";
+import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
@@ -60,6 +61,23 @@ export function loadCodec(): Promise<Codec> {
   return codecLoad;
 }
 
+/** The largest record memsync writes, in bytes of its canonical JSON (README: Limits). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/**
+ * Refuse a record too large or too deeply nested to write. Checked on the canonical text every
+ * write path produces (save, update, capture, relate ...), before any file changes: input nested
+ * 10,000 deep once became a 200 MB record and index.
+ */
+function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
+  // a UTF-8 byte is at most 3 per UTF-16 unit: short text needs no encoding to be measured
+  if (json.length > MAX_RECORD_BYTES / 3) {
+    const bytes = new TextEncoder().encode(json).length;
+    if (bytes > MAX_RECORD_BYTES) throw invalidInput(`${kind} ${id} would be ${bytes} bytes; a record is at most ${MAX_RECORD_BYTES} bytes (1 MiB)`, { id });
+  }
+  if (jsonDeeperThan(json, MAX_JSON_DEPTH)) throw invalidInput(`${kind} ${id} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`, { id });
+}
+
 /** The raw .meta.json of a store, checked only for being a store this version can use. */
 export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> {
   const path = `${root}/${META_FILE}`;
@@ -77,6 +95,10 @@ export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> 
   if (raw.storage_version !== STORAGE_VERSION) {
     throw unavailable(`store ${root} has storage_version ${JSON.stringify(raw.storage_version)}; this memsync reads version ${STORAGE_VERSION}`);
   }
+  // every command refuses a .meta.json the schema would refuse, in the schema's words (status and
+  // writes validate it with the schema too; reads never load the schema library)
+  const problem = metaProblem(raw);
+  if (problem) throw unavailable(`store metadata ${path} is unusable: ${problem}`);
   return raw;
 }
 
@@ -595,6 +617,7 @@ export class StoreTx {
   }
 
   private write(kind: RecordKind, id: string, json: string): string {
+    refuseUnwritable(kind, id, json);
     const { fs, root } = this.store;
     // a record keeps the path it has; a new one goes where the layout says, which needs the
     // count of records: on an index that has never seen this store (a fresh clone), look first
