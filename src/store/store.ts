@@ -78,6 +78,23 @@ function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
   if (jsonDeeperThan(json, MAX_JSON_DEPTH)) throw invalidInput(`${kind} ${id} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`, { id });
 }
 
+/**
+ * The paths a store writes at fixed places. None may be a symbolic link: a write through one
+ * would land outside the store (issue 9: a linked shard folder made save write elsewhere, a
+ * linked journal was appended to elsewhere). Shard folders and record files are looked at by
+ * the transaction that writes into them (StoreTx.freshen, StoreTx.read).
+ */
+export const FIXED_PATHS = [LOCAL_DIR, INDEX_FILE, LOCK_FILE, JOURNAL_FILE, META_FILE, KIND_DIR.memory, KIND_DIR.relation] as const;
+
+/** The fixed paths of a store that are symbolic links (status reports them). */
+export function linkedFixedPaths(fs: StoreFs, root: string): string[] {
+  return FIXED_PATHS.filter((rel) => fs.isLink(`${root}/${rel}`));
+}
+
+function linkRefusal(root: string, rel: string): Error {
+  return unavailable(`${root}/${rel} is a symbolic link: memsync reads and writes only inside its store (make it a real ${rel.endsWith(".json") || rel.endsWith(".jsonl") || rel.includes(".db") || rel.endsWith("lock") ? "file" : "folder"})`, { path: rel });
+}
+
 /** The raw .meta.json of a store, checked only for being a store this version can use. */
 export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> {
   const path = `${root}/${META_FILE}`;
@@ -108,6 +125,8 @@ export class Store {
   private lock: WriteLock | undefined;
   private journalBuffer: JournalEntry[] = [];
   private absorbing = false;
+  /** Folders found not to be symbolic links by this process (each is looked at once). */
+  private readonly notLinks = new Set<string>();
 
   private constructor(
     readonly root: string,
@@ -124,6 +143,8 @@ export class Store {
   static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     const meta = readRawMeta(fs, root);
+    // before anything is opened or made there (seven lstat calls, once per process)
+    for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     const busy = opts.busyTimeoutMs ?? 15_000;
     const path = `${root}/${INDEX_FILE}`;
@@ -389,6 +410,13 @@ export class Store {
     });
   }
 
+  /** Refuse a folder (relative) that is a symbolic link; each is looked at once per process. */
+  refuseLink(rel: string): void {
+    if (this.notLinks.has(rel)) return;
+    if (this.fs.isLink(`${this.root}/${rel}`)) throw linkRefusal(this.root, rel);
+    this.notLinks.add(rel);
+  }
+
   /**
    * Where a record's file is, and its stat. A record is at its flat or its sharded path; the
    * id was validated before it got here (recordPath refuses anything else).
@@ -501,6 +529,7 @@ export class StoreTx {
 
   /** Bring one folder's index up to date before this transaction writes into it. */
   private freshen(kind: RecordKind, dir: string): void {
+    this.store.refuseLink(dir); // every folder a transaction writes into comes through here
     if (this.current.has(dir)) return;
     this.store.apply(planDir(this.ctx, kind, dir));
     this.current.add(dir);
@@ -544,6 +573,9 @@ export class StoreTx {
   private read<K extends RecordKind>(kind: K, id: string): K extends "memory" ? Memory : Relation {
     const at = this.store.locate(kind, id);
     if (!at) throw notFound(`${kind} ${id} not found`, { id });
+    // a record read to be changed is not read through a link (the file, or its shard folder)
+    this.store.refuseLink(dirOf(at.path));
+    if (this.store.fs.isLink(`${this.store.root}/${at.path}`)) throw linkRefusal(this.store.root, at.path);
     const r = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, kind, id);
     if (!r.ok) throw corrupt(`${kind} ${id} cannot be used: ${at.path} is ${r.problem}`, { id });
     return r.record as K extends "memory" ? Memory : Relation;
