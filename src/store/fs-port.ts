@@ -34,6 +34,8 @@ export interface StoreFs {
   stat(path: string): FileStat | null;
   /** Whether the path itself is a symbolic link (false when nothing is there). */
   isLink(path: string): boolean;
+  /** Bytes free for writes on the file system holding the path; null when unknown. */
+  freeBytes(path: string): number | null;
   /** Make a folder's entries (a rename, an unlink) durable. */
   fsyncDir(path: string): void;
   /** Append to a file (made if missing) and fsync it. */
@@ -47,9 +49,22 @@ function isNotFound(e: unknown): boolean {
 
 function writeSynced(path: string, flags: "wx" | "a", text: string): void {
   const fd = fs.openSync(path, flags, 0o644);
+  // an append that fails (a full disk) is cut back, so no torn line is left for the next
+  // append to run on into
+  let size: number | undefined;
   try {
+    if (flags === "a") size = fs.fstatSync(fd).size;
     fs.writeSync(fd, text);
     fs.fsyncSync(fd);
+  } catch (e) {
+    if (size !== undefined) {
+      try {
+        fs.ftruncateSync(fd, size);
+      } catch {
+        // nothing more to do: a reader skips a torn last line
+      }
+    }
+    throw e;
   } finally {
     fs.closeSync(fd);
   }
@@ -82,6 +97,14 @@ export const nodeFs: StoreFs = {
     } catch (e) {
       if (isNotFound(e)) return false;
       throw e;
+    }
+  },
+  freeBytes(p) {
+    try {
+      const s = fs.statfsSync(p);
+      return s.bavail * s.bsize;
+    } catch {
+      return null;
     }
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),

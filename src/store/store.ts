@@ -5,13 +5,14 @@ import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
-import { writeAtomic } from "./atomic-write.ts";
+import { removeOldTemps, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
+import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
-import { appendJournal, JOURNAL_FILE, type JournalEntry } from "./journal.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -43,13 +44,16 @@ function isIoError(e: unknown): boolean {
  * Open the index, riding out a moment when another process is replacing a damaged one (its
  * side files are moved and SQLite reports an I/O error): wait briefly and open again.
  */
-function openIndexRetrying(path: string, busyTimeoutMs: number): IndexDb {
+function openIndexRetrying(path: string, busyTimeoutMs: number, fs: StoreFs = nodeFs): IndexDb {
   const deadline = Date.now() + Math.min(busyTimeoutMs, 5_000);
   for (;;) {
     try {
       return IndexDb.open(path, busyTimeoutMs);
     } catch (e) {
       if (!isIoError(e) || Date.now() > deadline) throw e;
+      // a full disk gives the same I/O error, and waiting does not cure it
+      const free = fs.freeBytes(path.slice(0, path.lastIndexOf("/")));
+      if (free !== null && free < 256 * 1024) throw new Error(`${e instanceof Error ? e.message : String(e)} (no space left on the device)`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
   }
@@ -150,7 +154,7 @@ export class Store {
     const path = `${root}/${INDEX_FILE}`;
     let index: IndexDb;
     try {
-      index = openIndexRetrying(path, busy);
+      index = openIndexRetrying(path, busy, fs);
     } catch (e) {
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
@@ -219,7 +223,7 @@ export class Store {
         await this.codec();
         const applied = this.locked(() => {
           const plan = planRefresh(this.ctx, true, kinds);
-          if (!planIsEmpty(plan)) this.apply(plan);
+          if (!planIsEmpty(plan) || plan.temps.length) this.apply(plan, true);
           return plan;
         });
         if (applied.upserts.length > 500) this.indexDb.analyze();
@@ -269,11 +273,13 @@ export class Store {
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
     await this.codec();
     let started = false;
+    let tx: StoreTx | undefined;
     const attempt = () =>
       this.locked(() => {
-        this.apply(planRefresh(this.ctx, false, kinds));
+        this.apply(planRefresh(this.ctx, false, kinds), true);
+        this.removeOldJournalTemps();
         started = true;
-        const tx = new StoreTx(this, this.loadedCodec, this.ctx);
+        tx = new StoreTx(this, this.loadedCodec, this.ctx);
         const out = fn(tx);
         tx.recordDirs();
         if (tx.changed.length) {
@@ -284,6 +290,11 @@ export class Store {
     try {
       return attempt();
     } catch (e) {
+      // a change that failed partway (a full disk refused the journal or the index): the index
+      // rolled back, and the records it made are removed again, so a failed save leaves no file
+      if (started && !isIndexDamage(e)) tx?.undoCreated();
+      const refusal = diskRefusal(e);
+      if (refusal) throw unavailable(refusal);
       if (isIoError(e) && !started) {
         this.reopenIndex();
         return attempt();
@@ -301,12 +312,27 @@ export class Store {
    * Apply a refresh plan (holding the lock); changes it found that no memsync write made are
    * journaled, so the next commit takes them too.
    */
-  apply(plan: Plan): void {
+  apply(plan: Plan, removeLeftovers = false): void {
     applyPlan(this.ctx, plan);
+    // a writer removes the temp files killed processes left in the folders it just listed
+    // (and a full refresh, which lists every folder); those still there are reported by status
+    if (removeLeftovers && plan.temps.length) {
+      const removed = new Set(removeOldTemps(this.fs, this.root, plan.temps, this.nowMs()));
+      if (removed.size) plan.temps = plan.temps.filter((t) => !removed.has(t));
+    }
     if (plan.outside.length && !this.absorbing) {
       const paths = [...new Set(plan.outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
     }
+  }
+
+  private journalTempsChecked = false;
+
+  /** Once per process, in a write: the journal's temp files a killed commit left (a small folder). */
+  private removeOldJournalTemps(): void {
+    if (this.journalTempsChecked) return;
+    this.journalTempsChecked = true;
+    removeOldJournalTemps(this.fs, this.root, this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
@@ -325,7 +351,7 @@ export class Store {
   private reopenIndex(): void {
     const path = `${this.root}/${INDEX_FILE}`;
     this.indexDb.close();
-    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
+    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
     this.indexIno = this.fs.stat(path)?.ino;
     this.ctx.index = this.indexDb;
   }
@@ -400,7 +426,7 @@ export class Store {
           }
         }
       }
-      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
+      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
       this.indexIno = this.fs.stat(path)?.ino;
       this.ctx.index = this.indexDb;
       this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
@@ -510,6 +536,9 @@ export class StoreTx {
   /** Folders with removals not yet fsynced. */
   private readonly unsynced = new Set<string>();
 
+  /** Record files this transaction made (not replaced): removed again if it fails. */
+  private readonly created: string[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly codec: Codec,
@@ -531,7 +560,7 @@ export class StoreTx {
   private freshen(kind: RecordKind, dir: string): void {
     this.store.refuseLink(dir); // every folder a transaction writes into comes through here
     if (this.current.has(dir)) return;
-    this.store.apply(planDir(this.ctx, kind, dir));
+    this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
     if (dir !== KIND_DIR[kind] && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(KIND_DIR[kind]);
   }
@@ -663,6 +692,7 @@ export class StoreTx {
       this.touched.add(KIND_DIR[kind]);
     }
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
+    if (!existing) this.created.push(rel);
     this.changed.push(rel);
     const st = fs.stat(`${root}/${rel}`);
     if (st) {
@@ -713,6 +743,17 @@ export class StoreTx {
     this.store.index.deleteFile(at.path);
     this.touched.add(dir);
     return true;
+  }
+
+  /** Remove the record files this transaction made (it failed; the index rolled back). Best effort. */
+  undoCreated(): void {
+    for (const rel of this.created.splice(0)) {
+      try {
+        this.store.fs.unlink(`${this.store.root}/${rel}`);
+      } catch {
+        // already gone, or the disk refuses even this: the next refresh indexes what is there
+      }
+    }
   }
 
   /**
