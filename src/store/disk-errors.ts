@@ -18,7 +18,10 @@ const REFUSING_DISK: Record<string, string> = {
 export function diskRefusal(e: unknown): string | null {
   if (!(e instanceof Error)) return null;
   const { code, path } = e as { code?: string; path?: string };
-  if (code && REFUSING_DISK[code]) return `cannot write ${path ?? "to the store"}: ${REFUSING_DISK[code]} (${code})`;
+  if (code && REFUSING_DISK[code]) {
+    const verb = code === "EACCES" || code === "EPERM" ? "cannot use" : "cannot write";
+    return `${verb} ${path ?? "the store's files"}: ${REFUSING_DISK[code]} (${code})`;
+  }
   if (/database or disk is full|SQLITE_FULL/i.test(e.message)) return `cannot write the index: no space left on the device (SQLITE_FULL)`;
   if (/attempt to write a readonly database|SQLITE_READONLY|unable to open database file|SQLITE_CANTOPEN/i.test(e.message)) {
     return `cannot write the index: the file system is read-only or not writable (${e.message})`;
