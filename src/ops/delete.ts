@@ -19,11 +19,13 @@ export function deleteMemories(store: Store, ids: readonly string[], keepRelatio
       for (const r of [...outgoing, ...incoming]) rels.add(r.id);
     }
     const out: DeleteOutcome = { deleted: [], relations_removed: [], relations_dangling: [] };
-    for (const id of unique) if (tx.removeMemory(id)) out.deleted.push(id);
+    // relations first: a delete killed midway then leaves at worst a memory without its relations
+    // (repeating the delete finishes it), never a relation pointing at a memory that is gone
     for (const rid of [...rels].sort()) {
       if (keepRelations) out.relations_dangling.push(rid);
       else if (tx.removeRelation(rid)) out.relations_removed.push(rid);
     }
+    for (const id of unique) if (tx.removeMemory(id)) out.deleted.push(id);
     tx.note("delete", messages.delete(out.deleted.length, out.relations_removed.length));
     return out;
   });

@@ -100,8 +100,9 @@ export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<
       }
     } else {
       const relations = tx.relationIdsTouching(going);
-      out.removed.push(...tx.removeMany("memory", going));
+      // relations first, as delete does: a gc killed midway leaves no relation to a missing memory
       out.relations_removed.push(...tx.removeMany("relation", relations));
+      out.removed.push(...tx.removeMany("memory", going));
     }
     tx.updateMeta((meta) => ({ ...meta, last_gc_at: now }));
     tx.note("gc", messages.gc(out.removed.length, out.relations_removed.length, opts.archive));

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { isMemsyncError } from "../core/errors.ts";
 import { readJournal } from "../store/journal.ts";
-import { INDEX_FILE, Store } from "../store/store.ts";
+import { nodeFs } from "../store/fs-port.ts";
+import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
 
@@ -15,6 +16,8 @@ export interface StatusOutcome {
   relations: { total: number; dangling: { id: string; from_id: string; to_id: string }[] } | null;
   problems: { path: string; problem: string }[];
   temp_files: string[];
+  /** Symbolic links inside the store (writes refuse to go through them). */
+  links: string[];
   layout: { setting: string; shard_threshold: number; new_records_sharded: boolean } | null;
   meta: { storage_version: number; created_at: number; machine_id: string | null } | null;
   index: string;
@@ -37,6 +40,11 @@ async function unpushed(root: string): Promise<number | null> {
   return commitsAhead(root);
 }
 
+function linksReason(links: string[]): string {
+  const shown = links.slice(0, 5).join(", ");
+  return `${links.length} symbolic link${links.length === 1 ? "" : "s"} in the store (memsync refuses to write through them): ${shown}${links.length > 5 ? ", ..." : ""}`;
+}
+
 export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
   const base: StatusOutcome = {
     store: env.storeRoot,
@@ -46,6 +54,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     relations: null,
     problems: [],
     temp_files: [],
+    links: [],
     layout: null,
     meta: null,
     index: `${env.storeRoot}/${INDEX_FILE}`,
@@ -53,6 +62,11 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     unpushed_commits: null,
     git_objects: null,
   };
+  // a link where the store keeps its own files: reported, and the store not opened through it
+  const fixedLinks = linkedFixedPaths(env.open?.fs ?? nodeFs, env.storeRoot);
+  if (fixedLinks.length) {
+    return { ...base, health: "degraded", links: fixedLinks, reasons: [linksReason(fixedLinks)] };
+  }
   let store: Store;
   try {
     store = await Store.open(env.storeRoot, env.open);
@@ -75,6 +89,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     const reasons: string[] = [];
     const corruptCount = problems.length;
     if (corruptCount) reasons.push(`${corruptCount} record file${corruptCount === 1 ? " is" : "s are"} corrupt or invalid (left untouched)`);
+    if (plan.links.length) reasons.push(linksReason(plan.links));
     if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
     const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
     reasons.push(...gitReasons);
@@ -87,6 +102,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       relations: { total: index.relationCount(), dangling },
       problems,
       temp_files: plan.temps,
+      links: plan.links,
       layout: {
         setting: store.meta.settings.layout,
         shard_threshold: store.meta.settings.shard_threshold,

@@ -1,9 +1,14 @@
 import type { StoreFs } from "./fs-port.ts";
 
 // A crash never leaves a torn record: the text goes to a temp file in the same folder, is
-// fsynced, renamed over the target (atomic on POSIX), and the folder is fsynced.
+// fsynced, renamed over the target (atomic on POSIX), and the folder is fsynced. A write that
+// fails (a full disk fails the write or the fsync, not only the rename) removes its temp file;
+// one left by a killed process is removed by a later writer once it is old (OLD_TEMP_MS).
 
 export const TEMP_SUFFIX = ".tmp";
+
+/** A temp file this old was left by a process that died: no write takes minutes. */
+export const OLD_TEMP_MS = 5 * 60_000;
 
 export function isTempName(name: string): boolean {
   return name.startsWith(".") && name.endsWith(TEMP_SUFFIX);
@@ -11,18 +16,35 @@ export function isTempName(name: string): boolean {
 
 export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string): void {
   const tmp = `${dir}/.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
-  fs.writeNewDurable(tmp, text);
   try {
+    fs.writeNewDurable(tmp, text);
     fs.rename(tmp, `${dir}/${name}`);
   } catch (e) {
     try {
       fs.unlink(tmp);
     } catch {
-      // leave it; status reports leftover temp files
+      // not made, or cannot be removed: a later writer removes it once it is old
     }
     throw e;
   }
   fs.fsyncDir(dir);
+}
+
+/** Remove the temp files (relative to root) old enough to be leftovers; best effort. Returns those removed. */
+export function removeOldTemps(fs: StoreFs, root: string, paths: readonly string[], nowMs: number): string[] {
+  const removed: string[] = [];
+  for (const rel of paths) {
+    try {
+      const st = fs.stat(`${root}/${rel}`);
+      if (st?.isFile && nowMs - st.mtime > OLD_TEMP_MS) {
+        fs.unlink(`${root}/${rel}`);
+        removed.push(rel);
+      }
+    } catch {
+      // gone meanwhile, or not ours to remove: status still reports it
+    }
+  }
+  return removed;
 }
 
 /** Random hex from Web Crypto (node:crypto costs ~6 ms to load in a compiled Bun binary). */

@@ -18,6 +18,8 @@ export interface DirEntry {
   name: string;
   isDir: boolean;
   isFile: boolean;
+  /** A symbolic link (isDir and isFile are then false: memsync never follows one when listing). */
+  isLink: boolean;
 }
 
 export interface StoreFs {
@@ -30,6 +32,10 @@ export interface StoreFs {
   readdir(path: string): DirEntry[];
   /** null when nothing is at the path. */
   stat(path: string): FileStat | null;
+  /** Whether the path itself is a symbolic link (false when nothing is there). */
+  isLink(path: string): boolean;
+  /** Bytes free for writes on the file system holding the path; null when unknown. */
+  freeBytes(path: string): number | null;
   /** Make a folder's entries (a rename, an unlink) durable. */
   fsyncDir(path: string): void;
   /** Append to a file (made if missing) and fsync it. */
@@ -43,9 +49,22 @@ function isNotFound(e: unknown): boolean {
 
 function writeSynced(path: string, flags: "wx" | "a", text: string): void {
   const fd = fs.openSync(path, flags, 0o644);
+  // an append that fails (a full disk) is cut back, so no torn line is left for the next
+  // append to run on into
+  let size: number | undefined;
   try {
+    if (flags === "a") size = fs.fstatSync(fd).size;
     fs.writeSync(fd, text);
     fs.fsyncSync(fd);
+  } catch (e) {
+    if (size !== undefined) {
+      try {
+        fs.ftruncateSync(fd, size);
+      } catch {
+        // nothing more to do: a reader skips a torn last line
+      }
+    }
+    throw e;
   } finally {
     fs.closeSync(fd);
   }
@@ -58,7 +77,7 @@ export const nodeFs: StoreFs = {
   unlink: (p) => fs.unlinkSync(p),
   mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
   readdir: (p) =>
-    fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile() })),
+    fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() })),
   stat(p) {
     // plain (not bigint) stat: about 15% cheaper, and a full refresh stats every record file.
     // mtime is whole milliseconds; every stat memsync compares comes from here, so they agree.
@@ -71,6 +90,22 @@ export const nodeFs: StoreFs = {
     }
     if (!s) return null;
     return { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isDir: s.isDirectory(), isFile: s.isFile() };
+  },
+  isLink(p) {
+    try {
+      return fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+    } catch (e) {
+      if (isNotFound(e)) return false;
+      throw e;
+    }
+  },
+  freeBytes(p) {
+    try {
+      const s = fs.statfsSync(p);
+      return s.bavail * s.bsize;
+    } catch {
+      return null;
+    }
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),
   fsyncDir(p) {

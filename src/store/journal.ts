@@ -1,4 +1,5 @@
 import { parseJsonText } from "../core/model/validate.ts";
+import { removeOldTemps } from "./atomic-write.ts";
 import type { StoreFs } from "./fs-port.ts";
 import { LOCAL_DIR } from "./layout.ts";
 
@@ -38,6 +39,18 @@ export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
   return out;
 }
 
+/** The journal's own temp files (dropJournal's) that a killed process left, old enough to remove. */
+export function removeOldJournalTemps(fs: StoreFs, root: string, nowMs: number): void {
+  const prefix = `${JOURNAL_FILE.slice(LOCAL_DIR.length + 1)}.`;
+  let names: string[];
+  try {
+    names = fs.readdir(`${root}/${LOCAL_DIR}`).filter((e) => e.isFile && e.name.startsWith(prefix) && e.name.endsWith(".tmp")).map((e) => e.name);
+  } catch {
+    return;
+  }
+  removeOldTemps(fs, root, names.map((n) => `${LOCAL_DIR}/${n}`), nowMs);
+}
+
 /** Drop the first `count` entries (those committed), keeping any appended meanwhile. */
 export function dropJournal(fs: StoreFs, root: string, count: number): void {
   const rest = readJournal(fs, root).slice(count);
@@ -46,7 +59,17 @@ export function dropJournal(fs: StoreFs, root: string, count: number): void {
     if (fs.stat(path)) fs.unlink(path);
     return;
   }
+  removeOldJournalTemps(fs, root, Date.now());
   const tmp = `${path}.${Date.now()}.tmp`;
-  fs.writeNewDurable(tmp, rest.map((e) => `${JSON.stringify(e)}\n`).join(""));
-  fs.rename(tmp, path);
+  try {
+    fs.writeNewDurable(tmp, rest.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    fs.rename(tmp, path);
+  } catch (e) {
+    try {
+      fs.unlink(tmp);
+    } catch {
+      // not made
+    }
+    throw e;
+  }
 }

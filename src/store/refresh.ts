@@ -32,6 +32,8 @@ export interface Plan {
   /** Files found unchanged by content after their racy window: trusted from now on. */
   settles: string[];
   temps: string[];
+  /** Symbolic links found in the record folders (status reports them; writes refuse to go through one). */
+  links: string[];
 }
 
 export interface RefreshContext {
@@ -49,7 +51,7 @@ export const RACY_FINE_MS = 100;
 export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
 
 function emptyPlan(): Plan {
-  return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [] };
+  return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [], links: [] };
 }
 
 export function planIsEmpty(p: Plan): boolean {
@@ -115,6 +117,7 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolea
     subs = [...known.keys()];
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
+    for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
     scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name), rec !== undefined, rowsIn(top));
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
@@ -131,10 +134,9 @@ function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string
     return;
   }
   if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) return;
-  const names = ctx.fs
-    .readdir(`${ctx.root}/${dir}`)
-    .filter((e) => !e.isDir)
-    .map((e) => e.name);
+  const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
+  for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
+  const names = entries.filter((e) => !e.isDir).map((e) => e.name);
   scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
   noteDir(ctx, plan, dir, st, rec);
 }

@@ -1,16 +1,18 @@
-import { corrupt, notFound, unavailable } from "../core/errors.ts";
+import { corrupt, invalidInput, notFound, unavailable } from "../core/errors.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
-import { parseJsonText } from "../core/model/validate.ts";
-import { writeAtomic } from "./atomic-write.ts";
+import { metaProblem } from "../core/model/meta-check.ts";
+import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
+import { removeOldTemps, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
+import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
-import { appendJournal, type JournalEntry } from "./journal.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -42,13 +44,16 @@ function isIoError(e: unknown): boolean {
  * Open the index, riding out a moment when another process is replacing a damaged one (its
  * side files are moved and SQLite reports an I/O error): wait briefly and open again.
  */
-function openIndexRetrying(path: string, busyTimeoutMs: number): IndexDb {
+function openIndexRetrying(path: string, busyTimeoutMs: number, fs: StoreFs = nodeFs): IndexDb {
   const deadline = Date.now() + Math.min(busyTimeoutMs, 5_000);
   for (;;) {
     try {
       return IndexDb.open(path, busyTimeoutMs);
     } catch (e) {
       if (!isIoError(e) || Date.now() > deadline) throw e;
+      // a full disk gives the same I/O error, and waiting does not cure it
+      const free = fs.freeBytes(path.slice(0, path.lastIndexOf("/")));
+      if (free !== null && free < 256 * 1024) throw new Error(`${e instanceof Error ? e.message : String(e)} (no space left on the device)`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
   }
@@ -58,6 +63,40 @@ function openIndexRetrying(path: string, busyTimeoutMs: number): IndexDb {
 export function loadCodec(): Promise<Codec> {
   codecLoad ??= import("./codec.ts");
   return codecLoad;
+}
+
+/** The largest record memsync writes, in bytes of its canonical JSON (README: Limits). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/**
+ * Refuse a record too large or too deeply nested to write. Checked on the canonical text every
+ * write path produces (save, update, capture, relate ...), before any file changes: input nested
+ * 10,000 deep once became a 200 MB record and index.
+ */
+function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
+  // a UTF-8 byte is at most 3 per UTF-16 unit: short text needs no encoding to be measured
+  if (json.length > MAX_RECORD_BYTES / 3) {
+    const bytes = new TextEncoder().encode(json).length;
+    if (bytes > MAX_RECORD_BYTES) throw invalidInput(`${kind} ${id} would be ${bytes} bytes; a record is at most ${MAX_RECORD_BYTES} bytes (1 MiB)`, { id });
+  }
+  if (jsonDeeperThan(json, MAX_JSON_DEPTH)) throw invalidInput(`${kind} ${id} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`, { id });
+}
+
+/**
+ * The paths a store writes at fixed places. None may be a symbolic link: a write through one
+ * would land outside the store (issue 9: a linked shard folder made save write elsewhere, a
+ * linked journal was appended to elsewhere). Shard folders and record files are looked at by
+ * the transaction that writes into them (StoreTx.freshen, StoreTx.read).
+ */
+export const FIXED_PATHS = [LOCAL_DIR, INDEX_FILE, LOCK_FILE, JOURNAL_FILE, META_FILE, KIND_DIR.memory, KIND_DIR.relation] as const;
+
+/** The fixed paths of a store that are symbolic links (status reports them). */
+export function linkedFixedPaths(fs: StoreFs, root: string): string[] {
+  return FIXED_PATHS.filter((rel) => fs.isLink(`${root}/${rel}`));
+}
+
+function linkRefusal(root: string, rel: string): Error {
+  return unavailable(`${root}/${rel} is a symbolic link: memsync reads and writes only inside its store (make it a real ${rel.endsWith(".json") || rel.endsWith(".jsonl") || rel.includes(".db") || rel.endsWith("lock") ? "file" : "folder"})`, { path: rel });
 }
 
 /** The raw .meta.json of a store, checked only for being a store this version can use. */
@@ -77,6 +116,10 @@ export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> 
   if (raw.storage_version !== STORAGE_VERSION) {
     throw unavailable(`store ${root} has storage_version ${JSON.stringify(raw.storage_version)}; this memsync reads version ${STORAGE_VERSION}`);
   }
+  // every command refuses a .meta.json the schema would refuse, in the schema's words (status and
+  // writes validate it with the schema too; reads never load the schema library)
+  const problem = metaProblem(raw);
+  if (problem) throw unavailable(`store metadata ${path} is unusable: ${problem}`);
   return raw;
 }
 
@@ -86,6 +129,8 @@ export class Store {
   private lock: WriteLock | undefined;
   private journalBuffer: JournalEntry[] = [];
   private absorbing = false;
+  /** Folders found not to be symbolic links by this process (each is looked at once). */
+  private readonly notLinks = new Set<string>();
 
   private constructor(
     readonly root: string,
@@ -102,12 +147,14 @@ export class Store {
   static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     const meta = readRawMeta(fs, root);
+    // before anything is opened or made there (seven lstat calls, once per process)
+    for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     const busy = opts.busyTimeoutMs ?? 15_000;
     const path = `${root}/${INDEX_FILE}`;
     let index: IndexDb;
     try {
-      index = openIndexRetrying(path, busy);
+      index = openIndexRetrying(path, busy, fs);
     } catch (e) {
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
@@ -176,7 +223,7 @@ export class Store {
         await this.codec();
         const applied = this.locked(() => {
           const plan = planRefresh(this.ctx, true, kinds);
-          if (!planIsEmpty(plan)) this.apply(plan);
+          if (!planIsEmpty(plan) || plan.temps.length) this.apply(plan, true);
           return plan;
         });
         if (applied.upserts.length > 500) this.indexDb.analyze();
@@ -226,11 +273,13 @@ export class Store {
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
     await this.codec();
     let started = false;
+    let tx: StoreTx | undefined;
     const attempt = () =>
       this.locked(() => {
-        this.apply(planRefresh(this.ctx, false, kinds));
+        this.apply(planRefresh(this.ctx, false, kinds), true);
+        this.removeOldJournalTemps();
         started = true;
-        const tx = new StoreTx(this, this.loadedCodec, this.ctx);
+        tx = new StoreTx(this, this.loadedCodec, this.ctx);
         const out = fn(tx);
         tx.recordDirs();
         if (tx.changed.length) {
@@ -241,6 +290,11 @@ export class Store {
     try {
       return attempt();
     } catch (e) {
+      // a change that failed partway (a full disk refused the journal or the index): the index
+      // rolled back, and the records it made are removed again, so a failed save leaves no file
+      if (started && !isIndexDamage(e)) tx?.undoCreated();
+      const refusal = diskRefusal(e);
+      if (refusal) throw unavailable(refusal);
       if (isIoError(e) && !started) {
         this.reopenIndex();
         return attempt();
@@ -258,12 +312,27 @@ export class Store {
    * Apply a refresh plan (holding the lock); changes it found that no memsync write made are
    * journaled, so the next commit takes them too.
    */
-  apply(plan: Plan): void {
+  apply(plan: Plan, removeLeftovers = false): void {
     applyPlan(this.ctx, plan);
+    // a writer removes the temp files killed processes left in the folders it just listed
+    // (and a full refresh, which lists every folder); those still there are reported by status
+    if (removeLeftovers && plan.temps.length) {
+      const removed = new Set(removeOldTemps(this.fs, this.root, plan.temps, this.nowMs()));
+      if (removed.size) plan.temps = plan.temps.filter((t) => !removed.has(t));
+    }
     if (plan.outside.length && !this.absorbing) {
       const paths = [...new Set(plan.outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
     }
+  }
+
+  private journalTempsChecked = false;
+
+  /** Once per process, in a write: the journal's temp files a killed commit left (a small folder). */
+  private removeOldJournalTemps(): void {
+    if (this.journalTempsChecked) return;
+    this.journalTempsChecked = true;
+    removeOldJournalTemps(this.fs, this.root, this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
@@ -282,7 +351,7 @@ export class Store {
   private reopenIndex(): void {
     const path = `${this.root}/${INDEX_FILE}`;
     this.indexDb.close();
-    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
+    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
     this.indexIno = this.fs.stat(path)?.ino;
     this.ctx.index = this.indexDb;
   }
@@ -300,7 +369,13 @@ export class Store {
   }
 
   private writeLock(): WriteLock {
-    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs);
+    // a waiter keeps waiting while writers make progress (see WriteLock.open): every change
+    // commits to the index's WAL or appends to the journal
+    const sig = (rel: string) => {
+      const st = this.fs.stat(`${this.root}/${rel}`);
+      return st ? `${st.mtime}:${st.size}:${st.ino}` : "-";
+    };
+    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, () => `${sig(`${INDEX_FILE}-wal`)} ${sig(JOURNAL_FILE)}`);
     return this.lock;
   }
 
@@ -351,7 +426,7 @@ export class Store {
           }
         }
       }
-      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs);
+      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
       this.indexIno = this.fs.stat(path)?.ino;
       this.ctx.index = this.indexDb;
       this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
@@ -359,6 +434,13 @@ export class Store {
       appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
       this.indexDb.analyze();
     });
+  }
+
+  /** Refuse a folder (relative) that is a symbolic link; each is looked at once per process. */
+  refuseLink(rel: string): void {
+    if (this.notLinks.has(rel)) return;
+    if (this.fs.isLink(`${this.root}/${rel}`)) throw linkRefusal(this.root, rel);
+    this.notLinks.add(rel);
   }
 
   /**
@@ -454,6 +536,9 @@ export class StoreTx {
   /** Folders with removals not yet fsynced. */
   private readonly unsynced = new Set<string>();
 
+  /** Record files this transaction made (not replaced): removed again if it fails. */
+  private readonly created: string[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly codec: Codec,
@@ -473,8 +558,9 @@ export class StoreTx {
 
   /** Bring one folder's index up to date before this transaction writes into it. */
   private freshen(kind: RecordKind, dir: string): void {
+    this.store.refuseLink(dir); // every folder a transaction writes into comes through here
     if (this.current.has(dir)) return;
-    this.store.apply(planDir(this.ctx, kind, dir));
+    this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
     if (dir !== KIND_DIR[kind] && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(KIND_DIR[kind]);
   }
@@ -516,6 +602,9 @@ export class StoreTx {
   private read<K extends RecordKind>(kind: K, id: string): K extends "memory" ? Memory : Relation {
     const at = this.store.locate(kind, id);
     if (!at) throw notFound(`${kind} ${id} not found`, { id });
+    // a record read to be changed is not read through a link (the file, or its shard folder)
+    this.store.refuseLink(dirOf(at.path));
+    if (this.store.fs.isLink(`${this.store.root}/${at.path}`)) throw linkRefusal(this.store.root, at.path);
     const r = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, kind, id);
     if (!r.ok) throw corrupt(`${kind} ${id} cannot be used: ${at.path} is ${r.problem}`, { id });
     return r.record as K extends "memory" ? Memory : Relation;
@@ -589,6 +678,7 @@ export class StoreTx {
   }
 
   private write(kind: RecordKind, id: string, json: string): string {
+    refuseUnwritable(kind, id, json);
     const { fs, root } = this.store;
     // a record keeps the path it has; a new one goes where the layout says, which needs the
     // count of records: on an index that has never seen this store (a fresh clone), look first
@@ -602,6 +692,7 @@ export class StoreTx {
       this.touched.add(KIND_DIR[kind]);
     }
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
+    if (!existing) this.created.push(rel);
     this.changed.push(rel);
     const st = fs.stat(`${root}/${rel}`);
     if (st) {
@@ -652,6 +743,17 @@ export class StoreTx {
     this.store.index.deleteFile(at.path);
     this.touched.add(dir);
     return true;
+  }
+
+  /** Remove the record files this transaction made (it failed; the index rolled back). Best effort. */
+  undoCreated(): void {
+    for (const rel of this.created.splice(0)) {
+      try {
+        this.store.fs.unlink(`${this.store.root}/${rel}`);
+      } catch {
+        // already gone, or the disk refuses even this: the next refresh indexes what is there
+      }
+    }
   }
 
   /**

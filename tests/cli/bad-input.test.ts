@@ -131,4 +131,51 @@ describe("bad input changes nothing", () => {
     assert.equal(s.code, EXIT.unavailable);
     assert.match(JSON.parse(s.stdout).reasons[0], /\.meta\.json/);
   });
+
+  test("input nested too deep or too large is refused before anything is written", () => {
+    const { store, a, b } = fixture();
+    const dir = tempDir();
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    // 10,000 levels once became a 200 MB record; 100,000 overflowed the stack (exit 1)
+    for (const levels of [10_000, 100_000]) {
+      const file = path.join(dir, `deep-${levels}.json`);
+      fs.writeFileSync(file, `{"content": "deep", "meta": {"x": ${nested(levels)}}}`);
+      expectRefused(store, ["save", "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
+      expectRefused(store, ["update", a, "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
+      expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /nested deeper than 32 levels/, `{"content": "deep", "meta": ${nested(levels)}}`);
+    }
+    // 32 levels in all is accepted (the record's own object is the first)
+    assert.equal(memsync(["--store", store, "save", "--input", "-"], { input: `{"content": "deep enough", "meta": {"x": ${nested(30)}}}` }).code, 0);
+    const huge = JSON.stringify({ content: "large", meta: { blob: "y".repeat(1_100_000) } });
+    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, huge);
+    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, JSON.stringify({ meta: { blob: "y".repeat(1_100_000) } }));
+    // a value that parses (32 levels) but makes the record deeper: refused where records are written
+    expectRefused(store, ["relate", a, b, "--type", "supports", "--meta", `x=${nested(32)}`], EXIT.invalid, /relation .* deeper than 32 levels/);
+  });
+
+  test("a .meta.json the schema refuses: every command refuses it alike", () => {
+    const { store, a } = fixture();
+    const metaPath = path.join(store, ".meta.json");
+    const good = JSON.parse(fs.readFileSync(metaPath, "utf8"));
+    const broken = [
+      { ...good, settings: 5 },
+      { ...good, created_at: "yesterday" },
+      { ...good, settings: { ...good.settings, decay: { ...good.settings.decay, beta: -1 } } },
+    ];
+    for (const meta of broken) {
+      fs.writeFileSync(metaPath, JSON.stringify(meta));
+      const runs = [["status"], ["list"], ["get", a], ["search", "memory"], ["touch", a], ["save", "another"], ["update", a, "--content", "x"], ["delete", a]].map(
+        (args) => ({ args, run: memsync(["--store", store, ...args]) }),
+      );
+      const first = runs[0]!.run;
+      assert.equal(first.code, EXIT.unavailable, first.stderr);
+      assert.match(first.stderr, /store metadata .*\.meta\.json is unusable: /);
+      for (const { args, run } of runs) {
+        assert.equal(run.code, first.code, `${args[0]}: ${run.stderr}`);
+        assert.equal(run.stderr, first.stderr, args[0]);
+      }
+    }
+    fs.writeFileSync(metaPath, JSON.stringify(good));
+    assert.equal(memsync(["--store", store, "touch", a]).code, 0);
+  });
 });

@@ -95,6 +95,33 @@ describe("concurrent memsync processes on one store", () => {
     assert.equal(file.use_count, 50);
   });
 
+  test("80 touch processes, 25 at a time, on one memory: none refused as busy, none lost", { timeout: 120_000 }, async () => {
+    // a short busy timeout (4 s) that the crowd outlasts many times over: a writer gives up only
+    // after that long without any writer making progress, not after that long in all (SQLite's
+    // own busy handler refused 4 of 200 touches, 50 at a time, at 15 s; 20 of these 80 at 4 s)
+    const store = newStore();
+    const id: string = (await json(["save", "--store", store, "a memory every hook touches"])).memory.id;
+    const total = 80;
+    let next = 0;
+    const refused: string[] = [];
+    let succeeded = 0;
+    const worker = async () => {
+      while (next < total) {
+        next++;
+        const r = await memsyncAsync(["touch", "--store", store, id], { env: { MEMSYNC_BUSY_TIMEOUT_MS: "4000" } });
+        if (r.code === 0) succeeded++;
+        else refused.push(`exit ${r.code}: ${r.stderr.trim()}`);
+      }
+    };
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: 25 }, worker));
+    const elapsed = Date.now() - t0;
+    const m = (await json(["get", "--store", store, id])).found[0].memory;
+    assert.equal(m.use_count, succeeded, "use_count is the number of touches that succeeded");
+    assert.deepEqual(refused, [], `${refused.length} of ${total} refused in ${elapsed} ms`);
+    assert.equal(m.use_count, total);
+  });
+
   test("a writer and a searcher in parallel: each sees the other's finished saves", { timeout: 60_000 }, async () => {
     const store = newStore();
     const rounds = 12;

@@ -9,6 +9,7 @@ interface Issue {
   maximum?: number | bigint;
   minimum?: number | bigint;
   origin?: string;
+  inclusive?: boolean;
   values?: unknown[];
 }
 
@@ -34,9 +35,9 @@ export function describeIssue(issue: Issue): string {
         ? `${where} is required`
         : `${where} must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`;
     case "too_big":
-      return `${where} must be at most ${issue.maximum}${unitOf(issue.origin)}`;
+      return issue.inclusive === false ? `${where} must be less than ${issue.maximum}` : `${where} must be at most ${issue.maximum}${unitOf(issue.origin)}`;
     case "too_small":
-      return `${where} must be at least ${issue.minimum}${unitOf(issue.origin)}`;
+      return issue.inclusive === false ? `${where} must be greater than ${issue.minimum}` : `${where} must be at least ${issue.minimum}${unitOf(issue.origin)}`;
     case "invalid_value":
       return `${where} must be one of ${(issue.values ?? []).map((v) => String(v)).join(", ")}`;
     default:
@@ -55,8 +56,41 @@ export function parseWith<T>(schema: SafeParser<T>, value: unknown): Parsed<T> {
   return { ok: false, problem: issues.length > 3 ? `${first}; and ${issues.length - 3} more` : first };
 }
 
-/** Parse JSON text, reporting malformed JSON as a problem rather than throwing. */
+/** The deepest nesting of objects and arrays memsync accepts in any JSON (records, input, its own files). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`: one pass over the text,
+ * skipping strings, and no recursion, so text nested 100,000 deep is refused before JSON.parse
+ * (which overflows the stack on it, or builds a value every later step would choke on).
+ */
+export function jsonDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // a string: jump to its closing quote (one preceded by an even run of backslashes)
+      for (;;) {
+        const q = text.indexOf('"', i + 1);
+        if (q < 0) return false;
+        let b = q - 1;
+        while (text.charCodeAt(b) === 92) b--;
+        i = q;
+        if ((q - 1 - b) % 2 === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return true;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Parse JSON text, reporting malformed or too deeply nested JSON as a problem rather than throwing. */
 export function parseJsonText(text: string): Parsed<unknown> {
+  if (jsonDeeperThan(text, MAX_JSON_DEPTH)) return { ok: false, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {

@@ -2,6 +2,7 @@ import { cac } from "cac";
 import pkg from "../../../package.json" with { type: "json" };
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
+import { diskRefusal } from "../../store/disk-errors.ts";
 import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
@@ -520,6 +521,7 @@ function report(e: unknown, asJson: boolean): number {
   let err: MemsyncError;
   if (isMemsyncError(e)) err = e;
   else if (e instanceof Error && e.name === "CACError") err = new MemsyncError("usage", `${e.message} (see memsync --help)`);
+  else if (diskRefusal(e)) err = new MemsyncError("unavailable", diskRefusal(e)!); // a full or read-only disk is not a bug
   else err = new MemsyncError("internal", `internal error: ${e instanceof Error ? e.message : String(e)}`);
   writeErr(`memsync: ${oneLine(err.message)}\n`);
   if (asJson) writeOut(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);

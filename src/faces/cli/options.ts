@@ -38,8 +38,16 @@ export function storeRoot(flags: Flags): string {
   return path.resolve(cwd(), given ?? path.join(homeDir(), ".memsync"));
 }
 
+/** MEMSYNC_BUSY_TIMEOUT_MS: how long a writer waits without progress for the store's lock (default 15 s). */
+function busyTimeout(): { busyTimeoutMs: number } | undefined {
+  const v = Number(env("MEMSYNC_BUSY_TIMEOUT_MS"));
+  return Number.isFinite(v) && v > 0 ? { busyTimeoutMs: v } : undefined;
+}
+
 export function opsEnv(flags: Flags, root = storeRoot(flags)): OpsEnv {
+  const open = busyTimeout();
   return {
+    ...(open ? { open } : {}),
     storeRoot: root,
     hostName: hostName(),
     user: userName(),

@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { filesUnder, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+
+// A disk that refuses writes (full, read-only) is exit 6 with one plain line, never "internal
+// error"; a failed write leaves no record file and no temp file; temp files killed processes
+// left are removed by a later writer once they are old. The full and read-only disks are real:
+// a tiny tmpfs (needs root; the tests say so and skip without it).
+
+const UNAVAILABLE = 6;
+
+/** Mount a tmpfs of `size` at a new folder; null when mounting is not permitted here. */
+function tinyDisk(size: string): { dir: string; unmount: () => void } | null {
+  const dir = tempDir("memsync-tmpfs-");
+  const r = spawnSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir], { encoding: "utf8" });
+  if (r.status !== 0) return null;
+  return { dir, unmount: () => void spawnSync("umount", ["-l", dir]) };
+}
+
+const tempsIn = (store: string) => filesUnder(store).filter((f) => f.endsWith(".tmp"));
+const memoryFiles = (store: string) => filesUnder(path.join(store, "memories"), ".json").filter((f) => !path.basename(f).startsWith("."));
+
+function oneLine(r: { stderr: string }, pattern: RegExp) {
+  const lines = r.stderr.split("\n").filter(Boolean);
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, pattern);
+  assert.doesNotMatch(lines[0]!, /internal error/);
+}
+
+describe("a disk that refuses writes", () => {
+  test("full (ENOSPC): a save fails with exit 6 and leaves no record and no temp file", (t) => {
+    const disk = tinyDisk("1m");
+    if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
+    try {
+      const store = path.join(disk.dir, "store");
+      assert.equal(memsync(["init", store]).code, 0);
+      const first = memsyncJson(["save", "--store", store, "a memory saved while there was room"]).memory.id;
+      // fill the disk, then give back a little room at a time: each save of a ~45 KB memory
+      // either succeeds whole or fails leaving nothing (the record, the journal or the index
+      // may be what runs out of room)
+      const fill = path.join(disk.dir, "fill");
+      const fd = fs.openSync(fill, "w");
+      const chunk = Buffer.alloc(16 * 1024);
+      try {
+        for (;;) fs.writeSync(fd, chunk);
+      } catch (e) {
+        assert.equal((e as { code?: string }).code, "ENOSPC");
+      }
+      fs.closeSync(fd);
+      const big = "a large memory that needs room on the disk ".repeat(1000);
+      let failed = 0;
+      for (const room of [0, 8, 24, 40, 56, 72, 96, 128]) {
+        fs.truncateSync(fill, Math.max(0, fs.statSync(fill).size - room * 1024));
+        const before = memoryFiles(store).length;
+        const r = memsync(["save", "--store", store, `${big} ${room}`]);
+        if (r.code === 0) {
+          assert.equal(memoryFiles(store).length, before + 1);
+        } else {
+          failed++;
+          assert.equal(r.code, UNAVAILABLE, r.stderr);
+          oneLine(r, /^memsync: cannot (write|open).*(no space left|SQLITE_FULL|disk I\/O error|unable to open)/);
+          assert.equal(memoryFiles(store).length, before, `room ${room} KB: the failed save left its record file`);
+        }
+        assert.deepEqual(tempsIn(store), [], `room ${room} KB: temp files left`);
+        // fill again for the next round
+        fs.truncateSync(fill, fs.statSync(fill).size + room * 1024);
+      }
+      assert.ok(failed > 0, "the disk was never full");
+      const touched = memsync(["touch", "--store", store, first]);
+      if (touched.code !== 0) {
+        assert.equal(touched.code, UNAVAILABLE);
+        oneLine(touched, /no space left|SQLITE_FULL|disk I\/O error|unable to open/);
+      }
+      // room again: the store works and is healthy
+      fs.rmSync(fill);
+      assert.equal(memsync(["save", "--store", store, "saved once there was room again"]).code, 0);
+      const status = memsyncJson(["status", "--store", store]);
+      assert.equal(status.health, "healthy", JSON.stringify(status.reasons));
+      assert.deepEqual(status.temp_files, []);
+    } finally {
+      disk.unmount();
+    }
+  });
+
+  test("read-only (EROFS): writes fail with exit 6 and one plain line", (t) => {
+    const disk = tinyDisk("1m");
+    if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): EROFS not tested");
+    try {
+      const store = path.join(disk.dir, "store");
+      assert.equal(memsync(["init", store]).code, 0);
+      const id = memsyncJson(["save", "--store", store, "saved before the disk turned read-only"]).memory.id;
+      const ro = spawnSync("mount", ["-o", "remount,ro", disk.dir], { encoding: "utf8" });
+      if (ro.status !== 0) return t.skip(`remount read-only refused: ${ro.stderr.trim()}`);
+      for (const args of [["save", "x"], ["touch", id], ["update", id, "--content", "y"], ["delete", id]]) {
+        const r = memsync(["--store", store, ...args]);
+        assert.equal(r.code, UNAVAILABLE, `${args[0]}: ${r.stderr}`);
+        oneLine(r, /^memsync: /);
+      }
+    } finally {
+      disk.unmount();
+    }
+  });
+});
+
+test("temp files older than five minutes are removed by the next save (or status); young ones are left", () => {
+  const store = newStore();
+  const id = memsyncJson(["save", "--store", store, "a memory"]).memory.id;
+  const old = Date.now() / 1000 - 10 * 60;
+  const oldTemp = path.join(store, "memories", `.${id}.json.0a1b2c3d4e5f.tmp`);
+  const youngTemp = path.join(store, "memories", `.${id}.json.5f4e3d2c1b0a.tmp`);
+  const oldJournalTemp = path.join(store, ".memsync", `journal.jsonl.${Date.now() - 600_000}.tmp`);
+  for (const f of [oldTemp, youngTemp, oldJournalTemp]) fs.writeFileSync(f, "");
+  fs.utimesSync(oldTemp, old, old);
+  fs.utimesSync(oldJournalTemp, old, old);
+  assert.equal(memsync(["save", "--store", store, "the next writer"]).code, 0);
+  assert.equal(fs.existsSync(oldTemp), false, "the old temp file is removed");
+  assert.equal(fs.existsSync(oldJournalTemp), false, "the old journal temp file is removed");
+  assert.equal(fs.existsSync(youngTemp), true, "a young one may be a write in progress: left");
+  assert.deepEqual(memsyncJson(["status", "--store", store]).temp_files, [`memories/${path.basename(youngTemp)}`]);
+  // status, which lists every folder, removes old ones too (and reports the rest)
+  fs.utimesSync(youngTemp, old, old);
+  assert.deepEqual(memsyncJson(["status", "--store", store]).temp_files, []);
+  assert.equal(fs.existsSync(youngTemp), false);
+});
