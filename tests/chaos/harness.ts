@@ -52,8 +52,8 @@ export interface ChaosOptions {
 }
 
 // The short form is time-boxed: on a busy machine it runs fewer operations rather than longer.
-export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 60, minKills: 10, sharedMemories: 4, maxSeconds: 25 };
-export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 3600 };
+export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 60, minKills: 10, sharedMemories: 4, maxSeconds: 25, processTimeoutMs: 60_000 };
+export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 3600, processTimeoutMs: 300_000 };
 
 export type OpKind = "save" | "touch" | "update" | "relate" | "archive" | "delete" | "sync" | "commit" | "setup";
 export const KILLABLE: ReadonlySet<OpKind> = new Set(["sync", "commit", "delete"]);
@@ -70,7 +70,7 @@ export interface OpRecord {
   signal: string | null;
   /** Killed by the harness's plan (timer or fault injection). */
   killed: boolean;
-  kill?: { how: "timer"; delayMs: number } | { how: "fault"; object: number };
+  kill?: { how: "timer"; delayMs: number } | { how: "fault"; point: string };
   hung: boolean;
   /** Part of a burst of simultaneous touches. */
   burst: boolean;
@@ -112,8 +112,13 @@ export interface ChaosResult {
   durationMs: number;
   chaosMs: number;
   failures: Failure[];
+  /** Things worth knowing that are not failures. */
+  notes: string[];
   targetsMet: boolean;
 }
+
+/** MEMSYNC_FAULT points other than object:N that the fixes may know (N: the Nth time). */
+const FAULT_POINTS = ["copied", "pack", "commit-index", "commit-ref", "checkout-index", "checkout-ref", "checkout-intent", "checkout-file:N"];
 
 const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
 
@@ -152,6 +157,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
   const records: OpRecord[] = [];
   const running = new Set<ChildProcess>();
   const failures: Failure[] = [];
+  const notes: string[] = [];
   let server: GitHttpServer | undefined;
   let seq = 0;
   let kills = 0;
@@ -199,7 +205,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     if (spec.to) rec.to = spec.to;
     records.push(rec);
     const env: Record<string, string> = { ...baseEnv, MEMSYNC_MACHINE: spec.clone?.machine ?? "chaos-setup", ...spec.env };
-    if (spec.kill?.how === "fault") env.MEMSYNC_FAULT = `object:${spec.kill.object}`;
+    if (spec.kill?.how === "fault") env.MEMSYNC_FAULT = spec.kill.point;
     const args = spec.clone ? ["--store", spec.clone.dir, ...spec.args] : spec.args;
     return new Promise((resolve) => {
       const child = spawn(o.bin, args, { env, cwd: spec.cwd ?? root, stdio: ["ignore", "pipe", "pipe"] });
@@ -330,8 +336,19 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
       const remainingKillable = Math.max(1, Math.min(o.ops - chaosOps, byTime) * share);
       const p = remainingKills <= 0 ? 0.05 : Math.min(0.9, Math.max(0.1, (1.6 * remainingKills) / remainingKillable));
       if (r() >= p) return undefined;
-      if (faultInjection && kind !== "delete" && r() < o.faultShare) return { how: "fault", object: 1 + Math.floor(r() * 16) };
-      return { how: "timer", delayMs: Math.floor(r() * o.killDelayMs) };
+      if (faultInjection && kind !== "delete" && r() < o.faultShare) {
+        // mostly "after the Nth object"; sometimes a named point between two durable steps (a
+        // point this binary does not know is harmless: the process just finishes)
+        return r() < 0.7 ? { how: "fault", point: `object:${1 + Math.floor(r() * 16)}` } : { how: "fault", point: pick(r, FAULT_POINTS)!.replace("N", String(1 + Math.floor(r() * 4))) };
+      }
+      // half land in the first killDelayMs, half anywhere in a typical run of this kind of process
+      const span = r() < 0.5 ? o.killDelayMs : typical(kind);
+      return { how: "timer", delayMs: Math.floor(r() * span) };
+    };
+    const durations = new Map<OpKind, number[]>();
+    const typical = (kind: OpKind) => {
+      const d = [...(durations.get(kind) ?? [])].sort((a, b) => a - b);
+      return d.length ? d[Math.floor(d.length / 2)]! : o.killDelayMs;
     };
 
     const checkRemote = () => {
@@ -358,6 +375,12 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
 
     const afterRecord = (c: Clone, r: OpRecord) => {
       if (r.phase === "chaos") chaosOps++;
+      if (KILLABLE.has(r.kind) && !r.kill && r.code !== null) {
+        const d = durations.get(r.kind) ?? [];
+        d.push(r.end - r.start);
+        if (d.length > 25) d.shift();
+        durations.set(r.kind, d);
+      }
       if (r.killed) {
         kills++;
         c.killsAwaitingRecovery++;
@@ -492,7 +515,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     }
     if (!converged) failures.push({ check: "final sync", message: `the clones did not settle: every one of ${finalRounds} rounds of syncs still changed something` });
     // a final sync that failed but then succeeded is not a finding; keep only the last word per clone
-    dedupeFinalSync(failures, clones, records);
+    dedupeFinalSync(failures, clones, records, notes);
     if (!targetsMet) {
       failures.push({ check: "targets", message: `the duration cap (${o.maxSeconds} s) came first: ${chaosOps} operations (at least ${o.minOps ?? o.ops} wanted), ${kills} kills (at least ${o.minKills ?? o.kills} wanted)` });
     }
@@ -520,6 +543,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     durationMs: now(),
     chaosMs: chaosEnd - chaosStart,
     failures,
+    notes,
     targetsMet,
   };
   // the log of every process, for reading a failure
@@ -543,16 +567,20 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
   }
 }
 
-/** Only the last final-round sync of each clone decides: a sync that later succeeded is no finding. */
-function dedupeFinalSync(failures: Failure[], clones: Clone[], records: OpRecord[]): void {
-  const lastOk = new Set<string>();
+/**
+ * One word per clone on its final syncs: a clone whose last final sync failed (everything after
+ * follows from it: its files are stale); one that failed and then succeeded is a note, not a finding.
+ */
+function dedupeFinalSync(failures: Failure[], clones: Clone[], records: OpRecord[], notes: string[]): void {
+  for (let i = failures.length - 1; i >= 0; i--) if (failures[i]!.check === "final sync" && failures[i]!.message.includes(": sync in final round")) failures.splice(i, 1);
   for (const c of clones) {
-    const last = records.filter((r) => r.phase === "final" && r.clone === c.index).at(-1);
-    if (last?.code === 0) lastOk.add(`${c.name}:`);
-  }
-  for (let i = failures.length - 1; i >= 0; i--) {
-    const f = failures[i]!;
-    if (f.check === "final sync" && [...lastOk].some((p) => f.message.startsWith(p))) failures.splice(i, 1);
+    const mine = records.filter((r) => r.phase === "final" && r.clone === c.index);
+    const failed = mine.filter((r) => r.code !== 0);
+    if (!failed.length) continue;
+    const first = failed[0]!;
+    const what = `${c.name}: ${failed.length} of ${mine.length} final syncs failed, the first with exit ${first.code ?? first.signal}: ${first.stderr.trim().split("\n")[0]}`;
+    if (mine.at(-1)?.code === 0) notes.push(`${what} (the last succeeded)`);
+    else failures.unshift({ check: "final sync", message: `${what}; the checks below see this clone as it was` });
   }
 }
 

@@ -24,7 +24,7 @@ export function reportLines(r: ChaosResult): string[] {
     `- clones: ${o.localClones} over a local path + ${o.httpClones} over smart HTTP (git http-backend), one bare remote; fault injection (MEMSYNC_FAULT): ${r.faultInjection ? "yes" : "not supported by this binary"}`,
     `- operations: ${n(chaos.length)} run, ${n(chaos.filter((x) => x.code === 0).length)} acknowledged: ${kinds.map((k) => `${k} ${n(acked(k))}`).join(", ")} (touches in same-instant bursts: ${n(burst)})`,
     `- not acknowledged (exit non-zero, not killed): ${n(refused.length)}${codes.size ? ` (${[...codes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`,
-    `- kills (SIGKILL): ${n(kills.length)} (${[...KILLABLE].map((k) => `${k} ${kills.filter((x) => x.kind === k).length}`).join(", ")}; by fault injection ${kills.filter((x) => x.kill?.how === "fault").length}, at 0-${o.killDelayMs} ms ${kills.filter((x) => x.kill?.how === "timer").length})`,
+    `- kills (SIGKILL): ${n(kills.length)} (${[...KILLABLE].map((k) => `${k} ${kills.filter((x) => x.kind === k).length}`).join(", ")}; by fault injection ${kills.filter((x) => x.kill?.how === "fault").length}, at a random delay ${kills.filter((x) => x.kill?.how === "timer").length})`,
     `- recoveries (a killed clone's next sync succeeded): ${n(r.recoveries)} of ${n(kills.length)}`,
     `- remote checked after killed pushes (git rev-list --objects): ${r.remoteChecks.runs} times, ${r.remoteChecks.failures.length} broken`,
     `- final syncs: ${r.finalRounds} rounds of every clone${r.converged ? ", the last changed nothing" : ", NOT settled"}`,
@@ -32,10 +32,14 @@ export function reportLines(r: ChaosResult): string[] {
     `- checks: ${ALL_CHECKS.map((c) => `${CHECK_TITLES[c]} ${failedChecks.has(c) ? "FAIL" : "ok"}`).join("; ")}`,
     `- duration: ${(r.durationMs / 1000).toFixed(1)} s (chaos ${(r.chaosMs / 1000).toFixed(1)} s)`,
   ];
+  if (r.notes.length) lines.push("", "Notes:", "", ...r.notes.map((x) => `- ${x}`));
   if (r.failures.length) {
     lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones} --ops ${o.ops} --kills ${o.kills}\`; files: ${r.dir}):`, "");
+    // broken machinery first (what follows often stems from it), then the losses
+    const order = ["final sync", "fsck", "remote after kill", "status", "hung", "identical", "targets"];
+    const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);
     const byCheck = new Map<string, string[]>();
-    for (const f of r.failures) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f.message]);
+    for (const f of [...r.failures].sort((a, b) => rank(a.check) - rank(b.check))) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f.message]);
     for (const [check, msgs] of byCheck) {
       lines.push(`- ${check}: ${msgs.length}`);
       for (const m of msgs.slice(0, 12)) lines.push(`  - ${m}`);
