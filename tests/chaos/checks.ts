@@ -36,10 +36,14 @@ export interface ChaosLog {
   shared: string[];
 }
 
-interface CloneState {
-  files: Map<string, string>;
+/** The records a clone holds: memory and relation id -> parsed file (null: does not parse). */
+export interface CloneRecords {
   memories: Map<string, any>;
   relations: Map<string, any>;
+}
+
+interface CloneState extends CloneRecords {
+  files: Map<string, string>;
   head: string;
 }
 
@@ -91,11 +95,17 @@ function readState(dir: string): CloneState {
 const short = (s: string | undefined, n = 60) => (s === undefined ? "(none)" : JSON.stringify(s.length > n ? `${s.slice(0, n)}…` : s));
 const at = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 
+/** Every check on the clones as they are on disk after the final syncs. */
 export function checkRun(log: ChaosLog): Failure[] {
-  const { clones, records } = log;
-  const name = (i: number) => clones[i]?.name ?? "setup";
+  const states = log.clones.map((c) => readState(c.dir));
+  return [...checkEffects(log.clones.map((c) => c.name), states, log.records), ...checkRepositories(log, states)];
+}
+
+/** Checks 1-4: the acknowledged effects against the records each clone holds (no I/O). */
+export function checkEffects(names: readonly string[], states: readonly CloneRecords[], records: readonly OpRecord[]): Failure[] {
+  const clones = names.map((n, index) => ({ name: n, index }));
+  const name = (i: number) => names[i] ?? "setup";
   const failures: Failure[] = [];
-  const states = clones.map((c) => readState(c.dir));
   const activity = records.filter((r) => r.phase !== "final");
   const acked = activity.filter((r) => r.code === 0);
 
@@ -132,16 +142,7 @@ export function checkRun(log: ChaosLog): Failure[] {
   const deleteAttempts = (id: string) => (byMemory.get(id) ?? []).filter((r) => r.kind === "delete" && r.memory === id);
   const savedIds = new Set(acked.filter((r) => r.kind === "save" && r.memory).map((r) => r.memory!));
 
-  /** Which clones hold which value: "local-0, local-1: 5; http-2: 4". */
-  const spread = (values: (string | number | undefined)[]) => {
-    const groups = new Map<string, string[]>();
-    values.forEach((v, i) => {
-      const k = v === undefined ? "missing" : String(v);
-      if (!groups.has(k)) groups.set(k, []);
-      groups.get(k)!.push(name(i));
-    });
-    return [...groups].map(([v, who]) => `${who.join(", ")}: ${v}`).join("; ");
-  };
+  const spread = (values: (string | number | undefined)[]) => spreadOf(names, values);
 
   for (const id of byMemory.keys()) {
     const ops = byMemory.get(id)!.filter((r) => r.memory === id);
@@ -226,6 +227,14 @@ export function checkRun(log: ChaosLog): Failure[] {
     if (missing.length) failures.push({ check: "related", lost: 1, message: `relation ${r.relation} (${r.memory} -> ${r.to}, #${r.seq} on ${name(r.clone)}, acknowledged at ${at(r.end)}): neither memory was ever deleted, missing on ${missing.join(", ")}` });
   }
 
+  return failures;
+}
+
+/** Checks 5-7: identical clones on one HEAD, fsck, status. */
+function checkRepositories(log: ChaosLog, states: readonly CloneState[]): Failure[] {
+  const { clones } = log;
+  const failures: Failure[] = [];
+  const spread = (values: (string | undefined)[]) => spreadOf(clones.map((c) => c.name), values);
   // 5. identical clones, one HEAD, the remote's
   const remote = spawnSync("git", ["rev-parse", "-q", "--verify", "refs/heads/main"], { cwd: log.remoteDir, encoding: "utf8" }).stdout.trim();
   const heads = states.map((s) => s.head);
@@ -265,6 +274,17 @@ export function checkRun(log: ChaosLog): Failure[] {
     }
   }
   return failures;
+}
+
+/** Which clones hold which value: "local-0, local-1: 5; http-2: 4". */
+function spreadOf(names: readonly string[], values: (string | number | undefined)[]): string {
+  const groups = new Map<string, string[]>();
+  values.forEach((v, i) => {
+    const k = v === undefined ? "missing" : String(v);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(names[i] ?? "?");
+  });
+  return [...groups].map(([v, who]) => `${who.join(", ")}: ${v}`).join("; ");
 }
 
 function hash(s: string): string {
