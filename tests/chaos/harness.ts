@@ -478,6 +478,13 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
         const id = pick(r, shared)!;
         const who = clones.filter(() => r() < 0.7);
         if (who.length < 2) who.splice(0, who.length, ...clones.slice(0, 2));
+        // half the bursts start from one shared state: the clones sync first (never killed), so
+        // their touches in the same second write the same bytes (where git sees no conflict)
+        if (r() < 0.5) {
+          const syncs = await Promise.all(who.map((c) => run({ clone: c, kind: "sync", args: ["sync", "--json"], phase: "chaos" })));
+          syncs.forEach((rr, i) => afterRecord(who[i]!, rr));
+          if (shouldStop()) break;
+        }
         const recs = await Promise.all(who.map((c) => run({ clone: c, kind: "touch", args: ["touch", id, "--json"], phase: "chaos", memory: id, burst: true })));
         recs.forEach((rr, i) => afterRecord(who[i]!, rr));
       }
