@@ -161,10 +161,11 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
         const codes = [...new Set(refused.map((r) => r.code ?? r.signal))].join(",");
         const lost = Math.max(0, want - Math.min(...found.filter((f): f is number => f !== undefined)));
         const burst = ackedTouches.filter((r) => r.burst).length;
+        const perClone = names.map((n, i) => `${n} ${ackedTouches.filter((r) => r.clone === i).length}`).join(", ");
         failures.push({
           check: "use_count",
           lost,
-          message: `memory ${id}: use_count expected ${want} (acknowledged touches, ${burst} in bursts, on ${new Set(ackedTouches.map((r) => r.clone)).size} clones), found ${spread(found)}${refused.length ? `; ${refused.length} touches not acknowledged (exit ${codes})` : ""}`,
+          message: `memory ${id}: use_count expected ${want} (acknowledged touches: ${perClone}; ${burst} in same-instant bursts), found ${spread(found)}${refused.length ? `; ${refused.length} touches not acknowledged (exit ${codes})` : ""}`,
         });
       }
     }
