@@ -52,7 +52,7 @@ export interface ChaosOptions {
 }
 
 // The short form is time-boxed: on a busy machine it runs fewer operations rather than longer.
-export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 60, minKills: 10, sharedMemories: 4, maxSeconds: 25, processTimeoutMs: 60_000 };
+export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 40, minKills: 10, sharedMemories: 4, maxSeconds: 25, processTimeoutMs: 60_000 };
 export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 3600, processTimeoutMs: 300_000 };
 
 export type OpKind = "save" | "touch" | "update" | "relate" | "archive" | "delete" | "sync" | "commit" | "setup";
@@ -491,9 +491,9 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     })();
     await Promise.all(lanes);
     stopping = true;
-    targetsMet = chaosOps >= (o.minOps ?? o.ops) && kills >= (o.minKills ?? o.kills);
     await bursts;
     await Promise.all([...background]);
+    targetsMet = chaosOps >= (o.minOps ?? o.ops) && kills >= (o.minKills ?? o.kills);
     await remoteCheckRunning;
     chaosEnd = now();
     o.log(`chaos: stopped after ${chaosOps} operations and ${kills} kills in ${Math.round((chaosEnd - chaosStart) / 1000)} s; final syncs`);
