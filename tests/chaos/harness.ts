@@ -222,7 +222,10 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
           child.kill("SIGKILL");
         }, o.processTimeoutMs),
       );
+      let ended = false;
       const done = (code: number | null, signal: string | null) => {
+        if (ended) return; // "error" and "close" can both come
+        ended = true;
         for (const t of timers) clearTimeout(t);
         running.delete(child);
         rec.end = now();
