@@ -75,6 +75,20 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(both(null), killed), []);
   });
 
+  test("a clone that cannot sync at the end is not judged; what it acknowledged after its last good sync is not expected elsewhere", () => {
+    const log = [saved(), op(1, "sync", 1, 2), op(1, "touch", 3, 4, { memory: M }), op(0, "touch", 3, 4, { memory: M }), op(1, "sync", 5, 6, { code: 1 })];
+    const states = both(memory(1));
+    states[1]!.memories.clear();
+    assert.deepEqual(checkEffects(names, states, log, new Set([1])), []);
+    states[0]!.memories.set(M, memory(2));
+    assert.deepEqual(checkEffects(names, states, log, new Set([1])), []);
+    // a touch acknowledged on the healthy clone is still expected there
+    states[0]!.memories.set(M, memory(0));
+    const f = checkEffects(names, states, log, new Set([1]));
+    assert.deepEqual(f.map((x) => x.check), ["use_count"]);
+    assert.match(f[0]!.message, /expected 1\.\.2 .*local-1: not judged.*not judged: final syncs failed/);
+  });
+
   test("saved, related, archived: missing effects are reported", () => {
     const log = [saved(), saved(N, "second"), op(0, "relate", 1, 2, { memory: M, to: N, relation: REL }), op(1, "archive", 3, 4, { memory: M })];
     const ok = names.map(() => ({
