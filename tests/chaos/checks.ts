@@ -100,7 +100,7 @@ export function checkRun(log: ChaosLog): Failure[] {
   const states = log.clones.map((c) => readState(c.dir));
   // a clone whose last final sync failed is reported as such; the effects are judged on the others
   const broken = new Set(log.clones.filter((c) => log.records.filter((r) => r.phase === "final" && r.clone === c.index).at(-1)?.code !== 0).map((c) => c.index));
-  return [...checkEffects(log.clones.map((c) => c.name), states, log.records, broken), ...checkRepositories(log, states)];
+  return [...checkEffects(log.clones.map((c) => c.name), states, log.records, broken), ...checkRepositories(log, states, broken)];
 }
 
 /**
@@ -245,8 +245,10 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
 }
 
 /** Checks 5-7: identical clones on one HEAD, fsck, status. */
-function checkRepositories(log: ChaosLog, states: readonly CloneState[]): Failure[] {
-  const { clones } = log;
+function checkRepositories(log: ChaosLog, allStates: readonly CloneState[], broken: ReadonlySet<number>): Failure[] {
+  // a clone that could not sync at the end differs, of course: compare the others
+  const clones = log.clones.filter((c) => !broken.has(c.index));
+  const states = allStates.filter((_, i) => !broken.has(i));
   const failures: Failure[] = [];
   const spread = (values: (string | undefined)[]) => spreadOf(clones.map((c) => c.name), values);
   // 5. identical clones, one HEAD, the remote's
@@ -266,7 +268,7 @@ function checkRepositories(log: ChaosLog, states: readonly CloneState[]): Failur
   }
 
   // 6. fsck
-  for (const [who, dir] of [...clones.map((c) => [c.name, c.dir] as const), ["remote", log.remoteDir] as const]) {
+  for (const [who, dir] of [...log.clones.map((c) => [c.name, c.dir] as const), ["remote", log.remoteDir] as const]) {
     const r = spawnSync("git", ["fsck", "--strict", "--no-dangling", "--no-progress"], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) {
       const lines = `${r.stdout}${r.stderr}`.trim().split("\n");
@@ -275,7 +277,7 @@ function checkRepositories(log: ChaosLog, states: readonly CloneState[]): Failur
   }
 
   // 7. status
-  for (const c of clones) {
+  for (const c of log.clones) {
     const r = spawnSync(log.bin, ["--store", c.dir, "status", "--json"], { encoding: "utf8", env: { ...log.env, MEMSYNC_MACHINE: c.machine } });
     let s: any = null;
     try {
