@@ -6,7 +6,7 @@
 //   scripts/chaos                          8 local-path clones + 1 over HTTP, 10,000 operations, 200 kills
 //   scripts/chaos --clones 4 --http 1 --ops 1000 --kills 40
 //   scripts/chaos --seed 12345             repeat a run's random choices (printed in every report)
-//   scripts/chaos --max-seconds 1800       stop starting operations after this (targets unmet: a failure)
+//   scripts/chaos --max-seconds 7200       stop starting operations after this (targets unmet: a failure)
 //   scripts/chaos --shared 12              memories made first and touched in same-instant bursts
 //   scripts/chaos --fault-share 0.5        share of kills by MEMSYNC_FAULT=object:N (if supported)
 //   scripts/chaos --kill-delay 300         timed kills land 0..N ms after the spawn
@@ -19,7 +19,7 @@ import { type ChaosOptions, defaults, LONG_FORM, runChaos, SHORT_FORM } from "..
 import { reportLines } from "../tests/chaos/report.ts";
 
 function usage(code: number): never {
-  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 3600] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--keep] [--bin PATH] [--quick]");
+  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--keep] [--bin PATH] [--quick]");
   process.exit(code);
 }
 

@@ -53,7 +53,7 @@ export interface ChaosOptions {
 
 // The short form is time-boxed: on a busy machine it runs fewer operations rather than longer.
 export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 40, minKills: 10, sharedMemories: 4, maxSeconds: 25, processTimeoutMs: 60_000 };
-export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 3600, processTimeoutMs: 300_000 };
+export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 7200, processTimeoutMs: 300_000 };
 
 export type OpKind = "save" | "touch" | "update" | "relate" | "archive" | "delete" | "sync" | "commit" | "setup";
 export const KILLABLE: ReadonlySet<OpKind> = new Set(["sync", "commit", "delete"]);
