@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { checkEffects, type CloneRecords } from "./checks.ts";
+import type { OpKind, OpRecord } from "./harness.ts";
+
+// The chaos checks on made-up logs: a real loss must be reported, and what the rules allow (an
+// edit a later edit replaced after seeing it, a delete undone by a concurrent use) must not be.
+// Times are seconds here (the checks only compare them).
+
+const M = "01a20b58-ccce-76a8-8173-2b84eaeff707";
+const N = "01a20b58-cdec-7331-ac21-a1953e72b664";
+const REL = "01a20b59-2cc5-7196-900b-57c855c22638";
+const names = ["local-0", "local-1"];
+let seq = 0;
+
+function op(clone: number, kind: OpKind, start: number, end: number, extra: Partial<OpRecord> = {}): OpRecord {
+  return { seq: ++seq, clone, kind, args: [], start, end, code: 0, signal: null, killed: false, hung: false, burst: false, phase: "chaos", stdout: "", stderr: "", ...extra };
+}
+const saved = (id = M, content = "first") => op(0, "save", -2, -1, { memory: id, content, phase: "setup" });
+const memory = (use_count: number, content = "first", more: Record<string, unknown> = {}) => ({ id: M, content, use_count, status: "active", ...more });
+const both = (m: Record<string, unknown> | null, rels: Record<string, unknown> = {}): CloneRecords[] =>
+  names.map(() => ({ memories: new Map(m ? [[String(m.id), m]] : []), relations: new Map(Object.entries(rels)) }));
+const checks = (states: CloneRecords[], records: OpRecord[]) => checkEffects(names, states, records).map((f) => f.check);
+
+describe("chaos checks", () => {
+  test("use_count: a touch lost in the same second is reported, an exact count passes, an extra count is reported", () => {
+    const log = [saved(), op(0, "touch", 1, 2, { memory: M }), op(1, "touch", 1, 2, { memory: M }), op(1, "touch", 3, 4, { memory: M, code: 6 })];
+    assert.deepEqual(checks(both(memory(1)), log), ["use_count"]);
+    assert.deepEqual(checks(both(memory(2)), log), []);
+    assert.deepEqual(checks(both(memory(3)), log), ["use_count"]);
+    const f = checkEffects(names, both(memory(1)), log)[0]!;
+    assert.equal(f.lost, 1);
+    assert.match(f.message, /expected 2 .*found local-0, local-1: 1; 1 touches not acknowledged \(exit 6\)/);
+  });
+
+  test("use_count: one clone behind is named", () => {
+    const log = [saved(), op(0, "touch", 1, 2, { memory: M })];
+    const states = both(memory(1));
+    states[1]!.memories.set(M, memory(0));
+    assert.match(checkEffects(names, states, log)[0]!.message, /found local-0: 1; local-1: 0/);
+  });
+
+  test("content: an edit replaced by a later edit that had seen it passes; one replaced unseen is lost unless kept as a conflict", () => {
+    const seen = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "sync", 12, 13), op(1, "sync", 14, 15), op(1, "update", 16, 17, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E2")), seen), []);
+    const unseen = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(1, "update", 10.5, 11.5, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E2")), unseen), ["content"]);
+    assert.deepEqual(checks(both(memory(0, "E2", { content_conflicts: [{ content: "E1", updated_at: 1, machine: "m0" }] })), unseen), []);
+    // the same clone's later edit replaces it
+    const same = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "update", 12, 13, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E2")), same), []);
+  });
+
+  test("content: an edit acknowledged while its clone synced, then gone with no later edit, is lost", () => {
+    const log = [saved(), op(0, "sync", 9, 14), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "sync", 20, 21), op(1, "sync", 22, 23)];
+    assert.deepEqual(checks(both(memory(0, "first")), log), ["content"]);
+    assert.deepEqual(checks(both(memory(0, "E1")), log), []);
+  });
+
+  test("content: a sync that may have carried the edit counts as seen (killed syncs included)", () => {
+    const log = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "sync", 12, 12.1, { code: null, signal: "SIGKILL", killed: true }), op(1, "sync", 12.05, 13, { code: 6 }), op(1, "update", 14, 15, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E2")), log), []);
+  });
+
+  test("deleted: back after a concurrent use elsewhere passes; back when the deleting clone had seen every use is reported", () => {
+    const concurrent = [saved(N), op(1, "touch", 10, 11, { memory: N }), op(0, "delete", 10, 11, { memory: N })];
+    const present = both({ id: N, content: "first", use_count: 1, status: "active" });
+    assert.deepEqual(checks(present, concurrent), []);
+    const seenFirst = [saved(N), op(1, "touch", 1, 2, { memory: N }), op(1, "sync", 3, 4), op(0, "sync", 5, 6), op(0, "delete", 7, 8, { memory: N })];
+    assert.deepEqual(checks(present, seenFirst), ["deleted"]);
+    assert.deepEqual(checks(both(null), seenFirst), []);
+    // a killed delete may or may not have happened: neither presence nor absence is a finding
+    const killed = [saved(N), op(0, "delete", 7, 8, { memory: N, code: null, signal: "SIGKILL", killed: true })];
+    assert.deepEqual(checks(present, killed), []);
+    assert.deepEqual(checks(both(null), killed), []);
+  });
+
+  test("a clone that cannot sync at the end is not judged; what it acknowledged after its last good sync is not expected elsewhere", () => {
+    const log = [saved(), op(1, "sync", 1, 2), op(1, "touch", 3, 4, { memory: M }), op(0, "touch", 3, 4, { memory: M }), op(1, "sync", 5, 6, { code: 1 })];
+    const states = both(memory(1));
+    states[1]!.memories.clear();
+    assert.deepEqual(checkEffects(names, states, log, new Set([1])), []);
+    states[0]!.memories.set(M, memory(2));
+    assert.deepEqual(checkEffects(names, states, log, new Set([1])), []);
+    // a touch acknowledged on the healthy clone is still expected there
+    states[0]!.memories.set(M, memory(0));
+    const f = checkEffects(names, states, log, new Set([1]));
+    assert.deepEqual(f.map((x) => x.check), ["use_count"]);
+    assert.match(f[0]!.message, /expected 1\.\.2 .*local-1: not judged.*not judged: final syncs failed/);
+  });
+
+  test("saved, related, archived: missing effects are reported", () => {
+    const log = [saved(), saved(N, "second"), op(0, "relate", 1, 2, { memory: M, to: N, relation: REL }), op(1, "archive", 3, 4, { memory: M })];
+    const ok = names.map(() => ({
+      memories: new Map<string, any>([
+        [M, memory(0, "first", { status: "archived" })],
+        [N, { id: N, content: "second", use_count: 0, status: "active" }],
+      ]),
+      relations: new Map<string, any>([[REL, {}]]),
+    }));
+    assert.deepEqual(checks(ok, log), []);
+    ok[1]!.memories.delete(N);
+    ok[0]!.relations.delete(REL);
+    ok[0]!.memories.set(M, memory(0, "first"));
+    assert.deepEqual(checks(ok, log).sort(), ["archived", "related", "saved"]);
+  });
+});

@@ -1,0 +1,15 @@
+// A seeded random number generator (mulberry32): the same seed gives the same sequence of choices,
+// so a chaos run can be repeated (process timing still varies from run to run).
+
+export type Rng = () => number;
+
+export function makeRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
