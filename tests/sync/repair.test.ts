@@ -15,10 +15,13 @@ function hub(): { root: string; bare: string } {
   return { root, bare };
 }
 
+/** Plain http:// is for a loopback test server only, and memsync wants that said. */
+const insecure = (remote: string) => (remote.startsWith("http://") ? ["--insecure-http"] : []);
+
 function machine(root: string, name: string, remote: string): string {
   const dir = path.join(root, name);
   assert.equal(memsync(["init", dir]).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", remote]).code, 0);
+  assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)]).code, 0);
   return dir;
 }
 
