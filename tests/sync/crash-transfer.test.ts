@@ -137,8 +137,7 @@ describe("a transfer killed between object writes", () => {
   });
 
   test("an HTTP fetch killed with its pack written but not its index: no ref names missing objects", async () => {
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const { root } = hub();
     const server = await startGitHttpServer(root, "tok");
     const env = { MEMSYNC_GIT_TOKEN: "tok" };
     try {

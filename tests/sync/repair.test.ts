@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { hub, machine } from "../helpers/hub.ts";
 
@@ -130,8 +130,7 @@ describe("missing git objects: found by status and doctor, restored by doctor --
   });
 
   test("over HTTP: a fresh fetch of the remote gives back what the clone lost", async () => {
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const { root } = hub();
     const server = await startGitHttpServer(root, "tok");
     const env = { MEMSYNC_GIT_TOKEN: "tok" };
     try {
