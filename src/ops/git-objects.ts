@@ -1,17 +1,11 @@
 import fs from "node:fs";
-import type { MissingObject } from "../sync/connectivity.ts";
+import type { Connectivity } from "../sync/connectivity.ts";
 
 // The git side of a store's health for `status`: the bounded connectivity check (see
 // sync/connectivity.ts) and the reasons it gives for calling the store degraded.
 
-export interface GitObjects {
-  commits: number;
-  trees: number;
-  blobs: number;
-  missing: MissingObject[];
-  broken_packs: string[];
-  damaged_refs: string[];
-}
+/** What the connectivity check found, without the refs it walked. */
+export type GitObjects = Omit<Connectivity, "refs">;
 
 export async function gitObjectsHealth(root: string): Promise<{ objects: GitObjects | null; reasons: string[] }> {
   if (!fs.existsSync(`${root}/.git/HEAD`)) return { objects: null, reasons: [] };

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { readLooseObject } from "./loose-objects.ts";
 import { describeRef, type ObjectRef } from "./object-ref.ts";
-import { forgetPackIndexes, inPackIndex, packIndexLooksWhole } from "./pack-index.ts";
+import { forgetPackIndexes, inPackIndex, packFolderNames, packIndexLooksWhole } from "./pack-index.ts";
 
 // Is the repository whole where it matters? A bounded check, cheap enough for every `status`:
 // the commits the refs name (the branch, the remote-tracking branch) with their trees walked fully
@@ -106,12 +106,7 @@ export function damagedRefs(gitdir: string): string[] {
 /** Pack indexes that cannot be used (cut short, or without their pack). */
 export function brokenPacks(gitdir: string): string[] {
   const dir = `${gitdir}/objects/pack`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = packFolderNames(gitdir);
   const out: string[] = [];
   for (const n of names) {
     if (!n.endsWith(".idx")) continue;

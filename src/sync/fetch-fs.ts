@@ -3,6 +3,7 @@ import path from "node:path";
 import process from "node:process";
 import { faultPoint } from "./fault.ts";
 import { forgetPacks } from "./objects.ts";
+import { packFolderNames } from "./pack-index.ts";
 
 // The file system handed to isomorphic-git's fetch. Left to itself, fetch writes the remote's
 // refs (refs/remotes/origin/main) BEFORE the pack that holds their objects, and writes the .pack
@@ -23,12 +24,7 @@ const LEFTOVER_AGE_MS = 10 * 60_000;
  */
 export function sweepPackLeftovers(gitdir: string): string[] {
   const dir = `${gitdir}/objects/pack`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = packFolderNames(gitdir);
   const removed: string[] = [];
   for (const n of names) {
     const orphan = n.endsWith(".pack") && !names.includes(n.replace(/\.pack$/, ".idx"));

@@ -3,17 +3,21 @@ import fs from "node:fs";
 // Pack indexes read directly (no isomorphic-git, which would first parse every index whole): is
 // an object in a pack, and is an index whole. Loaded without isomorphic-git, so status can ask.
 
+/** The file names in objects/pack ([] when there is no such folder: loose objects only). */
+export function packFolderNames(gitdir: string): string[] {
+  try {
+    return fs.readdirSync(`${gitdir}/objects/pack`);
+  } catch {
+    return [];
+  }
+}
+
 /** Each pack index of a repository, read once per command. */
 const packIndexes = new Map<string, Uint8Array[]>();
 function packIndexesOf(gitdir: string): Uint8Array[] {
   let idx = packIndexes.get(gitdir);
   if (!idx) {
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(`${gitdir}/objects/pack`).filter((n) => n.endsWith(".idx"));
-    } catch {
-      // no pack folder: loose objects only
-    }
+    const names = packFolderNames(gitdir).filter((n) => n.endsWith(".idx"));
     // an index cut short (written by something that was killed) is not read: its objects count as missing
     idx = names.map((n) => fs.readFileSync(`${gitdir}/objects/pack/${n}`)).filter(packIndexLooksWhole);
     packIndexes.set(gitdir, idx);

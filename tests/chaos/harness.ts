@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.ts";
 import { type ChaosLog, checkRun, type Failure } from "./checks.ts";
-import { makeRng, type Rng } from "./rng.ts";
+import { makeRng, type Rng } from "../helpers/rng.ts";
 
 // The multi-machine chaos run (issue 9): clones of one bare remote (on a local path, and one or
 // more over real smart HTTP served by native `git http-backend`), each a real store driven by the

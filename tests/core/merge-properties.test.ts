@@ -7,6 +7,7 @@ import { parseWith } from "../../src/core/model/validate.ts";
 import { mergeMemories } from "../../src/core/consolidate.ts";
 import { createMemory, touchMemory, updateMemory } from "../../src/core/records.ts";
 import { splitMemory } from "../../src/core/split.ts";
+import { makeRng, type Rng } from "../helpers/rng.ts";
 
 // Properties of the record merge over random histories (a seeded generator: every run sees the
 // same cases, a failure names its seed). Each replica of a memory is a copy evolved from a common
@@ -22,19 +23,6 @@ const TAGS = ["api", "db", "cache", "auth", "queue", "ops", "ui", "perf"];
 const ENTITIES = ["Redis", "PostgreSQL", "Kafka", "nginx", "Docker", "Bun"];
 const CASES = 250;
 
-/** mulberry32: small, fast, and the same sequence on every runtime. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Rng = () => number;
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 const some = <T>(r: Rng, xs: readonly T[]): T[] => xs.filter(() => r() < 0.3);
@@ -98,7 +86,7 @@ function evolve(r: Rng, base: Memory, stream: string, tally: Tally, clock: { now
 }
 
 function world(seed: number, replicas = 3) {
-  const r = prng(seed);
+  const r = makeRng(seed);
   const base = baseMemory(r);
   const tally = zero();
   const clock = { now: 2000 };
@@ -228,7 +216,7 @@ describe("old files (a total and no counters)", () => {
 
   test("three-way with old and new writers in any order: every increment counted", () => {
     for (let seed = 1; seed <= CASES; seed++) {
-      const r = prng(seed);
+      const r = makeRng(seed);
       const base = json(baseMemory(r));
       const tally = zero();
       const clock = { now: 2000 };

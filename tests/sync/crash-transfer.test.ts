@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { BIN, git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { hub, insecure, killAfter, machine } from "../helpers/hub.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 
 // A transfer killed at any instant leaves both repositories whole: objects are written children
@@ -29,35 +29,6 @@ function assertWhole(gitdir: string, what: string): void {
   const r = git(gitdir, "fsck", "--strict", "--no-dangling");
   assert.equal(r.status, 0, `${what}: git fsck failed\n${r.stdout}${r.stderr}`);
   assert.doesNotMatch(r.stdout + r.stderr, /missing|broken|error/i, `${what}: ${r.stdout}${r.stderr}`);
-}
-
-function hub(): { root: string; bare: string } {
-  const root = tempDir();
-  const bare = path.join(root, "hub.git");
-  assert.equal(git(root, "init", "-q", "--bare", "-b", "main", bare).status, 0);
-  return { root, bare };
-}
-
-/** Plain http:// is for a loopback test server only, and memsync wants that said. */
-const insecure = (remote: string) => (remote.startsWith("http://") ? ["--insecure-http"] : []);
-
-function machine(root: string, name: string, remote: string): string {
-  const dir = path.join(root, name);
-  assert.equal(memsync(["init", dir]).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)]).code, 0);
-  return dir;
-}
-
-/** Start memsync and SIGKILL it after `ms` (if still running). */
-function killAfter(args: string[], ms: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn(BIN, args, { stdio: "ignore", env: { ...process.env, HOME: tempDir("memsync-home-"), MEMSYNC_MACHINE: "test-machine" } });
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
 }
 
 /** A clone of the remote works and holds `expected` memories. */
@@ -166,8 +137,7 @@ describe("a transfer killed between object writes", () => {
   });
 
   test("an HTTP fetch killed with its pack written but not its index: no ref names missing objects", async () => {
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const { root } = hub();
     const server = await startGitHttpServer(root, "tok");
     const env = { MEMSYNC_GIT_TOKEN: "tok" };
     try {

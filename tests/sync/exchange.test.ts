@@ -3,27 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { spawnSync } from "node:child_process";
-import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, tempDir, readMemoryFile } from "../helpers/env.ts";
+import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, readMemoryFile } from "../helpers/env.ts";
+import { type Hub, hub, machine as storeOn, save, sync } from "../helpers/hub.ts";
 
 // Machines syncing through a bare repository on a local path: real processes, real git.
 
-
-function hub(): { root: string; bare: string } {
-  const root = tempDir();
-  const bare = path.join(root, "hub.git");
-  assert.equal(git(root, "init", "-q", "--bare", bare).status, 0);
-  return { root, bare };
-}
-
-function machine(h: { root: string; bare: string }, name: string): string {
-  const dir = path.join(h.root, name);
-  assert.equal(memsync(["init", dir]).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", h.bare]).code, 0);
-  return dir;
-}
-
-const sync = (dir: string) => memsyncJson(["--store", dir, "sync"]);
-const save = (dir: string, text: string) => memsyncJson(["--store", dir, "save", text]).memory.id as string;
+const machine = (h: Hub, name: string) => storeOn(h.root, name, h.bare);
 const read = readMemoryFile;
 
 describe("memsync sync through a bare repository", () => {

@@ -15,13 +15,15 @@ import { startGitHttpServer } from "../helpers/git-http-server.ts";
 
 const TOKEN = "tok3n-that-must-stay-home-91f2";
 
-/** A server that records the Authorization header of every request and answers 401. */
-async function recorder(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+/** A loopback server that answers with `handle` and keeps one line per request (`line`) in `seen`. */
+async function loggingServer(
+  line: (req: http.IncomingMessage) => string,
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url} authorization=${req.headers.authorization ?? ""}`);
-    res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' });
-    res.end();
+    seen.push(line(req));
+    handle(req, res);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
@@ -31,26 +33,24 @@ async function recorder(): Promise<{ url: string; seen: string[]; close: () => P
   };
 }
 
+const askForCredentials = (res: http.ServerResponse) => {
+  res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' });
+  res.end();
+};
+
+/** A server that records the Authorization header of every request and answers 401. */
+const recorder = () => loggingServer((req) => `${req.method} ${req.url} authorization=${req.headers.authorization ?? ""}`, (_req, res) => askForCredentials(res));
+
 /** A remote that asks for credentials, then redirects every authenticated request to `target`. */
-async function redirector(target: string): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
-  const seen: string[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push(`${req.method} ${req.url} auth=${req.headers.authorization ? "yes" : "no"}`);
-    if (!req.headers.authorization) {
-      res.writeHead(401, { "WWW-Authenticate": 'Basic realm="git"' });
+const redirector = (target: string) =>
+  loggingServer(
+    (req) => `${req.method} ${req.url} auth=${req.headers.authorization ? "yes" : "no"}`,
+    (req, res) => {
+      if (!req.headers.authorization) return askForCredentials(res);
+      res.writeHead(302, { Location: `${target}${req.url}` });
       res.end();
-      return;
-    }
-    res.writeHead(302, { Location: `${target}${req.url}` });
-    res.end();
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
+    },
+  );
 
 function store(root: string, name: string): string {
   const dir = path.join(root, name);

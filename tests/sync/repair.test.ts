@@ -2,28 +2,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
+import { hub, machine } from "../helpers/hub.ts";
 
 // A repository whose refs name objects it lacks: status and doctor say so, doctor --repair takes
 // the objects back from the remote without touching local commits, and says what no one has.
-
-function hub(): { root: string; bare: string } {
-  const root = tempDir();
-  const bare = path.join(root, "hub.git");
-  assert.equal(git(root, "init", "-q", "--bare", "-b", "main", bare).status, 0);
-  return { root, bare };
-}
-
-/** Plain http:// is for a loopback test server only, and memsync wants that said. */
-const insecure = (remote: string) => (remote.startsWith("http://") ? ["--insecure-http"] : []);
-
-function machine(root: string, name: string, remote: string): string {
-  const dir = path.join(root, name);
-  assert.equal(memsync(["init", dir]).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)]).code, 0);
-  return dir;
-}
 
 const objectFile = (gitdir: string, oid: string) => path.join(gitdir, "objects", oid.slice(0, 2), oid.slice(2));
 
@@ -146,8 +130,7 @@ describe("missing git objects: found by status and doctor, restored by doctor --
   });
 
   test("over HTTP: a fresh fetch of the remote gives back what the clone lost", async () => {
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const { root } = hub();
     const server = await startGitHttpServer(root, "tok");
     const env = { MEMSYNC_GIT_TOKEN: "tok" };
     try {

@@ -2,32 +2,17 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, snapshot, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, tempDir } from "../helpers/env.ts";
+import { type Hub, hub, machine, sync, synced } from "../helpers/hub.ts";
 
 // Uses on several machines in the same second (issue 9, item 1): with an absolute use_count both
 // files came out byte for byte the same, git saw nothing to merge, and a use was lost. Every
 // clone here runs under one MEMSYNC_MACHINE name (the helpers' default), so only the checkout's
 // own replica id keeps their streams apart. Real processes, a real bare remote.
 
-function hub(): { root: string; bare: string } {
-  const root = tempDir();
-  const bare = path.join(root, "hub.git");
-  assert.equal(git(root, "init", "-q", "--bare", bare).status, 0);
-  return { root, bare };
-}
-
-function clone(h: { root: string; bare: string }, name: string): string {
-  const dir = path.join(h.root, name);
-  assert.equal(memsync(["init", dir]).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", h.bare]).code, 0);
-  return dir;
-}
-
-const sync = (dir: string) => memsyncJson(["--store", dir, "sync"]);
+const clone = (h: Hub, name: string) => machine(h.root, name, h.bare);
 const memoryPath = (dir: string, id: string) =>
   [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((p) => fs.existsSync(p))!;
-/** The synced files (not git's or memsync's machine-local folders). */
-const synced = (dir: string) => snapshot(dir, (rel) => rel === ".git" || rel === ".memsync");
 
 /** Touch x on every clone at once; the number of touches acknowledged (exit 0). */
 async function touchAll(dirs: readonly string[], x: string): Promise<number> {

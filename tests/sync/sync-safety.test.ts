@@ -1,28 +1,15 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { BIN, git, memsync, memsyncAsync, memsyncJson, readMemoryFile, snapshot, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, tempDir } from "../helpers/env.ts";
+import { type Hub, hub, killAfter, machine as storeOn, synced } from "../helpers/hub.ts";
 
 // Sync that never loses a write: writes racing syncs, syncs killed mid-checkout, corrupt files,
 // native git half-way through a merge, commits killed mid-way. Real processes, real git.
 
-function hub(): { root: string; bare: string } {
-  const root = tempDir();
-  const bare = path.join(root, "hub.git");
-  assert.equal(git(root, "init", "-q", "--bare", bare).status, 0);
-  return { root, bare };
-}
-
-function machine(h: { root: string; bare: string }, name: string): string {
-  const dir = path.join(h.root, name);
-  assert.equal(memsync(["init", dir], onMachine(dir)).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", h.bare]).code, 0);
-  return dir;
-}
-
 /** Each clone is its own machine (its folder's name). */
+const machine = (h: Hub, name: string) => storeOn(h.root, name, h.bare, { MEMSYNC_MACHINE: name });
 const onMachine = (dir: string, extra: Record<string, string> = {}) => ({ env: { MEMSYNC_MACHINE: path.basename(dir), ...extra } });
 const run = (dir: string, args: string[], extra: Record<string, string> = {}) => memsync(["--store", dir, ...args], onMachine(dir, extra));
 const runJson = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args], onMachine(dir));
@@ -30,7 +17,6 @@ const sync = (dir: string) => runJson(dir, "sync");
 const save = (dir: string, text: string) => runJson(dir, "save", text).memory.id as string;
 const touch = (dir: string, ...ids: string[]) => runJson(dir, "touch", ...ids);
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
-const synced = (dir: string) => snapshot(dir, (rel) => rel === ".git" || rel === ".memsync");
 
 function healthy(...dirs: string[]) {
   for (const d of dirs) {
@@ -41,18 +27,6 @@ function healthy(...dirs: string[]) {
       assert.equal(fs.existsSync(path.join(d, ".memsync/checkout.json")), false, "no checkout left unfinished");
     }
   }
-}
-
-/** Run memsync and SIGKILL it after `ms` (it may finish first). */
-function killedAfter(args: string[], ms: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn(BIN, args, { stdio: "ignore", env: { ...process.env, HOME: tempDir("memsync-home-"), MEMSYNC_MACHINE: "test-machine" } });
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
 }
 
 describe("writes made while syncs run", () => {
@@ -259,7 +233,7 @@ describe("a commit killed at any point", () => {
       // a kill at a random instant, and (every few rounds) exactly between the index and the branch
       const code = i < faults.length * 2
         ? run(s, ["commit"], { MEMSYNC_FAULT: faults[i % faults.length]! }).code
-        : await killedAfter(["--store", s, "commit"], Math.floor(Math.random() * 120));
+        : await killAfter(["--store", s, "commit"], Math.floor(Math.random() * 120));
       if (code === 0) finished++;
       const native = git(s, "commit", "-q", "-m", `native ${i}`, "--allow-empty");
       assert.equal(native.status, 0, native.stderr);

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { BIN, git, memsync, memsyncJson, snapshot, tempDir } from "./env.ts";
+
+// Machines syncing through a shared remote: a bare repository in a temp folder (the hub), stores
+// made beside it, and the shorthands the sync tests share. Real processes, real git.
+
+export interface Hub {
+  root: string;
+  bare: string;
+}
+
+/** A temp folder holding an empty bare repository (hub.git) whose branch is main. */
+export function hub(): Hub {
+  const root = tempDir();
+  const bare = path.join(root, "hub.git");
+  assert.equal(git(root, "init", "-q", "--bare", "-b", "main", bare).status, 0);
+  return { root, bare };
+}
+
+/** Plain http:// is for a loopback test server only, and memsync wants that said. */
+export const insecure = (remote: string) => (remote.startsWith("http://") ? ["--insecure-http"] : []);
+
+/** A new store root/name with `remote` as its remote; `env` for both commands (e.g. MEMSYNC_MACHINE). */
+export function machine(root: string, name: string, remote: string, env: Record<string, string> = {}): string {
+  const dir = path.join(root, name);
+  assert.equal(memsync(["init", dir], { env }).code, 0);
+  assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)], { env }).code, 0);
+  return dir;
+}
+
+export const sync = (dir: string) => memsyncJson(["--store", dir, "sync"]);
+export const save = (dir: string, text: string) => memsyncJson(["--store", dir, "save", text]).memory.id as string;
+
+/** The synced files (not git's or memsync's machine-local folders). */
+export const synced = (dir: string) => snapshot(dir, (rel) => rel === ".git" || rel === ".memsync");
+
+/** Start memsync and SIGKILL it after `ms` (it may finish first); its exit code, null when killed. */
+export function killAfter(args: string[], ms: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(BIN, args, { stdio: "ignore", env: { ...process.env, HOME: tempDir("memsync-home-"), MEMSYNC_MACHINE: "test-machine" } });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
