@@ -11,7 +11,9 @@ import { reportLines } from "./report.ts";
 // every clone, the clones identical, fsck and status clean. A random seed each run (printed on
 // failure; MEMSYNC_CHAOS_SEED repeats one).
 
-test("chaos: 3 clones, a few hundred operations, syncs killed at random, nothing acknowledged is lost", async () => {
+// its own timeout: up to 70 s of chaos (25 s, more only to reach the minimums on a slow machine),
+// the set-up and the final syncs, far from the suite's 120 s default only with room to spare
+test("chaos: 3 clones, a few hundred operations, syncs killed at random, nothing acknowledged is lost", { timeout: 300_000 }, async () => {
   const seed = process.env.MEMSYNC_CHAOS_SEED ? Number(process.env.MEMSYNC_CHAOS_SEED) : undefined;
   const r = await runChaos({ ...SHORT_FORM, bin: BIN, keep: true, ...(seed !== undefined ? { seed } : {}) });
   const keep = process.env.MEMSYNC_CHAOS_KEEP === "1";
