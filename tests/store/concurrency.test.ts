@@ -76,7 +76,7 @@ describe("concurrent memsync processes on one store", () => {
     assert.deepEqual(status.temp_files, []);
   });
 
-  test("two processes touching the same memory 25 times each: use_count is exactly 50", { timeout: 60_000 }, async () => {
+  test("two processes touching the same memory 25 times each: use_count is exactly 50", { timeout: 180_000 }, async () => {
     const store = newStore();
     const saved = await json(["save", "--store", store, "a memory everyone uses"]);
     const id: string = saved.memory.id;
@@ -123,7 +123,7 @@ describe("concurrent memsync processes on one store", () => {
     assert.equal(m.use_count, total);
   });
 
-  test("a writer and a searcher in parallel: each sees the other's finished saves", { timeout: 60_000 }, async () => {
+  test("a writer and a searcher in parallel: each sees the other's finished saves", { timeout: 180_000 }, async () => {
     const store = newStore();
     const rounds = 12;
     const finished: Record<string, string[]> = { a: [], b: [] }; // words whose save has returned
@@ -230,7 +230,7 @@ function runUntilKilled(script: string, store: string, delayMs: number): Promise
 }
 
 describe("a writer killed with SIGKILL", () => {
-  test("leaves no torn record, no stuck lock, and temp files reported as temp_files", { timeout: 60_000 }, async () => {
+  test("leaves no torn record, no stuck lock, and temp files reported as temp_files", { timeout: 180_000 }, async () => {
     const store = newStore();
     const dir = tempDir("memsync-crash-");
     const script = path.join(dir, "crash-writer.ts");

@@ -155,7 +155,7 @@ function walk(dir: string, skip: (rel: string) => boolean = () => false, rel = "
 }
 
 describe("Store: write and read", () => {
-  test("on a store made by memsync init: put, then readMemory, list and search", { timeout: 30_000 }, async () => {
+  test("on a store made by memsync init: put, then readMemory, list and search", { timeout: 120_000 }, async () => {
     const root = newStore();
     const a = mem("Use cursor pagination for list endpoints", { tags: ["api"], type: "decision" });
     const b = mem("PostgreSQL JSONB columns index with GIN", { tags: ["db"], entities: ["PostgreSQL"] });
@@ -472,7 +472,7 @@ describe("Store: bad files are reported, left untouched, and do not stop the res
     assertUntouched(root, bad);
   });
 
-  test("memsync status reports them (degraded) and leaves them byte for byte", { timeout: 30_000 }, async () => {
+  test("memsync status reports them (degraded) and leaves them byte for byte", { timeout: 120_000 }, async () => {
     const { root, goodIds, bad } = badStore();
     const before = snapshot(root, (rel) => rel === ".memsync");
     const status = memsyncJson(["status", "--store", root]);
@@ -525,7 +525,7 @@ describe("Store: bad files are reported, left untouched, and do not stop the res
 });
 
 describe("Store: layout and paths", () => {
-  test("auto layout: past shard_threshold new records go to memories/<xx>/; older flat ones stay and are updated in place", { timeout: 30_000 }, async () => {
+  test("auto layout: past shard_threshold new records go to memories/<xx>/; older flat ones stay and are updated in place", { timeout: 120_000 }, async () => {
     const root = skeletonStore({ layout: "auto", shard_threshold: 3 });
     const ms = [mem("one"), mem("two"), mem("three"), mem("four"), mem("five")];
     const store = await openStore(root);
