@@ -176,7 +176,7 @@ describe("clone, remotes and status", () => {
     assert.equal(memsync(["clone", h.bare, c]).code, 6, "never into a folder that holds something");
   });
 
-  test("a long clone shows a progress bar on a terminal, and nothing without one or with --json", () => {
+  test("a long clone shows a progress bar on a terminal, and nothing without one or with --json", { timeout: 300_000 }, () => {
     if (!hasCommand("script")) return; // util-linux's script gives the command a terminal
     const h = hub();
     const a = machine(h, "a");

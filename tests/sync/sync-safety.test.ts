@@ -218,7 +218,7 @@ describe("native git in the middle of an operation", () => {
 });
 
 describe("a commit killed at any point", () => {
-  test("never leaves git's index without a committed path: native git commit deletes nothing, and memsync's next commit leaves git clean", async () => {
+  test("never leaves git's index without a committed path: native git commit deletes nothing, and memsync's next commit leaves git clean", { timeout: 300_000 }, async () => {
     const s = path.join(tempDir(), "store");
     assert.equal(memsync(["init", s]).code, 0);
     save(s, "the first memory");
