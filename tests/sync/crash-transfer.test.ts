@@ -42,7 +42,7 @@ function assertClones(remote: string, expected: number, env: Record<string, stri
 const faulted = (fault: string) => ({ env: { MEMSYNC_FAULT: fault } });
 
 describe("a transfer killed between object writes", () => {
-  test("push killed after the Nth object (MEMSYNC_FAULT=object:N): the remote stays whole, a later push completes it", () => {
+  test("push killed after the Nth object (MEMSYNC_FAULT=object:N): the remote stays whole, a later push completes it", { timeout: 300_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     memsyncJson(["--store", a, "save", "first"]);
@@ -79,7 +79,7 @@ describe("a transfer killed between object writes", () => {
     assertClones(h.bare, 323);
   });
 
-  test("push and sync SIGKILLed at random delays: the remote is always whole and clonable", async () => {
+  test("push and sync SIGKILLed at random delays: the remote is always whole and clonable", { timeout: 300_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare);
@@ -112,7 +112,7 @@ describe("a transfer killed between object writes", () => {
     assertClones(h.bare, memories);
   });
 
-  test("pull killed between object writes leaves the local repository whole; status stays healthy; the next pull completes", () => {
+  test("pull killed between object writes leaves the local repository whole; status stays healthy; the next pull completes", { timeout: 300_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare);
