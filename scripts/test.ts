@@ -2,37 +2,91 @@
 // compiled binary), and the pure core tests again under Deno. Ends with one summary line.
 //
 // The Bun tests spend most of their time waiting for the processes they start (memsync, git),
-// one at a time per file; so the files run in a pool of two `bun test` processes, longest first
-// (the chaos run, the crash tests), which keeps both cores busy and halves the wall time on a
-// 2-core machine. TEST_JOBS=1 runs them one file at a time.
-import { spawn, spawnSync } from "node:child_process";
+// one at a time per file; so the files run in a pool of `bun test` processes (TEST_JOBS, default
+// 2: one per core of the 2-core machines it must pass on), the slow ones first so no worker ends
+// alone with one. The type-check runs beside the build, the Deno run joins the pool (without
+// Deno's own type-check: tsc has checked the same files, more strictly, and Deno's check of the
+// source graph took half of the Deno run's time).
+//
+// Progress: a line per finished file (time, counts), a heartbeat for a file still running after
+// HEARTBEAT s, and at the end the slowest tests and every test that used a third or more of its
+// timeout (the suite must pass on a machine three times slower). Each file's full output is kept
+// in .test-logs/ (a failed file's output is also printed).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
 const env = { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" };
+const DEFAULT_TIMEOUT_MS = 120_000;
+const HEARTBEAT_S = Number(process.env.TEST_HEARTBEAT ?? 60) || 60;
+const logs = path.join(root, ".test-logs");
+const t0 = performance.now();
 let passed = 0;
 let failed = 0;
 let broken = false;
-
-function step(title: string, cmd: string, args: string[], count?: (out: string) => [number, number]): void {
-  console.log(`\n== ${title}: ${path.basename(cmd)} ${args.join(" ")}`);
-  const r = spawnSync(cmd, args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env });
-  const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
-  process.stdout.write(out);
-  if (count) {
-    const [p, f] = count(out);
-    passed += p;
-    failed += f;
-  }
-  if (r.status !== 0) {
-    broken = true;
-    console.log(`!! ${title} exited ${r.status}`);
-  }
+/** Every test process still running, so an interrupted run takes them with it. */
+const running = new Set<ReturnType<typeof spawn>>();
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  process.on(sig, () => {
+    for (const c of running) c.kill("SIGKILL");
+    process.exit(130);
+  });
 }
 
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+
+interface Done {
+  name: string;
+  out: string;
+  code: number | null;
+  ms: number;
+}
+
+/** Run a command, collecting its output; a heartbeat line while it runs long. */
+function run(name: string, cmd: string, args: string[]): Promise<Done> {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const beat = setInterval(() => {
+      const done = (out.match(/^\(pass\)/gm) ?? []).length;
+      console.log(`   … ${name} still running (${secs(performance.now() - start)}, ${done} passed so far)`);
+    }, HEARTBEAT_S * 1000);
+    child.on("close", (code) => {
+      running.delete(child);
+      clearInterval(beat);
+      resolve({ name, out, code, ms: performance.now() - start });
+    });
+  });
+}
+
+function keepLog(name: string, out: string): void {
+  const file = path.join(logs, `${name.replace(/[^\w.-]+/g, "_")}.log`);
+  fs.writeFileSync(file, out);
+}
+
+/** A step that is not a test file: its output when it failed or said something. */
+function report(d: Done, count?: (out: string) => [number, number]): void {
+  keepLog(d.name, d.out);
+  let counts = "";
+  if (count) {
+    const [p, f] = count(d.out);
+    passed += p;
+    failed += f;
+    counts = `  ${p} pass  ${f} fail`;
+  }
+  if (d.code !== 0) {
+    broken = true;
+    console.log(`\n-- ${d.name} (exit ${d.code})\n${d.out}`);
+  }
+  console.log(`${secs(d.ms).padStart(8)}${counts}  ${d.name}${d.code === 0 ? "" : "  FAILED"}`);
+}
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -44,54 +98,97 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
-/** The files that take longest (tens of seconds each) start first, so neither worker ends alone with one. */
-const SLOW_FIRST = ["chaos/chaos", "cli/secrets", "store/concurrency", "sync/sync-safety", "sync/exchange", "sync/crash-transfer"];
+/** A hint only: the files that take longest start first (any new file simply runs after them). */
+const SLOW_FIRST = ["chaos/chaos", "cli/secrets", "store/concurrency", "sync/sync-safety", "sync/crash-transfer", "sync/exchange"];
 const rank = (f: string) => {
   const i = SLOW_FIRST.findIndex((s) => f.includes(`${s}.test.ts`));
   return i < 0 ? SLOW_FIRST.length : i;
 };
 
-/** Run one test file; resolves with its output and exit code. */
-function runFile(file: string): Promise<{ file: string; out: string; code: number | null; ms: number }> {
-  const start = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(bin("bun"), ["test", "--timeout", "120000", file], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("close", (code) => resolve({ file, out, code, ms: performance.now() - start }));
-  });
+/** The timeouts a file's tests declare (`test("name", { timeout: N }`), as name patterns. */
+function declaredTimeouts(file: string): [RegExp, number][] {
+  const src = fs.readFileSync(path.join(root, file), "utf8");
+  const out: [RegExp, number][] = [];
+  const re = /\btest\(\s*(["'`])((?:\\.|(?!\1).)*)\1\s*,\s*\{\s*timeout:\s*([\d_]+)/g;
+  for (let m = re.exec(src); m; m = re.exec(src)) {
+    const pattern = m[2]!
+      .split(/\$\{[^}]*\}/)
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*");
+    out.push([new RegExp(`(^|> )${pattern}$`), Number(m[3]!.replace(/_/g, ""))]);
+  }
+  return out;
 }
 
-async function bunTests(): Promise<void> {
+interface TestTime {
+  file: string;
+  name: string;
+  ms: number;
+  timeout: number;
+}
+
+const times: TestTime[] = [];
+
+function collectTimes(file: string, out: string): void {
+  const declared = declaredTimeouts(file);
+  for (const m of out.matchAll(/^\((?:pass|fail)\) (.*) \[([\d.]+)(ms|s)\]$/gm)) {
+    const name = m[1]!;
+    const ms = Number(m[2]) * (m[3] === "s" ? 1000 : 1);
+    const timeout = declared.find(([re]) => re.test(name))?.[1] ?? DEFAULT_TIMEOUT_MS;
+    times.push({ file, name, ms, timeout });
+  }
+}
+
+async function pool(): Promise<void> {
   const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 2) || 2);
-  const files = testFiles(path.join(root, "tests")).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  console.log(`\n== tests (bun): ${files.length} files, ${jobs} at a time`);
-  const queue = [...files];
-  const results: Awaited<ReturnType<typeof runFile>>[] = [];
-  const worker = async () => {
-    for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-      const r = await runFile(f);
-      results.push(r);
-      const p = num(r.out, /^\s*(\d+) pass$/m);
-      const x = num(r.out, /^\s*(\d+) fail$/m);
-      passed += p;
-      failed += x;
-      // a file's whole output when it failed; otherwise one line
-      if (r.code !== 0 || x > 0) {
-        broken = true;
-        console.log(`\n-- ${r.file} (exit ${r.code})\n${r.out}`);
-      }
-      console.log(`${(r.ms / 1000).toFixed(1).padStart(6)} s  ${p} pass  ${x} fail  ${r.file}`);
+  const only = process.argv.slice(2); // `bun scripts/test.ts sync/ cli/get`: only the files these name (no Deno run)
+  const files = testFiles(path.join(root, "tests"))
+    .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  console.log(`\n== tests: ${files.length} files under Bun${only.length ? "" : " and the core tests under Deno"}, ${jobs} at a time`);
+  type Job = () => Promise<void>;
+  const queue: Job[] = files.map((file) => async () => {
+    const d = await run(file, bin("bun"), ["test", "--timeout", String(DEFAULT_TIMEOUT_MS), file]);
+    keepLog(file, d.out);
+    collectTimes(file, d.out);
+    const p = num(d.out, /^\s*(\d+) pass$/m);
+    const x = num(d.out, /^\s*(\d+) fail$/m);
+    passed += p;
+    failed += x;
+    if (d.code !== 0 || x > 0) {
+      broken = true;
+      console.log(`\n-- ${file} (exit ${d.code})\n${d.out}`);
     }
+    console.log(`${secs(d.ms).padStart(8)}  ${String(p).padStart(3)} pass  ${x} fail  ${file}`);
+  });
+  // Deno after the slow files have started, so it overlaps them rather than trailing alone
+  if (only.length === 0) queue.splice(Math.min(jobs, queue.length), 0, async () => {
+    const d = await run("core tests (deno)", bin("deno"), ["test", "-A", "--quiet", "--no-check", "tests/core/"]);
+    report(d, (out) => [num(out, /\((\d+) steps?\)/) || num(out, /(\d+) passed/), num(out, /(\d+) failed/)]);
+  });
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) await job();
   };
   await Promise.all(Array.from({ length: jobs }, worker));
 }
 
-step("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]);
-step("build", bin("bun"), ["scripts/build.ts"]);
-await bunTests();
-step("core tests (deno)", bin("deno"), ["test", "-A", "--quiet", "tests/core/"], (out) => [num(out, /\((\d+) steps?\)/) || num(out, /(\d+) passed/), num(out, /(\d+) failed/)]);
+function slowest(): void {
+  const near = times.filter((t) => t.ms * 3 > t.timeout).sort((a, b) => b.ms - a.ms);
+  console.log(`\n== slowest tests`);
+  for (const t of [...times].sort((a, b) => b.ms - a.ms).slice(0, 10)) {
+    console.log(`${secs(t.ms).padStart(8)}  of ${secs(t.timeout).padStart(7)}  ${t.file}: ${t.name.slice(0, 110)}`);
+  }
+  for (const t of near) console.log(`!! ${t.file}: "${t.name.slice(0, 90)}" took ${secs(t.ms)}, over a third of its ${secs(t.timeout)} timeout`);
+}
 
-console.log(`\ntests: ${passed} passed, ${failed} failed`);
+fs.mkdirSync(logs, { recursive: true });
+console.log(`== typecheck and build`);
+const typecheck = run("typecheck", bin("tsc"), ["--noEmit", "-p", "tsconfig.json"]).then(report);
+const build = await run("build", bin("bun"), ["scripts/build.ts"]);
+report(build);
+if (build.code === 0) await pool();
+await typecheck;
+if (build.code === 0) slowest();
+
+console.log(`\ntests: ${passed} passed, ${failed} failed in ${secs(performance.now() - t0)}`);
 process.exit(broken || failed > 0 || passed === 0 ? 1 : 0);
