@@ -109,7 +109,8 @@ const rank = (f: string) => {
 function declaredTimeouts(file: string): [RegExp, number][] {
   const src = fs.readFileSync(path.join(root, file), "utf8");
   const out: [RegExp, number][] = [];
-  const re = /\btest\(\s*(["'`])((?:\\.|(?!\1).)*)\1\s*,\s*\{\s*timeout:\s*([\d_]+)/g;
+  // a name may hold ${...} with quotes of its own; a computed timeout counts by its first number
+  const re = /\btest\(\s*(["'`])((?:\\.|\$\{(?:[^{}]|\{[^{}]*\})*\}|(?!\1).)*)\1\s*,\s*\{\s*timeout:[^\d}]*([\d_]+)/g;
   for (let m = re.exec(src); m; m = re.exec(src)) {
     const pattern = m[2]!
       .split(/\$\{[^}]*\}/)
