@@ -13,8 +13,12 @@ const freshPath = (() => {
   const shims = tempDir("memsync-fresh-path-");
   fs.writeFileSync(path.join(shims, "python3"), "#!/bin/sh\necho 'python3: not on this machine' >&2\nexit 127\n", { mode: 0o755 });
   fs.copyFileSync(path.join(shims, "python3"), path.join(shims, "python"));
-  const node = spawnSync("sh", ["-c", "command -v node"], { encoding: "utf8" }).stdout.trim();
-  return [shims, path.dirname(node), "/usr/bin", "/bin"].join(":");
+  // node, npm, npx and git by link, not their folder: a folder such as /usr/local/bin may hold bun
+  for (const tool of ["node", "npm", "npx", "git"]) {
+    const where = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+    if (where) fs.symlinkSync(where, path.join(shims, tool));
+  }
+  return [shims, "/usr/bin", "/bin"].join(":");
 })();
 
 const freshEnv = () => ({ PATH: freshPath, HOME: tempDir("memsync-fresh-home-"), LANG: "C.UTF-8", NO_COLOR: "1" });
