@@ -1,5 +1,6 @@
 import { corrupt, invalidInput, notFound } from "../core/errors.ts";
 import { type ConflictEntry, conflictOf, type OtherText } from "../core/conflict-view.ts";
+import { rereadFields } from "../core/capture/reread.ts";
 import { messages, short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { JsonObject } from "../core/records.ts";
@@ -80,7 +81,10 @@ export async function resolveConflict(store: Store, rawId: string, r: Resolution
     if (!entry) throw invalidInput(`memory ${short(id)} has no content conflict to resolve (memsync conflicts lists those that do)`, { id });
     const content = newContent(entry, r);
     const { content_conflicts: _, ...rest } = current;
-    const patch: JsonObject = content === current.content ? {} : { content };
+    // what was read from any of the texts is read again from the one kept (the merge unioned
+    // the entities of both sides; ours keeps the content but not the other text's entities)
+    const allTexts = { ...rest, content: [entry.content, ...entry.others.map((o) => o.content)].join(JOIN) } as Memory;
+    const patch: JsonObject = { ...rereadFields(allTexts, content, {}), ...(content === current.content ? {} : { content }) };
     const edited = editMemory(rest as Memory, patch, tx.now).memory;
     const memory: Memory = { ...edited, updated_at: Math.max(tx.now, current.updated_at ?? 0) };
     tx.putMemory(memory);

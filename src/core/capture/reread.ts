@@ -25,7 +25,7 @@ export function rereadFields(before: Memory, content: string, patch: JsonObject)
   const out: JsonObject = {};
 
   let entities = before.entities;
-  if (patch.entities === undefined) {
+  if (!Object.hasOwn(patch, "entities")) {
     const readBefore = new Set(old.entities.map(lower));
     const kept = before.entities.filter((e) => !readBefore.has(lower(e)));
     entities = normalizeEntities([...kept, ...now.entities]).slice(0, LIMITS.entitiesMax);
@@ -33,7 +33,7 @@ export function rereadFields(before: Memory, content: string, patch: JsonObject)
   } else if (Array.isArray(patch.entities)) {
     entities = patch.entities as string[];
   }
-  if (patch.entity_relations === undefined) {
+  if (!Object.hasOwn(patch, "entity_relations")) {
     const readBefore = new Set(old.entity_relations.map(relKey));
     const names = new Set(entities.map(lower));
     const seen = new Set<string>();
@@ -44,14 +44,14 @@ export function rereadFields(before: Memory, content: string, patch: JsonObject)
   }
 
   let what: string | undefined;
-  if (patch.decision === undefined && before.decision) {
+  if (!Object.hasOwn(patch, "decision") && before.decision) {
     const d = now.decision ?? { what: firstWords(content), why: null, alternatives: [], constraints: [], tradeoffs: [] };
     out.decision = { ...d };
     what = d.what;
   } else if (patch.decision && typeof patch.decision === "object" && typeof (patch.decision as JsonObject).what === "string") {
     what = (patch.decision as JsonObject).what as string;
   }
-  if (patch.fingerprint === undefined && before.fingerprint !== undefined) {
+  if (!Object.hasOwn(patch, "fingerprint") && before.fingerprint !== undefined) {
     const type = typeof patch.type === "string" ? patch.type : before.type;
     out.fingerprint = fingerprintOf(type, what ?? content);
   }

@@ -130,7 +130,10 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
     const later = oursIsLater(ours, theirs);
     const [win, lose] = later ? [ours, theirs] : [theirs, ours];
     settle(merged, conflicts, "content", win.content);
+    // what was read from the text goes with the text (the loser's is read again on resolve)
     settle(merged, conflicts, "gist", win.gist);
+    settle(merged, conflicts, "decision", win.decision);
+    settle(merged, conflicts, "fingerprint", win.fingerprint);
     lost.push({
       content: String(lose.content),
       updated_at: lose.updated_at ?? null,
