@@ -290,8 +290,8 @@ export class Store {
     let tx: StoreTx | undefined;
     const attempt = () => {
       tx = undefined;
-      try {
-        const out = this.locked(() => {
+      const out = this.locked(
+        () => {
           this.apply(planRefresh(this.ctx, false, kinds), true);
           this.removeOldJournalTemps();
           started = true;
@@ -302,14 +302,13 @@ export class Store {
             this.journalBuffer.push({ op: tx.op, message: tx.message ?? `${tx.op}: ${tx.changed.length} files`, paths: tx.changed, at: this.nowSeconds() });
           }
           return out;
-        });
-        (tx as StoreTx | undefined)?.dropBackups();
-        return out;
-      } catch (e) {
-        // the records it replaced get their old file back, so a failed update changes nothing
-        (tx as StoreTx | undefined)?.restoreReplaced();
-        throw e;
-      }
+        },
+        // the records it replaced get their old file back (under the lock, so no later writer's
+        // change is overwritten), so a failed update changes nothing
+        () => (tx as StoreTx | undefined)?.restoreReplaced(),
+      );
+      (tx as StoreTx | undefined)?.dropBackups();
+      return out;
     };
     try {
       return attempt();
@@ -409,20 +408,26 @@ export class Store {
    * just before the transaction commits: after the files (a crash then leaves an entry for a
    * change that happened), and not at all when the change is refused and rolled back.
    */
-  private locked<T>(fn: () => T): T {
+  private locked<T>(fn: () => T, onFail?: () => void): T {
     try {
-      return this.writeLock().hold(() =>
-        this.indexDb.transaction(() => {
-          this.journalBuffer = [];
-          try {
-            const out = fn();
-            for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
-            return out;
-          } finally {
+      return this.writeLock().hold(() => {
+        try {
+          return this.indexDb.transaction(() => {
             this.journalBuffer = [];
-          }
-        }),
-      );
+            try {
+              const out = fn();
+              for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
+              return out;
+            } finally {
+              this.journalBuffer = [];
+            }
+          });
+        } catch (e) {
+          // still holding the lock: undo what must not outlive the rolled-back transaction
+          onFail?.();
+          throw e;
+        }
+      });
     } catch (e) {
       if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
         throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
