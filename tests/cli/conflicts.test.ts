@@ -27,7 +27,8 @@ function oneLineError(r: { code: number; stderr: string }, code: number, pattern
 }
 
 describe("content conflicts", () => {
-  test("two machines edit one memory: get, status and conflicts show it; resolve settles it in one commit; the other machine sees that", () => {
+  // ~45 processes and 7 syncs: 50 s at load 55, so room for a loaded machine
+  test("two machines edit one memory: get, status and conflicts show it; resolve settles it in one commit; the other machine sees that", { timeout: 300_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, on("laptop").env);
     const b = machine(h.root, "b", h.bare, on("vps").env);
@@ -116,7 +117,7 @@ describe("content conflicts", () => {
     assert.equal(run(b, "vps", "conflicts").stdout, "no conflicts\n");
   });
 
-  test("several other texts: theirs needs --pick; both joins them with a blank line; --content sets new text and reads it again", () => {
+  test("several other texts: theirs needs --pick; both joins them with a blank line; --content sets new text and reads it again", { timeout: 180_000 }, () => {
     const store = newStore();
     const input = path.join(path.dirname(store), "in.json");
     const saveWith = (content: string, others: string[], extra: Record<string, unknown> = {}) => {

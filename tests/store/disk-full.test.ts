@@ -85,7 +85,7 @@ describe("a disk that refuses writes", () => {
     }
   });
 
-  test("full (ENOSPC): an update either replaces the record whole or leaves the old file as it was", (t) => {
+  test("full (ENOSPC): an update either replaces the record whole or leaves the old file as it was", { timeout: 180_000 }, (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
     try {
