@@ -45,6 +45,9 @@ export const messages = {
         : `gc: prune ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
   promote: (ids: readonly string[], firstContent: string) =>
     ids.length === 1 ? `promote: ${short(ids[0]!)} ${firstWords(firstContent)}` : `promote: ${plural(ids.length, "memory", "memories")}`,
+  /** A settled content conflict: how (ours, theirs, both, content) and the text it now holds. */
+  resolve: (id: string, how: string, content: string) =>
+    `resolve: ${short(id)} ${{ ours: "kept ours", theirs: "took theirs", both: "joined both", content: "new content" }[how] ?? how}: ${firstWords(content)}`,
   settings: (key: string, value: unknown) => `settings: ${key} = ${JSON.stringify(value)}`,
 };
 

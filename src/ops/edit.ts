@@ -1,3 +1,4 @@
+import { rereadFields } from "../core/capture/reread.ts";
 import { makeGist } from "../core/gist.ts";
 import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
@@ -13,14 +14,26 @@ export interface EditOutcome {
   unchanged: string[];
 }
 
+/**
+ * An edit, and what new content brings with it: the decision, entities, entity relations and
+ * fingerprint read again from the new text (core/capture/reread.ts) and a new gist, each unless
+ * the patch gives it. Pure; update and resolve both go through it.
+ */
+export function editMemory(before: Memory, patch: JsonObject, now: number, edits: LabelEdits = {}): { memory: Memory; changed: boolean } {
+  const newContent = typeof patch.content === "string" && patch.content !== before.content;
+  const full = newContent ? { ...rereadFields(before, patch.content as string, patch), ...patch } : patch;
+  let { memory, changed } = updateMemory(before, full, now, edits);
+  // new content without a new gist: the old gist described the old text, so make a new one
+  if (changed && patch.gist === undefined && memory.content !== before.content) {
+    memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
+  }
+  return { memory, changed };
+}
+
 export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
   return store.write((tx) => {
     const before = tx.memory(id);
-    let { memory, changed } = updateMemory(before, patch, tx.now, edits);
-    // new content without a new gist: the old gist described the old text, so make a new one
-    if (changed && patch.gist === undefined && memory.content !== before.content) {
-      memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
-    }
+    const { memory, changed } = editMemory(before, patch, tx.now, edits);
     if (changed) tx.putMemory(memory);
     tx.note("update", messages.update(id, memory.content));
     return { memories: [memory], unchanged: changed ? [] : [id] };

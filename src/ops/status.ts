@@ -14,6 +14,8 @@ export interface StatusOutcome {
   reasons: string[];
   memories: { total: number; by_status: Record<string, number>; by_type: Record<string, number> } | null;
   relations: { total: number; dangling: { id: string; from_id: string; to_id: string }[] } | null;
+  /** Memories whose content two machines edited at once, not yet resolved (memsync conflicts). */
+  content_conflicts: number | null;
   problems: { path: string; problem: string }[];
   temp_files: string[];
   /** Symbolic links inside the store (writes refuse to go through them). */
@@ -52,6 +54,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     reasons: [],
     memories: null,
     relations: null,
+    content_conflicts: null,
     problems: [],
     temp_files: [],
     links: [],
@@ -100,6 +103,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       reasons,
       memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
       relations: { total: index.relationCount(), dangling },
+      content_conflicts: index.memoriesWithContentConflicts().length,
       problems,
       temp_files: plan.temps,
       links: plan.links,

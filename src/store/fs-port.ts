@@ -27,6 +27,8 @@ export interface StoreFs {
   /** Write and fsync a new file; fails if it exists (temp names are unique). */
   writeNewDurable(path: string, text: string): void;
   rename(from: string, to: string): void;
+  /** A second name for an existing file (a hard link: no data copied, so it works on a full disk). */
+  link(existing: string, alias: string): void;
   unlink(path: string): void;
   mkdirp(path: string): void;
   readdir(path: string): DirEntry[];
@@ -74,6 +76,7 @@ export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
   writeNewDurable: (p, text) => writeSynced(p, "wx", text),
   rename: (a, b) => fs.renameSync(a, b),
+  link: (a, b) => fs.linkSync(a, b),
   unlink: (p) => fs.unlinkSync(p),
   mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
   readdir: (p) =>

@@ -402,6 +402,17 @@ export class IndexDb {
     return (this.q(sql).get(path) as { json: string } | undefined)?.json;
   }
 
+  /**
+   * Memories whose record keeps texts of a content conflict (content_conflicts), newest first:
+   * a scan of the indexed records, the key looked for as text before it is parsed.
+   */
+  memoriesWithContentConflicts(): string[] {
+    const sql = `SELECT d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid
+      WHERE instr(d.json, '"content_conflicts"') > 0 AND json_array_length(d.json, '$.content_conflicts') > 0
+      ORDER BY m.created_at DESC, m.id`;
+    return (this.q(sql).all() as { json: string }[]).map((r) => r.json);
+  }
+
   /** Refresh the planner's statistics (after a bulk load). */
   analyze(): void {
     this.db.exec("ANALYZE");

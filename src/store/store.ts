@@ -5,7 +5,7 @@ import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
-import { removeOldTemps, writeAtomic } from "./atomic-write.ts";
+import { randomHex, removeOldTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
@@ -121,6 +121,20 @@ export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> 
   const problem = metaProblem(raw);
   if (problem) throw unavailable(`store metadata ${path} is unusable: ${problem}`);
   return raw;
+}
+
+/** Old versions of records a transaction replaced, kept until it succeeds (StoreTx.keepOld). */
+const BACKUP_PREFIX = "replaced-";
+
+/** Backups a killed process left in the machine-local folder, once they are old. */
+function removeOldBackups(fs: StoreFs, root: string, nowMs: number): void {
+  let names: string[];
+  try {
+    names = fs.readdir(`${root}/${LOCAL_DIR}`).filter((e) => e.isFile && e.name.startsWith(BACKUP_PREFIX) && e.name.endsWith(TEMP_SUFFIX)).map((e) => e.name);
+  } catch {
+    return;
+  }
+  removeOldTemps(fs, root, names.map((n) => `${LOCAL_DIR}/${n}`), nowMs);
 }
 
 export class Store {
@@ -274,19 +288,28 @@ export class Store {
     await this.codec();
     let started = false;
     let tx: StoreTx | undefined;
-    const attempt = () =>
-      this.locked(() => {
-        this.apply(planRefresh(this.ctx, false, kinds), true);
-        this.removeOldJournalTemps();
-        started = true;
-        tx = new StoreTx(this, this.loadedCodec, this.ctx);
-        const out = fn(tx);
-        tx.recordDirs();
-        if (tx.changed.length) {
-          this.journalBuffer.push({ op: tx.op, message: tx.message ?? `${tx.op}: ${tx.changed.length} files`, paths: tx.changed, at: this.nowSeconds() });
-        }
-        return out;
-      });
+    const attempt = () => {
+      tx = undefined;
+      const out = this.locked(
+        () => {
+          this.apply(planRefresh(this.ctx, false, kinds), true);
+          this.removeOldJournalTemps();
+          started = true;
+          tx = new StoreTx(this, this.loadedCodec, this.ctx);
+          const out = fn(tx);
+          tx.recordDirs();
+          if (tx.changed.length) {
+            this.journalBuffer.push({ op: tx.op, message: tx.message ?? `${tx.op}: ${tx.changed.length} files`, paths: tx.changed, at: this.nowSeconds() });
+          }
+          return out;
+        },
+        // the records it replaced get their old file back (under the lock, so no later writer's
+        // change is overwritten), so a failed update changes nothing
+        () => (tx as StoreTx | undefined)?.restoreReplaced(),
+      );
+      (tx as StoreTx | undefined)?.dropBackups();
+      return out;
+    };
     try {
       return attempt();
     } catch (e) {
@@ -333,6 +356,7 @@ export class Store {
     if (this.journalTempsChecked) return;
     this.journalTempsChecked = true;
     removeOldJournalTemps(this.fs, this.root, this.nowMs());
+    removeOldBackups(this.fs, this.root, this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
@@ -384,20 +408,26 @@ export class Store {
    * just before the transaction commits: after the files (a crash then leaves an entry for a
    * change that happened), and not at all when the change is refused and rolled back.
    */
-  private locked<T>(fn: () => T): T {
+  private locked<T>(fn: () => T, onFail?: () => void): T {
     try {
-      return this.writeLock().hold(() =>
-        this.indexDb.transaction(() => {
-          this.journalBuffer = [];
-          try {
-            const out = fn();
-            for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
-            return out;
-          } finally {
+      return this.writeLock().hold(() => {
+        try {
+          return this.indexDb.transaction(() => {
             this.journalBuffer = [];
-          }
-        }),
-      );
+            try {
+              const out = fn();
+              for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
+              return out;
+            } finally {
+              this.journalBuffer = [];
+            }
+          });
+        } catch (e) {
+          // still holding the lock: undo what must not outlive the rolled-back transaction
+          onFail?.();
+          throw e;
+        }
+      });
     } catch (e) {
       if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
         throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
@@ -501,6 +531,11 @@ export class Store {
     });
   }
 
+  /** Memories with unresolved content conflicts, from the index (refresh first). */
+  withContentConflicts(): Promise<Memory[]> {
+    return this.guarded(() => this.indexDb.memoriesWithContentConflicts().map((j) => JSON.parse(j) as Memory));
+  }
+
   /** Ranked matches; total counts every match (-1 when withTotal is false, which saves a count). */
   search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
     return this.guarded(() => {
@@ -538,6 +573,9 @@ export class StoreTx {
 
   /** Record files this transaction made (not replaced): removed again if it fails. */
   private readonly created: string[] = [];
+
+  /** Record files this transaction replaced: each old file kept under a temp name until it succeeds. */
+  private readonly replaced = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -691,6 +729,7 @@ export class StoreTx {
       fs.mkdirp(`${root}/${dir}`);
       this.touched.add(KIND_DIR[kind]);
     }
+    if (existing) this.keepOld(rel);
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
     if (!existing) this.created.push(rel);
     this.changed.push(rel);
@@ -743,6 +782,51 @@ export class StoreTx {
     this.store.index.deleteFile(at.path);
     this.touched.add(dir);
     return true;
+  }
+
+  /**
+   * Keep a record file's old version before the first replacement in this transaction: a second
+   * name for the same file (a hard link, so a full disk does not refuse it), named as a temp file
+   * so that one a killed process leaves is cleared like the others.
+   */
+  private keepOld(rel: string): void {
+    if (this.replaced.has(rel)) return;
+    const { fs, root } = this.store;
+    // in the machine-local folder: a name made and removed in a record folder would move its
+    // mtime after the transaction recorded it, and the next read would list the folder again
+    const backup = `${LOCAL_DIR}/${BACKUP_PREFIX}${randomHex(8)}${TEMP_SUFFIX}`;
+    try {
+      fs.link(`${root}/${rel}`, `${root}/${backup}`);
+    } catch {
+      return; // a file system without hard links: the write goes on as before, unguarded
+    }
+    this.replaced.set(rel, backup);
+  }
+
+  /** The transaction failed: each replaced record gets its old file back (a rename). Best effort. */
+  restoreReplaced(): void {
+    const { fs, root } = this.store;
+    for (const [rel, backup] of this.replaced) {
+      try {
+        fs.rename(`${root}/${backup}`, `${root}/${rel}`);
+        fs.fsyncDir(`${root}/${dirOf(rel)}`);
+      } catch {
+        // the next refresh indexes whatever is there; the backup, if left, is cleared when old
+      }
+    }
+    this.replaced.clear();
+  }
+
+  /** The transaction succeeded: the old versions go. */
+  dropBackups(): void {
+    for (const backup of this.replaced.values()) {
+      try {
+        this.store.fs.unlink(`${this.store.root}/${backup}`);
+      } catch {
+        // cleared later as an old temp file
+      }
+    }
+    this.replaced.clear();
   }
 
   /** Remove the record files this transaction made (it failed; the index rolled back). Best effort. */

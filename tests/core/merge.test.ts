@@ -76,6 +76,31 @@ describe("mergeMemory", () => {
     assert.deepEqual((r2.value.content_conflicts as JsonObject[]).map((x) => x.content).sort(), ["Use cursor pagination everywhere", "Use offset pagination"]);
   });
 
+  test("a content clash: the decision and fingerprint read from the text go with the text that wins", () => {
+    const base = mem({ decision: { what: "cursor pagination", why: null, alternatives: [], constraints: [], tradeoffs: [] }, fingerprint: "decision:cursor pagination" });
+    const a = mem({ content: "Use offset pagination", updated_at: 2000, decision: { what: "offset pagination", why: "simple", alternatives: [], constraints: [], tradeoffs: [] }, fingerprint: "decision:offset pagination" });
+    const b = mem({ content: "Use keyset pagination", updated_at: 2100, decision: { what: "keyset pagination", why: null, alternatives: ["offset"], constraints: [], tradeoffs: [] }, fingerprint: "decision:keyset pagination" });
+    const r = both(base, a, b).value;
+    assert.equal(r.content, "Use keyset pagination");
+    assert.deepEqual(r.decision, b.decision, "not the winner's what with the loser's why");
+    assert.equal(r.fingerprint, "decision:keyset pagination");
+  });
+
+  test("a text settled on one side (resolve) stays settled though the other side touched the memory meanwhile", () => {
+    const conflicted = mem({ content: "Use keyset pagination", updated_at: 2100, content_conflicts: [{ content: "Use offset pagination", updated_at: 2000, machine: "laptop" }] });
+    const resolved = mem({ content: "Use offset pagination", updated_at: 3000 });
+    const touched = mem({ ...conflicted, use_count: 4, last_used: 2500 });
+    const r = both(conflicted, resolved, touched).value;
+    assert.equal(r.content, "Use offset pagination");
+    assert.equal(r.content_conflicts, undefined);
+    assert.equal(r.use_count, 4);
+    // a new clash after the resolution is kept again
+    const edited = mem({ ...conflicted, content: "Use seek pagination", updated_at: 2900 });
+    const r2 = both(conflicted, resolved, edited).value;
+    assert.equal(r2.content, "Use offset pagination");
+    assert.deepEqual((r2.content_conflicts as JsonObject[]).map((c) => c.content), ["Use seek pagination"]);
+  });
+
   test("the gist follows the content: a gist made meanwhile for the old text gives way to the new text's", () => {
     const base = mem({ content: "Old text about pagination", gist: null });
     const edited = mem({ content: "New text: use keyset pagination everywhere", gist: "keyset pagination everywhere", updated_at: 2000 });

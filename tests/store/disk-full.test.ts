@@ -85,6 +85,46 @@ describe("a disk that refuses writes", () => {
     }
   });
 
+  test("full (ENOSPC): an update either replaces the record whole or leaves the old file as it was", { timeout: 180_000 }, (t) => {
+    const disk = tinyDisk("1m");
+    if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
+    try {
+      const store = path.join(disk.dir, "store");
+      assert.equal(memsync(["init", store]).code, 0);
+      const big = "a large memory that needs room on the disk ".repeat(1000);
+      const id = memsyncJson(["save", "--store", store, `${big} first`]).memory.id;
+      const file = memoryFiles(store)[0]!;
+      const fill = path.join(disk.dir, "fill");
+      const fd = fs.openSync(fill, "w");
+      try {
+        for (;;) fs.writeSync(fd, Buffer.alloc(16 * 1024));
+      } catch (e) {
+        assert.equal((e as { code?: string }).code, "ENOSPC");
+      }
+      fs.closeSync(fd);
+      let failed = 0;
+      for (const room of [0, 8, 24, 40, 48, 56, 72, 96, 128]) {
+        fs.truncateSync(fill, Math.max(0, fs.statSync(fill).size - room * 1024));
+        const before = fs.readFileSync(file, "utf8");
+        const r = memsync(["update", "--store", store, id, "--content", `${big} ${room}`]);
+        if (r.code === 0) {
+          assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).content, `${big} ${room}`);
+        } else {
+          failed++;
+          assert.equal(r.code, UNAVAILABLE, r.stderr);
+          assert.equal(fs.readFileSync(file, "utf8"), before, `room ${room} KB: the failed update changed the record`);
+        }
+        assert.deepEqual(tempsIn(store), [], `room ${room} KB: temp files left`);
+        fs.truncateSync(fill, fs.statSync(fill).size + room * 1024);
+      }
+      assert.ok(failed > 0, "the disk was never full");
+      fs.rmSync(fill);
+      assert.equal(memsyncJson(["status", "--store", store]).health, "healthy");
+    } finally {
+      disk.unmount();
+    }
+  });
+
   test("read-only (EROFS): writes fail with exit 6 and one plain line", (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): EROFS not tested");

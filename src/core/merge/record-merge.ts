@@ -118,14 +118,22 @@ export function mergeMemory(base: JsonObject | null, ours: JsonObject, theirs: J
   if (entities.length > LIMITS.entitiesMax) conflicts.push({ field: "entities", kept: entities.slice(0, LIMITS.entitiesMax), lost: entities.slice(LIMITS.entitiesMax) });
   mergeEntityRelations(b, ours, theirs, merged, conflicts, entities.slice(0, LIMITS.entitiesMax));
 
+  // kept texts are a set like the labels: a text one side settled (memsync resolve removed it
+  // from content_conflicts) stays settled, whatever the other side did meanwhile
+  const texts = (r: JsonObject) => new Set(contentConflicts(r).map((c) => c.content));
+  const [bt, ot, tt] = [texts(b), texts(ours), texts(theirs)];
+  const settled = new Set([...bt].filter((c) => !ot.has(c) || !tt.has(c)));
   // content: both edited it differently -> the later edit wins, the other text is kept
-  const lost: ContentConflict[] = [...contentConflicts(ours), ...contentConflicts(theirs)];
+  const lost: ContentConflict[] = [...contentConflicts(ours), ...contentConflicts(theirs)].filter((c) => !settled.has(c.content));
   const contentClash = !jsonEqual(ours.content, theirs.content) && !jsonEqual(b.content, ours.content) && !jsonEqual(b.content, theirs.content);
   if (contentClash) {
     const later = oursIsLater(ours, theirs);
     const [win, lose] = later ? [ours, theirs] : [theirs, ours];
     settle(merged, conflicts, "content", win.content);
+    // what was read from the text goes with the text (the loser's is read again on resolve)
     settle(merged, conflicts, "gist", win.gist);
+    settle(merged, conflicts, "decision", win.decision);
+    settle(merged, conflicts, "fingerprint", win.fingerprint);
     lost.push({
       content: String(lose.content),
       updated_at: lose.updated_at ?? null,

@@ -132,12 +132,6 @@ export const MemorySchema = z.looseObject({
       z.looseObject({
         content: z.string(),
         updated_at: NullableTimestamp,
-  /**
-   * What makes two captures the same memory: type and the normalized "what" (aliases made
-   * canonical, fillers dropped), e.g. "decision:postgresql for analytics db". Capture finds an
-   * earlier memory by it in the index and reinforces that one instead of adding a second.
-   */
-  fingerprint: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
         machine: NullableText,
       }),
     ),

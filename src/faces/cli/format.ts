@@ -1,3 +1,4 @@
+import { type ConflictEntry, conflictOf, type OtherText } from "../../core/conflict-view.ts";
 import { corrupt, notFound } from "../../core/errors.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import type { Relation } from "../../core/model/relation.ts";
@@ -41,9 +42,28 @@ export function memoryBlock(m: Memory, path: string, outgoing: Relation[], incom
   }
   if (m.gist) lines.push(`  gist: ${m.gist}`);
   lines.push("", ...m.content.split("\n").map((l) => `    ${l}`), "");
+  // texts two machines wrote at once: shown until resolved (memsync resolve)
+  const clash = conflictOf(m);
+  if (clash) lines.push(`  CONFLICT: ${clash.others.length + 1} texts (memsync resolve ${clash.short_id} --keep ours|theirs|both)`, ...conflictLines(clash), "");
   for (const r of outgoing) lines.push(relationLine(r, "out"));
   for (const r of incoming) lines.push(relationLine(r, "in"));
   return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function indent(text: string, pad: string): string[] {
+  return text.split("\n").map((l) => `${pad}${l}`);
+}
+
+function otherHeading(o: OtherText): string {
+  const from = [o.machine ? `from ${o.machine}` : "", o.updated_at !== null ? `written ${isoTime(o.updated_at)}` : ""].filter(Boolean).join(", ");
+  return `  other text ${o.n}${from ? ` (${from})` : " (origin unknown)"}:`;
+}
+
+/** A content conflict as text: the current text, then each other text, numbered (as --pick takes them). */
+export function conflictLines(c: ConflictEntry): string[] {
+  const lines = [`  current text${c.updated_at !== null ? ` (written ${isoTime(c.updated_at)})` : ""}:`, ...indent(c.content, "    ")];
+  for (const o of c.others) lines.push(otherHeading(o), ...indent(o.content, "    "));
+  return lines;
 }
 
 export function countLine(shown: number, total: number, noun: string): string {

@@ -20,6 +20,7 @@ const claude = () => import("./commands/claude.ts");
 const gists = () => import("./commands/gists.ts");
 const recallCmds = () => import("./commands/recall.ts");
 const scoring = () => import("./commands/scoring.ts");
+const conflicts = () => import("./commands/conflicts.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
 
@@ -205,6 +206,22 @@ const COMMANDS: CommandSpec[] = [
     usage: "unrelate [...ids]",
     describe: "remove relations by id",
     run: async ([ids], f) => (await write()).unrelateCmd(ids as string[], f),
+  },
+  {
+    usage: "conflicts",
+    describe: "list memories whose content two machines edited at once: the current text and each other text",
+    run: async (_, f) => (await conflicts()).conflictsCmd(f),
+  },
+  {
+    usage: "resolve <id>",
+    describe: "settle a content conflict: --keep ours|theirs|both, or --content TEXT (one commit)",
+    example: "memsync resolve 2f6e8a4c --keep theirs --pick 2",
+    options: (c) =>
+      c
+        .option("--keep <side>", "ours: the current text; theirs: the other text (--pick N among several); both: all texts joined by a blank line")
+        .option("--pick <n>", "with --keep theirs: which other text, numbered as memsync conflicts shows them")
+        .option("--content <text>", "new text instead (- for standard input)"),
+    run: async ([id], f) => (await conflicts()).resolveCmd(id as string, f),
   },
   {
     usage: "list",

@@ -29,6 +29,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
     const by = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
     lines.push(`memories: ${out.memories.total} (${by(out.memories.by_status)}); by type: ${by(out.memories.by_type)}`);
   }
+  if (out.content_conflicts) lines.push(`content conflicts: ${out.content_conflicts} memor${out.content_conflicts === 1 ? "y" : "ies"} with texts from two machines (memsync conflicts; settle with memsync resolve)`);
   if (out.relations) lines.push(`relations: ${out.relations.total}${out.relations.dangling.length ? ` (${out.relations.dangling.length} dangling)` : ""}`);
   if (out.layout) {
     lines.push(`layout: ${out.layout.setting}, shard threshold ${out.layout.shard_threshold}; new records ${out.layout.new_records_sharded ? "go to shard folders" : "are flat"}`);
