@@ -1,5 +1,6 @@
 import { makeGist } from "../core/gist.ts";
 import { messages } from "../core/history.ts";
+import { withScopeRules } from "../core/scope.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
@@ -21,10 +22,16 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
     if (changed && patch.gist === undefined && memory.content !== before.content) {
       memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
     }
+    memory = withScopeRules(memory);
     if (changed) tx.putMemory(memory);
-    tx.note("update", messages.update(id, memory.content));
+    // a change to or from local moves the file (store.ts): the commit then holds the shared
+    // file's deletion, or its first appearance; the message never quotes a local memory
+    const to = memory.scope;
+    const from = before.scope;
+    const moves = from !== to && (from === "local" || to === "local");
+    tx.note("update", messages.update(id, memory.content), moves ? messages.scope(id, from, to, to === "local" ? null : memory.content) : undefined);
     return { memories: [memory], unchanged: changed ? [] : [id] };
-  }, []);
+  }, patch.scope !== undefined ? ["memory", "relation"] : []);
 }
 
 /** A use of each memory, counted on this checkout's stream (so a use elsewhere at once adds up). */
