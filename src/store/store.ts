@@ -11,7 +11,7 @@ import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
-import { allCandidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
+import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
@@ -707,6 +707,38 @@ export class StoreTx {
       const json = this.codec.relationToJson(read.record);
       this.store.index.putRelation(read.record, this.write("relation", rid, json, place), json);
     }
+  }
+
+  /**
+   * A record this machine keeps local came back into the shared folders from the remote (another
+   * machine used it while this one made it local, and a use wins over a deletion in a merge):
+   * the local copy wins and the shared one is removed again (the next commit deletes it). A
+   * shared relation naming a memory that is local here becomes local. Returns whether it changed.
+   */
+  keepLocal(kind: RecordKind, id: string): boolean {
+    const { fs, root } = this.store;
+    const exists = (p: string) => fs.stat(`${root}/${p}`)?.isFile === true;
+    const shared = candidatePaths(kind, id, "shared").filter(exists);
+    if (shared.length === 0) return false;
+    const local = candidatePaths(kind, id, "local").find(exists);
+    if (!local) {
+      if (kind !== "relation") return false;
+      const read = this.codec.readRecordFile(fs, `${root}/${shared[0]}`, "relation", id);
+      if (!read.ok || this.relationPlace(read.record) === "shared") return false;
+      this.putRelation(read.record); // moves it
+      return true;
+    }
+    const read = this.codec.readRecordFile(fs, `${root}/${local}`, kind, id);
+    if (!read.ok) return false; // a corrupt local copy: both stay, status reports them
+    for (const p of shared) {
+      this.freshen(kind, dirOf(p));
+      this.removeAt(p);
+    }
+    // the local copy is the record again (the index may have set it aside as a duplicate)
+    this.freshen(kind, dirOf(local));
+    if (kind === "memory") this.putMemory(read.record as Memory);
+    else this.putRelation(read.record as Relation);
+    return true;
   }
 
   removeMemory(id: string): boolean {

@@ -41,36 +41,33 @@ const sharedFiles = (dir: string) => [...filesUnder(path.join(dir, "memories")),
 const localFiles = (dir: string) => (fs.existsSync(path.join(dir, ".memsync/local")) ? filesUnder(path.join(dir, ".memsync/local")).map((p) => path.relative(dir, p)) : []);
 
 describe("scopes", () => {
-  test("local never leaves the machine; local→team appears on B; team→local leaves B and stays on A; global carries no user", () => {
+  test("a local memory (and a relation to it) is found on A, never on B, and is in no git object of A, B or the remote", () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
-    const SECRET = "quartzmarmot plan for the private laptop only";
-    const local = saveId(a, A, "--scope", "local", SECRET);
+    const local = saveId(a, A, "--scope", "local", "quartzmarmot plan for the private laptop only");
     const team = saveId(a, A, "team note about the shared quartzmarmot build");
     // a relation with a local memory at one end is local: it would name the local id
     const rel = run(a, A, "relate", team, local).relation.id as string;
     run(a, A, "touch", local);
-
     // A finds it by every read
     assert.ok(listIds(a, A).includes(local));
     assert.ok(searchIds(a, A, "quartzmarmot").includes(local));
     assert.ok(recallIds(a, A, "quartzmarmot private laptop").includes(local));
-    assert.equal(gotten(a, A, local).code, 0);
-    assert.equal(JSON.parse(gotten(a, A, team).stdout).found[0].outgoing[0].id, rel);
+    assert.equal(run(a, A, "get", team).found[0].outgoing[0].id, rel);
     assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${local}.json`, `.memsync/local/relations/${rel}.json`].sort());
     assert.ok(!sharedFiles(a).some((p) => p.includes(local) || p.includes(rel)));
 
     sync(a, A);
     sync(b, B);
-    sync(a, A);
+    run(b, B, "touch", team);
     sync(b, B);
+    sync(a, A);
     // B: the team memory, never the local one nor its relation
-    assert.equal(gotten(b, B, team).code, 0);
     assert.equal(gotten(b, B, local).code, 3);
     assert.ok(!listIds(b, B).includes(local));
-    assert.ok(!searchIds(b, B, "quartzmarmot").includes(local));
-    assert.equal(JSON.parse(gotten(b, B, team).stdout).found[0].outgoing.length, 0);
+    assert.deepEqual(searchIds(b, B, "quartzmarmot"), [team]);
+    assert.equal(run(b, B, "get", team).found[0].outgoing.length, 0);
     assert.ok(!fs.existsSync(path.join(b, ".memsync/local")));
     // no git object on A, B or the remote holds its text or names it or its relation
     for (const gitdir of [path.join(a, ".git"), path.join(b, ".git"), h.bare]) {
@@ -78,61 +75,107 @@ describe("scopes", () => {
       assert.ok(text.includes("shared quartzmarmot build"), `${gitdir} holds the team memory`);
       for (const leak of ["private laptop", local, rel, local.slice(-8)]) assert.ok(!text.includes(leak), `${gitdir} holds ${leak}`);
     }
-    // A still has it, where it was
-    assert.ok(listIds(a, A).includes(local));
-    assert.equal(run(a, A, "get", local).found[0].memory.use_count, 1);
+    // A still has it as it was, its use counted
+    const onA = run(a, A, "get", local).found[0];
+    assert.equal(onA.memory.use_count, 1);
+    assert.equal(onA.incoming[0].id, rel);
+  });
+
+  test("local→team appears on B in one commit; team→local leaves B's files in one commit and stays on A", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare, A);
+    const b = machine(h.root, "b", h.bare, B);
+    const SECRET = "ibexfalcon notes, private for now";
+    const x = saveId(a, A, "--scope", "local", SECRET);
+    const team = saveId(a, A, "the ibexfalcon team page");
+    const rel = run(a, A, "relate", team, x).relation.id as string;
+    sync(a, A);
 
     // local → team: one commit adds the memory and its relation; B gets both
-    run(a, A, "update", local, "--scope", "team");
+    run(a, A, "update", x, "--scope", "team");
     assert.deepEqual(localFiles(a), []);
     const moved = run(a, A, "commit").commits as { message: string; paths: string[] }[];
     assert.equal(moved.length, 1);
-    assert.deepEqual(moved[0]!.paths.sort(), [`memories/${local}.json`, `relations/${rel}.json`]);
+    assert.deepEqual(moved[0]!.paths.sort(), [`memories/${x}.json`, `relations/${rel}.json`]);
     assert.match(moved[0]!.message, /scope local → team/);
     sync(a, A);
     sync(b, B);
-    const onB = run(b, B, "get", local).found[0];
+    const onB = run(b, B, "get", x).found[0];
     assert.equal(onB.memory.content, SECRET);
     assert.equal(onB.incoming[0].id, rel);
 
-    // team → local: one commit deletes both shared files; B loses them, A keeps the memory
-    const before = snapshot(b);
-    run(a, A, "update", local, "--scope", "local");
+    // team → local: one commit deletes both shared files, and its message quotes nothing
+    run(a, A, "update", x, "--scope", "local");
     const gone = run(a, A, "commit").commits as { message: string; paths: string[] }[];
     assert.equal(gone.length, 1);
-    assert.deepEqual(gone[0]!.paths.sort(), [`memories/${local}.json`, `relations/${rel}.json`]);
-    assert.doesNotMatch(gone[0]!.message, /quartzmarmot|private/);
+    assert.deepEqual(gone[0]!.paths.sort(), [`memories/${x}.json`, `relations/${rel}.json`]);
+    assert.doesNotMatch(gone[0]!.message, /ibexfalcon|private/);
     sync(a, A);
     sync(b, B);
-    assert.notDeepEqual(snapshot(b), before);
-    assert.ok(!sharedFiles(b).some((p) => p.includes(local) || p.includes(rel)));
-    assert.equal(gotten(b, B, local).code, 3);
-    assert.ok(!searchIds(b, B, "quartzmarmot").includes(local));
-    assert.equal(run(a, A, "get", local).found[0].memory.scope, "local");
-    assert.ok(searchIds(a, A, "quartzmarmot").includes(local));
-    assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${local}.json`, `.memsync/local/relations/${rel}.json`].sort());
-    // (history that was pushed keeps the shared versions: that is what git is)
-    assert.equal(spawnSync("git", ["--git-dir", h.bare, "log", "--format=%s", "main"], { encoding: "utf8" }).stdout.includes("scope team → local"), true);
+    assert.ok(!sharedFiles(b).some((p) => p.includes(x) || p.includes(rel)));
+    assert.equal(gotten(b, B, x).code, 3);
+    assert.deepEqual(searchIds(b, B, "ibexfalcon"), [team]);
+    assert.equal(run(a, A, "get", x).found[0].memory.scope, "local");
+    assert.deepEqual(searchIds(a, A, "ibexfalcon").sort(), [x, team].sort());
+    assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${x}.json`, `.memsync/local/relations/${rel}.json`].sort());
+    // history that was pushed keeps the shared versions (README: Scopes)
+    const log = spawnSync("git", ["--git-dir", h.bare, "log", "--format=%s", "main"], { encoding: "utf8" }).stdout;
+    assert.match(log, /scope team → local/);
+  });
 
-    // global: written without user or session, also when a team memory becomes global
-    const g = saveId(a, A, "--scope", "global", "Always pin the quartzmarmot toolchain version");
-    const input = JSON.stringify({ content: "Prefer small quartzmarmot releases", captured_by: { session: "sess-7f3a", agent: "claude-code" } });
+  test("a global memory is pushed without user or session, also when a team memory becomes global", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare, A);
+    const g = saveId(a, A, "--scope", "global", "Always pin the toolchain version");
+    const input = JSON.stringify({ content: "Prefer small releases", captured_by: { session: "sess-7f3a", agent: "claude-code" } });
     const t = memsyncJson(["--store", a, "save", "--input", "-"], { env: A, input }).memory;
     assert.equal(t.captured_by.user, "alice");
     assert.equal(t.captured_by.session, "sess-7f3a");
     const made = run(a, A, "update", t.id, "--scope", "global").memories[0];
     assert.equal(made.captured_by.user, null);
+    assert.equal(made.captured_by.agent, "claude-code");
+    const remembered = memsyncJson(["--store", a, "remember", "--global", "Always validate input at API boundaries"], { env: A }).memory;
+    assert.equal(remembered.captured_by?.user ?? null, null);
     sync(a, A);
-    for (const id of [g, t.id]) {
+    for (const id of [g, t.id, remembered.id]) {
       const shown = spawnSync("git", ["--git-dir", h.bare, "show", `main:memories/${id}.json`], { encoding: "utf8" });
       assert.equal(shown.status, 0, shown.stderr);
       const onRemote = JSON.parse(shown.stdout);
       assert.equal(onRemote.scope, "global");
-      assert.equal(onRemote.captured_by.user, null);
-      assert.equal(onRemote.captured_by.session, null);
-      assert.equal(onRemote.captured_by.machine, "laptop");
-      assert.ok(!shown.stdout.includes("alice") && !shown.stdout.includes("sess-7f3a"));
+      assert.equal(onRemote.captured_by.user ?? null, null);
+      assert.equal(onRemote.captured_by.session ?? null, null);
+      assert.ok(!shown.stdout.includes("alice") && !shown.stdout.includes("sess-7f3a"), shown.stdout);
     }
+  });
+
+  test("team→local on A while B uses it: the merge brings it back, A removes the shared copy again, B loses it", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare, A);
+    const b = machine(h.root, "b", h.bare, B);
+    const x = saveId(a, A, "the snowleopard runbook, soon private");
+    const t = saveId(a, A, "the snowleopard team page");
+    const rel = run(a, A, "relate", t, x).relation.id as string;
+    sync(a, A);
+    sync(b, B);
+    run(b, B, "touch", x); // B uses it while A makes it local
+    run(a, A, "update", x, "--scope", "local");
+    sync(a, A);
+    const merged = sync(b, B); // a use wins over a deletion: B keeps it, and pushes it back
+    assert.equal(merged.pull.mode, "merge");
+    assert.equal(gotten(b, B, x).code, 0);
+    const back = sync(a, A); // the shared copy comes back to A, which removes it again and pushes that
+    assert.deepEqual([...back.pull.kept_local].sort(), [x, rel].sort());
+    assert.ok(!sharedFiles(a).some((p) => p.includes(x) || p.includes(rel)));
+    assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${x}.json`, `.memsync/local/relations/${rel}.json`].sort());
+    const onA = run(a, A, "get", x).found[0];
+    assert.equal(onA.memory.scope, "local");
+    assert.equal(onA.incoming[0].id, rel);
+    assert.equal(run(a, A, "status").health, "healthy");
+    sync(b, B);
+    assert.equal(gotten(b, B, x).code, 3);
+    assert.ok(!sharedFiles(b).some((p) => p.includes(x) || p.includes(rel)));
+    const tree = spawnSync("git", ["--git-dir", h.bare, "ls-tree", "-r", "--name-only", "main"], { encoding: "utf8" }).stdout;
+    assert.ok(!tree.includes(x) && !tree.includes(rel), tree);
   });
 
   test("a bad scope value: one line, exit 4, nothing changed", () => {
