@@ -23,7 +23,8 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
       memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
     }
     memory = withScopeRules(memory);
-    if (changed) tx.putMemory(memory);
+    // a file whose scope was changed by hand is moved where its scope says, changed or not
+    if (changed || tx.misplaced(memory)) tx.putMemory(memory);
     // a change to or from local moves the file (store.ts): the commit then holds the shared
     // file's deletion, or its first appearance; the message never quotes a local memory
     const to = memory.scope;

@@ -679,6 +679,12 @@ export class StoreTx {
     return path;
   }
 
+  /** Whether a memory's file is not where its scope says (an edit by hand). */
+  misplaced(m: Memory): boolean {
+    const at = this.store.locate("memory", m.id);
+    return at !== null && placeOf(at.path) !== (m.scope === "local" ? "local" : "shared");
+  }
+
   private isLocalMemory(id: string): boolean {
     if (this.goneLocal.has(id)) return true;
     const at = this.store.locate("memory", id);
@@ -848,7 +854,15 @@ export class StoreTx {
   private removeAt(rel: string): void {
     const dir = dirOf(rel);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
-    this.changed.push(rel);
+    const made = this.created.indexOf(rel);
+    if (made >= 0) {
+      // made and removed by this transaction (a relation written before its memory, then moved
+      // where its ends say): no change at that path at all
+      this.created.splice(made, 1);
+      for (let i = this.changed.indexOf(rel); i >= 0; i = this.changed.indexOf(rel)) this.changed.splice(i, 1);
+    } else {
+      this.changed.push(rel);
+    }
     // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
     this.unsynced.add(dir);
     this.store.index.deleteFile(rel);

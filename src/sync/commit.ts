@@ -204,7 +204,10 @@ function problemOf(codec: Codec, path: string, content: Uint8Array): string | nu
   const id = idFromFileName(path.slice(path.lastIndexOf("/") + 1));
   if (!id) return null;
   const r = codec.parseRecordText(kind, text, id);
-  return r.ok ? null : r.problem;
+  if (!r.ok) return r.problem;
+  // a memory marked local by hand in a shared folder: its text must not leave the machine
+  if (kind === "memory" && (r.record as { scope?: string }).scope === "local") return `scope local in a shared folder (memsync update ${id} --scope local moves it out of git)`;
+  return null;
 }
 
 /**
