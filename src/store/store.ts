@@ -148,7 +148,7 @@ export class Store {
   static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     const meta = readRawMeta(fs, root);
-    // before anything is opened or made there (seven lstat calls, once per process)
+    // before anything is opened or made there (ten lstat calls, once per process)
     for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     const busy = opts.busyTimeoutMs ?? 15_000;

@@ -227,6 +227,13 @@ async function keepLocalRecords(store: Store, paths: string[]): Promise<string[]
   });
 }
 
+/** A push's pull: local records it brought back lose their shared copy in a commit of their own, pushed next. */
+async function pullAndKeepLocal(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep): Promise<PullResult> {
+  const pulled = await pull(store, author, nowSeconds, creds, local);
+  if (pulled.kept_local.length) await store.exclusive(local);
+  return pulled;
+}
+
 const STALE_LOCK_MS = 10_000;
 
 /**
@@ -318,7 +325,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     const remoteHead = await resolve(remoteDir, ref);
     if (remoteHead === mine) return out;
     if (remoteHead && !(await git.isDescendent({ fs, dir, oid: mine, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
-      out.pulled.push(await pull(store, author, nowSeconds, creds, local));
+      out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
       continue;
     }
     out.commits_out = (await commitsAhead(dir)) ?? 0;
@@ -363,7 +370,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
       } else if (code !== "PushRejectedError") networkError(e, remote.url);
     }
     // the remote moved on: merge it in, then try again
-    out.pulled.push(await pull(store, author, nowSeconds, creds, local));
+    out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
