@@ -25,6 +25,8 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
     memory = withScopeRules(memory);
     // a file whose scope was changed by hand is moved where its scope says, changed or not
     if (changed || tx.misplaced(memory)) tx.putMemory(memory);
+    // a move to local killed halfway left the shared copy too: asking again finishes it
+    if (memory.scope === "local") tx.keepLocal("memory", id);
     // a change to or from local moves the file (store.ts): the commit then holds the shared
     // file's deletion, or its first appearance; the message never quotes a local memory
     const to = memory.scope;

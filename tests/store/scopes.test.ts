@@ -115,6 +115,13 @@ describe("scopes in the store", () => {
       assert.ok(!fs.existsSync(file));
       assert.ok(fs.existsSync(`${root}/.memsync/local/memories/${m.id}.json`));
       assert.equal((await s.readMemory(m.id))!.result.ok, true);
+      // a move killed halfway (both copies on disk): asking again removes the shared one
+      fs.writeFileSync(file, fs.readFileSync(`${root}/.memsync/local/memories/${m.id}.json`, "utf8").replace('"scope": "local"', '"scope": "team"'));
+      await s.refresh(true);
+      await updateMemoryOp(s, m.id, { scope: "local" });
+      assert.ok(!fs.existsSync(file));
+      assert.equal((await s.readMemory(m.id))!.result.ok, true);
+      assert.equal((await s.list({}, null)).memories.length, 1);
     } finally {
       s.close();
     }

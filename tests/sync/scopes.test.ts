@@ -178,6 +178,24 @@ describe("scopes", () => {
     assert.ok(!tree.includes(x) && !tree.includes(rel), tree);
   });
 
+  test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare, A);
+    const id = saveId(a, A, "wombatcrest draft");
+    run(a, A, "commit");
+    const file = path.join(a, "memories", `${id}.json`);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"scope": "team"', '"scope": "local"').replace("wombatcrest draft", "wombatcrest secret draft"));
+    const refused = memsync(["--store", a, "commit"], { env: A });
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stdout + refused.stderr, /scope local in a shared folder/);
+    run(a, A, "update", id, "--scope", "local");
+    assert.ok(!fs.existsSync(file));
+    run(a, A, "commit");
+    sync(a, A);
+    assert.ok(!allObjectText(h.bare).includes("wombatcrest secret"));
+    assert.equal(run(a, A, "get", id).found[0].memory.content, "wombatcrest secret draft");
+  });
+
   test("a bad scope value: one line, exit 4, nothing changed", () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
