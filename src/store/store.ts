@@ -860,6 +860,8 @@ export class StoreTx {
       // where its ends say): no change at that path at all
       this.created.splice(made, 1);
       for (let i = this.changed.indexOf(rel); i >= 0; i = this.changed.indexOf(rel)) this.changed.splice(i, 1);
+      // and a failure must not put it back (it may name a local memory)
+      for (let i = this.movedFrom.findIndex((m) => m.path === rel); i >= 0; i = this.movedFrom.findIndex((m) => m.path === rel)) this.movedFrom.splice(i, 1);
     } else {
       this.changed.push(rel);
     }
