@@ -9,7 +9,8 @@ import { hub, machine } from "../helpers/hub.ts";
 // The four sharing scopes as rules (README: Scopes), on two machines through a bare remote, with
 // the compiled binary: a local memory never leaves its machine (no commit, no push, no git object
 // anywhere), changing scope to or from local moves the file in one commit, a global memory is
-// pushed without user identity. Real processes, real git.
+// pushed without user identity. Real processes, real git. Each test runs 10 to 30 memsync and git
+// processes: about 6 to 25 s on a quiet machine, up to 70 s at load 80, hence 240 s of room.
 
 const A = { MEMSYNC_MACHINE: "laptop", MEMSYNC_USER: "alice" };
 const B = { MEMSYNC_MACHINE: "desktop", MEMSYNC_USER: "bob" };
@@ -41,7 +42,7 @@ const sharedFiles = (dir: string) => [...filesUnder(path.join(dir, "memories")),
 const localFiles = (dir: string) => (fs.existsSync(path.join(dir, ".memsync/local")) ? filesUnder(path.join(dir, ".memsync/local")).map((p) => path.relative(dir, p)) : []);
 
 describe("scopes", () => {
-  test("a local memory (and a relation to it) is found on A, never on B, and is in no git object of A, B or the remote", () => {
+  test("a local memory (and a relation to it) is found on A, never on B, and is in no git object of A, B or the remote", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
@@ -81,7 +82,7 @@ describe("scopes", () => {
     assert.equal(onA.incoming[0].id, rel);
   });
 
-  test("local→team appears on B in one commit; team→local leaves B's files in one commit and stays on A", () => {
+  test("local→team appears on B in one commit; team→local leaves B's files in one commit and stays on A", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
@@ -123,7 +124,7 @@ describe("scopes", () => {
     assert.match(log, /scope team → local/);
   });
 
-  test("a global memory is pushed without user or session, also when a team memory becomes global", () => {
+  test("a global memory is pushed without user or session, also when a team memory becomes global", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const g = saveId(a, A, "--scope", "global", "Always pin the toolchain version");
@@ -148,7 +149,7 @@ describe("scopes", () => {
     }
   });
 
-  test("team→local on A while B uses it: the merge brings it back, A removes the shared copy again, B loses it", () => {
+  test("team→local on A while B uses it: the merge brings it back, A removes the shared copy again, B loses it", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
@@ -178,7 +179,7 @@ describe("scopes", () => {
     assert.ok(!tree.includes(x) && !tree.includes(rel), tree);
   });
 
-  test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", () => {
+  test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const id = saveId(a, A, "wombatcrest draft");
@@ -196,7 +197,7 @@ describe("scopes", () => {
     assert.equal(run(a, A, "get", id).found[0].memory.content, "wombatcrest secret draft");
   });
 
-  test("a bad scope value: one line, exit 4, nothing changed", () => {
+  test("a bad scope value: one line, exit 4, nothing changed", { timeout: 240_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const id = saveId(a, A, "a team memory");
