@@ -17,6 +17,9 @@ export function firstWords(text: string, max = 60): string {
 export const messages = {
   save: (id: string, content: string) => `save: ${short(id)} ${firstWords(content)}`,
   update: (id: string, content: string) => `update: ${short(id)} ${firstWords(content)}`,
+  /** A memory moved to or from scope local (the text is quoted only when it is shared from now on). */
+  scope: (id: string, from: string, to: string, content: string | null) =>
+    to === "local" ? `update: ${short(id)} scope ${from} → local (kept on this machine only from now)` : `update: ${short(id)} ${firstWords(content ?? "")} (scope ${from} → ${to})`,
   touch: (n: number) => `touch: ${plural(n, "memory", "memories")}`,
   archive: (n: number) => `archive: ${plural(n, "memory", "memories")}`,
   delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,

@@ -3,6 +3,7 @@ import { extractExplicit } from "../core/capture/explicit.ts";
 import { type CaptureContext, memoryFields, type Overrides, reinforceMemory } from "../core/capture/record.ts";
 import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
+import { withScopeRules } from "../core/scope.ts";
 import { newId } from "../core/new-id.ts";
 import { createMemory, type JsonObject } from "../core/records.ts";
 import type { Store, StoreTx } from "../store/store.ts";
@@ -34,10 +35,11 @@ function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: str
   const fp = typeof fields.fingerprint === "string" ? fields.fingerprint : undefined;
   const earlier = fp ? tx.findByFingerprint(fp, project) : undefined;
   if (earlier) {
-    const memory = reinforceMemory(tx.memory(earlier), fields, tx.now, stream);
+    const memory = withScopeRules(reinforceMemory(tx.memory(earlier), fields, tx.now, stream));
     return { action: "reinforced", memory, path: tx.putMemory(memory) };
   }
-  return { action: "created", memory: created, path: tx.putMemory(created) };
+  const memory = withScopeRules(created);
+  return { action: "created", memory, path: tx.putMemory(memory) };
 }
 
 function note(tx: StoreTx, op: "capture" | "remember", stored: StoredMemory[]): void {

@@ -1,6 +1,7 @@
 import { rereadFields } from "../core/capture/reread.ts";
 import { makeGist } from "../core/gist.ts";
 import { messages } from "../core/history.ts";
+import { withScopeRules } from "../core/scope.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
@@ -27,17 +28,25 @@ export function editMemory(before: Memory, patch: JsonObject, now: number, edits
   if (changed && patch.gist === undefined && memory.content !== before.content) {
     memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
   }
-  return { memory, changed };
+  return { memory: withScopeRules(memory), changed };
 }
 
 export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
   return store.write((tx) => {
     const before = tx.memory(id);
     const { memory, changed } = editMemory(before, patch, tx.now, edits);
-    if (changed) tx.putMemory(memory);
-    tx.note("update", messages.update(id, memory.content));
+    // a file whose scope was changed by hand is moved where its scope says, changed or not
+    if (changed || tx.misplaced(memory)) tx.putMemory(memory);
+    // a move to local killed halfway left the shared copy too: asking again finishes it
+    if (memory.scope === "local") tx.keepLocal("memory", id);
+    // a change to or from local moves the file (store.ts): the commit then holds the shared
+    // file's deletion, or its first appearance; the message never quotes a local memory
+    const to = memory.scope;
+    const from = before.scope;
+    const moves = from !== to && (from === "local" || to === "local");
+    tx.note("update", messages.update(id, memory.content), moves ? messages.scope(id, from, to, to === "local" ? null : memory.content) : undefined);
     return { memories: [memory], unchanged: changed ? [] : [id] };
-  }, []);
+  }, patch.scope !== undefined ? ["memory", "relation"] : []);
 }
 
 /** A use of each memory, counted on this checkout's stream (so a use elsewhere at once adds up). */

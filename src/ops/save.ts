@@ -2,6 +2,7 @@ import { conflict } from "../core/errors.ts";
 import { makeGist } from "../core/gist.ts";
 import { parseId } from "../core/ids.ts";
 import { messages } from "../core/history.ts";
+import { withScopeRules } from "../core/scope.ts";
 import { newId } from "../core/new-id.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { createMemory, type JsonObject } from "../core/records.ts";
@@ -25,7 +26,7 @@ export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promi
   const origin = originOf(store, env);
   const made = createMemory(fields, id, origin);
   // no gist given (an explicit null is a choice): make one, keeping the memory's entities whole
-  const memory = fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made;
+  const memory = withScopeRules(fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made);
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);

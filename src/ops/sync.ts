@@ -104,6 +104,8 @@ export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutco
   return oneSyncAtATime(store, async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
+    // local records the pull brought back were removed from the shared folders: push that too
+    if (pulled.kept_local.length) await store.exclusive(c.step);
     return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
   });
 }

@@ -11,15 +11,55 @@ export const KIND_DIR: Record<RecordKind, string> = { memory: "memories", relati
 export const META_FILE = ".meta.json";
 export const LOCAL_DIR = ".memsync";
 
-export function recordPath(kind: RecordKind, id: string, sharded: boolean): string {
+/**
+ * Where records of scope `local` live: inside the machine-local folder, which every store's
+ * .gitignore has always listed, which commit never looks into (isMachineLocalPath) and which no
+ * pull or checkout writes. Same layout as the shared folders, under this prefix.
+ */
+export const LOCAL_RECORDS = `${LOCAL_DIR}/local`;
+
+/** Shared (tracked) records, or records that never leave this machine. */
+export type Place = "shared" | "local";
+
+export const LOCAL_KIND_DIR: Record<RecordKind, string> = { memory: `${LOCAL_RECORDS}/memories`, relation: `${LOCAL_RECORDS}/relations` };
+
+/** The top folder of a kind's records in a place. */
+export function topDir(kind: RecordKind, place: Place): string {
+  return place === "local" ? LOCAL_KIND_DIR[kind] : KIND_DIR[kind];
+}
+
+/** Both top folders of a kind: shared first. */
+export function topDirs(kind: RecordKind): [string, string] {
+  return [KIND_DIR[kind], LOCAL_KIND_DIR[kind]];
+}
+
+/**
+ * Whether a store-relative path is machine-local (.memsync/...: the index, the journal, local
+ * records). Such a path never enters a commit, a journal entry that commits, or a push.
+ */
+export function isMachineLocalPath(rel: string): boolean {
+  return rel === LOCAL_DIR || rel.startsWith(`${LOCAL_DIR}/`);
+}
+
+/** The place a record path is in. */
+export function placeOf(rel: string): Place {
+  return rel.startsWith(`${LOCAL_RECORDS}/`) ? "local" : "shared";
+}
+
+export function recordPath(kind: RecordKind, id: string, sharded: boolean, place: Place = "shared"): string {
   if (!isId(id)) throw new Error(`refusing to build a path from an invalid id: ${JSON.stringify(String(id).slice(0, 80))}`);
-  const top = KIND_DIR[kind];
+  const top = topDir(kind, place);
   return sharded ? `${top}/${shardOf(id)}/${id}.json` : `${top}/${id}.json`;
 }
 
-/** Both places a record with this id may be, flat first. */
-export function candidatePaths(kind: RecordKind, id: string): [string, string] {
-  return [recordPath(kind, id, false), recordPath(kind, id, true)];
+/** Both places a record with this id may be in a place, flat first. */
+export function candidatePaths(kind: RecordKind, id: string, place: Place = "shared"): [string, string] {
+  return [recordPath(kind, id, false, place), recordPath(kind, id, true, place)];
+}
+
+/** Every path a record with this id may have: shared flat, shared sharded, local flat, local sharded. */
+export function allCandidatePaths(kind: RecordKind, id: string): string[] {
+  return [...candidatePaths(kind, id, "shared"), ...candidatePaths(kind, id, "local")];
 }
 
 export function dirOf(rel: string): string {

@@ -1,7 +1,7 @@
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { StoreFs } from "./fs-port.ts";
-import { idFromFileName, isShardDirName, KIND_DIR, type RecordKind } from "./layout.ts";
+import { idFromFileName, isShardDirName, type Place, type RecordKind, topDir } from "./layout.ts";
 import { readRecordFile } from "./codec.ts";
 
 // Every record of a store in memory, straight from the files (no index): what maintenance works
@@ -13,9 +13,12 @@ export interface LoadedStore {
   problems: { path: string; problem: string }[];
 }
 
-/** Root-relative paths of the record files of one kind, flat ones first, then shard by shard. */
-export function recordFilePaths(fs: StoreFs, root: string, kind: RecordKind): string[] {
-  const top = KIND_DIR[kind];
+/**
+ * Root-relative paths of the record files of one kind in one place (shared: the tracked folders,
+ * what commit compares; local: those of scope local), flat ones first, then shard by shard.
+ */
+export function recordFilePaths(fs: StoreFs, root: string, kind: RecordKind, place: Place = "shared"): string[] {
+  const top = topDir(kind, place);
   if (!fs.stat(`${root}/${top}`)?.isDir) return [];
   const out: string[] = [];
   const subs: string[] = [];
@@ -35,7 +38,7 @@ export function loadAll(fs: StoreFs, root: string): LoadedStore {
   const loaded: LoadedStore = { memories: new Map(), relations: new Map(), problems: [] };
   for (const kind of ["memory", "relation"] as const) {
     const into = (kind === "memory" ? loaded.memories : loaded.relations) as Map<string, Memory | Relation>;
-    for (const path of recordFilePaths(fs, root, kind)) {
+    for (const path of [...recordFilePaths(fs, root, kind, "shared"), ...recordFilePaths(fs, root, kind, "local")]) {
       const id = idFromFileName(path.slice(path.lastIndexOf("/") + 1));
       if (!id) {
         loaded.problems.push({ path, problem: "file name is not <uuid>.json" });

@@ -2,7 +2,7 @@ import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { FileStat, StoreFs } from "./fs-port.ts";
 import type { DirRow, FileRow, IndexDb } from "./index-db.ts";
-import { idFromFileName, isShardDirName, KIND_DIR, type RecordKind } from "./layout.ts";
+import { idFromFileName, isShardDirName, placeOf, type RecordKind, topDir, topDirs } from "./layout.ts";
 import { isTempName } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 
@@ -66,7 +66,9 @@ export function planNeedsCodec(p: Plan): boolean {
 /** Work out what differs between the files and the index, reading only what may have changed. */
 export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly RecordKind[] = ["memory", "relation"]): Plan {
   const plan = emptyPlan();
-  for (const kind of kinds) scanTop(ctx, plan, kind, full);
+  // the shared folders and the machine-local ones (scope local): one more stat per kind when
+  // there is no local record
+  for (const kind of kinds) for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full);
   return plan;
 }
 
@@ -76,7 +78,8 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
  */
 export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Plan {
   const plan = emptyPlan();
-  if (dir === KIND_DIR[kind] || !ctx.fs.stat(`${ctx.root}/${dir}`)?.isDir) scanTop(ctx, plan, kind, false);
+  const top = topDir(kind, placeOf(dir));
+  if (dir === top || !ctx.fs.stat(`${ctx.root}/${dir}`)?.isDir) scanTop(ctx, plan, kind, top, false);
   else scanLeaf(ctx, plan, kind, dir, ctx.index.dir(dir), false);
   return plan;
 }
@@ -100,8 +103,7 @@ function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
   return (dir) => byDir.get(dir) ?? new Map();
 }
 
-function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, full: boolean): void {
-  const top = KIND_DIR[kind];
+function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean): void {
   const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
   const st = ctx.fs.stat(`${ctx.root}/${top}`);
   const rec = ctx.index.dir(top);

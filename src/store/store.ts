@@ -10,7 +10,8 @@ import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
 import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
-import { candidatePaths, dirOf, KIND_DIR, LOCAL_DIR, META_FILE, recordPath, type RecordKind } from "./layout.ts";
+import { withScopeRules } from "../core/scope.ts";
+import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
@@ -88,7 +89,7 @@ function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
  * linked journal was appended to elsewhere). Shard folders and record files are looked at by
  * the transaction that writes into them (StoreTx.freshen, StoreTx.read).
  */
-export const FIXED_PATHS = [LOCAL_DIR, INDEX_FILE, LOCK_FILE, JOURNAL_FILE, META_FILE, KIND_DIR.memory, KIND_DIR.relation] as const;
+export const FIXED_PATHS = [LOCAL_DIR, INDEX_FILE, LOCK_FILE, JOURNAL_FILE, META_FILE, KIND_DIR.memory, KIND_DIR.relation, LOCAL_RECORDS, LOCAL_KIND_DIR.memory, LOCAL_KIND_DIR.relation] as const;
 
 /** The fixed paths of a store that are symbolic links (status reports them). */
 export function linkedFixedPaths(fs: StoreFs, root: string): string[] {
@@ -161,7 +162,7 @@ export class Store {
   static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     const meta = readRawMeta(fs, root);
-    // before anything is opened or made there (seven lstat calls, once per process)
+    // before anything is opened or made there (ten lstat calls, once per process)
     for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     const busy = opts.busyTimeoutMs ?? 15_000;
@@ -297,9 +298,14 @@ export class Store {
           started = true;
           tx = new StoreTx(this, this.loadedCodec, this.ctx);
           const out = fn(tx);
+          tx.settlePlaces();
           tx.recordDirs();
-          if (tx.changed.length) {
-            this.journalBuffer.push({ op: tx.op, message: tx.message ?? `${tx.op}: ${tx.changed.length} files`, paths: tx.changed, at: this.nowSeconds() });
+          // records of scope local never reach the journal (so never a commit); nor does their text
+          // through a message, when a change touched both kinds
+          const shared = tx.changed.filter((p) => !isMachineLocalPath(p));
+          if (shared.length) {
+            const message = shared.length === tx.changed.length ? (tx.message ?? `${tx.op}: ${shared.length} files`) : (tx.sharedMessage ?? `${tx.op}: ${shared.length} shared file${shared.length === 1 ? "" : "s"}`);
+            this.journalBuffer.push({ op: tx.op, message, paths: shared, at: this.nowSeconds() });
           }
           return out;
         },
@@ -343,8 +349,9 @@ export class Store {
       const removed = new Set(removeOldTemps(this.fs, this.root, plan.temps, this.nowMs()));
       if (removed.size) plan.temps = plan.temps.filter((t) => !removed.has(t));
     }
-    if (plan.outside.length && !this.absorbing) {
-      const paths = [...new Set(plan.outside)].sort();
+    const outside = plan.outside.filter((p) => !isMachineLocalPath(p));
+    if (outside.length && !this.absorbing) {
+      const paths = [...new Set(outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
     }
   }
@@ -480,7 +487,7 @@ export class Store {
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
     // where the index has the record first: one stat instead of two for a sharded record
     const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
-    const paths = candidatePaths(kind, id);
+    const paths = allCandidatePaths(kind, id);
     for (const rel of known && paths.includes(known) ? [known, ...paths.filter((p) => p !== known)] : paths) {
       const st = this.fs.stat(`${this.root}/${rel}`);
       if (st?.isFile) return { path: rel, stat: st };
@@ -587,11 +594,25 @@ export class StoreTx {
   readonly changed: string[] = [];
   op = "change";
   message: string | undefined;
+  /** The message to commit when this change also touched local records (it must not quote them). */
+  sharedMessage: string | undefined;
 
-  /** Name the change for history: its kind and its commit message. */
-  note(op: string, message: string): void {
+  /** Relations written by this transaction, and memories it moved between places (scope changes). */
+  private readonly relationsPut = new Set<string>();
+  private readonly moved = new Set<string>();
+  /** Memories this transaction removed from the local place (a relation to one stays local). */
+  private readonly goneLocal = new Set<string>();
+  /** Records moved between places: their old text, put back if the transaction fails. */
+  private readonly movedFrom: { path: string; text: string }[] = [];
+
+  /**
+   * Name the change for history: its kind and its commit message, and (when it touches local
+   * records too) the message that may be committed instead, which must not quote a local record.
+   */
+  note(op: string, message: string, sharedMessage?: string): void {
     this.op = op;
     this.message = message;
+    this.sharedMessage = sharedMessage;
   }
 
   /** Bring one folder's index up to date before this transaction writes into it. */
@@ -600,7 +621,8 @@ export class StoreTx {
     if (this.current.has(dir)) return;
     this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
-    if (dir !== KIND_DIR[kind] && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(KIND_DIR[kind]);
+    const top = topDir(kind, placeOf(dir));
+    if (dir !== top && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(top);
   }
 
   get now(): number {
@@ -670,21 +692,102 @@ export class StoreTx {
     return this.store.locate("memory", id) !== null;
   }
 
+  /**
+   * Write a memory where its scope says: scope local under .memsync/local/ (never committed),
+   * any other in the shared folders. A memory whose scope changed to or from local moves in this
+   * same transaction (one operation, one journal entry). A global one is written anonymised.
+   */
   putMemory(m: Memory): string {
-    const json = this.codec.memoryToJson(m);
-    const path = this.write("memory", m.id, json);
-    this.store.index.putMemory(m, path, json);
+    const memory = withScopeRules(m);
+    const place: Place = memory.scope === "local" ? "local" : "shared";
+    const json = this.codec.memoryToJson(memory);
+    const before = this.store.locate("memory", memory.id)?.path;
+    const path = this.write("memory", memory.id, json, place);
+    this.store.index.putMemory(memory, path, json);
+    if (before && placeOf(before) !== place) this.moved.add(memory.id);
     return path;
   }
 
+  /** A relation with a local memory at either end is local too (it would name that memory). */
   putRelation(r: Relation): string {
     const json = this.codec.relationToJson(r);
-    const path = this.write("relation", r.id, json);
+    const path = this.write("relation", r.id, json, this.relationPlace(r));
     this.store.index.putRelation(r, path, json);
+    this.relationsPut.add(r.id);
     return path;
+  }
+
+  /** Whether a memory's file is not where its scope says (an edit by hand). */
+  misplaced(m: Memory): boolean {
+    const at = this.store.locate("memory", m.id);
+    return at !== null && placeOf(at.path) !== (m.scope === "local" ? "local" : "shared");
+  }
+
+  private isLocalMemory(id: string): boolean {
+    if (this.goneLocal.has(id)) return true;
+    const at = this.store.locate("memory", id);
+    return at !== null && placeOf(at.path) === "local";
+  }
+
+  private relationPlace(r: Relation): Place {
+    return this.isLocalMemory(r.from_memory_id) || this.isLocalMemory(r.to_memory_id) ? "local" : "shared";
+  }
+
+  /**
+   * At the end of a transaction: every relation it wrote, and every relation of a memory it moved,
+   * is put where its ends now say (a relation written before its memory, as split does, or one
+   * whose memory changed scope). A relation file that cannot be read stays where it is.
+   */
+  settlePlaces(): void {
+    const ids = new Set(this.relationsPut);
+    if (this.moved.size) for (const rid of this.store.index.relationIdsTouching([...this.moved])) ids.add(rid);
+    for (const rid of [...ids].sort()) {
+      const at = this.store.locate("relation", rid);
+      if (!at) continue;
+      const read = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, "relation", rid);
+      if (!read.ok) continue;
+      const place = this.relationPlace(read.record);
+      if (placeOf(at.path) === place) continue;
+      const json = this.codec.relationToJson(read.record);
+      this.store.index.putRelation(read.record, this.write("relation", rid, json, place), json);
+    }
+  }
+
+  /**
+   * A record this machine keeps local came back into the shared folders from the remote (another
+   * machine used it while this one made it local, and a use wins over a deletion in a merge):
+   * the local copy wins and the shared one is removed again (the next commit deletes it). A
+   * shared relation naming a memory that is local here becomes local. Returns whether it changed.
+   */
+  keepLocal(kind: RecordKind, id: string): boolean {
+    const { fs, root } = this.store;
+    const exists = (p: string) => fs.stat(`${root}/${p}`)?.isFile === true;
+    const shared = candidatePaths(kind, id, "shared").filter(exists);
+    if (shared.length === 0) return false;
+    const local = candidatePaths(kind, id, "local").find(exists);
+    if (!local) {
+      if (kind !== "relation") return false;
+      const read = this.codec.readRecordFile(fs, `${root}/${shared[0]}`, "relation", id);
+      if (!read.ok || this.relationPlace(read.record) === "shared") return false;
+      this.putRelation(read.record); // moves it
+      return true;
+    }
+    const read = this.codec.readRecordFile(fs, `${root}/${local}`, kind, id);
+    if (!read.ok) return false; // a corrupt local copy: both stay, status reports them
+    for (const p of shared) {
+      this.freshen(kind, dirOf(p));
+      this.removeAt(p);
+    }
+    // the local copy is the record again (the index may have set it aside as a duplicate)
+    this.freshen(kind, dirOf(local));
+    if (kind === "memory") this.putMemory(read.record as Memory);
+    else this.putRelation(read.record as Relation);
+    return true;
   }
 
   removeMemory(id: string): boolean {
+    const at = this.store.locate("memory", id);
+    if (at && placeOf(at.path) === "local") this.goneLocal.add(id);
     return this.remove("memory", id);
   }
 
@@ -715,19 +818,26 @@ export class StoreTx {
     return this.store.index.scoringRows(statuses);
   }
 
-  private write(kind: RecordKind, id: string, json: string): string {
+  private write(kind: RecordKind, id: string, json: string, place: Place): string {
     refuseUnwritable(kind, id, json);
     const { fs, root } = this.store;
-    // a record keeps the path it has; a new one goes where the layout says, which needs the
-    // count of records: on an index that has never seen this store (a fresh clone), look first
-    const existing = this.store.locate(kind, id)?.path;
-    if (!existing && !this.store.index.dir(KIND_DIR[kind])) this.freshen(kind, KIND_DIR[kind]);
-    const rel = existing ?? recordPath(kind, id, this.store.shardsNewRecords());
+    // a record keeps the path it has in its place; a new one goes where the layout says, which
+    // needs the count of records: on an index that has never seen this store (a fresh clone),
+    // look first. A record in the other place (its scope changed) moves: written here, removed there.
+    const found = this.store.locate(kind, id)?.path;
+    const existing = found !== undefined && placeOf(found) === place ? found : undefined;
+    const top = topDir(kind, place);
+    if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
+    const rel = existing ?? recordPath(kind, id, this.store.shardsNewRecords(), place);
     const dir = dirOf(rel);
     this.freshen(kind, dir);
+    if (found !== undefined && found !== rel) {
+      this.freshen(kind, dirOf(found));
+      this.movedFrom.push({ path: found, text: fs.readText(`${root}/${found}`) });
+    }
     if (!fs.stat(`${root}/${dir}`)?.isDir) {
       fs.mkdirp(`${root}/${dir}`);
-      this.touched.add(KIND_DIR[kind]);
+      this.touched.add(top);
     }
     if (existing) this.keepOld(rel);
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
@@ -738,6 +848,7 @@ export class StoreTx {
       this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
     }
     this.touched.add(dir);
+    if (found !== undefined && found !== rel) this.removeAt(found);
     return rel;
   }
 
@@ -773,14 +884,8 @@ export class StoreTx {
   private remove(kind: RecordKind, id: string): boolean {
     const at = this.store.locate(kind, id);
     if (!at) return false;
-    const dir = dirOf(at.path);
-    this.freshen(kind, dir);
-    this.store.fs.unlink(`${this.store.root}/${at.path}`);
-    this.changed.push(at.path);
-    // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
-    this.unsynced.add(dir);
-    this.store.index.deleteFile(at.path);
-    this.touched.add(dir);
+    this.freshen(kind, dirOf(at.path));
+    this.removeAt(at.path);
     return true;
   }
 
@@ -829,8 +934,39 @@ export class StoreTx {
     this.replaced.clear();
   }
 
-  /** Remove the record files this transaction made (it failed; the index rolled back). Best effort. */
+  /** Remove a record file (its folder is current). */
+  private removeAt(rel: string): void {
+    const dir = dirOf(rel);
+    this.store.fs.unlink(`${this.store.root}/${rel}`);
+    const made = this.created.indexOf(rel);
+    if (made >= 0) {
+      // made and removed by this transaction (a relation written before its memory, then moved
+      // where its ends say): no change at that path at all
+      this.created.splice(made, 1);
+      for (let i = this.changed.indexOf(rel); i >= 0; i = this.changed.indexOf(rel)) this.changed.splice(i, 1);
+      // and a failure must not put it back (it may name a local memory)
+      for (let i = this.movedFrom.findIndex((m) => m.path === rel); i >= 0; i = this.movedFrom.findIndex((m) => m.path === rel)) this.movedFrom.splice(i, 1);
+    } else {
+      this.changed.push(rel);
+    }
+    // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
+    this.unsynced.add(dir);
+    this.store.index.deleteFile(rel);
+    this.touched.add(dir);
+  }
+
+  /**
+   * Remove the record files this transaction made (it failed; the index rolled back), and put
+   * back those it moved to the other place. Best effort.
+   */
   undoCreated(): void {
+    for (const { path, text } of this.movedFrom.splice(0)) {
+      try {
+        writeAtomic(this.store.fs, `${this.store.root}/${dirOf(path)}`, path.slice(dirOf(path).length + 1), text);
+      } catch {
+        return; // the disk refuses even this: the copy in the other place stays, so nothing is lost
+      }
+    }
     for (const rel of this.created.splice(0)) {
       try {
         this.store.fs.unlink(`${this.store.root}/${rel}`);

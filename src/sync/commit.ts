@@ -5,7 +5,7 @@ import { parseJsonText } from "../core/model/validate.ts";
 import type { Codec } from "../store/codec.ts";
 import { recordFilePaths } from "../store/load-all.ts";
 import { appendJournal, dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
-import { idFromFileName, META_FILE } from "../store/layout.ts";
+import { idFromFileName, isMachineLocalPath, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
 import { readCommitState, writeCommitState } from "./commit-state.ts";
@@ -204,7 +204,10 @@ function problemOf(codec: Codec, path: string, content: Uint8Array): string | nu
   const id = idFromFileName(path.slice(path.lastIndexOf("/") + 1));
   if (!id) return null;
   const r = codec.parseRecordText(kind, text, id);
-  return r.ok ? null : r.problem;
+  if (!r.ok) return r.problem;
+  // a memory marked local by hand in a shared folder: its text must not leave the machine
+  if (kind === "memory" && (r.record as { scope?: string }).scope === "local") return `scope local in a shared folder (memsync update ${id} --scope local moves it out of git)`;
+  return null;
 }
 
 /**
@@ -267,6 +270,9 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   for (const g of groups) {
     const changed: string[] = [];
     for (const path of [...new Set(g.paths)].sort()) {
+      // machine-local files (local-scope records, the index, the journal) never enter history,
+      // whatever a journal line says
+      if (isMachineLocalPath(path)) continue;
       let content: Uint8Array | null = null;
       // a removed file (gc removes thousands): a failed read costs an exception, a look does not
       if (fs.existsSync(`${dir}/${path}`)) {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { isMemsyncError, unavailable } from "../core/errors.ts";
-import { candidatePaths } from "../store/layout.ts";
+import { candidatePaths, idFromFileName, isMachineLocalPath, LOCAL_RECORDS } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { applyCheckout, syncGitIndex } from "./checkout.ts";
 import { currentBranchRef, TreeModel, writeCommitState } from "./commit.ts";
@@ -33,6 +33,11 @@ export interface PullResult {
   text_conflicts: string[];
   /** Corrupt local files not committed: the merge's version is in history, the file is left as it is. */
   skipped: string[];
+  /**
+   * Records of scope local here that the pull brought back into the shared folders (another
+   * machine used them while this one made them local): the shared copies were removed again.
+   */
+  kept_local: string[];
   head: string | null;
 }
 
@@ -135,7 +140,7 @@ export async function pull(store: Store, author: Author, nowSeconds: number, cre
 async function integrate(store: Store, ref: string, theirs: string | null, commitsIn: number, author: Author, nowSeconds: number, keep: Set<string>): Promise<PullResult> {
   const dir = store.root;
   const gitdir = `${dir}/.git`;
-  const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], skipped: [], head: null };
+  const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], skipped: [], kept_local: [], head: null };
   const ours = await resolve(gitdir, ref);
   result.head = ours;
   if (!theirs) {
@@ -192,9 +197,41 @@ async function integrate(store: Store, ref: string, theirs: string | null, commi
   result.skipped = paths.filter((p) => p.keep).map((p) => p.path);
   await applyCheckout(store, { ref, from: ours, head, paths });
   await store.absorb();
+  result.kept_local = await keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p));
   countChanges(result, changes);
   result.head = head;
   return result;
+}
+
+/**
+ * After a pull: a record the pull wrote to the shared folders that this machine keeps local (the
+ * merge restored it: another machine used it while this one made it local) loses its shared
+ * copy again, and a shared relation naming a local memory becomes local. One change, committed
+ * by the next commit (sync commits it before it pushes). Nothing to do on a store that has no
+ * local record (one stat).
+ */
+async function keepLocalRecords(store: Store, paths: string[]): Promise<string[]> {
+  if (!fs.existsSync(`${store.root}/${LOCAL_RECORDS}`)) return [];
+  const records = paths.flatMap((p) => {
+    const kind = kindOfPath(p);
+    const id = idFromFileName(p.slice(p.lastIndexOf("/") + 1));
+    return (kind === "memory" || kind === "relation") && id && !isMachineLocalPath(p) ? [{ kind, id }] : [];
+  });
+  if (records.length === 0) return [];
+  return store.write((tx) => {
+    const kept = records.filter((r) => tx.keepLocal(r.kind, r.id)).map((r) => r.id);
+    const n = kept.length;
+    const message = `update: ${n} record${n === 1 ? "" : "s"} kept on this machine only (scope local; the remote had brought ${n === 1 ? "it" : "them"} back)`;
+    tx.note("update", message, message);
+    return kept;
+  });
+}
+
+/** A push's pull: local records it brought back lose their shared copy in a commit of their own, pushed next. */
+async function pullAndKeepLocal(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep): Promise<PullResult> {
+  const pulled = await pull(store, author, nowSeconds, creds, local);
+  if (pulled.kept_local.length) await store.exclusive(local);
+  return pulled;
 }
 
 const STALE_LOCK_MS = 10_000;
@@ -288,7 +325,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     const remoteHead = await resolve(remoteDir, ref);
     if (remoteHead === mine) return out;
     if (remoteHead && !(await git.isDescendent({ fs, dir, oid: mine, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
-      out.pulled.push(await pull(store, author, nowSeconds, creds, local));
+      out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
       continue;
     }
     out.commits_out = (await commitsAhead(dir)) ?? 0;
@@ -333,7 +370,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
       } else if (code !== "PushRejectedError") networkError(e, remote.url);
     }
     // the remote moved on: merge it in, then try again
-    out.pulled.push(await pull(store, author, nowSeconds, creds, local));
+    out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);

@@ -140,6 +140,8 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
   const p = out.pull;
   if (p) lines.push(`pull: ${p.mode}${p.mode === "merge" || p.mode === "fast-forward" ? ` (${p.memories_added} added, ${p.memories_changed} changed, ${p.memories_removed} removed, ${p.conflicts_resolved} merged)` : ""}`);
   if (p?.text_conflicts.length) lines.push(`files merged as text with conflict markers: ${p.text_conflicts.join(", ")}`);
+  const local = [...(p?.kept_local ?? []), ...(out.push?.pulled.flatMap((q) => q.kept_local) ?? [])];
+  if (local.length) lines.push(`kept local (the remote had brought back, removed from the shared files again): ${[...new Set(local)].join(", ")}`);
   const pushed = out.push;
   if (pushed) lines.push(pushed.pushed ? `push: ${pushed.commits_out} commit${pushed.commits_out === 1 ? "" : "s"} (${pushed.attempts} attempt${pushed.attempts === 1 ? "" : "s"})` : "push: up to date");
   return { stdout: `${lines.join("\n")}\n`, ...bad };
