@@ -477,9 +477,9 @@ export class Store {
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
   }
 
-  /** Memories whose id ends with these hex digits (a short id), as the index knows them. */
-  memoryIdsEndingWith(suffix: string): Promise<string[]> {
-    return this.guarded(() => this.indexDb.memoryIdsEndingWith(suffix));
+  /** Memory or relation ids starting or ending with an abbreviation's hex digits, as the index knows them. */
+  idsAbbreviated(kind: "memory" | "relation", hex: string, limit: number): Promise<string[]> {
+    return this.guarded(() => this.indexDb.idsAbbreviated(kind, hex, limit));
   }
 
   relationsOf(id: string): Promise<{ outgoing: Relation[]; incoming: Relation[] }> {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { invalidInput, usageError } from "../../core/errors.ts";
-import { parseId } from "../../core/ids.ts";
+import { parseIdRef } from "../../core/ids.ts";
 import { parseJsonText } from "../../core/model/validate.ts";
 import type { JsonObject } from "../../core/records.ts";
 import type { OpsEnv } from "../../ops/context.ts";
@@ -102,9 +102,18 @@ export function oneOf<T extends string>(flags: Flags, name: string, allowed: rea
   return raw as T;
 }
 
+/**
+ * Ids as given (full, or abbreviated: core/ids.ts parseIdRef), checked before the store is
+ * opened; ops/id-lookup.ts resolveIds turns them into full ids.
+ */
 export function ids(raw: readonly unknown[], what = "id"): string[] {
   if (raw.length === 0) throw usageError(`give at least one ${what}`);
-  return raw.map((r) => parseId(String(r), what));
+  return raw.map((r) => idArg(r, what));
+}
+
+export function idArg(raw: unknown, what = "id"): string {
+  parseIdRef(String(raw), what);
+  return String(raw);
 }
 
 function kebab(name: string): string {

@@ -1,14 +1,14 @@
 import { usageError } from "../../../core/errors.ts";
-import { parseId } from "../../../core/ids.ts";
 import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
 import type { JsonObject, LabelEdits } from "../../../core/records.ts";
 import { withStore } from "../../../ops/context.ts";
 import { deleteMemories } from "../../../ops/delete.ts";
+import { resolveId, resolveIds } from "../../../ops/id-lookup.ts";
 import { archiveMemories, touchMemories, updateMemoryOp } from "../../../ops/edit.ts";
 import { ensureStore, storeExists } from "../../../ops/init.ts";
 import { relateMemories, unrelate } from "../../../ops/relate.ts";
 import { checkNewMemory, saveMemory } from "../../../ops/save.ts";
-import { type Flags, ids, jsonInput, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
+import { type Flags, idArg, ids, jsonInput, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
 import { json } from "../format.ts";
 import type { CommandResult } from "../result.ts";
 
@@ -62,7 +62,7 @@ export async function save(rawWords: string[], flags: Flags): Promise<CommandRes
 }
 
 export async function update(rawId: string, flags: Flags): Promise<CommandResult> {
-  const id = parseId(rawId);
+  const given = idArg(rawId);
   const patch: JsonObject = (await jsonInput(flags)) ?? {};
   const content = str(flags, "content");
   if (content !== undefined) patch.content = await textArg([content], "new content");
@@ -79,14 +79,15 @@ export async function update(rawId: string, flags: Flags): Promise<CommandResult
   };
   const nothing = Object.keys(patch).length === 0 && Object.values(edits).every((v) => v.length === 0);
   if (nothing) throw usageError("nothing to update: give --content, --tag, --type ... or --input");
-  const out = await withStore(opsEnv(flags), (store) => updateMemoryOp(store, id, patch, edits));
+  let id = "";
+  const out = await withStore(opsEnv(flags), async (store) => updateMemoryOp(store, (id = await resolveId(store, given)), patch, edits));
   return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n` };
 }
 
 export async function touch(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds);
   const env = opsEnv(flags);
-  const out = await withStore(env, (store) => touchMemories(store, env, wanted, Boolean(flags.boost)));
+  const out = await withStore(env, async (store) => touchMemories(store, env, await resolveIds(store, wanted), Boolean(flags.boost)));
   return {
     stdout: flags.json
       ? json(out)
@@ -96,7 +97,7 @@ export async function touch(rawIds: string[], flags: Flags): Promise<CommandResu
 
 export async function archive(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), (store) => archiveMemories(store, wanted));
+  const out = await withStore(opsEnv(flags), async (store) => archiveMemories(store, await resolveIds(store, wanted)));
   return {
     stdout: flags.json
       ? json(out)
@@ -106,7 +107,7 @@ export async function archive(rawIds: string[], flags: Flags): Promise<CommandRe
 
 export async function remove(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), (store) => deleteMemories(store, wanted, Boolean(flags.keepRelations)));
+  const out = await withStore(opsEnv(flags), async (store) => deleteMemories(store, await resolveIds(store, wanted), Boolean(flags.keepRelations)));
   if (flags.json) return { stdout: json(out) };
   const lines = out.deleted.map((id) => `deleted ${id}`);
   if (out.relations_removed.length) lines.push(`removed ${out.relations_removed.length} relation(s): ${out.relations_removed.join(", ")}`);
@@ -115,17 +116,22 @@ export async function remove(rawIds: string[], flags: Flags): Promise<CommandRes
 }
 
 export async function relate(rawFrom: string, rawTo: string, flags: Flags): Promise<CommandResult> {
-  const from = parseId(rawFrom, "from id");
-  const to = parseId(rawTo, "to id");
+  const givenFrom = idArg(rawFrom, "from id");
+  const givenTo = idArg(rawTo, "to id");
   const type = oneOf(flags, "type", RELATION_TYPES) ?? "related";
   const strength = num(flags, "strength", { min: 0, max: 1 });
   const metadata = pairs(list(flags, "meta"), "meta");
-  const out = await withStore(opsEnv(flags), (store) => relateMemories(store, { from, to, type, strength, metadata }));
+  let from = "";
+  let to = "";
+  const out = await withStore(opsEnv(flags), async (store) => {
+    [from, to] = [await resolveId(store, givenFrom, "memory", "from id"), await resolveId(store, givenTo, "memory", "to id")];
+    return relateMemories(store, { from, to, type, strength, metadata });
+  });
   return { stdout: flags.json ? json(out) : `related ${from} -${type}-> ${to}  (relation ${out.relation.id})\n` };
 }
 
 export async function unrelateCmd(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds, "relation id");
-  const out = await withStore(opsEnv(flags), (store) => unrelate(store, wanted));
+  const out = await withStore(opsEnv(flags), async (store) => unrelate(store, await resolveIds(store, wanted, "relation", "relation id")));
   return { stdout: flags.json ? json(out) : out.removed.map((id) => `removed relation ${id}\n`).join("") };
 }
