@@ -87,6 +87,8 @@ export function num(flags: Flags, name: string, opts: { min: number; max: number
   const raw = str(flags, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
+  // a sign where none is allowed misuses the option (--limit -3): a usage error, as before it was parsed
+  if (n < 0 && opts.min >= 0) throw usageError(`--${kebab(name)} must be ≥ ${opts.min}, got ${JSON.stringify(raw.slice(0, 40))}`);
   if (raw.trim() === "" || !Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || n < opts.min || n > opts.max) {
     throw invalidInput(`--${kebab(name)} must be ${opts.int ? "an integer" : "a number"} from ${opts.min} to ${opts.max}, got ${JSON.stringify(raw.slice(0, 40))}`);
   }

@@ -39,7 +39,7 @@ export async function score(rawIds: string[], flags: Flags): Promise<CommandResu
 }
 
 export async function settings(key: string | undefined, value: string | undefined, rest: unknown[], flags: Flags): Promise<CommandResult> {
-  if (rest.length) throw usageError("memsync settings takes at most a key and a value");
+  if (rest.length) throw usageError("settings takes at most a key and a value");
   const env = opsEnv(flags);
   const out = await withStore(env, (store) => (value === undefined ? showSettings(store, key) : setSetting(store, key!, String(value))));
   if (flags.json) return { stdout: json(key !== undefined && value === undefined ? { key, value: out.settings[key] } : out) };
