@@ -157,6 +157,44 @@ export async function jsonInput(flags: Flags): Promise<JsonObject | undefined> {
   return v as JsonObject;
 }
 
+/**
+ * save --input FILE|-: one JSON object (one memory, as before), a JSON array of objects, or JSON
+ * lines (one object a line; blank lines skipped). `many` says a list was given, even of one.
+ * A record that is not an object is refused naming it (record N of the array, line N).
+ */
+export async function jsonRecords(flags: Flags): Promise<{ records: JsonObject[]; labels: string[]; many: boolean; source: string } | undefined> {
+  const source = str(flags, "input");
+  if (source === undefined) return undefined;
+  const name = source === STDIN_ARG ? "-" : source;
+  const text = await readInput(source);
+  const whole = parseJsonText(text);
+  const asObject = (v: unknown, where: string): JsonObject => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${name}: ${where}expected a JSON object of record fields`);
+    return v as JsonObject;
+  };
+  if (whole.ok) {
+    if (Array.isArray(whole.value)) {
+      const labels = whole.value.map((_, i) => `record ${i + 1}`);
+      return { records: whole.value.map((v, i) => asObject(v, `${labels[i]}: `)), labels, many: true, source: name };
+    }
+    return { records: [asObject(whole.value, "")], labels: ["the record"], many: false, source: name };
+  }
+  // not one JSON text: JSON lines, if its first line is an object on its own
+  const lines = text.split("\n");
+  const first = parseJsonText(lines.find((l) => l.trim() !== "") ?? "");
+  if (!first.ok) throw invalidInput(`--input ${name}: ${whole.problem}`);
+  const records: JsonObject[] = [];
+  const labels: string[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    const parsed = parseJsonText(line);
+    if (!parsed.ok) throw invalidInput(`--input ${name}: line ${i + 1}: ${parsed.problem}`);
+    records.push(asObject(parsed.value, `line ${i + 1}: `));
+    labels.push(`line ${i + 1}`);
+  });
+  return { records, labels, many: true, source: name };
+}
+
 /** key=value pairs into an object (values parsed as JSON when they are valid JSON). */
 export function pairs(items: readonly string[], name: string): JsonObject {
   const out: JsonObject = {};

@@ -1,4 +1,4 @@
-import { usageError } from "../../../core/errors.ts";
+import { invalidInput, isMemsyncError, MemsyncError, usageError } from "../../../core/errors.ts";
 import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
 import type { JsonObject, LabelEdits } from "../../../core/records.ts";
 import { withStore } from "../../../ops/context.ts";
@@ -7,8 +7,10 @@ import { resolveId, resolveIds } from "../../../ops/id-lookup.ts";
 import { archiveMemories, touchMemories, updateMemoryOp } from "../../../ops/edit.ts";
 import { ensureStore, storeExists } from "../../../ops/init.ts";
 import { relateMemories, unrelate } from "../../../ops/relate.ts";
-import { checkNewMemory, saveMemory } from "../../../ops/save.ts";
-import { type Flags, idArg, ids, jsonInput, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
+import { currentProject } from "../../../ops/project.ts";
+import { checkNewMemory, saveMemories, saveMemory } from "../../../ops/save.ts";
+import { cwd } from "../../../runtime/host.ts";
+import { type Flags, idArg, ids, jsonInput, jsonRecords, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
 import { json } from "../format.ts";
 import type { CommandResult } from "../result.ts";
 
@@ -38,18 +40,36 @@ function fieldFlags(flags: Flags, into: JsonObject): void {
   }
 }
 
-export async function save(rawWords: string[], flags: Flags): Promise<CommandResult> {
-  const words = wordsOf(rawWords, flags);
-  const fields: JsonObject = (await jsonInput(flags)) ?? {};
-  if (words.length > 0 || fields.content === undefined) {
-    if (fields.content !== undefined) throw usageError("give the memory text either as an argument or in --input, not both");
-    fields.content = await textArg(words, "memory text");
-  }
+/**
+ * The flags' fields over a record's, and its project: --project, else the record's own, else
+ * none for a global memory, else the working directory's (as remember and capture do).
+ */
+function withFlags(fields: JsonObject, flags: Flags): JsonObject {
   fieldFlags(flags, fields);
   const tags = list(flags, "tag");
   if (tags.length) fields.tags = [...(Array.isArray(fields.tags) ? fields.tags : []), ...tags];
   const entities = list(flags, "entity");
   if (entities.length) fields.entities = [...(Array.isArray(fields.entities) ? fields.entities : []), ...entities];
+  if (fields.project === undefined && fields.scope !== "global") {
+    const here = currentProject(cwd());
+    if (here !== null) fields.project = here;
+  }
+  return fields;
+}
+
+export async function save(rawWords: string[], flags: Flags): Promise<CommandResult> {
+  const words = wordsOf(rawWords, flags);
+  const input = await jsonRecords(flags);
+  if (input?.many) {
+    if (words.length > 0) throw usageError("--input gave a list of records: give no memory text as an argument too");
+    return saveMany(input.records.map((r) => withFlags(r, flags)), input.labels, input.source, flags);
+  }
+  const fields: JsonObject = input?.records[0] ?? {};
+  if (words.length > 0 || fields.content === undefined) {
+    if (fields.content !== undefined) throw usageError("give the memory text either as an argument or in --input, not both");
+    fields.content = await textArg(words, "memory text");
+  }
+  withFlags(fields, flags);
   const env = opsEnv(flags);
   // where the first save would create the store, bad input must be refused before that
   if (!storeExists(env)) checkNewMemory(fields);
@@ -57,6 +77,30 @@ export async function save(rawWords: string[], flags: Flags): Promise<CommandRes
   const out = await withStore(env, (store) => saveMemory(store, env, fields));
   return {
     stdout: flags.json ? json({ ...out, store_created: created }) : `saved ${out.memory.id}  (${out.path})\n`,
+    stderr: created && !flags.json ? `memsync: created a new store at ${env.storeRoot}\n` : "",
+  };
+}
+
+/** save --input with a list: every record checked first, then one operation, one commit. */
+async function saveMany(records: JsonObject[], labels: string[], source: string, flags: Flags): Promise<CommandResult> {
+  if (records.length === 0) throw invalidInput(`--input ${source}: no records`);
+  const env = opsEnv(flags);
+  if (!storeExists(env)) {
+    records.forEach((r, i) => {
+      try {
+        checkNewMemory(r);
+      } catch (e) {
+        if (isMemsyncError(e)) throw new MemsyncError(e.code, `${labels[i]}: ${e.message}`, e.data);
+        throw e;
+      }
+    });
+  }
+  const created = await ensureStore(env);
+  const out = await withStore(env, (store) => saveMemories(store, env, records, labels));
+  return {
+    stdout: flags.json
+      ? json({ saved: out, store_created: created })
+      : `saved ${out.length} ${out.length === 1 ? "memory" : "memories"}\n${out.map((o) => `  ${o.memory.id}\n`).join("")}`,
     stderr: created && !flags.json ? `memsync: created a new store at ${env.storeRoot}\n` : "",
   };
 }
