@@ -5,7 +5,7 @@ import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
-import { removeOldTemps, writeAtomic } from "./atomic-write.ts";
+import { removeOldTemps, storeLevelTemps, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
@@ -328,11 +328,15 @@ export class Store {
 
   private journalTempsChecked = false;
 
-  /** Once per process, in a write: the journal's temp files a killed commit left (a small folder). */
+  /**
+   * Once per process, in a write: temp files a killed process left at the store's top and in its
+   * machine-local folder (the journal's among them), once old enough that no live writer owns them.
+   */
   private removeOldJournalTemps(): void {
     if (this.journalTempsChecked) return;
     this.journalTempsChecked = true;
     removeOldJournalTemps(this.fs, this.root, this.nowMs());
+    removeOldTemps(this.fs, this.root, storeLevelTemps(this.fs, this.root, LOCAL_DIR), this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
