@@ -64,9 +64,3 @@ export function parseIdRef(input: string, what = "id"): IdRef {
     `invalid ${what} ${JSON.stringify(shown)}: expected a full id like 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d, or at least ${MIN_ABBREV} of its hex digits from its start or its end`,
   );
 }
-
-/** Whether an id starts or ends with an abbreviation's hex digits. */
-export function abbreviates(abbrev: string, id: string): boolean {
-  const hex = id.replace(/-/g, "");
-  return hex.startsWith(abbrev) || hex.endsWith(abbrev);
-}

@@ -102,8 +102,8 @@ describe("help, version, usage", () => {
   });
 
   test("a mistyped command gets a suggestion (exit 2); no message repeats memsync's name", () => {
-    for (const [typed, meant] of [["lst", "list"], ["stauts", "status"], ["serach", "search"], ["remeber", "remember"]]) {
-      const r = memsync([typed!]);
+    for (const [typed, meant] of [["lst", "list"], ["stauts", "status"], ["serach", "search"], ["remeber", "remember"]] as const) {
+      const r = memsync([typed]);
       assert.equal(r.code, 2, typed);
       assert.equal(r.stderr, `memsync: unknown command "${typed}": did you mean ${meant}? (see memsync help)\n`);
     }
@@ -117,7 +117,7 @@ describe("help, version, usage", () => {
   });
 
   test("--version names memsync's version and the runtime's own (not a Node-compat number)", () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
+    const pkg = JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     const v = memsync(["--version"]).stdout;
     assert.match(v, new RegExp(`^memsync ${pkg.version.replace(/\./g, "\\.")}, bun \\d+\\.\\d+\\.\\d+\\S* on \\w+-\\w+\\n$`));
     assert.doesNotMatch(v, /bun-v|v\d+\.\d+\.\d+/);
