@@ -84,7 +84,8 @@ describe("memsync hooks install / uninstall", () => {
     assert.equal(JSON.parse(run(["hooks", "uninstall", "--json"]).stdout).removed, 6);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), mine);
     // the hook itself runs with the mark (it is ignored)
-    const hook = memsync(["--store", tempDir(), "hook", "SessionEnd", "--memsync-hook"], { env, command: [copy], input: "{}" });
+    const payload = { hook_event_name: "SessionStart", session_id: "s1", cwd: tempDir(), source: "startup" };
+    const hook = memsync(["--store", tempDir(), "hook", "SessionStart", "--memsync-hook"], { env, command: [copy], input: JSON.stringify(payload) });
     assert.equal(hook.code, 0);
     assert.doesNotMatch(hook.stdout, /systemMessage/);
   });

@@ -456,7 +456,7 @@ function selfDescription(argv: readonly string[]): string | undefined {
   const end = argv.indexOf("--");
   const before = end === -1 ? argv : argv.slice(0, end);
   const word = commandWord(argv);
-  const positional = (from: number) => before.slice(from).find((a) => !a.startsWith("-"));
+  const positional = (from: number) => commandWord(before.slice(from));
   if (word === "version") return versionLine(IS_EDGE);
   const asksHelp = before.includes("--help") || before.includes("-h");
   if (word === "help" || (asksHelp && word === undefined)) {
