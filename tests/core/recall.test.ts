@@ -17,7 +17,7 @@ describe("recall terms", () => {
     assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near"* OR "xs" OR "ys" OR "col"*');
   });
 
-  test("only stop words: no terms; no words at all: invalid input", () => {
+  test("only stop words, or no words at all: no terms", () => {
     assert.equal(recallTerms("what do we do with it?").match, null);
     assert.deepEqual(recallTerms(" ?! -- "), { words: [], match: null });
   });
