@@ -42,3 +42,25 @@ export function shardOf(id: string): string {
 }
 
 export const SHARD_RE = /^[0-9a-f]{2}$/;
+
+/** An id as a user gives it: the full id, or an abbreviation (hex digits only, dashes dropped). */
+export type IdRef = { full: string } | { abbrev: string; given: string };
+
+/** Fewest hex digits an abbreviation may have (git shows 7; memsync shows the last 8). */
+export const MIN_ABBREV = 6;
+
+/**
+ * A full id, or an abbreviation of one: at least MIN_ABBREV of its hex digits, leading (as git
+ * users type them, dashes optional) or trailing (as memsync prints them). Anything else is
+ * refused in one line; an abbreviation holds hex digits only, so it never becomes a path.
+ */
+export function parseIdRef(input: string, what = "id"): IdRef {
+  const trimmed = input.trim().toLowerCase();
+  if (UUID_RE.test(trimmed)) return { full: trimmed };
+  const hex = trimmed.replace(/-/g, "");
+  if (/^[0-9a-f-]+$/.test(trimmed) && hex.length >= MIN_ABBREV && hex.length <= 32) return { abbrev: hex, given: trimmed };
+  const shown = input.length > 60 ? `${input.slice(0, 57)}...` : input;
+  throw invalidInput(
+    `invalid ${what} ${JSON.stringify(shown)}: expected a full id like 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d, or at least ${MIN_ABBREV} of its hex digits from its start or its end`,
+  );
+}

@@ -1,5 +1,4 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
-import { invalidInput } from "./errors.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -19,12 +18,12 @@ const CONTRACTION_STEMS = new Set(["don", "doesn", "didn", "isn", "aren", "wasn"
 export const MAX_QUERY_WORDS = 24;
 
 /**
- * A prompt into search terms: lower case, stop words out, any word may match. Refuses a query
- * with no word at all; a query of stop words only ("what do we do") gives no terms (match null).
+ * A prompt into search terms: lower case, stop words out, any word may match. A query with no
+ * meaningful word (stop words only, "what do we do", or punctuation, "?!") gives no terms (match
+ * null): recall then finds nothing, as it does for a prompt that matches nothing.
  */
 export function recallTerms(query: string): RecallTerms {
   const all = [...new Set(query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-  if (all.length === 0) throw invalidInput("recall query has no words to look for");
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, match: null };
   return { words, match: matchAny(words) };

@@ -97,10 +97,12 @@ export function createMemory(fields: JsonObject, id: string, origin: Origin): Me
   }
   normalizeLabels(obj);
   const capturedBy = { user: origin.user, machine: origin.machine, agent: null, session: null };
+  // an imported memory keeps its age: a given created_at is also when it was last changed and used
+  const born = typeof obj.created_at === "number" ? obj.created_at : origin.now;
   const candidate: JsonObject = {
     created_at: origin.now,
-    last_used: origin.now,
-    updated_at: origin.now,
+    last_used: born,
+    updated_at: born,
     ...obj,
     // given provenance adds to what this machine knows of itself rather than erasing it
     captured_by: isPlainObject(obj.captured_by) ? { ...capturedBy, ...obj.captured_by } : (obj.captured_by ?? capturedBy),

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { addHooks, type HookCommand, HOOK_EVENTS, type JsonObject, removeHooks } from "../core/claude/settings.ts";
+import { addHooks, type HookCommand, HOOK_EVENTS, HOOK_MARK, type JsonObject, removeHooks } from "../core/claude/settings.ts";
 import { invalidInput } from "../core/errors.ts";
 import { claudeHome, type ClaudeEnv, projectRoot, replaceFile } from "./claude-files.ts";
 
@@ -47,21 +47,23 @@ function write(file: string, settings: JsonObject): void {
 /**
  * `command` runs memsync; with memoryMd, Stop and SessionEnd also keep MEMORY.md current: the project's settings are shared with a team, so they name `memsync`
  * on PATH; a user's own settings name this binary. `extra` are arguments for every hook command.
+ * Each command ends with HOOK_MARK, by which install and uninstall know memsync's entries again
+ * whatever the binary is called; `self` (this binary's command line) also finds unmarked older ones.
  */
-export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false): HooksChange {
+export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string): HooksChange {
   const file = settingsPath(scope, cwd, env);
   const current = readSettings(file);
   const tail = (event: string) => (memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : "");
-  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)}` }));
-  const { settings, added, replaced } = addHooks(current, commands);
+  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)} ${HOOK_MARK}` }));
+  const { settings, added, replaced } = addHooks(current, commands, self);
   write(file, settings);
   return { file, scope, added, replaced, removed: 0 };
 }
 
-export function uninstallHooks(scope: HookScope, cwd: string, env: ClaudeEnv): HooksChange {
+export function uninstallHooks(scope: HookScope, cwd: string, env: ClaudeEnv, self?: string): HooksChange {
   const file = settingsPath(scope, cwd, env);
   if (!fs.existsSync(file)) return { file, scope, added: 0, replaced: 0, removed: 0 };
-  const { settings, removed } = removeHooks(readSettings(file));
+  const { settings, removed } = removeHooks(readSettings(file), self);
   if (removed > 0) write(file, settings);
   return { file, scope, added: 0, replaced: 0, removed };
 }

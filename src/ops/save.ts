@@ -1,4 +1,4 @@
-import { conflict } from "../core/errors.ts";
+import { conflict, isMemsyncError, MemsyncError } from "../core/errors.ts";
 import { makeGist } from "../core/gist.ts";
 import { parseId } from "../core/ids.ts";
 import { messages } from "../core/history.ts";
@@ -20,13 +20,53 @@ export function checkNewMemory(fields: JsonObject): void {
   createMemory(fields, newId(), { now: Math.floor(Date.now() / 1000), machine: null, user: null });
 }
 
+/** A memory from fields: its id (given or new), validated, with a gist unless one was given. */
+function newMemory(store: Store, env: OpsEnv, fields: JsonObject): Memory {
+  const id = typeof fields.id === "string" ? parseId(fields.id) : newId();
+  const made = createMemory(fields, id, originOf(store, env));
+  // no gist given (an explicit null is a choice): make one, keeping the memory's entities whole
+  return withScopeRules(fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made);
+}
+
+/**
+ * Many new memories in one operation (one journal entry, one commit `save: N memories`): every
+ * record is made and checked first, and one that is bad or whose id is taken (in the store or
+ * twice in the list) refuses them all, naming it (labels: "record 3", "line 7"); nothing is written.
+ */
+export function saveMemories(store: Store, env: OpsEnv, records: readonly JsonObject[], labels: readonly string[]): Promise<SaveOutcome[]> {
+  const memories = records.map((fields, i) => {
+    try {
+      return newMemory(store, env, fields);
+    } catch (e) {
+      throw named(e, labels[i] ?? `record ${i + 1}`);
+    }
+  });
+  const seen = new Map<string, number>();
+  memories.forEach((m, i) => {
+    const before = seen.get(m.id);
+    if (before !== undefined) throw conflict(`${labels[i]}: id ${m.id} is also ${labels[before]}'s`, { id: m.id });
+    seen.set(m.id, i);
+  });
+  return store.write((tx) => {
+    memories.forEach((m, i) => {
+      if (tx.memoryExists(m.id)) throw conflict(`${labels[i]}: memory ${m.id} already exists`, { id: m.id });
+    });
+    const out = memories.map((memory) => ({ memory, path: tx.putMemory(memory) }));
+    tx.note("save", memories.length === 1 ? messages.save(memories[0]!.id, memories[0]!.content) : `save: ${memories.length} memories`);
+    return out;
+  }, []);
+}
+
+/** The same error, its message prefixed with the record it is about. */
+function named(e: unknown, label: string): unknown {
+  if (!isMemsyncError(e)) return e;
+  return new MemsyncError(e.code, `${label}: ${e.message}`, e.data);
+}
+
 /** Store a new memory from fields in the file format (content required, the rest optional). */
 export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
-  const id = typeof fields.id === "string" ? parseId(fields.id) : newId();
-  const origin = originOf(store, env);
-  const made = createMemory(fields, id, origin);
-  // no gist given (an explicit null is a choice): make one, keeping the memory's entities whole
-  const memory = withScopeRules(fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made);
+  const memory = newMemory(store, env, fields);
+  const id = memory.id;
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });
     const path = tx.putMemory(memory);

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { isMemsyncError } from "../core/errors.ts";
+import { storeLevelTemps } from "../store/atomic-write.ts";
 import { readJournal } from "../store/journal.ts";
+import { LOCAL_DIR } from "../store/layout.ts";
 import { nodeFs } from "../store/fs-port.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
@@ -105,7 +107,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       relations: { total: index.relationCount(), dangling },
       content_conflicts: index.memoriesWithContentConflicts().length,
       problems,
-      temp_files: plan.temps,
+      temp_files: [...storeLevelTemps(store.fs, store.root, LOCAL_DIR), ...plan.temps],
       links: plan.links,
       layout: {
         setting: store.meta.settings.layout,

@@ -47,6 +47,28 @@ export function removeOldTemps(fs: StoreFs, root: string, paths: readonly string
   return removed;
 }
 
+/**
+ * Temp files outside the record folders (relative to root): the store's own files (.meta.json,
+ * .gitattributes...) at its top, and the machine-local folder's (machine.json, the journal's
+ * `journal.jsonl.<hex>.tmp`). The record folders' are found by the refresh that lists them.
+ */
+export function storeLevelTemps(fs: StoreFs, root: string, localDir: string): string[] {
+  const found: string[] = [];
+  for (const dir of ["", localDir]) {
+    let entries;
+    try {
+      entries = fs.readdir(dir ? `${root}/${dir}` : root);
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const temp = isTempName(e.name) || (dir !== "" && /^journal\.jsonl\..+\.tmp$/.test(e.name));
+      if (e.isFile && temp) found.push(dir ? `${dir}/${e.name}` : e.name);
+    }
+  }
+  return found.sort();
+}
+
 /** Random hex from Web Crypto (node:crypto costs ~6 ms to load in a compiled Bun binary). */
 export function randomHex(bytes: number): string {
   const b = crypto.getRandomValues(new Uint8Array(bytes));

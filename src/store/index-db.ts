@@ -345,9 +345,15 @@ export class IndexDb {
     return (this.q("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
   }
 
-  /** Ids of indexed memories ending with a short id's hex digits (at most a few). */
-  memoryIdsEndingWith(suffix: string): string[] {
-    return (this.q("SELECT id FROM memories WHERE substr(id, -length(?1)) = ?1 ORDER BY id LIMIT 10").all(suffix) as { id: string }[]).map((r) => r.id);
+  /**
+   * Ids of indexed memories or relations whose hex digits (dashes dropped) start or end with an
+   * abbreviation's (hex only, checked by the caller), at most `limit`.
+   */
+  idsAbbreviated(kind: "memory" | "relation", hex: string, limit: number): string[] {
+    const table = kind === "memory" ? "memories" : "relations";
+    return (
+      this.q(`SELECT id FROM ${table} WHERE replace(id, '-', '') LIKE ?1 || '%' OR replace(id, '-', '') LIKE '%' || ?1 ORDER BY id LIMIT ?2`).all(hex, limit) as { id: string }[]
+    ).map((r) => r.id);
   }
 
   putMemory(m: Memory, path: string, json: string): void {

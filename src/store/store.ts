@@ -5,7 +5,7 @@ import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
-import { randomHex, removeOldTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
+import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
@@ -358,12 +358,16 @@ export class Store {
 
   private journalTempsChecked = false;
 
-  /** Once per process, in a write: the journal's temp files a killed commit left (a small folder). */
+  /**
+   * Once per process, in a write: temp files a killed process left at the store's top and in its
+   * machine-local folder (the journal's among them), once old enough that no live writer owns them.
+   */
   private removeOldJournalTemps(): void {
     if (this.journalTempsChecked) return;
     this.journalTempsChecked = true;
     removeOldJournalTemps(this.fs, this.root, this.nowMs());
     removeOldBackups(this.fs, this.root, this.nowMs());
+    removeOldTemps(this.fs, this.root, storeLevelTemps(this.fs, this.root, LOCAL_DIR), this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */
@@ -514,9 +518,9 @@ export class Store {
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
   }
 
-  /** Memories whose id ends with these hex digits (a short id), as the index knows them. */
-  memoryIdsEndingWith(suffix: string): Promise<string[]> {
-    return this.guarded(() => this.indexDb.memoryIdsEndingWith(suffix));
+  /** Memory or relation ids starting or ending with an abbreviation's hex digits, as the index knows them. */
+  idsAbbreviated(kind: "memory" | "relation", hex: string, limit: number): Promise<string[]> {
+    return this.guarded(() => this.indexDb.idsAbbreviated(kind, hex, limit));
   }
 
   relationsOf(id: string): Promise<{ outgoing: Relation[]; incoming: Relation[] }> {

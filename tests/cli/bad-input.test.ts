@@ -68,7 +68,8 @@ describe("bad input changes nothing", () => {
     expectRefused(store, ["save", "text", "--confidence", "1.5"], EXIT.invalid, /--confidence/);
     expectRefused(store, ["update", a, "--status", "deleted"], EXIT.invalid, /--status/);
     expectRefused(store, ["list", "--since", "yesterday-ish"], EXIT.invalid, /invalid time/);
-    expectRefused(store, ["list", "--limit=-1"], EXIT.invalid, /--limit/);
+    expectRefused(store, ["list", "--limit=-1"], EXIT.usage, /--limit must be ≥ 0/);
+    expectRefused(store, ["list", "--limit", "-1"], EXIT.usage, /--limit must be ≥ 0/);
     expectRefused(store, ["list", "--limit", "many"], EXIT.invalid, /--limit/);
     // exactly at the limits is fine
     assert.equal(memsync(["--store", store, "save", "-"], { input: "y".repeat(50_000) }).code, 0);

@@ -29,7 +29,7 @@ describe("edge build", () => {
       const r = edge(["--store", store, cmd, "--claim"]);
       if (cmd !== "maintainer" && r.stderr.includes("unknown command")) continue; // not built yet in this build
       assert.equal(r.code, 6, `${cmd}: ${r.stderr}`);
-      assert.match(r.stderr, new RegExp(`^memsync: memsync ${cmd} is maintenance, which this edge build \\(memsync-edge\\) leaves out: run it with the main build \\(memsync\\)`));
+      assert.match(r.stderr, new RegExp(`^memsync: ${cmd} is maintenance, which this edge build \\(memsync-edge\\) leaves out: run it with the main build \\(memsync\\)`));
       assert.equal(r.stderr.trim().split("\n").length, 1);
     }
     assert.equal(fs.readFileSync(path.join(store, ".meta.json"), "utf8"), before);

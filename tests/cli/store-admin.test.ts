@@ -111,7 +111,7 @@ describe("help and version", () => {
       assert.equal(r.code, 0, c);
       assert.match(r.stdout, /Usage:/, c);
     }
-    assert.match(memsync(["--version"]).stdout, /^memsync\/\d+\.\d+\.\d+/);
+    assert.match(memsync(["--version"]).stdout, /^memsync \d+\.\d+\.\d+, bun \d/);
     assert.equal(memsync([]).code, 2);
   });
 });

@@ -29,6 +29,12 @@ describe("settings.json hooks", () => {
       assert.ok(isMemsyncHook(c), c);
     }
     for (const c of ["echo memsync", "memsyncer hook Stop", "/bin/other hook Stop", 42, null]) assert.ok(!isMemsyncHook(c), String(c));
+    // the mark, whatever the binary is called; this very binary (self), marked or not
+    assert.ok(isMemsyncHook("/home/u/bin/ms --store /s hook Stop --memory-md --memsync-hook"));
+    assert.ok(!isMemsyncHook("/home/u/bin/ms hook Stop"));
+    assert.ok(isMemsyncHook("/home/u/bin/ms hook Stop", "/home/u/bin/ms"));
+    assert.ok(!isMemsyncHook("/home/u/bin/ms-other hook Stop", "/home/u/bin/ms"));
+    assert.ok(!isMemsyncHook("/home/u/bin/ms --memsync-hook", "/home/u/bin/ms"), "no hook event: not a hook command");
   });
 
   test("install adds one entry per event and keeps every other setting and hook", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DatabaseSync } from "node:sqlite";
 import { isMemsyncError } from "../../src/core/errors.ts";
-import { isId, parseId, SHARD_RE, shardOf } from "../../src/core/ids.ts";
+import { isId, parseId, parseIdRef, SHARD_RE, shardOf } from "../../src/core/ids.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { searchTerms } from "../../src/core/search-query.ts";
 import { isoTime, parseSince } from "../../src/core/time.ts";
@@ -42,6 +42,16 @@ describe("ids", () => {
     assert.equal(parseId(ID.toUpperCase()), ID);
     assert.equal(parseId(`  ${ID}\n`), ID);
     assert.equal(parseId("0192F4C8-6A1E-7C3A-9B1D-2F6E8A4C5B7D"), ID);
+  });
+
+  test("parseIdRef: a full id, or at least 6 hex digits (dashes dropped); nothing that could be a path", () => {
+    assert.deepEqual(parseIdRef(ID.toUpperCase()), { full: ID });
+    assert.deepEqual(parseIdRef("0192F4C8-6a1e"), { abbrev: "0192f4c86a1e", given: "0192f4c8-6a1e" });
+    assert.deepEqual(parseIdRef(" 8a4c5b7d "), { abbrev: "8a4c5b7d", given: "8a4c5b7d" });
+    assert.deepEqual(parseIdRef("0192f4c86a1e7c3a9b1d2f6e8a4c5b7d"), { abbrev: "0192f4c86a1e7c3a9b1d2f6e8a4c5b7d", given: "0192f4c86a1e7c3a9b1d2f6e8a4c5b7d" });
+    for (const bad of ["", "12345", "../8a4c5b7d", "8a4c5b7g", "8a4c 5b7d", `${ID}0`, "x".repeat(10_000)]) {
+      assertInvalid(() => parseIdRef(bad, "from id"), /^invalid from id .*at least 6 of its hex digits/);
+    }
   });
 
   test("isId itself accepts only the lowercase form", () => {

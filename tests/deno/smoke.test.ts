@@ -31,6 +31,9 @@ describe("under Deno", () => {
     assert.equal(JSON.parse(status.stdout).health, "healthy");
     const bad = memsync(["--store", store, "get", "../x"], { command: DENO, env });
     assert.equal(bad.code, 4);
+    // a short id, as under Bun; the version names Deno's own version, not a Node-compat one
+    assert.equal(JSON.parse(memsync(["--store", store, "get", id.slice(-8), "--json"], { command: DENO, env }).stdout).found[0].memory.id, id);
+    assert.match(memsync(["--version"], { command: DENO, env }).stdout, /^memsync \d+\.\d+\.\d+, deno \d+\.\d+\.\d+ on /);
     const commit = memsync(["--store", store, "commit", "--json"], { command: DENO, env });
     assert.equal(commit.code, 0, commit.stderr);
     assert.equal(JSON.parse(commit.stdout).commits.length, 2, "one commit per save, made by Deno");

@@ -31,7 +31,7 @@ describe("memsync hooks install / uninstall", () => {
     for (const e of EVENTS) {
       const ours = s.hooks[e].flatMap((g: { hooks: { command: string }[] }) => g.hooks).filter((h: { command: string }) => h.command.includes(" hook "));
       assert.equal(ours.length, 1, e);
-      assert.equal(ours[0].command, `${BIN} hook ${e}`);
+      assert.equal(ours[0].command, `${BIN} hook ${e} --memsync-hook`);
       assert.ok(ours[0].timeout > 0);
     }
     assert.equal(s.hooks.Stop[0].hooks[0].command, "notify-send done");
@@ -53,9 +53,41 @@ describe("memsync hooks install / uninstall", () => {
     const out = memsyncJson(["hooks", "install", "--project", "--store", store], { cwd: sub });
     assert.equal(out.file, path.join(repo, ".claude", "settings.json"));
     const s = JSON.parse(fs.readFileSync(out.file, "utf8"));
-    assert.equal(s.hooks.Stop[0].hooks[0].command, `memsync --store ${store} hook Stop`);
+    assert.equal(s.hooks.Stop[0].hooks[0].command, `memsync --store ${store} hook Stop --memsync-hook`);
     assert.equal(memsyncJson(["hooks", "uninstall", "--project"], { cwd: sub }).removed, 5);
     assert.deepEqual(JSON.parse(fs.readFileSync(out.file, "utf8")), {});
+  });
+
+  test("a copy of the binary under another name (ms) installed twice keeps one entry per event, and uninstall removes them", () => {
+    const home = tempDir();
+    const copy = path.join(tempDir(), "ms");
+    fs.copyFileSync(BIN, copy);
+    fs.chmodSync(copy, 0o755);
+    const file = path.join(home, ".claude", "settings.json");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // the user's own hook whose command also says "hook Stop" is not memsync's
+    const mine = { hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: "/usr/bin/other hook Stop" }] }] } };
+    fs.writeFileSync(file, JSON.stringify(mine));
+    const env = { HOME: home };
+    const run = (args: string[]) => memsync(args, { env, command: [copy] });
+    assert.equal(run(["hooks", "install"]).code, 0);
+    const second = run(["hooks", "install", "--json"]);
+    assert.equal(JSON.parse(second.stdout).replaced, 5);
+    const s = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const e of EVENTS) {
+      const commands = s.hooks[e].flatMap((g: { hooks: { command: string }[] }) => g.hooks).map((h: { command: string }) => h.command);
+      assert.deepEqual(commands.filter((c: string) => c.startsWith(copy)), [`${copy} hook ${e} --memsync-hook`], e);
+    }
+    // an entry an older install made without the mark, naming this binary, is recognised too
+    s.hooks.PreCompact.push({ matcher: "", hooks: [{ type: "command", command: `${copy} hook PreCompact` }] });
+    fs.writeFileSync(file, JSON.stringify(s));
+    assert.equal(JSON.parse(run(["hooks", "uninstall", "--json"]).stdout).removed, 6);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), mine);
+    // the hook itself runs with the mark (it is ignored)
+    const payload = { hook_event_name: "SessionStart", session_id: "s1", cwd: tempDir(), source: "startup" };
+    const hook = memsync(["--store", tempDir(), "hook", "SessionStart", "--memsync-hook"], { env, command: [copy], input: JSON.stringify(payload) });
+    assert.equal(hook.code, 0);
+    assert.doesNotMatch(hook.stdout, /systemMessage/);
   });
 
   test("a settings file that is not JSON is refused (exit 4) and left as it is; bad usage is exit 2", () => {

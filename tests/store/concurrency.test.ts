@@ -39,10 +39,15 @@ function walk(dir: string, rel = ""): string[] {
 }
 
 const memoryFiles = (root: string) => walk(path.join(root, "memories")).filter((f) => f.endsWith(".json") && !path.basename(f).startsWith("."));
+/** Temp files in the record folders, at the store's top and in .memsync (status reports them all). */
 const tempFiles = (root: string) =>
-  ["memories", "relations"].flatMap((top) => walk(path.join(root, top)).map((f) => `${top}/${f}`)).filter((f) => {
+  [
+    ...["memories", "relations"].flatMap((top) => walk(path.join(root, top)).map((f) => `${top}/${f}`)),
+    ...fs.readdirSync(root),
+    ...fs.readdirSync(path.join(root, ".memsync")).map((f) => `.memsync/${f}`),
+  ].filter((f) => {
     const name = path.basename(f);
-    return name.startsWith(".") && name.endsWith(".tmp");
+    return (name.startsWith(".") || name.startsWith("journal.jsonl.")) && name.endsWith(".tmp");
   });
 
 describe("concurrent memsync processes on one store", () => {
@@ -269,7 +274,7 @@ describe("a writer killed with SIGKILL", () => {
     assert.equal(status.health, "healthy", `${status.reasons} (${label})`);
     assert.deepEqual(status.problems, [], label);
     assert.deepEqual([...status.temp_files].sort(), tempFiles(store).sort(), label);
-    for (const t of status.temp_files as string[]) assert.match(path.basename(t), /^\..*\.tmp$/);
+    for (const t of status.temp_files as string[]) assert.match(path.basename(t), /^(\.|journal\.jsonl\.).*\.tmp$/);
 
     // the index agrees with the files, and the store still takes writes (no lock left held)
     const listed = JSON.parse(ok(memsync(["list", "--store", store, "--limit", "0", "--json"]), "list").stdout);

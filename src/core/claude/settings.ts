@@ -17,6 +17,15 @@ export type HookEvent = (typeof HOOK_EVENTS)[number]["event"];
 
 export const HOOK_EVENT_NAMES: readonly HookEvent[] = HOOK_EVENTS.map((e) => e.event);
 
+/**
+ * The argument every hook command memsync installs carries, whatever its binary is called (a
+ * copy named `ms` is still recognised); the hook itself ignores it.
+ */
+export const HOOK_MARK = "--memsync-hook";
+
+const HOOK_EVENT_ARG = new RegExp(`(^|\\s)hook\\s+(${HOOK_EVENT_NAMES.join("|")})(\\s|$)`);
+
+/** Entries older installs made, without the mark: a binary named memsync or memsync-edge. */
 const MEMSYNC_HOOK = new RegExp(`(^|[\\s/'"])memsync(-edge)?['"]?\\s(.*\\s)?hook\\s+(${HOOK_EVENT_NAMES.join("|")})\\b`);
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -31,12 +40,18 @@ export interface HookCommand {
 
 const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Whether a hook command is memsync's: `…/memsync [options] hook <Event>` (or memsync-edge). */
-export function isMemsyncHook(command: unknown): boolean {
-  return typeof command === "string" && MEMSYNC_HOOK.test(command);
+/**
+ * Whether a hook command is memsync's: `… hook <Event> … --memsync-hook` (the mark), or one an
+ * older install made: `…/memsync [options] hook <Event>` (or memsync-edge), or this very binary
+ * (`self`, as the command line names it) running `hook <Event>`.
+ */
+export function isMemsyncHook(command: unknown, self?: string): boolean {
+  if (typeof command !== "string" || !HOOK_EVENT_ARG.test(command)) return false;
+  if (command.split(/\s+/).includes(HOOK_MARK)) return true;
+  return MEMSYNC_HOOK.test(command) || (self !== undefined && self !== "" && command.startsWith(`${self} `));
 }
 
-function withoutOurs(groups: Json[]): { groups: Json[]; removed: number } {
+function withoutOurs(groups: Json[], self?: string): { groups: Json[]; removed: number } {
   let removed = 0;
   const out: Json[] = [];
   for (const g of groups) {
@@ -44,7 +59,7 @@ function withoutOurs(groups: Json[]): { groups: Json[]; removed: number } {
       out.push(g);
       continue;
     }
-    const kept = g.hooks.filter((h) => !(isObject(h) && isMemsyncHook(h.command)));
+    const kept = g.hooks.filter((h) => !(isObject(h) && isMemsyncHook(h.command, self)));
     removed += g.hooks.length - kept.length;
     if (kept.length === g.hooks.length) out.push(g);
     else if (kept.length > 0) out.push({ ...g, hooks: kept });
@@ -53,13 +68,13 @@ function withoutOurs(groups: Json[]): { groups: Json[]; removed: number } {
 }
 
 /** Settings with memsync's hooks added (any older memsync hook entries replaced). */
-export function addHooks(settings: JsonObject, commands: readonly HookCommand[]): { settings: JsonObject; added: number; replaced: number } {
+export function addHooks(settings: JsonObject, commands: readonly HookCommand[], self?: string): { settings: JsonObject; added: number; replaced: number } {
   const out: JsonObject = structuredClone(settings);
   const hooks: JsonObject = isObject(out.hooks) ? out.hooks : {};
   let replaced = 0;
   for (const c of commands) {
     const current = Array.isArray(hooks[c.event]) ? (hooks[c.event] as Json[]) : [];
-    const { groups, removed } = withoutOurs(current);
+    const { groups, removed } = withoutOurs(current, self);
     replaced += removed;
     groups.push({ matcher: "", hooks: [{ type: "command", command: c.command, timeout: c.timeout }] });
     hooks[c.event] = groups;
@@ -69,7 +84,7 @@ export function addHooks(settings: JsonObject, commands: readonly HookCommand[])
 }
 
 /** Settings with every memsync hook removed, and nothing else. */
-export function removeHooks(settings: JsonObject): { settings: JsonObject; removed: number } {
+export function removeHooks(settings: JsonObject, self?: string): { settings: JsonObject; removed: number } {
   const out: JsonObject = structuredClone(settings);
   if (!isObject(out.hooks)) return { settings: out, removed: 0 };
   let removed = 0;
@@ -79,7 +94,7 @@ export function removeHooks(settings: JsonObject): { settings: JsonObject; remov
       hooks[event] = groups;
       continue;
     }
-    const r = withoutOurs(groups);
+    const r = withoutOurs(groups, self);
     removed += r.removed;
     if (r.groups.length > 0 || r.removed === 0) hooks[event] = r.groups;
   }

@@ -1,8 +1,8 @@
 import { cac } from "cac";
-import pkg from "../../../package.json" with { type: "json" };
-import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
+import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine, usageError } from "../../core/errors.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
 import { diskRefusal } from "../../store/disk-errors.ts";
+import { commandHelp, didYouMean, fullHelp, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
 import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
@@ -52,10 +52,6 @@ const capture = () => import("./commands/capture.ts");
 const INSECURE_HTTP_HELP = "allow a plain http:// URL to a server on this machine (127.0.0.1, ::1, localhost; never another host)";
 
 const STATUS_HELP = "filter by status: active, promoted, archived or all (repeatable; default active and promoted)";
-
-const EXIT_HELP = Object.entries(ERROR_CODES)
-  .map(([code, n]) => `  ${n}  ${code.replace("_", " ")}`)
-  .join("\n");
 
 type Cmd = ReturnType<ReturnType<typeof cac>["command"]>;
 
@@ -420,7 +416,7 @@ const COMMANDS: CommandSpec[] = [
 function edgeRefusal(command: string): MemsyncError {
   return new MemsyncError(
     "unavailable",
-    `memsync ${command} is maintenance, which this edge build (memsync-edge) leaves out: run it with the main build (memsync) on the store's maintainer machine`,
+    `${command} is maintenance, which this edge build (memsync-edge) leaves out: run it with the main build (memsync) on the store's maintainer machine`,
   );
 }
 
@@ -435,6 +431,60 @@ function commandWord(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** The options every command takes, as help shows them. */
+const GLOBAL_OPTIONS: HelpOption[] = [
+  { rawName: "--store <dir>", description: "store folder (default: $MEMSYNC_HOME, else ~/.memsync)", config: {} },
+  { rawName: "--json", description: "print the result as JSON", config: {} },
+  { rawName: "-h, --help", description: "show help (memsync help COMMAND: one command's)", config: {} },
+  { rawName: "-v, --version", description: "memsync's version and the runtime's", config: {} },
+];
+
+/** The commands this build has (the edge build leaves maintenance out). */
+const visibleCommands = (): CommandSpec[] => COMMANDS.filter((c) => !(IS_EDGE && c.maintenance));
+
+/** A command by name or alias; a maintenance one in the edge build is refused as such. */
+function commandNamed(name: string): CommandSpec {
+  const spec = COMMANDS.find((c) => nameOf(c) === name || c.aliases?.includes(name));
+  if (spec && IS_EDGE && spec.maintenance) throw edgeRefusal(name);
+  if (spec) return spec;
+  throw unknownCommand(name);
+}
+
+function unknownCommand(word: string): MemsyncError {
+  const names = [...visibleCommands().flatMap((c) => [nameOf(c), ...(c.aliases ?? [])]), "help", "version"];
+  const guess = didYouMean(word, names);
+  const shown = JSON.stringify(word.slice(0, 40));
+  return usageError(guess ? `unknown command ${shown}: did you mean ${guess}? (see memsync help)` : `unknown command ${shown} (see memsync help)`);
+}
+
+/** Help for one command: its options as cac would take them. */
+function helpOf(spec: CommandSpec): string {
+  const cmd = cac("memsync").command(spec.usage, spec.describe);
+  spec.options?.(cmd);
+  if (spec.maintenance && nameOf(spec) !== "maintainer") cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
+  return commandHelp(spec, cmd.options as HelpOption[], GLOBAL_OPTIONS);
+}
+
+/**
+ * help, --help, version and --version, before the parser: `memsync help [COMMAND]`,
+ * `memsync COMMAND --help`, `memsync version`. Undefined when the arguments ask for none.
+ */
+function selfDescription(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf("--");
+  const before = end === -1 ? argv : argv.slice(0, end);
+  const word = commandWord(argv);
+  const positional = (from: number) => commandWord(before.slice(from));
+  if (word === "version") return versionLine(IS_EDGE);
+  const asksHelp = before.includes("--help") || before.includes("-h");
+  if (word === "help" || (asksHelp && word === undefined)) {
+    const target = word === "help" ? positional(before.indexOf("help") + 1) : undefined;
+    return target === undefined ? fullHelp(visibleCommands(), GLOBAL_OPTIONS, IS_EDGE) : helpOf(commandNamed(target));
+  }
+  if (asksHelp) return helpOf(commandNamed(word!));
+  if (before.includes("--version") || before.includes("-v")) return versionLine(IS_EDGE);
+  return undefined;
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   // git runs the merge driver once per conflicted file: it skips the command-line parser
   if (argv[0] === "merge-driver" && !argv.includes("--help") && !argv.includes("-h")) {
@@ -442,9 +492,24 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   // so does a Claude Code hook: it must answer in milliseconds and never fail the session
   if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await claude()).hookCli(argv);
+  try {
+    const about = selfDescription(argv);
+    if (about !== undefined) {
+      writeOut(about);
+      return 0;
+    }
+    if (argv.length === 0) {
+      writeOut(shortUsage());
+      return ERROR_CODES.usage;
+    }
+  } catch (e) {
+    return report(e, argv.includes("--json"));
+  }
   const cli = cac("memsync");
   let handler: Handler | undefined;
   let matched: CommandSpec | undefined;
+  /** Options of the command being run that take a value: a negative number after one is that value. */
+  const valueOptions = new Set<string>(["--store"]);
 
   cli.option("--store <dir>", "store folder (default: $MEMSYNC_HOME, else ~/.memsync)");
   cli.option("--json", "print the result as JSON");
@@ -457,6 +522,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (word !== undefined && cmd.isMatched(word)) {
       matched = spec;
       spec.options?.(cmd);
+      for (const o of cmd.options) if (o.rawName.includes("<")) for (const n of o.names) valueOptions.add(`--${n.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`)}`);
       if (spec.maintenance && spec.usage.split(" ")[0] !== "maintainer") {
         cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
       }
@@ -469,19 +535,16 @@ export async function runCli(argv: string[]): Promise<number> {
     });
   }
 
-  cli.help((sections) => {
-    sections.push({ title: "Exit codes", body: `  0  success\n${EXIT_HELP}` });
-    return sections;
-  });
-  cli.version(IS_EDGE ? `${pkg.version} (edge build)` : pkg.version);
+  // handled before parsing (selfDescription); declared so that no command refuses them
+  cli.option("-h, --help", "show help");
+  cli.option("-v, --version", "show the version");
 
   try {
-    cli.parse(["memsync", "memsync", ...normalizeArgv(argv)], { run: false });
-    if (cli.options.help || cli.options.version) return 0;
+    cli.parse(["memsync", "memsync", ...normalizeArgv(argv, valueOptions)], { run: false });
     if (!cli.matchedCommand) {
       const first = cli.args[0];
-      if (first !== undefined) throw new MemsyncError("usage", `unknown command ${JSON.stringify(String(first).slice(0, 40))} (see memsync --help)`);
-      cli.outputHelp();
+      if (first !== undefined) throw unknownCommand(String(first));
+      writeOut(shortUsage());
       return ERROR_CODES.usage;
     }
     // the edge build refuses maintenance as such, before judging its options
@@ -498,14 +561,29 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /**
- * Three things cac's parser (mri) gets wrong, settled before it sees the arguments: a lone "-"
+ * Four things cac's parser (mri) gets wrong, settled before it sees the arguments: a lone "-"
  * (standard input) is dropped or taken for a missing value; a short alias mixed with its long
  * form loses repeated values; a boolean option with a hyphen in its name (--dry-run) takes the
- * next word as its value. Nothing after "--" is touched.
+ * next word as its value; a negative number after an option that takes a value is read as short
+ * options. Nothing after "--" is touched.
  */
-function normalizeArgv(argv: string[]): string[] {
+function normalizeArgv(argv: string[], valueOptions: ReadonlySet<string>): string[] {
   const end = argv.indexOf("--");
-  return argv.map((a, i) => {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    // "--limit -3": mri reads -3 as short options; it is the option's value, for the command to judge
+    if (next !== undefined && (end === -1 || i < end) && next !== "--" && valueOptions.has(a) && /^-\.?\d/.test(next)) {
+      out.push(`${a}=${TEXT_OPTIONS.has(a) ? TEXT_MARK : ""}${next}`);
+      i++;
+      continue;
+    }
+    out.push(normalizeOne(a, i));
+  }
+  return out;
+
+  function normalizeOne(a: string, i: number): string {
     if (end !== -1 && i > end) return a;
     if (a === "-") return STDIN_ARG;
     if (HYPHENATED_SWITCHES.has(a)) return `${a}=true`;
@@ -514,7 +592,7 @@ function normalizeArgv(argv: string[]): string[] {
     const eq = a.indexOf("=");
     if (eq > 0 && TEXT_OPTIONS.has(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${TEXT_MARK}${a.slice(eq + 1)}`;
     return SHORT_FLAGS[a] ?? a;
-  });
+  }
 }
 
 /** Options whose values are text however they read (their readers strip TEXT_MARK, see options.ts). */
@@ -540,7 +618,8 @@ function report(e: unknown, asJson: boolean): number {
   else if (e instanceof Error && e.name === "CACError") err = new MemsyncError("usage", `${e.message} (see memsync --help)`);
   else if (diskRefusal(e)) err = new MemsyncError("unavailable", diskRefusal(e)!); // a full or read-only disk is not a bug
   else err = new MemsyncError("internal", `internal error: ${e instanceof Error ? e.message : String(e)}`);
-  writeErr(`memsync: ${oneLine(err.message)}\n`);
+  // a message never repeats the program's name after the prefix
+  writeErr(`memsync: ${oneLine(err.message).replace(/^memsync:?\s+/, "")}\n`);
   if (asJson) writeOut(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);
   return err.exitCode;
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { invalidInput, usageError } from "../../core/errors.ts";
-import { parseId } from "../../core/ids.ts";
+import { parseIdRef } from "../../core/ids.ts";
 import { parseJsonText } from "../../core/model/validate.ts";
 import type { JsonObject } from "../../core/records.ts";
 import type { OpsEnv } from "../../ops/context.ts";
@@ -87,6 +87,8 @@ export function num(flags: Flags, name: string, opts: { min: number; max: number
   const raw = str(flags, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
+  // a sign where none is allowed misuses the option (--limit -3): a usage error, as before it was parsed
+  if (n < 0 && opts.min >= 0) throw usageError(`--${kebab(name)} must be ≥ ${opts.min}, got ${JSON.stringify(raw.slice(0, 40))}`);
   if (raw.trim() === "" || !Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || n < opts.min || n > opts.max) {
     throw invalidInput(`--${kebab(name)} must be ${opts.int ? "an integer" : "a number"} from ${opts.min} to ${opts.max}, got ${JSON.stringify(raw.slice(0, 40))}`);
   }
@@ -102,9 +104,18 @@ export function oneOf<T extends string>(flags: Flags, name: string, allowed: rea
   return raw as T;
 }
 
+/**
+ * Ids as given (full, or abbreviated: core/ids.ts parseIdRef), checked before the store is
+ * opened; ops/id-lookup.ts resolveIds turns them into full ids.
+ */
 export function ids(raw: readonly unknown[], what = "id"): string[] {
   if (raw.length === 0) throw usageError(`give at least one ${what}`);
-  return raw.map((r) => parseId(String(r), what));
+  return raw.map((r) => idArg(r, what));
+}
+
+export function idArg(raw: unknown, what = "id"): string {
+  parseIdRef(String(raw), what);
+  return String(raw);
 }
 
 function kebab(name: string): string {
@@ -144,6 +155,44 @@ export async function jsonInput(flags: Flags): Promise<JsonObject | undefined> {
   const v = parsed.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${name}: expected a JSON object`);
   return v as JsonObject;
+}
+
+/**
+ * save --input FILE|-: one JSON object (one memory, as before), a JSON array of objects, or JSON
+ * lines (one object a line; blank lines skipped). `many` says a list was given, even of one.
+ * A record that is not an object is refused naming it (record N of the array, line N).
+ */
+export async function jsonRecords(flags: Flags): Promise<{ records: JsonObject[]; labels: string[]; many: boolean; source: string } | undefined> {
+  const source = str(flags, "input");
+  if (source === undefined) return undefined;
+  const name = source === STDIN_ARG ? "-" : source;
+  const text = await readInput(source);
+  const whole = parseJsonText(text);
+  const asObject = (v: unknown, where: string): JsonObject => {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw invalidInput(`--input ${name}: ${where}expected a JSON object of record fields`);
+    return v as JsonObject;
+  };
+  if (whole.ok) {
+    if (Array.isArray(whole.value)) {
+      const labels = whole.value.map((_, i) => `record ${i + 1}`);
+      return { records: whole.value.map((v, i) => asObject(v, `${labels[i]}: `)), labels, many: true, source: name };
+    }
+    return { records: [asObject(whole.value, "")], labels: ["the record"], many: false, source: name };
+  }
+  // not one JSON text: JSON lines, if its first line is an object on its own
+  const lines = text.split("\n");
+  const first = parseJsonText(lines.find((l) => l.trim() !== "") ?? "");
+  if (!first.ok) throw invalidInput(`--input ${name}: ${whole.problem}`);
+  const records: JsonObject[] = [];
+  const labels: string[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    const parsed = parseJsonText(line);
+    if (!parsed.ok) throw invalidInput(`--input ${name}: line ${i + 1}: ${parsed.problem}`);
+    records.push(asObject(parsed.value, `line ${i + 1}: `));
+    labels.push(`line ${i + 1}`);
+  });
+  return { records, labels, many: true, source: name };
 }
 
 /** key=value pairs into an object (values parsed as JSON when they are valid JSON). */

@@ -39,7 +39,10 @@ export async function status(flags: Flags): Promise<CommandResult> {
   if (out.unpushed_commits) lines.push(`commits waiting to be pushed: ${out.unpushed_commits} (memsync sync)`);
   for (const p of out.problems) lines.push(`  problem: ${p.path}: ${p.problem}`);
   for (const r of out.relations?.dangling ?? []) lines.push(`  dangling relation: ${r.id} (${r.from_id} -> ${r.to_id})`);
-  if (out.temp_files.length) lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (interrupted writes: the records they were meant to replace are intact)`);
+  if (out.temp_files.length) {
+    const shown = out.temp_files.slice(0, 5).join(", ") + (out.temp_files.length > 5 ? ", ..." : "");
+    lines.push(`temp files left by interrupted writes: ${out.temp_files.length} (the files they were meant to replace are intact; the next write removes those over 5 minutes old): ${shown}`);
+  }
   return { stdout: `${lines.join("\n")}\n`, stderr: exitCode ? `memsync: ${out.reasons[0] ?? "store unavailable"}\n` : "", exitCode };
 }
 

@@ -25,12 +25,13 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     // a project's settings are shared with its team: `memsync` from PATH; a user's: this binary
     const command = scope === "project" ? "memsync" : selfCommand().map(shellQuote).join(" ");
     const extra = flags.store !== undefined ? `--store ${shellQuote(storeRoot(flags))}` : "";
-    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true);
+    const self = selfCommand().map(shellQuote).join(" ");
+    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self);
     if (flags.json) return { stdout: json(out) };
     return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd)\n` };
   }
   if (action === "uninstall") {
-    const out = uninstallHooks(scope, cwd(), claudeEnv());
+    const out = uninstallHooks(scope, cwd(), claudeEnv(), selfCommand().map(shellQuote).join(" "));
     if (flags.json) return { stdout: json(out) };
     return { stdout: out.removed ? `removed ${out.removed} memsync hook entr${out.removed === 1 ? "y" : "ies"} from ${out.file}\n` : `no memsync hooks in ${out.file}\n` };
   }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { type GcOutcome, gcOp } from "../../../ops/gc.ts";
+import { resolveIds } from "../../../ops/id-lookup.ts";
 import type { MaintainerOutcome } from "../../../ops/maintainer.ts";
 import { type PromoteOutcome, promoteOp } from "../../../ops/promote.ts";
 import { cwd, env } from "../../../runtime/host.ts";
@@ -67,6 +68,6 @@ export async function promote(rawIds: string[], flags: Flags): Promise<CommandRe
   const wanted = rawIds.length ? ids(rawIds) : [];
   const opts = { ids: wanted, auto: flags.auto === true, dryRun: flags.dryRun === true, vault: vaultDir(flags), claim: flags.claimMaintainer === true };
   const ops = opsEnv(flags);
-  const out = await withStore(ops, (store) => promoteOp(store, ops, opts));
+  const out = await withStore(ops, async (store) => promoteOp(store, ops, { ...opts, ids: await resolveIds(store, wanted) }));
   return { stdout: flags.json ? json(out) : promoteText(out), stderr: claimNote(out.maintainer) };
 }

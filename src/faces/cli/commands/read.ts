@@ -1,18 +1,15 @@
-import { usageError } from "../../../core/errors.ts";
-import { isShortId, parseId } from "../../../core/ids.ts";
 import { withStore } from "../../../ops/context.ts";
 import { getMemories } from "../../../ops/get.ts";
 import { json, memoryBlock, missingReport } from "../format.ts";
-import { type Flags, opsEnv } from "../options.ts";
+import { type Flags, ids, opsEnv } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // get/open: a read served from the index when files are unchanged, so it loads no schemas.
-// Ids may be short (the last 8 hex digits recall and commit messages show).
+// Ids may be abbreviated (ops/id-lookup.ts).
 
 export async function get(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  if (rawIds.length === 0) throw usageError("give at least one id");
-  // a full id, or a short one (its last 8 hex digits, as recall shows it)
-  const wanted = rawIds.map((r) => (isShortId(String(r)) ? String(r).trim().toLowerCase() : parseId(String(r))));
+  // a full id, or an abbreviated one (leading or trailing hex digits), checked before the store opens
+  const wanted = ids(rawIds);
   const out = await withStore(opsEnv(flags), (store) => getMemories(store, wanted));
   const stdout = flags.json
     ? json(out)

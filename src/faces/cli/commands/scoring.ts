@@ -1,6 +1,7 @@
 import { usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
+import { lookUpIds } from "../../../ops/id-lookup.ts";
 import { type MemoryScore, scoreMemories } from "../../../ops/score.ts";
 import { setSetting, showSettings } from "../../../ops/settings.ts";
 import { durationText, json, missingReport, scoreText } from "../format.ts";
@@ -26,7 +27,11 @@ function scoreBlock(s: MemoryScore, now: number, model: string, threshold: numbe
 
 export async function score(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), (store) => scoreMemories(store, wanted));
+  const out = await withStore(opsEnv(flags), async (store) => {
+    const looked = await lookUpIds(store, wanted);
+    const scored = await scoreMemories(store, looked.ids);
+    return { ...scored, not_found: [...looked.not_found, ...scored.not_found] };
+  });
   const stdout = flags.json
     ? json(out)
     : out.scores.map((s) => scoreBlock(s, out.now, out.settings.decay.model, out.settings.forget_threshold)).join("\n");
@@ -34,7 +39,7 @@ export async function score(rawIds: string[], flags: Flags): Promise<CommandResu
 }
 
 export async function settings(key: string | undefined, value: string | undefined, rest: unknown[], flags: Flags): Promise<CommandResult> {
-  if (rest.length) throw usageError("memsync settings takes at most a key and a value");
+  if (rest.length) throw usageError("settings takes at most a key and a value");
   const env = opsEnv(flags);
   const out = await withStore(env, (store) => (value === undefined ? showSettings(store, key) : setSetting(store, key!, String(value))));
   if (flags.json) return { stdout: json(key !== undefined && value === undefined ? { key, value: out.settings[key] } : out) };

@@ -1,11 +1,11 @@
 import { invalidInput, usageError } from "../../../core/errors.ts";
-import { parseId } from "../../../core/ids.ts";
 import type { JsonObject } from "../../../core/records.ts";
 import type { SplitPart } from "../../../core/split.ts";
 import { withStore } from "../../../ops/context.ts";
+import { resolveId } from "../../../ops/id-lookup.ts";
 import { splitCandidatesOp, splitOp } from "../../../ops/split.ts";
 import { json, oneLinePreview } from "../format.ts";
-import { type Flags, jsonInput, num, opsEnv, texts } from "../options.ts";
+import { type Flags, idArg, jsonInput, num, opsEnv, texts } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // memsync split (maintenance, main build only): one memory into atomic parts, or --candidates.
@@ -90,10 +90,10 @@ export async function splitCmd(rawId: string | undefined, flags: Flags): Promise
     return candidates(flags);
   }
   if (rawId === undefined) throw usageError("give the id of the memory to split (or --candidates to find some)");
-  const id = parseId(String(rawId));
+  const given = idArg(rawId);
   const parts = await partsOf(flags);
   const env = opsEnv(flags);
-  const out = await withStore(env, (store) => splitOp(store, env, { id, parts, archive: flags.archive === true, claim: flags.claimMaintainer === true }));
+  const out = await withStore(env, async (store) => splitOp(store, env, { id: await resolveId(store, given), parts, archive: flags.archive === true, claim: flags.claimMaintainer === true }));
   if (flags.json) return { stdout: json(out) };
   const lines = [`split ${out.original} into ${out.parts.length} memories (the original is ${out.original_is}):`];
   for (const p of out.parts) lines.push(`  ${p.id}  ${oneLinePreview(p.content, 80)}`);
