@@ -361,6 +361,56 @@ describe("history, commit by commit, is the store as each operation left it", ()
     });
   }
 
+  test("gc, consolidate, split and promote are each one commit holding all of their changes, after touches not yet committed", async () => {
+    const dir = tempDir("memsync-history-");
+    const store = path.join(dir, "store");
+    const index = path.join(dir, "tree-index");
+    const env: OpsEnv = { storeRoot: store, hostName: "test-host", user: "tester", machineOverride: "test-machine" };
+    await initStore(env);
+    const base = git(store, "rev-parse", "HEAD").stdout.trim();
+    const events: Event[] = [];
+    const step = async <T>(kind: Kind, fn: (s: Store) => Promise<T>): Promise<T> => {
+      const out = await withStore(env, fn);
+      events.push({ kind, tree: treeOf(store) });
+      return out;
+    };
+    const old = Math.floor(Date.now() / 1000) - 300 * 86400;
+    const saveOne = (content: string, extra = {}) => step("save", (s) => saveMemory(s, env, { content, ...extra })).then((o) => o.memory.id);
+    const [t0, t1] = [await saveOne(TOPICS[0]![0]!), await saveOne(TOPICS[0]![1]!)];
+    const [u0, u1] = [await saveOne(TOPICS[1]![0]!), await saveOne(TOPICS[1]![1]!)];
+    // old and unused: gc's; o1 the oldest, so the first to go
+    const [o0, o1, o2] = [await saveOne(NOTES[0]!, { created_at: old, last_used: old }), await saveOne(NOTES[1]!, { created_at: old - 86400, last_used: old - 86400 }), await saveOne(NOTES[2]!, { created_at: old, last_used: old })];
+    const keep = await saveOne(NOTES[3]!);
+    const whole = await saveOne(`${NOTES[4]} ${NOTES[5]}`);
+    for (const [from, to] of [[o0, keep], [keep, o1], [t0, u0], [whole, keep]] as const) await step("relate", (s) => relateMemories(s, { from, to, type: "related" }));
+    await withStore(env, (s) => commitStore(s, env));
+    const committed = events.length;
+    // touched, not committed, then changed by each maintenance operation
+    await step("touch", (s) => touchMemories(s, env, [t0, u1, o0, whole, keep], false));
+    const merged = await step("consolidate", (s) => consolidate(s, env, { mode: "apply", claim: true }));
+    assert.equal(merged.applied.length, 2, "two clusters merged at once");
+    await step("touch", (s) => touchMemories(s, env, [whole], false));
+    await step("split", (s) => splitOp(s, env, { id: whole, parts: [{ content: NOTES[4]! }, { content: NOTES[5]! }], claim: true }));
+    const gc = await step("gc", (s) => gcOp(s, env, { archive: false, dryRun: false, limit: 1, claim: true }));
+    assert.deepEqual([gc.removed, gc.relations_removed.length], [[o1], 1], "gc prunes a memory and its relation at once");
+    const archived = await step("gc", (s) => gcOp(s, env, { archive: true, dryRun: false, limit: null, claim: true }));
+    assert.deepEqual(archived.removed, [o2]);
+    const promoted = await step("promote", (s) => promoteOp(s, env, { ids: [keep, merged.applied[0]!.into!], auto: false, dryRun: false, vault: path.join(dir, "vault"), claim: true }));
+    assert.equal(promoted.promoted.length, 2);
+    await withStore(env, (s) => commitStore(s, env));
+    checkRun({ store, events, base, mode: "end" }, "maintenance");
+    assert.equal(events.at(-1)!.tree, nativeTreeOf(store, index));
+    const history = historyOf(store, base).slice(committed);
+    assert.deepEqual(
+      history.map((c) => c.subject.split(":")[0]),
+      ["touch", "consolidate", "touch", "split", "gc", "gc", "promote"],
+    );
+    // each maintenance commit holds every file its operation changed
+    const changedIn = (n: number) => git(store, "diff-tree", "--no-commit-id", "--name-status", "--no-renames", "-r", `HEAD~${n}`, `HEAD~${n}^`).stdout.trim().split("\n").length;
+    assert.ok(changedIn(5) >= 1 + 4 + 1 + 4, "consolidate: meta, 4 sources, 2 merged, provenance, moved relations");
+    assert.ok(changedIn(0) >= 2, "promote: both memories");
+  });
+
   test("an edit made in place to a file a write then replaces is its own commit, before the write's", async () => {
     const dir = tempDir("memsync-history-");
     const store = path.join(dir, "store");
