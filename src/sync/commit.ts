@@ -48,8 +48,9 @@ const TRACKED_TOP = [META_FILE, ".gitattributes", ".gitignore"];
  */
 export function committablePath(path: string): boolean {
   if (TRACKED_TOP.includes(path)) return true;
-  if (path.includes("..") || path.startsWith("/")) return false;
-  return path.startsWith(`${KIND_DIR.memory}/`) || path.startsWith(`${KIND_DIR.relation}/`);
+  const parts = path.split("/");
+  if (parts.some((p) => p === "" || p === "." || p === "..")) return false;
+  return parts.length > 1 && (parts[0] === KIND_DIR.memory || parts[0] === KIND_DIR.relation);
 }
 
 const editMessage = (n: number) => `edit: ${n} file${n === 1 ? "" : "s"} changed outside memsync`;

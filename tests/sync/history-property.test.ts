@@ -17,7 +17,10 @@ import { relateMemories, unrelate } from "../../src/ops/relate.ts";
 import { saveMemory } from "../../src/ops/save.ts";
 import { splitOp } from "../../src/ops/split.ts";
 import { setRemoteOp, syncOp } from "../../src/ops/sync.ts";
+import { nodeFs } from "../../src/store/fs-port.ts";
+import { appendJournal } from "../../src/store/journal.ts";
 import type { Store } from "../../src/store/store.ts";
+import { committablePath } from "../../src/sync/commit.ts";
 import { git, tempDir } from "../helpers/env.ts";
 import { makeRng, type Rng } from "../helpers/rng.ts";
 
@@ -409,6 +412,25 @@ describe("history, commit by commit, is the store as each operation left it", ()
     const changedIn = (n: number) => git(store, "diff-tree", "--no-commit-id", "--name-status", "--no-renames", "-r", `HEAD~${n}`, `HEAD~${n}^`).stdout.trim().split("\n").length;
     assert.ok(changedIn(5) >= 1 + 4 + 1 + 4, "consolidate: meta, 4 sources, 2 merged, provenance, moved relations");
     assert.ok(changedIn(0) >= 2, "promote: both memories");
+  });
+
+  test("commit takes only the store's own paths, whatever a journal entry names", async () => {
+    const dir = tempDir("memsync-history-");
+    const store = path.join(dir, "store");
+    const env: OpsEnv = { storeRoot: store, hostName: "test-host", user: "tester", machineOverride: "test-machine" };
+    await initStore(env);
+    const base = git(store, "rev-parse", "HEAD").stdout.trim();
+    for (const rel of [".memsync/local.json", "notes/x.json", "memoriesx/y.json"]) {
+      fs.mkdirSync(path.dirname(path.join(store, rel)), { recursive: true });
+      fs.writeFileSync(path.join(store, rel), "{}\n");
+    }
+    const paths = [".memsync/local.json", "notes/x.json", "memoriesx/y.json", "memories/../notes/x.json", "/etc/passwd", "memories/"];
+    appendJournal(nodeFs, store, { op: "save", message: "save: not ours", paths, files: Object.fromEntries(paths.map((p) => [p, "{}\n"])), at: 0 });
+    for (const p of paths) assert.equal(committablePath(p), false, p);
+    for (const p of [".meta.json", ".gitignore", "memories/0190a6b2-7c3d-7e4f-8a9b-000000000001.json", "relations/ab/0190a6b2-7c3d-7e4f-8a9b-0000000000ab.json"]) assert.equal(committablePath(p), true, p);
+    const out = await withStore(env, (s) => commitStore(s, env));
+    assert.deepEqual(out.commits, []);
+    assert.equal(git(store, "rev-parse", "HEAD").stdout.trim(), base);
   });
 
   test("an edit made in place to a file a write then replaces is its own commit, before the write's", async () => {
