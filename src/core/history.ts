@@ -25,10 +25,27 @@ export const messages = {
   delete: (n: number, relations: number) => `delete: ${plural(n, "memory", "memories")}${relations ? ` and ${plural(relations, "relation", "relations")}` : ""}`,
   relate: (from: string, type: string, to: string) => `relate: ${short(from)} ${type} ${short(to)}`,
   unrelate: (n: number) => `unrelate: ${plural(n, "relation", "relations")}`,
-  consolidate: (merged: readonly { sources: number; into: string }[]) =>
-    merged.length === 1
-      ? `consolidate: merge ${merged[0]!.sources} memories into ${short(merged[0]!.into)}`
-      : `consolidate: merge ${merged.reduce((a, m) => a + m.sources, 0)} memories into ${merged.length} (${idList(merged.map((m) => m.into))})`,
+  /**
+   * The merged memories and what each came from: `consolidate: merge a, b, c into X`; several:
+   * `consolidate: merge 5 memories into 2: a, b into X; c, d, e into Y`. At most ID_LIMIT
+   * source ids are named in all (then "+N more" for a cluster); past that, whole clusters are
+   * counted ("+N more merges"), so the line stays readable whatever was merged.
+   */
+  consolidate: (merged: readonly { sources: readonly string[]; into: string }[]) => {
+    if (merged.length === 1) return `consolidate: merge ${idList(merged[0]!.sources)} into ${short(merged[0]!.into)}`;
+    const total = merged.reduce((a, m) => a + m.sources.length, 0);
+    const parts: string[] = [];
+    let named = 0;
+    for (const m of merged) {
+      if (named >= ID_LIMIT) break;
+      const room = ID_LIMIT - named;
+      const shown = Math.min(m.sources.length, room);
+      named += shown;
+      parts.push(`${idList(m.sources, shown)} into ${short(m.into)}`);
+    }
+    const rest = merged.length - parts.length;
+    return `consolidate: merge ${total} memories into ${merged.length}: ${parts.join("; ")}${rest ? `; +${rest} more ${rest === 1 ? "merge" : "merges"}` : ""}`;
+  },
   link: (clusters: readonly { id: string; members: number }[], relations: number) =>
     clusters.length === 1
       ? `consolidate: link ${clusters[0]!.members} memories of cluster ${clusters[0]!.id} (${plural(relations, "relation", "relations")})`
@@ -54,8 +71,11 @@ export const messages = {
   settings: (key: string, value: unknown) => `settings: ${key} = ${JSON.stringify(value)}`,
 };
 
-/** Short ids, at most six, then how many more. */
-function idList(ids: readonly string[]): string {
-  const shown = ids.slice(0, 6).map(short).join(", ");
-  return ids.length > 6 ? `${shown}, +${ids.length - 6} more` : shown;
+/** How many ids a message names before it counts the rest. */
+const ID_LIMIT = 6;
+
+/** Short ids, at most `limit`, then how many more. */
+function idList(ids: readonly string[], limit = ID_LIMIT): string {
+  const shown = ids.slice(0, limit).map(short).join(", ");
+  return ids.length > limit ? `${shown}, +${ids.length - limit} more` : shown;
 }

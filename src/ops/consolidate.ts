@@ -251,7 +251,7 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
     }
     tx.updateMeta((m) => ({ ...m, last_consolidation_at: tx.now }));
     if (input.mode === "apply") {
-      tx.note("consolidate", messages.consolidate(applied.map((a) => ({ sources: a.sources.length, into: a.into! }))));
+      tx.note("consolidate", messages.consolidate(applied.map((a) => ({ sources: a.sources, into: a.into! }))));
     } else {
       tx.note("consolidate", messages.link(applied.map((a) => ({ id: a.cluster, members: a.sources.length })), relations));
     }

@@ -4,10 +4,13 @@ import type { StoreFs } from "./fs-port.ts";
 import { LOCAL_DIR } from "./layout.ts";
 
 // The pending-change journal (.memsync/journal.jsonl, machine-local): one line per change that
-// has not reached git history yet, with the paths it changed and the commit message it earns.
-// Writes append to it inside their transaction, so nothing written can be missing from the next
-// commit; `memsync commit` turns it into commits and empties it. Changes found on disk that no
-// memsync write made (a hand edit, another tool) are journaled by the refresh that finds them.
+// has not reached git history yet, with the paths it changed, what it left at each of them (the
+// file's text, or null for a removal) and the commit message it earns. Writes append to it inside
+// their transaction, so nothing written can be missing from the next commit; `memsync commit`
+// turns it into commits, one per entry, each holding the files as that change left them (not as
+// they are when the commit runs), and empties it. Changes found on disk that no memsync write
+// made (a hand edit, another tool) are journaled, with the text found, by the refresh that finds
+// them. Entries of older versions carry no texts: their files are read from disk at commit time.
 
 export const JOURNAL_FILE = `${LOCAL_DIR}/journal.jsonl`;
 
@@ -16,7 +19,20 @@ export interface JournalEntry {
   op: string;
   message: string;
   paths: string[];
+  /**
+   * What the change left at each path: the file's text, or null where it removed the file. A path
+   * missing here (or an entry without it) is read from disk when committed.
+   */
+  files?: Record<string, string | null>;
   at: number;
+}
+
+/** A journal entry's files, kept only when each is a text or null (anything else: read the disk). */
+function filesOf(v: unknown): Record<string, string | null> | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const out: Record<string, string | null> = Object.create(null);
+  for (const [k, x] of Object.entries(v)) if (typeof x === "string" || x === null) out[k] = x;
+  return out;
 }
 
 export function appendJournal(fs: StoreFs, root: string, entry: JournalEntry): void {
@@ -33,7 +49,8 @@ export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
     const parsed = parseJsonText(line);
     const e = parsed.ok ? (parsed.value as Partial<JournalEntry>) : null;
     if (e && typeof e.op === "string" && typeof e.message === "string" && Array.isArray(e.paths)) {
-      out.push({ op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), at: typeof e.at === "number" ? e.at : 0 });
+      const files = filesOf(e.files);
+      out.push({ op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), at: typeof e.at === "number" ? e.at : 0 });
     }
   }
   return out;

@@ -21,6 +21,8 @@ export interface Change {
   row: FileRow;
   /** null until parsed: a plan made without the codec only says which files need reading. */
   result: ReadResult<RecordKind> | null;
+  /** The text read (when parsed and readable): what an outside edit's journal entry records. */
+  text?: string;
 }
 
 export interface Plan {
@@ -181,14 +183,21 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
       }
     }
     const id = idFromFileName(name);
-    const result: ReadResult<RecordKind> | null = !id
-      ? { ok: false, problem: "file name is not <uuid>.json" }
-      : ctx.codec
-        ? ctx.codec.readRecordFile(ctx.fs, `${ctx.root}/${path}`, kind, id)
-        : null;
+    let text: string | undefined;
+    let result: ReadResult<RecordKind> | null = null;
+    if (!id) result = { ok: false, problem: "file name is not <uuid>.json" };
+    else if (ctx.codec) {
+      try {
+        text = ctx.fs.readText(`${ctx.root}/${path}`);
+        result = ctx.codec.parseRecordText(kind, text, id);
+      } catch (e) {
+        result = { ok: false, problem: `unreadable (${(e as { code?: string }).code ?? String(e)})` };
+      }
+    }
     plan.upserts.push({
       row: { path, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: ctx.now(), problem: result && !result.ok ? result.problem : null },
       result,
+      text,
     });
     if (known) plan.outside.push(path);
   }

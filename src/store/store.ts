@@ -138,6 +138,26 @@ function removeOldBackups(fs: StoreFs, root: string, nowMs: number): void {
   removeOldTemps(fs, root, names.map((n) => `${LOCAL_DIR}/${n}`), nowMs);
 }
 
+/**
+ * The texts a refresh found at the paths changed outside memsync (null: gone), so that the edit's
+ * commit holds what was found, not what a later memsync write made of the file. A text that
+ * did not decode cleanly as UTF-8 (it would not give back the file's bytes) or a file that could
+ * not be read is left out: the commit reads that one from disk.
+ */
+function outsideTexts(plan: Plan, paths: readonly string[]): Record<string, string | null> {
+  const texts = new Map<string, string | undefined>();
+  for (const u of plan.upserts) texts.set(u.row.path, u.text);
+  const files: Record<string, string | null> = {};
+  for (const p of paths) {
+    if (!texts.has(p)) files[p] = null;
+    else {
+      const t = texts.get(p);
+      if (t !== undefined && !t.includes("\uFFFD")) files[p] = t;
+    }
+  }
+  return files;
+}
+
 export class Store {
   private readonly ctx: RefreshContext;
   private parsedMeta: StoreMeta | undefined;
@@ -305,7 +325,11 @@ export class Store {
           const shared = tx.changed.filter((p) => !isMachineLocalPath(p));
           if (shared.length) {
             const message = shared.length === tx.changed.length ? (tx.message ?? `${tx.op}: ${shared.length} files`) : (tx.sharedMessage ?? `${tx.op}: ${shared.length} shared file${shared.length === 1 ? "" : "s"}`);
-            this.journalBuffer.push({ op: tx.op, message, paths: shared, at: this.nowSeconds() });
+            // what the change left at each path goes with it: its commit holds exactly that, whatever
+            // later changes do to the same files before the commit runs
+            const paths = [...new Set(shared)];
+            const files = Object.fromEntries([...tx.left].filter(([p]) => !isMachineLocalPath(p)));
+            this.journalBuffer.push({ op: tx.op, message, paths, files, at: this.nowSeconds() });
           }
           return out;
         },
@@ -352,8 +376,20 @@ export class Store {
     const outside = plan.outside.filter((p) => !isMachineLocalPath(p));
     if (outside.length && !this.absorbing) {
       const paths = [...new Set(outside)].sort();
-      this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: this.nowSeconds() });
+      this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, files: outsideTexts(plan, paths), at: this.nowSeconds() });
     }
+  }
+
+  /**
+   * An edit made outside memsync to a file a transaction is about to replace or remove (found by
+   * StoreTx): journaled before the transaction's own entry, with the text found, so history shows
+   * the edit and then the change made on top of it.
+   */
+  journalOutside(path: string, text: string | undefined): void {
+    if (this.absorbing || isMachineLocalPath(path)) return;
+    const files: Record<string, string | null> = {};
+    if (text !== undefined && !text.includes("\uFFFD")) files[path] = text;
+    this.journalBuffer.push({ op: "edit", message: "edit: 1 file changed outside memsync", paths: [path], files, at: this.nowSeconds() });
   }
 
   private journalTempsChecked = false;
@@ -596,6 +632,8 @@ export class StoreTx {
 
   /** Paths this transaction wrote or removed, in order. */
   readonly changed: string[] = [];
+  /** What this transaction left at each path it changed: the text written, or null (removed). */
+  readonly left = new Map<string, string | null>();
   op = "change";
   message: string | undefined;
   /** The message to commit when this change also touched local records (it must not quote them). */
@@ -689,6 +727,7 @@ export class StoreTx {
     if (!checked.ok) throw new Error(`invalid store metadata: ${checked.problem}`);
     writeAtomic(this.store.fs, this.store.root, META_FILE, checked.text);
     this.changed.push(META_FILE);
+    this.left.set(META_FILE, checked.text);
     return this.store.rereadMeta();
   }
 
@@ -839,6 +878,7 @@ export class StoreTx {
       this.freshen(kind, dirOf(found));
       this.movedFrom.push({ path: found, text: fs.readText(`${root}/${found}`) });
     }
+    if (existing) this.noticeEditInPlace(kind, rel);
     if (!fs.stat(`${root}/${dir}`)?.isDir) {
       fs.mkdirp(`${root}/${dir}`);
       this.touched.add(top);
@@ -847,6 +887,7 @@ export class StoreTx {
     writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
     if (!existing) this.created.push(rel);
     this.changed.push(rel);
+    this.left.set(rel, json);
     const st = fs.stat(`${root}/${rel}`);
     if (st) {
       this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
@@ -871,10 +912,12 @@ export class StoreTx {
     // every folder brought up to date before any file goes: a folder looked at later would take
     // this call's own removals (still in the index until the end) for changes made outside memsync
     for (const { at } of found) this.freshen(kind, dirOf(at.path));
+    for (const { at } of found) this.noticeEditInPlace(kind, at.path);
     for (const { id, at } of found) {
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.changed.push(at.path);
+      this.left.set(at.path, null);
       // no folder fsync for these removals (gc's hundreds of folders): a crash can only bring a
       // removed file back, never lose one, and the next gc removes it again
       this.touched.add(dir);
@@ -889,6 +932,7 @@ export class StoreTx {
     const at = this.store.locate(kind, id);
     if (!at) return false;
     this.freshen(kind, dirOf(at.path));
+    this.noticeEditInPlace(kind, at.path);
     this.removeAt(at.path);
     return true;
   }
@@ -947,16 +991,42 @@ export class StoreTx {
       // made and removed by this transaction (a relation written before its memory, then moved
       // where its ends say): no change at that path at all
       this.created.splice(made, 1);
+      this.left.delete(rel);
       for (let i = this.changed.indexOf(rel); i >= 0; i = this.changed.indexOf(rel)) this.changed.splice(i, 1);
       // and a failure must not put it back (it may name a local memory)
       for (let i = this.movedFrom.findIndex((m) => m.path === rel); i >= 0; i = this.movedFrom.findIndex((m) => m.path === rel)) this.movedFrom.splice(i, 1);
     } else {
       this.changed.push(rel);
+      this.left.set(rel, null);
     }
     // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
     this.unsynced.add(dir);
     this.store.index.deleteFile(rel);
     this.touched.add(dir);
+  }
+
+  /**
+   * A file this transaction is about to replace or remove, changed in place outside memsync since
+   * the index saw it (an editor that rewrites the same file leaves its folder's mtime as it was,
+   * so the folder's refresh cannot see it): journal that edit first. One index row per file; the
+   * bytes are compared only in the racy moment when the stat cannot tell.
+   */
+  private noticeEditInPlace(kind: RecordKind, rel: string): void {
+    if (this.left.has(rel)) return; // written by this transaction already
+    const abs = `${this.store.root}/${rel}`;
+    const st = this.store.fs.stat(abs);
+    const row = this.store.index.file(rel);
+    if (!st?.isFile || !row) return;
+    const same = row.mtime === st.mtime && row.size === st.size && row.ino === st.ino;
+    if (same && (trusted(row.mtime, row.indexed_at) || (row.problem === null && sameAsIndexed(this.ctx, kind, rel)))) return;
+    let text: string | undefined;
+    try {
+      text = this.store.fs.readText(abs);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && row.problem === null && text === this.store.index.recordJsonAt(kind, rel)) return;
+    this.store.journalOutside(rel, text);
   }
 
   /**

@@ -4,8 +4,8 @@ import { unavailable } from "../core/errors.ts";
 import { parseJsonText } from "../core/model/validate.ts";
 import type { Codec } from "../store/codec.ts";
 import { recordFilePaths } from "../store/load-all.ts";
-import { appendJournal, dropJournal, type JournalEntry, readJournal } from "../store/journal.ts";
-import { idFromFileName, isMachineLocalPath, META_FILE } from "../store/layout.ts";
+import { appendJournal, dropJournal, readJournal } from "../store/journal.ts";
+import { idFromFileName, KIND_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
 import { readCommitState, writeCommitState } from "./commit-state.ts";
@@ -21,9 +21,11 @@ import type { Author } from "./repo-init.ts";
 // blobs for those files, new trees for the folders above them, a commit, the branch moved. The
 // working tree is never scanned against git (with 10,000 files, isomorphic-git's statusMatrix
 // costs about a second and `add .` several). One journal entry (one operation, however many
-// files it touched) is one commit; runs of touches, archives and outside edits are one commit
-// each. A commit holds the files as they are now, so an entry whose files a later entry changed
-// again carries the later state, and one left with no change is skipped.
+// files it touched) is one commit, in order, and each commit's tree is the store as that
+// operation left it: an entry carries the text it left at each path, and those texts are
+// applied one entry after another. An entry that changed nothing (its texts are what history
+// already holds) makes no commit. Entries without texts (an older memsync's journal), and every
+// entry when the branch is not where memsync left it, take the files as they are now.
 
 export interface CommitOutcome {
   commits: { oid: string; message: string; paths: string[] }[];
@@ -38,35 +40,26 @@ export interface CommitOutcome {
 }
 
 const TRACKED_TOP = [META_FILE, ".gitattributes", ".gitignore"];
-const MERGEABLE = new Set(["touch", "archive", "edit"]);
 
-interface Group {
-  op: string;
-  messages: string[];
+/**
+ * Whether a path may enter history: the store's top files and the record folders, nothing else.
+ * The one place commit decides it: journal entries and the full compare both pass through here,
+ * so a path outside these (machine-local state, a folder kept out of git) never reaches a commit.
+ */
+export function committablePath(path: string): boolean {
+  if (TRACKED_TOP.includes(path)) return true;
+  const parts = path.split("/");
+  if (parts.some((p) => p === "" || p === "." || p === "..")) return false;
+  return parts.length > 1 && (parts[0] === KIND_DIR.memory || parts[0] === KIND_DIR.relation);
+}
+
+const editMessage = (n: number) => `edit: ${n} file${n === 1 ? "" : "s"} changed outside memsync`;
+
+/** One commit to make: an operation's paths and, when known, what it left at each of them. */
+interface Step {
+  message: string;
   paths: string[];
-}
-
-/** Consecutive touches (archives, outside edits) make one commit; every other entry its own. */
-function groupEntries(entries: JournalEntry[]): Group[] {
-  const groups: Group[] = [];
-  for (const e of entries) {
-    if (e.op === "rescan") continue;
-    const last = groups[groups.length - 1];
-    if (last && last.op === e.op && MERGEABLE.has(e.op)) {
-      last.messages.push(e.message);
-      last.paths.push(...e.paths);
-    } else {
-      groups.push({ op: e.op, messages: [e.message], paths: [...e.paths] });
-    }
-  }
-  return groups;
-}
-
-function groupMessage(g: Group, changed: string[]): string {
-  if (g.messages.length === 1) return g.messages[0]!;
-  const records = new Set(changed.map((p) => p.slice(p.lastIndexOf("/") + 1))).size;
-  const noun = g.op === "edit" ? (records === 1 ? "file" : "files") : records === 1 ? "memory" : "memories";
-  return g.op === "edit" ? `edit: ${records} ${noun} changed outside memsync` : `${g.op}: ${records} ${noun}`;
+  files?: Record<string, string | null>;
 }
 
 /** A view of the tree at HEAD plus the changes made so far, read lazily folder by folder. */
@@ -231,7 +224,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   const gitdir = `${dir}/.git`;
   if (!fs.existsSync(gitdir)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
   refuseNativeOperation(dir);
-  await recoverCheckout(store);
+  const recovered = await recoverCheckout(store);
   // a full refresh: an editor that saves in place leaves its folder's mtime as it was, and only a
   // stat of every record file finds that (about 30 ms for 10,000 files; every other command
   // looks only at folders whose mtime moved)
@@ -248,40 +241,36 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   const rootTree = head ? (await git.readCommit({ fs, dir, oid: head, cache: cacheFor(gitdir) })).commit.tree : null;
   const model = new TreeModel(dir, rootTree);
   const state = readCommitState(dir);
-  const full = entries.some((e) => e.op === "rescan") || state === null || state.head !== head;
+  const moved = state === null || state.head !== head;
+  const full = entries.some((e) => e.op === "rescan") || moved;
+  // the texts an entry carries were left on top of the history memsync knew; when native git
+  // moved the branch, or a pull's checkout was finished just now (it may have merged into files
+  // written since), they describe a different base: take the files as they are instead
+  const useTexts = !moved && !recovered;
 
-  const groups = groupEntries(entries);
+  const steps: Step[] = entries
+    .filter((e) => e.op !== "rescan")
+    .map((e) => ({ message: e.message, paths: e.paths, ...(useTexts && e.files ? { files: e.files } : {}) }));
   if (full) {
-    const journaled = new Set(groups.flatMap((g) => g.paths));
+    // after every entry, everything else: each file compared with what history then holds
     const everything = new Set<string>([
       ...TRACKED_TOP.filter((p) => fs.existsSync(`${dir}/${p}`)),
       ...recordFilePaths(store.fs, dir, "memory"),
       ...recordFilePaths(store.fs, dir, "relation"),
-      ...(await model.pathsUnder("memories")),
-      ...(await model.pathsUnder("relations")),
+      ...(await model.pathsUnder(KIND_DIR.memory)),
+      ...(await model.pathsUnder(KIND_DIR.relation)),
     ]);
-    const rest = [...everything].filter((p) => !journaled.has(p)).sort();
-    if (rest.length) groups.push({ op: "edit", messages: [], paths: rest });
+    steps.push({ message: "", paths: [...everything].sort() });
   }
 
   const commits: CommitOutcome["commits"] = [];
   const skipped = new Map<string, string>();
   const touchedPaths = new Map<string, string | null>();
-  for (const g of groups) {
+  for (const step of steps) {
     const changed: string[] = [];
-    for (const path of [...new Set(g.paths)].sort()) {
-      // machine-local files (local-scope records, the index, the journal) never enter history,
-      // whatever a journal line says
-      if (isMachineLocalPath(path)) continue;
-      let content: Uint8Array | null = null;
-      // a removed file (gc removes thousands): a failed read costs an exception, a look does not
-      if (fs.existsSync(`${dir}/${path}`)) {
-        try {
-          content = fs.readFileSync(`${dir}/${path}`);
-        } catch {
-          content = null;
-        }
-      }
+    for (const path of [...new Set(step.paths)].sort()) {
+      if (!committablePath(path)) continue;
+      const content = step.files && Object.hasOwn(step.files, path) ? textBytes(step.files[path]!) : readWorkingFile(dir, path);
       const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
       const now = content === null ? null : await hashObject("blob", content);
       if (now === before) continue;
@@ -293,16 +282,15 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       if (content !== null) await writeLooseObject(gitdir, "blob", content);
       await model.set(path, now);
       touchedPaths.set(path, now);
+      skipped.delete(path); // a later state of a file skipped before is good again
       changed.push(path);
     }
     if (changed.length === 0) continue;
     const tree = await model.write();
-    const message = g.messages.length ? groupMessage(g, changed) : `edit: ${changed.length} file${changed.length === 1 ? "" : "s"} changed outside memsync`;
+    const message = step.message || editMessage(changed.length);
     head = await writeCommitObject(gitdir, { tree, parents: head ? [head] : [], author: { ...author, timestamp: nowSeconds }, message });
     commits.push({ oid: head, message, paths: changed });
   }
-  // a path a later group committed after all is not skipped
-  for (const p of touchedPaths.keys()) skipped.delete(p);
 
   if (commits.length && head) {
     // git's index first: an index ahead of the branch shows staged changes equal to the files,
@@ -313,11 +301,28 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     faultPoint("commit-ref");
   }
   dropJournal(store.fs, dir, entries.length);
-  // a skipped file is looked at again by every commit (and reported) until it is fixed or removed
+  // a skipped file is looked at again by every commit (and reported) until it is fixed or
+  // removed: journaled without a text, so the next commit reads it from disk
   if (skipped.size) {
     const paths = [...skipped.keys()].sort();
-    appendJournal(store.fs, dir, { op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, at: nowSeconds });
+    appendJournal(store.fs, dir, { op: "edit", message: editMessage(paths.length), paths, at: nowSeconds });
   }
   writeCommitState(dir, head);
   return { commits, head, full_compare: full, skipped: [...skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, problem]) => ({ path, problem })) };
+}
+
+const enc = new TextEncoder();
+
+function textBytes(text: string | null): Uint8Array | null {
+  return text === null ? null : enc.encode(text);
+}
+
+/** A working file's bytes, or null when there is none (gc removes thousands: a look costs less than a failed read). */
+function readWorkingFile(dir: string, path: string): Uint8Array | null {
+  if (!fs.existsSync(`${dir}/${path}`)) return null;
+  try {
+    return fs.readFileSync(`${dir}/${path}`);
+  } catch {
+    return null;
+  }
 }

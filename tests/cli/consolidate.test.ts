@@ -166,7 +166,7 @@ describe("memsync consolidate --apply", () => {
     memsyncJson(["--store", f.store, "commit"]);
     const after = commits(f.store);
     assert.equal(after.length, before.length + 1);
-    assert.equal(after[0], `consolidate: merge 3 memories into ${n.slice(-8)}`);
+    assert.equal(after[0], `consolidate: merge ${out.applied[0].sources.map((id: string) => id.slice(-8)).join(", ")} into ${n.slice(-8)}`);
     const files = git(f.store, "show", "--no-renames", "--name-status", "--format=", "HEAD").stdout.trim().split("\n");
     const status = (p: string) => files.find((l) => l.endsWith(p))?.split("\t")[0];
     assert.equal(status(`${n}.json`), "A");
@@ -191,8 +191,12 @@ describe("memsync consolidate --apply", () => {
     memsyncJson(["--store", f.store, "commit"]);
     const log = commits(f.store);
     assert.equal(log.length, before + 1);
-    const into = out.applied.map((x: any) => x.into.slice(-8));
-    assert.match(log[0]!, new RegExp(`^consolidate: merge 5 memories into 2 \\((${into.join("|")}), (${into.join("|")})\\)$`));
+    // names every source and what it went into, cluster by cluster (6 ids named, then "+N more")
+    const named = out.applied.map((x: any) => {
+      const shown = x.sources.slice(0, 3).map((id: string) => id.slice(-8));
+      return `${shown.join(", ")}${x.sources.length > 3 ? `, +${x.sources.length - 3} more` : ""} into ${x.into.slice(-8)}`;
+    });
+    assert.equal(log[0], `consolidate: merge 5 memories into 2: ${named.join("; ")}`);
     assert.equal(preview(f.store).clusters.length, 0);
   });
 

@@ -26,7 +26,8 @@ describe("memsync commit", () => {
     memsyncJson(["--store", s, "relate", a, b]);
     memsyncJson(["--store", s, "relate", c, a]);
     const second = memsyncJson(["--store", s, "commit"]).commits;
-    assert.deepEqual(second.map((x: { message: string }) => x.message), ["touch: 3 memories", `relate: ${a.slice(-8)} related ${b.slice(-8)}`, `relate: ${c.slice(-8)} related ${a.slice(-8)}`]);
+    // one commit per operation, consecutive touches too (each tree is the store as that touch left it)
+    assert.deepEqual(second.map((x: { message: string }) => x.message), ["touch: 2 memories", "touch: 1 memory", `relate: ${a.slice(-8)} related ${b.slice(-8)}`, `relate: ${c.slice(-8)} related ${a.slice(-8)}`]);
     // a multi-file operation is exactly one commit
     const del = memsyncJson(["--store", s, "delete", a]);
     assert.equal(del.relations_removed.length, 2);
@@ -102,6 +103,52 @@ describe("memsync commit", () => {
     assert.equal(memsyncJson(["--store", clone, "list"]).total, 4);
     const c = memsyncJson(["--store", clone, "commit"]);
     assert.deepEqual(c.commits.map((x: { paths: string[] }) => x.paths), [[out.path]]);
+  });
+
+  test("history says what happened: each operation its own commit, holding the files as it left them", () => {
+    const s = newStore();
+    const file = (rev: string, id: string) => JSON.parse(git(s, "show", `${rev}:memories/${id}.json`).stdout);
+    // save, touch, update, then one commit: three commits, each with that step's file
+    const id = save(s, "first text");
+    memsyncJson(["--store", s, "touch", id]);
+    memsyncJson(["--store", s, "update", id, "--content", "second text"]);
+    assert.deepEqual(memsyncJson(["--store", s, "commit"]).commits.map((c: { message: string }) => c.message), [
+      `save: ${id.slice(-8)} first text`,
+      "touch: 1 memory",
+      `update: ${id.slice(-8)} second text`,
+    ]);
+    assert.deepEqual([file("HEAD~2", id).content, file("HEAD~2", id).use_count], ["first text", 0]);
+    assert.deepEqual([file("HEAD~1", id).content, file("HEAD~1", id).use_count], ["first text", 1]);
+    assert.deepEqual([file("HEAD", id).content, file("HEAD", id).use_count], ["second text", 1]);
+
+    // a touch not yet committed, then consolidate: the sources go in the consolidate commit
+    const a = save(s, "Use cursor pagination for list endpoints in the public API; page size defaults to 50");
+    const b = save(s, "For list endpoints in the public API use cursor pagination, with a default page size of 50");
+    memsyncJson(["--store", s, "commit"]);
+    memsyncJson(["--store", s, "touch", a]);
+    const merged = memsyncJson(["--store", s, "consolidate", "--apply"]).applied[0];
+    assert.deepEqual([...merged.sources].sort(), [a, b].sort());
+    const c1 = memsyncJson(["--store", s, "commit"]).commits.map((c: { message: string }) => c.message);
+    assert.deepEqual(c1, ["touch: 1 memory", `consolidate: merge ${merged.sources.map((x: string) => x.slice(-8)).join(", ")} into ${merged.into.slice(-8)}`]);
+    assert.equal(file("HEAD~1", a).use_count, 1, "the touch commit holds the touched source, still there");
+
+    // the same for split
+    const whole = save(s, "Deploys go out on Tuesdays only. The billing worker retries three times.");
+    memsyncJson(["--store", s, "commit"]);
+    memsyncJson(["--store", s, "touch", whole]);
+    const parts = memsyncJson(["--store", s, "split", whole, "--part", "Deploys go out on Tuesdays only.", "--part", "The billing worker retries three times."]).parts.map((p: { id: string }) => p.id);
+    const c2 = memsyncJson(["--store", s, "commit"]).commits.map((c: { message: string }) => c.message);
+    assert.deepEqual(c2, ["touch: 1 memory", `split: decompose ${whole.slice(-8)} into 2 atomic memories (${parts.map((x: string) => x.slice(-8)).join(", ")})`]);
+    assert.equal(file("HEAD~1", whole).use_count, 1);
+
+    // git names the commits that removed memories: consolidate's and split's, nothing else (a
+    // part much like the original shows as a rename unless renames are off)
+    const removedBy = (...args: string[]) => git(s, "log", "--diff-filter=D", "--format=%s", ...args).stdout.trim().split("\n").map((l) => l.split(":")[0]);
+    assert.ok(removedBy("--", "memories/").includes("consolidate"));
+    assert.ok(!removedBy("--", "memories/").includes("touch"));
+    assert.deepEqual(removedBy("--no-renames", "--", "memories/"), ["split", "consolidate"]);
+    assert.equal(git(s, "fsck", "--strict").status, 0);
+    assert.equal(git(s, "status", "--porcelain").stdout, "");
   });
 
   test("a store without git is refused with a clear error", () => {
