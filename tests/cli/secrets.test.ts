@@ -16,6 +16,7 @@ import { leaks, loadSecrets } from "../helpers/secrets.ts";
 // takes many --meta), and each secret's label must come back in what was stored, so no secret's
 // line was swallowed by a neighbour's redaction (an unterminated private key runs to the end of
 // its text, so the one such secret comes last). Capture must store every sentence it was given.
+// Two stores: the explicit write paths, and capture.
 
 const SECRETS = loadSecrets();
 
@@ -57,9 +58,21 @@ function leaksIn(store: string, secrets: string[], label = (s: string) => s.slic
   return found;
 }
 
+/** Commit what is left, then search every file and git object of the store for every secret. */
+function finish(store: string, subject: string): void {
+  ok(["--store", store, "commit"]);
+  assert.equal(memsync(["--store", store, "status"]).code, 0);
+  const files = allFiles(store);
+  assert.ok(files.some((f) => f.endsWith("index.db")) && files.some((f) => f.includes(`${path.sep}.git${path.sep}`)));
+  assert.ok(git(store, "log", "--all", "--format=%s").stdout.includes(subject), `the history holds a "${subject}" commit`);
+  const kinds = new Map(SECRETS.map((s) => [s.secret, s.kind]));
+  const found = leaksIn(store, SECRETS.map((s) => s.secret), (s) => kinds.get(s)!);
+  assert.deepEqual(found, [], `secrets leaked:\n${found.join("\n")}`);
+}
+
 describe("secrets never reach a file", () => {
   assert.ok(SECRETS.length >= 30);
-  test(`all ${SECRETS.length} secrets of the corpus through every write path, then every file and every git object`, { timeout: 300_000 }, () => {
+  test(`all ${SECRETS.length} secrets of the corpus through save, update, relate and remember, then every file and every git object`, { timeout: 300_000 }, () => {
     const store = newStore();
     const cwd = tempDir();
     const anchor = ok(["--store", store, "save", "anchor memory"]).memory.id as string;
@@ -91,6 +104,12 @@ describe("secrets never reach a file", () => {
     everyLabel(JSON.stringify(rel), "Rel", "relate --meta");
     // remember: the text itself
     everyLabel(JSON.stringify(ok(["--store", store, "remember", "-"], lines("We decided to use Vault because of"), cwd)), "We decided to use Vault because of", "remember");
+    finish(store, "remember: ");
+  });
+
+  test(`all ${SECRETS.length} secrets of the corpus through capture (a text and a hook payload), then every file and every git object`, { timeout: 300_000 }, () => {
+    const store = newStore();
+    const cwd = tempDir();
     // capture, the text and a hook payload (its session id is stored too): one sentence per secret
     const c = ok(["--store", store, "capture", JOINED.map((s) => `Let's use PostgreSQL for billing ${s.kind} because the config has ${s.text}`).join("\n")], undefined, cwd);
     const missed = JOINED.filter((s) => !JSON.stringify(c.stored).includes(`for billing ${s.kind} because`)).map((s) => s.kind);
@@ -100,15 +119,7 @@ describe("secrets never reach a file", () => {
     const missedHook = JOINED.filter((s) => !JSON.stringify(h.stored).includes(`Memcached for ${s.kind} since`)).map((s) => s.kind);
     assert.deepEqual(missedHook, [], "the hook's capture stored every sentence");
     everyLabel(h.stored[0].memory.captured_by.session, "Session", "capture's session id");
-    ok(["--store", store, "commit"]);
-    assert.equal(memsync(["--store", store, "status"]).code, 0);
-
-    const files = allFiles(store);
-    assert.ok(files.some((f) => f.endsWith("index.db")) && files.some((f) => f.includes(`${path.sep}.git${path.sep}`)));
-    assert.ok(git(store, "log", "--all", "--format=%s").stdout.includes("capture: "), "the history holds the captures");
-    const kinds = new Map(SECRETS.map((s) => [s.secret, s.kind]));
-    const found = leaksIn(store, SECRETS.map((s) => s.secret), (s) => kinds.get(s)!);
-    assert.deepEqual(found, [], `secrets leaked:\n${found.join("\n")}`);
+    finish(store, "capture: ");
   });
 
   test("a token as an object key (--input JSON, --meta) and env-style assignments: in no file and no git object", () => {
