@@ -104,8 +104,8 @@ describe("concurrent memsync processes on one store", () => {
     // a busy timeout (10 s, the bound) that the crowd outlasts many times over: a writer
     // gives up only after that long without any writer making progress, however long in all
     // (SQLite's own busy handler refused 4 of 200 touches, 50 at a time, at 15 s; 20 of these 80
-    // at 4 s; a cap of four times the timeout in all refused 1-21 of them at load 40-50, waiting
-    // 40 s while a touch landed every second)
+    // at 4 s; a cap of four times the timeout in all refused one at load 40, after 40 s of
+    // waiting while a touch landed every second)
     const store = newStore();
     const id: string = (await json(["save", "--store", store, "a memory every hook touches"])).memory.id;
     const total = 80;
