@@ -17,6 +17,15 @@ function saveAt(store: string, content: string, ageDays: number, extra: Record<s
   return memsyncJson(["--store", store, "save", "--input", "-"], { input }).memory.id;
 }
 
+/** Many memories at once (save --input takes a JSON array: one process, one operation); their ids in order. */
+function saveManyAt(store: string, items: { content: string; ageDays: number }[]): string[] {
+  const records = items.map(({ content, ageDays }) => {
+    const t = NOW - ageDays * DAY;
+    return { content, created_at: t, last_used: t, gist: null, project: null };
+  });
+  return memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify(records) }).saved.map((s: any) => s.memory.id);
+}
+
 const recallJson = (store: string, ...args: string[]) => memsyncJson(["--store", store, "recall", ...args]);
 const ids = (out: any) => out.items.map((i: any) => i.id);
 
@@ -120,10 +129,11 @@ describe("recall", () => {
   test("the block never exceeds the budget, across many budgets", () => {
     const store = newStore();
     const words = ["cache", "invalidation", "timeout", "retry", "pool", "index"];
-    for (let i = 0; i < 45; i++) {
+    const notes = Array.from({ length: 45 }, (_, i) => {
       const detail = " It was measured on staging with production-like data and the numbers are in the channel.".repeat(i % 5);
-      saveAt(store, `Note ${i}: the ${words[i % words.length]} of service ${i} needs care when the cache is cold.${detail}`, i);
-    }
+      return { content: `Note ${i}: the ${words[i % words.length]} of service ${i} needs care when the cache is cold.${detail}`, ageDays: i };
+    });
+    assert.equal(saveManyAt(store, notes).length, 45);
     let sawMore = false;
     let sawEmpty = false;
     for (const budget of [0, 10, 50, 80, 120, 160, 200, 260, 333, 400, 555, 700, 900, 1200, 1500, 2000, 2500, 3100, 4096, 8000]) {
