@@ -1,5 +1,6 @@
 import { cac } from "cac";
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine, usageError } from "../../core/errors.ts";
+import { edgeRefusal, IS_EDGE } from "../../runtime/edition.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
 import { diskRefusal } from "../../store/disk-errors.ts";
 import { commandHelp, didYouMean, fullHelp, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
@@ -23,9 +24,6 @@ const scoring = () => import("./commands/scoring.ts");
 const conflicts = () => import("./commands/conflicts.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
-
-/** The edge build (scripts/build.ts defines MEMSYNC_EDITION); run from source, this is the main build. */
-const IS_EDGE = typeof MEMSYNC_EDITION === "string" && MEMSYNC_EDITION === "edge";
 
 /**
  * Maintenance command modules; null in the edge build. The condition is written out on the
@@ -412,13 +410,6 @@ const COMMANDS: CommandSpec[] = [
     run: async (_, f) => (await admin()).reindexCmd(f),
   },
 ];
-
-function edgeRefusal(command: string): MemsyncError {
-  return new MemsyncError(
-    "unavailable",
-    `${command} is maintenance, which this edge build (memsync-edge) leaves out: run it with the main build (memsync) on the store's maintainer machine`,
-  );
-}
 
 /** The command word in argv: the first word that is not an option or the value of --store. */
 function commandWord(argv: readonly string[]): string | undefined {

@@ -103,13 +103,11 @@ export async function remoteCmd(action: string, url: string | undefined, flags: 
 
 /** A progress bar for the sync layer's reports, while fn runs (see progress-bar.ts). */
 async function withProgress<T>(flags: Flags, fn: () => Promise<T>): Promise<T> {
-  const [{ onProgress }, { progressBar }] = await Promise.all([import("../../../sync/progress.ts"), import("../progress-bar.ts")]);
+  const [progress, { progressBar }] = await Promise.all([import("../../../sync/progress.ts"), import("../progress-bar.ts")]);
   const bar = await progressBar(flags.json === true);
-  onProgress((phase, done, total) => bar.update(phase, done, total));
   try {
-    return await fn();
+    return await progress.withProgress((phase, done, total) => bar.update(phase, done, total), fn);
   } finally {
-    onProgress(undefined);
     bar.stop();
   }
 }
