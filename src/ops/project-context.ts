@@ -4,7 +4,7 @@ import type { Memory } from "../core/model/memory.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
-import { currentProject } from "./project.ts";
+import { projectOf } from "./project.ts";
 
 // context: the "Recent Project Decisions" block a hook injects at the start of a session: a
 // project's decisions, newest first, within a budget, with a line saying how to see the rest.
@@ -21,8 +21,7 @@ const ITEM_MAX = 400;
  * the same way on every machine (ops/project.ts: the normalized remote of its git repository).
  */
 export function projectFor(given: string | undefined, cwd: string): string | null {
-  const name = given?.trim();
-  return name ? name : currentProject(cwd);
+  return projectOf({ given, cwd });
 }
 
 export interface ContextOptions {

@@ -57,3 +57,14 @@ export function currentProject(cwd: string, fs: ReadFs = nodeFs): string | null 
   const id = url ? normalizeRemoteUrl(url) : null;
   return id ?? localProjectId(path.basename(repo.mainTop));
 }
+
+/**
+ * The project an operation works on, the one way every face resolves it: the one given, else none
+ * for a global memory, else the project of the working directory (a hook's, or the process's).
+ */
+export function projectOf(where: { given?: string | null; global?: boolean; cwd: string }, fs: ReadFs = nodeFs): string | null {
+  const name = where.given?.trim();
+  if (name) return name;
+  if (where.global) return null;
+  return currentProject(where.cwd, fs);
+}

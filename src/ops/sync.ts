@@ -3,6 +3,7 @@ import type { CommitOutcome } from "../sync/commit.ts";
 import { commitLocked } from "../sync/commit.ts";
 import { type LocalStep, pull, type PullResult, push, type PushResult } from "../sync/exchange.ts";
 import { refuseNativeOperation } from "../sync/native-state.ts";
+import type { ProgressListener } from "../sync/progress.ts";
 import type { Remote, RemoteOptions } from "../sync/remote.ts";
 import { setRemote } from "../sync/remote.ts";
 import type { Author } from "../sync/repo-init.ts";
@@ -65,9 +66,15 @@ async function commitThenRethrow(store: Store, c: ReturnType<typeof committer>, 
 }
 
 /** A new store from a remote (an empty remote: a new store whose first sync fills it). */
-export async function cloneOp(env: OpsEnv, url: string, cwd: string, opts: RemoteOptions = {}): Promise<{ root: string; head: string | null; files: number; store_created: boolean }> {
-  const { cloneStore } = await import("../sync/exchange.ts");
-  const out = await cloneStore(env.storeRoot, url, cwd, env.credentials ?? {}, env.driverCommand ?? "memsync merge-driver %O %A %B %P %L", opts);
+export async function cloneOp(
+  env: OpsEnv,
+  url: string,
+  cwd: string,
+  opts: RemoteOptions = {},
+  progress?: ProgressListener,
+): Promise<{ root: string; head: string | null; files: number; store_created: boolean }> {
+  const [{ cloneStore }, { withProgress }] = await Promise.all([import("../sync/exchange.ts"), import("../sync/progress.ts")]);
+  const out = await withProgress(progress, () => cloneStore(env.storeRoot, url, cwd, env.credentials ?? {}, env.driverCommand ?? "memsync merge-driver %O %A %B %P %L", opts));
   let created = false;
   if (out.head === null) {
     const { initStore } = await import("./init.ts");

@@ -1,3 +1,4 @@
+import { invalidInput } from "../core/errors.ts";
 import { isId, SHARD_RE, shardOf } from "../core/ids.ts";
 
 // Where records live in a store. Paths are relative to the store root, with "/" separators.
@@ -47,7 +48,8 @@ export function placeOf(rel: string): Place {
 }
 
 export function recordPath(kind: RecordKind, id: string, sharded: boolean, place: Place = "shared"): string {
-  if (!isId(id)) throw new Error(`refusing to build a path from an invalid id: ${JSON.stringify(String(id).slice(0, 80))}`);
+  // an id reaches here only through parseId or the index; anything else is refused with a code
+  if (!isId(id)) throw invalidInput(`invalid id ${JSON.stringify(String(id).slice(0, 80))}: refusing to build a path from it`);
   const top = topDir(kind, place);
   return sharded ? `${top}/${shardOf(id)}/${id}.json` : `${top}/${id}.json`;
 }

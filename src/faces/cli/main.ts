@@ -1,7 +1,8 @@
 import { cac } from "cac";
 import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine, usageError } from "../../core/errors.ts";
+import { coded } from "../../ops/catalogue/errors.ts";
+import { edgeRefusal, IS_EDGE } from "../../runtime/edition.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
-import { diskRefusal } from "../../store/disk-errors.ts";
 import { commandHelp, didYouMean, fullHelp, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
 import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
@@ -23,9 +24,6 @@ const scoring = () => import("./commands/scoring.ts");
 const conflicts = () => import("./commands/conflicts.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
-
-/** The edge build (scripts/build.ts defines MEMSYNC_EDITION); run from source, this is the main build. */
-const IS_EDGE = typeof MEMSYNC_EDITION === "string" && MEMSYNC_EDITION === "edge";
 
 /**
  * Maintenance command modules; null in the edge build. The condition is written out on the
@@ -413,13 +411,6 @@ const COMMANDS: CommandSpec[] = [
   },
 ];
 
-function edgeRefusal(command: string): MemsyncError {
-  return new MemsyncError(
-    "unavailable",
-    `${command} is maintenance, which this edge build (memsync-edge) leaves out: run it with the main build (memsync) on the store's maintainer machine`,
-  );
-}
-
 /** The command word in argv: the first word that is not an option or the value of --store. */
 function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -616,8 +607,7 @@ function report(e: unknown, asJson: boolean): number {
   let err: MemsyncError;
   if (isMemsyncError(e)) err = e;
   else if (e instanceof Error && e.name === "CACError") err = new MemsyncError("usage", `${e.message} (see memsync --help)`);
-  else if (diskRefusal(e)) err = new MemsyncError("unavailable", diskRefusal(e)!); // a full or read-only disk is not a bug
-  else err = new MemsyncError("internal", `internal error: ${e instanceof Error ? e.message : String(e)}`);
+  else err = coded(e); // a full or read-only disk is unavailable, not a bug (ops/catalogue/errors.ts)
   // a message never repeats the program's name after the prefix
   writeErr(`memsync: ${oneLine(err.message).replace(/^memsync:?\s+/, "")}\n`);
   if (asJson) writeOut(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);

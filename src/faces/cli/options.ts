@@ -4,8 +4,8 @@ import { parseIdRef } from "../../core/ids.ts";
 import { parseJsonText } from "../../core/model/validate.ts";
 import type { JsonObject } from "../../core/records.ts";
 import type { OpsEnv } from "../../ops/context.ts";
-import { cwd, env, homeDir, hostName, readStdin, userName } from "../../runtime/host.ts";
-import { selfCommand, shellQuote } from "../../runtime/self.ts";
+import { cwd, env, homeDir, readStdin } from "../../runtime/host.ts";
+import { hostOpsEnv, storeRootOf } from "../../runtime/ops-env.ts";
 import fs from "node:fs";
 
 // Turning raw command-line values into typed inputs. Anything wrong here is refused before the
@@ -34,30 +34,12 @@ const MAX_INPUT_BYTES = 8 * 1024 * 1024;
 
 /** --store DIR, else MEMSYNC_HOME, else ~/.memsync. */
 export function storeRoot(flags: Flags): string {
-  const given = str(flags, "store") ?? env("MEMSYNC_HOME");
-  return path.resolve(cwd(), given ?? path.join(homeDir(), ".memsync"));
+  return storeRootOf({ store: str(flags, "store"), vars: { MEMSYNC_HOME: env("MEMSYNC_HOME") }, cwd: cwd(), home: homeDir() });
 }
 
-/** MEMSYNC_BUSY_TIMEOUT_MS: how long a writer waits without progress for the store's lock (default 15 s). */
-function busyTimeout(): { busyTimeoutMs: number } | undefined {
-  const v = Number(env("MEMSYNC_BUSY_TIMEOUT_MS"));
-  return Number.isFinite(v) && v > 0 ? { busyTimeoutMs: v } : undefined;
-}
-
-export function opsEnv(flags: Flags, root = storeRoot(flags)): OpsEnv {
-  const open = busyTimeout();
-  return {
-    ...(open ? { open } : {}),
-    storeRoot: root,
-    hostName: hostName(),
-    user: userName(),
-    machineOverride: env("MEMSYNC_MACHINE"),
-    driverCommand: `${selfCommand().map(shellQuote).join(" ")} merge-driver %O %A %B %P %L`,
-    credentials: {
-      token: env("MEMSYNC_GIT_TOKEN"),
-      file: path.join(env("XDG_CONFIG_HOME") ?? path.join(homeDir(), ".config"), "memsync", "credentials"),
-    },
-  };
+/** The ops environment of a command: plain values only (--store and this process's), see runtime/ops-env.ts. */
+export function opsEnv(flags: Flags, root?: string): OpsEnv {
+  return hostOpsEnv(str(flags, "store"), root);
 }
 
 /** A single-valued option; mri turns "2024" into a number, so values are read back as text. */

@@ -65,8 +65,8 @@ export async function runHook(event: string, stdin: string, run: HookRun): Promi
 }
 
 async function project(cwd: string, run: HookRun): Promise<string | null> {
-  const { currentProject } = await import("../../ops/project.ts");
-  return currentProject(run.claude.projectDir ?? cwd);
+  const { projectOf } = await import("../../ops/project.ts");
+  return projectOf({ cwd: run.claude.projectDir ?? cwd });
 }
 
 async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {

@@ -3,7 +3,9 @@ import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import { initStore } from "../../../ops/init.ts";
 import { reindex } from "../../../ops/reindex.ts";
-import { storeStatus } from "../../../ops/status.ts";
+import type { StatusOutcome } from "../../../ops/status.ts";
+import type { ProgressListener } from "../../../sync/progress.ts";
+import { call } from "../call.ts";
 import { json } from "../format.ts";
 import { type Flags, opsEnv, storeRoot } from "../options.ts";
 import type { CommandResult } from "../result.ts";
@@ -21,7 +23,7 @@ export async function init(dir: string | undefined, flags: Flags): Promise<Comma
 }
 
 export async function status(flags: Flags): Promise<CommandResult> {
-  const out = await storeStatus(opsEnv(flags));
+  const out = await call<StatusOutcome>("status", flags, {});
   const exitCode = out.health === "unavailable" ? unavailable("").exitCode : 0;
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = [`store: ${out.store}`, `health: ${out.health}${out.reasons.length ? ` (${out.reasons.join("; ")})` : ""}`];
@@ -102,36 +104,20 @@ export async function remoteCmd(action: string, url: string | undefined, flags: 
 }
 
 /** A progress bar for the sync layer's reports, while fn runs (see progress-bar.ts). */
-async function withProgress<T>(flags: Flags, fn: () => Promise<T>): Promise<T> {
-  const [{ onProgress }, { progressBar }] = await Promise.all([import("../../../sync/progress.ts"), import("../progress-bar.ts")]);
+async function withProgress<T>(flags: Flags, fn: (progress: ProgressListener) => Promise<T>): Promise<T> {
+  const { progressBar } = await import("../progress-bar.ts");
   const bar = await progressBar(flags.json === true);
-  onProgress((phase, done, total) => bar.update(phase, done, total));
   try {
-    return await fn();
+    return await fn((phase, done, total) => bar.update(phase, done, total));
   } finally {
-    onProgress(undefined);
     bar.stop();
   }
 }
 
 export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
-  const ops = await import("../../../ops/sync.ts");
-  const env = opsEnv(flags);
-  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
-  const run = () =>
-    withProgress(flags, () => withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env))));
-  let out: Out & { repaired_objects?: number };
-  try {
-    out = await run();
-  } catch (e) {
-    // a repository whose refs name missing objects (a fetch or push killed by an older memsync):
-    // restore them from the other side, as doctor --repair does, and try once more
-    const { healObjects, isMissingObjectError } = await import("../../../ops/doctor.ts");
-    if (!isMissingObjectError(e)) throw e;
-    const healed = await healObjects(env);
-    if (healed.restored === 0) throw corrupt(`${e instanceof Error ? e.message : String(e)} (run: memsync doctor --repair)`);
-    out = { ...(await run()), repaired_objects: healed.restored };
-  }
+  type Sync = Awaited<ReturnType<typeof import("../../../ops/sync.ts").syncOp>>;
+  type Out = { commit: Sync["commit"]; pull?: Sync["pull"]; push?: Sync["push"]; repaired_objects?: number };
+  const out = await withProgress(flags, (progress) => call<Out>("sync", flags, { direction: what }, progress));
   const bad = skippedReport(out.commit.skipped);
   if (flags.json) return { stdout: json(out), ...bad };
   const lines: string[] = [];
@@ -153,7 +139,7 @@ export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags):
 export async function cloneCmd(url: string, dir: string | undefined, flags: Flags): Promise<CommandResult> {
   const { cloneOp } = await import("../../../ops/sync.ts");
   const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
-  const out = await withProgress(flags, () => cloneOp(opsEnv(flags, root), url, cwd(), { insecureHttp: flags.insecureHttp === true }));
+  const out = await withProgress(flags, (progress) => cloneOp(opsEnv(flags, root), url, cwd(), { insecureHttp: flags.insecureHttp === true }, progress));
   if (flags.json) return { stdout: json(out) };
   return { stdout: out.store_created ? `cloned an empty remote: new store at ${out.root}; sync fills the remote\n` : `cloned ${out.files} files into ${out.root}\n` };
 }

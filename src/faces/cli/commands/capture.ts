@@ -5,7 +5,7 @@ import { usageError } from "../../../core/errors.ts";
 import { IMPORTANCE_LEVELS, MEMORY_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
 import type { JsonObject } from "../../../core/records.ts";
 import type { StoredMemory } from "../../../ops/capture.ts";
-import { currentProject } from "../../../ops/project.ts";
+import { projectOf as resolveProject } from "../../../ops/project.ts";
 import { cwd } from "../../../runtime/host.ts";
 import { json } from "../format.ts";
 import { type Flags, list, num, oneOf, opsEnv, STDIN_ARG, str, textArg, wordsOf } from "../options.ts";
@@ -26,7 +26,7 @@ function projectOf(flags: Flags, hookCwd: string | null): string | null {
     if (given !== undefined) throw usageError("--global and --project exclude each other (a global memory belongs to no project)");
     return null;
   }
-  return given ?? currentProject(hookCwd ?? cwd());
+  return resolveProject({ given, cwd: hookCwd ?? cwd() });
 }
 
 function preview(text: string, max = 80): string {

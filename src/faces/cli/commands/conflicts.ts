@@ -1,16 +1,15 @@
 import { usageError } from "../../../core/errors.ts";
-import { isShortId, parseId } from "../../../core/ids.ts";
-import { listConflicts, type Resolution, resolveConflict } from "../../../ops/conflicts.ts";
-import { withStore } from "../../../ops/context.ts";
+import type { ConflictsOutcome, ResolveOutcome } from "../../../ops/conflicts.ts";
+import { call } from "../call.ts";
 import { conflictLines, json } from "../format.ts";
-import { type Flags, num, opsEnv, str, textArg } from "../options.ts";
+import { type Flags, num, str, textArg } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // conflicts and resolve: content that two machines edited at once, shown and settled
 // (ops/conflicts.ts holds the logic; this is the command-line face of it).
 
 export async function conflictsCmd(flags: Flags): Promise<CommandResult> {
-  const out = await withStore(opsEnv(flags), (store) => listConflicts(store));
+  const out = await call<ConflictsOutcome>("conflicts", flags, {});
   if (flags.json) return { stdout: json(out) };
   if (out.total === 0) return { stdout: "no conflicts\n" };
   const blocks = out.conflicts.map((c) => {
@@ -25,22 +24,12 @@ export async function conflictsCmd(flags: Flags): Promise<CommandResult> {
 const KEEP = ["ours", "theirs", "both"] as const;
 
 export async function resolveCmd(rawId: string, flags: Flags): Promise<CommandResult> {
-  // a full id, or a short one (as get takes it)
-  const id = isShortId(String(rawId)) ? String(rawId).trim().toLowerCase() : parseId(String(rawId));
   const keep = str(flags, "keep");
   const content = str(flags, "content");
   const pick = num(flags, "pick", { min: 1, max: 1_000_000, int: true });
-  if (keep !== undefined && content !== undefined) throw usageError("give either --keep ours|theirs|both or --content TEXT, not both");
-  if (keep === undefined && content === undefined) throw usageError("say how to resolve: --keep ours|theirs|both, or --content TEXT");
   if (keep !== undefined && !(KEEP as readonly string[]).includes(keep)) throw usageError(`--keep must be ours, theirs or both, got ${JSON.stringify(keep.slice(0, 40))}`);
-  if (pick !== undefined && keep !== "theirs") throw usageError("--pick chooses among the other texts: use it with --keep theirs");
-  const how: Resolution =
-    content !== undefined
-      ? { content: await textArg([content], "new content") }
-      : keep === "theirs"
-        ? { keep: "theirs", ...(pick !== undefined ? { pick } : {}) }
-        : { keep: keep as "ours" | "both" };
-  const out = await withStore(opsEnv(flags), (store) => resolveConflict(store, id, how));
+  const text = content !== undefined && keep === undefined ? await textArg([content], "new content") : content;
+  const out = await call<ResolveOutcome>("resolve", flags, { id: String(rawId), keep, pick, content: text });
   if (flags.json) return { stdout: json(out) };
   const said = { ours: "kept the current text", theirs: "took the other text", both: "joined the texts", content: "set the new text" }[out.resolution];
   return { stdout: `resolved ${out.memory.id}: ${said} (${out.before.others.length + 1} texts before)\n` };

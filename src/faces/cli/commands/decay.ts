@@ -1,10 +1,9 @@
 import path from "node:path";
 import { isoTime } from "../../../core/time.ts";
-import { withStore } from "../../../ops/context.ts";
-import { type GcOutcome, gcOp } from "../../../ops/gc.ts";
-import { resolveIds } from "../../../ops/id-lookup.ts";
+import type { GcOutcome } from "../../../ops/gc.ts";
 import type { MaintainerOutcome } from "../../../ops/maintainer.ts";
-import { type PromoteOutcome, promoteOp } from "../../../ops/promote.ts";
+import type { PromoteOutcome } from "../../../ops/promote.ts";
+import { call } from "../call.ts";
 import { cwd, env } from "../../../runtime/host.ts";
 import { json, scoreText } from "../format.ts";
 import { type Flags, ids, num, opsEnv, str } from "../options.ts";
@@ -40,9 +39,7 @@ function gcText(out: GcOutcome): string {
 
 export async function gc(flags: Flags): Promise<CommandResult> {
   const limit = num(flags, "limit", { min: 0, max: 100_000_000, int: true });
-  const opts = { archive: flags.archive === true, dryRun: flags.dryRun === true, limit: limit ? limit : null, claim: flags.claimMaintainer === true };
-  const ops = opsEnv(flags);
-  const out = await withStore(ops, (store) => gcOp(store, ops, opts));
+  const out = await call<GcOutcome>("gc", flags, { archive: flags.archive === true, dry_run: flags.dryRun === true, limit, claim_maintainer: flags.claimMaintainer === true });
   return { stdout: flags.json ? json(out) : gcText(out), stderr: claimNote(out.maintainer) };
 }
 
@@ -66,8 +63,6 @@ function promoteText(out: PromoteOutcome): string {
 
 export async function promote(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = rawIds.length ? ids(rawIds) : [];
-  const opts = { ids: wanted, auto: flags.auto === true, dryRun: flags.dryRun === true, vault: vaultDir(flags), claim: flags.claimMaintainer === true };
-  const ops = opsEnv(flags);
-  const out = await withStore(ops, async (store) => promoteOp(store, ops, { ...opts, ids: await resolveIds(store, wanted) }));
+  const out = await call<PromoteOutcome>("promote", flags, { ids: wanted, auto: flags.auto === true, dry_run: flags.dryRun === true, vault: vaultDir(flags), claim_maintainer: flags.claimMaintainer === true });
   return { stdout: flags.json ? json(out) : promoteText(out), stderr: claimNote(out.maintainer) };
 }

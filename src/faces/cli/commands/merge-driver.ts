@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import { loadCodec } from "../../../store/store.ts";
-import { kindOfPath, mergeFileTexts } from "../../../sync/merge-file.ts";
+import { mergeRecordTexts } from "../../../ops/merge-file.ts";
 import { writeErr } from "../../../runtime/host.ts";
 
 // `memsync merge-driver %O %A %B %P [%L]`, as git calls it: %O the base (empty when both sides
@@ -31,9 +30,7 @@ export async function mergeDriver(args: string[]): Promise<number> {
     return 1; // git keeps both versions in its index; the file is left for a person
   }
   try {
-    const codec = await loadCodec();
-    const kind = repoPath ? kindOfPath(repoPath) : null;
-    const result = await mergeFileTexts(codec, kind, read(basePath), ours, theirs, { ours: "ours", base: "base", theirs: "theirs" });
+    const result = await mergeRecordTexts(repoPath, read(basePath), ours, theirs);
     fs.writeFileSync(oursPath, result.text);
     if (!result.clean) writeErr(`memsync: ${repoPath ?? oursPath}: not a memsync record; merged as text with conflict markers\n`);
     return result.clean ? 0 : 1;

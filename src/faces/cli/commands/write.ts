@@ -1,15 +1,11 @@
-import { invalidInput, isMemsyncError, MemsyncError, usageError } from "../../../core/errors.ts";
+import { invalidInput, usageError } from "../../../core/errors.ts";
 import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
-import type { JsonObject, LabelEdits } from "../../../core/records.ts";
-import { withStore } from "../../../ops/context.ts";
-import { deleteMemories } from "../../../ops/delete.ts";
-import { resolveId, resolveIds } from "../../../ops/id-lookup.ts";
-import { archiveMemories, touchMemories, updateMemoryOp } from "../../../ops/edit.ts";
-import { ensureStore, storeExists } from "../../../ops/init.ts";
-import { relateMemories, unrelate } from "../../../ops/relate.ts";
-import { currentProject } from "../../../ops/project.ts";
-import { checkNewMemory, saveMemories, saveMemory } from "../../../ops/save.ts";
-import { cwd } from "../../../runtime/host.ts";
+import type { Memory } from "../../../core/model/memory.ts";
+import type { Relation } from "../../../core/model/relation.ts";
+import type { JsonObject } from "../../../core/records.ts";
+import type { DeleteOutcome } from "../../../ops/delete.ts";
+import type { EditOutcome } from "../../../ops/edit.ts";
+import { call } from "../call.ts";
 import { type Flags, idArg, ids, jsonInput, jsonRecords, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
 import { json } from "../format.ts";
 import type { CommandResult } from "../result.ts";
@@ -40,70 +36,44 @@ function fieldFlags(flags: Flags, into: JsonObject): void {
   }
 }
 
-/**
- * The flags' fields over a record's, and its project: --project, else the record's own, else
- * none for a global memory, else the working directory's (as remember and capture do).
- */
+/** The flags' fields over a record's; its project, when none is given, the catalogue's save resolves. */
 function withFlags(fields: JsonObject, flags: Flags): JsonObject {
   fieldFlags(flags, fields);
   const tags = list(flags, "tag");
   if (tags.length) fields.tags = [...(Array.isArray(fields.tags) ? fields.tags : []), ...tags];
   const entities = list(flags, "entity");
   if (entities.length) fields.entities = [...(Array.isArray(fields.entities) ? fields.entities : []), ...entities];
-  if (fields.project === undefined && fields.scope !== "global") {
-    const here = currentProject(cwd());
-    if (here !== null) fields.project = here;
-  }
   return fields;
 }
+
+type Saved = { memory: Memory; path: string; store_created: boolean };
 
 export async function save(rawWords: string[], flags: Flags): Promise<CommandResult> {
   const words = wordsOf(rawWords, flags);
   const input = await jsonRecords(flags);
   if (input?.many) {
     if (words.length > 0) throw usageError("--input gave a list of records: give no memory text as an argument too");
-    return saveMany(input.records.map((r) => withFlags(r, flags)), input.labels, input.source, flags);
+    if (input.records.length === 0) throw invalidInput(`--input ${input.source}: no records`);
+    const out = await call<{ saved: Saved[]; store_created: boolean }>("save", flags, { memories: input.records.map((r) => withFlags(r, flags)), labels: input.labels });
+    const n = out.saved.length;
+    return {
+      stdout: flags.json ? json(out) : `saved ${n} ${n === 1 ? "memory" : "memories"}\n${out.saved.map((o) => `  ${o.memory.id}\n`).join("")}`,
+      stderr: out.store_created && !flags.json ? createdNote(flags) : "",
+    };
   }
   const fields: JsonObject = input?.records[0] ?? {};
   if (words.length > 0 || fields.content === undefined) {
     if (fields.content !== undefined) throw usageError("give the memory text either as an argument or in --input, not both");
     fields.content = await textArg(words, "memory text");
   }
-  withFlags(fields, flags);
-  const env = opsEnv(flags);
-  // where the first save would create the store, bad input must be refused before that
-  if (!storeExists(env)) checkNewMemory(fields);
-  const created = await ensureStore(env);
-  const out = await withStore(env, (store) => saveMemory(store, env, fields));
+  const out = await call<Saved>("save", flags, { memory: withFlags(fields, flags) });
   return {
-    stdout: flags.json ? json({ ...out, store_created: created }) : `saved ${out.memory.id}  (${out.path})\n`,
-    stderr: created && !flags.json ? `memsync: created a new store at ${env.storeRoot}\n` : "",
+    stdout: flags.json ? json(out) : `saved ${out.memory.id}  (${out.path})\n`,
+    stderr: out.store_created && !flags.json ? createdNote(flags) : "",
   };
 }
 
-/** save --input with a list: every record checked first, then one operation, one commit. */
-async function saveMany(records: JsonObject[], labels: string[], source: string, flags: Flags): Promise<CommandResult> {
-  if (records.length === 0) throw invalidInput(`--input ${source}: no records`);
-  const env = opsEnv(flags);
-  if (!storeExists(env)) {
-    records.forEach((r, i) => {
-      try {
-        checkNewMemory(r);
-      } catch (e) {
-        if (isMemsyncError(e)) throw new MemsyncError(e.code, `${labels[i]}: ${e.message}`, e.data);
-        throw e;
-      }
-    });
-  }
-  const created = await ensureStore(env);
-  const out = await withStore(env, (store) => saveMemories(store, env, records, labels));
-  return {
-    stdout: flags.json
-      ? json({ saved: out, store_created: created })
-      : `saved ${out.length} ${out.length === 1 ? "memory" : "memories"}\n${out.map((o) => `  ${o.memory.id}\n`).join("")}`,
-    stderr: created && !flags.json ? `memsync: created a new store at ${env.storeRoot}\n` : "",
-  };
-}
+const createdNote = (flags: Flags) => `memsync: created a new store at ${opsEnv(flags).storeRoot}\n`;
 
 export async function update(rawId: string, flags: Flags): Promise<CommandResult> {
   const given = idArg(rawId);
@@ -115,23 +85,19 @@ export async function update(rawId: string, flags: Flags): Promise<CommandResult
   if (status) patch.status = status;
   if (flags.tag !== undefined) patch.meta = { ...((patch.meta as JsonObject) ?? {}), tags: list(flags, "tag") };
   if (flags.entity !== undefined) patch.entities = list(flags, "entity");
-  const edits: LabelEdits = {
-    addTags: list(flags, "addTag"),
-    removeTags: list(flags, "removeTag"),
-    addEntities: list(flags, "addEntity"),
-    removeEntities: list(flags, "removeEntity"),
+  const edits = {
+    add_tags: list(flags, "addTag"),
+    remove_tags: list(flags, "removeTag"),
+    add_entities: list(flags, "addEntity"),
+    remove_entities: list(flags, "removeEntity"),
   };
-  const nothing = Object.keys(patch).length === 0 && Object.values(edits).every((v) => v.length === 0);
-  if (nothing) throw usageError("nothing to update: give --content, --tag, --type ... or --input");
-  let id = "";
-  const out = await withStore(opsEnv(flags), async (store) => updateMemoryOp(store, (id = await resolveId(store, given)), patch, edits));
+  const out = await call<EditOutcome>("update", flags, { id: given, patch, edits });
+  const id = out.memories[0]!.id;
   return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n` };
 }
 
 export async function touch(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  const wanted = ids(rawIds);
-  const env = opsEnv(flags);
-  const out = await withStore(env, async (store) => touchMemories(store, env, await resolveIds(store, wanted), Boolean(flags.boost)));
+  const out = await call<EditOutcome>("touch", flags, { ids: ids(rawIds), boost: Boolean(flags.boost) });
   return {
     stdout: flags.json
       ? json(out)
@@ -140,8 +106,7 @@ export async function touch(rawIds: string[], flags: Flags): Promise<CommandResu
 }
 
 export async function archive(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), async (store) => archiveMemories(store, await resolveIds(store, wanted)));
+  const out = await call<EditOutcome>("archive", flags, { ids: ids(rawIds) });
   return {
     stdout: flags.json
       ? json(out)
@@ -150,8 +115,7 @@ export async function archive(rawIds: string[], flags: Flags): Promise<CommandRe
 }
 
 export async function remove(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), async (store) => deleteMemories(store, await resolveIds(store, wanted), Boolean(flags.keepRelations)));
+  const out = await call<DeleteOutcome>("delete", flags, { ids: ids(rawIds), keep_relations: Boolean(flags.keepRelations) });
   if (flags.json) return { stdout: json(out) };
   const lines = out.deleted.map((id) => `deleted ${id}`);
   if (out.relations_removed.length) lines.push(`removed ${out.relations_removed.length} relation(s): ${out.relations_removed.join(", ")}`);
@@ -160,22 +124,16 @@ export async function remove(rawIds: string[], flags: Flags): Promise<CommandRes
 }
 
 export async function relate(rawFrom: string, rawTo: string, flags: Flags): Promise<CommandResult> {
-  const givenFrom = idArg(rawFrom, "from id");
-  const givenTo = idArg(rawTo, "to id");
+  const from = idArg(rawFrom, "from id");
+  const to = idArg(rawTo, "to id");
   const type = oneOf(flags, "type", RELATION_TYPES) ?? "related";
   const strength = num(flags, "strength", { min: 0, max: 1 });
   const metadata = pairs(list(flags, "meta"), "meta");
-  let from = "";
-  let to = "";
-  const out = await withStore(opsEnv(flags), async (store) => {
-    [from, to] = [await resolveId(store, givenFrom, "memory", "from id"), await resolveId(store, givenTo, "memory", "to id")];
-    return relateMemories(store, { from, to, type, strength, metadata });
-  });
-  return { stdout: flags.json ? json(out) : `related ${from} -${type}-> ${to}  (relation ${out.relation.id})\n` };
+  const out = await call<{ relation: Relation; path: string }>("relate", flags, { from, to, type, strength, metadata });
+  return { stdout: flags.json ? json(out) : `related ${out.relation.from_id} -${type}-> ${out.relation.to_id}  (relation ${out.relation.id})\n` };
 }
 
 export async function unrelateCmd(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  const wanted = ids(rawIds, "relation id");
-  const out = await withStore(opsEnv(flags), async (store) => unrelate(store, await resolveIds(store, wanted, "relation", "relation id")));
+  const out = await call<{ removed: string[] }>("unrelate", flags, { ids: ids(rawIds, "relation id") });
   return { stdout: flags.json ? json(out) : out.removed.map((id) => `removed relation ${id}\n`).join("") };
 }

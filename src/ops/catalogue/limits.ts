@@ -1,0 +1,14 @@
+// Defaults and limits of the catalogue's reads, as plain numbers: the input schemas
+// (queries.ts) are built from them, and the CLI reads its flags against the same numbers without
+// loading a schema.
+
+export const QUERY_LIMITS = {
+  /** list and search: at most this many results; 0 means all. */
+  limit: { min: 0, max: 1_000_000 },
+  listLimit: 50,
+  searchLimit: 20,
+  /** recall and context: the block's size in characters, and how many memories at most. */
+  budget: { min: 0, max: 1_000_000 },
+  blockLimit: { min: 1, max: 1000 },
+} as const;
+

@@ -1,0 +1,110 @@
+import * as z from "zod/mini";
+import { sanitizeTags } from "../../core/labels.ts";
+import { MEMORY_STATUSES, MEMORY_TYPES } from "../../core/model/vocab.ts";
+import { parseSince } from "../../core/time.ts";
+import { usageError } from "../../core/errors.ts";
+import type { MemoryFilter } from "../../store/index-db.ts";
+import type { Store } from "../../store/store.ts";
+import { withStore } from "../context.ts";
+import { CONTEXT_DEFAULTS, projectContext } from "../project-context.ts";
+import { projectOf } from "../project.ts";
+import { listMemories, searchMemories } from "../query.ts";
+import { RECALL_DEFAULTS, recall } from "../recall.ts";
+import type { Memory } from "../../core/model/memory.ts";
+import type { OpImpl } from "./index.ts";
+import { QUERY_LIMITS } from "./limits.ts";
+import { int, Texts } from "./schema.ts";
+
+// The reads of many memories: list, search, recall, context. Their defaults and limits live here
+// (limits.ts QUERY_LIMITS, which the CLI reads its flags against without loading this module).
+
+/** Shown unless a status is asked for; "all" asks for every status. */
+const DEFAULT_STATUSES = ["active", "promoted"] as const;
+
+const def = <I, O>(input: OpImpl<I, O>["input"], run: OpImpl<I, O>["run"]): OpImpl<I, O> => ({ input, run });
+
+const filterShape = {
+  status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
+  type: z._default(z.array(z.enum(MEMORY_TYPES)), []),
+  tag: z._default(Texts, []),
+  entity: z._default(Texts, []),
+  project: z.optional(z.string().check(z.maxLength(500))),
+  /** Created since: 7d, 12h, 2026-11-01 or Unix seconds. */
+  since: z.optional(z.string().check(z.maxLength(100))),
+  /** Each shown memory's decay score too. */
+  scores: z._default(z.boolean(), false),
+};
+
+type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined };
+
+function filterOf(f: FilterInput): MemoryFilter {
+  const filter: MemoryFilter = {
+    statuses: f.status.includes("all") ? [] : f.status.length ? f.status : DEFAULT_STATUSES,
+    types: f.type,
+    tags: sanitizeTags(f.tag),
+    entities: f.entity,
+  };
+  if (f.project !== undefined) filter.project = f.project;
+  if (f.since !== undefined) filter.since = parseSince(f.since, Math.floor(Date.now() / 1000));
+  return filter;
+}
+
+const limitOf = (n: number) => (n === 0 ? null : n);
+
+/** With scores: each shown memory's decay score, by id. */
+async function scored<T extends object>(store: Store, out: T, want: boolean, memories: (o: T) => Memory[]): Promise<T & { decay_scores?: Record<string, number> }> {
+  if (!want) return out;
+  const { scoresFor } = await import("../score.ts");
+  return { ...out, decay_scores: scoresFor(store, memories(out)) };
+}
+
+export const list = def(
+  z.object({ ...filterShape, limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
+  async (call, input) => {
+    const filter = filterOf(input);
+    return withStore(call.env, async (store) => scored(store, await listMemories(store, filter, limitOf(input.limit)), input.scores, (o) => o.memories));
+  },
+);
+
+export const search = def(
+  z.object({
+    ...filterShape,
+    query: z.string().check(z.maxLength(10_000)),
+    /** Match any word instead of all. */
+    any: z._default(z.boolean(), false),
+    limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.searchLimit),
+  }),
+  async (call, input) => {
+    const filter = filterOf(input);
+    return withStore(call.env, async (store) =>
+      scored(store, await searchMemories(store, input.query, filter, limitOf(input.limit), input.any ? "any" : "all"), input.scores, (o) => o.hits.map((h) => h.memory)),
+    );
+  },
+);
+
+export const recallOp = def(
+  z.object({
+    query: z.string().check(z.maxLength(100_000)),
+    budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), RECALL_DEFAULTS.budget),
+    limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), RECALL_DEFAULTS.limit),
+    /** Only this project's memories and those of no project. */
+    project: z.optional(z.string().check(z.maxLength(500))),
+  }),
+  async (call, input) => withStore(call.env, (store) => recall(store, input)),
+);
+
+export const context = def(
+  z.object({
+    /** The project; default: the caller's working directory's. */
+    project: z.optional(z.string().check(z.maxLength(500))),
+    budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), CONTEXT_DEFAULTS.budget),
+    limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), CONTEXT_DEFAULTS.limit),
+  }),
+  async (call, input) => {
+    const project = call.cwd !== undefined ? projectOf({ given: input.project, cwd: call.cwd }) : input.project?.trim() || null;
+    if (!project) throw usageError("give the project: memsync context --project NAME");
+    return withStore(call.env, (store) => projectContext(store, { project, budget: input.budget, limit: input.limit }));
+  },
+);
+
+export { recallOp as recall };

@@ -1,0 +1,128 @@
+import * as z from "zod/mini";
+import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
+import { RELATION_TYPES } from "../../core/model/vocab.ts";
+import type { JsonObject, LabelEdits } from "../../core/records.ts";
+import { withStore } from "../context.ts";
+import { deleteMemories } from "../delete.ts";
+import { archiveMemories, touchMemories, updateMemoryOp } from "../edit.ts";
+import { getMemories } from "../get.ts";
+import { resolveId, resolveIds } from "../id-lookup.ts";
+import { ensureStore, storeExists } from "../init.ts";
+import { projectOf } from "../project.ts";
+import { relateMemories, unrelate } from "../relate.ts";
+import { checkNewMemory, type SaveOutcome, saveMemories, saveMemory } from "../save.ts";
+import type { OpCall, OpImpl } from "./index.ts";
+import { IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
+
+// The operations on single records: save, get, update, touch, archive, delete, relate, unrelate.
+
+const def = <I, O>(input: OpImpl<I, O>["input"], run: OpImpl<I, O>["run"]): OpImpl<I, O> => ({ input, run });
+
+export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: SaveOutcome[]; store_created: boolean };
+
+/**
+ * Each record's project: its own, else none for a global memory, else the caller's working
+ * directory's (ops/project.ts projectOf, the one way every face resolves it).
+ */
+function withProject(fields: JsonObject, call: OpCall): JsonObject {
+  if (fields.project === undefined && fields.scope !== "global" && call.cwd !== undefined) {
+    const here = projectOf({ cwd: call.cwd });
+    if (here !== null) fields.project = here;
+  }
+  return fields;
+}
+
+export const save = def(
+  z.object({
+    /** One memory's fields (content required), or many: `memories`, checked all first, one commit. */
+    memory: z.optional(Json),
+    memories: z.optional(z.array(Json).check(z.minLength(1), z.maxLength(100_000))),
+    /** What each of `memories` is called in errors (record 3, line 7). */
+    labels: z.optional(z.array(z.string())),
+  }),
+  async (call, input): Promise<SaveResult> => {
+    const many = input.memories !== undefined;
+    if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
+    const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call));
+    const labels = input.labels ?? records.map((_, i) => (many ? `record ${i + 1}` : "the record"));
+    const env = call.env;
+    // where the first save would create the store, bad input is refused before that
+    if (!storeExists(env)) {
+      records.forEach((r, i) => {
+        try {
+          checkNewMemory(r);
+        } catch (e) {
+          if (many && isMemsyncError(e)) throw new MemsyncError(e.code, `${labels[i]}: ${e.message}`, e.data);
+          throw e;
+        }
+      });
+    }
+    const created = await ensureStore(env);
+    if (!many) return { ...(await withStore(env, (store) => saveMemory(store, env, records[0]!))), store_created: created };
+    return { saved: await withStore(env, (store) => saveMemories(store, env, records, labels)), store_created: created };
+  },
+);
+
+export const get = def(z.object({ ids: IdList }), async (call, input) => {
+  parseIds(input.ids);
+  return withStore(call.env, (store) => getMemories(store, input.ids));
+});
+
+const Edits = z.object({
+  add_tags: z._default(Texts, []),
+  remove_tags: z._default(Texts, []),
+  add_entities: z._default(Texts, []),
+  remove_entities: z._default(Texts, []),
+});
+
+export const update = def(
+  z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits, { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
+  async (call, input) => {
+    parseIds([input.id]);
+    const edits: LabelEdits = { addTags: input.edits.add_tags, removeTags: input.edits.remove_tags, addEntities: input.edits.add_entities, removeEntities: input.edits.remove_entities };
+    if (Object.keys(input.patch).length === 0 && Object.values(edits).every((v) => v!.length === 0)) {
+      throw new MemsyncError("usage", "nothing to update: give --content, --tag, --type ... or --input");
+    }
+    return withStore(call.env, async (store) => updateMemoryOp(store, await resolveId(store, input.id), input.patch as JsonObject, edits));
+  },
+);
+
+export const touch = def(z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), async (call, input) => {
+  parseIds(input.ids);
+  return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
+});
+
+export const archive = def(z.object({ ids: IdList }), async (call, input) => {
+  parseIds(input.ids);
+  return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
+});
+
+export const remove = def(z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }), async (call, input) => {
+  parseIds(input.ids);
+  return withStore(call.env, async (store) => deleteMemories(store, await resolveIds(store, input.ids), input.keep_relations));
+});
+
+export const relate = def(
+  z.object({
+    from: IdText,
+    to: IdText,
+    type: z._default(z.enum(RELATION_TYPES), "related"),
+    strength: z.optional(num(0, 1)),
+    metadata: z._default(Json, {}),
+  }),
+  async (call, input) => {
+    parseIds([input.from], "from id");
+    parseIds([input.to], "to id");
+    return withStore(call.env, async (store) => {
+      const from = await resolveId(store, input.from, "memory", "from id");
+      const to = await resolveId(store, input.to, "memory", "to id");
+      return relateMemories(store, { from, to, type: input.type, strength: input.strength, metadata: input.metadata as JsonObject });
+    });
+  },
+);
+
+export const unrelate_ = def(z.object({ ids: IdList }), async (call, input) => {
+  parseIds(input.ids, "relation id");
+  return withStore(call.env, async (store) => unrelate(store, await resolveIds(store, input.ids, "relation", "relation id")));
+});
+export { unrelate_ as unrelate };

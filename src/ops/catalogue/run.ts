@@ -1,0 +1,25 @@
+import { invalidInput, notFound } from "../../core/errors.ts";
+import { describeIssue } from "../../core/model/validate.ts";
+import { coded } from "./errors.ts";
+import { withProgress } from "../../sync/progress.ts";
+import { type OpCall, opNamed } from "./index.ts";
+
+// Running a catalogue entry: the input checked against its schema (defaults filled in), the
+// function run with this call's progress, and every failure a MemsyncError with a code, which
+// each face maps to its own form (exit codes in the CLI, HTTP statuses in the API).
+
+export async function runOp<O = unknown>(name: string, call: OpCall, input: unknown): Promise<O> {
+  const info = opNamed(name);
+  if (!info) throw notFound(`no operation ${JSON.stringify(name.slice(0, 40))} in this build`);
+  try {
+    const impl = await info.load();
+    const parsed = impl.input.safeParse(input ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      const issues = parsed.error.issues as Parameters<typeof describeIssue>[0][];
+      throw invalidInput(`${name}: ${issues.slice(0, 3).map(describeIssue).join("; ")}`);
+    }
+    return (await withProgress(call.progress, () => impl.run(call, parsed.data))) as O;
+  } catch (e) {
+    throw coded(e);
+  }
+}

@@ -1,0 +1,22 @@
+import * as z from "zod/mini";
+import { type IdRef, parseIdRef } from "../../core/ids.ts";
+
+// Pieces the catalogue's input schemas share. Ids are checked twice over: the schema says an id
+// is a short string; parseIds (called before a store is opened) refuses anything that is not a
+// full id or an abbreviation of one, with invalid_input, so "../x" never reaches a path.
+
+/** At most this many ids in one call. */
+export const MAX_IDS = 10_000;
+
+export const IdText = z.string().check(z.minLength(1), z.maxLength(200));
+export const IdList = z.array(IdText).check(z.minLength(1), z.maxLength(MAX_IDS));
+export const Json = z.record(z.string(), z.unknown());
+export const Texts = z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(1000));
+
+export const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
+export const num = (min: number, max: number) => z.number().check(z.gte(min), z.lte(max));
+
+/** Every id parsed (full or abbreviated) before anything else happens: a bad one refuses the call. */
+export function parseIds(ids: readonly string[], what = "id"): IdRef[] {
+  return ids.map((id) => parseIdRef(id, what));
+}

@@ -1,0 +1,68 @@
+import path from "node:path";
+import type { OpsEnv } from "../ops/context.ts";
+import { cwd, env, homeDir, hostName, userName } from "./host.ts";
+import { selfCommand, shellQuote } from "./self.ts";
+
+// The ops environment (ops/context.ts OpsEnv) from plain values. opsEnvOf is pure: a face, a
+// server or a test passes the values it has; hostOpsEnv reads them from this process (its
+// environment variables, host name, user, how to run this memsync again), for the CLI and serve.
+
+/** The plain values an ops environment is made of; every one may be missing. */
+export interface OpsEnvValues {
+  /** The store folder as given (--store, a request's store); relative to cwd. */
+  store?: string;
+  /** Environment variables: MEMSYNC_HOME, MEMSYNC_MACHINE, MEMSYNC_GIT_TOKEN, MEMSYNC_BUSY_TIMEOUT_MS, XDG_CONFIG_HOME. */
+  vars: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  home: string;
+  hostName: string;
+  user: string | null;
+  /** How git runs this memsync (runtime/self.ts selfCommand), as words. */
+  self?: readonly string[];
+}
+
+const nonEmpty = (v: string | undefined) => (v === undefined || v === "" ? undefined : v);
+
+/** The store folder: the given one, else MEMSYNC_HOME, else ~/.memsync. */
+export function storeRootOf(v: Pick<OpsEnvValues, "store" | "vars" | "cwd" | "home">): string {
+  return path.resolve(v.cwd, v.store ?? nonEmpty(v.vars.MEMSYNC_HOME) ?? path.join(v.home, ".memsync"));
+}
+
+export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
+  // MEMSYNC_BUSY_TIMEOUT_MS: how long a writer waits without progress for the store's lock (default 15 s)
+  const busy = Number(nonEmpty(v.vars.MEMSYNC_BUSY_TIMEOUT_MS));
+  const machine = nonEmpty(v.vars.MEMSYNC_MACHINE);
+  const token = nonEmpty(v.vars.MEMSYNC_GIT_TOKEN);
+  return {
+    ...(Number.isFinite(busy) && busy > 0 ? { open: { busyTimeoutMs: busy } } : {}),
+    storeRoot: root,
+    hostName: v.hostName,
+    user: v.user,
+    ...(machine !== undefined ? { machineOverride: machine } : {}),
+    ...(v.self ? { driverCommand: `${v.self.map(shellQuote).join(" ")} merge-driver %O %A %B %P %L` } : {}),
+    credentials: {
+      ...(token !== undefined ? { token } : {}),
+      file: path.join(nonEmpty(v.vars.XDG_CONFIG_HOME) ?? path.join(v.home, ".config"), "memsync", "credentials"),
+    },
+  };
+}
+
+const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
+
+/** This process's values. */
+export function hostValues(store?: string): OpsEnvValues {
+  return {
+    ...(store !== undefined ? { store } : {}),
+    vars: Object.fromEntries(VARS.map((k) => [k, env(k)])),
+    cwd: cwd(),
+    home: homeDir(),
+    hostName: hostName(),
+    user: userName(),
+    self: selfCommand(),
+  };
+}
+
+export function hostOpsEnv(store?: string, root?: string): OpsEnv {
+  const values = hostValues(store);
+  return opsEnvOf(values, root ?? storeRootOf(values));
+}
