@@ -7,6 +7,7 @@ import type { JsonObject } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
 import { editMemory } from "./edit.ts";
 import { getMemories } from "./get.ts";
+import { refreshVaultNote } from "./vault.ts";
 
 export { type ConflictEntry, conflictOf, type OtherText };
 
@@ -37,6 +38,8 @@ export interface ResolveOutcome {
   resolution: string;
   /** The texts the memory held before (current first), for the record of what was settled. */
   before: { content: string; others: OtherText[] };
+  /** The promoted memory's vault note, rewritten to the kept content (ops/vault.ts). */
+  note_refreshed?: string;
 }
 
 /** Both texts in one: the current text, then each other text in stored order, a blank line between. */
@@ -75,7 +78,7 @@ async function memoryIdOf(store: Store, raw: string): Promise<string> {
  */
 export async function resolveConflict(store: Store, rawId: string, r: Resolution): Promise<ResolveOutcome> {
   const id = await memoryIdOf(store, rawId);
-  return store.write((tx) => {
+  const out = await store.write((tx) => {
     const current = tx.memory(id);
     const entry = conflictOf(current);
     if (!entry) throw invalidInput(`memory ${short(id)} has no content conflict to resolve (memsync conflicts lists those that do)`, { id });
@@ -92,4 +95,6 @@ export async function resolveConflict(store: Store, rawId: string, r: Resolution
     tx.note("resolve", messages.resolve(id, resolution, memory.content));
     return { memory, resolution, before: { content: entry.content, others: entry.others } };
   }, []);
+  const note = refreshVaultNote(out.memory);
+  return note ? { ...out, note_refreshed: note } : out;
 }

@@ -6,6 +6,7 @@ import type { Memory } from "../core/model/memory.ts";
 import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
 import { type OpsEnv, originOf } from "./context.ts";
+import { refreshVaultNote } from "./vault.ts";
 
 // Changes to existing memories. Each call is one write transaction: every id is read (and
 // refused if missing or unreadable) before anything is written.
@@ -13,6 +14,8 @@ import { type OpsEnv, originOf } from "./context.ts";
 export interface EditOutcome {
   memories: Memory[];
   unchanged: string[];
+  /** Vault notes of promoted memories rewritten to their new content (ops/vault.ts). */
+  notes_refreshed?: string[];
 }
 
 /**
@@ -31,8 +34,8 @@ export function editMemory(before: Memory, patch: JsonObject, now: number, edits
   return { memory: withScopeRules(memory), changed };
 }
 
-export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
-  return store.write((tx) => {
+export async function updateMemoryOp(store: Store, id: string, patch: JsonObject, edits: LabelEdits = {}): Promise<EditOutcome> {
+  const out = await store.write((tx): EditOutcome => {
     const before = tx.memory(id);
     const { memory, changed } = editMemory(before, patch, tx.now, edits);
     // a file whose scope was changed by hand is moved where its scope says, changed or not
@@ -47,6 +50,9 @@ export function updateMemoryOp(store: Store, id: string, patch: JsonObject, edit
     tx.note("update", messages.update(id, memory.content), moves ? messages.scope(id, from, to, to === "local" ? null : memory.content) : undefined);
     return { memories: [memory], unchanged: changed ? [] : [id] };
   }, patch.scope !== undefined ? ["memory", "relation"] : []);
+  // after the commit point: a note is a view of the memory, rewritten once the memory is
+  const note = out.unchanged.length ? null : refreshVaultNote(out.memories[0]!);
+  return note ? { ...out, notes_refreshed: [note] } : out;
 }
 
 /** A use of each memory, counted on this checkout's stream (so a use elsewhere at once adds up). */

@@ -101,3 +101,29 @@ function placeNew(tmp: string, target: string, text: string): boolean {
     }
   }
 }
+
+/**
+ * Rewrite a promoted memory's note after its content changed, so the vault shows what the memory
+ * now says. Only where the note is on this machine (the vault is machine-local), is a plain file
+ * (never through a symlink) and names this memory in its front matter (promoted_to comes from a
+ * synced record: it never makes memsync write anywhere else). The path written, or null.
+ */
+export function refreshVaultNote(m: Memory): string | null {
+  const target = m.status === "promoted" ? m.promoted_to : null;
+  if (!target || !path.isAbsolute(target) || !target.endsWith(".md")) return null;
+  let existing: string;
+  try {
+    if (!fs.lstatSync(target).isFile()) return null;
+    existing = fs.readFileSync(target, "utf8");
+  } catch {
+    return null; // not on this machine: the machine holding the vault refreshes it on its next update
+  }
+  const text = noteText(m, m.promoted_at ?? m.updated_at ?? m.created_at);
+  if (!noteBelongsTo(existing, m.id) || existing === text) return null;
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.${randomHex(6)}.tmp`);
+  nodeFs.writeNewDurable(tmp, text);
+  fs.renameSync(tmp, target);
+  nodeFs.fsyncDir(dir);
+  return target;
+}

@@ -70,4 +70,36 @@ describe("update re-reads what was read from the content", () => {
     assert.equal(f.decision, null);
     assert.deepEqual(f.entities.map((e: string) => e.toLowerCase()).sort(), ["grafana", "postgresql"]);
   });
+
+  test("a note promoted before the update is rewritten with the new content; a file at promoted_to that is not its note, or a symlink, is left alone", () => {
+    const store = newStore();
+    const s = (...args: string[]) => memsyncJson(["--store", store, ...args]);
+    const vault = path.join(tempDir(), "vault");
+    const id = s("remember", OLD, "--project", "shop").memory.id as string;
+    const note = s("promote", id, "--vault", vault).promoted[0].note as string;
+    assert.match(fs.readFileSync(note, "utf8"), /team knows/);
+
+    const out = s("update", id, "--content", NEW);
+    assert.deepEqual(out.notes_refreshed, [note]);
+    const text = fs.readFileSync(note, "utf8");
+    assert.match(text, /PostgreSQL/);
+    assert.match(text, /\*\*Why:\*\* [^\n]*JSONB/i);
+    assert.doesNotMatch(text, /team knows|MySQL/);
+    assert.equal(readMemoryFile(store, id).status, "promoted");
+    assert.deepEqual(fs.readdirSync(vault), [path.basename(note)], "no temp file left in the vault");
+
+    // the user replaced the note by their own file: never overwritten
+    fs.writeFileSync(note, "my own notes\n");
+    assert.equal(s("update", id, "--content", OLD).notes_refreshed, undefined);
+    assert.equal(fs.readFileSync(note, "utf8"), "my own notes\n");
+
+    // a symlink at promoted_to, to a note of this memory elsewhere: not written through
+    const elsewhere = path.join(tempDir(), "elsewhere.md");
+    fs.writeFileSync(elsewhere, `---\nstm_id: "${id}"\n---\nold\n`);
+    fs.rmSync(note);
+    fs.symlinkSync(elsewhere, note);
+    assert.equal(s("update", id, "--content", NEW).notes_refreshed, undefined);
+    assert.match(fs.readFileSync(elsewhere, "utf8"), /^---\nstm_id/);
+    assert.ok(fs.lstatSync(note).isSymbolicLink());
+  });
 });

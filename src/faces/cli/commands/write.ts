@@ -93,7 +93,8 @@ export async function update(rawId: string, flags: Flags): Promise<CommandResult
   };
   const out = await call<EditOutcome>("update", flags, { id: given, patch, edits });
   const id = out.memories[0]!.id;
-  return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n` };
+  const notes = (out.notes_refreshed ?? []).map((p) => `note refreshed: ${p}\n`).join("");
+  return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n${notes}` };
 }
 
 export async function touch(rawIds: string[], flags: Flags): Promise<CommandResult> {
