@@ -38,8 +38,9 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
     try {
       server = Bun.serve({
         fetch,
-        // Bun's own limit, before Hono's (app.ts) sees a byte; one over it so the app answers 413
-        maxRequestBodySize: maxBodyBytes + 1,
+        // Bun's own hard cap, twice the app's (app.ts, Hono's bodyLimit): a body a little over the
+        // limit gets the app's JSON 413; a far larger one is cut off by Bun (a 413 with no body)
+        maxRequestBodySize: maxBodyBytes * 2,
         idleTimeout: 60,
         ...("socket" in at ? { unix: at.socket } : { hostname: at.hostname, port: at.port }),
       });
