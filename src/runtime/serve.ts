@@ -41,7 +41,8 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
         // Bun's own hard cap, twice the app's (app.ts, Hono's bodyLimit): a body a little over the
         // limit gets the app's JSON 413; a far larger one is cut off by Bun (a 413 with no body)
         maxRequestBodySize: maxBodyBytes * 2,
-        idleTimeout: 60,
+        // the longest Bun allows: a sync request may wait on the network that long
+        idleTimeout: 255,
         ...("socket" in at ? { unix: at.socket } : { hostname: at.hostname, port: at.port }),
       });
     } catch (e) {
