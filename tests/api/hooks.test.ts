@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { BIN, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { BIN, git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 import { hub } from "../helpers/hub.ts";
 import { post, withServer } from "../helpers/server.ts";
 
@@ -87,6 +87,14 @@ describe("memsync serve: the hook route", () => {
     assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).hooks.Stop.length, 1);
     assert.equal(memsyncJson(["hooks", "uninstall"], { env: { HOME: home } }).removed, 5);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), {});
+    // a repository's shared settings name its project on the server
+    const repo = tempDir();
+    assert.equal(git(repo, "init", "-q").status, 0);
+    assert.equal(git(repo, "remote", "add", "origin", "https://github.com/acme/shop.git").status, 0);
+    const shared = memsyncJson(["hooks", "install", "--project", "--http", "https://mem.example.com"], { cwd: repo });
+    const url = new URL(JSON.parse(fs.readFileSync(shared.file, "utf8")).hooks.UserPromptSubmit[0].hooks[0].url);
+    assert.equal(url.pathname, "/v1/hooks/UserPromptSubmit");
+    assert.equal(url.searchParams.get("project"), "github.com/acme/shop");
     const bad = memsync(["hooks", "install", "--http", "https://user:pw@mem.example.com"], { env: { HOME: home } });
     assert.equal(bad.code, 4);
     assert.ok(!bad.stderr.includes("pw@"));
