@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { MemsyncError, type ErrorCode, ERROR_CODES } from "../../core/errors.ts";
 import { markSyncStarted } from "../hooks/background-sync.ts";
 
@@ -93,6 +95,11 @@ export class SyncRunner {
 
   private spawnOnce(direction: Direction): Promise<SyncResult> {
     const started = new Date().toISOString();
+    if (!fs.existsSync(path.join(this.root, ".meta.json"))) {
+      // nothing to sync, and no folder made where the first save will make the store
+      this.last = { direction, ok: false, started_at: started, finished_at: started, error: { code: "unavailable", message: `no store at ${this.root} yet` } };
+      return Promise.resolve(this.last);
+    }
     markSyncStarted(this.root, direction);
     const [cmd, ...pre] = this.self;
     return new Promise((resolve) => {
