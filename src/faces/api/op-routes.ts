@@ -3,7 +3,9 @@ import { invalidInput, notFound } from "../../core/errors.ts";
 import { describeIssue } from "../../core/model/validate.ts";
 import { opNamed, type OpInfo } from "../../ops/catalogue/index.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
+import { coded } from "../../ops/catalogue/errors.ts";
 import { IS_EDGE } from "../../runtime/edition.ts";
+import { writeErr } from "../../runtime/host.ts";
 import { jsonBody } from "./body.ts";
 import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
@@ -49,7 +51,11 @@ async function answer(c: Context, api: ApiContext, get: boolean): Promise<Respon
     const out = special ? special.out : await api.gate.run(!info.readOnly, () => runOp(name, { env: api.env }, input));
     return c.json(out as object);
   } catch (e) {
-    return errorResponse(e);
+    const res = errorResponse(e);
+    // a failure of the server or the store (not of the request) is worth a line for its operator;
+    // the path only: a query string may hold what was asked
+    if (res.status >= 500) writeErr(`memsync serve: ${c.req.method} ${c.req.path}: ${coded(e).code}: ${coded(e).message}\n`);
+    return res;
   }
 }
 
