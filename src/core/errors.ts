@@ -1,5 +1,5 @@
 // Every failure memsync reports is a MemsyncError with a stable code; the CLI maps codes to exit
-// codes, the API (later) to HTTP statuses. Messages are one line, meant for a person.
+// codes, the API to HTTP statuses (faces/api/errors.ts). Messages are one line, meant for a person.
 
 export const ERROR_CODES = {
   internal: 1,
@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   conflict: 5,
   unavailable: 6,
   corrupt: 7,
+  /** A credential is missing or wrong (serve without a token on a public address; the API's 401). */
+  unauthorized: 8,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -9,6 +9,32 @@ import { claudeHome, type ClaudeEnv, projectRoot, replaceFile } from "./claude-f
 
 export type HookScope = "project" | "user";
 
+/** `hooks install --http URL`: a memsync server's base URL, and the project to name on it (project scope). */
+export interface HttpHooks {
+  base: string;
+  project: string | null;
+}
+
+/** The server's hook route for an event, e.g. https://mem.example.com/v1/hooks/Stop?project=github.com/org/repo. */
+export function hookUrl(http: HttpHooks, event: string): string {
+  const url = new URL(`${http.base.replace(/\/+$/, "")}/v1/hooks/${event}`);
+  if (http.project) url.searchParams.set("project", http.project);
+  return url.toString();
+}
+
+/** A base URL for http hooks: http(s), no credentials, no query. */
+export function checkHookBase(text: string): string {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw invalidInput(`--http takes the server's URL, e.g. https://mem.example.com or http://127.0.0.1:7457`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw invalidInput("--http takes an http:// or https:// URL");
+  if (u.username || u.password || u.search || u.hash) throw invalidInput("--http takes the server's base URL, without credentials, query or fragment (the token goes in MEMSYNC_API_TOKEN)");
+  return `${u.origin}${u.pathname.replace(/\/+$/, "")}`;
+}
+
 export interface HooksChange {
   file: string;
   scope: HookScope;
@@ -50,11 +76,17 @@ function write(file: string, settings: JsonObject): void {
  * Each command ends with HOOK_MARK, by which install and uninstall know memsync's entries again
  * whatever the binary is called; `self` (this binary's command line) also finds unmarked older ones.
  */
-export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string): HooksChange {
+export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string, http?: HttpHooks): HooksChange {
   const file = settingsPath(scope, cwd, env);
   const current = readSettings(file);
   const tail = (event: string) => (memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : "");
-  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({ event, timeout, command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)} ${HOOK_MARK}` }));
+  const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({
+    event,
+    timeout,
+    command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)} ${HOOK_MARK}`,
+    // Claude Code runs SessionStart hooks only as commands
+    ...(http && event !== "SessionStart" ? { url: hookUrl(http, event) } : {}),
+  }));
   const { settings, added, replaced } = addHooks(current, commands, self);
   write(file, settings);
   return { file, scope, added, replaced, removed: 0 };

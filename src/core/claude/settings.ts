@@ -36,6 +36,25 @@ export interface HookCommand {
   command: string;
   /** Seconds Claude Code waits before it stops the command. */
   timeout: number;
+  /** Instead of the command, a `type: "http"` hook posting the event to a memsync server's hook route. */
+  url?: string;
+}
+
+/** The environment variable an http hook's bearer token is read from (Claude Code fills it into the header). */
+export const API_TOKEN_VAR = "MEMSYNC_API_TOKEN";
+
+/** A memsync server's hook route for an event (faces/api/hook-route.ts): …/v1/hooks/<Event>. */
+const MEMSYNC_HOOK_URL = new RegExp(`/v1/hooks/(${HOOK_EVENT_NAMES.join("|")})(\\?|$)`);
+
+/** Whether an http hook entry posts to a memsync server's hook route. */
+export function isMemsyncHttpHook(hook: { type?: unknown; url?: unknown }): boolean {
+  return hook.type === "http" && typeof hook.url === "string" && MEMSYNC_HOOK_URL.test(hook.url);
+}
+
+/** The settings entry of one hook: a command, or an http post with the token from API_TOKEN_VAR. */
+function hookEntry(c: HookCommand): JsonObject {
+  if (c.url === undefined) return { type: "command", command: c.command, timeout: c.timeout };
+  return { type: "http", url: c.url, timeout: c.timeout, headers: { Authorization: `Bearer $${API_TOKEN_VAR}` }, allowedEnvVars: [API_TOKEN_VAR] };
 }
 
 const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -59,7 +78,7 @@ function withoutOurs(groups: Json[], self?: string): { groups: Json[]; removed: 
       out.push(g);
       continue;
     }
-    const kept = g.hooks.filter((h) => !(isObject(h) && isMemsyncHook(h.command, self)));
+    const kept = g.hooks.filter((h) => !(isObject(h) && (isMemsyncHook(h.command, self) || isMemsyncHttpHook(h))));
     removed += g.hooks.length - kept.length;
     if (kept.length === g.hooks.length) out.push(g);
     else if (kept.length > 0) out.push({ ...g, hooks: kept });
@@ -76,7 +95,7 @@ export function addHooks(settings: JsonObject, commands: readonly HookCommand[],
     const current = Array.isArray(hooks[c.event]) ? (hooks[c.event] as Json[]) : [];
     const { groups, removed } = withoutOurs(current, self);
     replaced += removed;
-    groups.push({ matcher: "", hooks: [{ type: "command", command: c.command, timeout: c.timeout }] });
+    groups.push({ matcher: "", hooks: [hookEntry(c)] });
     hooks[c.event] = groups;
   }
   out.hooks = hooks;

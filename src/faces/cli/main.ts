@@ -335,8 +335,23 @@ const COMMANDS: CommandSpec[] = [
       c
         .option("--project", "the project's .claude/settings.json (shared: runs memsync from PATH)")
         .option("--user", "your ~/.claude/settings.json (default)")
-        .option("--memory-md", "Stop and SessionEnd also keep the project's MEMORY.md section current"),
+        .option("--memory-md", "Stop and SessionEnd also keep the project's MEMORY.md section current")
+        .option("--http <url>", "post the events to a memsync server (memsync serve) as type: http hooks, the token from MEMSYNC_API_TOKEN (SessionStart stays a command)"),
     run: async ([action], f) => (await claude()).hooksCmd(action as string, f),
+  },
+  {
+    usage: "serve",
+    describe: "the HTTP API (every operation under /v1/, Claude Code http hooks): 127.0.0.1:7457 by default; a public address needs a token",
+    example: "memsync serve --listen 0.0.0.0:7457 --token-file ~/.config/memsync/api-token --sync-every 5m",
+    options: (c) =>
+      c
+        .option("--listen <host:port>", "where to listen (default 127.0.0.1:7457; port 0 picks a free one)")
+        .option("--socket <path>", "listen on a Unix socket instead")
+        .option("--token-file <file>", "the bearer token every request must carry (first line; or MEMSYNC_API_TOKEN); needed off loopback")
+        .option("--sync-every <duration>", "pull and push in the background, e.g. 5m (backs off on failure)")
+        .option("--allow-host <name>", "another name the Host header may carry, e.g. a reverse proxy's (repeatable)", { type: [String] })
+        .option("--max-body <bytes>", "largest request body (default 1048576)"),
+    run: async (_, f) => (await import("./commands/serve.ts")).serve(f),
   },
   {
     usage: "hook <event>",

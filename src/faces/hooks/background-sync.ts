@@ -26,10 +26,16 @@ export function sinceLastSync(root: string, nowMs = Date.now()): number {
   return st ? (nowMs - st.mtimeMs) / 1000 : Number.POSITIVE_INFINITY;
 }
 
-export function startSync(root: string, self: string[], verb: "sync" | "pull", waitMs: number): Promise<SyncWait> {
+/** Note that a sync starts now (sinceLastSync reads it; a server's own syncs note theirs too). */
+export function markSyncStarted(root: string, verb: string): void {
   const dir = path.join(root, DIR);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, STARTED), `${new Date().toISOString()} ${verb}\n`);
+}
+
+export function startSync(root: string, self: string[], verb: "sync" | "pull", waitMs: number): Promise<SyncWait> {
+  const dir = path.join(root, DIR);
+  markSyncStarted(root, verb);
   const out = fs.openSync(path.join(dir, RESULT), "w");
   const log = fs.openSync(path.join(dir, LOG), "a");
   const [cmd, ...pre] = self;

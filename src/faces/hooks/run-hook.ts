@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { ClaudeEnv } from "../../ops/claude-files.ts";
 import type { OpsEnv } from "../../ops/context.ts";
-import { sinceLastSync, startSync } from "./background-sync.ts";
+import { sinceLastSync, startSync, type SyncWait } from "./background-sync.ts";
 import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
 import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts";
 import { asksAboutPast } from "./past-work.ts";
@@ -26,6 +26,10 @@ export interface HookRun {
   memoryMd: boolean;
   /** Time a sync may hold the hook, in ms. */
   syncWaitMs?: number;
+  /** The project, named by the caller (a server: the agent's folders are not on this machine). */
+  project?: string;
+  /** How a sync starts (default: a memsync process, see background-sync.ts; a server runs its own). */
+  startSync?: (verb: "sync" | "pull", waitMs: number) => Promise<SyncWait>;
 }
 
 /** A Stop hook runs after every turn: sync at most this often. */
@@ -65,15 +69,20 @@ export async function runHook(event: string, stdin: string, run: HookRun): Promi
 }
 
 async function project(cwd: string, run: HookRun): Promise<string | null> {
+  if (run.project !== undefined) return run.project;
   const { projectOf } = await import("../../ops/project.ts");
   return projectOf({ cwd: run.claude.projectDir ?? cwd });
+}
+
+function syncWith(run: HookRun, verb: "sync" | "pull", waitMs: number): Promise<SyncWait> {
+  return run.startSync ? run.startSync(verb, waitMs) : startSync(run.env.storeRoot, run.self, verb, waitMs);
 }
 
 async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const root = run.env.storeRoot;
   if (!storeExists(root)) return { suppressOutput: true };
   // other machines' memories arrive for the next prompts; this session does not wait for them
-  if (hasRemote(root) && input.source !== "compact") await startSync(root, run.self, "pull", 0);
+  if (hasRemote(root) && input.source !== "compact") await syncWith(run, "pull", 0);
   const name = await project(cwd, run);
   if (!name) return { suppressOutput: true };
   const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
@@ -128,7 +137,7 @@ async function syncAfter(event: "Stop" | "SessionEnd", cwd: string, run: HookRun
   }
   if (!hasRemote(root)) return { suppressOutput: true };
   if (event === "Stop" && sinceLastSync(root) < STOP_SYNC_EVERY_S) return { suppressOutput: true };
-  const waited = await startSync(root, run.self, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000));
+  const waited = await syncWith(run, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000));
   if (waited.state === "finished" && !waited.ok) notes.push(`sync failed (${waited.detail || "see .memsync/hook-sync.log"}); your memories are kept and the next sync retries`);
   return notes.length ? { systemMessage: `memsync: ${notes.join("; ")}` } : { suppressOutput: true };
 }

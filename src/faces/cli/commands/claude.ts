@@ -1,11 +1,12 @@
 import path from "node:path";
 import { usageError } from "../../../core/errors.ts";
 import type { ClaudeEnv } from "../../../ops/claude-files.ts";
-import { type HookScope, installHooks, uninstallHooks } from "../../../ops/hooks-install.ts";
+import { checkHookBase, type HookScope, installHooks, uninstallHooks } from "../../../ops/hooks-install.ts";
+import { projectOf } from "../../../ops/project.ts";
 import { cwd, env, homeDir } from "../../../runtime/host.ts";
 import { selfCommand, shellQuote } from "../../../runtime/self.ts";
 import { json } from "../format.ts";
-import { type Flags, storeRoot } from "../options.ts";
+import { type Flags, storeRoot, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // Claude Code integration on the command line: hooks install/uninstall (and the MEMORY.md tier).
@@ -26,9 +27,13 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     const command = scope === "project" ? "memsync" : selfCommand().map(shellQuote).join(" ");
     const extra = flags.store !== undefined ? `--store ${shellQuote(storeRoot(flags))}` : "";
     const self = selfCommand().map(shellQuote).join(" ");
-    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self);
+    const base = str(flags, "http");
+    // a server names the project: the repository's, for a project's settings (a user's span many)
+    const http = base === undefined ? undefined : { base: checkHookBase(base), project: scope === "project" ? projectOf({ cwd: cwd() }) : null };
+    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self, http);
     if (flags.json) return { stdout: json(out) };
-    return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd)\n` };
+    const how = http ? ` (UserPromptSubmit, PreCompact, Stop, SessionEnd post to ${http.base}, with the token from MEMSYNC_API_TOKEN; SessionStart runs memsync: Claude Code runs it only as a command)` : "";
+    return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd)${how}\n` };
   }
   if (action === "uninstall") {
     const out = uninstallHooks(scope, cwd(), claudeEnv(), selfCommand().map(shellQuote).join(" "));

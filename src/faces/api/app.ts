@@ -1,0 +1,59 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import pkg from "../../../package.json" with { type: "json" };
+import type { OpsEnv } from "../../ops/context.ts";
+import type { ApiContext } from "./context.ts";
+import { apiError, errorResponse } from "./errors.ts";
+import { Gate } from "./gate.ts";
+import { guard, type GuardOptions } from "./guard.ts";
+import { healthRoute } from "./health.ts";
+import { hookRoutes } from "./hook-route.ts";
+import { opRoutes } from "./op-routes.ts";
+import { openApiDocument } from "./openapi.ts";
+import { SyncRunner } from "./sync-runner.ts";
+
+// The one Hono app of `memsync serve`, the same under Bun.serve and Deno.serve
+// (runtime/serve.ts): guard, body limit, then the routes.
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface ApiOptions {
+  env: OpsEnv;
+  self: readonly string[];
+  guard: GuardOptions;
+  bodyLimit?: number;
+  /** Background sync interval; null: none. */
+  syncEveryMs?: number | null;
+}
+
+export interface Api {
+  app: Hono;
+  sync: SyncRunner;
+  /** Requests being answered. */
+  inFlight(): number;
+}
+
+export function createApi(opts: ApiOptions): Api {
+  const api: ApiContext = { env: opts.env, gate: new Gate(), sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
+  const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  let inFlight = 0;
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    inFlight++;
+    try {
+      await next();
+    } finally {
+      inFlight--;
+    }
+  });
+  app.use("*", guard(opts.guard));
+  app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
+  let doc: Promise<object> | undefined;
+  app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
+  healthRoute(app, api, pkg.version);
+  hookRoutes(app, api);
+  opRoutes(app, api);
+  app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
+  app.onError((e) => errorResponse(e));
+  return { app, sync: api.sync, inFlight: () => inFlight };
+}

@@ -1,0 +1,91 @@
+import fs from "node:fs";
+import { MemsyncError, usageError } from "../../../core/errors.ts";
+import { env, writeErr, writeOut } from "../../../runtime/host.ts";
+import { selfCommand } from "../../../runtime/self.ts";
+import { type Flags, list, opsEnv, str } from "../options.ts";
+import type { CommandResult } from "../result.ts";
+
+// `memsync serve`: the API (faces/api) on a port or a Unix socket. Everything HTTP is imported
+// here, when serve runs, so no other command loads it.
+
+/** The default port (documented in README "Serving the API"). */
+export const DEFAULT_PORT = 7457;
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** HOST:PORT, [IPv6]:PORT, :PORT or PORT. */
+export function parseListen(text: string): { hostname: string; port: number } {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*))?:?(\d{1,5})?$/.exec(text.trim());
+  const bare = /^\d{1,5}$/.test(text.trim());
+  const hostname = bare ? DEFAULT_HOST : (m?.[1] ?? m?.[2] ?? "") || DEFAULT_HOST;
+  const port = Number(bare ? text.trim() : (m?.[3] ?? DEFAULT_PORT));
+  if (!m || !Number.isInteger(port) || port < 0 || port > 65535) throw usageError(`--listen takes HOST:PORT (e.g. 127.0.0.1:${DEFAULT_PORT}, [::1]:${DEFAULT_PORT}, 0.0.0.0:${DEFAULT_PORT}; port 0 picks a free one), not ${JSON.stringify(text.slice(0, 60))}`);
+  return { hostname, port };
+}
+
+/** 30s, 5m, 1h, 250ms (a bare number is seconds); at least a second. */
+export function parseDuration(text: string, what = "--sync-every"): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s") as "ms"] : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 1000) throw usageError(`${what} takes a duration of at least 1s: 30s, 5m, 1h`);
+  return ms;
+}
+
+/** The bearer token: --token-file's first line, else MEMSYNC_API_TOKEN; never printed. */
+function tokenOf(flags: Flags): string | null {
+  const file = str(flags, "tokenFile");
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+      throw usageError(`cannot read --token-file ${file}: ${(e as { code?: string }).code ?? "error"}`);
+    }
+    const token = text.split("\n")[0]!.trim();
+    if (token.length < 16 || /\s/.test(token)) throw usageError(`--token-file ${file} must hold a token of at least 16 characters, without spaces, on its first line`);
+    return token;
+  }
+  const fromEnv = env("MEMSYNC_API_TOKEN")?.trim();
+  if (fromEnv !== undefined && fromEnv.length < 16) throw usageError("MEMSYNC_API_TOKEN must be at least 16 characters");
+  return fromEnv ?? null;
+}
+
+export async function serve(flags: Flags): Promise<CommandResult> {
+  const socket = str(flags, "socket");
+  const listenText = str(flags, "listen");
+  if (socket !== undefined && listenText !== undefined) throw usageError("give --listen or --socket, not both");
+  const at = socket !== undefined ? { socket } : parseListen(listenText ?? `${DEFAULT_HOST}:${DEFAULT_PORT}`);
+  const every = str(flags, "syncEvery");
+  const maxBody = str(flags, "maxBody");
+  const bodyLimit = maxBody === undefined ? undefined : Number(maxBody);
+  if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 1024 ** 3)) throw usageError("--max-body takes a number of bytes, 1024 to 1073741824");
+  const token = tokenOf(flags);
+  const [{ isLoopbackHost }, { createApi, DEFAULT_BODY_LIMIT }, { listen, onStopSignal, exitNow }] = await Promise.all([
+    import("../../api/guard.ts"),
+    import("../../api/app.ts"),
+    import("../../../runtime/serve.ts"),
+  ]);
+  // anyone who can reach a public address could read and write the store
+  if ("hostname" in at && !isLoopbackHost(at.hostname) && token === null) {
+    throw new MemsyncError("unauthorized", `serve refuses to listen on ${at.hostname} (not loopback) without a token: give --token-file FILE or set MEMSYNC_API_TOKEN`);
+  }
+  const limit = bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const api = createApi({
+    env: opsEnv(flags),
+    self: selfCommand(),
+    guard: { listenHost: "hostname" in at ? at.hostname : null, allowHosts: list(flags, "allowHost"), token },
+    bodyLimit: limit,
+    syncEveryMs: every === undefined ? null : parseDuration(every),
+  });
+  const server = await listen(api.app.fetch, at, limit);
+  api.sync.start();
+  writeOut(`memsync serve: listening on ${server.url}\n`);
+  // SIGTERM, SIGINT: stop accepting, let requests in progress and a running sync finish, exit 0
+  const stopped = new Promise<void>((resolve) => onStopSignal(() => resolve()));
+  await stopped;
+  server.close();
+  const deadline = Date.now() + 60_000;
+  await api.sync.stop();
+  while (api.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  if (api.inFlight() > 0) writeErr(`memsync: serve stopped with ${api.inFlight()} request(s) unanswered after 60 s\n`);
+  return exitNow(0);
+}

@@ -1,0 +1,90 @@
+import process from "node:process";
+import { unavailable } from "../core/errors.ts";
+import { runtimeName } from "./host.ts";
+
+// Serving HTTP, the one runtime-specific part of `memsync serve`: Bun.serve in the compiled
+// binary, Deno.serve from source. The app is a plain fetch handler (web-standard Request and
+// Response), the same under both.
+
+export type FetchHandler = (req: Request) => Response | Promise<Response>;
+
+export type Address = { hostname: string; port: number } | { socket: string };
+
+export interface Listening {
+  /** http://HOST:PORT, or unix:PATH. */
+  url: string;
+  /** Stop accepting connections (requests already in progress go on). */
+  close(): void;
+}
+
+declare const Bun: {
+  serve(o: Record<string, unknown>): { port: number; hostname: string; stop(force?: boolean): Promise<void> | void };
+};
+declare const Deno: {
+  serve(o: Record<string, unknown>, h: FetchHandler): { shutdown(): Promise<void>; finished: Promise<void> };
+  addSignalListener(sig: string, fn: () => void): void;
+};
+
+const urlOf = (hostname: string, port: number) => `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+
+function refused(where: string, e: unknown): Error {
+  return unavailable(`cannot listen on ${where}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: number): Promise<Listening> {
+  const where = "socket" in at ? at.socket : urlOf(at.hostname, at.port);
+  if (runtimeName === "bun") {
+    let server: ReturnType<typeof Bun.serve>;
+    try {
+      server = Bun.serve({
+        fetch,
+        // Bun's own hard cap, twice the app's (app.ts, Hono's bodyLimit): a body a little over the
+        // limit gets the app's JSON 413; a far larger one is cut off by Bun (a 413 with no body)
+        maxRequestBodySize: maxBodyBytes * 2,
+        // the longest Bun allows: a sync request may wait on the network that long
+        idleTimeout: 255,
+        ...("socket" in at ? { unix: at.socket } : { hostname: at.hostname, port: at.port }),
+      });
+    } catch (e) {
+      throw refused(where, e);
+    }
+    return { url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, server.port), close: () => void server.stop(false) };
+  }
+  if (runtimeName === "deno") {
+    const ac = new AbortController();
+    return new Promise((resolve, reject) => {
+      try {
+        Deno.serve(
+          {
+            signal: ac.signal,
+            ...("socket" in at ? { transport: "unix", path: at.socket } : { hostname: at.hostname, port: at.port }),
+            onListen: (addr: { hostname?: string; port?: number; path?: string }) =>
+              resolve({ url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, addr.port ?? at.port), close: () => ac.abort() }),
+          },
+          fetch,
+        );
+      } catch (e) {
+        reject(refused(where, e));
+      }
+    });
+  }
+  throw unavailable("memsync serve runs under Bun (the compiled binary) or Deno");
+}
+
+/** Call fn once on the first SIGTERM or SIGINT. */
+export function onStopSignal(fn: (signal: string) => void): void {
+  let done = false;
+  const once = (sig: string) => () => {
+    if (done) return;
+    done = true;
+    fn(sig);
+  };
+  for (const sig of ["SIGTERM", "SIGINT"]) {
+    if (runtimeName === "deno") Deno.addSignalListener(sig, once(sig));
+    else process.on(sig, once(sig));
+  }
+}
+
+export function exitNow(code: number): never {
+  process.exit(code);
+}

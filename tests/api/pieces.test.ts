@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Gate } from "../../src/faces/api/gate.ts";
+import { hostAllowed, originAllowed, tokenMatches } from "../../src/faces/api/guard.ts";
+import { queryInput } from "../../src/faces/api/query-input.ts";
+import { parseDuration, parseListen } from "../../src/faces/cli/commands/serve.ts";
+
+// The API's pieces in-process: the gate (one writer, reads together, in order of arrival), the
+// Host/Origin/token checks, the query-string reading, the serve options.
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe("the API's pieces", () => {
+  test("gate: a write runs alone, reads run together, and a waiting write holds back later reads", async () => {
+    const gate = new Gate();
+    const log: string[] = [];
+    let running = 0;
+    let most = 0;
+    const job = (name: string, write: boolean) =>
+      gate.run(write, async () => {
+        running++;
+        most = Math.max(most, running);
+        if (write) assert.equal(running, 1, `${name} runs alone`);
+        log.push(`+${name}`);
+        await tick();
+        log.push(`-${name}`);
+        running--;
+      });
+    await Promise.all([job("r1", false), job("r2", false), job("w1", true), job("r3", false), job("w2", true)]);
+    assert.deepEqual(log, ["+r1", "+r2", "-r1", "-r2", "+w1", "-w1", "+r3", "-r3", "+w2", "-w2"]);
+    assert.equal(most, 2);
+    assert.ok(gate.idle);
+    // a failing job lets the next one in
+    await assert.rejects(gate.run(true, async () => Promise.reject(new Error("boom"))));
+    assert.equal(await gate.run(true, async () => 7), 7);
+  });
+
+  test("Host: loopback names, the listen address, allowed names; never a rebound name", () => {
+    const local = { listenHost: "127.0.0.1", allowHosts: ["mem.example.com"], token: null };
+    for (const h of ["127.0.0.1:7457", "localhost", "LOCALHOST:1", "[::1]:7457", "127.0.0.2", "app.localhost", "mem.example.com:443"]) assert.ok(hostAllowed(h, local), h);
+    for (const h of [undefined, "", "evil.com", "127.0.0.1.nip.io", "mem.example.com.evil.io", "10.0.0.5", "localhost.evil.com"]) assert.ok(!hostAllowed(h, local), String(h));
+    const any = { listenHost: "0.0.0.0", allowHosts: [], token: "t" };
+    assert.ok(hostAllowed("203.0.113.7:7457", any));
+    assert.ok(hostAllowed("[2001:db8::1]:7457", any));
+    assert.ok(!hostAllowed("mem.example.com", any));
+    const v6 = { listenHost: "::1", allowHosts: [], token: null };
+    assert.ok(hostAllowed("[::1]:7457", v6));
+  });
+
+  test("Origin: none, or this very host; token compared whatever its length", () => {
+    assert.ok(originAllowed(undefined, "localhost:7457"));
+    assert.ok(originAllowed("http://localhost:7457", "localhost:7457"));
+    assert.ok(!originAllowed("http://localhost:7458", "localhost:7457"));
+    assert.ok(!originAllowed("null", "localhost:7457"));
+    assert.ok(!originAllowed("file:///x", "localhost:7457"));
+    assert.ok(tokenMatches("a".repeat(20), "a".repeat(20)));
+    assert.ok(!tokenMatches("a".repeat(19), "a".repeat(20)));
+    assert.ok(!tokenMatches("", "a"));
+  });
+
+  test("query strings read as the input schema says: repeated arrays, numbers, booleans, objects", () => {
+    const schema = {
+      type: "object",
+      properties: { ids: { type: "array", items: { type: "string" } }, limit: { type: "integer" }, scores: { type: "boolean" }, patch: { type: "object" }, n: { type: "array", items: { type: "number" } } },
+    };
+    const q = new URLSearchParams("ids=a&ids=b&limit=5&scores&patch=%7B%22x%22%3A1%7D&n=1.5&other=z&limit=6");
+    assert.deepEqual(queryInput(q, schema), { ids: ["a", "b"], limit: 6, scores: true, patch: { x: 1 }, n: [1.5], other: "z" });
+    assert.deepEqual(queryInput(new URLSearchParams("limit=many&scores=maybe"), schema), { limit: "many", scores: "maybe" });
+  });
+
+  test("serve's options: --listen forms, port 0, durations", () => {
+    assert.deepEqual(parseListen("0.0.0.0:80"), { hostname: "0.0.0.0", port: 80 });
+    assert.deepEqual(parseListen("[::1]:0"), { hostname: "::1", port: 0 });
+    assert.deepEqual(parseListen(":9000"), { hostname: "127.0.0.1", port: 9000 });
+    assert.deepEqual(parseListen("9000"), { hostname: "127.0.0.1", port: 9000 });
+    assert.deepEqual(parseListen("localhost"), { hostname: "localhost", port: 7457 });
+    for (const bad of ["x:y", "1.2.3.4:70000", "a:b:c"]) assert.throws(() => parseListen(bad), /--listen/, bad);
+    assert.equal(parseDuration("5m"), 300_000);
+    assert.equal(parseDuration("1h"), 3_600_000);
+    assert.equal(parseDuration("30"), 30_000);
+    for (const bad of ["", "0s", "500ms", "5 minutes"]) assert.throws(() => parseDuration(bad), /at least 1s/, bad);
+  });
+});
