@@ -104,14 +104,20 @@ async function startServer(name: string, argv: string[], home: string, probe: { 
   let firstMs = Number.NaN;
   while (Number.isNaN(firstMs)) {
     if (exited !== undefined) throw new Error(`${name} exited ${exited} before answering: ${err.trim().slice(0, 500)}`);
-    if (performance.now() - t0 > 60_000) throw new Error(`${name} did not answer /v1/${probe.path} within 60 s`);
+    if (performance.now() - t0 > 60_000) {
+      child.kill("SIGKILL");
+      throw new Error(`${name} did not answer /v1/${probe.path} within 60 s`);
+    }
     try {
       const r = await fetch(`${url}/v1/${probe.path}`, probe.body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: probe.body });
       await r.arrayBuffer();
       if (r.status === 200) firstMs = performance.now() - t0;
       else throw new Error(`${name}: /v1/${probe.path} answered ${r.status}`);
     } catch (e) {
-      if (e instanceof Error && e.message.includes("answered")) throw e;
+      if (e instanceof Error && e.message.includes("answered")) {
+        child.kill("SIGKILL");
+        throw e;
+      }
       await sleep(1); // not listening yet
     }
   }
@@ -222,6 +228,8 @@ async function check(s: Running, op: Op, body: string): Promise<void> {
 
 export interface ApiBenchResult {
   date: string;
+  /** The commit dist/memsync was built from (its working tree may differ: see scripts/bench's ensureBinary). */
+  commit: string;
   machine: string;
   loadAtStart: number | undefined;
   loadAtEnd: number | undefined;
@@ -335,6 +343,7 @@ export async function measureApi(o: { size: number; duration: number; connection
   fs.rmSync(home, { recursive: true, force: true });
   return {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    commit: spawnSync("git", ["log", "-1", "--format=%h %s"], { cwd: REPO, encoding: "utf8" }).stdout?.trim().slice(0, 100) || "unknown",
     machine: `${os.cpus()[0]?.model ?? "cpu"}, ${os.availableParallelism()} cores, Bun ${Bun.version}, autocannon 9.0.0`,
     loadAtStart,
     loadAtEnd: loadAverage(),
@@ -364,7 +373,7 @@ export function apiMarkdown(r: ApiBenchResult): string {
   const met = (ok: boolean, text: string) => (ok ? `met (${text})` : `**not met** (${text})`);
   const load = (x: number | undefined) => (x === undefined ? "?" : x.toFixed(1));
   out.push(
-    `Measured ${r.date} on ${r.machine}; 1-minute load average ${load(r.loadAtStart)} at the start, ${load(r.loadAtEnd)} at the end (the machine is shared: other helpers' builds and tests and a chaos run use the same 2 cores, so absolute figures are inflated and noisy; the ratios to the floor, measured alongside, say more). The run took ${f1(r.seconds)} s.`,
+    `Measured ${r.date}, memsync at commit ${r.commit.replace(/^(\S+) (.*)$/, "$1 ($2)")}, on ${r.machine}; 1-minute load average ${load(r.loadAtStart)} at the start, ${load(r.loadAtEnd)} at the end (the machine is shared: other helpers' builds and tests and a chaos run use the same 2 cores, so absolute figures are inflated and noisy; the ratios to the floor, measured alongside, say more). The run took ${f1(r.seconds)} s.`,
   );
   out.push("");
   out.push(`Targets (on the store of ${r.store.memories.toLocaleString("en")} memories${r.store.size === 10_000 ? "" : "; the targets are for 10k"}):`);
