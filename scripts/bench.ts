@@ -7,8 +7,11 @@
 //   scripts/bench --fresh                 regenerate the stores even if .bench/ has them
 //   scripts/bench --no-hyperfine          time with spawnSync even if hyperfine is installed
 //   scripts/bench --out FILE              write the report elsewhere (default docs/benchmarks.md)
-//   scripts/bench --suites gc,recall      only these suites of issues 4 and 5 (default all; see
-//                                         bench-lib/suites.ts); --no-suites for none
+//   scripts/bench --suites gc,recall      only these suites (issues 4 and 5; api: the HTTP API of
+//                                         issue 11; see bench-lib/suites.ts), and nothing else:
+//                                         their sections of the report are replaced, the rest kept
+//                                         (add --sizes to run the cold commands too and rewrite
+//                                         the whole report); --no-suites for none
 //
 // Targets belong here, not in timed tests: on a 10k store, cold save < 25 ms, get < 15 ms,
 // search < 60 ms.
@@ -20,7 +23,7 @@ import { type ColdCase, type ColdOptions, commandLine, findHyperfine, loadAverag
 import { ensureBenchStore, scratchCopy, settle } from "./bench-lib/generate.ts";
 import { measureInproc } from "./bench-lib/inproc.ts";
 import { describeMachine, existingNotes, markdown, type Results, type SizeResult, textTable } from "./bench-lib/report.ts";
-import { runSuite, SUITES, type SuiteResult } from "./bench-lib/suites.ts";
+import { runSuite, SUITES, type SuiteResult, spliceSuites } from "./bench-lib/suites.ts";
 
 const REPO = path.resolve(import.meta.dirname, "..");
 const BENCH_DIR = path.join(REPO, ".bench");
@@ -35,6 +38,8 @@ interface Args {
   hyperfine: boolean;
   out: string;
   suites: string[];
+  /** --suites given without --sizes: run only those suites, splice them into the report. */
+  suitesOnly: boolean;
 }
 
 function usage(code: number): never {
@@ -43,7 +48,9 @@ function usage(code: number): never {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sizes: [1000, 10_000, 50_000], runs: 30, warmup: 3, fresh: false, hyperfine: true, out: path.join(REPO, "docs/benchmarks.md"), suites: SUITES.map((x) => x.key) };
+  const a: Args = { sizes: [1000, 10_000, 50_000], runs: 30, warmup: 3, fresh: false, hyperfine: true, out: path.join(REPO, "docs/benchmarks.md"), suites: SUITES.map((x) => x.key), suitesOnly: false };
+  let sizesGiven = false;
+  let suitesGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -59,6 +66,7 @@ function parseArgs(argv: string[]): Args {
     switch (flag) {
       case "--sizes":
         a.sizes = value().split(",").map((s) => int(s.trim().replace(/k$/i, "000"), 2));
+        sizesGiven = true;
         break;
       case "--runs":
         a.runs = int(value(), 2);
@@ -82,6 +90,7 @@ function parseArgs(argv: string[]): Args {
           process.exit(2);
         }
         a.suites = keys;
+        suitesGiven = true;
         break;
       }
       case "--no-suites":
@@ -96,6 +105,7 @@ function parseArgs(argv: string[]): Args {
         usage(2);
     }
   }
+  a.suitesOnly = suitesGiven && !sizesGiven;
   return a;
 }
 
@@ -146,10 +156,34 @@ function which(cmd: string): string {
   return cmd;
 }
 
+function runSuites(keys: string[]): SuiteResult[] {
+  const suites: SuiteResult[] = [];
+  for (const suite of SUITES.filter((x) => keys.includes(x.key))) {
+    log(`suite ${suite.key}: bun ${suite.argv.join(" ")}`);
+    const r = runSuite(REPO, suite);
+    suites.push(r);
+    log(`  ${r.ok ? "done" : "FAILED"} in ${r.seconds.toFixed(1)} s`);
+  }
+  return suites;
+}
+
+/** `--suites` alone: those suites, spliced into the existing report (or a report of only them). */
+function suitesOnly(args: Args): void {
+  ensureBinary();
+  const suites = runSuites(args.suites);
+  const existing = fs.existsSync(args.out) ? fs.readFileSync(args.out, "utf8") : "# Benchmarks\n\n## Notes\n";
+  fs.mkdirSync(path.dirname(args.out), { recursive: true });
+  fs.writeFileSync(args.out, spliceSuites(existing, suites));
+  for (const r of suites) console.log(`\n## ${r.title}\n\n${r.output}`);
+  log(`replaced the section${suites.length === 1 ? "" : "s"} ${suites.map((r) => r.key).join(", ")} of ${path.relative(process.cwd(), args.out) || args.out}; the rest kept`);
+  if (suites.some((r) => !r.ok)) process.exitCode = 1;
+}
+
 async function main(): Promise<void> {
   const loadAtStart = loadAverage();
   const args = parseArgs(process.argv.slice(2));
   fs.mkdirSync(BENCH_DIR, { recursive: true });
+  if (args.suitesOnly) return suitesOnly(args);
   const jsonDir = path.join(BENCH_DIR, "hyperfine");
   fs.mkdirSync(jsonDir, { recursive: true });
   const hyperfine = args.hyperfine ? findHyperfine() : null;
@@ -279,13 +313,7 @@ async function main(): Promise<void> {
     sizes.push({ size, manifest, reused, generateSeconds, cold, inproc });
   }
 
-  const suites: SuiteResult[] = [];
-  for (const suite of SUITES.filter((x) => args.suites.includes(x.key))) {
-    log(`suite ${suite.key}: bun ${suite.argv.join(" ")}`);
-    const r = runSuite(REPO, suite);
-    suites.push(r);
-    log(`  ${r.ok ? "done" : "FAILED"} in ${r.seconds.toFixed(1)} s`);
-  }
+  const suites = runSuites(args.suites);
 
   const results: Results = {
     date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),

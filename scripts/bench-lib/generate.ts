@@ -55,9 +55,15 @@ function readManifest(dir: string): Manifest | null {
   }
 }
 
-function countFiles(dir: string): { flat: number; sharded: number; shards: number; bytes: number } {
-  const out = { flat: 0, sharded: 0, shards: 0, bytes: 0 };
+/** Record files of the shared folders (flat and sharded), and of scope local (.memsync/local/, never committed). */
+function countFiles(dir: string): { flat: number; sharded: number; shards: number; local: number; bytes: number } {
+  const out = { flat: 0, sharded: 0, shards: 0, local: 0, bytes: 0 };
+  const local = `${dir}/.memsync/local/memories`;
+  if (fs.existsSync(local)) {
+    for (const e of fs.readdirSync(local, { withFileTypes: true, recursive: true })) if (e.isFile() && e.name.endsWith(".json")) out.local++;
+  }
   for (const top of ["memories", "relations"]) {
+    if (!fs.existsSync(`${dir}/${top}`)) continue;
     for (const e of fs.readdirSync(`${dir}/${top}`, { withFileTypes: true })) {
       if (e.isFile()) {
         if (top === "memories") out.flat++;
@@ -104,12 +110,12 @@ export async function ensureBenchStore(dir: string, size: number, opts: EnsureOp
   const old = readManifest(dir);
   if (!opts.fresh && old && old.generator_version === GENERATOR_VERSION && old.seed === opts.seed && old.size === size && fs.existsSync(`${dir}/.meta.json`)) {
     const counted = countFiles(dir);
-    if (counted.flat + counted.sharded === size) {
+    if (counted.flat + counted.sharded + counted.local === size) {
       opts.log(`  reusing ${dir} (${size} memories, generated ${old.generated_at}; --fresh to regenerate)`);
       await settle(dir);
       return { manifest: old, reused: true };
     }
-    opts.log(`  ${dir} holds ${counted.flat + counted.sharded} memories, expected ${size}: regenerating`);
+    opts.log(`  ${dir} holds ${counted.flat + counted.sharded + counted.local} memories, expected ${size}: regenerating`);
   }
   return { manifest: await generate(dir, size, opts), reused: false };
 }

@@ -1,8 +1,10 @@
 import { spawnSync } from "node:child_process";
 
-// The benchmarks of maintenance, capture and recall (issues 4 and 5): each its own script in
-// bench-lib, run by scripts/bench as a separate process (each builds the stores it needs and
-// prints its own tables), its output kept in docs/benchmarks.md with the command that made it.
+// The benchmarks of maintenance, capture and recall (issues 4 and 5) and of the HTTP API (issue
+// 11): each its own script in bench-lib, run by scripts/bench as a separate process (each builds
+// the stores it needs and prints its own tables), its output kept in docs/benchmarks.md with the
+// command that made it, between markers, so a run of only some suites (`scripts/bench --suites
+// api`) replaces their sections and keeps the rest of the report.
 
 export interface Suite {
   key: string;
@@ -11,7 +13,13 @@ export interface Suite {
   argv: string[];
   /** What the figures are compared with. */
   about: string;
+  /** The report's section (a "## " heading) it goes under; default MAINTENANCE. */
+  section?: string;
+  /** The script prints Markdown (copied as is), not text (copied in a code block). */
+  markdown?: boolean;
 }
+
+export const MAINTENANCE = "Maintenance, capture and recall";
 
 export const SUITES: Suite[] = [
   {
@@ -44,12 +52,28 @@ export const SUITES: Suite[] = [
     argv: ["scripts/bench-lib/gist-savings.ts"],
     about: "CortexGraph's token reducer saves 20–30% on prose at \"moderate\", ~0% on terse notes.",
   },
+  {
+    key: "api",
+    title: "`memsync serve` under autocannon: get, recall, touch, save on 10k memories (targets: recall p99 ≤ 15 ms and touch p99 ≤ 10 ms at 100 requests/s, save ≥ 200/s, start ≤ 150 ms)",
+    argv: ["scripts/bench-lib/api-bench.ts"],
+    about:
+      "Compared in the same run with the floor, a minimal Hono app on Bun.serve compiled like dist/memsync taking the same requests (scripts/bench-lib/api-floor.ts), and with the CLI's cold commands doing the same operations on a copy of the same store. " +
+      "Method: autocannon 9.0.0 (programmatic, in the Bun process running the script) on 127.0.0.1 against `dist/memsync serve --listen 127.0.0.1:PORT` on a copy of `.bench/store-10000` (record files hard-linked, committed, settled 2.1 s); POST /v1/<op> with a JSON body: `get` and `touch` of 200 memories spread evenly through the store's history (flat and sharded in their proportion), in turn, `recall` of the hook-sized prompt of recall-bench.ts, `save` of a new one-line memory each time (the store grows by thousands during the run). Reads run first, then touch, then save; before each measured run one checked request (must answer 200) and 50 warm-up requests. " +
+      "Latency is each 2xx response's own time as autocannon measured it (process.hrtime from write to parsed response), percentiles by nearest rank over all of them, not autocannon's integer-millisecond histogram. " +
+      "The fixed rate is autocannon's `overallRate: 100` on one connection: autocannon grants each connection a quota per second and sends it as fast as answers come, so requests go one at a time, back to back while the quota lasts (not evenly spaced), never several at once. " +
+      "CPU per request = the server process's utime + stime from /proc/PID/stat, before and after the run, over the requests answered. " +
+      "Start = spawn of the binary to the first 200 from GET /v1/health (polled every 1 ms; health runs the status operation, which on this store re-stats every record file), one untimed round then the runs, memsync and floor alternating; every other round also to the first 200 of POST /v1/get of one memory, the server's start without the status.",
+    section: "The HTTP API (`memsync serve`)",
+    markdown: true,
+  },
 ];
 
 export interface SuiteResult {
   key: string;
   title: string;
   about: string;
+  section?: string;
+  markdown?: boolean;
   command: string;
   seconds: number;
   ok: boolean;
@@ -60,24 +84,70 @@ export function runSuite(repo: string, s: Suite): SuiteResult {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, s.argv, { cwd: repo, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const output = `${r.stdout ?? ""}${r.status === 0 ? "" : `\n${r.stderr ?? ""}`}`.trim();
-  return { key: s.key, title: s.title, about: s.about, command: `bun ${s.argv.join(" ")}`, seconds: (performance.now() - t0) / 1000, ok: r.status === 0, output };
+  return { key: s.key, title: s.title, about: s.about, section: s.section, markdown: s.markdown, command: `bun ${s.argv.join(" ")}`, seconds: (performance.now() - t0) / 1000, ok: r.status === 0, output };
+}
+
+const markers = (key: string) => [`<!-- suite:${key}:start -->`, `<!-- suite:${key}:end -->`] as const;
+
+/** One suite's part of the report, between its markers. */
+function suiteBlock(r: SuiteResult): string[] {
+  const [start, end] = markers(r.key);
+  const out = [start, `### ${r.title}`, ""];
+  out.push(`\`${r.command}\` — ${r.seconds.toFixed(1)} s${r.ok ? "" : " — **failed**"}. ${r.about}`);
+  out.push("");
+  if (r.markdown && r.ok) out.push(r.output);
+  else out.push("```", r.output, "```");
+  out.push("", end, "");
+  return out;
+}
+
+function sectionIntro(section: string): string[] {
+  return section === MAINTENANCE ? ["Each suite is its own script under `scripts/bench-lib/` (run alone with the command shown); its output is copied here as printed.", ""] : [];
 }
 
 export function suitesMarkdown(results: readonly SuiteResult[]): string[] {
-  if (results.length === 0) return [];
-  const out = ["## Maintenance, capture and recall", ""];
-  out.push("Each suite is its own script under `scripts/bench-lib/` (run alone with the command shown); its output is copied here as printed.");
-  out.push("");
-  for (const r of results) {
-    out.push(`### ${r.title}`);
-    out.push("");
-    out.push(`\`${r.command}\` — ${r.seconds.toFixed(1)} s${r.ok ? "" : " — **failed**"}. ${r.about}`);
-    out.push("");
-    out.push("```");
-    out.push(r.output);
-    out.push("```");
-    out.push("");
+  const out: string[] = [];
+  const sections = [...new Set(results.map((r) => r.section ?? MAINTENANCE))];
+  for (const section of sections) {
+    out.push(`## ${section}`, "", ...sectionIntro(section));
+    for (const r of results) if ((r.section ?? MAINTENANCE) === section) out.push(...suiteBlock(r));
   }
   return out;
 }
 
+/**
+ * The report with these suites' parts replaced and everything else kept: a part is found by its
+ * markers, else by its "### title" heading (reports written before the markers), else added at the
+ * end of its section, else in a new section before "## Notes".
+ */
+export function spliceSuites(report: string, results: readonly SuiteResult[]): string {
+  let lines = report.split("\n");
+  for (const r of results) {
+    const block = suiteBlock(r);
+    const [start, end] = markers(r.key);
+    let a = lines.indexOf(start);
+    let b = a >= 0 ? lines.indexOf(end, a) : -1;
+    if (a < 0 || b < 0) {
+      a = lines.indexOf(`### ${r.title}`);
+      b = a < 0 ? -1 : lines.findIndex((l, i) => i > a && /^##?#? /.test(l)) - 1;
+      if (a >= 0 && b < a) b = lines.length - 1;
+    }
+    if (a >= 0 && b >= a) {
+      while (lines[b + 1] === "") b++;
+      lines = [...lines.slice(0, a), ...block, ...lines.slice(b + 1)];
+      continue;
+    }
+    const section = r.section ?? MAINTENANCE;
+    const head = lines.indexOf(`## ${section}`);
+    if (head >= 0) {
+      let next = lines.findIndex((l, i) => i > head && /^## /.test(l));
+      if (next < 0) next = lines.length;
+      lines = [...lines.slice(0, next), ...block, ...lines.slice(next)];
+      continue;
+    }
+    let notes = lines.indexOf("## Notes");
+    if (notes < 0) notes = lines.length;
+    lines = [...lines.slice(0, notes), `## ${section}`, "", ...sectionIntro(section), ...block, ...lines.slice(notes)];
+  }
+  return lines.join("\n");
+}
