@@ -1,0 +1,1 @@
+export function registerCortexgraphTools(..._: unknown[]): void {}

@@ -1,0 +1,1 @@
+export function registerMemoryTools(..._: unknown[]): void {}
