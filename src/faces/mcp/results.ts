@@ -16,8 +16,17 @@ export interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
-/** A success: the object as structuredContent and as text (compact, as the bound counts it). */
-export function jsonResult(out: Record<string, unknown>, text = JSON.stringify(out)): ToolResult {
+/**
+ * A success: the object as structuredContent and as text (compact, as the bound counts it). A read
+ * over the bound is refused (nothing happened; ask for less); a write has happened, so its answer
+ * stays, with a short text in place of the long one (the ids, to open with get).
+ */
+export function jsonResult(out: Record<string, unknown>, readOnly = true, text = JSON.stringify(out)): ToolResult {
+  if (text.length > MAX_ANSWER_CHARS && !readOnly) {
+    const ids = [...new Set(text.match(/"id":"[0-9a-f-]{36}"/g) ?? [])].map((m) => m.slice(6, -1)).slice(0, 1000);
+    const summary = JSON.stringify({ done: true, answer_chars: text.length, ids, note: "the full answer is over the bound: open memories with get" });
+    return { content: [{ type: "text", text: summary }], structuredContent: out, _meta: { "memsync/truncated": { chars: text.length } } };
+  }
   if (text.length > MAX_ANSWER_CHARS) {
     return errorResult(
       new MemsyncError("invalid_input", `the answer would be ${text.length} characters, over the bound of ${MAX_ANSWER_CHARS}: ask for less (a smaller limit or budget, fewer ids)`),

@@ -51,13 +51,12 @@ export async function serveStdioUntilClosed(profile: Profile, callOf: CallFactor
   // build the tool definitions before the first message, so the first answer does not wait on them
   await makeServer(profile, callOf);
   const transport = new StdioServerTransport();
+  // the connection ends when stdin does (the stdio binding: exit when the client closes our input)
   const closed = new Promise<void>((resolve) => {
-    const prev = transport.onclose;
-    transport.onclose = () => {
-      prev?.();
-      resolve();
-    };
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
   });
-  serveStdio(() => makeServer(profile, callOf), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
+  const handle = serveStdio(() => makeServer(profile, callOf), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
   await closed;
+  await handle.close();
 }

@@ -19,6 +19,7 @@ export interface ToolDef {
   output: JsonSchema;
   /** The output is not an object: structuredContent wraps it as {result}. */
   wrap: boolean;
+  readOnly: boolean;
 }
 
 export function annotationsOf(info: Pick<OpInfo, "readOnly" | "destructive" | "idempotent">): ToolAnnotations {
@@ -37,7 +38,7 @@ async function toolDef(info: OpInfo): Promise<ToolDef> {
   if (wrap) output = { type: "object", properties: { result: output }, required: ["result"] };
   const flags = [info.readOnly ? "read-only" : "writes the store", info.destructive ? "destructive" : "", info.maintenance ? "maintenance (the store's maintainer machine)" : ""].filter(Boolean);
   const description = `${info.summary[0]!.toUpperCase()}${info.summary.slice(1)} (${flags.join("; ")}). Failures are isError results with a code: usage, not_found, invalid_input, conflict, unavailable, corrupt.`;
-  return { name: info.name, description, annotations: annotationsOf(info), input, output, wrap };
+  return { name: info.name, description, annotations: annotationsOf(info), input, output, wrap, readOnly: info.readOnly };
 }
 
 let defs: Promise<ToolDef[]> | undefined;
@@ -57,7 +58,7 @@ export async function registerMemsyncTools(server: McpServer, callOf: () => OpCa
         try {
           const input = { ...(MCP_DEFAULTS[def.name] ?? {}), ...args };
           const out = await runOp(def.name, callOf(), input);
-          return jsonResult(def.wrap ? { result: out } : (out as Record<string, unknown>));
+          return jsonResult(def.wrap ? { result: out } : (out as Record<string, unknown>), def.readOnly);
         } catch (e) {
           return errorResult(e);
         }
