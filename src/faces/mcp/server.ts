@@ -15,6 +15,8 @@ export type Profile = (typeof PROFILES)[number];
 
 export function profileNamed(name: string | undefined): Profile {
   const p = name ?? "memsync";
+  // the name is reserved; an empty server would look like one that works
+  if (p === "cortexgraph") throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet: use --tools memsync or --tools memory");
   if ((PROFILES as readonly string[]).includes(p)) return p as Profile;
   throw new MemsyncError("usage", `unknown tool profile ${JSON.stringify(p.slice(0, 40))}: memsync, memory or cortexgraph`);
 }
@@ -36,7 +38,7 @@ export async function makeServer(profile: Profile, callOf: CallFactory): Promise
   );
   if (profile === "memsync") await (await import("./tools-memsync.ts")).registerMemsyncTools(server, callOf);
   else if (profile === "memory") (await import("./tools-memory.ts")).registerMemoryTools(server, callOf);
-  else (await import("./tools-cortexgraph.ts")).registerCortexgraphTools(server, callOf);
+  else throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet");
   return server;
 }
 

@@ -1,1 +1,0 @@
-export function registerCortexgraphTools(..._: unknown[]): void {}
