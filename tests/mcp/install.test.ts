@@ -55,6 +55,10 @@ describe("mcp install --project", () => {
     assert.equal(memsync(["mcp", "install", "--project"], { cwd: dir }).code, 4);
     assert.equal(fs.readFileSync(path.join(dir, ".mcp.json"), "utf8"), "{ not json");
     assert.equal(memsync(["mcp", "install", "--project", "--tools", "nope"], { cwd: dir }).code, 2);
+    // reserved, not built: refused rather than an empty server
+    const cg = memsync(["mcp", "--tools", "cortexgraph"]);
+    assert.equal(cg.code, 6, cg.stderr);
+    assert.equal(cg.stdout, "");
   });
 });
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CATALOGUE } from "../../src/ops/catalogue/index.ts";
-import { EDGE_BIN, memsyncJson, tempDir } from "../helpers/env.ts";
+import { EDGE_BIN, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
 import { type Answer, call, type Connected, connect, type Era, serverEnv } from "./client.ts";
 
 // `memsync mcp` (the memsync profile) driven over stdio by the SDK's client, in both protocol
@@ -148,6 +148,14 @@ for (const era of ["legacy", "auto"] as Era[]) {
     });
   });
 }
+
+describe("memsync mcp and its stdin", () => {
+  test("exits 0 when stdin closes, with nothing but MCP on stdout (here: nothing)", () => {
+    const r = memsync(["mcp"], { input: "", env: { MEMSYNC_HOME: path.join(tempDir(), "store") } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "");
+  });
+});
 
 describe("memsync-edge mcp", () => {
   test("has no maintenance tools", async () => {
