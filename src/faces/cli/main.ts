@@ -362,6 +362,17 @@ const COMMANDS: CommandSpec[] = [
     },
   },
   {
+    usage: "mcp [action]",
+    describe: "an MCP server over stdio for agents (--tools memsync, memory or cortexgraph); mcp install|uninstall: Claude Code's entry for it (--user: ~/.claude.json, default; --project: .mcp.json)",
+    example: "memsync mcp install --project --tools memory",
+    options: (c) =>
+      c
+        .option("--tools <profile>", "memsync (default: one tool per operation), memory (the reference memory server's nine tools) or cortexgraph")
+        .option("--project", "install: the project's .mcp.json (shared: runs memsync from PATH)")
+        .option("--user", "install: your ~/.claude.json (default)"),
+    run: async ([action], f) => (await import("./commands/mcp.ts")).mcpCmd(action as string | undefined, f),
+  },
+  {
     usage: "export <what>",
     describe: "export memory-md: the project's decisions (confidence >= 0.7) into Claude Code's MEMORY.md, in memsync's own section",
     options: (c) => c.option("--project <name>", "the project (default: this repository's)").option("--file <path>", "write here instead of Claude Code's file").option("--dry-run", "print the file as it would be"),

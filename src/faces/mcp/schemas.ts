@@ -1,0 +1,31 @@
+import * as z from "zod/mini";
+import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+
+// JSON Schema documents for tools, and the Standard Schema the SDK's registerTool takes. The SDK
+// would validate arguments itself and answer its own error text; memsync's tools validate with
+// the catalogue's zod schemas instead (runOp: defaults, limits, invalid_input with a code), so
+// the schema handed to the SDK only describes (tools/list) and lets every value through.
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A Standard Schema that describes `json` and accepts anything (the tool checks its input itself). */
+export function described(json: JsonSchema): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "memsync",
+      validate: (value: unknown) => ({ value: (value ?? {}) as Record<string, unknown> }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/** A zod/mini schema as JSON Schema: as a caller sends it (input) or as an operation returns it (output). */
+export function jsonSchemaOf(schema: unknown, io: "input" | "output"): JsonSchema {
+  const out = z.toJSONSchema(schema as z.ZodMiniType, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** MCP wants an object at the root of both schemas. */
+export const isObjectSchema = (s: JsonSchema) => s.type === "object";

@@ -1,0 +1,64 @@
+import { createMcpHandler, McpServer, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { MemsyncError } from "../../core/errors.ts";
+import type { OpCall } from "../../ops/catalogue/index.ts";
+import { EDITION } from "../../runtime/edition.ts";
+import pkg from "../../../package.json" with { type: "json" };
+
+// The MCP face: one server factory per profile, served over stdio (`memsync mcp`) or Streamable
+// HTTP (`mcpHandler`, for `memsync serve` to mount at /mcp/<profile>). The official v2 SDK serves
+// both protocol generations from the same factory: the 2026-07-28 revision (server/discover,
+// per-request _meta) and the 2025 initialize handshake Claude Code still sends. This module and
+// the SDK are loaded only by `mcp` and `serve` (the CLI imports it lazily).
+
+export const PROFILES = ["memsync", "memory", "cortexgraph"] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export function profileNamed(name: string | undefined): Profile {
+  const p = name ?? "memsync";
+  // the name is reserved; an empty server would look like one that works
+  if (p === "cortexgraph") throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet: use --tools memsync or --tools memory");
+  if ((PROFILES as readonly string[]).includes(p)) return p as Profile;
+  throw new MemsyncError("usage", `unknown tool profile ${JSON.stringify(p.slice(0, 40))}: memsync, memory or cortexgraph`);
+}
+
+/** What every tool call runs with: the store and working directory (fresh per call). */
+export type CallFactory = () => OpCall;
+
+const INSTRUCTIONS: Record<Profile, string> = {
+  memsync:
+    "memsync: a git-synced memory store. recall or search before deciding; save (or remember) decisions, preferences and solutions; get opens memories by id in full; touch records a use.",
+  memory: "A knowledge graph of entities, their observations and relations (the reference memory server's tools), kept in memsync's store.",
+  cortexgraph: "CortexGraph's tools, served by memsync's store.",
+};
+
+export async function makeServer(profile: Profile, callOf: CallFactory): Promise<McpServer> {
+  const server = new McpServer(
+    { name: profile === "memsync" ? "memsync" : `memsync-${profile}`, version: `${pkg.version}${EDITION === "edge" ? "-edge" : ""}` },
+    { instructions: INSTRUCTIONS[profile] },
+  );
+  if (profile === "memsync") await (await import("./tools-memsync.ts")).registerMemsyncTools(server, callOf);
+  else if (profile === "memory") (await import("./tools-memory.ts")).registerMemoryTools(server, callOf);
+  else throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet");
+  return server;
+}
+
+/** A fetch-shaped Streamable HTTP handler for one profile (modern per-request; 2025-era stateless). */
+export function mcpHandler(profile: Profile, callOf: CallFactory, options: { maxRequestBodySize?: number } = {}): McpHttpHandler {
+  return createMcpHandler(() => makeServer(profile, callOf), { legacy: "stateless", responseMode: "auto", ...options });
+}
+
+/** Serve one profile over this process's stdin/stdout until stdin closes. */
+export async function serveStdioUntilClosed(profile: Profile, callOf: CallFactory): Promise<void> {
+  const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+  // build the tool definitions before the first message, so the first answer does not wait on them
+  await makeServer(profile, callOf);
+  const transport = new StdioServerTransport();
+  // the connection ends when stdin does (the stdio binding: exit when the client closes our input)
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once("end", resolve);
+    process.stdin.once("close", resolve);
+  });
+  const handle = serveStdio(() => makeServer(profile, callOf), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
+  await closed;
+  await handle.close();
+}

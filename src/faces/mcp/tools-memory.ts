@@ -1,0 +1,197 @@
+import * as z from "zod/mini";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { MemsyncError } from "../../core/errors.ts";
+import * as kg from "../../core/knowledge-graph.ts";
+import type { Memory } from "../../core/model/memory.ts";
+import { runOp } from "../../ops/catalogue/run.ts";
+import { storeExists } from "../../ops/init.ts";
+import { errorResult, MAX_ANSWER_CHARS, type ToolResult } from "./results.ts";
+import { described } from "./schemas.ts";
+import type { CallFactory } from "./server.ts";
+import TOOLS from "./memory-tools.json" with { type: "json" };
+
+// The `memory` profile: the reference memory server's nine tools (exact names, schemas, answers;
+// memory-tools.json is its tools/list) and its memory://knowledge-graph resource, over memsync's
+// own record files. Each entity is a memory (type fact, tag knowledge-graph, the entity in
+// meta.extra.knowledge_graph, its name as the memory's entity, a readable content), each relation
+// too (it may name entities that do not exist, which memsync's relations between memories cannot
+// say). They sync and merge like every other memory; the graph is read back from them in
+// creation order (seq), so read_graph answers what the reference answers for the same calls.
+
+export const KG_TAG = "knowledge-graph";
+
+type Kind = { kind: "entity"; seq: number } & kg.Entity;
+type RKind = { kind: "relation"; seq: number } & kg.Relation;
+
+/** The graph as loaded: each entity and relation object, with the record it came from. */
+interface Loaded {
+  graph: kg.Graph;
+  ids: Map<object, { id: string; observations?: string }>;
+  nextSeq: number;
+}
+
+const Str = z.string();
+const EntityIn = z.object({ name: Str, entityType: Str, observations: z.array(Str) });
+const RelationIn = z.object({ from: Str, to: Str, relationType: Str });
+const INPUTS = {
+  create_entities: z.object({ entities: z.array(EntityIn) }),
+  create_relations: z.object({ relations: z.array(RelationIn) }),
+  add_observations: z.object({ observations: z.array(z.object({ entityName: Str, contents: z.array(Str) })) }),
+  delete_entities: z.object({ entityNames: z.array(Str) }),
+  delete_observations: z.object({ deletions: z.array(z.object({ entityName: Str, observations: z.array(Str) })) }),
+  delete_relations: z.object({ relations: z.array(RelationIn) }),
+  read_graph: z.object({}),
+  search_nodes: z.object({ query: Str }),
+  open_nodes: z.object({ names: z.array(Str) }),
+} as const;
+
+async function load(callOf: CallFactory): Promise<Loaded> {
+  // no store yet: the empty graph the reference starts with (the first write creates the store)
+  if (!storeExists(callOf().env)) return { graph: { entities: [], relations: [] }, ids: new Map(), nextSeq: 1 };
+  const out = await runOp<{ memories: Memory[] }>("list", callOf(), { tag: [KG_TAG], limit: 0 });
+  const items: { rec: Kind | RKind; id: string }[] = [];
+  for (const m of out.memories) {
+    const rec = (m.meta.extra as Record<string, unknown>)?.knowledge_graph as Kind | RKind | undefined;
+    if (rec && (rec.kind === "entity" || rec.kind === "relation") && typeof rec.seq === "number") items.push({ rec, id: m.id });
+  }
+  items.sort((a, b) => a.rec.seq - b.rec.seq || (a.id < b.id ? -1 : 1));
+  const graph: kg.Graph = { entities: [], relations: [] };
+  const ids = new Map<object, { id: string; observations?: string }>();
+  for (const { rec, id } of items) {
+    if (rec.kind === "entity") {
+      const e: kg.Entity = { name: String(rec.name), entityType: String(rec.entityType), observations: Array.isArray(rec.observations) ? rec.observations.map(String) : [] };
+      graph.entities.push(e);
+      ids.set(e, { id, observations: JSON.stringify(e.observations) });
+    } else {
+      const r = kg.relationOf(rec);
+      graph.relations.push(r);
+      ids.set(r, { id });
+    }
+  }
+  return { graph, ids, nextSeq: items.length ? items[items.length - 1]!.rec.seq + 1 : 1 };
+}
+
+const ENTITY_MAX = 200;
+const CONTENT_MAX = 2000;
+
+function entityRecord(e: kg.Entity, seq: number): Record<string, unknown> {
+  const content = `${e.name} (${e.entityType})${e.observations.length ? `: ${e.observations.join("; ")}` : ""}`.slice(0, CONTENT_MAX);
+  return {
+    content,
+    type: "fact",
+    project: null,
+    entities: e.name.trim() && e.name.length <= ENTITY_MAX ? [e.name] : [],
+    meta: { tags: [KG_TAG], extra: { knowledge_graph: { kind: "entity", name: e.name, entityType: e.entityType, observations: e.observations, seq } } },
+  };
+}
+
+function relationRecord(r: kg.Relation, seq: number): Record<string, unknown> {
+  return {
+    content: `${r.from} ${r.relationType} ${r.to}`.slice(0, CONTENT_MAX),
+    type: "fact",
+    project: null,
+    meta: { tags: [KG_TAG], extra: { knowledge_graph: { kind: "relation", from: r.from, to: r.to, relationType: r.relationType, seq } } },
+  };
+}
+
+/** What changed between the loaded graph and the graph now, written as memsync operations. */
+async function persist(callOf: CallFactory, l: Loaded): Promise<void> {
+  const now = new Set<object>([...l.graph.entities, ...l.graph.relations]);
+  const gone = [...l.ids].filter(([o]) => !now.has(o)).map(([, v]) => v.id);
+  if (gone.length) await runOp("delete", callOf(), { ids: gone });
+  for (const e of l.graph.entities) {
+    const was = l.ids.get(e);
+    if (was && was.observations !== JSON.stringify(e.observations)) {
+      const rec = entityRecord(e, 0);
+      await runOp("update", callOf(), { id: was.id, patch: { content: rec.content, meta: { extra: { knowledge_graph: { observations: e.observations } } } } });
+    }
+  }
+  let seq = l.nextSeq;
+  const fresh = [
+    ...l.graph.entities.filter((e) => !l.ids.has(e)).map((e) => entityRecord(e, seq++)),
+    ...l.graph.relations.filter((r) => !l.ids.has(r)).map((r) => relationRecord(r, seq++)),
+  ];
+  if (fresh.length) await runOp("save", callOf(), { memories: fresh });
+}
+
+/** A graph answer within the bound: the first entities that fit, the relations touching them. */
+function boundedGraph(g: kg.Graph): { graph: kg.Graph; text: string; truncated?: { entities: number; shown: number } } {
+  let text = JSON.stringify(g, null, 2);
+  if (text.length <= MAX_ANSWER_CHARS) return { graph: g, text };
+  let n = g.entities.length;
+  let cut = g;
+  while (n > 0 && text.length > MAX_ANSWER_CHARS) {
+    n = Math.floor(n * Math.min(0.9, MAX_ANSWER_CHARS / text.length));
+    const names = new Set(g.entities.slice(0, n).map((e) => e.name));
+    cut = { entities: g.entities.slice(0, n), relations: g.relations.filter((r) => names.has(r.from) || names.has(r.to)).slice(0, 200) };
+    text = JSON.stringify(cut, null, 2);
+  }
+  return { graph: cut, text, truncated: { entities: g.entities.length, shown: n } };
+}
+
+function graphResult(g: kg.Graph): ToolResult {
+  const b = boundedGraph(g);
+  const r: ToolResult = { content: [{ type: "text", text: b.text }], structuredContent: { ...b.graph } };
+  if (b.truncated) r._meta = { "memsync/truncated": b.truncated };
+  return r;
+}
+
+const done = (what: string): ToolResult => ({ content: [{ type: "text", text: `${what} deleted successfully` }], structuredContent: { success: true, message: `${what} deleted successfully` } });
+const listed = (key: string, value: unknown): ToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: { [key]: value } });
+
+type Handler = (l: Loaded, input: any) => ToolResult;
+const HANDLERS: Record<keyof typeof INPUTS, { writes: boolean; run: Handler }> = {
+  create_entities: { writes: true, run: (l, i) => listed("entities", kg.createEntities(l.graph, i.entities)) },
+  create_relations: { writes: true, run: (l, i) => listed("relations", kg.createRelations(l.graph, i.relations)) },
+  add_observations: { writes: true, run: (l, i) => listed("results", kg.addObservations(l.graph, i.observations)) },
+  delete_entities: { writes: true, run: (l, i) => (kg.deleteEntities(l.graph, i.entityNames), done("Entities")) },
+  delete_observations: { writes: true, run: (l, i) => (kg.deleteObservations(l.graph, i.deletions), done("Observations")) },
+  delete_relations: { writes: true, run: (l, i) => (kg.deleteRelations(l.graph, i.relations), done("Relations")) },
+  read_graph: { writes: false, run: (l) => graphResult(l.graph) },
+  search_nodes: { writes: false, run: (l, i) => graphResult(kg.searchNodes(l.graph, i.query)) },
+  open_nodes: { writes: false, run: (l, i) => graphResult(kg.openNodes(l.graph, i.names)) },
+};
+
+/** One call at a time: each reads the graph, changes it and writes the difference. */
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(f: () => Promise<T>): Promise<T> {
+  const next = queue.then(f, f);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+export function registerMemoryTools(server: McpServer, callOf: CallFactory): void {
+  for (const t of TOOLS) {
+    const name = t.name as keyof typeof INPUTS;
+    const handler = HANDLERS[name];
+    server.registerTool(
+      name,
+      { title: t.title, description: t.description, inputSchema: described(t.inputSchema), outputSchema: described(t.outputSchema), annotations: t.annotations },
+      (args: Record<string, unknown>) =>
+        serial(async () => {
+          try {
+            const parsed = INPUTS[name].safeParse(args ?? {});
+            if (!parsed.success) throw new MemsyncError("invalid_input", `${name}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`);
+            const l = await load(callOf);
+            const out = handler.run(l, parsed.data);
+            if (handler.writes) await persist(callOf, l);
+            return out;
+          } catch (e) {
+            // the reference answers a failure as its bare message; the code rides in _meta
+            const r = errorResult(e instanceof kg.EntityNotFound ? new MemsyncError("not_found", e.message) : e);
+            const error = r._meta!["memsync/error"] as { message: string };
+            return { ...r, content: [{ type: "text", text: error.message }] };
+          }
+        }),
+    );
+  }
+  server.registerResource(
+    "knowledge-graph",
+    "memory://knowledge-graph",
+    { title: "Knowledge Graph", description: "The full knowledge graph with all entities and relations", mimeType: "application/json" },
+    async (uri: URL) => {
+      const { graph } = await serial(() => load(callOf));
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text: boundedGraph(graph).text }] };
+    },
+  );
+}
