@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Gate } from "../../src/faces/api/gate.ts";
+import { Gate } from "../../src/ops/gate.ts";
 import { hostAllowed, originAllowed, tokenMatches } from "../../src/faces/api/guard.ts";
 import { queryInput } from "../../src/faces/api/query-input.ts";
 import { parseDuration, parseListen } from "../../src/faces/cli/commands/serve.ts";

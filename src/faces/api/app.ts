@@ -1,10 +1,10 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../../../package.json" with { type: "json" };
 import type { OpsEnv } from "../../ops/context.ts";
 import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
-import { Gate } from "./gate.ts";
+import { processGate } from "../../ops/gate.ts";
 import { guard, type GuardOptions } from "./guard.ts";
 import { healthRoute } from "./health.ts";
 import { hookRoutes } from "./hook-route.ts";
@@ -34,7 +34,7 @@ export interface Api {
 }
 
 export function createApi(opts: ApiOptions): Api {
-  const api: ApiContext = { env: opts.env, gate: new Gate(), sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
+  const api: ApiContext = { env: opts.env, gate: processGate, sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   let inFlight = 0;
   const app = new Hono();
@@ -52,6 +52,15 @@ export function createApi(opts: ApiOptions): Api {
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
   healthRoute(app, api, pkg.version);
   hookRoutes(app, api);
+  // MCP over Streamable HTTP (src/faces/mcp): behind the same guard and body limit; the SDK is
+  // loaded on the first /mcp request, so a server that never serves MCP never loads it
+  let mcp: Promise<(req: Request) => Promise<Response | undefined>> | undefined;
+  const mcpRoute = async (c: Context) => {
+    mcp ??= import("../mcp/http.ts").then((m) => m.mcpMount(() => ({ env: opts.env }), { checked: true, maxRequestBodySize: limit }));
+    return (await (await mcp)(c.req.raw)) ?? apiError("not_found", "no such MCP endpoint: /mcp or /mcp/<profile>");
+  };
+  app.all("/mcp", mcpRoute);
+  app.all("/mcp/:profile", mcpRoute);
   opRoutes(app, api);
   app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
   app.onError((e) => errorResponse(e));

@@ -1,5 +1,5 @@
 import type { OpsEnv } from "../../ops/context.ts";
-import type { Gate } from "./gate.ts";
+import type { Gate } from "../../ops/gate.ts";
 import type { SyncRunner } from "./sync-runner.ts";
 
 // What every route of one server shares.

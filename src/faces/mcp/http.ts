@@ -13,6 +13,8 @@ export interface McpMountOptions {
   origins?: string[];
   /** Largest POST body read, in bytes (default 4 MiB, the SDK's). */
   maxRequestBodySize?: number;
+  /** Host, Origin and token already checked by the caller (`memsync serve`'s guard, with its own rules). */
+  checked?: boolean;
 }
 
 /** A fetch function answering /mcp and /mcp/<profile>; undefined for any other path (the caller's). */
@@ -25,7 +27,7 @@ export function mcpMount(callOf: CallFactory, o: McpMountOptions = {}): (req: Re
     if (!m) return undefined;
     const profile = (m[1] ?? "memsync") as Profile;
     if (!PROFILES.includes(profile) || profile === "cortexgraph") return new Response(JSON.stringify({ error: { code: "not_found", message: `no MCP profile ${JSON.stringify(profile)}` } }), { status: 404, headers: { "content-type": "application/json" } });
-    const refused = hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, origins);
+    const refused = o.checked ? undefined : (hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, origins));
     if (refused) return refused;
     let h = handlers.get(profile);
     if (!h) handlers.set(profile, (h = mcpHandler(profile, callOf, o.maxRequestBodySize ? { maxRequestBodySize: o.maxRequestBodySize } : {})));

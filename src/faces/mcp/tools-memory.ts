@@ -4,6 +4,7 @@ import { MemsyncError } from "../../core/errors.ts";
 import * as kg from "../../core/knowledge-graph.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
+import { processGate } from "../../ops/gate.ts";
 import { storeExists } from "../../ops/init.ts";
 import { errorResult, MAX_ANSWER_CHARS, type ToolResult } from "./results.ts";
 import { described } from "./schemas.ts";
@@ -152,13 +153,12 @@ const HANDLERS: Record<keyof typeof INPUTS, { writes: boolean; run: Handler }> =
   open_nodes: { writes: false, run: (l, i) => graphResult(kg.openNodes(l.graph, i.names)) },
 };
 
-/** One call at a time: each reads the graph, changes it and writes the difference. */
-let queue: Promise<unknown> = Promise.resolve();
-function serial<T>(f: () => Promise<T>): Promise<T> {
-  const next = queue.then(f, f);
-  queue = next.catch(() => undefined);
-  return next;
-}
+/**
+ * One call at a time, as a writer of this process's gate (ops/gate.ts): each reads the graph,
+ * changes it and writes the difference, with no other write of this process (another tool, an
+ * API route of the same server) in between.
+ */
+const serial = <T>(f: () => Promise<T>): Promise<T> => processGate.run(true, f);
 
 export function registerMemoryTools(server: McpServer, callOf: CallFactory): void {
   for (const t of TOOLS) {

@@ -1,6 +1,7 @@
 import type { McpServer, ToolAnnotations } from "@modelcontextprotocol/server";
 import { CATALOGUE, type OpCall, type OpInfo } from "../../ops/catalogue/index.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
+import { processGate } from "../../ops/gate.ts";
 import { errorResult, jsonResult } from "./results.ts";
 import { described, isObjectSchema, type JsonSchema, jsonSchemaOf } from "./schemas.ts";
 
@@ -57,7 +58,8 @@ export async function registerMemsyncTools(server: McpServer, callOf: () => OpCa
       async (args: Record<string, unknown>) => {
         try {
           const input = { ...(MCP_DEFAULTS[def.name] ?? {}), ...args };
-          const out = await runOp(def.name, callOf(), input);
+          // one writer at a time in this process (ops/gate.ts): calls may arrive together
+          const out = await processGate.run(!def.readOnly, () => runOp(def.name, callOf(), input));
           return jsonResult(def.wrap ? { result: out } : (out as Record<string, unknown>), def.readOnly);
         } catch (e) {
           return errorResult(e);

@@ -1,4 +1,5 @@
-// One writer at a time inside the server, reads together. Writes also take the store's own
+// One writer at a time inside this process, reads together (every face that runs operations
+// concurrently in one process: the API server, MCP over stdio or HTTP, uses processGate). Writes also take the store's own
 // cross-process lock (store/write-lock.ts), but that lock waits by blocking the thread: two writes
 // of this one process must never wait on each other there, and no read may wait there while a
 // write of this process holds it across an await (a commit), or the holder could never finish.
@@ -54,3 +55,6 @@ export class Gate {
     }
   }
 }
+
+/** The one gate of this process: the API's routes and the MCP tools run their operations through it. */
+export const processGate = new Gate();
