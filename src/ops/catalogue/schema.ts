@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { type IdRef, parseIdRef } from "../../core/ids.ts";
+import type { OpImpl, OutputSchema } from "./index.ts";
 
 // Pieces the catalogue's input schemas share. Ids are checked twice over: the schema says an id
 // is a short string; parseIds (called before a store is opened) refuses anything that is not a
@@ -19,4 +20,20 @@ export const num = (min: number, max: number) => z.number().check(z.gte(min), z.
 /** Every id parsed (full or abbreviated) before anything else happens: a bad one refuses the call. */
 export function parseIds(ids: readonly string[], what = "id"): IdRef[] {
   return ids.map((id) => parseIdRef(id, what));
+}
+
+type Outputs = typeof import("./outputs.ts");
+
+/**
+ * An entry's schema, output and function. The output schema is built on first ask, with the
+ * shared pieces of outputs.ts: documents and tests need it, a call does not, so a command does
+ * not pay for building it.
+ */
+export function def<I, O>(input: OpImpl<I, O>["input"], output: (o: Outputs) => OutputSchema, run: OpImpl<I, O>["run"]): OpImpl<I, O> {
+  let built: OutputSchema | undefined;
+  return {
+    input,
+    output: async () => (built ??= output(await import("./outputs.ts"))),
+    run,
+  };
 }
