@@ -138,7 +138,7 @@ function select(clusters: Cluster[], wanted: readonly string[] | undefined, thre
   if (missing.length) {
     throw notFound(
       `no cluster ${missing.join(", ")} at threshold ${threshold}: its memories changed, or it was found at another threshold (a preview lists the clusters)`,
-      { clusters: missing, fields: ["threshold"] },
+      { clusters: missing },
     );
   }
   return [...new Set(wanted)].map((id) => byId.get(id)!);

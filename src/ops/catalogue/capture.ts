@@ -35,7 +35,7 @@ function projectFor(input: { global: boolean; project?: string | undefined }, ca
 const Stored = (o: typeof import("./outputs.ts")) => z.object({ action: z.enum(["created", "reinforced"]), memory: o.Memory, path: o.Text });
 
 export const remember = def(
-  z.object({
+  () => z.object({
     text: Text,
     /** Default: read from the text. */
     type: z.optional(z.enum(MEMORY_TYPES)),
@@ -81,7 +81,7 @@ export const remember = def(
 const extractionJson = (x: Extraction) => ({ skipped: x.skipped, ignored: x.ignored, reason: x.reason, redacted: x.redacted, private_removed: x.privateRemoved });
 
 export const capture = def(
-  z.object({
+  () => z.object({
     /** Free text, or a Claude Code hook payload (JSON with hook_event_name, prompt, cwd, session_id). */
     text: Text,
     /** Store as global (no project). */

@@ -14,16 +14,16 @@ import { def, IdText, int, MAX_IDS, num, parseIds, Texts } from "./schema.ts";
 // unless claim_maintainer says to take it over.
 
 /** Make this machine the store's maintainer (another machine holds the role). */
-const Claim = z._default(z.boolean(), false);
+const Claim = () => z._default(z.boolean(), false);
 
 export const gc = def(
-  z.object({
+  () => z.object({
     /** Archive instead of deleting. */
     archive: z._default(z.boolean(), false),
     dry_run: z._default(z.boolean(), false),
     /** At most this many, the lowest scores first (0: all). */
     limit: z._default(int(0, 100_000_000), 0),
-    claim_maintainer: Claim,
+    claim_maintainer: Claim(),
   }),
   (o) =>
     z.object({
@@ -45,14 +45,14 @@ export const gc = def(
 );
 
 export const promote = def(
-  z.object({
+  () => z.object({
     ids: z._default(z.array(IdText).check(z.maxLength(MAX_IDS)), []),
     /** Every active memory the promotion rule selects. */
     auto: z._default(z.boolean(), false),
     dry_run: z._default(z.boolean(), false),
     /** The vault folder on this machine (never a synced setting). */
     vault: z._default(z.nullable(z.string()), null),
-    claim_maintainer: Claim,
+    claim_maintainer: Claim(),
   }),
   (o) =>
     z.object({
@@ -71,14 +71,14 @@ export const promote = def(
 );
 
 export const consolidate = def(
-  z.object({
+  () => z.object({
     /** preview: the clusters; apply: merge each into one memory; link: relate its memories both ways. */
     mode: z._default(z.enum(["preview", "apply", "link"]), "preview"),
     /** Only these clusters, by the ids a preview shows; none: every cluster. */
     clusters: z._default(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(MAX_IDS)), []),
     /** Similarity needed (default 0.6); the same threshold finds the same clusters. */
     threshold: z.optional(num(0.05, 1)),
-    claim_maintainer: Claim,
+    claim_maintainer: Claim(),
   }),
   (o) => {
     const Member = z.object({
@@ -132,25 +132,26 @@ export const consolidate = def(
 );
 
 /** A part: its text, or an object with content (and tags, entities, other record fields). */
-const Part = z.union([
+const Part = () =>
+  z.union([
   z.string().check(z.maxLength(1_000_000)),
   z.looseObject({ content: z.string().check(z.maxLength(1_000_000)), tags: z.optional(Texts), entities: z.optional(Texts) }),
 ]);
 
-function partOf(p: z.output<typeof Part>): SplitPart {
+function partOf(p: z.output<ReturnType<typeof Part>>): SplitPart {
   if (typeof p === "string") return { content: p };
   const { content, tags, entities, ...fields } = p as JsonObject & { content: string; tags?: string[]; entities?: string[] };
   return { content, ...(tags !== undefined ? { tags } : {}), ...(entities !== undefined ? { entities } : {}), ...(Object.keys(fields).length ? { fields } : {}) };
 }
 
 export const split = def(
-  z.object({
+  () => z.object({
     id: IdText,
     /** In order; at least two. Labels not given are the original's. */
-    parts: z.array(Part).check(z.maxLength(1000)),
+    parts: z.array(Part()).check(z.maxLength(1000)),
     /** Keep the original, archived, with its relations (default: remove it; its relations go to every part). */
     archive: z._default(z.boolean(), false),
-    claim_maintainer: Claim,
+    claim_maintainer: Claim(),
   }),
   (o) =>
     z.object({
@@ -175,7 +176,7 @@ export const split = def(
 );
 
 export const splitCandidates = def(
-  z.object({
+  () => z.object({
     /** At most this many, the best first (0: all). */
     limit: z._default(int(0, 1_000_000), 20),
   }),
@@ -192,7 +193,7 @@ export const splitCandidates = def(
 );
 
 export const maintainer = def(
-  z.object({
+  () => z.object({
     /** Make this machine the store's maintainer. */
     claim: z._default(z.boolean(), false),
   }),

@@ -20,7 +20,7 @@ import { def, IdList, int, parseIds, Texts } from "./schema.ts";
 /** Shown unless a status is asked for; "all" asks for every status. */
 const DEFAULT_STATUSES = ["active", "promoted"] as const;
 
-const filterShape = {
+const filterShape = () => ({
   status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
   type: z._default(z.array(z.enum(MEMORY_TYPES)), []),
   tag: z._default(Texts, []),
@@ -30,7 +30,7 @@ const filterShape = {
   since: z.optional(z.string().check(z.maxLength(100))),
   /** Each shown memory's decay score too. */
   scores: z._default(z.boolean(), false),
-};
+});
 
 type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined };
 
@@ -59,7 +59,7 @@ async function scored<T extends object>(store: Store, out: T, want: boolean, mem
 const DecayScores = () => z.optional(z.record(z.string(), z.number()));
 
 export const list = def(
-  z.object({ ...filterShape, limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
+  () => z.object({ ...filterShape(), limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
   (o) => z.object({ memories: z.array(o.Memory), total: o.Count, decay_scores: DecayScores() }),
   async (call, input) => {
     const filter = filterOf(input);
@@ -68,8 +68,8 @@ export const list = def(
 );
 
 export const search = def(
-  z.object({
-    ...filterShape,
+  () => z.object({
+    ...filterShape(),
     query: z.string().check(z.maxLength(10_000)),
     /** Match any word instead of all. */
     any: z._default(z.boolean(), false),
@@ -92,7 +92,7 @@ export const search = def(
 );
 
 export const recallOp = def(
-  z.object({
+  () => z.object({
     query: z.string().check(z.maxLength(100_000)),
     budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), RECALL_DEFAULTS.budget),
     limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), RECALL_DEFAULTS.limit),
@@ -129,7 +129,7 @@ export const recallOp = def(
 );
 
 export const context = def(
-  z.object({
+  () => z.object({
     /** The project; default: the caller's working directory's. */
     project: z.optional(z.string().check(z.maxLength(500))),
     budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), CONTEXT_DEFAULTS.budget),
@@ -153,7 +153,7 @@ export const context = def(
 );
 
 export const score = def(
-  z.object({ ids: IdList }),
+  () => z.object({ ids: IdList }),
   (o) => {
     const Decay = z.looseObject({ model: o.Text });
     return z.object({

@@ -31,7 +31,7 @@ function withProject(fields: JsonObject, call: OpCall): JsonObject {
 }
 
 export const save = def(
-  z.object({
+  () => z.object({
     /** One memory's fields (content required), or many: `memories`, checked all first, one commit. */
     memory: z.optional(Json),
     memories: z.optional(z.array(Json).check(z.minLength(1), z.maxLength(100_000))),
@@ -68,7 +68,7 @@ export const save = def(
 const Edited = (o: typeof import("./outputs.ts")) => z.object({ memories: z.array(o.Memory), unchanged: o.Ids });
 
 export const get = def(
-  z.object({ ids: IdList }),
+  () => z.object({ ids: IdList }),
   (o) =>
     z.object({
       found: z.array(z.object({ memory: o.Memory, path: o.Text, outgoing: z.array(o.Relation), incoming: z.array(o.Relation) })),
@@ -81,7 +81,8 @@ export const get = def(
   },
 );
 
-const Edits = z.object({
+const Edits = () =>
+  z.object({
   add_tags: z._default(Texts, []),
   remove_tags: z._default(Texts, []),
   add_entities: z._default(Texts, []),
@@ -89,7 +90,7 @@ const Edits = z.object({
 });
 
 export const update = def(
-  z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits, { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
+  () => z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits(), { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
   Edited,
   async (call, input) => {
     parseIds([input.id]);
@@ -101,18 +102,18 @@ export const update = def(
   },
 );
 
-export const touch = def(z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
+export const touch = def(() => z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
 });
 
-export const archive = def(z.object({ ids: IdList }), Edited, async (call, input) => {
+export const archive = def(() => z.object({ ids: IdList }), Edited, async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
 });
 
 export const remove = def(
-  z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }),
+  () => z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }),
   (o) => z.object({ deleted: o.Ids, relations_removed: o.Ids, relations_dangling: o.Ids }),
   async (call, input) => {
   parseIds(input.ids);
@@ -121,7 +122,7 @@ export const remove = def(
 );
 
 export const relate = def(
-  z.object({
+  () => z.object({
     from: IdText,
     to: IdText,
     type: z._default(z.enum(RELATION_TYPES), "related"),
@@ -140,7 +141,7 @@ export const relate = def(
   },
 );
 
-export const unrelate_ = def(z.object({ ids: IdList }), (o) => z.object({ removed: o.Ids }), async (call, input) => {
+export const unrelate_ = def(() => z.object({ ids: IdList }), (o) => z.object({ removed: o.Ids }), async (call, input) => {
   parseIds(input.ids, "relation id");
   return withStore(call.env, async (store) => unrelate(store, await resolveIds(store, input.ids, "relation", "relation id")));
 });

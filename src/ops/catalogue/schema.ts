@@ -25,14 +25,18 @@ export function parseIds(ids: readonly string[], what = "id"): IdRef[] {
 type Outputs = typeof import("./outputs.ts");
 
 /**
- * An entry's schema, output and function. The output schema is built on first ask, with the
- * shared pieces of outputs.ts: documents and tests need it, a call does not, so a command does
- * not pay for building it.
+ * An entry's schemas and function. Both schemas are built on first ask: the input by the one
+ * call that needs it (not its module's other entries'); the output, with the shared pieces of
+ * outputs.ts, only for documents and tests, never by a call.
  */
-export function def<I, O>(input: OpImpl<I, O>["input"], output: (o: Outputs) => OutputSchema, run: OpImpl<I, O>["run"]): OpImpl<I, O> {
+export function def<I, O>(input: () => OpImpl<I, O>["input"], output: (o: Outputs) => OutputSchema, run: OpImpl<I, O>["run"]): OpImpl<I, O> {
+  let schema: OpImpl<I, O>["input"] | undefined;
   let built: OutputSchema | undefined;
   return {
-    input,
+    // built on first use: a module holds several entries, a call needs one schema
+    get input() {
+      return (schema ??= input());
+    },
     output: async () => (built ??= output(await import("./outputs.ts"))),
     run,
   };

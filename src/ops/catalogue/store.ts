@@ -11,7 +11,7 @@ import { def, IdText, int } from "./schema.ts";
 const Counts = () => z.record(z.string(), z.number());
 
 export const status = def(
-  z.object({}),
+  () => z.object({}),
   (o) =>
     z.object({
       store: o.Text,
@@ -35,13 +35,13 @@ export const status = def(
   (call) => storeStatus(call.env),
 );
 
-export const conflicts = def(z.object({}), (o) => z.object({ total: o.Count, conflicts: z.array(o.ConflictEntry) }), async (call) => {
+export const conflicts = def(() => z.object({}), (o) => z.object({ total: o.Count, conflicts: z.array(o.ConflictEntry) }), async (call) => {
   const { listConflicts } = await import("../conflicts.ts");
   return withStore(call.env, (store) => listConflicts(store));
 });
 
 export const resolve = def(
-  z.object({
+  () => z.object({
     id: IdText,
     /** ours: the current text; theirs: another text (pick: which, from 1); both: all texts joined. */
     keep: z.optional(z.enum(["ours", "theirs", "both"])),
@@ -60,7 +60,7 @@ export const resolve = def(
     const { usageError } = await import("../../core/errors.ts");
     const fields = { fields: ["keep", "content", "pick"] };
     if (input.keep !== undefined && input.content !== undefined) throw usageError("give either keep (ours, theirs or both) or content, not both", fields);
-    if (input.keep === undefined && input.content === undefined) throw usageError("say how to resolve: keep ours, theirs or both, or content", fields);
+    if (input.keep === undefined && input.content === undefined) throw usageError("say how to resolve: keep ours|theirs|both, or content", fields);
     if (input.pick !== undefined && input.keep !== "theirs") throw usageError("pick chooses among the other texts: use it with keep theirs", fields);
     const how: Resolution =
       input.content !== undefined
@@ -74,7 +74,7 @@ export const resolve = def(
 );
 
 export const sync = def(
-  z.object({ direction: z._default(z.enum(["sync", "pull", "push"]), "sync") }),
+  () => z.object({ direction: z._default(z.enum(["sync", "pull", "push"]), "sync") }),
   (o) => z.object({ commit: o.CommitOutcome, pull: z.optional(o.PullResult), push: z.optional(o.PushResult), repaired_objects: z.optional(o.Count) }),
   async (call, input) => {
   const ops = await import("../sync.ts");

@@ -8,13 +8,13 @@ import { def } from "./schema.ts";
 // Upkeep of the store as a whole, in both builds: commit, settings, backfill-gists, init,
 // reindex, doctor.
 
-export const commit = def(z.object({}), (o) => o.CommitOutcome, async (call) => {
+export const commit = def(() => z.object({}), (o) => o.CommitOutcome, async (call) => {
   const { commitStore } = await import("../commit.ts");
   return withStore(call.env, (store) => commitStore(store, call.env));
 });
 
 export const settings = def(
-  z.object({
+  () => z.object({
     /** One setting (decay.model ...); none: all of them. */
     key: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
     /** With key: its new value (JSON, or text). */
@@ -36,7 +36,7 @@ export const settings = def(
 const LEVELS = ["light", "moderate", "aggressive"] as const satisfies readonly GistLevel[];
 
 export const backfillGists = def(
-  z.object({
+  () => z.object({
     level: z._default(z.enum(LEVELS), "moderate"),
     /** What would be set, with the lengths before and after; change nothing. */
     dry_run: z._default(z.boolean(), false),
@@ -61,7 +61,7 @@ export const backfillGists = def(
 );
 
 export const init = def(
-  z.object({ git: z._default(z.boolean(), true) }),
+  () => z.object({ git: z._default(z.boolean(), true) }),
   (o) =>
     z.object({
       root: o.Text,
@@ -76,7 +76,7 @@ export const init = def(
 );
 
 export const reindex = def(
-  z.object({}),
+  () => z.object({}),
   (o) => z.object({ memories: o.Count, relations: o.Count, problems: o.Count, millis: z.number() }),
   async (call) => {
     const { reindex: run } = await import("../reindex.ts");
@@ -85,7 +85,7 @@ export const reindex = def(
 );
 
 export const doctor = def(
-  z.object({
+  () => z.object({
     /** Copy git objects the store (or a remote on a local path) lacks from the other side; local commits are kept. */
     repair: z._default(z.boolean(), false),
   }),
