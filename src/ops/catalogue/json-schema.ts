@@ -22,5 +22,8 @@ export async function inputJsonSchema(name: string): Promise<JsonSchema> {
 
 export async function outputJsonSchema(name: string): Promise<JsonSchema> {
   const impl = await implOf(name);
-  return z.toJSONSchema(await impl.output(), { io: "output", target: "draft-2020-12" }) as JsonSchema;
+  const out = z.toJSONSchema(await impl.output(), { io: "output", target: "draft-2020-12" }) as JsonSchema;
+  // one of several objects (save: one memory or a list) is an object too: MCP wants that said at the top
+  const anyOf = out.anyOf as JsonSchema[] | undefined;
+  return anyOf?.every((s) => s.type === "object") ? { $schema: out.$schema, type: "object", ...out } : out;
 }

@@ -102,7 +102,7 @@ export const consolidate = def(
           id: o.Text,
           cohesion: z.number(),
           members: z.array(Member),
-          merged: z.nullable(z.extend(z.omit(Member, { id: true }), {})),
+          merged: z.nullable(z.omit(Member, { id: true })),
           problem: z.optional(o.Text),
         }),
       ),
