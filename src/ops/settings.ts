@@ -12,7 +12,7 @@ import type { Store } from "../store/store.ts";
 type Flat = Record<string, unknown>;
 
 const NOT_SETTABLE: Record<string, string> = {
-  maintainer: "the maintainer changes only with: memsync maintainer --claim (on the machine that takes the role)",
+  maintainer: "the maintainer is not a setting: it changes by a claim of the role (the maintainer operation with claim), on the machine that takes it",
 };
 
 /** Rates per second that also accept a half-life (12h, 3d): the rate is ln 2 / half-life. */
