@@ -219,6 +219,8 @@ describe("catalogue", () => {
       const output = await outputJsonSchema(op.name);
       assert.equal(input.$schema, "https://json-schema.org/draft/2020-12/schema", op.name);
       assert.equal(input.type, "object", op.name);
+      assert.equal(input.description, op.summary, op.name);
+      assert.equal(output.title, op.output, op.name);
       assert.equal(output.type, "object", `${op.name}: an object at the top (MCP's outputSchema)`);
     }
     // defaults make a field optional in an input and are stated
