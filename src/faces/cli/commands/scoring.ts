@@ -34,7 +34,7 @@ export async function score(rawIds: string[], flags: Flags): Promise<CommandResu
 
 export async function settings(key: string | undefined, value: string | undefined, rest: unknown[], flags: Flags): Promise<CommandResult> {
   if (rest.length) throw usageError("settings takes at most a key and a value");
-  const out = await call<SettingsOutcome>("settings", flags, { key, value: value === undefined ? undefined : String(value) });
+  const out = await call<SettingsOutcome>("settings", flags, { key, value: value === undefined ? undefined : String(value) }, { flagOf: { "maintainer claim": "memsync maintainer --claim" } });
   if (flags.json) return { stdout: json(key !== undefined && value === undefined ? { key, value: out.settings[key] } : out) };
   if (value !== undefined) {
     const c = out.changed;
