@@ -52,10 +52,10 @@ function newContent(entry: ConflictEntry, r: Resolution): string {
   const n = entry.others.length;
   if (r.pick === undefined) {
     if (n === 1) return entry.others[0]!.content;
-    throw invalidInput(`memory ${entry.short_id} has ${n} other texts: say which with --pick 1..${n} (memsync conflicts lists them), or keep them all with --keep both`, { id: entry.id });
+    throw invalidInput(`memory ${entry.short_id} has ${n} other texts: say which with pick 1..${n} (as conflicts numbers them), or take them all with keep both`, { id: entry.id, fields: ["pick", "keep"] });
   }
   if (!Number.isInteger(r.pick) || r.pick < 1 || r.pick > n) {
-    throw invalidInput(`--pick must be a number from 1 to ${n} for memory ${entry.short_id}, got ${r.pick}`, { id: entry.id });
+    throw invalidInput(`pick must be a number from 1 to ${n} for memory ${entry.short_id}, got ${r.pick}`, { id: entry.id, fields: ["pick"] });
   }
   return entry.others[r.pick - 1]!.content;
 }

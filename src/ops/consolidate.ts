@@ -137,7 +137,7 @@ function select(clusters: Cluster[], wanted: readonly string[] | undefined, thre
   const missing = [...new Set(wanted)].filter((id) => !byId.has(id));
   if (missing.length) {
     throw notFound(
-      `no cluster ${missing.join(", ")} at threshold ${threshold}: its memories changed, or it was found at another --threshold (memsync consolidate lists the clusters)`,
+      `no cluster ${missing.join(", ")} at threshold ${threshold}: its memories changed, or it was found at another threshold (a preview lists the clusters)`,
       { clusters: missing },
     );
   }
@@ -231,7 +231,7 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
   // merging: clusters whose merge cannot be made (too long together) are left out, unless named
   const unmergeable = clusters.filter((c) => c.merged === null);
   if (input.mode === "apply" && input.clusterIds?.length && unmergeable.length) {
-    throw conflict(`cluster ${unmergeable[0]!.id} cannot be merged: ${unmergeable[0]!.problem} (memsync consolidate --link relates its memories instead)`);
+    throw conflict(`cluster ${unmergeable[0]!.id} cannot be merged: ${unmergeable[0]!.problem} (mode link relates its memories instead)`, { fields: ["mode link"] });
   }
   const todo = input.mode === "apply" ? chosen.filter((c) => !unmergeable.some((u) => u.id === c.id)) : chosen;
   if (todo.length === 0) return out;

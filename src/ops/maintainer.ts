@@ -14,8 +14,8 @@ export interface MaintainerOutcome {
 
 function refuse(holder: string, machine: string) {
   return conflict(
-    `maintenance of this store belongs to machine ${holder} (this is ${machine}); run it there, or take the role over with --claim-maintainer`,
-    { maintainer: holder, machine },
+    `maintenance of this store belongs to machine ${holder} (this is ${machine}); run it there, or take the role over with claim_maintainer`,
+    { maintainer: holder, machine, fields: ["claim_maintainer"] },
   );
 }
 

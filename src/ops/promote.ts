@@ -74,10 +74,10 @@ function autoCandidates(rows: { id: string; status: string; created_at: number; 
 }
 
 export async function promoteOp(store: Store, env: OpsEnv, opts: PromoteOptions): Promise<PromoteOutcome> {
-  if (!opts.ids.length && !opts.auto) throw usageError("name the memories to promote, or use --auto to promote every memory the promotion rule selects");
+  if (!opts.ids.length && !opts.auto) throw usageError("give ids, or auto to promote every memory the promotion rule selects", { fields: ["ids", "auto"] });
   if (opts.dryRun) return promotePreview(store, opts);
   const vault = opts.vault;
-  if (vault === null) throw usageError("promote writes notes into a vault folder: give --vault DIR or set MEMSYNC_VAULT");
+  if (vault === null) throw usageError("promote writes notes into a vault folder: give vault", { fields: ["vault"] });
   prepareVault(vault); // a vault that cannot be written is refused before the role is taken
   await store.codec();
   const machine = thisMachine(store, env);

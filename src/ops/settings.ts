@@ -12,7 +12,7 @@ import type { Store } from "../store/store.ts";
 type Flat = Record<string, unknown>;
 
 const NOT_SETTABLE: Record<string, string> = {
-  maintainer: "the maintainer changes only with: memsync maintainer --claim (on the machine that takes the role)",
+  maintainer: "the maintainer changes only with: maintainer claim (on the machine that takes the role)",
 };
 
 /** Rates per second that also accept a half-life (12h, 3d): the rate is ln 2 / half-life. */
@@ -85,7 +85,8 @@ function setPath(obj: Record<string, unknown>, key: string, value: unknown): voi
 export async function setSetting(store: Store, key: string, raw: string): Promise<SettingsOutcome> {
   const codec = await store.codec();
   const reason = NOT_SETTABLE[key.split(".")[0]!];
-  if (reason) throw invalidInput(reason);
+  // the way to change it is another operation's input: named as such (the CLI says its command)
+  if (reason) throw invalidInput(reason, { fields: ["maintainer claim"] });
   return store.write((tx) => {
     const meta = tx.meta();
     const flat = flatten(meta.settings);

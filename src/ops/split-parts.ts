@@ -2,9 +2,10 @@ import { invalidInput } from "../core/errors.ts";
 import type { JsonObject } from "../core/records.ts";
 import type { SplitPart } from "../core/split.ts";
 
-// The parts of a split as given: a JSON document of parts (the CLI's --input, an API's body) and
-// per-part labels ("2:a,b", part numbers from 1). Each face passes what it was given; the messages
-// name the CLI's options, the face that shows them today.
+// The parts of a split as the command line gives them: a JSON document of parts (--input) and
+// per-part labels (--part-tags 2:a,b, part numbers from 1); the messages name the CLI's options.
+// The catalogue's split takes the same parts as its input (ops/catalogue/maintenance.ts), which
+// is how an API's body gives them.
 
 /** --part-tags 2:a,b → labels for part 2 (1-based). */
 export function perPart(items: readonly string[], flag: string, count: number): Map<number, string[]> {

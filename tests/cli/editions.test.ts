@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { COMMANDS, type CommandSpec } from "../../src/faces/cli/main.ts";
+import { CATALOGUE, opNamed } from "../../src/ops/catalogue/index.ts";
 import { EDGE_BIN, git, memsync, memsyncJson, newStore } from "../helpers/env.ts";
 
 // The two builds and the maintainer role: maintenance runs only in the main build, and only on
@@ -40,11 +42,49 @@ describe("edge build", () => {
     const main = fs.readFileSync(path.join(path.dirname(EDGE_BIN), "memsync"));
     // texts of the maintainer command, gc and promote (the vault writer), and the catalogue's
     // maintenance entries (ops/catalogue: gc's summary)
-    for (const text of ["now maintains the store", "used since the index saw it", "no free note name", "prune or archive active memories"]) {
+    for (const text of [
+      "now maintains the store",
+      "used since the index saw it",
+      "no free note name",
+      "prune or archive active memories",
+      "find clusters of near-duplicate memories: a preview",
+      "split a memory into atomic parts (at least two)",
+      "which machine maintains this store (gc",
+    ]) {
       const marker = Buffer.from(text);
       assert.ok(main.includes(marker), text);
       assert.ok(!bytes.includes(marker), text);
     }
+  });
+});
+
+describe("the command line, derived from the catalogue", () => {
+  const runs = (c: CommandSpec) => [c.op, ...(c.alsoRuns ?? [])].filter((n): n is string => n !== undefined);
+  const name = (c: CommandSpec) => c.usage.split(" ")[0]!;
+
+  test("every catalogue entry has a command that runs it, maintenance as such, and no command runs what is no entry", () => {
+    for (const op of CATALOGUE) {
+      const commands = COMMANDS.filter((c) => runs(c).includes(op.name));
+      assert.ok(commands.length > 0, `no command runs ${op.name}`);
+      for (const c of commands) assert.equal(Boolean(c.maintenance), op.maintenance, c.usage);
+    }
+    for (const c of COMMANDS) for (const n of runs(c)) assert.ok(opNamed(n), `${c.usage} runs ${n}, which is no catalogue entry`);
+  });
+
+  test("help describes each command by its entry's summary; the edge build's help lists no maintenance entry", () => {
+    const lineOf = (help: string, c: CommandSpec) => help.split("\n").find((l) => l.startsWith(`  ${c.usage} `));
+    const help = memsync(["help"]).stdout;
+    for (const c of COMMANDS.filter((c) => c.op !== undefined && c.describe === undefined)) {
+      assert.ok(lineOf(help, c)?.replace(/ \(alias: .*\)$/, "").endsWith(` ${opNamed(c.op!)!.summary}`), `${c.usage}: ${lineOf(help, c)}`);
+    }
+    const edgeHelp = edge(["help"]).stdout;
+    const maintenance = CATALOGUE.filter((o) => o.maintenance);
+    assert.ok(maintenance.length >= 6);
+    for (const op of maintenance) {
+      assert.ok(!edgeHelp.includes(op.summary), op.name);
+      for (const c of COMMANDS.filter((c) => runs(c).includes(op.name))) assert.doesNotMatch(edgeHelp, new RegExp(`^  ${name(c)}\\b`, "m"), c.usage);
+    }
+    for (const c of COMMANDS.filter((c) => !c.maintenance)) assert.ok(lineOf(edgeHelp, c), `the edge help lists ${c.usage}`);
   });
 });
 

@@ -93,11 +93,11 @@ describe("help, version, usage", () => {
   test("a command's help starts with what it does, by help COMMAND or COMMAND --help", () => {
     const save = memsync(["help", "save"]);
     assert.equal(save.code, 0);
-    assert.match(save.stdout, /^Store a new memory as given/);
+    assert.match(save.stdout, /^Store new memories as given/);
     assert.match(save.stdout, /\nUsage: memsync save \[\.\.\.text\] \[options\]\n/);
     assert.match(save.stdout, /--input <file>/);
     assert.equal(memsync(["save", "--help"]).stdout, save.stdout);
-    assert.match(memsync(["open", "--help"]).stdout, /^Show memories with their incoming and outgoing relations\.\n/);
+    assert.match(memsync(["open", "--help"]).stdout, /^Memories by id \(full or abbreviated\), with their incoming and outgoing relations\.\n/);
     assert.match(memsync(["help", "lst"]).stderr, /did you mean list\?/);
   });
 

@@ -3,26 +3,33 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { type ErrorCode, isMemsyncError } from "../../src/core/errors.ts";
-import { CATALOGUE, type OpCall } from "../../src/ops/catalogue/index.ts";
+import { CATALOGUE, type OpCall, opNamed } from "../../src/ops/catalogue/index.ts";
+import { inputJsonSchema, outputJsonSchema } from "../../src/ops/catalogue/json-schema.ts";
 import { runOp } from "../../src/ops/catalogue/run.ts";
+import { withStore } from "../../src/ops/context.ts";
+import { setRemoteOp } from "../../src/ops/sync.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { recordPath } from "../../src/store/layout.ts";
 import { progress, withProgress } from "../../src/sync/progress.ts";
-import { tempDir } from "../helpers/env.ts";
+import { git, tempDir } from "../helpers/env.ts";
 
 // The catalogue in-process (beside the binary tests): every entry declared with a schema that
 // runs, every failure a coded MemsyncError, ids that are not ids refused before a store is touched.
 
-function callIn(dir = tempDir("memsync-cat-")): OpCall {
-  const env = opsEnvOf({ store: "store", vars: { MEMSYNC_MACHINE: "cat-test" }, cwd: dir, home: dir, hostName: "host", user: "tester" });
+function callIn(dir = tempDir("memsync-cat-"), machine = "cat-test"): OpCall {
+  const env = opsEnvOf({ store: "store", vars: { MEMSYNC_MACHINE: machine }, cwd: dir, home: dir, hostName: "host", user: "tester" });
   return { env, cwd: dir };
 }
+
+/** A flag of the command line in a message ("--content"): an operation's errors name input fields instead. */
+const CLI_FLAG = /(^|[\s("'])--[a-z]/;
 
 async function rejectsWith(p: Promise<unknown>, code: ErrorCode, message?: RegExp): Promise<void> {
   await assert.rejects(p, (e: unknown) => {
     assert.ok(isMemsyncError(e), `expected a MemsyncError, got ${String(e)}`);
     assert.equal(e.code, code, e.message);
     if (message) assert.match(e.message, message);
+    assert.doesNotMatch(e.message, CLI_FLAG, "an operation's error names input fields, not flags");
     return true;
   });
 }
@@ -43,7 +50,9 @@ describe("catalogue", () => {
   test("every entry is declared once, with a summary, consistent flags, a schema and a function", async () => {
     const names = CATALOGUE.map((o) => o.name);
     assert.equal(new Set(names).size, names.length);
-    for (const name of ["save", "get", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "recall", "context", "status", "conflicts", "resolve", "sync", "gc", "promote"]) {
+    const everyday = ["save", "remember", "capture", "get", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "recall", "context", "score"];
+    const store = ["status", "conflicts", "resolve", "sync", "commit", "settings", "backfill-gists", "init", "reindex", "doctor"];
+    for (const name of [...everyday, ...store, "gc", "promote", "consolidate", "split", "split-candidates", "maintainer"]) {
       assert.ok(names.includes(name), name);
     }
     for (const op of CATALOGUE) {
@@ -53,9 +62,10 @@ describe("catalogue", () => {
       const impl = await op.load();
       assert.equal(typeof impl.run, "function", op.name);
       assert.equal(typeof impl.input.safeParse, "function", op.name);
+      assert.equal(typeof (await impl.output()).safeParse, "function", op.name);
     }
     // run from source, this is the main build: maintenance is there, flagged
-    assert.deepEqual(CATALOGUE.filter((o) => o.maintenance).map((o) => o.name), ["gc", "promote"]);
+    assert.deepEqual(CATALOGUE.filter((o) => o.maintenance).map((o) => o.name), ["gc", "promote", "consolidate", "split", "split-candidates", "maintainer"]);
   });
 
   test("schemas hold the defaults and limits", async () => {
@@ -111,6 +121,123 @@ describe("catalogue", () => {
     await runOp("relate", c, { from: id, to: two });
     await rejectsWith(runOp("relate", c, { from: id, to: two }), "conflict");
     await rejectsWith(runOp("no-such-op", c, {}), "not_found");
+    // the rules an operation checks itself, stated in its input's terms
+    await rejectsWith(runOp("resolve", c, { id, keep: "ours", content: "x" }), "usage", /keep .*content/);
+    await rejectsWith(runOp("resolve", c, { id, keep: "ours", pick: 2 }), "usage", /pick .*keep theirs/);
+    await rejectsWith(runOp("context", { env: c.env }, {}), "usage", /give project/);
+    await rejectsWith(runOp("remember", c, { text: "x", global: true, project: "p" }), "usage", /global and project/);
+    await rejectsWith(runOp("remember", c, { text: "x", global: true, scope: "team" }), "usage", /global and scope/);
+    await rejectsWith(runOp("promote", c, {}), "usage", /give ids, or auto/);
+    await rejectsWith(runOp("promote", c, { ids: [id] }), "usage", /give vault/);
+    await rejectsWith(runOp("split", c, { id, parts: ["one"] }), "usage", /at least two parts/);
+    await rejectsWith(runOp("split", c, { id, parts: ["one", " "] }), "invalid_input", /part 2 is empty/);
+    await rejectsWith(runOp("consolidate", c, { clusters: ["c000000000000"] }), "not_found", /another threshold/);
+    await rejectsWith(runOp("consolidate", c, { clusters: ["x"] }), "invalid_input", /invalid cluster id/);
+    await rejectsWith(runOp("settings", c, { value: "1" }), "usage", /key/);
+    await runOp("maintainer", c, { claim: true });
+    const other = { ...c, env: callIn(c.cwd, "other-machine").env };
+    await rejectsWith(runOp("gc", other, {}), "conflict", /with claim_maintainer$/);
+  });
+
+  test("every entry's output parses against its declared output schema, field for field", async () => {
+    const seen = new Set<string>();
+    const dir = tempDir("memsync-cat-");
+    const c = callIn(dir);
+    const checked = async (name: string, input: Record<string, unknown> = {}, call: OpCall = c): Promise<any> => {
+      const out = await runOp(name, call, input);
+      const sent = JSON.parse(JSON.stringify(out));
+      const parsed = (await (await opNamed(name)!.load()).output()).safeParse(sent);
+      assert.ok(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`);
+      // nothing the operation returns is left out of its schema (z.object drops what it does not name)
+      assert.deepEqual(parsed.data, sent, `${name}: the output schema leaves out or changes fields`);
+      seen.add(name);
+      return out;
+    };
+    const init = await checked("init", {});
+    assert.equal(init.already_initialized, false);
+    await checked("init", {});
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    const a = (await checked("save", { memory: { content: `Use cursor pagination for list endpoints. ${long}. Offsets timed out at a million rows.`, type: "decision", tags: ["api"] } })).memory.id;
+    const b = (await checked("save", { memories: [{ content: "Use cursor pagination for list endpoints" }, { content: "Use cursor pagination for list endpoints!" }] })).saved[0].memory.id;
+    await checked("remember", { text: "Offset pagination caused timeouts at 1M rows", outcome: "failed" });
+    await checked("remember", { text: "Offset pagination caused timeouts", dry_run: true });
+    await checked("capture", { text: "Let's use PostgreSQL for analytics because we need JSONB" });
+    await checked("capture", { text: "Let's use Redis for sessions", dry_run: true });
+    await checked("capture", { text: '{"hook_event_name": "Stop", "session_id": "s1"}' });
+    await checked("get", { ids: [a, "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d"] });
+    await checked("update", { id: a, patch: { importance: "high" }, edits: { add_tags: ["db"] } });
+    await checked("touch", { ids: [a], boost: true });
+    const rel = await checked("relate", { from: b, to: a, type: "supports", metadata: { why: "test" } });
+    await checked("list", { scores: true });
+    await checked("search", { query: "cursor pagination", scores: true });
+    await checked("recall", { query: "cursor pagination" });
+    await checked("context", { project: "none-here" });
+    await checked("score", { ids: [a, b] });
+    await checked("status");
+    // a content conflict, as a merge leaves it
+    await withStore(c.env, (store) =>
+      store.write((tx) => {
+        const m = tx.memory(b);
+        tx.putMemory({ ...m, content_conflicts: [{ content: "the other text", updated_at: 1, machine: "laptop" }] });
+      }, ["memory"]),
+    );
+    assert.equal((await checked("conflicts")).total, 1);
+    await checked("resolve", { id: b, keep: "both" });
+    await checked("commit");
+    await checked("settings");
+    await checked("settings", { key: "decay.model", value: "exponential" });
+    await checked("backfill-gists", { dry_run: true });
+    await checked("backfill-gists", {});
+    await checked("reindex");
+    await checked("doctor", { repair: true });
+    await checked("score", { ids: [a] });
+    await checked("maintainer");
+    await checked("gc", { dry_run: true });
+    await checked("promote", { ids: [a], dry_run: true });
+    await checked("promote", { ids: [a], vault: path.join(dir, "vault") });
+    assert.ok((await checked("consolidate")).clusters[0].members.length >= 2, "a cluster of near-duplicates");
+    assert.ok((await checked("consolidate", { mode: "link" })).applied.length >= 1);
+    await checked("unrelate", { ids: [rel.relation.id] });
+    await checked("split-candidates", { limit: 0 });
+    assert.equal((await checked("capture", { text: "Let's use PostgreSQL for analytics because we need JSONB" })).stored[0].action, "reinforced");
+    await checked("split", { id: a, parts: ["Use cursor pagination for list endpoints.", { content: "Offsets timed out at a million rows.", tags: ["db"], importance: "high" }] });
+    await checked("archive", { ids: [b] });
+    await checked("gc", { archive: true });
+    await checked("delete", { ids: [b] });
+    // sync, against a bare repository on a local path
+    const bare = path.join(dir, "remote.git");
+    git(dir, "init", "-q", "--bare", bare);
+    await withStore(c.env, (store) => setRemoteOp(store, bare, dir));
+    assert.equal((await checked("sync", {})).push.pushed, true);
+    await checked("sync", { direction: "pull" });
+    assert.deepEqual(CATALOGUE.map((o) => o.name).filter((n) => !seen.has(n)), []);
+  });
+
+  test("the schemas as JSON Schema: inputs as callers send them, outputs as operations return them", async () => {
+    for (const op of CATALOGUE) {
+      const input = await inputJsonSchema(op.name);
+      const output = await outputJsonSchema(op.name);
+      assert.equal(input.$schema, "https://json-schema.org/draft/2020-12/schema", op.name);
+      assert.equal(input.type, "object", op.name);
+      assert.equal(input.description, op.summary, op.name);
+      assert.equal(output.title, op.output, op.name);
+      assert.equal(output.type, "object", `${op.name}: an object at the top (MCP's outputSchema)`);
+    }
+    // defaults make a field optional in an input and are stated
+    const list = (await inputJsonSchema("list")) as any;
+    assert.equal(list.properties.limit.default, 50);
+    assert.equal(list.required, undefined);
+    assert.deepEqual((await inputJsonSchema("get")).required, ["ids"]);
+    // outputs say every field they always have, and nothing more
+    const get = (await outputJsonSchema("get")) as any;
+    assert.deepEqual(get.required, ["found", "not_found", "unreadable"]);
+    assert.equal(get.additionalProperties, false);
+    const memory = get.properties.found.items.properties.memory;
+    for (const f of ["id", "content", "meta", "created_at", "status", "type"]) assert.ok(memory.required.includes(f), f);
+    const save = (await outputJsonSchema("save")) as any;
+    assert.equal(save.anyOf.length, 2, "one memory, or a list");
+    assert.ok(save.anyOf.every((s: any) => s.type === "object" && s.required.includes("store_created")));
+    await rejectsWith(inputJsonSchema("no-such-op"), "not_found");
   });
 
   test('ids that are not ids ("../x" and friends) are refused with invalid_input before a store is made', async () => {

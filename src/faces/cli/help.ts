@@ -5,7 +5,9 @@ import { runtimeName } from "../../runtime/host.ts";
 // What memsync says about itself: the short usage (no arguments), the full help, one command's
 // help (first what it does, then how to call it), the version line and "did you mean".
 // Written here rather than by cac so that each starts with what matters and the edge build lists
-// only its own commands.
+// only its own commands. A command that runs a catalogue entry is described by the entry's
+// summary (main.ts described): the CLI's help is derived from the catalogue, as the API's
+// documents are.
 
 export interface HelpCommand {
   usage: string;
@@ -35,7 +37,7 @@ export function versionLine(isEdge: boolean): string {
   return `memsync ${pkg.version}${isEdge ? " (edge build)" : ""}, ${runtimeVersion()} on ${platform}\n`;
 }
 
-export const nameOf = (c: HelpCommand): string => c.usage.split(" ")[0]!;
+export const nameOf = (c: Pick<HelpCommand, "usage">): string => c.usage.split(" ")[0]!;
 
 /** `memsync` alone: what it is and the commands a new user needs (at most 25 lines). */
 export function shortUsage(): string {

@@ -3,7 +3,7 @@ import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine, usageError } from "
 import { coded } from "../../ops/catalogue/errors.ts";
 import { edgeRefusal, IS_EDGE } from "../../runtime/edition.ts";
 import { writeErr, writeOut } from "../../runtime/host.ts";
-import { commandHelp, didYouMean, fullHelp, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
+import { commandHelp, didYouMean, fullHelp, type HelpCommand, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
 import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
 import type { CommandResult } from "./result.ts";
 
@@ -80,9 +80,14 @@ function filterOptions(cmd: Cmd): Cmd {
     .option("--scores", "show each memory's decay score");
 }
 
-interface CommandSpec {
+export interface CommandSpec {
   usage: string;
-  describe: string;
+  /** The catalogue entry the command runs: help describes the command by the entry's summary. */
+  op?: string;
+  /** Other entries it runs (split --candidates runs split-candidates). */
+  alsoRuns?: string[];
+  /** What it does, for a command that is no catalogue entry or one form of one (pull, push). */
+  describe?: string;
   aliases?: string[];
   example?: string;
   /** gc, consolidate, split, promote...: main build only, on the maintainer machine (--claim-maintainer). */
@@ -92,16 +97,16 @@ interface CommandSpec {
   run: (args: unknown[], flags: Flags) => Promise<CommandResult>;
 }
 
-const COMMANDS: CommandSpec[] = [
+export const COMMANDS: readonly CommandSpec[] = [
   {
     usage: "init [dir]",
-    describe: "create a store: record folders, .meta.json, .gitattributes and a git repository",
+    op: "init",
     options: (c) => c.option("--no-git", "do not create a git repository"),
     run: async ([dir], f) => (await admin()).init(dir as string | undefined, f),
   },
   {
     usage: "save [...text]",
-    describe: "store a new memory as given (text, or - to read standard input)",
+    op: "save",
     example: 'memsync save "Use cursor pagination for list endpoints" --type decision --tag api',
     options: (c) =>
       recordOptions(
@@ -113,7 +118,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "remember [...text]",
-    describe: "store a memory, reading its type, decision, entities, confidence and scope from the text (- for standard input)",
+    op: "remember",
     example: 'memsync remember "Offset pagination caused timeouts at 1M rows" --failed',
     options: (c) =>
       c
@@ -134,7 +139,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "capture [...text]",
-    describe: "store the decisions, preferences, problems and solutions a text states (text, or standard input: free text or a Claude Code hook payload)",
+    op: "capture",
     example: 'memsync capture "Let\'s use PostgreSQL for analytics because we need JSONB"',
     options: (c) =>
       c
@@ -146,13 +151,13 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "get [...ids]",
-    describe: "show memories with their incoming and outgoing relations",
+    op: "get",
     aliases: ["open"],
     run: async ([ids], f) => (await read()).get(ids as string[], f),
   },
   {
     usage: "update <id>",
-    describe: "change a memory's content or fields",
+    op: "update",
     options: (c) =>
       recordOptions(
         c
@@ -169,24 +174,24 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "touch [...ids]",
-    describe: "record a use: use_count + 1, last_used = now",
+    op: "touch",
     options: (c) => c.option("--boost", "also raise strength by 0.1 (at most 2.0)"),
     run: async ([ids], f) => (await write()).touch(ids as string[], f),
   },
   {
     usage: "archive [...ids]",
-    describe: "mark memories archived (kept, hidden from list and search by default)",
+    op: "archive",
     run: async ([ids], f) => (await write()).archive(ids as string[], f),
   },
   {
     usage: "delete [...ids]",
-    describe: "delete memories and the relations that name them",
+    op: "delete",
     options: (c) => c.option("--keep-relations", "keep their relations (reported as dangling)"),
     run: async ([ids], f) => (await write()).remove(ids as string[], f),
   },
   {
     usage: "relate <from> <to>",
-    describe: "relate two memories",
+    op: "relate",
     options: (c) =>
       c
         .option("--type <type>", "related, causes, supports, contradicts, consolidated_from, split_from, USES, CHOSE_OVER, REQUIRES, ENABLES, PREFERS", {
@@ -198,17 +203,17 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "unrelate [...ids]",
-    describe: "remove relations by id",
+    op: "unrelate",
     run: async ([ids], f) => (await write()).unrelateCmd(ids as string[], f),
   },
   {
     usage: "conflicts",
-    describe: "list memories whose content two machines edited at once: the current text and each other text",
+    op: "conflicts",
     run: async (_, f) => (await conflicts()).conflictsCmd(f),
   },
   {
     usage: "resolve <id>",
-    describe: "settle a content conflict: --keep ours|theirs|both, or --content TEXT (one commit)",
+    op: "resolve",
     example: "memsync resolve 2f6e8a4c --keep theirs --pick 2",
     options: (c) =>
       c
@@ -219,19 +224,19 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "list",
-    describe: "list memories, newest first (default limit 50)",
+    op: "list",
     options: filterOptions,
     run: async (_, f) => (await query()).listCmd(f),
   },
   {
     usage: "search [...query]",
-    describe: "find every memory whose content, gist, tags or entities match all words, best first (default limit 20)",
+    op: "search",
     options: (c) => filterOptions(c).option("--any", "match any word instead of all"),
     run: async ([words], f) => (await query()).searchCmd(words as string[], f),
   },
   {
     usage: "recall [...query]",
-    describe: "the memories most relevant to a query, as a block for an agent's context (gist first, within --budget characters)",
+    op: "recall",
     example: 'memsync recall "how do we paginate the orders API" --budget 1500',
     options: (c) =>
       c
@@ -242,7 +247,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "context",
-    describe: 'the "Recent Project Decisions" block for a project, newest first',
+    op: "context",
     options: (c) =>
       c
         .option("--project <name>", "the project")
@@ -252,7 +257,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "backfill-gists",
-    describe: "make gists for memories that have none, in one commit",
+    op: "backfill-gists",
     options: (c) =>
       c
         .option("--level <level>", "light, moderate or aggressive (default moderate)")
@@ -262,23 +267,23 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "score [...ids]",
-    describe: "decay scores: the score, when it falls under the forget threshold, review priority, promotion",
+    op: "score",
     run: async ([ids], f) => (await scoring()).score(ids as string[], f),
   },
   {
     usage: "settings [key] [value]",
-    describe: "show the store's shared settings (decay model, thresholds, layout); with a value, change one",
+    op: "settings",
     example: "memsync settings decay.model exponential",
     run: async ([key, value, ...rest], f) => (await scoring()).settings(key as string | undefined, value as string | undefined, rest, f),
   },
   {
     usage: "status",
-    describe: "counts, corrupt files and health: healthy, degraded or unavailable",
+    op: "status",
     run: async (_, f) => (await admin()).status(f),
   },
   {
     usage: "commit",
-    describe: "commit pending changes to the store's git history, one commit per operation (no network)",
+    op: "commit",
     run: async (_, f) => (await admin()).commitCmd(f),
   },
   {
@@ -295,17 +300,19 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "pull",
+    op: "sync",
     describe: "commit pending changes, fetch the remote and merge it in (field by field)",
     run: async (_, f) => (await admin()).exchangeCmd("pull", f),
   },
   {
     usage: "push",
+    op: "sync",
     describe: "commit pending changes and push; if the remote moved on, pull and retry",
     run: async (_, f) => (await admin()).exchangeCmd("push", f),
   },
   {
     usage: "sync",
-    describe: "commit pending changes, pull, push",
+    op: "sync",
     run: async (_, f) => (await admin()).exchangeCmd("sync", f),
   },
   {
@@ -317,13 +324,13 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "doctor",
-    describe: "check the store's git set-up (.gitattributes, the merge driver) and its git objects; --repair restores missing objects from the remote",
+    op: "doctor",
     options: (c) => c.option("--repair", "copy git objects the store (or a remote on a local path) lacks from the other side; local commits are kept"),
     run: async (_, f) => (await admin()).doctor(f),
   },
   {
     usage: "maintainer",
-    describe: "show which machine maintains this store (gc, consolidate, split, promote); --claim makes it this one",
+    op: "maintainer",
     maintenance: true,
     options: (c) => c.option("--claim", "make this machine the store's maintainer"),
     run: async (_, f) => (await maintenance("maintain")()).maintainer(f),
@@ -380,7 +387,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "gc",
-    describe: "prune active memories whose decay score fell under the forget threshold (one commit)",
+    op: "gc",
     maintenance: true,
     options: (c) =>
       c
@@ -391,7 +398,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "promote [...ids]",
-    describe: "write memories to the long-term vault as Markdown notes and mark them promoted",
+    op: "promote",
     maintenance: true,
     example: "memsync promote --auto --vault ~/Obsidian/Vault/memsync",
     options: (c) =>
@@ -403,7 +410,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "consolidate",
-    describe: "find clusters of near-duplicate memories: a preview; --apply merges them, --link relates them",
+    op: "consolidate",
     maintenance: true,
     example: "memsync consolidate --apply --cluster c3f9a0c1b2d4e",
     options: (c) =>
@@ -416,7 +423,8 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "split [id]",
-    describe: "split a memory into atomic parts (--part TEXT, repeated); --candidates lists memories worth splitting",
+    op: "split",
+    alsoRuns: ["split-candidates"],
     maintenance: true,
     example: 'memsync split 0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d --part "Use Redis for sessions" --part "Cache keys include the tenant" --part-tags 2:caching',
     options: (c) =>
@@ -432,7 +440,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     usage: "reindex",
-    describe: "rebuild the local index from the record files",
+    op: "reindex",
     run: async (_, f) => (await admin()).reindexCmd(f),
   },
 ];
@@ -474,19 +482,28 @@ function unknownCommand(word: string): MemsyncError {
   return usageError(guess ? `unknown command ${shown}: did you mean ${guess}? (see memsync help)` : `unknown command ${shown} (see memsync help)`);
 }
 
+/**
+ * A command as help shows it: described by its own words, else by its catalogue entry's summary
+ * (the catalogue is loaded for help only; running a command never needs it).
+ */
+export async function described(spec: CommandSpec): Promise<HelpCommand> {
+  const { opNamed } = await import("../../ops/catalogue/index.ts");
+  return { ...spec, describe: spec.describe ?? (spec.op ? opNamed(spec.op)?.summary : undefined) ?? "" };
+}
+
 /** Help for one command: its options as cac would take them. */
-function helpOf(spec: CommandSpec): string {
-  const cmd = cac("memsync").command(spec.usage, spec.describe);
+async function helpOf(spec: CommandSpec): Promise<string> {
+  const cmd = cac("memsync").command(spec.usage, "");
   spec.options?.(cmd);
   if (spec.maintenance && nameOf(spec) !== "maintainer") cmd.option("--claim-maintainer", "make this machine the store's maintainer (another machine holds the role)");
-  return commandHelp(spec, cmd.options as HelpOption[], GLOBAL_OPTIONS);
+  return commandHelp(await described(spec), cmd.options as HelpOption[], GLOBAL_OPTIONS);
 }
 
 /**
  * help, --help, version and --version, before the parser: `memsync help [COMMAND]`,
  * `memsync COMMAND --help`, `memsync version`. Undefined when the arguments ask for none.
  */
-function selfDescription(argv: readonly string[]): string | undefined {
+async function selfDescription(argv: readonly string[]): Promise<string | undefined> {
   const end = argv.indexOf("--");
   const before = end === -1 ? argv : argv.slice(0, end);
   const word = commandWord(argv);
@@ -495,7 +512,7 @@ function selfDescription(argv: readonly string[]): string | undefined {
   const asksHelp = before.includes("--help") || before.includes("-h");
   if (word === "help" || (asksHelp && word === undefined)) {
     const target = word === "help" ? positional(before.indexOf("help") + 1) : undefined;
-    return target === undefined ? fullHelp(visibleCommands(), GLOBAL_OPTIONS, IS_EDGE) : helpOf(commandNamed(target));
+    return target === undefined ? fullHelp(await Promise.all(visibleCommands().map(described)), GLOBAL_OPTIONS, IS_EDGE) : helpOf(commandNamed(target));
   }
   if (asksHelp) return helpOf(commandNamed(word!));
   if (before.includes("--version") || before.includes("-v")) return versionLine(IS_EDGE);
@@ -510,7 +527,7 @@ export async function runCli(argv: string[]): Promise<number> {
   // so does a Claude Code hook: it must answer in milliseconds and never fail the session
   if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await claude()).hookCli(argv);
   try {
-    const about = selfDescription(argv);
+    const about = await selfDescription(argv);
     if (about !== undefined) {
       writeOut(about);
       return 0;
@@ -533,7 +550,7 @@ export async function runCli(argv: string[]): Promise<number> {
 
   const word = commandWord(argv);
   for (const spec of COMMANDS) {
-    const cmd = cli.command(spec.usage, spec.describe);
+    const cmd = cli.command(spec.usage, "");
     for (const a of spec.aliases ?? []) cmd.alias(a);
     if (spec.example) cmd.example(spec.example);
     if (word !== undefined && cmd.isMatched(word)) {

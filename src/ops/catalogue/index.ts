@@ -1,10 +1,11 @@
+import type { ZodMiniType } from "zod/mini";
 import type { ProgressListener } from "../../sync/progress.ts";
 import type { OpsEnv } from "../context.ts";
 
 // The one catalogue of operations. Every operation is declared here once: its name, a one-line
 // summary and its flags; its input schema (zod/mini: the one place its defaults, limits and id
-// parsing live), output and run function sit in the module `load` imports, so a face pays only for
-// the operation it runs. The CLI's commands call through it (faces/cli); the API's routes and the
+// parsing live), output schema and run function sit in the module `load` imports, so a face pays
+// only for the operation it runs. json-schema.ts turns both schemas into JSON Schema documents. The CLI's commands call through it (faces/cli); the API's routes and the
 // MCP tools are to be derived from it the same way (issue 11 part 2, issue 12).
 //
 // Maintenance entries are declared under the edition condition written out on the defined name
@@ -22,10 +23,15 @@ export interface OpCall {
   progress?: ProgressListener;
 }
 
-/** An operation's schema and function, loaded on demand. */
+/** A zod/mini schema of what an operation returns. */
+export type OutputSchema = ZodMiniType;
+
+/** An operation's schemas and function, loaded on demand. */
 export interface OpImpl<I = unknown, O = unknown> {
   /** zod/mini schema of the input (defaults applied, limits checked). */
-  input: { safeParse(v: unknown, params?: { reportInput?: boolean }): { success: true; data: I } | { success: false; error: { issues: readonly unknown[] } } };
+  input: { safeParse(v: unknown, params?: { reportInput?: boolean; jitless?: boolean }): { success: true; data: I } | { success: false; error: { issues: readonly unknown[] } } };
+  /** zod/mini schema of what run returns, built on first ask (documents, tests; a call never needs it). */
+  output(): Promise<OutputSchema>;
   run(call: OpCall, input: I): Promise<O>;
 }
 
@@ -40,7 +46,7 @@ export interface OpInfo {
   destructive: boolean;
   /** Running it twice with the same input leaves the store as running it once. */
   idempotent: boolean;
-  /** Name of the output type (the run function's result), for documents derived from here. */
+  /** Name of the output type (the run function's result); its schema is the loaded entry's output(). */
   output: string;
   load(): Promise<OpImpl<any, any>>;
 }
@@ -50,10 +56,14 @@ const READ: Flags = { readOnly: true, destructive: false, idempotent: true };
 const WRITE: Flags = { readOnly: false, destructive: false, idempotent: false };
 const IDEMPOTENT: Flags = { readOnly: false, destructive: false, idempotent: true };
 const DESTROY: Flags = { readOnly: false, destructive: true, idempotent: true };
+/** Removes memories, and a second run finds other work (merging what is left, splitting a part). */
+const RESHAPE: Flags = { readOnly: false, destructive: true, idempotent: false };
 
 const records = () => import("./records.ts");
 const queries = () => import("./queries.ts");
 const store = () => import("./store.ts");
+const capture = () => import("./capture.ts");
+const upkeep = () => import("./upkeep.ts");
 
 const op = (name: string, summary: string, flags: Flags, output: string, load: () => Promise<object>, key = name): OpInfo => ({
   name,
@@ -66,6 +76,8 @@ const op = (name: string, summary: string, flags: Flags, output: string, load: (
 
 const EVERYDAY: OpInfo[] = [
   op("save", "store new memories as given (one, or a list in one commit); creates the store if there is none", WRITE, "SaveResult", records),
+  op("remember", "store a memory, reading its type, decision, entities, confidence and scope from the text", WRITE, "RememberResult", capture),
+  op("capture", "store the decisions, preferences, problems and solutions a text (or a Claude Code hook payload) states", WRITE, "CaptureResult", capture),
   op("get", "memories by id (full or abbreviated), with their incoming and outgoing relations", READ, "GetOutcome", records),
   op("update", "change a memory's content or fields", IDEMPOTENT, "EditOutcome", records),
   op("touch", "record a use: use_count + 1, last_used = now (strength + 0.1 with boost)", WRITE, "EditOutcome", records),
@@ -77,10 +89,17 @@ const EVERYDAY: OpInfo[] = [
   op("search", "memories whose content, gist, tags or entities match the words, best first (default limit 20)", READ, "SearchOutcome", queries),
   op("recall", "the memories most relevant to a query, as a block for an agent's context", READ, "RecallOutcome", queries),
   op("context", 'the "Recent Project Decisions" block for a project', READ, "ContextOutcome", queries),
+  op("score", "decay scores: the score, when it falls under the forget threshold, review priority, promotion", READ, "ScoreOutcome", queries),
   op("status", "counts, corrupt files and health: healthy, degraded or unavailable", READ, "StatusOutcome", store),
   op("conflicts", "memories whose content two machines edited at once", READ, "ConflictsOutcome", store),
   op("resolve", "settle a content conflict: keep ours, theirs or both, or new content", WRITE, "ResolveOutcome", store),
   op("sync", "commit pending changes, pull, push (or only pull, or only push)", WRITE, "SyncOutcome", store),
+  op("commit", "commit pending changes to the store's git history, one commit per operation (no network)", IDEMPOTENT, "CommitOutcome", upkeep),
+  op("settings", "the store's shared settings (decay model, thresholds, layout); with a value, change one", IDEMPOTENT, "SettingsOutcome", upkeep),
+  op("backfill-gists", "make gists for memories that have none, in one commit", DESTROY, "BackfillOutcome", upkeep, "backfillGists"),
+  op("init", "create a store: record folders, .meta.json, .gitattributes and a git repository", IDEMPOTENT, "InitOutcome", upkeep),
+  op("reindex", "rebuild the local index from the record files", IDEMPOTENT, "ReindexOutcome", upkeep),
+  op("doctor", "check the store's git set-up and its git objects; with repair, restore missing objects from the remote", IDEMPOTENT, "DoctorOutcome", upkeep),
 ];
 
 /** Maintenance: left out of the edge build at build time (the condition must stay written out here). */
@@ -88,9 +107,13 @@ const MAINTENANCE: OpInfo[] =
   typeof MEMSYNC_EDITION === "string" && MEMSYNC_EDITION === "edge"
     ? []
     : [
-        { ...op("gc", "prune or archive active memories whose decay score fell under the forget threshold", DESTROY, "GcOutcome", () => import("./maintenance.ts")), maintenance: true },
-        { ...op("promote", "write memories to the long-term vault as Markdown notes and mark them promoted", WRITE, "PromoteOutcome", () => import("./maintenance.ts")), maintenance: true },
-      ];
+        op("gc", "prune or archive active memories whose decay score fell under the forget threshold", DESTROY, "GcOutcome", () => import("./maintenance.ts")),
+        op("promote", "write memories to the long-term vault as Markdown notes and mark them promoted", WRITE, "PromoteOutcome", () => import("./maintenance.ts")),
+        op("consolidate", "find clusters of near-duplicate memories: a preview; apply merges them, link relates them", RESHAPE, "ConsolidateOutcome", () => import("./maintenance.ts")),
+        op("split", "split a memory into atomic parts (at least two), in one commit", RESHAPE, "SplitOutcome", () => import("./maintenance.ts")),
+        op("split-candidates", "memories worth splitting, with the reasons and suggested parts", READ, "SplitCandidates", () => import("./maintenance.ts"), "splitCandidates"),
+        op("maintainer", "which machine maintains this store (gc, consolidate, split, promote); claim makes it this one", IDEMPOTENT, "MaintainerInfo", () => import("./maintenance.ts")),
+      ].map((o) => ({ ...o, maintenance: true }));
 
 export const CATALOGUE: readonly OpInfo[] = [...EVERYDAY, ...MAINTENANCE];
 

@@ -11,19 +11,16 @@ import { projectOf } from "../project.ts";
 import { listMemories, searchMemories } from "../query.ts";
 import { RECALL_DEFAULTS, recall } from "../recall.ts";
 import type { Memory } from "../../core/model/memory.ts";
-import type { OpImpl } from "./index.ts";
 import { QUERY_LIMITS } from "./limits.ts";
-import { int, Texts } from "./schema.ts";
+import { def, IdList, int, parseIds, Texts } from "./schema.ts";
 
-// The reads of many memories: list, search, recall, context. Their defaults and limits live here
-// (limits.ts QUERY_LIMITS, which the CLI reads its flags against without loading this module).
+// The reads: list, search, recall, context, score. Their defaults and limits live here (limits.ts
+// QUERY_LIMITS, which the CLI reads its flags against without loading this module).
 
 /** Shown unless a status is asked for; "all" asks for every status. */
 const DEFAULT_STATUSES = ["active", "promoted"] as const;
 
-const def = <I, O>(input: OpImpl<I, O>["input"], run: OpImpl<I, O>["run"]): OpImpl<I, O> => ({ input, run });
-
-const filterShape = {
+const filterShape = () => ({
   status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
   type: z._default(z.array(z.enum(MEMORY_TYPES)), []),
   tag: z._default(Texts, []),
@@ -33,7 +30,7 @@ const filterShape = {
   since: z.optional(z.string().check(z.maxLength(100))),
   /** Each shown memory's decay score too. */
   scores: z._default(z.boolean(), false),
-};
+});
 
 type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined };
 
@@ -58,8 +55,12 @@ async function scored<T extends object>(store: Store, out: T, want: boolean, mem
   return { ...out, decay_scores: scoresFor(store, memories(out)) };
 }
 
+/** With scores: each shown memory's decay score, by id. */
+const DecayScores = () => z.optional(z.record(z.string(), z.number()));
+
 export const list = def(
-  z.object({ ...filterShape, limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
+  () => z.object({ ...filterShape(), limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
+  (o) => z.object({ memories: z.array(o.Memory), total: o.Count, decay_scores: DecayScores() }),
   async (call, input) => {
     const filter = filterOf(input);
     return withStore(call.env, async (store) => scored(store, await listMemories(store, filter, limitOf(input.limit)), input.scores, (o) => o.memories));
@@ -67,13 +68,21 @@ export const list = def(
 );
 
 export const search = def(
-  z.object({
-    ...filterShape,
+  () => z.object({
+    ...filterShape(),
     query: z.string().check(z.maxLength(10_000)),
     /** Match any word instead of all. */
     any: z._default(z.boolean(), false),
     limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.searchLimit),
   }),
+  (o) =>
+    z.object({
+      query: o.Text,
+      words: z.array(o.Text),
+      hits: z.array(z.object({ memory: o.Memory, score: z.number() })),
+      total: o.Count,
+      decay_scores: DecayScores(),
+    }),
   async (call, input) => {
     const filter = filterOf(input);
     return withStore(call.env, async (store) =>
@@ -83,27 +92,104 @@ export const search = def(
 );
 
 export const recallOp = def(
-  z.object({
+  () => z.object({
     query: z.string().check(z.maxLength(100_000)),
     budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), RECALL_DEFAULTS.budget),
     limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), RECALL_DEFAULTS.limit),
     /** Only this project's memories and those of no project. */
     project: z.optional(z.string().check(z.maxLength(500))),
   }),
+  (o) =>
+    z.object({
+      query: o.Text,
+      words: z.array(o.Text),
+      total: o.Count,
+      items: z.array(
+        z.object({
+          id: o.Text,
+          short_id: o.Text,
+          type: o.Text,
+          project: o.NullableText,
+          created_at: o.Seconds,
+          text: o.Text,
+          from_gist: o.Flag,
+          collapsed: o.Ids,
+          relevance: z.number(),
+          decay: z.number(),
+          recency: z.number(),
+          score: z.number(),
+        }),
+      ),
+      collapsed: o.Count,
+      more: o.Count,
+      budget: o.Count,
+      text: o.Text,
+    }),
   async (call, input) => withStore(call.env, (store) => recall(store, input)),
 );
 
 export const context = def(
-  z.object({
+  () => z.object({
     /** The project; default: the caller's working directory's. */
     project: z.optional(z.string().check(z.maxLength(500))),
     budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), CONTEXT_DEFAULTS.budget),
     limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), CONTEXT_DEFAULTS.limit),
   }),
+  (o) =>
+    z.object({
+      project: o.Text,
+      kind: z.enum(["decisions", "memories"]),
+      total: o.Count,
+      items: z.array(z.object({ id: o.Text, short_id: o.Text, type: o.Text, created_at: o.Seconds, text: o.Text, from_gist: o.Flag })),
+      more: o.Count,
+      budget: o.Count,
+      text: o.Text,
+    }),
   async (call, input) => {
     const project = call.cwd !== undefined ? projectOf({ given: input.project, cwd: call.cwd }) : input.project?.trim() || null;
-    if (!project) throw usageError("give the project: memsync context --project NAME");
+    if (!project) throw usageError("context needs a project: give project", { fields: ["project"] });
     return withStore(call.env, (store) => projectContext(store, { project, budget: input.budget, limit: input.limit }));
+  },
+);
+
+export const score = def(
+  () => z.object({ ids: IdList }),
+  (o) => {
+    const Decay = z.looseObject({ model: o.Text });
+    return z.object({
+      now: o.Seconds,
+      settings: z.looseObject({
+        decay: Decay,
+        forget_threshold: z.number(),
+        promote: z.looseObject({ threshold: z.number(), min_uses: z.number(), window_days: z.number() }),
+        danger_zone: z.looseObject({ min: z.number(), max: z.number() }),
+      }),
+      scores: z.array(
+        z.object({
+          id: o.Text,
+          status: o.Text,
+          score: z.number(),
+          use_count: o.Count,
+          last_used: o.Seconds,
+          strength: z.number(),
+          review_priority: z.number(),
+          forget_in: o.NullableSeconds,
+          forget_at: o.NullableSeconds,
+          promotion: z.object({ eligible: o.Flag, score: z.number(), reason: o.Text }),
+        }),
+      ),
+      not_found: o.Ids,
+      unreadable: o.Unreadable,
+    });
+  },
+  async (call, input) => {
+    parseIds(input.ids);
+    const [{ lookUpIds }, { scoreMemories }] = await Promise.all([import("../id-lookup.ts"), import("../score.ts")]);
+    return withStore(call.env, async (store) => {
+      const looked = await lookUpIds(store, input.ids);
+      const scored = await scoreMemories(store, looked.ids);
+      return { ...scored, not_found: [...looked.not_found, ...scored.not_found] };
+    });
   },
 );
 

@@ -11,12 +11,10 @@ import { ensureStore, storeExists } from "../init.ts";
 import { projectOf } from "../project.ts";
 import { relateMemories, unrelate } from "../relate.ts";
 import { checkNewMemory, type SaveOutcome, saveMemories, saveMemory } from "../save.ts";
-import type { OpCall, OpImpl } from "./index.ts";
-import { IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
+import type { OpCall } from "./index.ts";
+import { def, IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
 
 // The operations on single records: save, get, update, touch, archive, delete, relate, unrelate.
-
-const def = <I, O>(input: OpImpl<I, O>["input"], run: OpImpl<I, O>["run"]): OpImpl<I, O> => ({ input, run });
 
 export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: SaveOutcome[]; store_created: boolean };
 
@@ -33,13 +31,17 @@ function withProject(fields: JsonObject, call: OpCall): JsonObject {
 }
 
 export const save = def(
-  z.object({
+  () => z.object({
     /** One memory's fields (content required), or many: `memories`, checked all first, one commit. */
     memory: z.optional(Json),
     memories: z.optional(z.array(Json).check(z.minLength(1), z.maxLength(100_000))),
     /** What each of `memories` is called in errors (record 3, line 7). */
     labels: z.optional(z.array(z.string())),
   }),
+  (o) => {
+    const saved = { memory: o.Memory, path: o.Text };
+    return z.union([z.object({ ...saved, store_created: o.Flag }), z.object({ saved: z.array(z.object(saved)), store_created: o.Flag })]);
+  },
   async (call, input): Promise<SaveResult> => {
     const many = input.memories !== undefined;
     if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
@@ -63,12 +65,24 @@ export const save = def(
   },
 );
 
-export const get = def(z.object({ ids: IdList }), async (call, input) => {
+const Edited = (o: typeof import("./outputs.ts")) => z.object({ memories: z.array(o.Memory), unchanged: o.Ids });
+
+export const get = def(
+  () => z.object({ ids: IdList }),
+  (o) =>
+    z.object({
+      found: z.array(z.object({ memory: o.Memory, path: o.Text, outgoing: z.array(o.Relation), incoming: z.array(o.Relation) })),
+      not_found: o.Ids,
+      unreadable: o.Unreadable,
+    }),
+  async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, (store) => getMemories(store, input.ids));
-});
+  },
+);
 
-const Edits = z.object({
+const Edits = () =>
+  z.object({
   add_tags: z._default(Texts, []),
   remove_tags: z._default(Texts, []),
   add_entities: z._default(Texts, []),
@@ -76,40 +90,46 @@ const Edits = z.object({
 });
 
 export const update = def(
-  z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits, { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
+  () => z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits(), { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
+  Edited,
   async (call, input) => {
     parseIds([input.id]);
     const edits: LabelEdits = { addTags: input.edits.add_tags, removeTags: input.edits.remove_tags, addEntities: input.edits.add_entities, removeEntities: input.edits.remove_entities };
     if (Object.keys(input.patch).length === 0 && Object.values(edits).every((v) => v!.length === 0)) {
-      throw new MemsyncError("usage", "nothing to update: give --content, --tag, --type ... or --input");
+      throw new MemsyncError("usage", "nothing to update: patch and edits are both empty");
     }
     return withStore(call.env, async (store) => updateMemoryOp(store, await resolveId(store, input.id), input.patch as JsonObject, edits));
   },
 );
 
-export const touch = def(z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), async (call, input) => {
+export const touch = def(() => z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
 });
 
-export const archive = def(z.object({ ids: IdList }), async (call, input) => {
+export const archive = def(() => z.object({ ids: IdList }), Edited, async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
 });
 
-export const remove = def(z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }), async (call, input) => {
+export const remove = def(
+  () => z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }),
+  (o) => z.object({ deleted: o.Ids, relations_removed: o.Ids, relations_dangling: o.Ids }),
+  async (call, input) => {
   parseIds(input.ids);
   return withStore(call.env, async (store) => deleteMemories(store, await resolveIds(store, input.ids), input.keep_relations));
-});
+  },
+);
 
 export const relate = def(
-  z.object({
+  () => z.object({
     from: IdText,
     to: IdText,
     type: z._default(z.enum(RELATION_TYPES), "related"),
     strength: z.optional(num(0, 1)),
     metadata: z._default(Json, {}),
   }),
+  (o) => z.object({ relation: o.Relation, path: o.Text }),
   async (call, input) => {
     parseIds([input.from], "from id");
     parseIds([input.to], "to id");
@@ -121,7 +141,7 @@ export const relate = def(
   },
 );
 
-export const unrelate_ = def(z.object({ ids: IdList }), async (call, input) => {
+export const unrelate_ = def(() => z.object({ ids: IdList }), (o) => z.object({ removed: o.Ids }), async (call, input) => {
   parseIds(input.ids, "relation id");
   return withStore(call.env, async (store) => unrelate(store, await resolveIds(store, input.ids, "relation", "relation id")));
 });

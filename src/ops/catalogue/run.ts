@@ -13,7 +13,9 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
   if (!info) throw notFound(`no operation ${JSON.stringify(name.slice(0, 40))} in this build`);
   try {
     const impl = await info.load();
-    const parsed = impl.input.safeParse(input ?? {}, { reportInput: true });
+    // jitless: zod would compile a parser for the schema on its first parse, which a process
+    // that parses one input (a command) only pays for
+    const parsed = impl.input.safeParse(input ?? {}, { reportInput: true, jitless: true });
     if (!parsed.success) {
       const issues = parsed.error.issues as Parameters<typeof describeIssue>[0][];
       throw invalidInput(`${name}: ${issues.slice(0, 3).map(describeIssue).join("; ")}`);

@@ -4,35 +4,64 @@ import { isShortId, parseId } from "../../core/ids.ts";
 import type { Resolution } from "../conflicts.ts";
 import { withStore } from "../context.ts";
 import { storeStatus } from "../status.ts";
-import type { OpImpl } from "./index.ts";
-import { IdText, int } from "./schema.ts";
+import { def, IdText, int } from "./schema.ts";
 
 // The store as a whole: status, conflicts and resolve, sync.
 
-const def = <I, O>(input: OpImpl<I, O>["input"], run: OpImpl<I, O>["run"]): OpImpl<I, O> => ({ input, run });
+const Counts = () => z.record(z.string(), z.number());
 
-export const status = def(z.object({}), (call) => storeStatus(call.env));
+export const status = def(
+  () => z.object({}),
+  (o) =>
+    z.object({
+      store: o.Text,
+      health: z.enum(["healthy", "degraded", "unavailable"]),
+      reasons: z.array(o.Text),
+      memories: z.nullable(z.object({ total: o.Count, by_status: Counts(), by_type: Counts() })),
+      relations: z.nullable(z.object({ total: o.Count, dangling: z.array(z.object({ id: o.Text, from_id: o.Text, to_id: o.Text })) })),
+      content_conflicts: z.nullable(o.Count),
+      problems: o.Problems,
+      temp_files: z.array(o.Text),
+      links: z.array(o.Text),
+      layout: z.nullable(z.object({ setting: o.Text, shard_threshold: z.number(), new_records_sharded: o.Flag })),
+      meta: z.nullable(z.object({ storage_version: z.number(), created_at: o.Seconds, machine_id: o.NullableText })),
+      index: o.Text,
+      uncommitted_changes: z.nullable(o.Count),
+      unpushed_commits: z.nullable(o.Count),
+      git_objects: z.nullable(
+        z.object({ commits: o.Count, trees: o.Count, blobs: o.Count, missing: z.array(o.MissingObject), broken_packs: z.array(o.Text), damaged_refs: z.array(o.Text) }),
+      ),
+    }),
+  (call) => storeStatus(call.env),
+);
 
-export const conflicts = def(z.object({}), async (call) => {
+export const conflicts = def(() => z.object({}), (o) => z.object({ total: o.Count, conflicts: z.array(o.ConflictEntry) }), async (call) => {
   const { listConflicts } = await import("../conflicts.ts");
   return withStore(call.env, (store) => listConflicts(store));
 });
 
 export const resolve = def(
-  z.object({
+  () => z.object({
     id: IdText,
     /** ours: the current text; theirs: another text (pick: which, from 1); both: all texts joined. */
     keep: z.optional(z.enum(["ours", "theirs", "both"])),
     pick: z.optional(int(1, 1_000_000)),
     content: z.optional(z.string()),
   }),
+  (o) =>
+    z.object({
+      memory: o.Memory,
+      resolution: z.enum(["ours", "theirs", "both", "content"]),
+      before: z.object({ content: o.Text, others: z.array(o.OtherText) }),
+    }),
   async (call, input) => {
     // a full id, or a short one (as get takes it)
     const id = isShortId(input.id) ? input.id.trim().toLowerCase() : parseId(input.id);
     const { usageError } = await import("../../core/errors.ts");
-    if (input.keep !== undefined && input.content !== undefined) throw usageError("give either --keep ours|theirs|both or --content TEXT, not both");
-    if (input.keep === undefined && input.content === undefined) throw usageError("say how to resolve: --keep ours|theirs|both, or --content TEXT");
-    if (input.pick !== undefined && input.keep !== "theirs") throw usageError("--pick chooses among the other texts: use it with --keep theirs");
+    const fields = { fields: ["keep", "content", "pick"] };
+    if (input.keep !== undefined && input.content !== undefined) throw usageError("give either keep (ours, theirs or both) or content, not both", fields);
+    if (input.keep === undefined && input.content === undefined) throw usageError("say how to resolve: keep ours|theirs|both, or content", fields);
+    if (input.pick !== undefined && input.keep !== "theirs") throw usageError("pick chooses among the other texts: use it with keep theirs", fields);
     const how: Resolution =
       input.content !== undefined
         ? { content: input.content }
@@ -44,7 +73,10 @@ export const resolve = def(
   },
 );
 
-export const sync = def(z.object({ direction: z._default(z.enum(["sync", "pull", "push"]), "sync") }), async (call, input) => {
+export const sync = def(
+  () => z.object({ direction: z._default(z.enum(["sync", "pull", "push"]), "sync") }),
+  (o) => z.object({ commit: o.CommitOutcome, pull: z.optional(o.PullResult), push: z.optional(o.PushResult), repaired_objects: z.optional(o.Count) }),
+  async (call, input) => {
   const ops = await import("../sync.ts");
   const env = call.env;
   type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
@@ -61,4 +93,5 @@ export const sync = def(z.object({ direction: z._default(z.enum(["sync", "pull",
     if (healed.restored === 0) throw corrupt(`${e instanceof Error ? e.message : String(e)} (run: memsync doctor --repair)`);
     return { ...(await run()), repaired_objects: healed.restored };
   }
-});
+  },
+);

@@ -1,9 +1,11 @@
 import { corrupt, unavailable, usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
-import { initStore } from "../../../ops/init.ts";
-import { reindex } from "../../../ops/reindex.ts";
+import type { DoctorOutcome } from "../../../ops/doctor.ts";
+import type { InitOutcome } from "../../../ops/init.ts";
+import type { ReindexOutcome } from "../../../ops/reindex.ts";
 import type { StatusOutcome } from "../../../ops/status.ts";
+import type { CommitOutcome } from "../../../sync/commit.ts";
 import type { ProgressListener } from "../../../sync/progress.ts";
 import { call } from "../call.ts";
 import { json } from "../format.ts";
@@ -12,11 +14,12 @@ import type { CommandResult } from "../result.ts";
 import path from "node:path";
 import { cwd } from "../../../runtime/host.ts";
 
-// init, status, reindex.
+// init, status, reindex, doctor, commit, sync (through the catalogue); clone and remote set (this
+// machine's set-up, not catalogue operations).
 
 export async function init(dir: string | undefined, flags: Flags): Promise<CommandResult> {
   const root = dir ? path.resolve(cwd(), dir) : storeRoot(flags);
-  const out = await initStore(opsEnv(flags, root), { git: flags.git !== false });
+  const out = await call<InitOutcome>("init", flags, { git: flags.git !== false }, { root });
   if (flags.json) return { stdout: json(out) };
   const what = out.already_initialized ? "already a memsync store" : "initialized a memsync store";
   return { stdout: `${what} at ${out.root}${out.git?.commit ? ` (commit ${out.git.commit.slice(0, 8)})` : ""}\n` };
@@ -49,13 +52,12 @@ export async function status(flags: Flags): Promise<CommandResult> {
 }
 
 export async function reindexCmd(flags: Flags): Promise<CommandResult> {
-  const out = await withStore(opsEnv(flags), (store) => reindex(store));
+  const out = await call<ReindexOutcome>("reindex", flags, {});
   return { stdout: flags.json ? json(out) : `reindexed ${out.memories} memories and ${out.relations} relations in ${out.millis} ms${out.problems ? `; ${out.problems} problem file(s), see memsync status` : ""}\n` };
 }
 
 export async function doctor(flags: Flags): Promise<CommandResult> {
-  const { doctor: run } = await import("../../../ops/doctor.ts");
-  const out = await run(opsEnv(flags), { repair: flags.repair === true });
+  const out = await call<DoctorOutcome>("doctor", flags, { repair: flags.repair === true });
   // objects that cannot be restored from anywhere: corrupt (7); anything else still wrong: unavailable (6)
   const exitCode = out.ok ? 0 : out.lost.length ? corrupt("").exitCode : unavailable("").exitCode;
   if (flags.json) return { stdout: json(out), exitCode };
@@ -73,9 +75,7 @@ export async function doctor(flags: Flags): Promise<CommandResult> {
 }
 
 export async function commitCmd(flags: Flags): Promise<CommandResult> {
-  const { commitStore } = await import("../../../ops/commit.ts");
-  const env = opsEnv(flags);
-  const out = await withStore(env, (store) => commitStore(store, env));
+  const out = await call<CommitOutcome>("commit", flags, {});
   const bad = skippedReport(out.skipped);
   if (flags.json) return { stdout: json(out), ...bad };
   const lines = out.commits.length === 0 ? ["nothing to commit"] : out.commits.map((c) => `${c.oid.slice(0, 8)}  ${c.message}`);
@@ -117,7 +117,7 @@ async function withProgress<T>(flags: Flags, fn: (progress: ProgressListener) =>
 export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
   type Sync = Awaited<ReturnType<typeof import("../../../ops/sync.ts").syncOp>>;
   type Out = { commit: Sync["commit"]; pull?: Sync["pull"]; push?: Sync["push"]; repaired_objects?: number };
-  const out = await withProgress(flags, (progress) => call<Out>("sync", flags, { direction: what }, progress));
+  const out = await withProgress(flags, (progress) => call<Out>("sync", flags, { direction: what }, { progress }));
   const bad = skippedReport(out.commit.skipped);
   if (flags.json) return { stdout: json(out), ...bad };
   const lines: string[] = [];

@@ -1,10 +1,9 @@
-import { invalidInput, usageError } from "../../../core/errors.ts";
-import { CLUSTER_ID_RE } from "../../../core/cluster/clusters.ts";
+import { usageError } from "../../../core/errors.ts";
 import { short } from "../../../core/history.ts";
-import { withStore } from "../../../ops/context.ts";
-import { type ClusterView, consolidate, type ConsolidateMode, type ConsolidateOutcome } from "../../../ops/consolidate.ts";
+import type { ClusterView, ConsolidateMode, ConsolidateOutcome } from "../../../ops/consolidate.ts";
+import { call } from "../call.ts";
 import { json, oneLinePreview } from "../format.ts";
-import { type Flags, num, opsEnv, texts } from "../options.ts";
+import { type Flags, num, texts } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // memsync consolidate (maintenance, main build only): preview clusters of near-duplicates,
@@ -44,13 +43,8 @@ function text(out: ConsolidateOutcome): string {
 export async function consolidateCmd(flags: Flags): Promise<CommandResult> {
   if (flags.apply && flags.link) throw usageError("give --apply (merge) or --link (relate), not both");
   const mode: ConsolidateMode = flags.apply ? "apply" : flags.link ? "link" : "preview";
-  const clusterIds = texts(flags, "cluster").flatMap((c) => c.split(",")).map((c) => {
-    const id = c.trim().toLowerCase();
-    if (!CLUSTER_ID_RE.test(id)) throw invalidInput(`invalid cluster id ${JSON.stringify(c.slice(0, 40))}: expected c and 12 hex digits, as memsync consolidate shows them`);
-    return id;
-  });
+  const clusters = texts(flags, "cluster").flatMap((c) => c.split(","));
   const threshold = num(flags, "threshold", { min: 0.05, max: 1 });
-  const env = opsEnv(flags);
-  const out = await withStore(env, (store) => consolidate(store, env, { mode, threshold, clusterIds, claim: flags.claimMaintainer === true }));
+  const out = await call<ConsolidateOutcome>("consolidate", flags, { mode, clusters, threshold, claim_maintainer: flags.claimMaintainer === true }, { flagOf: { "mode link": "--link" } });
   return { stdout: flags.json ? json(out) : text(out) };
 }

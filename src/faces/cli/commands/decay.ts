@@ -6,7 +6,7 @@ import type { PromoteOutcome } from "../../../ops/promote.ts";
 import { call } from "../call.ts";
 import { cwd, env } from "../../../runtime/host.ts";
 import { json, scoreText } from "../format.ts";
-import { type Flags, ids, num, opsEnv, str } from "../options.ts";
+import { type Flags, ids, num, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // Maintenance by decay (main build only): gc prunes what has faded, promote moves what has been
@@ -63,6 +63,8 @@ function promoteText(out: PromoteOutcome): string {
 
 export async function promote(rawIds: string[], flags: Flags): Promise<CommandResult> {
   const wanted = rawIds.length ? ids(rawIds) : [];
-  const out = await call<PromoteOutcome>("promote", flags, { ids: wanted, auto: flags.auto === true, dry_run: flags.dryRun === true, vault: vaultDir(flags), claim_maintainer: flags.claimMaintainer === true });
+  const out = await call<PromoteOutcome>("promote", flags, { ids: wanted, auto: flags.auto === true, dry_run: flags.dryRun === true, vault: vaultDir(flags), claim_maintainer: flags.claimMaintainer === true }, {
+    flagOf: { ids: "IDs", vault: "--vault DIR or set MEMSYNC_VAULT" },
+  });
   return { stdout: flags.json ? json(out) : promoteText(out), stderr: claimNote(out.maintainer) };
 }

@@ -1,24 +1,21 @@
 import { GIST_LEVELS } from "../../../core/gist.ts";
 import { firstWords, short } from "../../../core/history.ts";
-import { type BackfillOutcome, backfillGists } from "../../../ops/backfill-gists.ts";
-import { withStore } from "../../../ops/context.ts";
+import type { BackfillOutcome } from "../../../ops/backfill-gists.ts";
+import { call } from "../call.ts";
 import { json } from "../format.ts";
-import { type Flags, oneOf, opsEnv } from "../options.ts";
+import { type Flags, oneOf } from "../options.ts";
 import { progressBar } from "../progress-bar.ts";
 import type { CommandResult } from "../result.ts";
 
-// backfill-gists: gists for memories that have none, in one transaction (one commit).
+// backfill-gists: gists for memories that have none, in one transaction (one commit), with a
+// progress bar on a terminal.
 
 export async function backfillGistsCmd(flags: Flags): Promise<CommandResult> {
-  const level = oneOf(flags, "level", GIST_LEVELS) ?? "moderate";
-  const dryRun = Boolean(flags.dryRun);
-  const force = Boolean(flags.force);
+  const input = { level: oneOf(flags, "level", GIST_LEVELS), dry_run: Boolean(flags.dryRun), force: Boolean(flags.force) };
   const bar = await progressBar(flags.json === true);
   let out: BackfillOutcome;
   try {
-    out = await withStore(opsEnv(flags), (store) =>
-      backfillGists(store, { level, dryRun, force, onProgress: (phase, done, total) => bar.update(phase === "making" ? "making gists" : "writing", done, total) }),
-    );
+    out = await call<BackfillOutcome>("backfill-gists", flags, input, { progress: (phase, done, total) => bar.update(phase, done, total) });
   } finally {
     bar.stop();
   }

@@ -1,11 +1,10 @@
 import { usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
-import { withStore } from "../../../ops/context.ts";
-import { lookUpIds } from "../../../ops/id-lookup.ts";
-import { type MemoryScore, scoreMemories } from "../../../ops/score.ts";
-import { setSetting, showSettings } from "../../../ops/settings.ts";
+import type { MemoryScore, ScoreOutcome } from "../../../ops/score.ts";
+import type { SettingsOutcome } from "../../../ops/settings.ts";
+import { call } from "../call.ts";
 import { durationText, json, missingReport, scoreText } from "../format.ts";
-import { type Flags, ids, opsEnv } from "../options.ts";
+import { type Flags, ids } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
 // score and settings: reading decay scores, reading and changing the shared settings. Not
@@ -26,12 +25,7 @@ function scoreBlock(s: MemoryScore, now: number, model: string, threshold: numbe
 }
 
 export async function score(rawIds: string[], flags: Flags): Promise<CommandResult> {
-  const wanted = ids(rawIds);
-  const out = await withStore(opsEnv(flags), async (store) => {
-    const looked = await lookUpIds(store, wanted);
-    const scored = await scoreMemories(store, looked.ids);
-    return { ...scored, not_found: [...looked.not_found, ...scored.not_found] };
-  });
+  const out = await call<ScoreOutcome>("score", flags, { ids: ids(rawIds) });
   const stdout = flags.json
     ? json(out)
     : out.scores.map((s) => scoreBlock(s, out.now, out.settings.decay.model, out.settings.forget_threshold)).join("\n");
@@ -40,8 +34,7 @@ export async function score(rawIds: string[], flags: Flags): Promise<CommandResu
 
 export async function settings(key: string | undefined, value: string | undefined, rest: unknown[], flags: Flags): Promise<CommandResult> {
   if (rest.length) throw usageError("settings takes at most a key and a value");
-  const env = opsEnv(flags);
-  const out = await withStore(env, (store) => (value === undefined ? showSettings(store, key) : setSetting(store, key!, String(value))));
+  const out = await call<SettingsOutcome>("settings", flags, { key, value: value === undefined ? undefined : String(value) }, { flagOf: { "maintainer claim": "memsync maintainer --claim" } });
   if (flags.json) return { stdout: json(key !== undefined && value === undefined ? { key, value: out.settings[key] } : out) };
   if (value !== undefined) {
     const c = out.changed;

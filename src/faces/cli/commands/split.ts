@@ -1,14 +1,14 @@
-import { invalidInput, usageError } from "../../../core/errors.ts";
-import type { SplitPart } from "../../../core/split.ts";
-import { withStore } from "../../../ops/context.ts";
-import { resolveId } from "../../../ops/id-lookup.ts";
-import { splitCandidatesOp, splitOp } from "../../../ops/split.ts";
+import { usageError } from "../../../core/errors.ts";
+import type { SplitCandidate, SplitPart } from "../../../core/split.ts";
+import type { SplitOutcome } from "../../../ops/split.ts";
 import { partsFromJson, perPart } from "../../../ops/split-parts.ts";
+import { call } from "../call.ts";
 import { json, oneLinePreview } from "../format.ts";
-import { type Flags, idArg, jsonInput, num, opsEnv, texts } from "../options.ts";
+import { type Flags, idArg, jsonInput, num, texts } from "../options.ts";
 import type { CommandResult } from "../result.ts";
 
-// memsync split (maintenance, main build only): one memory into atomic parts, or --candidates.
+// memsync split (maintenance, main build only): one memory into atomic parts (the catalogue's
+// split), or --candidates (split-candidates). Here the parts are read from the flags or --input.
 //   memsync split ID --part TEXT --part TEXT [--part-tags 2:a,b] [--part-entities 1:X,Y] [--archive]
 //   memsync split ID --input parts.json     {"parts": [{"content": "...", "tags": [...], "entities": [...], ...fields}]}
 
@@ -24,16 +24,12 @@ async function partsOf(flags: Flags): Promise<SplitPart[]> {
   if (parts.length < 2) throw usageError("give at least two parts: memsync split ID --part TEXT --part TEXT ...");
   for (const [n, tags] of perPart(texts(flags, "partTags"), "part-tags", parts.length)) parts[n - 1] = { ...parts[n - 1]!, tags };
   for (const [n, entities] of perPart(texts(flags, "partEntities"), "part-entities", parts.length)) parts[n - 1] = { ...parts[n - 1]!, entities };
-  parts.forEach((p, i) => {
-    if (p.content.trim() === "") throw invalidInput(`part ${i + 1} is empty`);
-  });
   return parts;
 }
 
 async function candidates(flags: Flags): Promise<CommandResult> {
-  const limit = num(flags, "limit", { min: 0, max: 1_000_000, int: true }) ?? 20;
-  const env = opsEnv(flags);
-  const out = await withStore(env, (store) => splitCandidatesOp(store, limit === 0 ? null : limit));
+  const limit = num(flags, "limit", { min: 0, max: 1_000_000, int: true });
+  const out = await call<{ candidates: SplitCandidate[]; total: number; memories: number }>("split-candidates", flags, { limit });
   if (flags.json) return { stdout: json(out) };
   if (out.total === 0) return { stdout: `no memory worth splitting among ${out.memories} active memories\n` };
   const lines = [`${out.total} of ${out.memories} active memories are worth splitting${out.candidates.length < out.total ? ` (best ${out.candidates.length} shown; --limit N)` : ""}:`, ""];
@@ -54,9 +50,8 @@ export async function splitCmd(rawId: string | undefined, flags: Flags): Promise
   }
   if (rawId === undefined) throw usageError("give the id of the memory to split (or --candidates to find some)");
   const given = idArg(rawId);
-  const parts = await partsOf(flags);
-  const env = opsEnv(flags);
-  const out = await withStore(env, async (store) => splitOp(store, env, { id: await resolveId(store, given), parts, archive: flags.archive === true, claim: flags.claimMaintainer === true }));
+  const parts = (await partsOf(flags)).map(({ fields, ...p }) => ({ ...fields, ...p }));
+  const out = await call<SplitOutcome>("split", flags, { id: given, parts, archive: flags.archive === true, claim_maintainer: flags.claimMaintainer === true });
   if (flags.json) return { stdout: json(out) };
   const lines = [`split ${out.original} into ${out.parts.length} memories (the original is ${out.original_is}):`];
   for (const p of out.parts) lines.push(`  ${p.id}  ${oneLinePreview(p.content, 80)}`);

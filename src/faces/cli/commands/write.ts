@@ -1,4 +1,4 @@
-import { invalidInput, usageError } from "../../../core/errors.ts";
+import { invalidInput, isMemsyncError, usageError } from "../../../core/errors.ts";
 import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
 import type { Memory } from "../../../core/model/memory.ts";
 import type { Relation } from "../../../core/model/relation.ts";
@@ -91,7 +91,11 @@ export async function update(rawId: string, flags: Flags): Promise<CommandResult
     add_entities: list(flags, "addEntity"),
     remove_entities: list(flags, "removeEntity"),
   };
-  const out = await call<EditOutcome>("update", flags, { id: given, patch, edits });
+  const out = await call<EditOutcome>("update", flags, { id: given, patch, edits }).catch((e: unknown) => {
+    // the catalogue's "patch and edits are both empty", said as the flags that fill them
+    if (isMemsyncError(e) && e.code === "usage" && e.message.startsWith("nothing to update")) throw usageError("nothing to update: give --content, --tag, --type ... or --input");
+    throw e;
+  });
   const id = out.memories[0]!.id;
   const notes = (out.notes_refreshed ?? []).map((p) => `note refreshed: ${p}\n`).join("");
   return { stdout: flags.json ? json(out) : out.unchanged.length ? `unchanged ${id}\n` : `updated ${id}\n${notes}` };
