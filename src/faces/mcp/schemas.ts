@@ -1,4 +1,3 @@
-import * as z from "zod/mini";
 import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 
 // JSON Schema documents for tools, and the Standard Schema the SDK's registerTool takes. The SDK
@@ -18,13 +17,6 @@ export function described(json: JsonSchema): StandardSchemaWithJSON<Record<strin
       jsonSchema: { input: () => json, output: () => json },
     },
   };
-}
-
-/** A zod/mini schema as JSON Schema: as a caller sends it (input) or as an operation returns it (output). */
-export function jsonSchemaOf(schema: unknown, io: "input" | "output"): JsonSchema {
-  const out = z.toJSONSchema(schema as z.ZodMiniType, { io, target: "draft-2020-12", unrepresentable: "any" }) as JsonSchema;
-  delete out.$schema;
-  return out;
 }
 
 /** MCP wants an object at the root of both schemas. */

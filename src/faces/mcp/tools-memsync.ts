@@ -3,7 +3,8 @@ import { CATALOGUE, type OpCall, type OpInfo } from "../../ops/catalogue/index.t
 import { runOp } from "../../ops/catalogue/run.ts";
 import { processGate } from "../../ops/gate.ts";
 import { errorResult, jsonResult } from "./results.ts";
-import { described, isObjectSchema, type JsonSchema, jsonSchemaOf } from "./schemas.ts";
+import { described, isObjectSchema, type JsonSchema } from "./schemas.ts";
+import { inputJsonSchema, outputJsonSchema } from "../../ops/catalogue/json-schema.ts";
 
 // The `memsync` profile: one tool per catalogue entry, derived from the entry alone (name,
 // summary, flags, input and output schemas), so an entry added to the catalogue is a tool without
@@ -28,13 +29,12 @@ export function annotationsOf(info: Pick<OpInfo, "readOnly" | "destructive" | "i
 }
 
 async function toolDef(info: OpInfo): Promise<ToolDef> {
-  const impl = (await info.load()) as { input: unknown; output?: () => Promise<unknown> };
-  const input = jsonSchemaOf(impl.input, "input");
+  // the catalogue's documents (ops/catalogue/json-schema.ts), without the dialect line and title
+  const { $schema: _i, title: _t, description: _d, ...input } = await inputJsonSchema(info.name);
   const props = input.properties as Record<string, Record<string, unknown>> | undefined;
   for (const [k, v] of Object.entries(MCP_DEFAULTS[info.name] ?? {})) if (props?.[k]) props[k] = { ...props[k], default: v };
-  // the output schema, where the catalogue declares one (issue 11: output schemas)
-  let output: JsonSchema = { type: "object" };
-  if (typeof impl.output === "function") output = jsonSchemaOf(await impl.output(), "output");
+  const { $schema: _o, ...declared } = await outputJsonSchema(info.name);
+  let output: JsonSchema = declared;
   const wrap = !isObjectSchema(output);
   if (wrap) output = { type: "object", properties: { result: output }, required: ["result"] };
   const flags = [info.readOnly ? "read-only" : "writes the store", info.destructive ? "destructive" : "", info.maintenance ? "maintenance (the store's maintainer machine)" : ""].filter(Boolean);
