@@ -100,11 +100,11 @@ export function initStore(dir = path.join(tempDir(), "store"), env?: Record<stri
 const templates = new Map<string, string>();
 
 /**
- * A copy of a store made once per test process and key by `make` (a folder copy is another
+ * A copy of a store that `make` builds once per test process and key (a folder copy is another
  * checkout to memsync: it takes a new replica id, src/store/machine.ts; and it has no index yet,
- * so its first command builds one from the files). For setup only: a copy
- * costs a millisecond where a memsync process costs 50-150 ms of CPU, and most test files start
- * dozens of stores. The template is never used itself.
+ * so its first command builds one from the files). For setup only: a copy costs a millisecond
+ * where a memsync process costs 50-150 ms of CPU, and most test files start dozens of stores.
+ * The template itself is never used.
  */
 export function fromTemplate(key: string, make: (dir: string) => void, dir = path.join(tempDir(), "store")): string {
   let template = templates.get(key);
