@@ -8,6 +8,8 @@
 // Deno's own type-check: tsc has checked the same files, more strictly, and Deno's check of the
 // source graph took half of the Deno run's time).
 //
+// Order: the longest first, by the times of the last run (see `estimate` below).
+//
 // Progress: a line per finished file (time, counts), a heartbeat for a file still running after
 // HEARTBEAT s, and at the end the slowest tests and every test that used a third or more of its
 // timeout (the suite must pass on a machine three times slower). Each file's full output is kept
@@ -98,12 +100,27 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
-/** A hint only: the files that take longest start first (any new file simply runs after them). */
-const SLOW_FIRST = ["chaos/chaos", "cli/secrets", "store/concurrency", "sync/sync-safety", "sync/crash-transfer", "sync/exchange"];
-const rank = (f: string) => {
-  const i = SLOW_FIRST.findIndex((s) => f.includes(`${s}.test.ts`));
-  return i < 0 ? SLOW_FIRST.length : i;
-};
+/**
+ * How long each file took (ms), to start the longest first so the workers end together (longest
+ * processing time first: the last to start are the shortest). From this machine's last run
+ * (.test-logs/times.json), else the table kept in the repository (scripts/test-times.json: a
+ * quiet 2-core run; refresh it by copying .test-logs/times.json after a full run). A file in
+ * neither counts as UNKNOWN_MS. A hint only: a wrong time costs balance, never a test.
+ */
+const TIMES_FILE = path.join(logs, "times.json");
+const UNKNOWN_MS = 10_000;
+function readTimes(file: string): Record<string, number> {
+  try {
+    const t = JSON.parse(fs.readFileSync(file, "utf8"));
+    return t && typeof t === "object" && !Array.isArray(t) ? t : {};
+  } catch {
+    return {};
+  }
+}
+const known = { ...readTimes(path.join(root, "scripts/test-times.json")), ...readTimes(TIMES_FILE) };
+const estimate = (name: string) => (typeof known[name] === "number" ? known[name]! : UNKNOWN_MS);
+const measured: Record<string, number> = {};
+const DENO = "core tests (deno)";
 
 /** The timeouts a file's tests declare (`test("name", { timeout: N }`), as name patterns. */
 function declaredTimeouts(file: string): [RegExp, number][] {
@@ -143,13 +160,12 @@ function collectTimes(file: string, out: string): void {
 async function pool(): Promise<void> {
   const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 2) || 2);
   const only = process.argv.slice(2); // `bun scripts/test.ts sync/ cli/get`: only the files these name (no Deno run)
-  const files = testFiles(path.join(root, "tests"))
-    .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const files = testFiles(path.join(root, "tests")).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
   console.log(`\n== tests: ${files.length} files under Bun${only.length ? "" : " and the core tests under Deno"}, ${jobs} at a time`);
-  type Job = () => Promise<void>;
-  const queue: Job[] = files.map((file) => async () => {
+  type Job = { name: string; go: () => Promise<void> };
+  const queue: Job[] = files.map((file) => ({ name: file, go: async () => {
     const d = await run(file, bin("bun"), ["test", "--timeout", String(DEFAULT_TIMEOUT_MS), file]);
+    measured[file] = Math.round(d.ms);
     keepLog(file, d.out);
     collectTimes(file, d.out);
     const p = num(d.out, /^\s*(\d+) pass$/m);
@@ -161,16 +177,20 @@ async function pool(): Promise<void> {
       console.log(`\n-- ${file} (exit ${d.code})\n${d.out}`);
     }
     console.log(`${secs(d.ms).padStart(8)}  ${String(p).padStart(3)} pass  ${x} fail  ${file}`);
-  });
-  // Deno after the slow files have started, so it overlaps them rather than trailing alone
-  if (only.length === 0) queue.splice(Math.min(jobs, queue.length), 0, async () => {
-    const d = await run("core tests (deno)", bin("deno"), ["test", "-A", "--quiet", "--no-check", "tests/core/"]);
+  } }));
+  // the Deno run is one more job of the pool, placed by its time like the files
+  if (only.length === 0) queue.push({ name: DENO, go: async () => {
+    const d = await run(DENO, bin("deno"), ["test", "-A", "--quiet", "--no-check", "tests/core/"]);
+    measured[DENO] = Math.round(d.ms);
     report(d, (out) => [num(out, /\((\d+) steps?\)/) || num(out, /(\d+) passed/), num(out, /(\d+) failed/)]);
-  });
+  } });
+  queue.sort((a, b) => estimate(b.name) - estimate(a.name) || a.name.localeCompare(b.name));
   const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) await job();
+    for (let job = queue.shift(); job; job = queue.shift()) await job.go();
   };
   await Promise.all(Array.from({ length: jobs }, worker));
+  // this run's times for the next run's order (a partial run updates only its files)
+  fs.writeFileSync(TIMES_FILE, `${JSON.stringify(Object.fromEntries(Object.entries({ ...readTimes(TIMES_FILE), ...measured }).sort(([a], [b]) => a.localeCompare(b))), null, 2)}\n`);
 }
 
 function slowest(): void {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { fromTemplate, initStore, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 
 // Bad input: a clear one-line error, a distinct non-zero exit, and the store byte-for-byte as it
 // was. The derived index's WAL side files come and go with every open, so they are not compared.
@@ -10,13 +10,20 @@ import { memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/en
 const EXIT = { usage: 2, not_found: 3, invalid: 4, conflict: 5, unavailable: 6, corrupt: 7 };
 const skipVolatile = (rel: string) => rel.endsWith("-wal") || rel.endsWith("-shm");
 
+let ids: { a: string; b: string } | undefined;
+/** Two memories and a relation, committed: made once per run of this file, each test gets a copy. */
 function fixture() {
-  const store = newStore();
-  const a = memsyncJson(["--store", store, "save", "first memory", "--tag", "t"]).memory.id;
-  const b = memsyncJson(["--store", store, "save", "second memory"]).memory.id;
-  memsyncJson(["--store", store, "relate", a, b]);
-  memsync(["--store", store, "list"]); // let the index settle so only the command under test could change it
-  return { store, a, b };
+  const store = fromTemplate("bad-input fixture", (dir) => {
+    initStore(dir);
+    const a = memsyncJson(["--store", dir, "save", "first memory", "--tag", "t"]).memory.id;
+    const b = memsyncJson(["--store", dir, "save", "second memory"]).memory.id;
+    memsyncJson(["--store", dir, "relate", a, b]);
+    memsyncJson(["--store", dir, "commit"]);
+    ids = { a, b };
+  });
+  // let the copy settle (its index built, its replica id taken) so only the command under test could change it
+  memsyncJson(["--store", store, "commit"]);
+  return { store, ...ids! };
 }
 
 function expectRefused(store: string, args: string[], code: number, message: RegExp, input?: string) {
@@ -173,7 +180,7 @@ describe("bad input changes nothing", () => {
       assert.match(first.stderr, /store metadata .*\.meta\.json is unusable: /);
       for (const { args, run } of runs) {
         assert.equal(run.code, first.code, `${args[0]}: ${run.stderr}`);
-        assert.equal(run.stderr, first.stderr, args[0]);
+        assert.equal(run.stderr, first.stderr, args[0]!);
       }
     }
     fs.writeFileSync(metaPath, JSON.stringify(good));

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { makeGist } from "../../src/core/gist.ts";
-import { git, memsync, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
+import { fromTemplate, git, initStore, memsync, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
 
 // memsync consolidate end to end: the compiled binary on a real store, native git to read history.
 
@@ -37,8 +37,8 @@ function allRecords(store: string, kind: "memories" | "relations"): any[] {
 }
 
 /** A store with two clusters of near-duplicates, unrelated notes, relations, all committed. */
-function fixture() {
-  const store = newStore();
+function build(store: string) {
+  initStore(store);
   const a = A.map((args) => save(store, args));
   const b = B.map((args) => save(store, args));
   const others = OTHERS.map((args) => save(store, args));
@@ -57,7 +57,14 @@ function fixture() {
   for (let i = 0; i < 3; i++) memsyncJson(["--store", store, "touch", a[0]!]);
   memsyncJson(["--store", store, "touch", a[1]!]);
   memsyncJson(["--store", store, "commit"]);
-  return { store, a, b, others, archived, elsewhere, rels };
+  return { a, b, others, archived, elsewhere, rels };
+}
+
+let built: ReturnType<typeof build> | undefined;
+/** A copy of the store build() makes once per run of this file (22 memsync processes each time otherwise). */
+function fixture() {
+  const store = fromTemplate("consolidate fixture", (dir) => (built = build(dir)));
+  return { store, ...built! };
 }
 
 const preview = (store: string, extra: string[] = [], env?: Record<string, string>) => memsyncJson(["--store", store, "consolidate", ...extra], { env });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { DEFAULT_DECAY, scoreMemory } from "../../src/core/decay.ts";
-import { EDGE_BIN, git, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { EDGE_BIN, git, memsync, memsyncJson, newStore, saveMany, snapshot, tempDir } from "../helpers/env.ts";
 
 // Decay scores, the shared settings, gc and promote, end to end through the compiled binary.
 // Old memories are made by saving records with old timestamps (save --input).
@@ -16,6 +16,15 @@ function saveAged(store: string, content: string, daysAgo: number, extra: Record
   const t = nowS() - Math.round(daysAgo * DAY);
   const fields = { content, created_at: t - DAY, last_used: t, ...extra };
   return memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify(fields), env }).memory.id as string;
+}
+
+/** Several such memories saved by one process (save --input with a JSON array); their ids in order. */
+function saveAgedMany(store: string, items: [content: string, daysAgo: number, extra?: Record<string, unknown>][]): string[] {
+  const records = items.map(([content, daysAgo, extra]) => {
+    const t = nowS() - Math.round(daysAgo * DAY);
+    return { content, created_at: t - DAY, last_used: t, ...extra };
+  });
+  return saveMany(store, records);
 }
 
 const readMeta = (store: string) => JSON.parse(fs.readFileSync(path.join(store, ".meta.json"), "utf8"));
@@ -43,7 +52,7 @@ describe("memsync score", () => {
       { days: 12, uses: 0, expect: 0.0626 },
       { days: 13, uses: 0, expect: 0.0497 },
     ];
-    const ids = cases.map((c, i) => saveAged(store, `reference case ${i}`, c.days, { use_count: c.uses }));
+    const ids = saveAgedMany(store, cases.map((c, i) => [`reference case ${i}`, c.days, { use_count: c.uses }]));
     const out = memsyncJson(["--store", store, "score", ...ids]);
     assert.equal(out.settings.decay.model, "exponential");
     for (const [i, c] of cases.entries()) {
@@ -166,12 +175,14 @@ describe("memsync settings", () => {
 describe("memsync gc", () => {
   test("deletes active memories under the forget threshold with their relations, one commit, last_gc_at recorded", async () => {
     const store = newStore();
-    const keep = saveAged(store, "used yesterday", 1);
-    const keepUsed = saveAged(store, "old but used a lot", 60, { use_count: 20 });
-    const old1 = saveAged(store, "faded note one", 60);
-    const old2 = saveAged(store, "faded note two", 90);
-    const promoted = saveAged(store, "faded but promoted", 90, { status: "promoted" });
-    const archived = saveAged(store, "faded and archived", 90, { status: "archived" });
+    const [keep, keepUsed, old1, old2, promoted, archived] = saveAgedMany(store, [
+      ["used yesterday", 1],
+      ["old but used a lot", 60, { use_count: 20 }],
+      ["faded note one", 60],
+      ["faded note two", 90],
+      ["faded but promoted", 90, { status: "promoted" }],
+      ["faded and archived", 90, { status: "archived" }],
+    ]) as [string, string, string, string, string, string];
     const r1 = memsyncJson(["--store", store, "relate", keep, old1]).relation.id;
     const r2 = memsyncJson(["--store", store, "relate", old2, keepUsed, "--type", "supports"]).relation.id;
     const r3 = memsyncJson(["--store", store, "relate", keep, keepUsed]).relation.id;
@@ -221,9 +232,9 @@ describe("memsync gc", () => {
 
   test("memories flat and in shard folders go in one commit, with nothing taken for an edit made outside memsync", () => {
     const store = newStore();
-    const flat = [saveAged(store, "faded flat one", 60), saveAged(store, "faded flat two", 70)];
+    const flat = saveAgedMany(store, [["faded flat one", 60], ["faded flat two", 70]]);
     memsyncJson(["--store", store, "settings", "layout", "sharded"]);
-    const sharded = [saveAged(store, "faded sharded one", 60), saveAged(store, "faded sharded two", 80), saveAged(store, "kept sharded", 0)];
+    const sharded = saveAgedMany(store, [["faded sharded one", 60], ["faded sharded two", 80], ["kept sharded", 0]]);
     assert.ok(fs.existsSync(path.join(store, "memories", sharded[0]!.slice(-2), `${sharded[0]}.json`)));
     assert.ok(fs.existsSync(path.join(store, "memories", `${flat[0]}.json`)));
     memsyncJson(["--store", store, "commit"]);
@@ -258,10 +269,7 @@ describe("memsync gc", () => {
 
   test("--archive archives instead and keeps their relations; --limit takes the lowest scores first", () => {
     const store = newStore();
-    const keep = saveAged(store, "kept", 0);
-    const a = saveAged(store, "faded a", 50);
-    const b = saveAged(store, "faded b, the oldest", 200);
-    const c = saveAged(store, "faded c", 100);
+    const [keep, a, b, c] = saveAgedMany(store, [["kept", 0], ["faded a", 50], ["faded b, the oldest", 200], ["faded c", 100]]) as [string, string, string, string];
     const rel = memsyncJson(["--store", store, "relate", keep, a]).relation.id;
     const first = memsyncJson(["--store", store, "gc", "--archive", "--limit", "2"]);
     assert.equal(first.under_threshold, 3);
@@ -412,11 +420,13 @@ describe("memsync promote", () => {
   test("--auto: real reinforcement is promoted, a fresh memory is not; --dry-run writes nothing", () => {
     const store = newStore();
     const vault = path.join(tempDir(), "vault");
-    const fresh = saveAged(store, "brand new, never used", 0);
-    const reinforced = saveAged(store, "used six times, last yesterday", 1, { use_count: 6, created_at: nowS() - 60 * DAY });
-    const burst = saveAged(store, "used five times in its first days", 11, { use_count: 5, created_at: nowS() - 12 * DAY });
-    const faded = saveAged(store, "used five times long ago", 40, { use_count: 5, created_at: nowS() - 50 * DAY });
-    const fewUses = saveAged(store, "used four times today", 0, { use_count: 4 });
+    const [fresh, reinforced, burst, faded, fewUses] = saveAgedMany(store, [
+      ["brand new, never used", 0],
+      ["used six times, last yesterday", 1, { use_count: 6, created_at: nowS() - 60 * DAY }],
+      ["used five times in its first days", 11, { use_count: 5, created_at: nowS() - 12 * DAY }],
+      ["used five times long ago", 40, { use_count: 5, created_at: nowS() - 50 * DAY }],
+      ["used four times today", 0, { use_count: 4 }],
+    ]) as [string, string, string, string, string];
     memsyncJson(["--store", store, "commit"]);
     const before = synced(store);
     const dry = memsyncJson(["--store", store, "promote", "--auto", "--dry-run", "--vault", vault]);
@@ -437,8 +447,7 @@ describe("memsync promote", () => {
   test("never overwrites a user's file of the same name; reuses the note an interrupted promotion left", () => {
     const store = newStore();
     const vault = tempDir();
-    const a = saveAged(store, "Deploy with blue green", 0);
-    const b = saveAged(store, "Rotate the signing keys", 0);
+    const [a, b] = saveAgedMany(store, [["Deploy with blue green", 0], ["Rotate the signing keys", 0]]) as [string, string];
     const mine = path.join(vault, `deploy-with-blue-green-${a.slice(-8)}.md`);
     fs.writeFileSync(mine, "my own note, not memsync's\n");
     const left = path.join(vault, `rotate-the-signing-keys-${b.slice(-8)}.md`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { spawnSync } from "node:child_process";
-import { BIN, git, hasCommand, memsync, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
+import { BIN, git, hasCommand, memsync, memsyncJson, newStore, saveMany, snapshot } from "../helpers/env.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 
 // Gists made at save and at update, and backfilled in one commit, through the compiled binary.
@@ -45,9 +45,13 @@ describe("gists at save and update", () => {
 describe("backfill-gists", () => {
   test("dry run changes nothing; the backfill is one commit; a second run has nothing to do", () => {
     const store = newStore();
-    const ids = PROSE_MEMORIES.slice(0, 12).map((content) => saveJson(store, { content, gist: null }).id as string);
-    const tiny = saveJson(store, { content: "too short for a gist", gist: null }).id as string;
-    const given = saveJson(store, { content: PROSE_MEMORIES[20], gist: "a gist given by hand" }).id as string;
+    const saved = saveMany(store, [
+      ...PROSE_MEMORIES.slice(0, 12).map((content) => ({ content, gist: null })),
+      { content: "too short for a gist", gist: null },
+      { content: PROSE_MEMORIES[20], gist: "a gist given by hand" },
+    ]);
+    const ids = saved.slice(0, 12);
+    const [tiny, given] = saved.slice(12) as [string, string];
     assert.equal(memsync(["--store", store, "commit"]).code, 0);
 
     const before = snapshot(store, (p) => p.startsWith(".memsync") || p.startsWith(".git"));
@@ -91,7 +95,7 @@ describe("backfill-gists", () => {
 
   test("a progress bar on a terminal's stderr, and none with --json", { skip: !hasCommand("script") && "needs script(1) for a terminal" }, () => {
     const store = newStore();
-    for (const content of PROSE_MEMORIES.slice(0, 5)) saveJson(store, { content, gist: null });
+    saveMany(store, PROSE_MEMORIES.slice(0, 5).map((content) => ({ content, gist: null })));
     // script(1) gives the command a terminal; stdout goes to /dev/null, stderr to the terminal
     const onTerminal = (extra: string) =>
       spawnSync("script", ["-qec", `${BIN} --store ${store} backfill-gists --dry-run ${extra} 2>&1 >/dev/null`, "/dev/null"], { encoding: "utf8" }).stdout;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
+import { memsync, memsyncJson, newStore, saveMany } from "../helpers/env.ts";
 
 // list and search through the compiled binary: every match however old, never a non-match.
 
@@ -13,13 +13,20 @@ function saveAt(store: string, content: string, ageDays: number, extra: Record<s
   return memsyncJson(["--store", store, "save", "--input", "-"], { input }).memory.id;
 }
 
+/** Several at once (one process, one operation); their ids in order. */
+function saveManyAt(store: string, items: [content: string, ageDays: number, extra?: Record<string, unknown>][]): string[] {
+  return saveMany(store, items.map(([content, ageDays, extra]) => ({ content, created_at: NOW - ageDays * DAY, last_used: NOW - ageDays * DAY, ...extra })));
+}
+
 describe("search", () => {
   test("finds every matching memory however old, ranks them, and returns no non-match", () => {
     const store = newStore();
-    const old = saveAt(store, "Offset pagination timed out on the orders table", 700);
-    const mid = saveAt(store, "We moved list endpoints to cursor pagination", 200, { meta: { tags: ["pagination"] } });
-    // many recent memories that do not match, so a search limited to recent ones would miss the old
-    for (let i = 0; i < 30; i++) saveAt(store, `Unrelated note number ${i} about logging`, 0);
+    const [old, mid] = saveManyAt(store, [
+      ["Offset pagination timed out on the orders table", 700],
+      ["We moved list endpoints to cursor pagination", 200, { meta: { tags: ["pagination"] } }],
+      // many recent memories that do not match, so a search limited to recent ones would miss the old
+      ...Array.from({ length: 30 }, (_, i): [string, number] => [`Unrelated note number ${i} about logging`, 0]),
+    ]);
     const recent = saveAt(store, "Pagination cursor must be opaque to clients", 1);
     const out = memsyncJson(["--store", store, "search", "pagination"]);
     assert.equal(out.total, 3);
@@ -35,9 +42,11 @@ describe("search", () => {
 
   test("matches prefixes and stems, tags and entities", () => {
     const store = newStore();
-    const pg = saveAt(store, "Analytics runs on it", 3, { entities: ["PostgreSQL"] });
-    const tagged = saveAt(store, "A note", 3, { meta: { tags: ["Machine Learning"] } });
-    const stem = saveAt(store, "The workers were timing out under load", 3);
+    const [pg, tagged, stem] = saveManyAt(store, [
+      ["Analytics runs on it", 3, { entities: ["PostgreSQL"] }],
+      ["A note", 3, { meta: { tags: ["Machine Learning"] } }],
+      ["The workers were timing out under load", 3],
+    ]);
     assert.deepEqual(memsyncJson(["--store", store, "search", "postgres"]).hits.map((h: any) => h.memory.id), [pg]);
     assert.deepEqual(memsyncJson(["--store", store, "search", "machine_learning"]).hits.map((h: any) => h.memory.id), [tagged]);
     assert.deepEqual(memsyncJson(["--store", store, "search", "timed", "loads"]).hits.map((h: any) => h.memory.id), [stem]);
@@ -57,9 +66,11 @@ describe("search", () => {
 
   test("filters and limit", () => {
     const store = newStore();
-    const a = saveAt(store, "redis cache decision", 10, { type: "decision", project: "shop", meta: { tags: ["cache"] } });
-    saveAt(store, "redis cache fact", 10, { type: "fact", project: "blog" });
-    saveAt(store, "redis cache old", 400, { type: "decision", project: "shop" });
+    const [a] = saveManyAt(store, [
+      ["redis cache decision", 10, { type: "decision", project: "shop", meta: { tags: ["cache"] } }],
+      ["redis cache fact", 10, { type: "fact", project: "blog" }],
+      ["redis cache old", 400, { type: "decision", project: "shop" }],
+    ]);
     assert.deepEqual(
       memsyncJson(["--store", store, "search", "redis", "--type", "decision", "--project", "shop", "--since", "30d"]).hits.map((h: any) => h.memory.id),
       [a],
@@ -74,9 +85,11 @@ describe("search", () => {
 describe("list", () => {
   test("newest first, with filters by status, tag, type, project and since", () => {
     const store = newStore();
-    const old = saveAt(store, "old one", 100, { type: "pattern", meta: { tags: ["x"] } });
-    const newer = saveAt(store, "newer one", 5, { type: "problem", project: "p1" });
-    const newest = saveAt(store, "newest one", 1, { type: "problem", project: "p1", meta: { tags: ["x"] } });
+    const [old, newer, newest] = saveManyAt(store, [
+      ["old one", 100, { type: "pattern", meta: { tags: ["x"] } }],
+      ["newer one", 5, { type: "problem", project: "p1" }],
+      ["newest one", 1, { type: "problem", project: "p1", meta: { tags: ["x"] } }],
+    ]) as [string, string, string];
     const all = memsyncJson(["--store", store, "list"]);
     assert.deepEqual(all.memories.map((m: any) => m.id), [newest, newer, old]);
     assert.deepEqual(memsyncJson(["--store", store, "list", "--tag", "x"]).memories.map((m: any) => m.id), [newest, old]);

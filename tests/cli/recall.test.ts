@@ -18,10 +18,10 @@ function saveAt(store: string, content: string, ageDays: number, extra: Record<s
 }
 
 /** Many memories at once (save --input takes a JSON array: one process, one operation); their ids in order. */
-function saveManyAt(store: string, items: { content: string; ageDays: number }[]): string[] {
-  const records = items.map(({ content, ageDays }) => {
+function saveManyAt(store: string, items: { content: string; ageDays: number; extra?: Record<string, unknown> }[]): string[] {
+  const records = items.map(({ content, ageDays, extra }) => {
     const t = NOW - ageDays * DAY;
-    return { content, created_at: t, last_used: t, gist: null, project: null };
+    return { content, created_at: t, last_used: t, gist: null, project: null, ...extra };
   });
   return memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify(records) }).saved.map((s: any) => s.memory.id);
 }
@@ -34,7 +34,7 @@ describe("recall", () => {
     const store = newStore();
     const old = saveAt(store, "Offset pagination timed out on the orders table of large merchants", 700);
     const partial = saveAt(store, "The orders table has a composite index on merchant and created_at", 1);
-    for (let i = 0; i < 40; i++) saveAt(store, `Unrelated note number ${i} about logging and alerts`, 0);
+    saveManyAt(store, Array.from({ length: 40 }, (_, i) => ({ content: `Unrelated note number ${i} about logging and alerts`, ageDays: 0 })));
     const out = recallJson(store, "why did offset pagination time out on the orders table?");
     assert.deepEqual(ids(out), [old, partial], "the old memory matching every word first, the partial match after");
     assert.equal(out.total, 2);
@@ -210,7 +210,10 @@ describe("context", () => {
 
   test("limit 10 by default, --limit, the budget, and the line saying more exist", () => {
     const store = newStore();
-    const made = Array.from({ length: 14 }, (_, i) => decision(store, `Decision ${i}: ${"a reasonably long explanation of the choice ".repeat(1 + (i % 4))}`, 14 - i, "web app"));
+    const made = saveManyAt(
+      store,
+      Array.from({ length: 14 }, (_, i) => ({ content: `Decision ${i}: ${"a reasonably long explanation of the choice ".repeat(1 + (i % 4))}`, ageDays: 14 - i, extra: { type: "decision", project: "web app" } })),
+    );
     const newestFirst = [...made].reverse();
     const out = memsyncJson(["--store", store, "context", "--project", "web app"]);
     assert.deepEqual(ids(out), newestFirst.slice(0, 10));

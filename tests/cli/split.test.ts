@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { makeGist } from "../../src/core/gist.ts";
-import { git, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { fromTemplate, git, initStore, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 
 // memsync split end to end: the compiled binary on a real store, native git to read history.
 
@@ -27,8 +27,8 @@ function allRelations(store: string): any[] {
     .map((n) => JSON.parse(fs.readFileSync(path.join(store, "relations", n), "utf8")));
 }
 
-function fixture() {
-  const store = newStore();
+function build(store: string) {
+  initStore(store);
   const save = (args: string[]) => memsyncJson(["--store", store, "save", ...args]).memory.id as string;
   const x = save([COMPOSITE.join(" "), "--tag", "redis,caching,export", "--entity", "Redis", "--strength", "1.4", "--type", "decision", "--project", "web"]);
   const other = save(["Postgres connection pool size is 20 in production"]);
@@ -37,7 +37,14 @@ function fixture() {
   const r2 = memsyncJson(["--store", store, "relate", x, later, "--type", "causes"]).relation.id as string;
   for (let i = 0; i < 3; i++) memsyncJson(["--store", store, "touch", x]);
   memsyncJson(["--store", store, "commit"]);
-  return { store, x, other, later, r1, r2 };
+  return { x, other, later, r1, r2 };
+}
+
+let built: ReturnType<typeof build> | undefined;
+/** A composite memory with relations and uses, committed: built once per run of this file, each test gets a copy. */
+function fixture() {
+  const store = fromTemplate("split fixture", (dir) => (built = build(dir)));
+  return { store, ...built! };
 }
 
 const commits = (store: string) => git(store, "log", "--format=%s").stdout.trim().split("\n");

@@ -90,12 +90,49 @@ export function snapshot(dir: string, skip: (rel: string) => boolean = () => fal
   return out;
 }
 
-/** A fresh store made by `memsync init` in a temp folder. */
-export function newStore(): string {
-  const dir = path.join(tempDir(), "store");
-  const r = memsync(["init", dir]);
+/** A store made by `memsync init` in a temp folder (for a test that checks init, or a template). */
+export function initStore(dir = path.join(tempDir(), "store"), env?: Record<string, string>): string {
+  const r = memsync(["init", dir], { env });
   if (r.code !== 0) throw new Error(`init failed: ${r.stderr}`);
   return dir;
+}
+
+const templates = new Map<string, string>();
+
+/**
+ * A copy of a store that `make` builds once per test process and key (a folder copy is another
+ * checkout to memsync: it takes a new replica id, src/store/machine.ts; and it has no index yet,
+ * so its first command builds one from the files). For setup only: a copy costs a millisecond
+ * where a memsync process costs 50-150 ms of CPU, and most test files start dozens of stores.
+ * The template itself is never used.
+ */
+export function fromTemplate(key: string, make: (dir: string) => void, dir = path.join(tempDir(), "store")): string {
+  let template = templates.get(key);
+  if (!template) {
+    template = path.join(tempDir("memsync-template-"), path.basename(dir));
+    make(template);
+    templates.set(key, template);
+  }
+  // not the index: a copy's files have new inodes, which an index would take for outside edits;
+  // a new index rescans instead (as after a lost index) and finds nothing changed
+  fs.cpSync(template, dir, { recursive: true, filter: (src) => !/[/\\]\.memsync[/\\]index\.db/.test(src) });
+  return dir;
+}
+
+/** A fresh store as `memsync init` makes it (a copy of one init made once per test process). */
+export function newStore(): string {
+  return fromTemplate("init", (dir) => initStore(dir));
+}
+
+/**
+ * Many memories saved by one memsync process (`save --input -` with a JSON array: every record
+ * checked, then saved as one operation and one commit); their ids in order. A string is a record
+ * with only its content. For setup: the save path a test checks runs through `save` itself.
+ */
+export function saveMany(store: string, records: (string | Record<string, unknown>)[], opts: RunOptions & { flags?: string[] } = {}): string[] {
+  const input = JSON.stringify(records.map((r) => (typeof r === "string" ? { content: r } : r)));
+  const out = memsyncJson(["--store", store, "save", "--input", "-", ...(opts.flags ?? [])], { ...opts, input });
+  return out.saved.map((s: { memory: { id: string } }) => s.memory.id);
 }
 
 export function hasCommand(cmd: string): boolean {

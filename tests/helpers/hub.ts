@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { BIN, git, memsync, memsyncJson, snapshot, tempDir } from "./env.ts";
+import { BIN, fromTemplate, git, initStore, memsync, memsyncJson, snapshot, tempDir } from "./env.ts";
 
 // Machines syncing through a shared remote: a bare repository in a temp folder (the hub), stores
 // made beside it, and the shorthands the sync tests share. Real processes, real git.
@@ -22,11 +22,20 @@ export function hub(): Hub {
 /** Plain http:// is for a loopback test server only, and memsync wants that said. */
 export const insecure = (remote: string) => (remote.startsWith("http://") ? ["--insecure-http"] : []);
 
-/** A new store root/name with `remote` as its remote; `env` for both commands (e.g. MEMSYNC_MACHINE). */
+/**
+ * A new store root/name with `remote` as its remote; `env` for both commands (e.g. MEMSYNC_MACHINE).
+ * The store is a copy of one `memsync init` made once per test process for this name and env (so
+ * machines a and b still have histories of their own, as two inits give); a path remote is set
+ * as `memsync remote set` sets it (two keys in .git/config), an HTTP one by memsync itself.
+ */
 export function machine(root: string, name: string, remote: string, env: Record<string, string> = {}): string {
-  const dir = path.join(root, name);
-  assert.equal(memsync(["init", dir], { env }).code, 0);
-  assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)], { env }).code, 0);
+  const dir = fromTemplate(`machine ${name} ${JSON.stringify(env)}`, (d) => initStore(d, env), path.join(root, name));
+  if (/^https?:/.test(remote)) {
+    assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)], { env }).code, 0);
+  } else {
+    assert.equal(git(dir, "config", "remote.origin.url", path.resolve(remote)).status, 0);
+    assert.equal(git(dir, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*").status, 0);
+  }
   return dir;
 }
 

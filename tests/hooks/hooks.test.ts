@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // `memsync hook <Event>` end to end with the compiled binary: Claude Code's JSON in, the
 // documented JSON out, always exit 0, context under 10,000 characters.
@@ -64,11 +64,10 @@ describe("memsync hook", () => {
     const store = newStore();
     const repo = project();
     const long = "x".repeat(3000);
-    for (let i = 0; i < 30; i++) {
-      memsyncJson(["--store", store, "save", "--input", "-"], {
-        input: JSON.stringify({ content: `Decision ${i}: we chose option ${i} ${long}`, type: "decision", project: "github.com/acme/shop", decision: { what: `option ${i} ${long}`, why: long } }),
-      });
-    }
+    saveMany(
+      store,
+      Array.from({ length: 30 }, (_, i) => ({ content: `Decision ${i}: we chose option ${i} ${long}`, type: "decision", project: "github.com/acme/shop", decision: { what: `option ${i} ${long}`, why: long } })),
+    );
     const start = hook(store, "SessionStart", { cwd: repo, source: "startup" });
     assert.ok(start.ctx!.length > 1000);
     const asked = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Remind me which option we chose last time" });

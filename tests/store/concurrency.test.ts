@@ -10,6 +10,7 @@ import { parseJsonText, parseWith } from "../../src/core/model/validate.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { loadAll } from "../../src/store/load-all.ts";
 import { memsync, memsyncAsync, newStore, REPO, type Run, tempDir } from "../helpers/env.ts";
+import { slowness } from "../helpers/load.ts";
 
 // Several real processes on one store: the compiled binary (dist/memsync) for the CLI, and a
 // small Bun script over src/store/store.ts for the crash test. Writers are serialized by the
@@ -221,7 +222,9 @@ function runUntilKilled(script: string, store: string, delayMs: number): Promise
     let stderr = "";
     let ready = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000); // never hang the suite
+    // never hang the suite; a loaded machine is given more time to start bun (at load 58 on 2
+    // cores a writer did not print "ready" within a flat 20 s)
+    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000 * slowness());
     child.stderr.on("data", (d) => (stderr += d));
     child.stdout.on("data", (d) => {
       if (!ready && String(d).includes("ready")) {

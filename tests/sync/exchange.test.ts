@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { spawnSync } from "node:child_process";
-import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, readMemoryFile } from "../helpers/env.ts";
+import { BIN, git, hasCommand, memsync, memsyncAsync, memsyncJson, readMemoryFile, saveMany } from "../helpers/env.ts";
 import { type Hub, hub, machine as storeOn, save, sync } from "../helpers/hub.ts";
 
 // Machines syncing through a bare repository on a local path: real processes, real git.
@@ -95,7 +95,7 @@ describe("memsync sync through a bare repository", () => {
   test("a packed remote (after git gc): a push sends only the new objects, and both sides stay whole", () => {
     const h = hub();
     const a = machine(h, "a");
-    for (let i = 0; i < 30; i++) save(a, `memory ${i} before the hub is packed`);
+    saveMany(a, Array.from({ length: 30 }, (_, i) => `memory ${i} before the hub is packed`));
     sync(a);
     assert.equal(git(h.bare, "gc", "-q").status, 0);
     const loose = () => git(h.bare, "count-objects", "-v").stdout.match(/^count: (\d+)$/m)![1];
@@ -180,7 +180,7 @@ describe("clone, remotes and status", () => {
     if (!hasCommand("script")) return; // util-linux's script gives the command a terminal
     const h = hub();
     const a = machine(h, "a");
-    for (let i = 0; i < 120; i++) save(a, `progress memory ${i}`);
+    saveMany(a, Array.from({ length: 120 }, (_, i) => `progress memory ${i}`));
     sync(a);
     const files = Number(git(h.bare, "ls-tree", "-r", "--name-only", "HEAD").stdout.trim().split("\n").length);
     const onTty = spawnSync("script", ["-qec", `${BIN} clone ${h.bare} ${path.join(h.root, "tty")}`, "/dev/null"], { encoding: "utf8", env: { ...process.env, HOME: h.root } });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, saveMany, tempDir } from "../helpers/env.ts";
 import { type Hub, hub, killAfter, machine as storeOn, synced } from "../helpers/hub.ts";
 
 // Sync that never loses a write: writes racing syncs, syncs killed mid-checkout, corrupt files,
@@ -94,7 +94,7 @@ describe("a sync killed in the middle of its checkout", () => {
       const h = hub();
       const a = machine(h, "a");
       const b = machine(h, "b");
-      const ids = ["one", "two", "three", "four"].map((t) => save(a, `memory ${t}`));
+      const ids = saveMany(a, ["one", "two", "three", "four"].map((t) => `memory ${t}`), onMachine(a));
       sync(a);
       sync(b);
       const base = uses(a, ids[0]!);
