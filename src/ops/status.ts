@@ -33,11 +33,8 @@ export interface StatusOutcome {
   git_objects: GitObjects | null;
 }
 
-/**
- * A health report. It re-stats every record file (finding edits made in place), so it is the
- * one command that costs O(store); everything it finds wrong it reports and leaves untouched.
- */
-async function unpushed(root: string): Promise<number | null> {
+/** Commits the remote has not got yet, as far as the last sync knew (null: no remote). */
+export async function unpushed(root: string): Promise<number | null> {
   const config = `${root}/.git/config`;
   if (!fs.existsSync(config) || !fs.readFileSync(config, "utf8").includes('[remote "origin"]')) return null;
   const { commitsAhead } = await import("../sync/exchange.ts");
@@ -49,6 +46,10 @@ function linksReason(links: string[]): string {
   return `${links.length} symbolic link${links.length === 1 ? "" : "s"} in the store (memsync refuses to write through them): ${shown}${links.length > 5 ? ", ..." : ""}`;
 }
 
+/**
+ * A health report. It re-stats every record file (finding edits made in place), so it is the
+ * one command that costs O(store); everything it finds wrong it reports and leaves untouched.
+ */
 export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
   const base: StatusOutcome = {
     store: env.storeRoot,

@@ -144,4 +144,30 @@ describe("memsync serve: the routes", () => {
     assert.equal(after.sync.last.ok, true);
     assert.ok(Date.parse(after.sync.last.finished_at) > Date.now() - 60_000);
   });
+
+  test("health is cheap: a call answers from the last full check; ?full=1 runs one (a file broken in place is found then)", async () => {
+    const saved = await post(v1("save"), { memory: { content: "broken in place for the health check" } });
+    const id: string = saved.body.memory.id;
+    const file = filesUnder(store, `${id}.json`)[0]!;
+    assert.ok(file, "the saved memory's file");
+    const before = (await get(v1("health"))).body;
+    assert.equal(before.health, "healthy");
+    assert.equal(before.full_check.every_s, 60);
+    const text = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, "{not json"); // same folder mtime may not move: only a full check re-stats files
+    try {
+      const full = (await get(`${v1("health")}?full=1`)).body;
+      assert.equal(full.health, "degraded", JSON.stringify(full));
+      assert.match(full.reasons.join(" "), /corrupt/);
+      assert.ok(Date.parse(full.full_check.at) > Date.now() - 60_000);
+      // the next plain call reports that check, without running another
+      const next = (await get(v1("health"))).body;
+      assert.equal(next.health, "degraded");
+      assert.equal(next.full_check.at, full.full_check.at);
+      assert.equal(next.full_check.running, false);
+    } finally {
+      fs.writeFileSync(file, text);
+      assert.equal((await get(`${v1("health")}?full=1`)).body.health, "healthy");
+    }
+  });
 });

@@ -6,7 +6,7 @@ import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
 import { processGate } from "../../ops/gate.ts";
 import { guard, type GuardOptions } from "./guard.ts";
-import { healthRoute } from "./health.ts";
+import { HealthChecks, healthRoute } from "./health.ts";
 import { hookRoutes } from "./hook-route.ts";
 import { opRoutes } from "./op-routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -24,6 +24,8 @@ export interface ApiOptions {
   bodyLimit?: number;
   /** Background sync interval; null: none. */
   syncEveryMs?: number | null;
+  /** How old the last full health check may be before a health call starts the next. */
+  fullCheckEveryMs?: number;
 }
 
 export interface Api {
@@ -50,7 +52,7 @@ export function createApi(opts: ApiOptions): Api {
   app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
-  healthRoute(app, api, pkg.version);
+  healthRoute(app, api, new HealthChecks(api, opts.fullCheckEveryMs), pkg.version);
   hookRoutes(app, api);
   // MCP over Streamable HTTP (src/faces/mcp): behind the same guard and body limit; the SDK is
   // loaded on the first /mcp request, so a server that never serves MCP never loads it

@@ -49,7 +49,7 @@ export async function openApiDocument(version: string): Promise<object> {
     }
     paths[`/v1/${info.name}`] = item;
   }
-  paths["/v1/health"] = { get: { summary: "the store's health, unpushed commits, the last sync and its result", operationId: "health", responses: { "200": { description: "health" }, ...ERRORS } } };
+  paths["/v1/health"] = { get: { summary: "the store's health from cheap facts and the last full check (?full=1 runs one now), unpushed commits, the last sync and its result", operationId: "health", responses: { "200": { description: "health" }, ...ERRORS } } };
   paths["/v1/hooks/{event}"] = {
     post: {
       summary: "a Claude Code hook (type: http): the event's JSON in, the documented hook JSON out (as `memsync hook EVENT`)",
