@@ -47,7 +47,8 @@ export function settingsPath(scope: HookScope, cwd: string, env: ClaudeEnv): str
   return scope === "user" ? path.join(claudeHome(env), "settings.json") : path.join(projectRoot(cwd, env), ".claude", "settings.json");
 }
 
-function readSettings(file: string): JsonObject {
+/** A Claude Code JSON file (settings, .mcp.json, .claude.json) as an object: {} if missing or empty; refused, nothing changed, if it is not a JSON object. */
+export function readClaudeJson(file: string): JsonObject {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -78,7 +79,7 @@ function write(file: string, settings: JsonObject): void {
  */
 export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string, http?: HttpHooks): HooksChange {
   const file = settingsPath(scope, cwd, env);
-  const current = readSettings(file);
+  const current = readClaudeJson(file);
   const tail = (event: string) => (memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : "");
   const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({
     event,
@@ -95,7 +96,7 @@ export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, comm
 export function uninstallHooks(scope: HookScope, cwd: string, env: ClaudeEnv, self?: string): HooksChange {
   const file = settingsPath(scope, cwd, env);
   if (!fs.existsSync(file)) return { file, scope, added: 0, replaced: 0, removed: 0 };
-  const { settings, removed } = removeHooks(readSettings(file), self);
+  const { settings, removed } = removeHooks(readClaudeJson(file), self);
   if (removed > 0) write(file, settings);
   return { file, scope, added: 0, replaced: 0, removed };
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { MemsyncError } from "../../core/errors.ts";
 import { claudeHome, type ClaudeEnv, projectRoot, replaceFile } from "../../ops/claude-files.ts";
+import { readClaudeJson } from "../../ops/hooks-install.ts";
 
 // `memsync mcp install|uninstall [--project|--user] [--tools PROFILE]`: memsync's server entry
 // in Claude Code's MCP configuration, the project's .mcp.json or the user's ~/.claude.json
@@ -28,25 +29,6 @@ export function mcpConfigPath(scope: McpScope, cwd: string, env: ClaudeEnv): str
   return scope === "user" ? (env.configDir ? path.join(env.configDir, ".claude.json") : path.join(env.home, ".claude.json")) : path.join(projectRoot(cwd, env), ".mcp.json");
 }
 
-function readConfig(file: string): Json {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    if ((e as { code?: string }).code === "ENOENT") return {};
-    throw e;
-  }
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new MemsyncError("invalid_input", `${file} is not valid JSON (${e instanceof Error ? e.message : String(e)}); fix it first, nothing was changed`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new MemsyncError("invalid_input", `${file} does not hold a JSON object; nothing was changed`);
-  return value as Json;
-}
-
 /** An entry memsync wrote: a stdio command running memsync's `mcp --tools`. */
 export function isOurs(entry: unknown): boolean {
   if (typeof entry !== "object" || entry === null) return false;
@@ -68,7 +50,7 @@ export interface InstallOptions {
 
 export function installMcp(cwd: string, env: ClaudeEnv, o: InstallOptions): McpConfigChange {
   const file = mcpConfigPath(o.scope, cwd, env);
-  const config = readConfig(file);
+  const config = readClaudeJson(file) as Json;
   const name = SERVER_NAMES[o.profile];
   const servers = (config.mcpServers ?? {}) as Json;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new MemsyncError("invalid_input", `${file}: mcpServers is not an object; nothing was changed`);
@@ -87,7 +69,7 @@ export function uninstallMcp(cwd: string, env: ClaudeEnv, scope: McpScope, profi
   const file = mcpConfigPath(scope, cwd, env);
   const name = SERVER_NAMES[profile];
   if (!fs.existsSync(file)) return { file, scope, name, changed: "absent" };
-  const config = readConfig(file);
+  const config = readClaudeJson(file) as Json;
   const servers = config.mcpServers as Json | undefined;
   if (!servers || typeof servers !== "object" || !isOurs(servers[name])) return { file, scope, name, changed: "absent" };
   const { [name]: _, ...rest } = servers;
