@@ -13,6 +13,8 @@ export interface OpsEnv {
   open?: OpenOptions;
   /** How git should run this memsync as its merge driver (see runtime/self.ts); default: memsync on PATH. */
   driverCommand?: string;
+  /** This machine's vault folder for promoted notes (MEMSYNC_VAULT, absolute); never a synced setting. */
+  vault?: string;
   /** Where an HTTP(S) remote's token comes from (never from .git/config). */
   credentials?: { token?: string; file?: string };
 }

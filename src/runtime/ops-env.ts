@@ -11,7 +11,7 @@ import { selfCommand, shellQuote } from "./self.ts";
 export interface OpsEnvValues {
   /** The store folder as given (--store, a request's store); relative to cwd. */
   store?: string;
-  /** Environment variables: MEMSYNC_HOME, MEMSYNC_MACHINE, MEMSYNC_GIT_TOKEN, MEMSYNC_BUSY_TIMEOUT_MS, XDG_CONFIG_HOME. */
+  /** Environment variables: MEMSYNC_HOME, MEMSYNC_MACHINE, MEMSYNC_VAULT, MEMSYNC_GIT_TOKEN, MEMSYNC_BUSY_TIMEOUT_MS, XDG_CONFIG_HOME. */
   vars: Readonly<Record<string, string | undefined>>;
   cwd: string;
   home: string;
@@ -33,12 +33,14 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
   const busy = Number(nonEmpty(v.vars.MEMSYNC_BUSY_TIMEOUT_MS));
   const machine = nonEmpty(v.vars.MEMSYNC_MACHINE);
   const token = nonEmpty(v.vars.MEMSYNC_GIT_TOKEN);
+  const vault = nonEmpty(v.vars.MEMSYNC_VAULT);
   return {
     ...(Number.isFinite(busy) && busy > 0 ? { open: { busyTimeoutMs: busy } } : {}),
     storeRoot: root,
     hostName: v.hostName,
     user: v.user,
     ...(machine !== undefined ? { machineOverride: machine } : {}),
+    ...(vault !== undefined ? { vault: path.resolve(v.cwd, vault) } : {}),
     ...(v.self ? { driverCommand: `${v.self.map(shellQuote).join(" ")} merge-driver %O %A %B %P %L` } : {}),
     credentials: {
       ...(token !== undefined ? { token } : {}),
@@ -47,7 +49,7 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
   };
 }
 
-const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
+const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_VAULT", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
 
 /** This process's values. */
 export function hostValues(store?: string): OpsEnvValues {

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import path from "node:path";
 import { CLUSTER_ID_RE } from "../../core/cluster/clusters.ts";
 import { invalidInput, usageError } from "../../core/errors.ts";
 import type { JsonObject } from "../../core/records.ts";
@@ -50,7 +51,7 @@ export const promote = def(
     /** Every active memory the promotion rule selects. */
     auto: z._default(z.boolean(), false),
     dry_run: z._default(z.boolean(), false),
-    /** The vault folder on this machine (never a synced setting). */
+    /** The vault folder on this machine (never a synced setting); else MEMSYNC_VAULT where memsync runs. A caller with no working directory here (a server's) cannot name one. */
     vault: z._default(z.nullable(z.string()), null),
     claim_maintainer: Claim(),
   }),
@@ -64,8 +65,11 @@ export const promote = def(
     }),
   async (call, input) => {
     parseIds(input.ids);
+    // a request to a server is not a user of this machine: it may not pick where files are written
+    if (input.vault !== null && call.cwd === undefined) throw invalidInput("vault: where promoted notes go is set where memsync runs (MEMSYNC_VAULT), never by a request", { fields: ["vault"] });
+    const vault = input.vault !== null ? path.resolve(call.cwd ?? "/", input.vault) : (call.env.vault ?? null);
     return withStore(call.env, async (store) =>
-      promoteOp(store, call.env, { ids: await resolveIds(store, input.ids), auto: input.auto, dryRun: input.dry_run, vault: input.vault, claim: input.claim_maintainer }),
+      promoteOp(store, call.env, { ids: await resolveIds(store, input.ids), auto: input.auto, dryRun: input.dry_run, vault, claim: input.claim_maintainer }),
     );
   },
 );

@@ -4,7 +4,6 @@ import type { GcOutcome } from "../../../ops/gc.ts";
 import type { MaintainerOutcome } from "../../../ops/maintainer.ts";
 import type { PromoteOutcome } from "../../../ops/promote.ts";
 import { call } from "../call.ts";
-import { cwd, env } from "../../../runtime/host.ts";
 import { json, scoreText } from "../format.ts";
 import { type Flags, ids, num, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
@@ -43,12 +42,6 @@ export async function gc(flags: Flags): Promise<CommandResult> {
   return { stdout: flags.json ? json(out) : gcText(out), stderr: claimNote(out.maintainer) };
 }
 
-/** --vault DIR, else MEMSYNC_VAULT: a folder on this machine, never a synced setting. */
-function vaultDir(flags: Flags): string | null {
-  const given = str(flags, "vault") ?? env("MEMSYNC_VAULT");
-  return given ? path.resolve(cwd(), given) : null;
-}
-
 function promoteText(out: PromoteOutcome): string {
   const lines: string[] = [];
   if (out.dry_run) {
@@ -62,8 +55,9 @@ function promoteText(out: PromoteOutcome): string {
 }
 
 export async function promote(rawIds: string[], flags: Flags): Promise<CommandResult> {
+  // --vault DIR (relative to here), else MEMSYNC_VAULT (the ops environment, runtime/ops-env.ts)
   const wanted = rawIds.length ? ids(rawIds) : [];
-  const out = await call<PromoteOutcome>("promote", flags, { ids: wanted, auto: flags.auto === true, dry_run: flags.dryRun === true, vault: vaultDir(flags), claim_maintainer: flags.claimMaintainer === true }, {
+  const out = await call<PromoteOutcome>("promote", flags, { ids: wanted, auto: flags.auto === true, dry_run: flags.dryRun === true, vault: str(flags, "vault") ?? null, claim_maintainer: flags.claimMaintainer === true }, {
     flagOf: { ids: "IDs", vault: "--vault DIR or set MEMSYNC_VAULT" },
   });
   return { stdout: flags.json ? json(out) : promoteText(out), stderr: claimNote(out.maintainer) };
