@@ -373,7 +373,7 @@ export function apiMarkdown(r: ApiBenchResult): string {
   const met = (ok: boolean, text: string) => (ok ? `met (${text})` : `**not met** (${text})`);
   const load = (x: number | undefined) => (x === undefined ? "?" : x.toFixed(1));
   out.push(
-    `Measured ${r.date}, memsync at commit ${r.commit.replace(/^(\S+) (.*)$/, "$1 ($2)")}, on ${r.machine}; 1-minute load average ${load(r.loadAtStart)} at the start, ${load(r.loadAtEnd)} at the end (the machine is shared: other helpers' builds and tests and a chaos run use the same 2 cores, so absolute figures are inflated and noisy; the ratios to the floor, measured alongside, say more). The run took ${f1(r.seconds)} s.`,
+    `Measured ${r.date}, memsync at commit ${r.commit.replace(/^(\S+) (.*)$/, "$1 ($2)")}, on ${r.machine}; 1-minute load average ${load(r.loadAtStart)} at the start, ${load(r.loadAtEnd)} at the end${Math.max(r.loadAtStart ?? 0, r.loadAtEnd ?? 0) > 4 ? " (a loaded machine: absolute figures are inflated and noisy; the ratios to the floor, measured alongside, say more)" : ""}. The run took ${f1(r.seconds)} s.`,
   );
   out.push("");
   out.push(`Targets (on the store of ${r.store.memories.toLocaleString("en")} memories${r.store.size === 10_000 ? "" : "; the targets are for 10k"}):`);

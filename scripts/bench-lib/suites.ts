@@ -62,7 +62,7 @@ export const SUITES: Suite[] = [
       "Latency is each 2xx response's own time as autocannon measured it (process.hrtime from write to parsed response), percentiles by nearest rank over all of them, not autocannon's integer-millisecond histogram. " +
       "The fixed rate is autocannon's `overallRate: 100` on one connection: autocannon grants each connection a quota per second and sends it as fast as answers come, so requests go one at a time, back to back while the quota lasts (not evenly spaced), never several at once. " +
       "CPU per request = the server process's utime + stime from /proc/PID/stat, before and after the run, over the requests answered. " +
-      "Start = spawn of the binary to the first 200 from GET /v1/health (polled every 1 ms; health runs the status operation, which on this store re-stats every record file), one untimed round then the runs, memsync and floor alternating; every other round also to the first 200 of POST /v1/get of one memory, the server's start without the status.",
+      "Start = spawn of the binary to the first 200 from GET /v1/health (polled every 1 ms; health opens the store and reads its cheap facts, the journal among them, and starts the full status in the background), one untimed round then the runs, memsync and floor alternating; every other round also to the first 200 of POST /v1/get of one memory, the server's start without health's reads.",
     section: "The HTTP API (`memsync serve`)",
     markdown: true,
   },
