@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import http from "node:http";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { memsyncAsync, newStore, tempDir } from "../helpers/env.ts";
-import { get, post, type Server, startServer } from "../helpers/server.ts";
+import { memsyncAsync, newStore } from "../helpers/env.ts";
+import { get, post, type Server, startServer, startWithToken } from "../helpers/server.ts";
 
 // Who may reach the store through `memsync serve`: the bearer token (checked when the server has
 // one, required off loopback), Host and Origin on every request (DNS rebinding), and the body limit
@@ -32,9 +30,7 @@ describe("memsync serve: auth", () => {
   let s: Server;
   before(async () => {
     store = newStore();
-    const tokenFile = path.join(tempDir(), "token");
-    fs.writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-    s = await startServer(store, { args: ["--listen", "127.0.0.1:0", "--token-file", tokenFile] });
+    s = await startWithToken(store, TOKEN);
   });
   after(async () => {
     assert.equal(await s.stop(), 0);

@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { BIN, REPO, tempDir } from "./env.ts";
 
 // `memsync serve` as a real process for the API tests: started on a free loopback port, ready
@@ -66,4 +68,16 @@ export async function get(url: string, headers: Record<string, string> = {}): Pr
   const r = await fetch(url, { headers });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A token file as an operator writes one (mode 600), for --token-file. */
+export function tokenFile(token: string): string {
+  const file = path.join(tempDir(), "token");
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** A server on a free loopback port that asks for this bearer token. */
+export function startWithToken(store: string, token: string): Promise<Server> {
+  return startServer(store, { args: ["--listen", "127.0.0.1:0", "--token-file", tokenFile(token)] });
 }

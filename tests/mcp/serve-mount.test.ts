@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { newStore, readMemoryFile, tempDir } from "../helpers/env.ts";
-import { post, type Server, startServer } from "../helpers/server.ts";
+import { newStore, readMemoryFile } from "../helpers/env.ts";
+import { post, type Server, startWithToken } from "../helpers/server.ts";
 
 // MCP as `memsync serve` mounts it (/mcp, /mcp/<profile>): behind the server's own guard (its
 // bearer token, Host and Origin rules), and writes through both faces at once all land (the API's
@@ -16,9 +14,7 @@ let store: string;
 
 before(async () => {
   store = newStore();
-  const tokenFile = path.join(tempDir(), "token");
-  fs.writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-  s = await startServer(store, { args: ["--listen", "127.0.0.1:0", "--token-file", tokenFile] });
+  s = await startWithToken(store, TOKEN);
 });
 after(async () => {
   await s?.stop();
