@@ -28,3 +28,14 @@ export function diskRefusal(e: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * A one-line "unavailable" message for the derived index failing under a command (damaged, or
+ * replaced by another process's recovery at that moment) where the command could not recover
+ * itself: nothing is lost (the records are the truth), and running it again rebuilds or reopens.
+ */
+export function indexFailure(e: unknown): string | null {
+  if (!(e instanceof Error)) return null;
+  if (!/database disk image is malformed|file is not a database|disk I\/O error|SQLITE_IOERR|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(e.message)) return null;
+  return `the local index failed under this command (${e.message}); run it again, or rebuild the index with \`memsync reindex\``;
+}

@@ -153,7 +153,23 @@ export class IndexDb {
   /** True when this open made the index from nothing (a new store, a lost or outdated index). */
   created = false;
 
-  private constructor(private readonly db: DatabaseSync) {}
+  private constructor(private db: DatabaseSync) {}
+
+  /**
+   * Take over a freshly opened connection (to a file that replaced this one's), closing this one's.
+   * The object stays the same, so nothing that holds it is left with a closed connection.
+   */
+  adopt(fresh: IndexDb): void {
+    if (this.depth > 0) throw new Error("the index cannot be reopened inside a transaction");
+    try {
+      this.db.close();
+    } catch {
+      // already closed
+    }
+    this.db = fresh.db;
+    this.stmts.clear();
+    this.created = fresh.created;
+  }
 
   /**
    * Open, creating or upgrading the schema as needed. The index runs with synchronous=OFF: it is

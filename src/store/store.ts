@@ -187,17 +187,20 @@ export class Store {
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     const busy = opts.busyTimeoutMs ?? 15_000;
     const path = `${root}/${INDEX_FILE}`;
+    // the inode is taken before the open: if the open finds damage, recovery then knows which
+    // file was damaged, and never moves aside a good index another process put there meanwhile
+    const ino = fs.stat(path)?.ino;
     let index: IndexDb;
     try {
       index = openIndexRetrying(path, busy, fs);
     } catch (e) {
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
-      const store = new Store(root, fs, meta, IndexDb.open(":memory:", busy), undefined, opts.nowMs ?? Date.now, busy);
-      await store.recoverIndex(fs.stat(path)?.ino);
+      const store = new Store(root, fs, meta, IndexDb.open(":memory:", busy), ino, opts.nowMs ?? Date.now, busy);
+      await store.recoverIndex(ino);
       return store;
     }
-    const store = new Store(root, fs, meta, index, fs.stat(path)?.ino, opts.nowMs ?? Date.now, busy);
+    const store = new Store(root, fs, meta, index, ino, opts.nowMs ?? Date.now, busy);
     // a new index cannot tell what changed before it existed: the next commit compares every file
     if (index.created) appendJournal(fs, root, { op: "rescan", message: "", paths: [], at: store.nowSeconds() });
     return store;
@@ -352,6 +355,12 @@ export class Store {
         this.reopenIndex();
         return attempt();
       }
+      if (isIoError(e)) {
+        // the index failed under the change (replaced meanwhile): the change was rolled back, but
+        // its journal entry may already be written, so the caller is asked to check
+        this.reopenIndex();
+        throw unavailable("the local index was damaged during this change and has been rebuilt from the files; check the result (memsync get/list) before repeating it");
+      }
       if (!isIndexDamage(e)) throw e;
       await this.recoverIndex(this.indexIno);
       if (started) {
@@ -421,10 +430,21 @@ export class Store {
   /** Open the index file again (another process replaced it under this connection). */
   private reopenIndex(): void {
     const path = `${this.root}/${INDEX_FILE}`;
-    this.indexDb.close();
-    this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
-    this.indexIno = this.fs.stat(path)?.ino;
-    this.ctx.index = this.indexDb;
+    const ino = this.fs.stat(path)?.ino;
+    this.indexDb.adopt(openIndexRetrying(path, this.busyTimeoutMs, this.fs));
+    this.indexIno = ino;
+    // a new index cannot tell what changed before it existed: the next commit compares every file
+    if (this.indexDb.created) appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
+  }
+
+  /**
+   * Holding the write lock: if the index file is no longer the one this process opened (another
+   * process replaced a damaged one, or it was removed), open the one there now. Its connection to
+   * the old file would read a file no one keeps up to date and fail with I/O errors midway.
+   */
+  private reopenIfReplaced(): void {
+    const ino = this.fs.stat(`${this.root}/${INDEX_FILE}`)?.ino;
+    if (ino === undefined || ino !== this.indexIno) this.reopenIndex();
   }
 
   /** Run asynchronous work (git) holding the store's write lock, so no write interleaves. */
@@ -458,6 +478,7 @@ export class Store {
   private locked<T>(fn: () => T, onFail?: () => void): T {
     try {
       return this.writeLock().hold(() => {
+        if (!this.indexDb.inTransaction) this.reopenIfReplaced();
         try {
           return this.indexDb.transaction(() => {
             this.journalBuffer = [];
@@ -491,26 +512,70 @@ export class Store {
     await this.codec();
     const path = `${this.root}/${INDEX_FILE}`;
     this.writeLock().hold(() => {
-      this.indexDb.close();
       const now = this.fs.stat(path)?.ino;
       if (now !== undefined && now === openedIno) {
-        const aside = `${path}.damaged-${this.nowMs()}`;
-        for (const suffix of ["", "-wal", "-shm"]) {
-          try {
-            this.fs.rename(`${path}${suffix}`, `${aside}${suffix}`);
-          } catch {
-            // no such side file
-          }
+        this.replaceIndexFile(path);
+      } else {
+        // another process replaced it already, or it is gone: use (or make) the one there now
+        try {
+          this.reopenIndex();
+        } catch (e) {
+          if (!isIndexDamage(e)) throw e;
+          this.replaceIndexFile(path);
         }
+        this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
+        this.indexDb.analyze();
       }
-      this.indexDb = openIndexRetrying(path, this.busyTimeoutMs, this.fs);
-      this.indexIno = this.fs.stat(path)?.ino;
-      this.ctx.index = this.indexDb;
-      this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
       // what changed while there was no index is not known: the next commit compares every file
       appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
-      this.indexDb.analyze();
     });
+  }
+
+  /**
+   * Holding the write lock: build a new index from the files in a temp file, then put it in the
+   * damaged one's place. Processes open the index without the lock, so the file at the index's
+   * path is always whole: the damaged one, or the complete new one (a rename), never an empty file
+   * paired with the damaged one's WAL (SQLite pairs them by name, and replaying an old WAL into a
+   * new file makes it malformed). The damaged file is kept beside it for inspection.
+   */
+  private replaceIndexFile(path: string): void {
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    const temp = `${dir}/.${path.slice(dir.length + 1)}.${randomHex(6)}${TEMP_SUFFIX}`;
+    const fresh = IndexDb.open(temp, this.busyTimeoutMs);
+    try {
+      const ctx = { ...this.ctx, index: fresh };
+      fresh.transaction(() => applyPlan(ctx, planRefresh(ctx, true)));
+      fresh.analyze();
+    } catch (e) {
+      fresh.close();
+      for (const suffix of ["", "-wal", "-shm"]) this.tryUnlink(`${temp}${suffix}`);
+      throw e;
+    }
+    // the last connection closing folds the WAL into the file and removes its side files
+    fresh.close();
+    const aside = `${path}.damaged-${this.nowMs()}`;
+    for (const suffix of ["-wal", "-shm"]) {
+      try {
+        this.fs.rename(`${path}${suffix}`, `${aside}${suffix}`);
+      } catch {
+        // no such side file
+      }
+    }
+    try {
+      this.fs.link(path, aside);
+    } catch {
+      // gone, or links not supported here: the damaged file is simply replaced
+    }
+    this.fs.rename(temp, path);
+    this.reopenIndex();
+  }
+
+  private tryUnlink(path: string): void {
+    try {
+      this.fs.unlink(path);
+    } catch {
+      // not there
+    }
   }
 
   /** Refuse a folder (relative) that is a symbolic link; each is looked at once per process. */

@@ -18,6 +18,7 @@ import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { candidatePaths, recordPath } from "../../src/store/layout.ts";
 import { loadAll } from "../../src/store/load-all.ts";
 import { type Plan, planIsEmpty } from "../../src/store/refresh.ts";
+import { IndexDb } from "../../src/store/index-db.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 
@@ -739,6 +740,33 @@ describe("Store: the index is derived", () => {
       assert.deepEqual(await view(reopened, ms), before);
     } finally {
       reopened.close();
+    }
+  });
+
+  test("a store whose index another process replaced writes into the new one, not the old", async () => {
+    const { root, store, ms } = await populated();
+    const before = await view(store, ms);
+    const other = await openStore(root);
+    try {
+      // the other process rebuilds: a new file takes the index's path, the old one is kept aside
+      await other.rebuildIndex();
+      const m = mem("written after the index was replaced");
+      await save(store, m);
+      // the write went into the file at the path (read by a connection that refreshes nothing)
+      const now = IndexDb.open(path.join(root, ".memsync", "index.db"), 1_000);
+      try {
+        assert.ok(now.memoryPath(m.id), "the write landed in the index other processes read");
+      } finally {
+        now.close();
+      }
+      await other.refresh();
+      assert.ok((await other.list({}, null)).memories.some((x) => x.id === m.id), "the rebuilding process sees it too");
+      const after = await view(store, ms);
+      assert.equal(after.list.total, before.list.total + 1);
+      assert.deepEqual(after.search, before.search);
+    } finally {
+      other.close();
+      store.close();
     }
   });
 
