@@ -26,7 +26,7 @@ export function mcpMount(callOf: CallFactory, o: McpMountOptions = {}): (req: Re
     const m = /^\/mcp(?:\/([a-z]+))?\/?$/.exec(new URL(req.url).pathname);
     if (!m) return undefined;
     const profile = (m[1] ?? "memsync") as Profile;
-    if (!PROFILES.includes(profile) || profile === "cortexgraph") return new Response(JSON.stringify({ error: { code: "not_found", message: `no MCP profile ${JSON.stringify(profile)}` } }), { status: 404, headers: { "content-type": "application/json" } });
+    if (!PROFILES.includes(profile)) return new Response(JSON.stringify({ error: { code: "not_found", message: `no MCP profile ${JSON.stringify(profile)}` } }), { status: 404, headers: { "content-type": "application/json" } });
     const refused = o.checked ? undefined : (hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, origins));
     if (refused) return refused;
     let h = handlers.get(profile);

@@ -15,8 +15,6 @@ export type Profile = (typeof PROFILES)[number];
 
 export function profileNamed(name: string | undefined): Profile {
   const p = name ?? "memsync";
-  // the name is reserved; an empty server would look like one that works
-  if (p === "cortexgraph") throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet: use --tools memsync or --tools memory");
   if ((PROFILES as readonly string[]).includes(p)) return p as Profile;
   throw new MemsyncError("usage", `unknown tool profile ${JSON.stringify(p.slice(0, 40))}: memsync, memory or cortexgraph`);
 }
@@ -28,7 +26,8 @@ const INSTRUCTIONS: Record<Profile, string> = {
   memsync:
     "memsync: a git-synced memory store. recall or search before deciding; save (or remember) decisions, preferences and solutions; get opens memories by id in full; touch records a use.",
   memory: "A knowledge graph of entities, their observations and relations (the reference memory server's tools), kept in memsync's store.",
-  cortexgraph: "CortexGraph's tools, served by memsync's store.",
+  cortexgraph:
+    "CortexGraph's tools over memsync's git-synced store: search_memory or search_unified before deciding, save_memory what is worth keeping, open_memories for the whole text, touch_memory to reinforce what was used.",
 };
 
 export async function makeServer(profile: Profile, callOf: CallFactory): Promise<McpServer> {
@@ -38,7 +37,7 @@ export async function makeServer(profile: Profile, callOf: CallFactory): Promise
   );
   if (profile === "memsync") await (await import("./tools-memsync.ts")).registerMemsyncTools(server, callOf);
   else if (profile === "memory") (await import("./tools-memory.ts")).registerMemoryTools(server, callOf);
-  else throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet");
+  else (await import("./tools-cortexgraph.ts")).registerCortexgraphTools(server, callOf);
   return server;
 }
 
