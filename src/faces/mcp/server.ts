@@ -30,20 +30,38 @@ const INSTRUCTIONS: Record<Profile, string> = {
     "CortexGraph's tools over memsync's git-synced store: search_memory or search_unified before deciding, save_memory what is worth keeping, open_memories for the whole text, touch_memory to reinforce what was used.",
 };
 
-export async function makeServer(profile: Profile, callOf: CallFactory): Promise<McpServer> {
+/** stdio's live connection: resource subscriptions watch the store (never a prebuilt instance). */
+export interface ServerOptions {
+  subscriptions?: boolean;
+}
+
+export async function makeServer(profile: Profile, callOf: CallFactory, o: ServerOptions = {}): Promise<McpServer> {
   const server = new McpServer(
     { name: profile === "memsync" ? "memsync" : `memsync-${profile}`, version: `${pkg.version}${EDITION === "edge" ? "-edge" : ""}` },
     { instructions: INSTRUCTIONS[profile] },
   );
   if (profile === "memsync") await (await import("./tools-memsync.ts")).registerMemsyncTools(server, callOf);
-  else if (profile === "memory") (await import("./tools-memory.ts")).registerMemoryTools(server, callOf);
+  else if (profile === "memory") {
+    const { KG_URI, registerMemoryTools } = await import("./tools-memory.ts");
+    registerMemoryTools(server, callOf);
+    if (o.subscriptions) (await import("./subscriptions.ts")).offerSubscriptions(server, () => callOf().env.storeRoot, [KG_URI]);
+  }
   else (await import("./tools-cortexgraph.ts")).registerCortexgraphTools(server, callOf);
   return server;
 }
 
 /** A fetch-shaped Streamable HTTP handler for one profile (modern per-request; 2025-era stateless). */
-export function mcpHandler(profile: Profile, callOf: CallFactory, options: { maxRequestBodySize?: number } = {}): McpHttpHandler {
-  return createMcpHandler(() => makeServer(profile, callOf), { legacy: "stateless", responseMode: "auto", ...options });
+export async function mcpHandler(profile: Profile, callOf: CallFactory, options: { maxRequestBodySize?: number } = {}): Promise<McpHttpHandler> {
+  // the memory profile's resource: 2026-07-28 listens are fed from a watch of the store
+  const bus = profile === "memory" ? (await import("./subscriptions.ts")).listenBus(() => callOf().env.storeRoot, ["memory://knowledge-graph"]) : undefined;
+  return createMcpHandler(
+    async () => {
+      const s = await makeServer(profile, callOf);
+      if (bus) s.server.registerCapabilities({ resources: { subscribe: true } });
+      return s;
+    },
+    { legacy: "stateless", responseMode: "auto", ...(bus ? { bus } : {}), ...options },
+  );
 }
 
 /** Serve one profile over this process's stdin/stdout until stdin closes. */
@@ -57,7 +75,7 @@ export async function serveStdioUntilClosed(profile: Profile, callOf: CallFactor
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
   });
-  const handle = serveStdio(() => makeServer(profile, callOf), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
+  const handle = serveStdio(() => makeServer(profile, callOf, { subscriptions: true }), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
   await closed;
   await handle.close();
 }

@@ -1,0 +1,52 @@
+import { InMemoryServerEventBus, type McpServer } from "@modelcontextprotocol/server";
+import { watchStore } from "./store-watch.ts";
+
+// Resource subscriptions: a client subscribed to a resource of the store (the memory profile's
+// memory://knowledge-graph) is sent notifications/resources/updated when the store changes, by
+// any writer (store-watch.ts). Over stdio both generations: the 2025 handshake's
+// resources/subscribe (answered here; a notification only for what was subscribed), and the
+// 2026-07-28 subscriptions/listen (served by the SDK's stdio entry, which routes each
+// notification onto the listens that asked for its URI). Over HTTP only the 2026-07-28 listen
+// stream (an SSE answer that stays open): the 2025 stateless mode has no session to send to.
+
+/** stdio: offer subscriptions on these URIs of one server instance. */
+export function offerSubscriptions(server: McpServer, storeRoot: () => string, uris: readonly string[]): void {
+  const low = server.server;
+  low.registerCapabilities({ resources: { subscribe: true } });
+  const subscribed = new Set<string>();
+  // a 2025 connection is initialized; a 2026-07-28 one never is, and its entry filters by listen
+  let legacy = false;
+  const previous = low.oninitialized;
+  low.oninitialized = () => {
+    legacy = true;
+    previous?.();
+  };
+  const stop = watchStore(storeRoot(), () => {
+    for (const uri of uris) if (!legacy || subscribed.has(uri)) low.sendResourceUpdated({ uri }).catch(() => {});
+  });
+  low.setRequestHandler("resources/subscribe", async (req) => {
+    if (uris.includes(req.params.uri)) subscribed.add(req.params.uri);
+    return {};
+  });
+  low.setRequestHandler("resources/unsubscribe", async (req) => {
+    subscribed.delete(req.params.uri);
+    return {};
+  });
+  const closed = low.onclose;
+  low.onclose = () => {
+    stop();
+    closed?.();
+  };
+}
+
+/** HTTP: a bus for the handler's subscriptions/listen streams, fed by a watch while one is open. */
+export function listenBus(storeRoot: () => string, uris: readonly string[]): InMemoryServerEventBus {
+  const bus = new InMemoryServerEventBus();
+  let stop: (() => void) | undefined;
+  const tick = setInterval(() => {
+    if (bus.listenerCount > 0 && !stop) stop = watchStore(storeRoot(), () => uris.forEach((uri) => bus.publish({ kind: "resource_updated", uri })));
+    else if (bus.listenerCount === 0 && stop) (stop(), (stop = undefined));
+  }, 200);
+  (tick as { unref?: () => void }).unref?.();
+  return bus;
+}
