@@ -32,7 +32,9 @@ export interface RecallIntent {
 
 export function recallIntent(message: string): RecallIntent {
   const lower = message.toLowerCase();
-  const matched = RECALL_PHRASES.filter((p) => new RegExp(`(^|[^a-z'])${p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(lower));
+  const found = RECALL_PHRASES.filter((p) => new RegExp(`(^|[^a-z'])${p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(lower));
+  // "did we decide" inside "what did we decide" is the same request
+  const matched = found.filter((p) => !found.some((q) => q !== p && q.includes(p)));
   let query = lower;
   for (const p of matched) query = query.split(p).join(" ");
   query = query.replace(/\s+/g, " ").replace(/^[\s?.,!]+|[\s?.,!]+$/g, "");
