@@ -224,6 +224,20 @@ describe("memsync mcp --tools cortexgraph (stdio)", () => {
     refused(await call(c.client, "auto_recall_process_message", { message: "   " }), "invalid_input", "an empty message");
     assert.equal(storeState(store), before);
   });
+
+  test("read_graph shows previews; open_memories over the bound is refused with a hint, a page of it answers", async () => {
+    const big = (n: number) => `${"Long memory text about cursor pagination. ".repeat(1100)} number ${n}`;
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push(okJson(await call(c.client, "save_memory", { content: big(n) }), "save big").memory_id);
+    const g = okJson(await call(c.client, "read_graph", { page_size: 100 }), "read_graph of long memories");
+    assert.deepEqual(g.memories.slice(0, 3).map((m: any) => m.id), [...ids].reverse(), "newest first");
+    for (const m of g.memories) assert.ok(m.content.length <= 303, `a preview, not ${m.content.length} characters`);
+    const all = refused(await call(c.client, "open_memories", { memory_ids: ids }), "invalid_input", "three long memories at once");
+    assert.match(all.message, /over the bound/);
+    const one = okJson(await call(c.client, "open_memories", { memory_ids: ids, page: 1, page_size: 1 }), "a page of one");
+    assert.equal(one.memories[0].content.length, big(1).length);
+    assert.equal(one.pagination.total_pages, 3);
+  });
 });
 
 describe("memsync-edge mcp --tools cortexgraph", () => {

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
+import { type ErrorCode, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import type { Relation } from "../../core/model/relation.ts";
 import { describeIssue } from "../../core/model/validate.ts";
@@ -57,6 +57,8 @@ const page = { page: opt(Int(1, 1_000_000)), page_size: opt(Int(1, 100)) };
 // --- pieces of answers ----------------------------------------------------------------------
 
 const ok = (o: Record<string, unknown>) => ({ success: true, ...o });
+/** read_graph's relations per page: with 100 memories of previews, the answer stays bounded. */
+const MAX_GRAPH_RELATIONS = 200;
 const round = (n: number, d = 4) => Math.round(n * 10 ** d) / 10 ** d;
 const nowS = () => Math.floor(Date.now() / 1000);
 const ageDays = (m: Memory, now: number) => round((now - m.created_at) / 86400, 1);
@@ -317,6 +319,7 @@ const TOOLS: CgTool[] = [
       const shown: Memory[] = take ? g.memories : [];
       const ids = new Set(shown.map((m) => m.id));
       const total = Math.min(g.total_memories as number, cap);
+      const touching = (g.relations as Relation[]).filter((r) => ids.has(r.from_memory_id) || ids.has(r.to_memory_id));
       const pages = Math.max(1, Math.ceil(total / size));
       return ok({
         memories: shown.map((m) => ({
@@ -331,8 +334,8 @@ const TOOLS: CgTool[] = [
           status: m.status,
           ...(i.include_scores ? { score: round(g.decay_scores[m.id] ?? 0), age_days: ageDays(m, now) } : {}),
         })),
-        relations: (g.relations as Relation[])
-          .filter((r) => ids.has(r.from_memory_id) || ids.has(r.to_memory_id))
+        relations: touching
+          .slice(0, MAX_GRAPH_RELATIONS)
           .map((r) => ({ id: r.id, from: r.from_memory_id, to: r.to_memory_id, type: r.relation_type, strength: round(r.strength), created_at: r.created_at })),
         stats: {
           total_memories: g.total_memories,
@@ -340,6 +343,8 @@ const TOOLS: CgTool[] = [
           avg_score: round(g.avg_score),
           avg_use_count: round(g.avg_use_count, 2),
           status_filter: i.status,
+          // a page's memories may have more relations than an answer holds
+          ...(touching.length > MAX_GRAPH_RELATIONS ? { relations_shown: MAX_GRAPH_RELATIONS, relations_on_page: touching.length } : {}),
           ...(i.limit !== null ? { limited_to: i.limit } : {}),
         },
         pagination: { page: pageNo, page_size: size, total_count: total, total_pages: pages, has_more: pageNo < pages },
@@ -704,7 +709,10 @@ export function registerCortexgraphTools(server: McpServer, callOf: CallFactory)
         const ops: Ops = (name, i) => runOp(name, callOf(), i);
         // one writer at a time in this process (ops/gate.ts); a tool's several operations run together
         const out = await processGate.run(!tool.flags.readOnly, () => tool.run(ops, input));
-        return jsonResult(out, tool.flags.readOnly);
+        const r = jsonResult(out, tool.flags.readOnly);
+        // a read over the bound is refused: in CortexGraph's failure shape, as every failure here
+        const refusal = r.isError ? (r._meta?.["memsync/error"] as { code: ErrorCode; message: string }) : undefined;
+        return refusal ? failure(new MemsyncError(refusal.code, refusal.message)) : r;
       } catch (e) {
         return failure(e);
       }
