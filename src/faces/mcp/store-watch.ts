@@ -3,9 +3,10 @@ import path from "node:path";
 import { JOURNAL_FILE } from "../../store/journal.ts";
 
 // Whether the store changed, by any writer: this server, the command line, another server, a
-// sync. Every memsync write appends to the pending-change journal and renames a record file into
-// memories/ or relations/ (or a shard folder under them), and a pull moves HEAD: a cheap stat of
-// those, polled only while a client is subscribed, sees each of them without reading a record.
+// sync. Every memsync write appends to the pending-change journal inside its transaction (and a
+// commit empties it), a pull or commit moves the branch's ref, and a new record in a flat layout
+// changes its folder: a few stats of those, polled while a client may be listening, see each of
+// them without reading a record.
 
 const POLL_MS = 250;
 
@@ -20,19 +21,9 @@ function stamp(file: string): string {
 
 /** One line that differs whenever a record, the journal or the checked-out commit changed. */
 export function storeStamp(root: string): string {
-  const parts = [stamp(path.join(root, JOURNAL_FILE)), stamp(path.join(root, ".git", "HEAD")), stamp(path.join(root, ".git", "index"))];
-  for (const dir of ["memories", "relations"]) {
-    const top = path.join(root, dir);
-    parts.push(stamp(top));
-    let shards: fs.Dirent[] = [];
-    try {
-      shards = fs.readdirSync(top, { withFileTypes: true });
-    } catch {
-      /* no folder yet */
-    }
-    for (const d of shards) if (d.isDirectory()) parts.push(stamp(path.join(top, d.name)));
-  }
-  return parts.join("|");
+  // a handful of stats, whatever the store's size: no folder of records is listed
+  const files = [JOURNAL_FILE, ".git/HEAD", ".git/packed-refs", ".git/refs/heads", "memories", "relations"];
+  return files.map((f) => stamp(path.join(root, f))).join("|");
 }
 
 /** Calls onChange after each change seen, until stopped. */
