@@ -108,6 +108,8 @@ describe("memsync mcp --tools cortexgraph (stdio)", () => {
     const u = okJson(await call(c.client, "search_unified", { query: "sessions" }), "search_unified");
     assert.equal(u.results[0].memory_id, long);
     assert.equal(u.results[0].source, "stm");
+    const noQuery = okJson(await call(c.client, "search_memory", { top_k: 2, tags: ["api"] }), "search_memory without a query");
+    assert.deepEqual(noQuery.results.map((x: any) => x.id), [id]);
 
     const t = okJson(await call(c.client, "touch_memory", { memory_id: id, boost_strength: true }), "touch_memory");
     assert.equal(t.use_count, 1);

@@ -99,7 +99,9 @@ async function findMemories(ops: Ops, i: { query: string | null; tags: string[] 
     const out = await ops<{ hits: { memory: Memory; score: number }[]; decay_scores: Record<string, number> }>("search", { ...filter, query: i.query, any: true });
     return { memories: out.hits.map((h) => h.memory), decay: out.decay_scores ?? {}, ranked: true };
   }
-  const out = await ops<{ memories: Memory[]; decay_scores: Record<string, number> }>("list", { ...filter, limit: 0 });
+  // no query: the newest 3·limit, best score first (as CortexGraph reads its most recent 3·top_k),
+  // so a query-less call on a large store stays a page, not the store
+  const out = await ops<{ memories: Memory[]; decay_scores: Record<string, number> }>("list", { ...filter, limit: limit * 3 });
   const decay = out.decay_scores ?? {};
   const memories = [...out.memories].sort((a, b) => (decay[b.id] ?? 0) - (decay[a.id] ?? 0)).slice(0, limit);
   return { memories, decay, ranked: false };
