@@ -86,6 +86,11 @@ describe("memory://knowledge-graph over HTTP (2026-07-28 subscriptions/listen)",
       assert.equal(saved.code, 0, saved.stderr);
       assert.equal(await updated, URI);
       await sub.close();
+      // a 2025 client over HTTP is served statelessly: nothing could reach it, so nothing is offered
+      const legacy = new Client({ name: "memsync-tests", version: "1.0.0" }, { versionNegotiation: { mode: "legacy" } });
+      await legacy.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp/memory`)));
+      assert.equal(legacy.getServerCapabilities()?.resources?.subscribe, undefined);
+      await legacy.close();
     } finally {
       await c.close();
       server.stop(true);

@@ -30,9 +30,9 @@ const INSTRUCTIONS: Record<Profile, string> = {
     "CortexGraph's tools over memsync's git-synced store: search_memory or search_unified before deciding, save_memory what is worth keeping, open_memories for the whole text, touch_memory to reinforce what was used.",
 };
 
-/** stdio's live connection: resource subscriptions watch the store (never a prebuilt instance). */
+/** A live connection's era: stdio's resource subscriptions watch the store (never a prebuilt instance's). */
 export interface ServerOptions {
-  subscriptions?: boolean;
+  subscriptions?: "legacy" | "modern";
 }
 
 export async function makeServer(profile: Profile, callOf: CallFactory, o: ServerOptions = {}): Promise<McpServer> {
@@ -44,7 +44,7 @@ export async function makeServer(profile: Profile, callOf: CallFactory, o: Serve
   else if (profile === "memory") {
     const { KG_URI, registerMemoryTools } = await import("./tools-memory.ts");
     registerMemoryTools(server, callOf);
-    if (o.subscriptions) (await import("./subscriptions.ts")).offerSubscriptions(server, () => callOf().env.storeRoot, [KG_URI]);
+    if (o.subscriptions) (await import("./subscriptions.ts")).offerSubscriptions(server, o.subscriptions, () => callOf().env.storeRoot, [KG_URI]);
   }
   else (await import("./tools-cortexgraph.ts")).registerCortexgraphTools(server, callOf);
   return server;
@@ -55,9 +55,10 @@ export async function mcpHandler(profile: Profile, callOf: CallFactory, options:
   // the memory profile's resource: 2026-07-28 listens are fed from a watch of the store
   const bus = profile === "memory" ? (await import("./subscriptions.ts")).listenBus(() => callOf().env.storeRoot, ["memory://knowledge-graph"]) : undefined;
   return createMcpHandler(
-    async () => {
+    async (ctx) => {
       const s = await makeServer(profile, callOf);
-      if (bus) s.server.registerCapabilities({ resources: { subscribe: true } });
+      // only a 2026-07-28 request can listen: the 2025 stateless fallback keeps no session to notify
+      if (bus && ctx.era === "modern") s.server.registerCapabilities({ resources: { subscribe: true } });
       return s;
     },
     { legacy: "stateless", responseMode: "auto", ...(bus ? { bus } : {}), ...options },
@@ -75,7 +76,7 @@ export async function serveStdioUntilClosed(profile: Profile, callOf: CallFactor
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
   });
-  const handle = serveStdio(() => makeServer(profile, callOf, { subscriptions: true }), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
+  const handle = serveStdio((ctx) => makeServer(profile, callOf, { subscriptions: ctx.era }), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
   await closed;
   await handle.close();
 }

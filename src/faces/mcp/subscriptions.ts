@@ -9,32 +9,35 @@ import { watchStore } from "./store-watch.ts";
 // notification onto the listens that asked for its URI). Over HTTP only the 2026-07-28 listen
 // stream (an SSE answer that stays open): the 2025 stateless mode has no session to send to.
 
-/** stdio: offer subscriptions on these URIs of one server instance. */
-export function offerSubscriptions(server: McpServer, storeRoot: () => string, uris: readonly string[]): void {
+/** stdio: offer subscriptions on these URIs of one server instance, serving a connection of this era. */
+export function offerSubscriptions(server: McpServer, era: "legacy" | "modern", storeRoot: () => string, uris: readonly string[]): void {
   const low = server.server;
   low.registerCapabilities({ resources: { subscribe: true } });
+  // a 2025 connection is sent what it subscribed to; on a 2026-07-28 one the SDK's entry routes
+  // each notification onto the listens that asked for its URI (and drops it otherwise)
   const subscribed = new Set<string>();
-  // a 2025 connection is initialized; a 2026-07-28 one never is, and its entry filters by listen
-  let legacy = false;
-  const previous = low.oninitialized;
-  low.oninitialized = () => {
-    legacy = true;
-    previous?.();
+  let stop: (() => void) | undefined;
+  const watch = () => {
+    stop ??= watchStore(storeRoot(), () => {
+      for (const uri of uris) if (era === "modern" || subscribed.has(uri)) low.sendResourceUpdated({ uri }).catch(() => {});
+    });
   };
-  const stop = watchStore(storeRoot(), () => {
-    for (const uri of uris) if (!legacy || subscribed.has(uri)) low.sendResourceUpdated({ uri }).catch(() => {});
-  });
-  low.setRequestHandler("resources/subscribe", async (req) => {
-    if (uris.includes(req.params.uri)) subscribed.add(req.params.uri);
-    return {};
-  });
-  low.setRequestHandler("resources/unsubscribe", async (req) => {
-    subscribed.delete(req.params.uri);
-    return {};
-  });
+  // a 2025 connection polls from its first subscription; a 2026-07-28 one may listen at any time
+  if (era === "modern") watch();
+  else {
+    low.setRequestHandler("resources/subscribe", async (req) => {
+      if (uris.includes(req.params.uri)) subscribed.add(req.params.uri);
+      watch();
+      return {};
+    });
+    low.setRequestHandler("resources/unsubscribe", async (req) => {
+      subscribed.delete(req.params.uri);
+      return {};
+    });
+  }
   const closed = low.onclose;
   low.onclose = () => {
-    stop();
+    stop?.();
     closed?.();
   };
 }
