@@ -105,3 +105,24 @@ describe("list", () => {
     assert.match(memsync(["--store", store, "list", "--limit", "1"]).stdout, /1 of 2 memories/);
   });
 });
+
+describe("graph", () => {
+  test("pages through memories newest first, with the relations touching the page and the store's totals", () => {
+    const store = newStore();
+    const [a, b, c] = saveManyAt(store, [
+      ["Graph: the oldest memory", 3],
+      ["Graph: the middle memory", 2],
+      ["Graph: the newest memory", 1],
+    ]);
+    const rel = memsyncJson(["--store", store, "relate", a!, b!, "--type", "supports"]).relation.id;
+    const first = memsyncJson(["--store", store, "graph", "--limit", "1"]);
+    assert.deepEqual(first.memories.map((m: any) => m.id), [c]);
+    assert.deepEqual(first.relations, [], "no relation touches the newest memory");
+    assert.equal(first.total_memories, 3);
+    assert.equal(first.total_relations, 1);
+    const second = memsyncJson(["--store", store, "graph", "--limit", "2", "--offset", "1"]);
+    assert.deepEqual(second.memories.map((m: any) => m.id), [b, a]);
+    assert.deepEqual(second.relations.map((r: any) => r.id), [rel], "each relation once, though both ends are on the page");
+    assert.equal(memsync(["--store", store, "graph", "--limit", "0"]).code, 4);
+  });
+});

@@ -55,10 +55,10 @@ describe("mcp install --project", () => {
     assert.equal(memsync(["mcp", "install", "--project"], { cwd: dir }).code, 4);
     assert.equal(fs.readFileSync(path.join(dir, ".mcp.json"), "utf8"), "{ not json");
     assert.equal(memsync(["mcp", "install", "--project", "--tools", "nope"], { cwd: dir }).code, 2);
-    // reserved, not built: refused rather than an empty server
-    const cg = memsync(["mcp", "--tools", "cortexgraph"]);
-    assert.equal(cg.code, 6, cg.stderr);
-    assert.equal(cg.stdout, "");
+    // the cortexgraph profile installs as server "cortexgraph" (mcp__cortexgraph__*)
+    const cgDir = project();
+    assert.equal(memsync(["mcp", "install", "--project", "--tools", "cortexgraph"], { cwd: cgDir }).code, 0);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(cgDir, ".mcp.json"), "utf8")).mcpServers.cortexgraph.args, ["mcp", "--tools", "cortexgraph"]);
   });
 });
 

@@ -173,6 +173,9 @@ describe("catalogue", () => {
     await checked("recall", { query: "cursor pagination" });
     await checked("context", { project: "none-here" });
     await checked("score", { ids: [a, b] });
+    const graph = await checked("graph", { status: ["all"], limit: 2 });
+    assert.equal(graph.memories.length, 2);
+    assert.ok(graph.total_memories >= 3 && graph.total_relations === 1);
     await checked("status");
     // a content conflict, as a merge leaves it
     await withStore(c.env, (store) =>

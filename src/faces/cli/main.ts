@@ -229,6 +229,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async (_, f) => (await query()).listCmd(f),
   },
   {
+    usage: "graph",
+    op: "graph",
+    example: "memsync graph --limit 20 --offset 20",
+    options: (c) =>
+      c
+        .option("--status <status>", STATUS_HELP, { type: [String] })
+        .option("--offset <n>", "skip the n newest memories (the next page)")
+        .option("--limit <n>", "at most n memories on the page (default 20, at most 1000)"),
+    run: async (_, f) => (await query()).graphCmd(f),
+  },
+  {
     usage: "search [...query]",
     op: "search",
     options: (c) => filterOptions(c).option("--any", "match any word instead of all"),

@@ -19,18 +19,19 @@ export interface McpMountOptions {
 
 /** A fetch function answering /mcp and /mcp/<profile>; undefined for any other path (the caller's). */
 export function mcpMount(callOf: CallFactory, o: McpMountOptions = {}): (req: Request) => Promise<Response | undefined> {
-  const handlers = new Map<Profile, McpHttpHandler>();
+  const handlers = new Map<Profile, Promise<McpHttpHandler>>();
   const hosts = o.hosts ?? localhostAllowedHostnames();
   const origins = o.origins ?? localhostAllowedOrigins();
   return async (req) => {
     const m = /^\/mcp(?:\/([a-z]+))?\/?$/.exec(new URL(req.url).pathname);
     if (!m) return undefined;
     const profile = (m[1] ?? "memsync") as Profile;
-    if (!PROFILES.includes(profile) || profile === "cortexgraph") return new Response(JSON.stringify({ error: { code: "not_found", message: `no MCP profile ${JSON.stringify(profile)}` } }), { status: 404, headers: { "content-type": "application/json" } });
+    if (!PROFILES.includes(profile)) return new Response(JSON.stringify({ error: { code: "not_found", message: `no MCP profile ${JSON.stringify(profile)}` } }), { status: 404, headers: { "content-type": "application/json" } });
     const refused = o.checked ? undefined : (hostHeaderValidationResponse(req, hosts) ?? originValidationResponse(req, origins));
     if (refused) return refused;
-    let h = handlers.get(profile);
-    if (!h) handlers.set(profile, (h = mcpHandler(profile, callOf, o.maxRequestBodySize ? { maxRequestBodySize: o.maxRequestBodySize } : {})));
+    let made = handlers.get(profile);
+    if (!made) handlers.set(profile, (made = mcpHandler(profile, callOf, o.maxRequestBodySize ? { maxRequestBodySize: o.maxRequestBodySize } : {})));
+    const h = await made;
     // a client that accepts only JSON (the spec asks for both) is tolerated: it is served as one
     // that accepts both, and a streamed answer is handed to it as its final JSON-RPC message
     const accept = req.headers.get("accept") ?? "";

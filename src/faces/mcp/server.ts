@@ -15,8 +15,6 @@ export type Profile = (typeof PROFILES)[number];
 
 export function profileNamed(name: string | undefined): Profile {
   const p = name ?? "memsync";
-  // the name is reserved; an empty server would look like one that works
-  if (p === "cortexgraph") throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet: use --tools memsync or --tools memory");
   if ((PROFILES as readonly string[]).includes(p)) return p as Profile;
   throw new MemsyncError("usage", `unknown tool profile ${JSON.stringify(p.slice(0, 40))}: memsync, memory or cortexgraph`);
 }
@@ -28,23 +26,43 @@ const INSTRUCTIONS: Record<Profile, string> = {
   memsync:
     "memsync: a git-synced memory store. recall or search before deciding; save (or remember) decisions, preferences and solutions; get opens memories by id in full; touch records a use.",
   memory: "A knowledge graph of entities, their observations and relations (the reference memory server's tools), kept in memsync's store.",
-  cortexgraph: "CortexGraph's tools, served by memsync's store.",
+  cortexgraph:
+    "CortexGraph's tools over memsync's git-synced store: search_memory or search_unified before deciding, save_memory what is worth keeping, open_memories for the whole text, touch_memory to reinforce what was used.",
 };
 
-export async function makeServer(profile: Profile, callOf: CallFactory): Promise<McpServer> {
+/** A live connection's era: stdio's resource subscriptions watch the store (never a prebuilt instance's). */
+export interface ServerOptions {
+  subscriptions?: "legacy" | "modern";
+}
+
+export async function makeServer(profile: Profile, callOf: CallFactory, o: ServerOptions = {}): Promise<McpServer> {
   const server = new McpServer(
     { name: profile === "memsync" ? "memsync" : `memsync-${profile}`, version: `${pkg.version}${EDITION === "edge" ? "-edge" : ""}` },
     { instructions: INSTRUCTIONS[profile] },
   );
   if (profile === "memsync") await (await import("./tools-memsync.ts")).registerMemsyncTools(server, callOf);
-  else if (profile === "memory") (await import("./tools-memory.ts")).registerMemoryTools(server, callOf);
-  else throw new MemsyncError("unavailable", "the cortexgraph tool profile is not built yet");
+  else if (profile === "memory") {
+    const { KG_URI, registerMemoryTools } = await import("./tools-memory.ts");
+    registerMemoryTools(server, callOf);
+    if (o.subscriptions) (await import("./subscriptions.ts")).offerSubscriptions(server, o.subscriptions, () => callOf().env.storeRoot, [KG_URI]);
+  }
+  else (await import("./tools-cortexgraph.ts")).registerCortexgraphTools(server, callOf);
   return server;
 }
 
 /** A fetch-shaped Streamable HTTP handler for one profile (modern per-request; 2025-era stateless). */
-export function mcpHandler(profile: Profile, callOf: CallFactory, options: { maxRequestBodySize?: number } = {}): McpHttpHandler {
-  return createMcpHandler(() => makeServer(profile, callOf), { legacy: "stateless", responseMode: "auto", ...options });
+export async function mcpHandler(profile: Profile, callOf: CallFactory, options: { maxRequestBodySize?: number } = {}): Promise<McpHttpHandler> {
+  // the memory profile's resource: 2026-07-28 listens are fed from a watch of the store
+  const bus = profile === "memory" ? (await import("./subscriptions.ts")).listenBus(() => callOf().env.storeRoot, ["memory://knowledge-graph"]) : undefined;
+  return createMcpHandler(
+    async (ctx) => {
+      const s = await makeServer(profile, callOf);
+      // only a 2026-07-28 request can listen: the 2025 stateless fallback keeps no session to notify
+      if (bus && ctx.era === "modern") s.server.registerCapabilities({ resources: { subscribe: true } });
+      return s;
+    },
+    { legacy: "stateless", responseMode: "auto", ...(bus ? { bus } : {}), ...options },
+  );
 }
 
 /** Serve one profile over this process's stdin/stdout until stdin closes. */
@@ -58,7 +76,7 @@ export async function serveStdioUntilClosed(profile: Profile, callOf: CallFactor
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
   });
-  const handle = serveStdio(() => makeServer(profile, callOf), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
+  const handle = serveStdio((ctx) => makeServer(profile, callOf, { subscriptions: ctx.era }), { transport, onerror: (e) => process.stderr.write(`memsync mcp: ${e.message}\n`) });
   await closed;
   await handle.close();
 }

@@ -20,6 +20,7 @@ import TOOLS from "./memory-tools.json" with { type: "json" };
 // creation order (seq), so read_graph answers what the reference answers for the same calls.
 
 export const KG_TAG = "knowledge-graph";
+export const KG_URI = "memory://knowledge-graph";
 
 type Kind = { kind: "entity"; seq: number } & kg.Entity;
 type RKind = { kind: "relation"; seq: number } & kg.Relation;
@@ -187,7 +188,7 @@ export function registerMemoryTools(server: McpServer, callOf: CallFactory): voi
   }
   server.registerResource(
     "knowledge-graph",
-    "memory://knowledge-graph",
+    KG_URI,
     { title: "Knowledge Graph", description: "The full knowledge graph with all entities and relations", mimeType: "application/json" },
     async (uri: URL) => {
       const { graph } = await serial(() => load(callOf));

@@ -89,6 +89,7 @@ const EVERYDAY: OpInfo[] = [
   op("search", "memories whose content, gist, tags or entities match the words, best first (default limit 20)", READ, "SearchOutcome", queries),
   op("recall", "the memories most relevant to a query, as a block for an agent's context", READ, "RecallOutcome", queries),
   op("context", 'the "Recent Project Decisions" block for a project', READ, "ContextOutcome", queries),
+  op("graph", "a page of memories (newest first) with the relations that touch them, and the totals to page on", READ, "GraphPage", queries),
   op("score", "decay scores: the score, when it falls under the forget threshold, review priority, promotion", READ, "ScoreOutcome", queries),
   op("status", "counts, corrupt files and health: healthy, degraded or unavailable", READ, "StatusOutcome", store),
   op("conflicts", "memories whose content two machines edited at once", READ, "ConflictsOutcome", store),

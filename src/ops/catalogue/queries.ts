@@ -193,4 +193,31 @@ export const score = def(
   },
 );
 
+export const graph = def(
+  () => z.object({
+    /** Memories with these statuses (none: active and promoted; "all": every status). */
+    status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
+    /** Memories skipped before this page (newest first). */
+    offset: z._default(int(0, 10_000_000), 0),
+    limit: z._default(int(1, 1000), 20),
+  }),
+  (o) =>
+    z.object({
+      memories: z.array(o.Memory),
+      relations: z.array(o.Relation),
+      total_memories: o.Count,
+      total_relations: o.Count,
+      avg_score: z.number(),
+      avg_use_count: z.number(),
+      offset: o.Count,
+      limit: o.Count,
+      decay_scores: z.record(z.string(), z.number()),
+    }),
+  async (call, input) => {
+    const statuses = input.status.includes("all") ? [] : input.status.length ? input.status : DEFAULT_STATUSES;
+    const { graphPage } = await import("../graph.ts");
+    return withStore(call.env, (store) => graphPage(store, { statuses }, input.offset, input.limit));
+  },
+);
+
 export { recallOp as recall };

@@ -1,6 +1,8 @@
 import { MEMORY_STATUSES, MEMORY_TYPES } from "../../../core/model/vocab.ts";
 import { invalidInput } from "../../../core/errors.ts";
 import { QUERY_LIMITS } from "../../../ops/catalogue/limits.ts";
+import { short } from "../../../core/history.ts";
+import type { GraphPage } from "../../../ops/graph.ts";
 import type { ListOutcome, SearchOutcome } from "../../../ops/query.ts";
 import { call } from "../call.ts";
 import { countLine, json, memoryLine, scoreText } from "../format.ts";
@@ -54,5 +56,20 @@ export async function searchCmd(words: string[], flags: Flags): Promise<CommandR
   // best first; the bm25 scores themselves are in --json
   const lines = out.hits.map((h) => scored(memoryLine(h.memory), h.memory.id, out.decay_scores));
   lines.push(countLine(out.hits.length, out.total, "match").replace("matchs", "matches"));
+  return { stdout: `${lines.join("\n")}\n` };
+}
+
+export async function graphCmd(flags: Flags): Promise<CommandResult> {
+  const status = filterFlags({ ...flags, type: undefined }).status;
+  const offset = num(flags, "offset", { min: 0, max: 10_000_000, int: true });
+  const limit = num(flags, "limit", { min: 1, max: 1000, int: true });
+  const out = await call<GraphPage>("graph", flags, { status, offset, limit });
+  if (flags.json) return { stdout: json(out) };
+  const lines = out.memories.map((m) => `${scoreText(out.decay_scores[m.id] ?? 0).padStart(7)}  ${memoryLine(m)}`);
+  for (const r of out.relations) lines.push(`  ${short(r.from_memory_id)} --${r.relation_type}--> ${short(r.to_memory_id)}  (${r.id})`);
+  const shown = out.memories.length;
+  lines.push(
+    `memories ${out.offset + (shown ? 1 : 0)}-${out.offset + shown} of ${out.total_memories}, ${out.relations.length} relations touching them (${out.total_relations} in the store); average score ${scoreText(out.avg_score)}, average uses ${out.avg_use_count.toFixed(1)}`,
+  );
   return { stdout: `${lines.join("\n")}\n` };
 }
