@@ -72,6 +72,7 @@ export function createApi(opts: ApiOptions): Api {
   let web: Promise<Hono> | undefined;
   const webRoute = async (c: Context) => (await (web ??= import("../web/routes.ts").then((m) => m.webApp(api, opts.guard)))).fetch(c.req.raw);
   app.all("/", webRoute);
+  app.all("/favicon.ico", webRoute);
   app.all("/ui", webRoute);
   app.all("/ui/*", webRoute);
   opRoutes(app, api);

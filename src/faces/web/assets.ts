@@ -9,6 +9,9 @@ const APP_JS = `"use strict";
   var live = document.getElementById("live");
   if (live && window.EventSource) {
     var es = new EventSource("/ui/events");
+    es.addEventListener("ready", function () {
+      live.setAttribute("data-live", "ready");
+    });
     es.addEventListener("capture", function (e) {
       var empty = document.getElementById("live-empty");
       if (empty) empty.remove();

@@ -19,7 +19,7 @@ export function sessionValue(token: string): string {
 }
 
 export function isWebPath(path: string): boolean {
-  return path === "/" || path === "/ui" || path.startsWith("/ui/");
+  return path === "/" || path === "/favicon.ico" || path === "/ui" || path.startsWith("/ui/");
 }
 
 function cookieOf(c: Context, name: string): string | undefined {
@@ -38,11 +38,11 @@ export function signedIn(c: Context, token: string | null): boolean {
 
 /** Whether a change comes from a page of this origin. */
 export function sameOrigin(c: Context): boolean {
+  // a browser's own header, which no page can set; an older browser's Origin otherwise
   const site = c.req.header("sec-fetch-site");
+  if (site !== undefined) return site === "same-origin";
   const origin = c.req.header("origin");
-  if (site !== undefined && site !== "same-origin") return false;
-  if (origin !== undefined) return originAllowed(origin, c.req.header("host"));
-  return site === "same-origin";
+  return origin !== undefined && originAllowed(origin, c.req.header("host"));
 }
 
 function refuse(status: number, text: string): Response {
@@ -53,7 +53,8 @@ function secure(res: Response): void {
   const h = res.headers;
   h.set("Content-Security-Policy", CSP);
   h.set("X-Content-Type-Options", "nosniff");
-  h.set("Referrer-Policy", "no-referrer");
+  // no-referrer would make a browser send "Origin: null" on the page's own form posts
+  h.set("Referrer-Policy", "same-origin");
   h.set("X-Frame-Options", "DENY");
   if (!h.has("Cache-Control")) h.set("Cache-Control", "no-store");
 }
@@ -64,7 +65,7 @@ export function webGuard(opts: GuardOptions): MiddlewareHandler {
     if (!hostAllowed(host, opts)) return refuse(403, "The Host header does not name this server.");
     const change = c.req.method !== "GET" && c.req.method !== "HEAD";
     if (change ? !sameOrigin(c) : !originAllowed(c.req.header("origin"), host)) return refuse(403, "Refused: a change must come from this page (cross-site request).");
-    const open = c.req.path === "/ui/login" || c.req.path.startsWith("/ui/static/");
+    const open = c.req.path === "/ui/login" || c.req.path === "/favicon.ico" || c.req.path.startsWith("/ui/static/");
     if (!open && !signedIn(c, opts.token)) {
       if (change || c.req.header("accept") === "text/event-stream") return refuse(401, "Sign in first.");
       return c.redirect("/ui/login", 303);

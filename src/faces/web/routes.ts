@@ -59,6 +59,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
   };
 
   app.get("/", (c) => c.redirect("/ui", 303));
+  app.get("/favicon.ico", (c) => c.body(null, 204));
   app.get("/ui/static/:file", (c) => {
     const a = ASSETS[c.req.param("file")];
     if (!a) return c.text("not found", 404);
@@ -164,6 +165,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
             if (!first) await stream.writeSSE({ event: "capture", data: liveRow(m), id: m.id });
           }
           if (seen.size > 1000) seen = new Set(out.memories.map((m) => m.id));
+          if (first) await stream.writeSSE({ event: "ready", data: "" });
           first = false;
         } catch {
           // a store being written or not yet there: look again next time
