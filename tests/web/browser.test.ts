@@ -103,6 +103,12 @@ describe("memory browser in Chromium", () => {
     const m = readMemoryFile(store, ids[0]!);
     assert.equal(m.content, "Use cursor pagination for the orders API and the invoices API");
     assert.deepEqual([...m.meta.tags].sort(), ["api", "invoices"]);
+    // its history: the save and, once committed, the update
+    const r = memsync(["--store", store, "commit"]);
+    assert.equal(r.code, 0, r.stderr);
+    await page.reload();
+    await page.locator("#history tr", { hasText: "update:" }).waitFor();
+    await page.locator("#history tr", { hasText: "save:" }).waitFor();
   });
 
   test("forget by project: the dry run counts and lists, confirm deletes exactly those files", async () => {

@@ -74,6 +74,7 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 <dt>Created</dt><dd>${when(m.created_at)}</dd><dt>Updated</dt><dd>${when(m.updated_at)}</dd><dt>Last used</dt><dd>${when(m.last_used)} (${m.use_count} uses)</dd>
 </dl>
 <h2>Decay</h2>${score.scores[0] ? decayPlot(score) : ""}
+<section><h2>History</h2><div id="history" hx-get="/ui/m/${m.id}/history" hx-trigger="load"><a href="/ui/m/${m.id}/history">The commits that touched it</a></div></section>
 <div class="cols"><section><h2>Relations out</h2>${rels(f.outgoing, (r) => r.to_memory_id, "→")}</section><section><h2>Relations in</h2>${rels(f.incoming, (r) => r.from_memory_id, "←")}</section></div>
 <h2>Change</h2>
 <form method="post" action="/ui/m/${m.id}/edit"><label>Content<textarea name="content" required>${show(m.content)}</textarea></label>
@@ -126,4 +127,15 @@ export function confirmPage(m: any, what: "archive" | "forget", found: Found): H
   const body = html`<div class="content">${show(m.content)}</div>${says}
 <form method="post" action="/ui/m/${m.id}/${what}">${hidden("confirm", "1")}<div class="actions"><button type="submit" class="${what === "forget" ? "danger" : "primary"}">Confirm ${what}</button><a href="/ui/m/${m.id}">Cancel</a></div></form>`;
   return page(`${what === "archive" ? "Archive" : "Forget"} ${m.id.slice(0, 8)}?`, body);
+}
+
+type History = { commits: { oid: string; message: string; author: string; at: number; change: string }[]; scanned: number; more: boolean };
+
+/** The commits that touched a memory (asked for after the page loaded: history is read from git). */
+export async function historyList(api: ApiContext, id: string, limit: number): Promise<Html> {
+  const h = await op<History>(api, "history", { id, limit });
+  if (h.commits.length === 0) return html`<p class="muted">No commit touched it yet${h.more ? ` (in the last ${h.scanned} commits)` : " (changes are committed by commit or sync)"}.</p>`;
+  return html`<table><thead><tr><th>Commit</th><th>When</th><th>Change</th><th>Message</th></tr></thead><tbody>${h.commits.map(
+    (c) => html`<tr><td><code>${c.oid.slice(0, 10)}</code></td><td>${when(c.at)}</td><td>${c.change}</td><td>${show(c.message)}</td></tr>`,
+  )}</tbody></table>${h.more ? html`<p><a href="/ui/m/${id}/history?limit=${limit + 20}" hx-get="/ui/m/${id}/history?limit=${limit + 20}" hx-target="#history">Older commits</a></p>` : ""}`;
 }

@@ -10,7 +10,7 @@ import { ASSETS } from "./assets.ts";
 import { loginCookie } from "./auth.ts";
 import { op } from "./call.ts";
 import { type Html, page, show } from "./layout.ts";
-import { confirmPage, editOf, editPreview, load, memoryPage } from "./memory.ts";
+import { confirmPage, editOf, editPreview, historyList, load, memoryPage } from "./memory.ts";
 import { liveRow, queryOf, results, searchPage } from "./search.ts";
 
 // The memory browser's routes on the app of `memsync serve` (faces/api/app.ts mounts them behind
@@ -82,6 +82,11 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
     const f = await load(api, memId(c));
     if (!f) return c.html(page("Not found", `<p>No memory ${escape(memId(c).slice(0, 40))}.</p>` as unknown as Html), 404);
     return c.html(await memoryPage(api, f, c.req.query("done") ?? ""));
+  }));
+  app.get("/ui/m/:id/history", route(async (c) => {
+    const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "20", 10) || 20));
+    const list = await historyList(api, memId(c), limit);
+    return c.html(c.req.header("hx-request") ? list : page(`History of ${memId(c).slice(0, 8)}`, list));
   }));
   app.post("/ui/m/:id/edit", route(async (c) => {
     const f = await load(api, memId(c));
