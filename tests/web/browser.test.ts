@@ -66,8 +66,8 @@ describe("memory browser in Chromium", () => {
     assert.equal(await s.stop(), 0);
   });
 
-  const shot = async (name: string) => {
-    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`) });
+  const shot = async (name: string, fullPage = false) => {
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `web-${name}.png`), fullPage });
   };
 
   test("search: results as you type (no reload), filters, then a memory page with its fields and decay plot", async () => {
@@ -87,7 +87,7 @@ describe("memory browser in Chromium", () => {
     assert.match((await page.locator("#content").textContent())!, /cursor pagination/);
     await page.locator("svg.plot title", { hasText: "forget threshold" }).waitFor({ state: "attached" });
     assert.equal(await page.getByRole("link", { name: "api" }).count(), 1, "the tag links to a search");
-    await shot("memory");
+    await shot("memory", true);
     assert.deepEqual(errors, [], "no script or CSP error");
   });
 

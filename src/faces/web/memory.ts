@@ -2,7 +2,7 @@ import { html } from "hono/html";
 import { type DecaySettings, scoreMemory } from "../../core/decay.ts";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
-import { type Html, hidden, memLink, page, show, when } from "./layout.ts";
+import { type Html, hidden, memLink, page, short, show, when } from "./layout.ts";
 
 // One memory: its fields, relations both ways, decay plot, and the forms to change it. Every
 // change is two steps: the form posts to a preview that says what will change; its confirm
@@ -82,7 +82,7 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 <div class="actions"><button type="submit">Preview edit</button></div></form>
 <div class="actions"><form method="post" action="/ui/m/${m.id}/archive"><button type="submit">Archive…</button></form>
 <form method="post" action="/ui/m/${m.id}/forget"><button type="submit" class="danger">Forget (delete)…</button></form></div>`;
-  return page(show(m.gist ?? m.content).slice(0, 60) || m.id, body);
+  return page(short(show(m.gist ?? m.content), 70) || m.id, body);
 }
 
 const splitTags = (s: string) => s.split(",").map((t) => t.trim()).filter(Boolean);

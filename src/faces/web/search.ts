@@ -43,15 +43,15 @@ export function filterInput(f: Omit<Query, "q" | "limit">): Record<string, unkno
 
 const qs = (q: Query, limit: number) => new URLSearchParams(Object.entries({ ...q, limit: String(limit) }).filter(([, v]) => v !== "")).toString();
 
-const select = (name: string, label: string, values: readonly string[], chosen: string) =>
-  html`<label>${label}<select name="${name}"><option value="">any</option>${values.map((v) => html`<option${v === chosen ? html` selected` : ""}>${v}</option>`)}</select></label>`;
+const select = (name: string, label: string, values: readonly string[], chosen: string, none = "any") =>
+  html`<label>${label}<select name="${name}"><option value="">${none}</option>${values.map((v) => html`<option${v === chosen ? html` selected` : ""}>${v}</option>`)}</select></label>`;
 
 export function filterFields(q: Omit<Query, "q" | "limit">, withStatus = true): Html {
   return html`${select("type", "Type", MEMORY_TYPES, q.type)}
 <label>Project<input name="project" value="${q.project}"></label>
 <label>Tag<input name="tag" value="${q.tag}"></label>
 <label>Entity<input name="entity" value="${q.entity}"></label>
-${withStatus ? select("status", "Status", [...MEMORY_STATUSES, "all"], q.status) : ""}
+${withStatus ? select("status", "Status", [...MEMORY_STATUSES, "all"], q.status, "active or promoted") : ""}
 <label>Created since<input name="since" value="${q.since}" placeholder="7d, 2026-11-01"></label>`;
 }
 
