@@ -97,7 +97,7 @@ export async function recallPage(api: ApiContext, q: string, budget: number, pro
 
 export async function gcPage(api: ApiContext, note = ""): Promise<Html> {
   const out = await op<any>(api, "gc", { dry_run: true, limit: SHOWN });
-  const body = html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<h2>Garbage collection: preview</h2>
+  const body = html`${note ? html`<p class="note" role="status">${note}</p>` : ""}${maintenanceNav}<h2>Garbage collection: preview</h2>
 <p role="status">${out.under_threshold} of ${out.scanned} memories score under the forget threshold ${out.forget_threshold} (${out.model}); gc would ${out.action} them${out.under_threshold > SHOWN ? `; the ${SHOWN} lowest are listed` : ""}.</p>
 ${out.candidates.length ? html`<table><thead><tr><th>Id</th><th>Score</th><th>Uses</th><th>Last used</th><th>Gist</th></tr></thead><tbody>${out.candidates.map(
     (c: any) => html`<tr><td>${memLink(c.id)}</td><td>${c.score.toFixed(3)}</td><td>${c.use_count}</td><td>${when(c.last_used)}</td><td>${short(show(c.preview ?? ""))}</td></tr>`,
@@ -112,4 +112,32 @@ export function loginPage(error = ""): Html {
     html`${error ? html`<p class="note bad" role="alert">${error}</p>` : ""}<p>This server asks for its API token. It is exchanged for a session cookie and never stored in the page.</p>
 <form method="post" action="/ui/login"><label>Token<input type="password" name="token" required autocomplete="current-password" autofocus></label><div class="actions"><button type="submit" class="primary">Sign in</button></div></form>`,
   );
+}
+
+const maintenanceNav = html`<p><a href="/ui/gc">Garbage collection</a> · <a href="/ui/consolidate">Consolidation</a> · <a href="/ui/split">Split candidates</a></p>`;
+
+/** Clusters of near-duplicates with their cohesion and the merged result; apply or link one. */
+export async function consolidatePage(api: ApiContext, note = ""): Promise<Html> {
+  const out = await op<any>(api, "consolidate", { mode: "preview" });
+  const member = (m: any) => html`<li>${memLink(m.id)} ${short(show(m.content), 140)} <span class="muted">${m.use_count} uses</span></li>`;
+  const body = html`${maintenanceNav}${note ? html`<p class="note" role="status">${note}</p>` : ""}
+<p role="status">${out.clusters.length} cluster${out.clusters.length === 1 ? "" : "s"} among ${out.memories} memories (similarity ≥ ${out.threshold}).</p>
+${out.clusters.slice(0, SHOWN).map(
+    (c: any) => html`<section aria-labelledby="k-${c.id}"><h2 id="k-${c.id}">Cluster ${c.id} <span class="muted">cohesion ${c.cohesion.toFixed(2)}</span></h2><ul>${c.members.map(member)}</ul>
+${c.merged ? html`<h3>Merged</h3><div class="content">${show(c.merged.content)}</div>` : html`<p class="bad">${show(c.problem ?? "cannot be merged")}</p>`}
+<form method="post" action="/ui/consolidate">${hidden("cluster", c.id)}<div class="actions">${c.merged ? html`<button type="submit" name="mode" value="apply" class="danger">Merge into one</button>` : ""}<button type="submit" name="mode" value="link">Only relate them</button></div></form></section>`,
+  )}`;
+  return page("Consolidation", body, "/ui/gc");
+}
+
+export async function splitPage(api: ApiContext, note = ""): Promise<Html> {
+  const out = await op<any>(api, "split-candidates", { limit: SHOWN });
+  const body = html`${maintenanceNav}${note ? html`<p class="note" role="status">${note}</p>` : ""}
+<p role="status">${out.total} of ${out.memories} memories are worth splitting${out.total > out.candidates.length ? `; the best ${out.candidates.length} are listed` : ""}.</p>
+${out.candidates.map(
+    (c: any) => html`<section aria-labelledby="s-${c.id}"><h2 id="s-${c.id}">${memLink(c.id)} <span class="muted">score ${c.score.toFixed(2)}</span></h2><div class="content">${show(c.content)}</div>
+<p class="muted">${c.reasons.map(show).join("; ")}</p><h3>Suggested parts</h3><ol>${c.parts.map((p: string) => html`<li>${show(p)}</li>`)}</ol>
+<form method="post" action="/ui/split">${hidden("id", c.id)}${c.parts.map((p: string) => hidden("part", p))}<button type="submit" class="danger">Split into ${c.parts.length}</button></form></section>`,
+  )}`;
+  return page("Split candidates", body, "/ui/gc");
 }

@@ -51,10 +51,17 @@ export function decayPlot(s: Score): Html {
 </svg>`;
 }
 
-const rels = (xs: Rel[], other: (r: Rel) => string, dir: string) =>
-  xs.length === 0 ? html`<p class="muted">none</p>` : html`<ul>${xs.map((r) => html`<li>${dir} <strong>${r.relation_type}</strong> ${memLink(other(r))} <span class="muted">strength ${r.strength}</span></li>`)}</ul>`;
+/** Relations one way, a page at a time (a hub memory can have thousands). */
+const rels = (id: string, xs: Rel[], other: (r: Rel) => string, dir: string, shown: number) =>
+  xs.length === 0
+    ? html`<p class="muted">none</p>`
+    : html`<ul>${xs.slice(0, shown).map((r) => html`<li>${dir} <strong>${r.relation_type}</strong> ${memLink(other(r))} <span class="muted">strength ${r.strength}</span></li>`)}</ul>${
+        xs.length > shown ? html`<p><a href="/ui/m/${id}?rels=${shown + REL_PAGE}">${xs.length - shown} more</a></p>` : ""
+      }`;
 
-export async function memoryPage(api: ApiContext, f: Found, note = ""): Promise<Html> {
+export const REL_PAGE = 50;
+
+export async function memoryPage(api: ApiContext, f: Found, note = "", relsShown = REL_PAGE): Promise<Html> {
   const m = f.memory;
   const score = await op<Score>(api, "score", { ids: [m.id] });
   const d = m.decision;
@@ -75,7 +82,7 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 </dl>
 <h2>Decay</h2>${score.scores[0] ? decayPlot(score) : ""}
 <section><h2>History</h2><div id="history" hx-get="/ui/m/${m.id}/history" hx-trigger="load"><a href="/ui/m/${m.id}/history">The commits that touched it</a></div></section>
-<div class="cols"><section><h2>Relations out</h2>${rels(f.outgoing, (r) => r.to_memory_id, "→")}</section><section><h2>Relations in</h2>${rels(f.incoming, (r) => r.from_memory_id, "←")}</section></div>
+<div class="cols"><section><h2>Relations out</h2>${rels(m.id, f.outgoing, (r) => r.to_memory_id, "→", relsShown)}</section><section><h2>Relations in</h2>${rels(m.id, f.incoming, (r) => r.from_memory_id, "←", relsShown)}</section></div>
 <h2>Change</h2>
 <form method="post" action="/ui/m/${m.id}/edit"><label>Content<textarea name="content" required>${show(m.content)}</textarea></label>
 <label>Gist<input name="gist" value="${show(m.gist)}"></label><label>Tags (comma separated)<input name="tags" value="${show(m.meta.tags.join(", "))}"></label>

@@ -5,7 +5,7 @@ import { IS_EDGE } from "../../runtime/edition.ts";
 import type { ApiContext } from "../api/context.ts";
 import { errorOf } from "../api/errors.ts";
 import { type GuardOptions, tokenMatches } from "../api/guard.ts";
-import { conflictsPage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage } from "./admin.ts";
+import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage, splitPage } from "./admin.ts";
 import { ASSETS } from "./assets.ts";
 import { loginCookie } from "./auth.ts";
 import { op } from "./call.ts";
@@ -81,7 +81,8 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
   app.get("/ui/m/:id", route(async (c) => {
     const f = await load(api, memId(c));
     if (!f) return c.html(page("Not found", `<p>No memory ${escape(memId(c).slice(0, 40))}.</p>` as unknown as Html), 404);
-    return c.html(await memoryPage(api, f, c.req.query("done") ?? ""));
+    const rels = Math.min(100_000, Math.max(1, Number.parseInt(c.req.query("rels") ?? "", 10) || 50));
+    return c.html(await memoryPage(api, f, c.req.query("done") ?? "", rels));
   }));
   app.get("/ui/m/:id/history", route(async (c) => {
     const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "20", 10) || 20));
@@ -148,6 +149,21 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
       if (b.confirm !== "1") return c.redirect("/ui/gc", 303);
       const out = await op<any>(api, "gc", { archive: b.action === "archive" });
       return c.redirect(`/ui/gc?done=${encodeURIComponent(`gc ${out.action}d ${out.candidates.length} memories.`)}`, 303);
+    }));
+    app.get("/ui/consolidate", route(async (c) => c.html(await consolidatePage(api, c.req.query("done") ?? ""))));
+    app.post("/ui/consolidate", route(async (c) => {
+      const b = await form(c);
+      const mode = b.mode === "apply" ? "apply" : "link";
+      await op(api, "consolidate", { mode, clusters: [b.cluster ?? ""] });
+      return c.redirect(`/ui/consolidate?done=${encodeURIComponent(`Cluster ${b.cluster}: ${mode === "apply" ? "merged" : "related"}.`)}`, 303);
+    }));
+    app.get("/ui/split", route(async (c) => c.html(await splitPage(api, c.req.query("done") ?? ""))));
+    app.post("/ui/split", route(async (c) => {
+      const body = await c.req.parseBody({ all: true });
+      const parts = ([] as unknown[]).concat(body.part ?? []).filter((p): p is string => typeof p === "string");
+      const id = typeof body.id === "string" ? body.id : "";
+      const out = await op<any>(api, "split", { id, parts });
+      return c.redirect(`/ui/split?done=${encodeURIComponent(`Split ${id.slice(0, 8)} into ${out.parts.length}.`)}`, 303);
     }));
   }
 
