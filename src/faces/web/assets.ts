@@ -24,7 +24,7 @@ const APP_JS = `"use strict";
 const APP_CSS = `:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0a58ca;--bad:#b42318;--bg:#fff;--soft:#f6f8fa}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg)}
 header{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;padding:.6rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
-header strong{margin-right:1rem}nav a{margin-right:.8rem}a{color:var(--accent)}
+header strong{margin-right:1rem}nav{display:flex;flex-wrap:wrap;gap:.2rem .8rem}a{color:var(--accent)}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #ffbf47;outline-offset:1px}
 main{max-width:1100px;margin:0 auto;padding:1rem}
 .skip{position:absolute;left:-999px}.skip:focus{left:.5rem;top:.5rem;background:#fff;padding:.3rem}
@@ -42,7 +42,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:va
 .bad{color:var(--bad)}.diff del{background:#ffebe9}.diff ins{background:#dafbe1;text-decoration:none}
 svg.plot{max-width:100%;height:auto;border:1px solid var(--line);border-radius:6px;background:#fff}
 ul.live{list-style:none;padding:0}ul.live li{padding:.3rem 0;border-bottom:1px solid var(--line)}
-@media (max-width:600px){header{padding:.5rem}main{padding:.6rem}table.results td.opt,table.results th.opt{display:none}dl{grid-template-columns:1fr}}
+@media (max-width:600px){header{padding:.5rem}main table{display:block;overflow-x:auto}main{padding:.6rem}table.results td.opt,table.results th.opt{display:none}dl{grid-template-columns:1fr}}
 `;
 
 export const ASSETS: Record<string, { type: string; body: string }> = {
