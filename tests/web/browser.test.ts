@@ -58,6 +58,7 @@ describe("memory browser in Chromium", () => {
       { content: "Use offset pagination for the reports export", project: "gamma" },
     ]);
     addConflict(store, ids[4]!, "Use keyset pagination for the reports export");
+    assert.equal(memsync(["--store", store, "relate", ids[1]!, ids[0]!, "--type", "supports"]).code, 0);
     [s, t, browser] = await Promise.all([
       startServer(store),
       startServer(newStore(), { args: ["--listen", "0.0.0.0:0", "--token-file", tokenFile(TOKEN)] }),
@@ -97,6 +98,10 @@ describe("memory browser in Chromium", () => {
     await page.locator("svg.plot title", { hasText: "forget threshold" }).waitFor({ state: "attached" });
     assert.equal(await page.getByRole("link", { name: "api" }).count(), 1, "the tag links to a search");
     await shot("memory", true);
+    // its relations both ways are links, and the graph around it holds both memories
+    await page.getByRole("link", { name: ids[1]!.slice(0, 8) }).first().waitFor();
+    await page.getByRole("link", { name: "Graph around this memory" }).click();
+    await page.getByText("2 of 2 memories, 1 relation among them.").waitFor();
     assert.deepEqual(errors, [], "no script or CSP error");
   });
 

@@ -73,7 +73,7 @@ export async function memoryPage(api: ApiContext, f: Found, note = "", relsShown
 ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt><dd>${show(d.why) || "—"}</dd><dt>Alternatives</dt><dd>${list(d.alternatives)}</dd><dt>Constraints</dt><dd>${list(d.constraints)}</dd><dt>Trade-offs</dt><dd>${list(d.tradeoffs)}</dd></dl>` : ""}
 <h2>Details</h2><dl>
 <dt>Tags</dt><dd>${m.meta.tags.length ? m.meta.tags.map((t: string) => html`<a class="tag" href="/ui?tag=${encodeURIComponent(t)}">${show(t)}</a>`) : "—"}</dd>
-<dt>Entities</dt><dd>${m.entities.length ? m.entities.map((e: string) => html`<a class="tag" href="/ui?entity=${encodeURIComponent(e)}">${show(e)}</a>`) : "—"}</dd>
+<dt>Entities</dt><dd>${m.entities.length ? m.entities.map((e: string) => html`<a class="tag" href="/ui?entity=${encodeURIComponent(e)}">${show(e)}</a> <a href="/ui/graph?entity=${encodeURIComponent(e)}" aria-label="graph of ${show(e)}">graph</a> `) : "—"}</dd>
 <dt>Project</dt><dd>${m.project ? html`<a href="/ui?project=${encodeURIComponent(m.project)}">${show(m.project)}</a>` : "—"}</dd>
 <dt>Scope</dt><dd>${m.scope}</dd><dt>Importance</dt><dd>${m.importance}</dd><dt>Confidence</dt><dd>${m.confidence ?? "—"}</dd>
 <dt>Captured by</dt><dd>${cb ? [cb.user, cb.machine && `on ${cb.machine}`, cb.agent && `via ${cb.agent}`, cb.session && `session ${cb.session}`].filter(Boolean).map(show).join(" ") : "—"}</dd>
@@ -82,6 +82,7 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 </dl>
 <h2>Decay</h2>${score.scores[0] ? decayPlot(score) : ""}
 <section><h2>History</h2><div id="history" hx-get="/ui/m/${m.id}/history" hx-trigger="load"><a href="/ui/m/${m.id}/history">The commits that touched it</a></div></section>
+<p><a href="/ui/graph?id=${m.id}">Graph around this memory</a></p>
 <div class="cols"><section><h2>Relations out</h2>${rels(m.id, f.outgoing, (r) => r.to_memory_id, "→", relsShown)}</section><section><h2>Relations in</h2>${rels(m.id, f.incoming, (r) => r.from_memory_id, "←", relsShown)}</section></div>
 <h2>Change</h2>
 <form method="post" action="/ui/m/${m.id}/edit"><label>Content<textarea name="content" required>${show(m.content)}</textarea></label>

@@ -9,6 +9,7 @@ import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetP
 import { ASSETS } from "./assets.ts";
 import { loginCookie } from "./auth.ts";
 import { op } from "./call.ts";
+import { graphPage } from "./graph.ts";
 import { type Html, page, show } from "./layout.ts";
 import { confirmPage, editOf, editPreview, historyList, load, memoryPage } from "./memory.ts";
 import { liveRow, queryOf, results, searchPage } from "./search.ts";
@@ -113,6 +114,11 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
     }));
   }
 
+  app.get("/ui/graph", route(async (c) => {
+    const limit = Math.min(500, Math.max(2, Number.parseInt(c.req.query("limit") ?? "", 10) || 50));
+    const entity = (c.req.query("entity") ?? "").slice(0, 500);
+    return c.html(await graphPage(api, entity ? { entity } : { id: c.req.query("id") ?? "" }, limit));
+  }));
   app.get("/ui/forget", route(async (c) => c.html(await forgetPage(api, filterOf(c.req.query()), c.req.query("done") ?? ""))));
   app.post("/ui/forget", route(async (c) => {
     const b = await form(c);
