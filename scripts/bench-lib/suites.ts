@@ -53,6 +53,14 @@ export const SUITES: Suite[] = [
     about: "CortexGraph's token reducer saves 20–30% on prose at \"moderate\", ~0% on terse notes.",
   },
   {
+    key: "web",
+    title: "The memory browser's pages on 50k memories (target ≤ 100 ms server time for search and a memory page)",
+    argv: ["scripts/bench-lib/web-bench.ts", "--size", "50000", "--runs", "20"],
+    about: "Each time is the client's over loopback (request to last byte), so an upper bound of the server's; one request at a time on a warm server.",
+    section: "The memory browser (`memsync serve`, /ui)",
+    markdown: true,
+  },
+  {
     key: "api",
     title: "`memsync serve` under autocannon: get, recall, touch, save on 10k memories (targets: recall p99 ≤ 15 ms and touch p99 ≤ 10 ms at 100 requests/s, save ≥ 200/s, start ≤ 150 ms)",
     argv: ["scripts/bench-lib/api-bench.ts"],

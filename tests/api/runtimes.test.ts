@@ -35,6 +35,14 @@ async function sameAnswers(s: Server, store: string): Promise<void> {
   assert.equal((await get(`${s.url}/v1/health`)).body.health, "healthy");
   const doc = (await get(`${s.url}/v1/openapi.json`)).body;
   assert.ok(doc.paths["/v1/recall"].get);
+  // the web page (faces/web) with its embedded htmx (a text import) and its CSP
+  const pageRes = await fetch(`${s.url}/ui?q=app`);
+  assert.equal(pageRes.status, 200);
+  assert.match(pageRes.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+  assert.ok((await pageRes.text()).includes(`/ui/m/${id}`));
+  const htmx = await fetch(`${s.url}/ui/static/htmx.js`);
+  assert.match(await htmx.text(), /htmx/);
+  assert.equal((await fetch(`${s.url}/ui/sync`, { method: "POST" })).status, 403, "a change with no same-origin sign is refused");
 }
 
 describe("memsync serve in other builds and runtimes", () => {

@@ -194,6 +194,7 @@ describe("catalogue", () => {
     await checked("reindex");
     await checked("doctor", { repair: true });
     await checked("score", { ids: [a] });
+    assert.equal((await checked("history", { id: a })).id, a);
     await checked("maintainer");
     await checked("gc", { dry_run: true });
     await checked("promote", { ids: [a], dry_run: true });

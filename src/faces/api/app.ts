@@ -11,6 +11,7 @@ import { hookRoutes } from "./hook-route.ts";
 import { opRoutes } from "./op-routes.ts";
 import { openApiDocument } from "./openapi.ts";
 import { SyncRunner } from "./sync-runner.ts";
+import { isWebPath, webGuard } from "../web/auth.ts";
 
 // The one Hono app of `memsync serve`, the same under Bun.serve and Deno.serve
 // (runtime/serve.ts): guard, body limit, then the routes.
@@ -48,7 +49,11 @@ export function createApi(opts: ApiOptions): Api {
       inFlight--;
     }
   });
-  app.use("*", guard(opts.guard));
+  // the memory browser (faces/web) has its own guard: the same Host/Origin rules, a cookie
+  // instead of a bearer token, and CSRF checks on every change
+  const apiGuard = guard(opts.guard);
+  const pageGuard = webGuard(opts.guard);
+  app.use("*", (c, next) => (isWebPath(c.req.path) ? pageGuard(c, next) : apiGuard(c, next)));
   app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
@@ -63,6 +68,13 @@ export function createApi(opts: ApiOptions): Api {
   };
   app.all("/mcp", mcpRoute);
   app.all("/mcp/:profile", mcpRoute);
+  // the memory browser: its module is loaded on the first page asked for, like MCP's
+  let web: Promise<Hono> | undefined;
+  const webRoute = async (c: Context) => (await (web ??= import("../web/routes.ts").then((m) => m.webApp(api, opts.guard)))).fetch(c.req.raw);
+  app.all("/", webRoute);
+  app.all("/favicon.ico", webRoute);
+  app.all("/ui", webRoute);
+  app.all("/ui/*", webRoute);
   opRoutes(app, api);
   app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
   app.onError((e) => errorResponse(e));

@@ -21,6 +21,7 @@ const claude = () => import("./commands/claude.ts");
 const gists = () => import("./commands/gists.ts");
 const recallCmds = () => import("./commands/recall.ts");
 const scoring = () => import("./commands/scoring.ts");
+const historyCmd = () => import("./commands/history.ts");
 const conflicts = () => import("./commands/conflicts.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
@@ -280,6 +281,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "score [...ids]",
     op: "score",
     run: async ([ids], f) => (await scoring()).score(ids as string[], f),
+  },
+  {
+    usage: "history <id>",
+    op: "history",
+    example: "memsync history 3f2a9c1e",
+    options: (c) => c.option("--limit <n>", "at most n commits (default 20)"),
+    run: async ([id], f) => (await historyCmd()).history(id, f),
   },
   {
     usage: "settings [key] [value]",

@@ -91,6 +91,7 @@ const EVERYDAY: OpInfo[] = [
   op("context", 'the "Recent Project Decisions" block for a project', READ, "ContextOutcome", queries),
   op("graph", "a page of memories (newest first) with the relations that touch them, and the totals to page on", READ, "GraphPage", queries),
   op("score", "decay scores: the score, when it falls under the forget threshold, review priority, promotion", READ, "ScoreOutcome", queries),
+  op("history", "the commits that touched a memory's record file, newest first (bounded: scan at most N commits)", READ, "HistoryOutcome", () => import("./history.ts")),
   op("status", "counts, corrupt files and health: healthy, degraded or unavailable", READ, "StatusOutcome", store),
   op("conflicts", "memories whose content two machines edited at once", READ, "ConflictsOutcome", store),
   op("resolve", "settle a content conflict: keep ours, theirs or both, or new content", WRITE, "ResolveOutcome", store),
