@@ -161,7 +161,7 @@ describe("mcp-memory", () => {
       '{"type":"note","text":"?"}',
       '{"type":"relation","from":"Alice","to":"Bob","relationType":"knows"}',
     ].join("\n");
-    const plan = planMcpMemory(file("memory.jsonl", `${text}\n`));
+    const plan = planMcpMemory(file("memory.jsonl", text));
     assert.deepEqual(plan.graph.map((c) => [c.op, c.where.line]), [["create_entities", 1], ["create_relations", 2]]);
     assert.deepEqual(plan.problems.map((p) => p.line), [3, 4, 5, 6]);
   });

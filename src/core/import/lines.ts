@@ -29,9 +29,10 @@ function parseFailure(e: unknown): string {
 
 /**
  * Every JSON object line of a JSONL file, with the problems of the others. A missing trailing
- * newline is reported; the last line is still taken if it parses (an append cut short does not).
+ * newline is reported (unless the format's writer never ends with one: the reference memory
+ * server joins its lines); the last line is still taken if it parses (an append cut short does not).
  */
-export function readJsonLines(file: string, bytes: Uint8Array, problems: Problem[]): Line[] {
+export function readJsonLines(file: string, bytes: Uint8Array, problems: Problem[], opts: { endsWithNewline?: boolean } = {}): Line[] {
   const out: Line[] = [];
   let start = 0;
   let n = 0;
@@ -68,7 +69,7 @@ export function readJsonLines(file: string, bytes: Uint8Array, problems: Problem
       problems.push({ file, line: n, problem: `not a JSON object (${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}): skipped` });
       continue;
     }
-    if (last) problems.push({ file, line: n, problem: "no trailing newline (the line parses: read)" });
+    if (last && opts.endsWithNewline !== false) problems.push({ file, line: n, problem: "no trailing newline (the line parses: read)" });
     out.push({ line: n, value });
   }
   return out;

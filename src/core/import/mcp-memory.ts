@@ -40,7 +40,7 @@ function linesOf(file: SourceFile, problems: Problem[]): Line[] {
       });
     }
   }
-  return readJsonLines(file.name, file.bytes, problems);
+  return readJsonLines(file.name, file.bytes, problems, { endsWithNewline: false });
 }
 
 export function planMcpMemory(file: SourceFile): ImportPlan {
