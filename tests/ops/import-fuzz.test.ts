@@ -73,3 +73,12 @@ describe("import fuzz", () => {
     });
   }
 });
+
+test("a request to a server (no working directory) cannot name files to import or export", async () => {
+  const dir = tempDir("memsync-import-noncwd-");
+  const { cwd: _, ...server } = callIn(dir);
+  for (const [op, input] of [["import", { format: "cortexgraph", path: "/etc" }], ["export", { format: "jsonl", path: path.join(dir, "out.jsonl") }]] as const) {
+    await assert.rejects(runOp(op, server, input), (e: unknown) => isMemsyncError(e) && e.code === "invalid_input" && /never by a request/.test(e.message));
+  }
+  assert.deepEqual(fs.readdirSync(dir), []);
+});
