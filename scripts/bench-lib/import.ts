@@ -86,8 +86,8 @@ function run(args: string[]): Timed {
   const p = Bun.spawnSync([BIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, MEMSYNC_MACHINE: "bench" } });
   const seconds = (performance.now() - t0) / 1000;
   if (p.exitCode !== 0) throw new Error(`memsync ${args.join(" ")}: ${p.stderr.toString()}`);
-  // Bun reports maxRSS in kilobytes on Linux (getrusage's unit)
-  return { seconds, maxRssMiB: (p.resourceUsage?.maxRSS ?? 0) / 1024, stdout: p.stdout.toString() };
+  // Bun gives the child's getrusage max RSS in bytes
+  return { seconds, maxRssMiB: (p.resourceUsage?.maxRSS ?? 0) / 1048576, stdout: p.stdout.toString() };
 }
 
 const args = process.argv.slice(2);

@@ -11,7 +11,7 @@ import { type Relation, RelationSchema } from "../core/model/relation.ts";
 import { parseWith } from "../core/model/validate.ts";
 import { newId } from "../core/new-id.ts";
 import { createMemory, type Origin, updateMemory } from "../core/records.ts";
-import { cleanRecord } from "../core/redact.ts";
+import { cleanRecord, cleanText } from "../core/redact.ts";
 import { progress } from "../sync/progress.ts";
 import type { Store } from "../store/store.ts";
 import { type OpsEnv, originOf, withStore } from "./context.ts";
@@ -193,21 +193,25 @@ function applyGraph(plan: ImportPlan, sink: Sink, origin: Origin, memories: Memo
   const loaded = graphOfMemories(memories);
   const g = loaded.graph;
   const byId = new Map(memories.map((m) => [m.id, m]));
+  // the texts as the store will hold them (secrets redacted), so a second run finds them equal
+  const clean = (t: string) => cleanText(t).text;
   for (const call of plan.graph) {
     tick();
     if (call.op === "create_entities") {
-      for (const e of call.entities) {
+      for (const raw of call.entities) {
+        const e = { name: clean(raw.name), entityType: clean(raw.entityType), observations: raw.observations.map(clean) };
         const had = g.entities.find((x) => x.name === e.name);
         if (!had) kg.createEntities(g, [e]);
         else kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
       }
     } else if (call.op === "create_relations") {
-      kg.createRelations(g, call.relations);
+      kg.createRelations(g, call.relations.map((r) => ({ from: clean(r.from), to: clean(r.to), relationType: clean(r.relationType) })));
     } else {
       try {
-        const trial = kg.cloneGraph(g);
-        kg.addObservations(trial, call.observations);
-        kg.addObservations(g, call.observations);
+        const observations = call.observations.map((o) => ({ entityName: clean(o.entityName), contents: o.contents.map(clean) }));
+        // all or nothing, as the reference: a missing entity leaves the graph as it was
+        kg.addObservations(kg.cloneGraph(g), observations);
+        kg.addObservations(g, observations);
       } catch (e) {
         plan.problems.push({ ...here(call.where), problem: `add_observations: ${oneLine(e)}: skipped` });
       }

@@ -82,3 +82,16 @@ test("a request to a server (no working directory) cannot name files to import o
   }
   assert.deepEqual(fs.readdirSync(dir), []);
 });
+
+test("a secret in an entity's observations is redacted, and importing the file again changes nothing", async () => {
+  const dir = tempDir("memsync-import-secret-");
+  const key = `sk-ant-api03-${"A".repeat(93)}`;
+  fs.writeFileSync(path.join(dir, "memory.jsonl"), `${JSON.stringify({ type: "entity", name: "deploy", entityType: "note", observations: [`key ${key}`, "plain"] })}\n`);
+  const first = await runOp<any>("import", callIn(dir), { format: "mcp-memory", path: "memory.jsonl" });
+  assert.deepEqual(first.graph, { entities: 1, relations: 0, observations: 0 });
+  const files = snapshot(path.join(dir, "store"), (rel) => rel === ".git" || rel === ".memsync");
+  assert.ok(![...files.values()].some((b64) => Buffer.from(b64, "base64").toString().includes(key)), "the key reached a file");
+  const again = await runOp<any>("import", callIn(dir), { format: "mcp-memory", path: "memory.jsonl" });
+  assert.equal(again.message, null);
+  assert.deepEqual(snapshot(path.join(dir, "store"), (rel) => rel === ".git" || rel === ".memsync"), files);
+});
