@@ -3,6 +3,7 @@ import path from "node:path";
 import { invalidInput, isMemsyncError, notFound } from "../core/errors.ts";
 import * as kg from "../core/knowledge-graph.ts";
 import { entityContent, entityRecord, graphOfMemories, KG_TAG, relationRecord } from "../core/knowledge-graph-records.ts";
+import { isId } from "../core/ids.ts";
 import { derivedId } from "../core/import/derived-id.ts";
 import type { Problem } from "../core/import/lines.ts";
 import type { Fields, ImportPlan, SourceFile } from "../core/import/plan.ts";
@@ -117,6 +118,12 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
   for (const p of plan.memories) {
     tick();
     const id = typeof p.fields.id === "string" ? p.fields.id : "";
+    // an id from a file becomes a path only once it is known to be a UUID
+    if (!isId(id)) {
+      out.memories.invalid++;
+      problems.push({ ...here(p.where), problem: `invalid id ${JSON.stringify(String(p.fields.id).slice(0, 60))} (not a lowercase UUID): skipped` });
+      continue;
+    }
     if (written.has(id)) {
       out.memories.invalid++;
       problems.push({ ...here(p.where), problem: `memory ${id} is in the file twice: skipped` });
@@ -140,6 +147,12 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
     tick();
     const f = p.fields;
     const id = String(f.id ?? "");
+    const bad = [f.id, f.from_memory_id, f.to_memory_id].find((x) => !isId(x));
+    if (bad !== undefined) {
+      out.relations.invalid++;
+      problems.push({ ...here(p.where), problem: `invalid id ${JSON.stringify(String(bad).slice(0, 60))} (not a lowercase UUID): skipped` });
+      continue;
+    }
     if (sink.exists("relation", id)) {
       out.relations.existing++;
       continue;

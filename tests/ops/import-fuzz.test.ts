@@ -95,3 +95,11 @@ test("a secret in an entity's observations is redacted, and importing the file a
   assert.equal(again.message, null);
   assert.deepEqual(snapshot(path.join(dir, "store"), (rel) => rel === ".git" || rel === ".memsync"), files);
 });
+
+test("ids from a file that are not UUIDs are reported and never looked up as paths", async () => {
+  const dir = tempDir("memsync-import-ids-");
+  fs.writeFileSync(path.join(dir, "b.jsonl"), new TextDecoder().decode(SEEDS.jsonl![0]!.base) + '{"relation":{"id":"0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e","from_memory_id":"../../x","to_memory_id":"0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d","relation_type":"related","created_at":1}}\n');
+  const out = await runOp<any>("import", callIn(dir), { format: "jsonl", path: "b.jsonl", dry_run: true });
+  assert.deepEqual(out.problems.map((p: any) => [p.line, p.problem]), [[3, 'invalid id "../../../escape" (not a lowercase UUID): skipped'], [4, 'invalid id "../../x" (not a lowercase UUID): skipped']]);
+  assert.equal(out.memories.imported, 1);
+});
