@@ -113,7 +113,7 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
   let done = 0;
   const tick = () => {
     done++;
-    if (done % 500 === 0 || done === total) progress("importing", done, total);
+    if (done % 100 === 0 || done === total) progress("importing", done, total);
   };
   for (const p of plan.memories) {
     tick();
@@ -325,7 +325,7 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
       applyPlan(plan, sink, origin, input.format, input.project, { memories: graph }, out);
       const message = messageOf(input.format, out);
       if (message === null) return;
-      progress("committing", 0);
+      progress("finishing", 0);
       const summary = `${input.format} ${input.path} (${count(out.memories.imported)} memories, ${count(out.relations.imported)} relations, ${new Date(origin.now * 1000).toISOString()})`;
       tx.updateMeta((meta) => {
         const prior = Array.isArray((meta as Fields).imports) ? ((meta as Fields).imports as unknown[]) : [];

@@ -21,7 +21,7 @@ export async function importCmd(format: string | undefined, at: string | undefin
   const bar = await progressBar(flags.json === true);
   let out: ImportOutcome;
   try {
-    out = await call<ImportOutcome>("import", flags, { format, path: at, dry_run: flags.dryRun === true, project: str(flags, "project") }, { flagOf: { format: "FORMAT", path: "PATH" } });
+    out = await call<ImportOutcome>("import", flags, { format, path: at, dry_run: flags.dryRun === true, project: str(flags, "project") }, { flagOf: { format: "FORMAT", path: "PATH" }, progress: (phase, done, total) => bar.update(phase, done, total) });
   } finally {
     bar.stop();
   }
@@ -57,7 +57,7 @@ export async function exportCmd(format: string, at: string | undefined, flags: F
   const bar = await progressBar(flags.json === true);
   let out: ExportOutcome;
   try {
-    out = await call<ExportOutcome>("export", flags, { format, path: at, force: flags.force === true }, { flagOf: { format: "FORMAT", path: "PATH" } });
+    out = await call<ExportOutcome>("export", flags, { format, path: at, force: flags.force === true }, { flagOf: { format: "FORMAT", path: "PATH" }, progress: (phase, done, total) => bar.update(phase, done, total) });
   } finally {
     bar.stop();
   }
