@@ -176,6 +176,19 @@ describe("jsonl backup", () => {
       const pairs = [...ids, ...cgIds].slice(0, 10).map((from, i, all) => ({ id: uuid(), from_memory_id: from, to_memory_id: all[(i + 3) % all.length], relation_type: ["related", "supports", "causes"][i % 3], strength: Math.round(next() * 100) / 100, created_at: 1700000100 + i, metadata: { n: i } }));
       fs.writeFileSync(path.join(cg, "relations.jsonl"), pairs.map((r) => JSON.stringify(r)).join("\n") + "\n");
       assert.equal(memsyncJson(["--store", store, "import", "cortexgraph", cg]).relations.imported, 10);
+      // export(import(file)): every field of every generated CortexGraph line comes back
+      const cgOut = path.join(tempDir(), "cg-out");
+      memsyncJson(["--store", store, "export", "cortexgraph", cgOut]);
+      const back = new Map(fs.readFileSync(path.join(cgOut, "memories.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+      for (const line of fs.readFileSync(path.join(cg, "memories.jsonl"), "utf8").split("\n").filter(Boolean)) {
+        const v = JSON.parse(line);
+        for (const [k, val] of Object.entries(v)) {
+          if (k === "meta") for (const [mk, mv] of Object.entries(val as object)) assert.deepEqual(back.get(v.id).meta[mk], mv, `seed ${seed} ${v.id} meta.${mk}`);
+          else assert.deepEqual(back.get(v.id)[k], val, `seed ${seed} ${v.id} ${k}`);
+        }
+      }
+      const relBack = new Map(fs.readFileSync(path.join(cgOut, "relations.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+      for (const r of pairs) assert.deepEqual(relBack.get(r.id), r, `seed ${seed} relation`);
       memsyncJson(["--store", store, "touch", ids[0]!]);
       const backup = path.join(tempDir(), "backup.jsonl");
       const ex = memsyncJson(["--store", store, "export", "jsonl", backup]);
