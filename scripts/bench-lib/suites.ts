@@ -74,6 +74,15 @@ export const SUITES: Suite[] = [
     section: "The HTTP API (`memsync serve`)",
     markdown: true,
   },
+  {
+    key: "import",
+    title: "import cortexgraph: 10k memories + 3k relations, 50k + 15k, into an empty store, commit included (targets ≤ 5 s and ≤ 25 s)",
+    argv: ["scripts/bench-lib/import.ts"],
+    about:
+      "CortexGraph has no import to compare with; its own load of 10k memories from one JSONL file is 124 ms in process (DESIGN.md section 5). Method: a generated CortexGraph JSONL folder (fixed seed; 2% of memory lines later replaced and 1% tombstoned, as an append-only log has them), `dist/memsync init`, `dist/memsync import cortexgraph DIR --json`, `dist/memsync commit`, each a whole process, wall-clock; peak memory is each process's max RSS (getrusage).",
+    section: "Moving in and out (import)",
+    markdown: true,
+  },
 ];
 
 export interface SuiteResult {

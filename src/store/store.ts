@@ -926,6 +926,13 @@ export class StoreTx {
     return this.store.index.scoringRows(statuses);
   }
 
+  /** Once new records go to shards they do for the rest of the transaction (counting the index per record made a bulk write quadratic). */
+  private sharding = false;
+
+  private shardsNew(): boolean {
+    return (this.sharding ||= this.store.shardsNewRecords());
+  }
+
   private write(kind: RecordKind, id: string, json: string, place: Place): string {
     refuseUnwritable(kind, id, json);
     const { fs, root } = this.store;
@@ -936,7 +943,7 @@ export class StoreTx {
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
-    const rel = existing ?? recordPath(kind, id, this.store.shardsNewRecords(), place);
+    const rel = existing ?? recordPath(kind, id, this.shardsNew(), place);
     const dir = dirOf(rel);
     this.freshen(kind, dir);
     if (found !== undefined && found !== rel) {

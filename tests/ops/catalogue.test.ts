@@ -203,6 +203,8 @@ describe("catalogue", () => {
     assert.ok((await checked("consolidate", { mode: "link" })).applied.length >= 1);
     await checked("unrelate", { ids: [rel.relation.id] });
     await checked("split-candidates", { limit: 0 });
+    await checked("export", { format: "jsonl", path: path.join(dir, "backup.jsonl") });
+    assert.ok((await checked("import", { format: "jsonl", path: path.join(dir, "backup.jsonl"), dry_run: true })).memories.existing >= 2);
     assert.equal((await checked("capture", { text: "Let's use PostgreSQL for analytics because we need JSONB" })).stored[0].action, "reinforced");
     await checked("split", { id: a, parts: ["Use cursor pagination for list endpoints.", { content: "Offsets timed out at a million rows.", tags: ["db"], importance: "high" }] });
     await checked("archive", { ids: [b] });

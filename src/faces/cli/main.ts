@@ -23,6 +23,7 @@ const recallCmds = () => import("./commands/recall.ts");
 const scoring = () => import("./commands/scoring.ts");
 const historyCmd = () => import("./commands/history.ts");
 const conflicts = () => import("./commands/conflicts.ts");
+const transfer = () => import("./commands/transfer.ts");
 
 declare const MEMSYNC_EDITION: string | undefined;
 
@@ -399,10 +400,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async ([action], f) => (await import("./commands/mcp.ts")).mcpCmd(action as string | undefined, f),
   },
   {
-    usage: "export <what>",
-    describe: "export memory-md: the project's decisions (confidence >= 0.7) into Claude Code's MEMORY.md, in memsync's own section",
-    options: (c) => c.option("--project <name>", "the project (default: this repository's)").option("--file <path>", "write here instead of Claude Code's file").option("--dry-run", "print the file as it would be"),
-    run: async ([what], f) => (await claude()).exportCmd(what as string, f),
+    usage: "import <format> <path>",
+    op: "import",
+    example: "memsync import cortexgraph ~/.config/cortexgraph/jsonl --dry-run",
+    options: (c) =>
+      c
+        .option("--dry-run", "report what would be imported, line by line; write nothing")
+        .option("--project <name>", "the project of every imported memory that names none"),
+    run: async ([format, at], f) => (await transfer()).importCmd(format as string | undefined, at as string | undefined, f),
+  },
+  {
+    usage: "export <format> [path]",
+    op: "export",
+    describe:
+      "export cortexgraph|mcp-memory|jsonl|markdown PATH: the store's memories for CortexGraph, the reference memory server, as a backup, or as Markdown notes; export memory-md: the project's decisions (confidence >= 0.7) into Claude Code's MEMORY.md, in memsync's own section",
+    example: "memsync export jsonl ~/memsync-backup.jsonl",
+    options: (c) =>
+      c
+        .option("--force", "replace files that exist")
+        .option("--project <name>", "memory-md: the project (default: this repository's)")
+        .option("--file <path>", "memory-md: write here instead of Claude Code's file")
+        .option("--dry-run", "memory-md: print the file as it would be"),
+    run: async ([what, at], f) => (what === "memory-md" ? (await claude()).exportCmd(what as string, f) : (await transfer()).exportCmd(what as string, at as string | undefined, f)),
   },
   {
     usage: "gc",

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { MemsyncError } from "../../core/errors.ts";
 import * as kg from "../../core/knowledge-graph.ts";
+import { entityRecord, graphOfMemories, KG_TAG, type LoadedGraph, relationRecord } from "../../core/knowledge-graph-records.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
 import { processGate } from "../../ops/gate.ts";
@@ -13,24 +14,15 @@ import TOOLS from "./memory-tools.json" with { type: "json" };
 
 // The `memory` profile: the reference memory server's nine tools (exact names, schemas, answers;
 // memory-tools.json is its tools/list) and its memory://knowledge-graph resource, over memsync's
-// own record files. Each entity is a memory (type fact, tag knowledge-graph, the entity in
-// meta.extra.knowledge_graph, its name as the memory's entity, a readable content), each relation
-// too (it may name entities that do not exist, which memsync's relations between memories cannot
-// say). They sync and merge like every other memory; the graph is read back from them in
+// own record files, mapped as core/knowledge-graph-records.ts says (one memory per entity and per
+// relation). They sync and merge like every other memory; the graph is read back from them in
 // creation order (seq), so read_graph answers what the reference answers for the same calls.
 
-export const KG_TAG = "knowledge-graph";
+export { KG_TAG };
 export const KG_URI = "memory://knowledge-graph";
 
-type Kind = { kind: "entity"; seq: number } & kg.Entity;
-type RKind = { kind: "relation"; seq: number } & kg.Relation;
-
 /** The graph as loaded: each entity and relation object, with the record it came from. */
-interface Loaded {
-  graph: kg.Graph;
-  ids: Map<object, { id: string; observations?: string }>;
-  nextSeq: number;
-}
+type Loaded = LoadedGraph;
 
 const Str = z.string();
 const EntityIn = z.object({ name: Str, entityType: Str, observations: z.array(Str) });
@@ -51,49 +43,7 @@ async function load(callOf: CallFactory): Promise<Loaded> {
   // no store yet: the empty graph the reference starts with (the first write creates the store)
   if (!storeExists(callOf().env)) return { graph: { entities: [], relations: [] }, ids: new Map(), nextSeq: 1 };
   const out = await runOp<{ memories: Memory[] }>("list", callOf(), { tag: [KG_TAG], limit: 0 });
-  const items: { rec: Kind | RKind; id: string }[] = [];
-  for (const m of out.memories) {
-    const rec = (m.meta.extra as Record<string, unknown>)?.knowledge_graph as Kind | RKind | undefined;
-    if (rec && (rec.kind === "entity" || rec.kind === "relation") && typeof rec.seq === "number") items.push({ rec, id: m.id });
-  }
-  items.sort((a, b) => a.rec.seq - b.rec.seq || (a.id < b.id ? -1 : 1));
-  const graph: kg.Graph = { entities: [], relations: [] };
-  const ids = new Map<object, { id: string; observations?: string }>();
-  for (const { rec, id } of items) {
-    if (rec.kind === "entity") {
-      const e: kg.Entity = { name: String(rec.name), entityType: String(rec.entityType), observations: Array.isArray(rec.observations) ? rec.observations.map(String) : [] };
-      graph.entities.push(e);
-      ids.set(e, { id, observations: JSON.stringify(e.observations) });
-    } else {
-      const r = kg.relationOf(rec);
-      graph.relations.push(r);
-      ids.set(r, { id });
-    }
-  }
-  return { graph, ids, nextSeq: items.length ? items[items.length - 1]!.rec.seq + 1 : 1 };
-}
-
-const ENTITY_MAX = 200;
-const CONTENT_MAX = 2000;
-
-function entityRecord(e: kg.Entity, seq: number): Record<string, unknown> {
-  const content = `${e.name} (${e.entityType})${e.observations.length ? `: ${e.observations.join("; ")}` : ""}`.slice(0, CONTENT_MAX);
-  return {
-    content,
-    type: "fact",
-    project: null,
-    entities: e.name.trim() && e.name.length <= ENTITY_MAX ? [e.name] : [],
-    meta: { tags: [KG_TAG], extra: { knowledge_graph: { kind: "entity", name: e.name, entityType: e.entityType, observations: e.observations, seq } } },
-  };
-}
-
-function relationRecord(r: kg.Relation, seq: number): Record<string, unknown> {
-  return {
-    content: `${r.from} ${r.relationType} ${r.to}`.slice(0, CONTENT_MAX),
-    type: "fact",
-    project: null,
-    meta: { tags: [KG_TAG], extra: { knowledge_graph: { kind: "relation", from: r.from, to: r.to, relationType: r.relationType, seq } } },
-  };
+  return graphOfMemories(out.memories);
 }
 
 /** What changed between the loaded graph and the graph now, written as memsync operations. */

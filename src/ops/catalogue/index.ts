@@ -64,6 +64,7 @@ const queries = () => import("./queries.ts");
 const store = () => import("./store.ts");
 const capture = () => import("./capture.ts");
 const upkeep = () => import("./upkeep.ts");
+const transfer = () => import("./transfer.ts");
 
 const op = (name: string, summary: string, flags: Flags, output: string, load: () => Promise<object>, key = name): OpInfo => ({
   name,
@@ -101,6 +102,8 @@ const EVERYDAY: OpInfo[] = [
   op("backfill-gists", "make gists for memories that have none, in one commit", DESTROY, "BackfillOutcome", upkeep, "backfillGists"),
   op("init", "create a store: record folders, .meta.json, .gitattributes and a git repository", IDEMPOTENT, "InitOutcome", upkeep),
   op("reindex", "rebuild the local index from the record files", IDEMPOTENT, "ReindexOutcome", upkeep),
+  op("import", "read another tool's memories (cortexgraph, orchestkit, mcp-memory) or a memsync backup (jsonl) into the store, in one commit; a second run changes nothing", IDEMPOTENT, "ImportOutcome", transfer, "importOp"),
+  op("export", "write the store's memories for another tool (cortexgraph, mcp-memory), as a backup (jsonl) or as Markdown notes (markdown)", IDEMPOTENT, "ExportOutcome", transfer, "exportOp"),
   op("doctor", "check the store's git set-up and its git objects; with repair, restore missing objects from the remote", IDEMPOTENT, "DoctorOutcome", upkeep),
 ];
 

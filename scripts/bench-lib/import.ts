@@ -1,0 +1,132 @@
+// The import benchmark (issue 14): CortexGraph's JSONL storage of 10,000 memories with 3,000
+// relations (and 50,000 with 15,000) imported into an empty store by the compiled binary, then
+// committed (`memsync import cortexgraph DIR` + `memsync commit`, each a whole process), against
+// the targets of 5 s and 25 s for both together. Peak memory is each process's max RSS.
+//
+//   bun scripts/bench-lib/import.ts [--sizes 10000,50000] [--runs 3]
+//
+// The source is generated with a fixed seed: engineering notes of 20-120 words, 1-4 tags, 0-3
+// entities, ages over two years, use counts, CortexGraph's every field (floats such as 1.0 and
+// 1e-05 among them), 2% of lines later replaced and 1% tombstoned, as an append-only log has them.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const BIN = path.join(REPO, "dist/memsync");
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = "use cursor pagination for list endpoints because offset scans time out at a million rows redis caches sessions with a ttl postgres jsonb indexes gin kubernetes rollout waits for readiness probes retry with exponential backoff and jitter the queue consumer acks after commit feature flags gate the new checkout flow tests run in parallel shards the build caches node modules by lockfile hash".split(" ");
+const TAGS = ["api", "db", "cache", "infra", "testing", "frontend", "auth", "perf", "ops", "security"];
+const ENTITIES = ["PostgreSQL", "Redis", "Kubernetes", "React", "FastAPI", "Kafka", "Docker", "GraphQL"];
+
+function uuid(r: () => number): string {
+  const h = () => Math.floor(r() * 0x100000000).toString(16).padStart(8, "0");
+  const a = h() + h() + h() + h();
+  return `${a.slice(0, 8)}-${a.slice(8, 12)}-4${a.slice(13, 16)}-${"89ab"[Math.floor(r() * 4)]}${a.slice(17, 20)}-${a.slice(20, 32)}`;
+}
+
+function generate(dir: string, n: number, relations: number, seed: number): void {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  const now = 1795000000;
+  const ids: string[] = [];
+  const lines: string[] = [];
+  const memory = (id: string) => {
+    const created = now - Math.floor(r() * 730 * 86400);
+    const words = Array.from({ length: 20 + Math.floor(r() * 100) }, () => pick(WORDS)).join(" ");
+    return JSON.stringify({
+      id, content: `${words[0]!.toUpperCase()}${words.slice(1)}.`,
+      meta: { tags: [...new Set(Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(TAGS)))], source: "cortexgraph", context: null, extra: {} },
+      created_at: created, last_used: created + Math.floor(r() * 86400 * 30), use_count: Math.floor(r() * 12), strength: 1.0,
+      status: r() < 0.9 ? "active" : "archived", promoted_at: null, promoted_to: null, embed: null,
+      entities: [...new Set(Array.from({ length: Math.floor(r() * 4) }, () => pick(ENTITIES)))],
+      review_priority: r() < 0.5 ? 0.0 : 1e-05, last_review_at: null, review_count: 0, cross_domain_count: 0,
+    }).replace('"strength":1,', '"strength":1.0,');
+  };
+  for (let i = 0; i < n; i++) {
+    const id = uuid(r);
+    ids.push(id);
+    lines.push(memory(id));
+    if (r() < 0.02) lines.push(memory(pick(ids)));
+    if (r() < 0.01) {
+      const gone = uuid(r);
+      lines.push(memory(gone), JSON.stringify({ id: gone, _deleted: true }));
+    }
+  }
+  fs.writeFileSync(path.join(dir, "memories.jsonl"), `${lines.join("\n")}\n`);
+  const rels = Array.from({ length: relations }, (_, i) => {
+    const from = pick(ids);
+    let to = pick(ids);
+    while (to === from) to = pick(ids);
+    return JSON.stringify({ id: uuid(r), from_memory_id: from, to_memory_id: to, relation_type: pick(["related", "supports", "causes"]), strength: Math.round(r() * 100) / 100, created_at: now - i, metadata: {} });
+  });
+  fs.writeFileSync(path.join(dir, "relations.jsonl"), `${rels.join("\n")}\n`);
+}
+
+interface Timed {
+  seconds: number;
+  /** CPU time of the process (user + system), which a busy machine does not inflate as it does wall time. */
+  cpu: number;
+  maxRssMiB: number;
+  stdout: string;
+}
+
+function run(args: string[]): Timed {
+  const t0 = performance.now();
+  const p = Bun.spawnSync([BIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, MEMSYNC_MACHINE: "bench" } });
+  const seconds = (performance.now() - t0) / 1000;
+  if (p.exitCode !== 0) throw new Error(`memsync ${args.join(" ")}: ${p.stderr.toString()}`);
+  // Bun gives the child's getrusage max RSS in bytes
+  const cpu = p.resourceUsage ? Number(p.resourceUsage.cpuTime.user + p.resourceUsage.cpuTime.system) / 1e6 : 0;
+  return { seconds, cpu, maxRssMiB: (p.resourceUsage?.maxRSS ?? 0) / 1048576, stdout: p.stdout.toString() };
+}
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : dflt;
+};
+const sizes = opt("sizes", "10000,50000").split(",").map(Number);
+const runs = Number(opt("runs", "3"));
+const TARGET: Record<number, number> = { 10000: 5, 50000: 25 };
+
+const rows: string[] = [];
+for (const size of sizes) {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-src-"));
+  generate(src, size, Math.round(size * 0.3), 20261124 + size);
+  const mib = (fs.statSync(path.join(src, "memories.jsonl")).size + fs.statSync(path.join(src, "relations.jsonl")).size) / 1048576;
+  const results: { imp: Timed; commit: Timed; out: any }[] = [];
+  for (let i = 0; i < (size >= 50000 ? Math.min(runs, 2) : runs); i++) {
+    const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-")), "store");
+    run(["init", store]);
+    const imp = run(["--store", store, "import", "cortexgraph", src, "--json"]);
+    const commit = run(["--store", store, "commit"]);
+    results.push({ imp, commit, out: JSON.parse(imp.stdout) });
+    fs.rmSync(path.dirname(store), { recursive: true, force: true });
+  }
+  fs.rmSync(src, { recursive: true, force: true });
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const total = med(results.map((x) => x.imp.seconds + x.commit.seconds));
+  const o = results[0]!.out;
+  const target = TARGET[size];
+  const verdict = target === undefined ? "" : total <= target ? `met (${(target - total).toFixed(1)} s to spare)` : `**not met** (${(total - target).toFixed(1)} s over)`;
+  rows.push(
+    `| ${size.toLocaleString("en-US")} memories + ${Math.round(size * 0.3).toLocaleString("en-US")} relations (${mib.toFixed(1)} MiB) | ${o.memories.imported.toLocaleString("en-US")} / ${o.relations.imported.toLocaleString("en-US")} | ${med(results.map((x) => x.imp.seconds)).toFixed(2)} | ${med(results.map((x) => x.commit.seconds)).toFixed(2)} | ${total.toFixed(2)} | ${target ?? "–"} s: ${verdict} | ${med(results.map((x) => x.imp.cpu)).toFixed(2)} / ${med(results.map((x) => x.commit.cpu)).toFixed(2)} | ${Math.max(...results.map((x) => x.imp.maxRssMiB)).toFixed(0)} / ${Math.max(...results.map((x) => x.commit.maxRssMiB)).toFixed(0)} | ${results.length} |`,
+  );
+}
+console.log("| source | imported (memories / relations) | import s | commit s | import + commit s (median) | target | CPU s (import / commit) | peak RSS MiB (import / commit) | runs |");
+console.log("|---|--:|--:|--:|--:|---|--:|--:|--:|");
+for (const r of rows) console.log(r);
+console.log(`\nMachine load when the run ended: ${os.loadavg()[0]!.toFixed(2)} (1-minute average, ${os.cpus().length} cores).`);

@@ -1,0 +1,344 @@
+import fs from "node:fs";
+import path from "node:path";
+import { invalidInput, isMemsyncError, notFound } from "../core/errors.ts";
+import * as kg from "../core/knowledge-graph.ts";
+import { entityContent, entityRecord, graphOfMemories, KG_TAG, relationRecord } from "../core/knowledge-graph-records.ts";
+import { isId } from "../core/ids.ts";
+import { derivedId } from "../core/import/derived-id.ts";
+import type { Problem } from "../core/import/lines.ts";
+import type { Fields, ImportPlan, SourceFile } from "../core/import/plan.ts";
+import { type Memory, MemorySchema } from "../core/model/memory.ts";
+import { type Relation, RelationSchema } from "../core/model/relation.ts";
+import { parseWith } from "../core/model/validate.ts";
+import { newId } from "../core/new-id.ts";
+import { createMemory, type Origin, updateMemory } from "../core/records.ts";
+import { cleanRecord, cleanText } from "../core/redact.ts";
+import { progress } from "../sync/progress.ts";
+import type { Store } from "../store/store.ts";
+import { type OpsEnv, originOf, withStore } from "./context.ts";
+import { ensureStore, storeExists } from "./init.ts";
+
+// import: another tool's files into the store, as one change (one commit). The files are only
+// read. A parser in core/import turns them into planned records and graph calls with the
+// problems it found line by line; here each planned record is checked (and its secrets
+// redacted, as on every write path) and written unless the store has its id already, so a second
+// run changes nothing. A record that fails its checks is reported with its line and skipped;
+// nothing stops the rest. --dry-run does all of it but the writing.
+
+export const IMPORT_FORMATS = ["cortexgraph", "orchestkit", "mcp-memory", "jsonl"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** At most this many problems are listed in an outcome (all are counted). */
+export const MAX_LISTED_PROBLEMS = 1000;
+
+export interface ImportOutcome {
+  format: ImportFormat;
+  source: string;
+  dry_run: boolean;
+  memories: { imported: number; existing: number; invalid: number };
+  relations: { imported: number; existing: number; missing_memory: number; invalid: number };
+  graph: { entities: number; relations: number; observations: number };
+  stats: Record<string, number>;
+  problems: Problem[];
+  problems_total: number;
+  /** The commit message of the change (null: nothing to write). */
+  message: string | null;
+  store_created: boolean;
+}
+
+const readBytes = (p: string): Uint8Array => new Uint8Array(fs.readFileSync(p));
+const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+const isDir = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+const source = (p: string): SourceFile => ({ name: path.basename(p), bytes: readBytes(p) });
+const maybe = (p: string): SourceFile | null => (isFile(p) ? source(p) : null);
+
+/** The source files of a format at a path, read whole; nothing is ever written there. */
+export async function planFrom(format: ImportFormat, at: string, project: string | null): Promise<ImportPlan> {
+  if (!fs.existsSync(at)) throw notFound(`import: ${at} does not exist`);
+  if (format === "cortexgraph") {
+    const { planCortexGraph } = await import("../core/import/cortexgraph.ts");
+    const dir = isDir(at) ? at : path.dirname(at);
+    const memories = isDir(at) ? maybe(path.join(at, "memories.jsonl")) : source(at);
+    const relations = isDir(at) || path.basename(at) === "memories.jsonl" ? maybe(path.join(dir, "relations.jsonl")) : null;
+    if (!memories && !relations) throw notFound(`import cortexgraph: no memories.jsonl or relations.jsonl in ${at}`);
+    const plan = planCortexGraph(memories, relations);
+    // compaction leaves these behind: not data
+    if (isDir(at)) for (const n of fs.readdirSync(at).filter((n) => n.endsWith(".jsonl.tmp")).sort()) plan.problems.push({ file: n, line: 0, problem: "a compaction's temp file, not data: skipped" });
+    return plan;
+  }
+  if (format === "orchestkit") {
+    const { planOrchestKit } = await import("../core/import/orchestkit.ts");
+    let dir = at;
+    if (!isDir(dir)) throw invalidInput(`import orchestkit: ${at} is not a folder (give .claude/memory/)`);
+    for (const sub of [".claude/memory", "memory"]) if (!isFile(path.join(dir, "decisions.jsonl")) && isDir(path.join(dir, sub))) dir = path.join(dir, sub);
+    const logs = path.join(path.dirname(dir), "logs", "decisions.jsonl");
+    const decisions = [maybe(path.join(dir, "decisions.jsonl")), maybe(logs)].filter((f): f is SourceFile => f !== null);
+    if (decisions[1]) decisions[1] = { ...decisions[1], name: "logs/decisions.jsonl" };
+    const src = {
+      decisions,
+      problems: maybe(path.join(dir, "open-problems.jsonl")),
+      queue: maybe(path.join(dir, "graph-queue.jsonl")),
+      flows: maybe(path.join(dir, "completed-flows.jsonl")),
+      memoryMd: maybe(path.join(dir, "MEMORY.md")),
+    };
+    if (!decisions.length && !src.problems && !src.queue && !src.flows && !src.memoryMd) throw notFound(`import orchestkit: no decisions.jsonl, open-problems.jsonl, graph-queue.jsonl, completed-flows.jsonl or MEMORY.md in ${dir}`);
+    return planOrchestKit(src, project);
+  }
+  if (format === "mcp-memory") {
+    const { planMcpMemory } = await import("../core/import/mcp-memory.ts");
+    const file = isDir(at) ? [path.join(at, "memory.jsonl"), path.join(at, "memory.json")].find(isFile) : at;
+    if (!file) throw notFound(`import mcp-memory: no memory.jsonl or memory.json in ${at}`);
+    return planMcpMemory(source(file));
+  }
+  const { planBackup } = await import("../core/import/backup.ts");
+  if (!isFile(at)) throw invalidInput(`import jsonl: ${at} is not a file`);
+  return planBackup(source(at));
+}
+
+/** Where a change goes: the store's transaction, or nowhere (a dry run). */
+interface Sink {
+  exists(kind: "memory" | "relation", id: string): boolean;
+  putMemory(m: Memory): void;
+  putRelation(r: Relation): void;
+}
+
+const here = (w: { file: string; line: number }) => ({ file: w.file, line: w.line });
+const oneLine = (e: unknown) => (isMemsyncError(e) || e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").slice(0, 300);
+
+/** Apply a plan to a sink: what was written, what was there already, the problems. */
+function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportFormat, project: string | null, graphNow: { memories: Memory[] }, out: ImportOutcome): void {
+  const problems = plan.problems;
+  const written = new Set<string>();
+  const total = plan.memories.length + plan.relations.length + plan.graph.length;
+  let done = 0;
+  const tick = () => {
+    done++;
+    if (done % 100 === 0 || done === total) progress("importing", done, total);
+  };
+  for (const p of plan.memories) {
+    tick();
+    const id = typeof p.fields.id === "string" ? p.fields.id : "";
+    // an id from a file becomes a path only once it is known to be a UUID
+    if (!isId(id)) {
+      out.memories.invalid++;
+      problems.push({ ...here(p.where), problem: `invalid id ${JSON.stringify(String(p.fields.id).slice(0, 60))} (not a lowercase UUID): skipped` });
+      continue;
+    }
+    if (written.has(id)) {
+      out.memories.invalid++;
+      problems.push({ ...here(p.where), problem: `memory ${id} is in the file twice: skipped` });
+      continue;
+    }
+    if (sink.exists("memory", id)) {
+      out.memories.existing++;
+      continue;
+    }
+    try {
+      const m = format === "jsonl" ? exactMemory(p.fields) : createMemory(withProject(p.fields, project), id, origin);
+      sink.putMemory(m);
+      written.add(m.id);
+      out.memories.imported++;
+    } catch (e) {
+      out.memories.invalid++;
+      problems.push({ ...here(p.where), problem: `${oneLine(e)}: skipped` });
+    }
+  }
+  for (const p of plan.relations) {
+    tick();
+    const f = p.fields;
+    const id = String(f.id ?? "");
+    const bad = [f.id, f.from_memory_id, f.to_memory_id].find((x) => !isId(x));
+    if (bad !== undefined) {
+      out.relations.invalid++;
+      problems.push({ ...here(p.where), problem: `invalid id ${JSON.stringify(String(bad).slice(0, 60))} (not a lowercase UUID): skipped` });
+      continue;
+    }
+    if (sink.exists("relation", id)) {
+      out.relations.existing++;
+      continue;
+    }
+    const missing = [f.from_memory_id, f.to_memory_id].find((m) => typeof m !== "string" || !(written.has(m) || sink.exists("memory", m)));
+    if (missing !== undefined) {
+      out.relations.missing_memory++;
+      problems.push({ ...here(p.where), problem: `relation ${id}: memory ${String(missing)} is neither in the file nor in the store: not imported` });
+      continue;
+    }
+    try {
+      sink.putRelation(exactRelation(f));
+      out.relations.imported++;
+    } catch (e) {
+      out.relations.invalid++;
+      problems.push({ ...here(p.where), problem: `${oneLine(e)}: skipped` });
+    }
+  }
+  if (plan.graph.length) applyGraph(plan, sink, origin, graphNow.memories, out, tick);
+}
+
+function withProject(fields: Fields, project: string | null): Fields {
+  return project !== null && (fields.project === undefined || fields.project === null) ? { ...fields, project } : fields;
+}
+
+/** A memsync record from a backup, as it was (its secrets redacted, should it hold any). */
+function exactMemory(fields: Fields): Memory {
+  const copy = structuredClone(fields);
+  cleanRecord(copy);
+  const r = parseWith(MemorySchema, copy);
+  if (!r.ok) throw invalidInput(`invalid memory: ${r.problem}`);
+  return r.value;
+}
+
+function exactRelation(fields: Fields): Relation {
+  const copy = structuredClone(fields);
+  cleanRecord(copy);
+  const r = parseWith(RelationSchema, copy);
+  if (!r.ok) throw invalidInput(`invalid relation: ${r.problem}`);
+  if (r.value.from_memory_id === r.value.to_memory_id) throw invalidInput("a memory cannot be related to itself");
+  return r.value;
+}
+
+/**
+ * The graph calls, applied as the `memory` profile applies its tools to the graph the store
+ * holds, then written as that profile writes them (core/knowledge-graph-records.ts). An entity
+ * the store has already gains the observations it lacks; a call naming a missing entity
+ * (add_observations) is reported and skipped, as the reference refuses it.
+ */
+function applyGraph(plan: ImportPlan, sink: Sink, origin: Origin, memories: Memory[], out: ImportOutcome, tick: () => void): void {
+  const loaded = graphOfMemories(memories);
+  const g = loaded.graph;
+  const byId = new Map(memories.map((m) => [m.id, m]));
+  // the texts as the store will hold them (secrets redacted), so a second run finds them equal
+  const clean = (t: string) => cleanText(t).text;
+  for (const call of plan.graph) {
+    tick();
+    if (call.op === "create_entities") {
+      for (const raw of call.entities) {
+        const e = { name: clean(raw.name), entityType: clean(raw.entityType), observations: raw.observations.map(clean) };
+        const had = g.entities.find((x) => x.name === e.name);
+        if (!had) kg.createEntities(g, [e]);
+        else kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
+      }
+    } else if (call.op === "create_relations") {
+      kg.createRelations(g, call.relations.map((r) => ({ from: clean(r.from), to: clean(r.to), relationType: clean(r.relationType) })));
+    } else {
+      try {
+        const observations = call.observations.map((o) => ({ entityName: clean(o.entityName), contents: o.contents.map(clean) }));
+        // all or nothing, as the reference: a missing entity leaves the graph as it was
+        kg.addObservations(kg.cloneGraph(g), observations);
+        kg.addObservations(g, observations);
+      } catch (e) {
+        plan.problems.push({ ...here(call.where), problem: `add_observations: ${oneLine(e)}: skipped` });
+      }
+    }
+  }
+  let seq = loaded.nextSeq;
+  for (const e of g.entities) {
+    const was = loaded.ids.get(e);
+    if (!was) {
+      const id = uniqueId(sink, `mcp-memory:entity\n${e.name}`);
+      sink.putMemory(createMemory(entityRecord(e, seq++), id, origin));
+      out.graph.entities++;
+    } else if (was.observations !== JSON.stringify(e.observations)) {
+      const m = byId.get(was.id)!;
+      const { memory, changed } = updateMemory(m, { content: entityContent(e), meta: { extra: { knowledge_graph: { observations: e.observations } } } }, origin.now);
+      if (changed) sink.putMemory(memory);
+      out.graph.observations += e.observations.length - (JSON.parse(was.observations!) as string[]).length;
+    }
+  }
+  for (const r of g.relations) {
+    if (loaded.ids.has(r)) continue;
+    const id = uniqueId(sink, `mcp-memory:relation\n${JSON.stringify([r.from, r.relationType, r.to])}`);
+    sink.putMemory(createMemory(relationRecord(r, seq++), id, origin));
+    out.graph.relations++;
+  }
+}
+
+/** The same id for the same entity on every machine (two imports merge); a fresh one if taken. */
+function uniqueId(sink: Sink, text: string): string {
+  const id = derivedId(text);
+  return sink.exists("memory", id) ? newId() : id;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+export function messageOf(format: ImportFormat, o: ImportOutcome): string | null {
+  const parts = [`${count(o.memories.imported)} memories`, `${count(o.relations.imported)} relations`];
+  if (o.graph.entities || o.graph.relations || o.graph.observations) parts.push(`graph ${count(o.graph.entities)} entities, ${count(o.graph.relations)} relations, ${count(o.graph.observations)} observations`);
+  const any = o.memories.imported + o.relations.imported + o.graph.entities + o.graph.relations + o.graph.observations;
+  return any ? `import: ${format} ${parts.join(", ")}` : null;
+}
+
+export interface ImportInput {
+  format: ImportFormat;
+  /** Absolute. */
+  path: string;
+  dryRun: boolean;
+  project: string | null;
+}
+
+export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportOutcome> {
+  progress("reading", 0);
+  const plan = await planFrom(input.format, input.path, input.project);
+  const out: ImportOutcome = {
+    format: input.format,
+    source: input.path,
+    dry_run: input.dryRun,
+    memories: { imported: 0, existing: 0, invalid: 0 },
+    relations: { imported: 0, existing: 0, missing_memory: 0, invalid: 0 },
+    graph: { entities: 0, relations: 0, observations: 0 },
+    stats: plan.stats,
+    problems: [],
+    problems_total: 0,
+    message: null,
+    store_created: false,
+  };
+  const finish = () => {
+    // in file order, line by line (the parser's and the checks' problems interleaved)
+    plan.problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+    out.problems_total = plan.problems.length;
+    out.problems = plan.problems.slice(0, MAX_LISTED_PROBLEMS);
+    out.message = messageOf(input.format, out);
+    return out;
+  };
+  if (input.dryRun) {
+    if (!storeExists(env)) {
+      const none: Sink = { exists: () => false, putMemory() {}, putRelation() {} };
+      applyPlan(plan, none, { now: Math.floor(Date.now() / 1000), machine: null, user: env.user }, input.format, input.project, { memories: [] }, out);
+      return finish();
+    }
+    return withStore(env, async (store) => {
+      const graph = plan.graph.length ? await graphMemories(store) : [];
+      const sink: Sink = { exists: (kind, id) => store.locate(kind, id) !== null, putMemory() {}, putRelation() {} };
+      applyPlan(plan, sink, originOf(store, env), input.format, input.project, { memories: graph }, out);
+      return finish();
+    });
+  }
+  out.store_created = await ensureStore(env);
+  return withStore(env, async (store) => {
+    const graph = plan.graph.length ? await graphMemories(store) : [];
+    const origin = originOf(store, env);
+    await store.write((tx) => {
+      const sink: Sink = {
+        exists: (kind, id) => (kind === "memory" ? tx.memoryExists(id) : store.locate("relation", id) !== null),
+        putMemory: (m) => void tx.putMemory(m),
+        putRelation: (r) => void tx.putRelation(r),
+      };
+      applyPlan(plan, sink, origin, input.format, input.project, { memories: graph }, out);
+      const message = messageOf(input.format, out);
+      if (message === null) return;
+      progress("finishing", 0);
+      const summary = `${input.format} ${input.path} (${count(out.memories.imported)} memories, ${count(out.relations.imported)} relations, ${new Date(origin.now * 1000).toISOString()})`;
+      tx.updateMeta((meta) => {
+        const prior = Array.isArray((meta as Fields).imports) ? ((meta as Fields).imports as unknown[]) : [];
+        const entry = { format: input.format, source: input.path, memories: out.memories.imported, relations: out.relations.imported, graph: out.graph, problems: plan.problems.length, at: origin.now };
+        return { ...meta, migrated_from: summary, imports: [...prior, entry] } as typeof meta;
+      });
+      tx.note("import", message);
+    });
+    return finish();
+  });
+}
+
+/** The `memory` profile's records as that profile reads them (active and promoted, as list gives them). */
+async function graphMemories(store: Store): Promise<Memory[]> {
+  return (await store.list({ tags: [KG_TAG], statuses: ["active", "promoted"] }, null)).memories;
+}
