@@ -1,11 +1,11 @@
-// Two builds of `memsync serve` side by side in one run (issues 11-12: a change to request speed,
+// Builds of `memsync serve` side by side in one run (issues 11-12: a change to request speed,
 // measured before/after on the same loaded machine): each on its own copy of the 10k benchmark
 // store, the same requests to each in alternation, so load changes hit both alike. Per operation:
 // p50/p99 at a fixed 100 requests/s and at full speed, and the server's CPU ms per request
 // (/proc/PID/stat); start to the first answer of GET /v1/health and of a get; MCP tools/call
 // (search, recall, get, save over /mcp) p50/p99 and CPU per call.
 //
-//   bun scripts/bench-lib/api-ab.ts --a NAME=BIN --b NAME=BIN [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
+//   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
 //
 // Prints Markdown. The store comes from .bench/store-10000 (made by scripts/bench if missing).
 
@@ -28,14 +28,10 @@ function opt(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 const num = (name: string, d: number) => Number(opt(name) ?? d);
-function side(name: string): { name: string; bin: string } {
-  const v = opt(name);
-  if (!v || !v.includes("=")) throw new Error(`${name} NAME=BIN`);
-  return { name: v.slice(0, v.indexOf("=")), bin: path.resolve(v.slice(v.indexOf("=") + 1)) };
-}
-
-const A = side("--a");
-const B = side("--b");
+const given = process.argv.flatMap((a, i) => (a === "--side" ? [process.argv[i + 1] ?? ""] : []));
+if (given.length < 2 || given.some((v) => !v.includes("="))) throw new Error("give two or more --side NAME=BIN");
+const SIDES = given.map((v) => ({ name: v.slice(0, v.indexOf("=")), bin: path.resolve(v.slice(v.indexOf("=") + 1)) }));
+const A = SIDES[0]!;
 const duration = num("--duration", 5);
 const starts = num("--starts", 6);
 const calls = num("--calls", 200);
@@ -54,7 +50,7 @@ if (!fs.existsSync(path.join(src, ".memsync", "committed.json"))) {
 }
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-ab-home-"));
 const ids = sampleIds(src);
-const sides = [A, B].map((s, i) => ({ ...s, store: path.join(BENCH_DIR, `ab-${i}`) }));
+const sides = SIDES.map((s, i) => ({ ...s, store: path.join(BENCH_DIR, `ab-${i}`) }));
 for (const s of sides) {
   scratchCopy(src, s.store);
   await settle(s.store);
@@ -63,7 +59,7 @@ const loadStart = loadAverage();
 const t0 = performance.now();
 
 // start-up, alternating
-const startFirst: Record<string, { health: number[]; get: number[] }> = { [A.name]: { health: [], get: [] }, [B.name]: { health: [], get: [] } };
+const startFirst: Record<string, { health: number[]; get: number[] }> = Object.fromEntries(SIDES.map((s) => [s.name, { health: [], get: [] }]));
 for (let i = 0; i <= starts; i++) {
   for (const s of sides) {
     const h = await startServer(s.name, [s.bin, "--store", s.store, "serve"], home);
@@ -129,23 +125,23 @@ try {
   fs.rmSync(home, { recursive: true, force: true });
 }
 
-const [a, b] = [A.name, B.name];
+const names = SIDES.map((s) => s.name);
+const cells = (fn: (n: string) => string) => names.map(fn).join(" | ");
 const out: string[] = [];
-out.push(`${new Date().toISOString().slice(0, 16)}Z, ${os.cpus()[0]?.model ?? "cpu"}, ${os.availableParallelism()} cores; 1-minute load ${loadStart?.toFixed(1)} at the start, ${loadAverage()?.toFixed(1)} at the end; ${((performance.now() - t0) / 1000).toFixed(0)} s. ${a} and ${b} alternate, each on its own copy of the 10k store.`);
+out.push(`${new Date().toISOString().slice(0, 16)}Z, ${os.cpus()[0]?.model ?? "cpu"}, ${os.availableParallelism()} cores; 1-minute load ${loadStart?.toFixed(1)} at the start, ${loadAverage()?.toFixed(1)} at the end; ${((performance.now() - t0) / 1000).toFixed(0)} s. ${names.join(", ")} alternate, each on its own copy of the 10k store.`);
 out.push("");
-out.push(`| | ${a} | ${b} |`);
-out.push("|---|--:|--:|");
-out.push(`| start → first GET /v1/health, median of ${starts} (ms) | ${f(pct(startFirst[a]!.health, 0.5))} | ${f(pct(startFirst[b]!.health, 0.5))} |`);
-out.push(`| start → first POST /v1/get, median of ${starts} (ms) | ${f(pct(startFirst[a]!.get, 0.5))} | ${f(pct(startFirst[b]!.get, 0.5))} |`);
+out.push(`| | ${names.join(" | ")} |`);
+out.push(`|---|${names.map(() => "--:").join("|")}|`);
+out.push(`| start → first GET /v1/health, median of ${starts} (ms) | ${cells((n) => f(pct(startFirst[n]!.health, 0.5)))} |`);
+out.push(`| start → first POST /v1/get, median of ${starts} (ms) | ${cells((n) => f(pct(startFirst[n]!.get, 0.5)))} |`);
+const bad = (r: Run) => (r.non2xx + r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : "");
 for (const op of ops) {
   const r = rate[op]!;
   const u = full[op]!;
-  out.push(`| ${op} at 100/s: p50 / p99 ms, CPU ms/req | ${f(r[a]!.p50)} / ${f(r[a]!.p99)}, ${f(r[a]!.cpuPerReq)} | ${f(r[b]!.p50)} / ${f(r[b]!.p99)}, ${f(r[b]!.cpuPerReq)} |`);
-  out.push(`| ${op} full speed (10 connections): req/s, p99 ms, CPU ms/req | ${f(u[a]!.rps)}, ${f(u[a]!.p99)}, ${f(u[a]!.cpuPerReq)}${u[a]!.non2xx ? ` (${u[a]!.non2xx} non-2xx)` : ""} | ${f(u[b]!.rps)}, ${f(u[b]!.p99)}, ${f(u[b]!.cpuPerReq)}${u[b]!.non2xx ? ` (${u[b]!.non2xx} non-2xx)` : ""} |`);
+  out.push(`| ${op} at 100/s: p50 / p99 ms, CPU ms/req | ${cells((n) => `${f(r[n]!.p50)} / ${f(r[n]!.p99)}, ${f(r[n]!.cpuPerReq)}${bad(r[n]!)}`)} |`);
+  out.push(`| ${op} full speed (10 connections): req/s, p99 ms, CPU ms/req | ${cells((n) => `${f(u[n]!.rps)}, ${f(u[n]!.p99)}, ${f(u[n]!.cpuPerReq)}${bad(u[n]!)}`)} |`);
 }
-for (const tool of Object.keys(mcp[a] ?? {})) {
-  const x = mcp[a]![tool]!;
-  const y = mcp[b]![tool]!;
-  out.push(`| MCP tools/call ${tool}: p50 / p99 ms, CPU ms/call | ${f(x.p50)} / ${f(x.p99)}, ${f(x.cpu)} | ${f(y.p50)} / ${f(y.p99)}, ${f(y.cpu)} |`);
+for (const tool of Object.keys(mcp[A.name] ?? {})) {
+  out.push(`| MCP tools/call ${tool}: p50 / p99 ms, CPU ms/call | ${cells((n) => `${f(mcp[n]![tool]!.p50)} / ${f(mcp[n]![tool]!.p99)}, ${f(mcp[n]![tool]!.cpu)}`)} |`);
 }
 console.log(out.join("\n"));

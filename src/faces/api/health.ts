@@ -16,6 +16,8 @@ import { errorResponse } from "./errors.ts";
 // the last is older than FULL_EVERY_MS, so polling health costs a full check at most that often.
 
 export const FULL_EVERY_MS = 60_000;
+/** How long after the health answer that made it due a background full check starts. */
+const START_DELAY_MS = 50;
 
 interface FullCheck {
   outcome: StatusOutcome;
@@ -25,6 +27,7 @@ interface FullCheck {
 export class HealthChecks {
   private last: FullCheck | null = null;
   private running: Promise<FullCheck> | null = null;
+  private starting: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly api: ApiContext,
@@ -52,11 +55,17 @@ export class HealthChecks {
 
   /** The last full check; starts the next in the background when it is due (or now, if stale). */
   latest(stale = false): { check: FullCheck | null; running: boolean } {
-    if (!this.running && (stale || !this.last || Date.now() - this.last.at >= this.everyMs)) {
-      // a failure here is the next ?full=1's to report; the cheap facts stand meanwhile
-      this.full().catch(() => {});
+    const due = !this.running && (stale || !this.last || Date.now() - this.last.at >= this.everyMs);
+    if (due && !this.starting) {
+      // started once this answer is on its way: the check's O(store) stat pass runs on this
+      // thread, and begun now it would hold back the very answer that asked for it (the first
+      // health call of a server at 10k took 900 ms). A failure is the next ?full=1's to report.
+      this.starting = setTimeout(() => {
+        this.starting = null;
+        this.full().catch(() => {});
+      }, START_DELAY_MS);
     }
-    return { check: this.last, running: this.running !== null };
+    return { check: this.last, running: this.running !== null || this.starting !== null };
   }
 }
 
