@@ -39,10 +39,15 @@ export class KeptStore {
   private readonly retired = new Set<Store>();
   private closed = false;
 
+  /** `options`: as Store.open takes them; a call whose environment has others opens its own store (ops/context.ts withStore). */
   constructor(
     readonly root: string,
-    private readonly open: OpenOptions = {},
+    readonly options?: OpenOptions,
   ) {}
+
+  private get open(): OpenOptions {
+    return this.options ?? {};
+  }
 
   /** Run fn with the kept store (opened, or opened again, as the header says). */
   async use<T>(fn: (store: Store) => T | Promise<T>): Promise<T> {
