@@ -107,6 +107,11 @@ describe("the API's pieces", () => {
     fs.appendFileSync(journal, half.slice(20));
     assert.equal(pending.of(root), 4);
     assert.equal(pending.of(root), truth());
+    // a line torn by a crash and continued by the next append is no entry; an entry written with
+    // its keys in another order is one
+    fs.appendFileSync(journal, line("save", 40).slice(0, 30) + line("touch", 41) + JSON.stringify({ message: "m", paths: [], op: "update", at: 1 }) + "\n" + line("rescan", 42));
+    assert.equal(pending.of(root), 5);
+    assert.equal(pending.of(root), truth());
     // a commit keeps the entries appended meanwhile: the journal is replaced (rename)
     fs.writeFileSync(`${journal}.tmp`, line("save", 5));
     fs.renameSync(`${journal}.tmp`, journal);

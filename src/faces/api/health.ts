@@ -77,6 +77,38 @@ interface Cheap {
   unpushed_commits: number | null;
 }
 
+const OP = Buffer.from('{"op":"');
+const RESCAN = Buffer.from('rescan"');
+
+/**
+ * Entries other than "rescan" among whole lines, as readJournal would find them, without parsing
+ * each (the journal holds the texts of every change: 16 MB for 10,000 saves, a second of parsing
+ * at load). A line memsync appended is JSON.stringify of an entry whose first key is op, so it
+ * begins {"op":" and holds that sequence nowhere else (a quote inside a string is escaped); a line
+ * torn by a crash and continued by the next append holds it twice and is not an entry, as the
+ * parser finds. Any other line is parsed.
+ */
+function countEntries(buf: Buffer): number {
+  let n = 0;
+  for (let start = 0; start < buf.length; ) {
+    let end = buf.indexOf(10, start);
+    if (end < 0) end = buf.length;
+    if (end > start) {
+      if (buf.subarray(start, start + OP.length).equals(OP)) {
+        const next = buf.indexOf(OP, start + 1);
+        const single = next === -1 || next >= end;
+        const rescan = buf.subarray(start + OP.length, start + OP.length + RESCAN.length).equals(RESCAN);
+        if (single && buf[end - 1] === 0x7d && !rescan) n++;
+      } else {
+        const e = journalEntryOf(buf.subarray(start, end).toString("utf8"));
+        if (e && e.op !== "rescan") n++;
+      }
+    }
+    start = end + 1;
+  }
+  return n;
+}
+
 /**
  * Journaled changes not yet committed (entries other than "rescan"), counted as the journal
  * grows: only the bytes appended since the last call are read (the journal reached 18 MB at 10k
@@ -111,10 +143,7 @@ export class PendingCount {
       const got = fs.readSync(fd, buf, 0, buf.length, this.offset);
       const end = buf.subarray(0, got).lastIndexOf(10);
       if (end < 0) return this.count;
-      for (const line of buf.subarray(0, end).toString("utf8").split("\n")) {
-        const e = journalEntryOf(line);
-        if (e && e.op !== "rescan") this.count++;
-      }
+      this.count += countEntries(buf.subarray(0, end + 1));
       this.offset += end + 1;
     } finally {
       fs.closeSync(fd);
