@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { isMemsyncError } from "../../core/errors.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
+import { Buffer } from "node:buffer";
 import fs from "node:fs";
 import { withStore } from "../../ops/context.ts";
 import { type Health, type StatusOutcome, unpushed } from "../../ops/status.ts";
