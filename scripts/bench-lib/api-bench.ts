@@ -57,7 +57,7 @@ function ensureFloor(): string {
   return FLOOR_BIN;
 }
 
-function serverEnv(home: string): Record<string, string> {
+export function serverEnv(home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MEMSYNC_")) env[k] = v;
   return { ...env, HOME: home, MEMSYNC_MACHINE: "bench-host" };
@@ -74,7 +74,7 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Running {
+export interface Running {
   name: string;
   url: string;
   child: ChildProcess;
@@ -86,7 +86,7 @@ interface Running {
  * Start a server (argv without --listen) and time spawn → listening line and spawn → first 200 of
  * the probe, polled every millisecond: GET /v1/health (the store's status), or a get of one memory.
  */
-async function startServer(name: string, argv: string[], home: string, probe: { path: string; body?: string } = { path: "health" }): Promise<Running & { listenMs: number; firstMs: number }> {
+export async function startServer(name: string, argv: string[], home: string, probe: { path: string; body?: string } = { path: "health" }): Promise<Running & { listenMs: number; firstMs: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
@@ -135,7 +135,7 @@ async function startServer(name: string, argv: string[], home: string, probe: { 
  * ordered), so flat and sharded ones in their proportion: a write re-checks the folder it wrote
  * in, and the flat folder holds ~900 files where a shard holds ~35.
  */
-function sampleIds(store: string): string[] {
+export function sampleIds(store: string): string[] {
   const all = fs
     .readdirSync(path.join(store, "memories"), { recursive: true })
     .map(String)
@@ -147,7 +147,7 @@ function sampleIds(store: string): string[] {
 }
 
 /** The JSON body of the k-th request of an operation. */
-function bodyMaker(op: Op, ids: string[], tag: string): (k: number) => string {
+export function bodyMaker(op: Op, ids: string[], tag: string): (k: number) => string {
   switch (op) {
     case "get":
       return (k) => JSON.stringify({ ids: [ids[k % ids.length]] });
@@ -162,7 +162,7 @@ function bodyMaker(op: Op, ids: string[], tag: string): (k: number) => string {
 
 /** utime + stime of a process, in ms. */
 const TICK_MS = 1000 / (Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100);
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) * TICK_MS; // fields 14 and 15 of proc(5), after pid and comm
@@ -189,7 +189,7 @@ export interface Run {
 let counter = 0;
 
 /** One autocannon run; latency percentiles from every 2xx response's own time (not autocannon's integer-ms histogram). */
-async function cannon(s: Running, op: Op, make: (k: number) => string, o: { duration?: number; amount?: number; connections: number; rate?: number }): Promise<Run> {
+export async function cannon(s: Running, op: Op, make: (k: number) => string, o: { duration?: number; amount?: number; connections: number; rate?: number }): Promise<Run> {
   const lat: number[] = [];
   let non2xx = 0;
   const cpu0 = cpuMs(s.pid);
@@ -218,7 +218,7 @@ async function cannon(s: Running, op: Op, make: (k: number) => string, o: { dura
 }
 
 /** One request by fetch: it must answer 200 (a benchmark of errors would measure nothing). */
-async function check(s: Running, op: Op, body: string): Promise<void> {
+export async function check(s: Running, op: Op, body: string): Promise<void> {
   const r = await fetch(`${s.url}/v1/${op}`, { method: "POST", headers: { "content-type": "application/json" }, body });
   const text = await r.text();
   if (r.status !== 200) throw new Error(`${s.name}: POST /v1/${op} answered ${r.status}: ${text.slice(0, 300)}`);

@@ -17,6 +17,12 @@ export interface OpsEnv {
   vault?: string;
   /** Where an HTTP(S) remote's token comes from (never from .git/config). */
   credentials?: { token?: string; file?: string };
+  /** A store kept open across calls (a server's: ops/kept-store.ts); none: each call opens and closes one. */
+  /**
+   * A store kept open across calls (a server's: ops/kept-store.ts), used by the calls whose store
+   * and open options are the ones it was opened with; none: each call opens and closes one.
+   */
+  kept?: { readonly root: string; readonly options?: OpenOptions | undefined; use<T>(fn: (store: Store) => T | Promise<T>): Promise<T> };
 }
 
 export function openStore(env: OpsEnv): Promise<Store> {
@@ -32,8 +38,10 @@ export function originOf(store: Store, env: OpsEnv): Origin {
   };
 }
 
-/** Open the store, run fn, and always close the index. */
+/** Open the store, run fn, and always close the index (or run fn on the store the environment keeps open). */
 export async function withStore<T>(env: OpsEnv, fn: (store: Store) => T | Promise<T>): Promise<T> {
+  // a call that asks for other options (a hook's shorter lock wait) opens its own store, as before
+  if (env.kept && env.kept.root === env.storeRoot && env.kept.options === env.open) return env.kept.use(fn);
   const store = await openStore(env);
   try {
     return await fn(store);

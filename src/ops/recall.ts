@@ -2,7 +2,7 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { collapseNearDuplicates, coverage, discriminating, matchAll, matchAny, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, COMMON_SHARE, coverage, discriminating, matchAll, matchAny, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
@@ -21,6 +21,12 @@ export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 const CANDIDATES = 50;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
+/**
+ * Matches are counted up to this many and no further (a common word matches much of the store,
+ * and counting every match cost more than ranking the candidates): past it, total is a lower
+ * bound, total_exact is false and the block says "more than N more".
+ */
+export const COUNT_UP_TO = NARROW_ABOVE + 1;
 /** A candidate less relevant than this share of the best match is not shown. */
 const MIN_RELATIVE_RELEVANCE = 0.15;
 /** Characters of one memory's text in the block at most. */
@@ -55,13 +61,15 @@ export interface RecallOutcome {
   query: string;
   /** The words looked for (stop words left out); empty when the query had only stop words. */
   words: string[];
-  /** Memories matching any word. */
+  /** Memories matching any word; counted up to COUNT_UP_TO (1,001), so past that a lower bound. */
   total: number;
+  /** Whether total (and more) are exact; false: there are more matches than they say. */
+  total_exact: boolean;
   /** The memories in the block, best first. */
   items: RecallItem[];
   /** Near-duplicates folded into the items shown. */
   collapsed: number;
-  /** Matches not shown (beyond the budget, the limit or the relevance floor). */
+  /** Matches not shown (beyond the budget, the limit or the relevance floor); a lower bound when total_exact is false. */
   more: number;
   budget: number;
   /** The block: heading, one line per memory, a closing line when more matched; "" for none. */
@@ -72,13 +80,14 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
   const terms = recallTerms(opts.query);
-  const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, items: [], collapsed: 0, more: 0, budget, text: "" };
+  const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
   await store.refresh(false, ["memory"]);
-  const total = await store.countMatches(terms.match, filter);
+  const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
   if (total === 0) return empty;
+  const exact = total < COUNT_UP_TO;
   const { hits } = await store.search(await candidateMatch(store, terms.words, terms.match, total, filter, limit), filter, CANDIDATES, false);
 
   const now = opts.now ?? store.nowSeconds();
@@ -102,13 +111,13 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     heading: "## Relevant memories (full text: memsync open <id>)",
     entries: items.map(entryOf),
     total,
-    more: (n) => `… ${n} more match${n === 1 ? "" : "es"}: memsync search --any ${terms.words.slice(0, 6).join(" ")}`,
+    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${terms.words.slice(0, 6).join(" ")}`,
     budget,
     itemMax: ITEM_MAX,
   });
   const shown = items.slice(0, block.shown);
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
-  return { query: opts.query, words: terms.words, total, items: shown, collapsed, more: block.more, budget, text: block.text };
+  return { query: opts.query, words: terms.words, total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
 }
 
 /**
@@ -119,10 +128,12 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
 async function candidateMatch(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<string> {
   if (total <= NARROW_ABOVE || words.length < 2) return all;
   const every = matchAll(words);
-  if ((await store.countMatches(every, filter)) >= enough) return every;
+  if ((await store.countMatches(every, filter, enough)) >= enough) return every;
   const size = await store.countMatches(null);
+  // discriminating() only asks whether a word is in more than a share of the store
+  const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
-  for (const w of words) df.set(w, await store.countMatches(matchAny([w])));
+  for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
   return matchAny(discriminating(df, size));
 }
 

@@ -514,12 +514,17 @@ export class IndexDb {
     return { rows: rows.map((r) => r.json), total };
   }
 
-  /** How many memories match an FTS5 expression (and the filter, when given). */
-  countMatches(match: string, f: MemoryFilter = {}): number {
+  /**
+   * How many memories match an FTS5 expression (and the filter, when given); with `upTo`, counting
+   * stops there (the answer is then at most upTo: "upTo or more"), which spares visiting every
+   * match of a common word when only a bound matters.
+   */
+  countMatches(match: string, f: MemoryFilter = {}, upTo?: number): number {
     const { where, params } = this.filterSql(f);
-    if (!where.length) return (this.q("SELECT count(*) AS n FROM memory_fts WHERE memory_fts MATCH ?").get(match) as { n: number }).n;
+    const from = where.length ? "memory_fts JOIN memories m ON m.rid = memory_fts.rowid" : "memory_fts";
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
-    return (this.db.prepare(`SELECT count(*) AS n FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+    if (upTo === undefined) return (this.q(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(match, ...params) as { n: number }).n;
+    return (this.q(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${cond} LIMIT ?)`).get(match, ...params, Math.max(0, Math.floor(upTo))) as { n: number }).n;
   }
 
   /**

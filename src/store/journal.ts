@@ -39,19 +39,24 @@ export function appendJournal(fs: StoreFs, root: string, entry: JournalEntry): v
   fs.appendDurable(`${root}/${JOURNAL_FILE}`, `${JSON.stringify(entry)}\n`);
 }
 
+/** One line of the journal as an entry; null for a blank, torn or foreign line. */
+export function journalEntryOf(line: string): JournalEntry | null {
+  if (!line.trim()) return null;
+  const parsed = parseJsonText(line);
+  const e = parsed.ok ? (parsed.value as Partial<JournalEntry>) : null;
+  if (!e || typeof e.op !== "string" || typeof e.message !== "string" || !Array.isArray(e.paths)) return null;
+  const files = filesOf(e.files);
+  return { op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), at: typeof e.at === "number" ? e.at : 0 };
+}
+
 /** Entries in order; a torn last line (a crash mid-append) is skipped, as are foreign lines. */
 export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
   const path = `${root}/${JOURNAL_FILE}`;
   if (!fs.stat(path)?.isFile) return [];
   const out: JournalEntry[] = [];
   for (const line of fs.readText(path).split("\n")) {
-    if (!line.trim()) continue;
-    const parsed = parseJsonText(line);
-    const e = parsed.ok ? (parsed.value as Partial<JournalEntry>) : null;
-    if (e && typeof e.op === "string" && typeof e.message === "string" && Array.isArray(e.paths)) {
-      const files = filesOf(e.files);
-      out.push({ op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), at: typeof e.at === "number" ? e.at : 0 });
-    }
+    const e = journalEntryOf(line);
+    if (e) out.push(e);
   }
   return out;
 }

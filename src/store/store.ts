@@ -578,6 +578,14 @@ export class Store {
     }
   }
 
+  /**
+   * Forget which folders were found not to be symbolic links, so that each is looked at again (a
+   * store kept open across requests, ops/kept-store.ts, calls this before each).
+   */
+  forgetLinkChecks(): void {
+    this.notLinks.clear();
+  }
+
   /** Refuse a folder (relative) that is a symbolic link; each is looked at once per process. */
   refuseLink(rel: string): void {
     if (this.notLinks.has(rel)) return;
@@ -656,9 +664,12 @@ export class Store {
     });
   }
 
-  /** How many memories match an FTS5 expression (and the filter); also the store's size (no match given). */
-  countMatches(match: string | null, filter: MemoryFilter = {}): Promise<number> {
-    return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter)));
+  /**
+   * How many memories match an FTS5 expression (and the filter); also the store's size (no match
+   * given). With `upTo`, counting stops there: the answer is at most upTo, meaning "upTo or more".
+   */
+  countMatches(match: string | null, filter: MemoryFilter = {}, upTo?: number): Promise<number> {
+    return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter, upTo)));
   }
 
   /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */

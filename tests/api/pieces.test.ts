@@ -4,6 +4,12 @@ import { Gate } from "../../src/ops/gate.ts";
 import { hostAllowed, originAllowed, tokenMatches } from "../../src/faces/api/guard.ts";
 import { queryInput } from "../../src/faces/api/query-input.ts";
 import { parseDuration, parseListen } from "../../src/faces/cli/commands/serve.ts";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PendingCount } from "../../src/faces/api/health.ts";
+import { readJournal } from "../../src/store/journal.ts";
+import { nodeFs } from "../../src/store/fs-port.ts";
 
 // The API's pieces in-process: the gate (one writer, reads together, in order of arrival), the
 // Host/Origin/token checks, the query-string reading, the serve options.
@@ -79,5 +85,41 @@ describe("the API's pieces", () => {
     assert.equal(parseDuration("1h"), 3_600_000);
     assert.equal(parseDuration("30"), 30_000);
     for (const bad of ["", "0s", "500ms", "5 minutes"]) assert.throws(() => parseDuration(bad), /at least 1s/, bad);
+  });
+
+  test("health's count of journaled changes: appended lines are read once, a commit's rewrite or removal starts again, a torn line waits for its newline", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-pending-"));
+    fs.mkdirSync(path.join(root, ".memsync"));
+    const journal = path.join(root, ".memsync", "journal.jsonl");
+    const line = (op: string, n: number) => `${JSON.stringify({ op, message: `${op} ${n} é`, paths: [`memories/${n}.json`], at: n })}\n`;
+    const pending = new PendingCount();
+    const truth = () => readJournal(nodeFs, root).filter((e) => e.op !== "rescan").length;
+    assert.equal(pending.of(root), 0); // no journal
+    fs.writeFileSync(journal, line("rescan", 0) + line("save", 1));
+    assert.equal(pending.of(root), 1);
+    fs.appendFileSync(journal, line("touch", 2) + "not json\n" + line("update", 3));
+    assert.equal(pending.of(root), 3);
+    assert.equal(pending.of(root), truth());
+    // a torn append: not counted until its line is whole
+    const half = line("save", 4);
+    fs.appendFileSync(journal, half.slice(0, 20));
+    assert.equal(pending.of(root), 3);
+    fs.appendFileSync(journal, half.slice(20));
+    assert.equal(pending.of(root), 4);
+    assert.equal(pending.of(root), truth());
+    // a line torn by a crash and continued by the next append is no entry; an entry written with
+    // its keys in another order is one
+    fs.appendFileSync(journal, line("save", 40).slice(0, 30) + line("touch", 41) + JSON.stringify({ message: "m", paths: [], op: "update", at: 1 }) + "\n" + line("rescan", 42));
+    assert.equal(pending.of(root), 5);
+    assert.equal(pending.of(root), truth());
+    // a commit keeps the entries appended meanwhile: the journal is replaced (rename)
+    fs.writeFileSync(`${journal}.tmp`, line("save", 5));
+    fs.renameSync(`${journal}.tmp`, journal);
+    assert.equal(pending.of(root), 1);
+    fs.unlinkSync(journal);
+    assert.equal(pending.of(root), 0);
+    fs.writeFileSync(journal, line("save", 6) + line("save", 7));
+    assert.equal(pending.of(root), 2);
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });

@@ -141,6 +141,11 @@ describe("memsync serve: the routes", () => {
     assert.ok(one.body.commit.commits.length >= 1);
     const after = (await get(v1("health"))).body;
     assert.equal(after.unpushed_commits, 0);
+    assert.equal(after.uncommitted_changes, 0); // the sync committed every journaled change
+    // a CLI write and a server write are each one more, in the count health keeps as the journal grows
+    assert.equal(memsync(["--store", store, "save", "counted by health"]).code, 0);
+    assert.equal((await post(v1("save"), { memory: { content: "counted by health too" } })).status, 200);
+    assert.equal((await get(v1("health"))).body.uncommitted_changes, 2);
     assert.equal(after.sync.last.ok, true);
     assert.ok(Date.parse(after.sync.last.finished_at) > Date.now() - 60_000);
   });

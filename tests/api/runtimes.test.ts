@@ -16,6 +16,10 @@ async function sameAnswers(s: Server, store: string): Promise<void> {
   const id: string = saved.body.memory.id;
   assert.equal((await post(`${s.url}/v1/touch`, { ids: [id.slice(-8)] })).status, 200);
   assert.equal(readMemoryFile(store, id).use_count, 1);
+  // health counts the journal's entries from its bytes (node:buffer, in both runtimes)
+  const health = await get(`${s.url}/v1/health`);
+  assert.equal(health.status, 200, JSON.stringify(health.body));
+  assert.equal(health.body.uncommitted_changes, 2);
   const found = await get(`${s.url}/v1/search?query=app&tag=runtime&limit=3`);
   assert.deepEqual(found.body.hits.map((h: any) => h.memory.id), [id]);
   const bad = await post(`${s.url}/v1/touch`, { ids: ["../x"] });

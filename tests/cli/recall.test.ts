@@ -38,6 +38,7 @@ describe("recall", () => {
     const out = recallJson(store, "why did offset pagination time out on the orders table?");
     assert.deepEqual(ids(out), [old, partial], "the old memory matching every word first, the partial match after");
     assert.equal(out.total, 2);
+    assert.equal(out.total_exact, true);
     assert.ok(out.words.includes("pagination") && !out.words.includes("the") && !out.words.includes("why"));
     const text = memsync(["--store", store, "recall", "why did offset pagination time out on the orders table?"]);
     assert.equal(text.code, 0);
@@ -79,6 +80,10 @@ describe("recall", () => {
     assert.equal(common.items.length, 10);
     for (const item of common.items) assert.match(item.text, /connection pool timeout/, "candidates hold every word when enough do");
     assert.ok(common.more > 500);
+    // matches are counted up to 1,001: past that the block says how many more at least
+    assert.equal(common.total, 1001);
+    assert.equal(common.total_exact, false);
+    assert.match(common.text.trimEnd().split("\n").at(-1), new RegExp(`^… more than ${common.more} more matches: memsync search --any connection pool timeout$`));
   });
 
   test("gist first: a memory with a gist shows its gist, and open gives the full text", () => {

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import pkg from "../../../package.json" with { type: "json" };
 import type { OpsEnv } from "../../ops/context.ts";
+import { KeptStore } from "../../ops/kept-store.ts";
 import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
 import { processGate } from "../../ops/gate.ts";
@@ -34,10 +35,15 @@ export interface Api {
   sync: SyncRunner;
   /** Requests being answered. */
   inFlight(): number;
+  /** Close the store kept open (after the last request). */
+  close(): void;
 }
 
 export function createApi(opts: ApiOptions): Api {
-  const api: ApiContext = { env: opts.env, gate: processGate, sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
+  // one store kept open across requests (ops/kept-store.ts), not one opened per request
+  const own = opts.env.kept ? null : new KeptStore(opts.env.storeRoot, opts.env.open);
+  const env: OpsEnv = own ? { ...opts.env, kept: own } : opts.env;
+  const api: ApiContext = { env, gate: processGate, sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   let inFlight = 0;
   const app = new Hono();
@@ -63,7 +69,7 @@ export function createApi(opts: ApiOptions): Api {
   // loaded on the first /mcp request, so a server that never serves MCP never loads it
   let mcp: Promise<(req: Request) => Promise<Response | undefined>> | undefined;
   const mcpRoute = async (c: Context) => {
-    mcp ??= import("../mcp/http.ts").then((m) => m.mcpMount(() => ({ env: opts.env }), { checked: true, maxRequestBodySize: limit }));
+    mcp ??= import("../mcp/http.ts").then((m) => m.mcpMount(() => ({ env }), { checked: true, maxRequestBodySize: limit }));
     return (await (await mcp)(c.req.raw)) ?? apiError("not_found", "no such MCP endpoint: /mcp or /mcp/<profile>");
   };
   app.all("/mcp", mcpRoute);
@@ -78,5 +84,5 @@ export function createApi(opts: ApiOptions): Api {
   opRoutes(app, api);
   app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
   app.onError((e) => errorResponse(e));
-  return { app, sync: api.sync, inFlight: () => inFlight };
+  return { app, sync: api.sync, inFlight: () => inFlight, close: () => own?.close() };
 }

@@ -104,6 +104,7 @@ export const recallOp = def(
       query: o.Text,
       words: z.array(o.Text),
       total: o.Count,
+      total_exact: o.Flag,
       items: z.array(
         z.object({
           id: o.Text,

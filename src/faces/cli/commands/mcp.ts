@@ -17,7 +17,15 @@ export async function mcpCmd(action: string | undefined, flags: Flags): Promise<
     if (flags.project || flags.user) throw usageError("--project and --user are for memsync mcp install|uninstall");
     const { serveStdioUntilClosed } = await import("../../mcp/server.ts");
     const here = cwd();
-    await serveStdioUntilClosed(profile, () => ({ env: opsEnv(flags), cwd: here }));
+    // one store kept open across the calls (ops/kept-store.ts), not one opened per call
+    const [{ KeptStore }, base] = await Promise.all([import("../../../ops/kept-store.ts"), Promise.resolve(opsEnv(flags))]);
+    const kept = new KeptStore(base.storeRoot, base.open);
+    const env = { ...base, kept };
+    try {
+      await serveStdioUntilClosed(profile, () => ({ env, cwd: here }));
+    } finally {
+      kept.close();
+    }
     return { stdout: "" };
   }
   if (action !== "install" && action !== "uninstall") throw usageError("usage: memsync mcp [install|uninstall] [--tools memsync|memory|cortexgraph] [--project|--user]");

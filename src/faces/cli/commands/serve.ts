@@ -87,5 +87,6 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   await api.sync.stop();
   while (api.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   if (api.inFlight() > 0) writeErr(`memsync: serve stopped with ${api.inFlight()} request(s) unanswered after 60 s\n`);
+  else api.close();
   return exitNow(0);
 }
