@@ -54,7 +54,7 @@ function scratchBase(): string {
   if (process.env.TEST_TMPDIR) return process.env.TEST_TMPDIR;
   try {
     const st = fs.statfsSync("/dev/shm");
-    // room for two files' stores at once with a wide margin (a run's files use tens of MB each)
+    // room for two files at once with a wide margin (most use a few MB; hooks/install 112 MB)
     if (Number(st.type) === TMPFS_MAGIC && Number(st.bavail) * Number(st.bsize) > 2 * 1024 ** 3) {
       fs.accessSync("/dev/shm", fs.constants.W_OK);
       return "/dev/shm";
