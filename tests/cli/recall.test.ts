@@ -3,9 +3,12 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { withStore } from "../../src/ops/context.ts";
+import { recall } from "../../src/ops/recall.ts";
 import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 
-// recall and context through the compiled binary, on real stores.
+// recall and context through the compiled binary, on real stores (the budget sweep in-process,
+// checked against the binary for a spread of budgets).
 
 const DAY = 86_400;
 const NOW = Math.floor(Date.now() / 1000);
@@ -131,7 +134,7 @@ describe("recall", () => {
     assert.match(out.text, new RegExp(`${best.slice(-8)} \\+2 similar\\]`));
   });
 
-  test("the block never exceeds the budget, across many budgets", () => {
+  test("the block never exceeds the budget, across many budgets", async () => {
     const store = newStore();
     const words = ["cache", "invalidation", "timeout", "retry", "pool", "index"];
     const notes = Array.from({ length: 45 }, (_, i) => {
@@ -139,29 +142,40 @@ describe("recall", () => {
       return { content: `Note ${i}: the ${words[i % words.length]} of service ${i} needs care when the cache is cold.${detail}`, ageDays: i };
     });
     assert.equal(saveManyAt(store, notes).length, 45);
+    const query = "cache timeout retry pool";
+    // the sweep runs recall in-process (the block is computed there; 40 processes were 20 s of a
+    // loaded machine); the binary prints the same block for a spread of budgets, checked below
+    const blocks = new Map<number, string>();
     let sawMore = false;
     let sawEmpty = false;
-    for (const budget of [0, 10, 50, 80, 120, 160, 200, 260, 333, 400, 555, 700, 900, 1200, 1500, 2000, 2500, 3100, 4096, 8000]) {
-      const r = memsync(["--store", store, "recall", "cache timeout retry pool", "--budget", String(budget), "--limit", "50"]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.ok(r.stdout.length <= budget && [...r.stdout].length <= budget, `budget ${budget}: ${r.stdout.length} characters`);
-      if (r.stdout === "") {
-        sawEmpty = true;
-        continue;
+    await withStore({ storeRoot: store, hostName: "test-host", user: null, machineOverride: "test-machine" }, async (s) => {
+      for (const budget of [0, 10, 50, 80, 120, 160, 200, 260, 333, 400, 555, 700, 900, 1200, 1500, 2000, 2500, 3100, 4096, 8000]) {
+        const out = await recall(s, { query, budget, limit: 50 });
+        blocks.set(budget, out.text);
+        assert.ok(out.text.length <= budget && [...out.text].length <= budget, `budget ${budget}: ${out.text.length} characters`);
+        if (out.text === "") {
+          sawEmpty = true;
+          continue;
+        }
+        const lines = out.text.trimEnd().split("\n");
+        assert.equal(lines.length, 1 + out.items.length + (out.more > 0 ? 1 : 0));
+        if (out.more > 0) {
+          sawMore = true;
+          assert.match(lines.at(-1)!, new RegExp(`^… ${out.more} more match(es)?: memsync search --any `));
+        }
+        for (const item of out.items) assert.ok(out.text.includes(item.short_id));
       }
-      const lines = r.stdout.trimEnd().split("\n");
-      const out = recallJson(store, "cache timeout retry pool", "--budget", String(budget), "--limit", "50");
-      assert.equal(out.text, r.stdout);
-      assert.equal(lines.length, 1 + out.items.length + (out.more > 0 ? 1 : 0));
-      if (out.more > 0) {
-        sawMore = true;
-        assert.match(lines.at(-1)!, new RegExp(`^… ${out.more} more match(es)?: memsync search --any `));
-      }
-      for (const item of out.items) assert.ok(r.stdout.includes(item.short_id));
-    }
+    });
     assert.ok(sawMore && sawEmpty);
+    // what the binary prints is that block, and its --json says the same
+    for (const budget of [0, 120, 700, 2500, 8000]) {
+      const r = memsync(["--store", store, "recall", query, "--budget", String(budget), "--limit", "50"]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, blocks.get(budget), `budget ${budget}: the binary's block`);
+    }
+    assert.equal(recallJson(store, query, "--budget", "700", "--limit", "50").text, blocks.get(700));
     // the default budget is 2,000
-    assert.ok(memsync(["--store", store, "recall", "cache timeout retry pool", "--limit", "50"]).stdout.length <= 2000);
+    assert.equal(memsync(["--store", store, "recall", query, "--limit", "50"]).stdout, blocks.get(2000));
   });
 
   test("--project keeps that project's memories and those of no project", () => {
