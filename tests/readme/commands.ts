@@ -28,6 +28,7 @@ export const README_COMMANDS: Record<string, Check> = {
   "npx bun scripts/bench-lib/gist-savings.ts": { how: "resolves", run: "npx bun --version", file: "scripts/bench-lib/gist-savings.ts", why: "a benchmark (seconds to minutes)" },
   "npx bun scripts/bench-lib/capture.ts": { how: "resolves", run: "npx bun --version", file: "scripts/bench-lib/capture.ts", why: "a benchmark (seconds to minutes)" },
   "npm test -- cli/recall sync/": { how: "resolves", run: "npx bun --version", file: "scripts/test.ts", why: "the suite itself, on named files" },
+  "npm test -- deno": { how: "resolves", run: "npx bun --version", file: "scripts/test.ts", why: "the suite itself: the Deno core run alone" },
   "scripts/test-times.json": { how: "prose", why: "a file: the committed run order of the suite" },
   "bun build --compile": { how: "prose", why: "how the binary is made (scripts/build.ts runs it)" },
   "npm WARN": { how: "prose", why: "a tool warning capture leaves out" },
