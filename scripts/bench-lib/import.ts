@@ -12,20 +12,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { makeRng } from "../../tests/helpers/rng.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "dist/memsync");
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = "use cursor pagination for list endpoints because offset scans time out at a million rows redis caches sessions with a ttl postgres jsonb indexes gin kubernetes rollout waits for readiness probes retry with exponential backoff and jitter the queue consumer acks after commit feature flags gate the new checkout flow tests run in parallel shards the build caches node modules by lockfile hash".split(" ");
 const TAGS = ["api", "db", "cache", "infra", "testing", "frontend", "auth", "perf", "ops", "security"];
@@ -38,7 +28,7 @@ function uuid(r: () => number): string {
 }
 
 function generate(dir: string, n: number, relations: number, seed: number): void {
-  const r = rng(seed);
+  const r = makeRng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const now = 1795000000;
   const ids: string[] = [];

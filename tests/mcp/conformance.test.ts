@@ -1,25 +1,20 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { mcpMount } from "../../src/faces/mcp/http.ts";
-import { opsEnvOf } from "../../src/runtime/ops-env.ts";
-import { newStore, REPO, tempDir } from "../helpers/env.ts";
+import { newStore, REPO } from "../helpers/env.ts";
+import { mountInProcess } from "./client.ts";
 
 // @modelcontextprotocol/conformance (0.1.16) against the Streamable HTTP face, on the scenarios
 // that concern a server of any tools (its other scenarios call the test tools of its own
 // "everything" server). Its server mode takes only a URL: it cannot drive a stdio server, so
 // `memsync mcp` over stdio is covered by stdio.test.ts with the SDK's client instead.
 
-declare const Bun: { serve(o: { port: number; hostname: string; fetch(r: Request): Promise<Response> }): { port: number; stop(force?: boolean): void } };
 
 const CLI = path.join(REPO, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 let server: { port: number; stop(force?: boolean): void };
 
-before(() => {
-  const home = tempDir();
-  const env = opsEnvOf({ vars: { MEMSYNC_MACHINE: "test-machine" }, cwd: home, home, hostName: "test", user: null }, newStore());
-  const mount = mcpMount(() => ({ env }));
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("not here", { status: 404 }) });
+before(async () => {
+  server = await mountInProcess(newStore());
 });
 after(() => server?.stop(true));
 

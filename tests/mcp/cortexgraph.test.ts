@@ -3,17 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { mcpMount } from "../../src/faces/mcp/http.ts";
-import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { EDGE_BIN, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
-import { type Answer, call, type Connected, connect, serverEnv } from "./client.ts";
+import { type Answer, call, type Connected, connect, mountInProcess, okJson, serverEnv } from "./client.ts";
 
 // `memsync mcp --tools cortexgraph`: CortexGraph's tools under their own names, defaults and
 // answer shapes, driven by the SDK's client over stdio (one server for the file), every tool
 // called, bad arguments refused with a code and nothing changed; the edge build without the
 // maintenance tools; the same profile over HTTP at /mcp/cortexgraph.
 
-declare const Bun: { serve(o: { port: number; hostname: string; fetch(r: Request): Promise<Response> }): { port: number; stop(force?: boolean): void } };
 
 const EVERYDAY = ["save_memory", "search_memory", "search_unified", "touch_memory", "open_memories", "read_graph", "create_relation", "analyze_message", "analyze_for_recall", "auto_recall_process_message"];
 const MAINTENANCE = ["cluster_memories", "consolidate_memories", "gc", "promote_memory", "split_memory"];
@@ -30,12 +27,6 @@ function storeState(store: string): string {
     }
   }
   return out.sort().join("\n");
-}
-
-function okJson(a: Answer, what: string): any {
-  assert.equal(a.isError, false, `${what}: ${a.text}`);
-  assert.deepEqual(JSON.parse(a.text), a.structured, `${what}: the text is the structuredContent's JSON`);
-  return a.structured;
 }
 
 function refused(a: Answer, code: string, what: string): any {
@@ -257,10 +248,7 @@ describe("memsync-edge mcp --tools cortexgraph", () => {
 describe("the cortexgraph profile over HTTP at /mcp/cortexgraph", () => {
   test("2026-07-28 revision: list, save_memory, search_memory, a refusal", async () => {
     const store = newStore();
-    const home = tempDir();
-    const env = opsEnvOf({ vars: { MEMSYNC_MACHINE: "test-machine" }, cwd: home, home, hostName: "test", user: null }, store);
-    const mount = mcpMount(() => ({ env }));
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("not here", { status: 404 }) });
+    const server = await mountInProcess(store);
     const c = new Client({ name: "memsync-tests", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
     try {
       await c.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp/cortexgraph`)));

@@ -1,26 +1,20 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { mcpMount } from "../../src/faces/mcp/http.ts";
-import { opsEnvOf } from "../../src/runtime/ops-env.ts";
-import { newStore, tempDir } from "../helpers/env.ts";
-import type { Era } from "./client.ts";
+import { newStore } from "../helpers/env.ts";
+import { type Era, mountInProcess } from "./client.ts";
 
 // The MCP face over Streamable HTTP (the handler `serve` mounts at /mcp/<profile>), served here by
 // Bun.serve in this process: both protocol generations through the SDK's client, the profiles as
 // separate endpoints, and the loopback checks (Host, Origin) with their statuses.
 
-declare const Bun: { serve(o: { port: number; hostname: string; fetch(r: Request): Promise<Response> }): { port: number; stop(force?: boolean): void } };
 
 let server: { port: number; stop(force?: boolean): void };
 let base: string;
 
-before(() => {
+before(async () => {
   const store = newStore();
-  const home = tempDir();
-  const env = opsEnvOf({ vars: { MEMSYNC_MACHINE: "test-machine" }, cwd: home, home, hostName: "test", user: null }, store);
-  const mount = mcpMount(() => ({ env }));
-  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("not here", { status: 404 }) });
+  server = await mountInProcess(store);
   base = `http://127.0.0.1:${server.port}`;
 });
 after(() => server?.stop(true));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CATALOGUE } from "../../src/ops/catalogue/index.ts";
 import { EDGE_BIN, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
-import { type Answer, call, type Connected, connect, type Era, serverEnv } from "./client.ts";
+import { type Answer, call, type Connected, connect, type Era, okJson, serverEnv } from "./client.ts";
 
 // `memsync mcp` (the memsync profile) driven over stdio by the SDK's client, in both protocol
 // generations: every catalogue entry is a tool with its flags as annotations, every tool answers
@@ -27,12 +27,6 @@ function storeState(store: string): string {
   const head = path.join(store, ".git", "HEAD");
   if (fs.existsSync(head)) out.push(fs.readFileSync(head, "utf8"));
   return out.sort().join("\n");
-}
-
-function okJson(a: Answer, what: string): any {
-  assert.equal(a.isError, false, `${what}: ${a.text}`);
-  assert.deepEqual(JSON.parse(a.text), a.structured, `${what}: the text is the structuredContent's JSON`);
-  return a.structured;
 }
 
 function refused(a: Answer, code: string, what: string): void {

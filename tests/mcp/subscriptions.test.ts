@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { mcpMount } from "../../src/faces/mcp/http.ts";
-import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { memsyncAsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
-import { type Connected, connect, type Era, serverEnv } from "./client.ts";
+import { type Connected, connect, type Era, mountInProcess, serverEnv } from "./client.ts";
 
 // Resource subscriptions over stdio: a client of `memsync mcp --tools memory` subscribed to
 // memory://knowledge-graph (resources/subscribe on the 2025 handshake, subscriptions/listen on
@@ -15,7 +13,6 @@ import { type Connected, connect, type Era, serverEnv } from "./client.ts";
 
 const URI = "memory://knowledge-graph";
 
-declare const Bun: { serve(o: { port: number; hostname: string; fetch(r: Request): Promise<Response> }): { port: number; stop(force?: boolean): void } };
 
 /** The next notifications/resources/updated, or null after ms. */
 function nextUpdate(c: Client, ms: number): Promise<string | null> {
@@ -72,10 +69,7 @@ for (const era of ["legacy", "auto"] as Era[]) {
 describe("memory://knowledge-graph over HTTP (2026-07-28 subscriptions/listen)", () => {
   test("a listening client is told of a write by the command line", async () => {
     const store = newStore();
-    const home = tempDir();
-    const env = opsEnvOf({ vars: { MEMSYNC_MACHINE: "test-machine" }, cwd: home, home, hostName: "test", user: null }, store);
-    const mount = mcpMount(() => ({ env }));
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("not here", { status: 404 }) });
+    const server = await mountInProcess(store);
     const c = new Client({ name: "memsync-tests", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
     try {
       await c.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp/memory`)));

@@ -42,14 +42,32 @@ export function offerSubscriptions(server: McpServer, era: "legacy" | "modern", 
   };
 }
 
-/** HTTP: a bus for the handler's subscriptions/listen streams, fed by a watch while one is open. */
+/**
+ * HTTP: a bus for the handler's subscriptions/listen streams, watching the store while one is
+ * open. The watch starts when a stream subscribes (before its acknowledgement reaches the client),
+ * so a write made right after the client's listen returns is seen; a poll for listeners would
+ * start it up to one interval late, and a quick write would be taken as the starting state.
+ */
 export function listenBus(storeRoot: () => string, uris: readonly string[]): InMemoryServerEventBus {
-  const bus = new InMemoryServerEventBus();
-  let stop: (() => void) | undefined;
-  const tick = setInterval(() => {
-    if (bus.listenerCount > 0 && !stop) stop = watchStore(storeRoot(), () => uris.forEach((uri) => bus.publish({ kind: "resource_updated", uri })));
-    else if (bus.listenerCount === 0 && stop) (stop(), (stop = undefined));
-  }, 200);
-  (tick as { unref?: () => void }).unref?.();
-  return bus;
+  return new WatchedBus((bus) => watchStore(storeRoot(), () => uris.forEach((uri) => bus.publish({ kind: "resource_updated", uri }))));
+}
+
+class WatchedBus extends InMemoryServerEventBus {
+  private stop: (() => void) | undefined;
+
+  constructor(private readonly start: (bus: WatchedBus) => () => void) {
+    super();
+  }
+
+  override subscribe(listener: Parameters<InMemoryServerEventBus["subscribe"]>[0]): () => void {
+    const off = super.subscribe(listener);
+    this.stop ??= this.start(this);
+    return () => {
+      off();
+      if (this.listenerCount === 0 && this.stop) {
+        this.stop();
+        this.stop = undefined;
+      }
+    };
+  }
 }

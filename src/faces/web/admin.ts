@@ -2,18 +2,11 @@ import { html } from "hono/html";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
 import { type Html, hidden, memLink, page, short, show, when } from "./layout.ts";
-import { filterFields, filterInput, resultRows } from "./search.ts";
+import { type Filters, filterFields, filterInput, resultRows } from "./search.ts";
 
 // Bulk forget, conflicts, health and sync, recall preview, maintenance (gc), login.
 
-export interface ForgetFilter {
-  type: string;
-  project: string;
-  tag: string;
-  entity: string;
-  status: string;
-  since: string;
-}
+export type ForgetFilter = Filters;
 
 const SHOWN = 100;
 const BATCH = 5_000;

@@ -12,14 +12,11 @@ import { type Html, memLink, page, short, show, when } from "./layout.ts";
 const PAGE = 50;
 const FILTERS = ["type", "project", "tag", "entity", "status", "since"] as const;
 
-export interface Query {
+/** The filters a search and a bulk forget share, as the form sends them. */
+export type Filters = Record<(typeof FILTERS)[number], string>;
+
+export interface Query extends Filters {
   q: string;
-  type: string;
-  project: string;
-  tag: string;
-  entity: string;
-  status: string;
-  since: string;
   limit: number;
 }
 
@@ -84,7 +81,7 @@ ${mems.length < total ? html`<p><a href="/ui?${qs(q, q.limit + PAGE)}" hx-get="/
 }
 
 export async function searchPage(api: ApiContext, q: Query): Promise<Html> {
-  const body = html`<form class="filters" role="search" action="/ui" method="get" hx-get="/ui/results" hx-target="#results" hx-trigger="input delay:250ms, change, submit">
+  const body = html`<form class="filters" role="search" action="/ui" method="get" hx-get="/ui/results" hx-target="#results" hx-trigger="input changed delay:250ms, submit">
 <label class="wide">Search memories<input type="search" name="q" value="${q.q}" autofocus autocomplete="off" placeholder="words in content, gist, tags or entities"></label>
 ${filterFields(q)}<button type="submit">Search</button></form>
 <section aria-live="polite" id="results">${await results(api, q)}</section>
