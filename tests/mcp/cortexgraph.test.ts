@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { EDGE_BIN, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { EDGE_BIN, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 import { type Answer, call, type Connected, connect, mountInProcess, okJson, serverEnv } from "./client.ts";
 
 // `memsync mcp --tools cortexgraph`: CortexGraph's tools under their own names, defaults and
@@ -16,18 +15,8 @@ const EVERYDAY = ["save_memory", "search_memory", "search_unified", "touch_memor
 const MAINTENANCE = ["cluster_memories", "consolidate_memories", "gc", "promote_memory", "split_memory"];
 const UNSUPPORTED = ["backfill_embeddings", "get_performance_metrics", "reset_performance_metrics"];
 
-function storeState(store: string): string {
-  const out: string[] = [];
-  for (const dir of ["memories", "relations"]) {
-    const d = path.join(store, dir);
-    if (!fs.existsSync(d)) continue;
-    for (const f of fs.readdirSync(d, { recursive: true }) as string[]) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isFile()) out.push(`${dir}/${f}:${fs.readFileSync(p, "utf8")}`);
-    }
-  }
-  return out.sort().join("\n");
-}
+/** The store's files (its index and git aside): what a refused call must leave as it was. */
+const storeState = (store: string) => snapshot(store, (rel) => rel === ".memsync" || rel === ".git");
 
 function refused(a: Answer, code: string, what: string): any {
   assert.equal(a.isError, true, `${what} must fail: ${a.text}`);
@@ -215,7 +204,7 @@ describe("memsync mcp --tools cortexgraph (stdio)", () => {
     refused(await call(c.client, "split_memory", { memory_id: id, split_contents: ["only one"] }), "usage", "split into one part");
     refused(await call(c.client, "open_memories", { memory_ids: Array.from({ length: 101 }, (_, i) => `0192f4c8-6a1e-7c3a-9b1d-${String(i).padStart(12, "0")}`) }), "invalid_input", "101 ids");
     refused(await call(c.client, "auto_recall_process_message", { message: "   " }), "invalid_input", "an empty message");
-    assert.equal(storeState(store), before);
+    assert.deepEqual(storeState(store), before);
   });
 
   test("read_graph shows previews; open_memories over the bound is refused with a hint, a page of it answers", async () => {

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CATALOGUE } from "../../src/ops/catalogue/index.ts";
-import { EDGE_BIN, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { EDGE_BIN, memsync, memsyncJson, snapshot, tempDir } from "../helpers/env.ts";
 import { type Answer, call, type Connected, connect, type Era, okJson, serverEnv } from "./client.ts";
 
 // `memsync mcp` (the memsync profile) driven over stdio by the SDK's client, in both protocol
@@ -13,21 +12,8 @@ import { type Answer, call, type Connected, connect, type Era, okJson, serverEnv
 
 const MAINTENANCE = new Set(CATALOGUE.filter((o) => o.maintenance).map((o) => o.name));
 
-/** The store's record files and git head: what a refused call must leave as it was. */
-function storeState(store: string): string {
-  const out: string[] = [];
-  for (const dir of ["memories", "relations"]) {
-    const d = path.join(store, dir);
-    if (!fs.existsSync(d)) continue;
-    for (const f of fs.readdirSync(d, { recursive: true }) as string[]) {
-      const p = path.join(d, f);
-      if (fs.statSync(p).isFile()) out.push(`${dir}/${f}:${fs.readFileSync(p, "utf8")}`);
-    }
-  }
-  const head = path.join(store, ".git", "HEAD");
-  if (fs.existsSync(head)) out.push(fs.readFileSync(head, "utf8"));
-  return out.sort().join("\n");
-}
+/** The store's files (its index and git aside): what a refused call must leave as it was. */
+const storeState = (store: string) => snapshot(store, (rel) => rel === ".memsync" || rel === ".git");
 
 function refused(a: Answer, code: string, what: string): void {
   assert.equal(a.isError, true, `${what} must fail`);
@@ -121,7 +107,7 @@ for (const era of ["legacy", "auto"] as Era[]) {
       refused(await call(c.client, "update", { id: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d", patch: { content: "x" } }), "not_found", "update of no memory");
       refused(await call(c.client, "list", { limit: -1 }), "invalid_input", "a negative limit");
       refused(await call(c.client, "touch", {}), "invalid_input", "touch without ids");
-      assert.equal(storeState(store), before);
+      assert.deepEqual(storeState(store), before);
     });
 
     test("answers are bounded: a page over the bound is refused with a hint, small default pages", async () => {
