@@ -14,7 +14,6 @@
 // HEARTBEAT s, and at the end the slowest tests and every test that used a third or more of its
 // timeout (the suite must pass on a machine three times slower). Each file's full output is kept
 // in .test-logs/ (a failed file's output is also printed).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,7 +29,9 @@ let passed = 0;
 let failed = 0;
 let broken = false;
 /** Every test process still running, so an interrupted run takes them with it. */
-const running = new Set<ReturnType<typeof spawn>>();
+const running = new Set<Bun.Subprocess>();
+/** CPU of every step so far, ms. */
+let cpuMs = 0;
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   process.on(sig, () => {
     for (const c of running) c.kill("SIGKILL");
@@ -84,27 +85,34 @@ interface Done {
   out: string;
   code: number | null;
   ms: number;
+  /** CPU (user + system) of the process and every descendant it waited for, ms. */
+  cpuMs: number;
 }
 
-/** Run a command, collecting its output; a heartbeat line while it runs long. */
-function run(name: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Done> {
+/**
+ * Run a command, collecting its output; a heartbeat line while it runs long. Bun.spawn, for the
+ * CPU the command used with every process it started (wait4's rusage): the suite is CPU-bound on
+ * 2 cores, so CPU per file, not wall time under load, tells where to cut.
+ */
+async function run(name: string, cmd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Done> {
   const start = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
-    running.add(child);
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const beat = setInterval(() => {
-      const done = name.endsWith(".test.ts") ? `, ${(out.match(/^\(pass\)/gm) ?? []).length} passed so far` : "";
-      console.log(`   … ${name} still running (${secs(performance.now() - start)}${done})`);
-    }, HEARTBEAT_S * 1000);
-    child.on("close", (code) => {
-      running.delete(child);
-      clearInterval(beat);
-      resolve({ name, out, code, ms: performance.now() - start });
-    });
-  });
+  const child = Bun.spawn([cmd, ...args], { cwd: root, env: { ...env, ...extraEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  running.add(child);
+  let out = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  };
+  const beat = setInterval(() => {
+    const done = name.endsWith(".test.ts") ? `, ${(out.match(/^\(pass\)/gm) ?? []).length} passed so far` : "";
+    console.log(`   … ${name} still running (${secs(performance.now() - start)}${done})`);
+  }, HEARTBEAT_S * 1000);
+  await Promise.all([collect(child.stdout), collect(child.stderr), child.exited]);
+  running.delete(child);
+  clearInterval(beat);
+  const cpu = child.resourceUsage()?.cpuTime.total ?? 0n;
+  cpuMs += Number(cpu) / 1000;
+  return { name, out, code: child.exitCode, ms: performance.now() - start, cpuMs: Number(cpu) / 1000 };
 }
 
 function keepLog(name: string, out: string): void {
@@ -126,7 +134,7 @@ function report(d: Done, count?: (out: string) => [number, number]): void {
     broken = true;
     console.log(`\n-- ${d.name} (exit ${d.code})\n${d.out}`);
   }
-  console.log(`${secs(d.ms).padStart(8)}${counts}  ${d.name}${d.code === 0 ? "" : "  FAILED"}`);
+  console.log(`${secs(d.ms).padStart(8)}  cpu ${secs(d.cpuMs).padStart(7)}${counts}  ${d.name}${d.code === 0 ? "" : "  FAILED"}`);
 }
 
 function testFiles(dir: string): string[] {
@@ -232,7 +240,7 @@ async function pool(): Promise<void> {
       broken = true;
       console.log(`\n-- ${file} (exit ${d.code})\n${d.out}`);
     }
-    console.log(`${secs(d.ms).padStart(8)}  ${String(p).padStart(3)} pass  ${x} fail  ${file}`);
+    console.log(`${secs(d.ms).padStart(8)}  cpu ${secs(d.cpuMs).padStart(7)}  ${String(p).padStart(3)} pass  ${x} fail  ${file}`);
   } }));
   // the Deno run is one more job of the pool, placed by its time like the files
   if (withDeno) queue.push({ name: DENO, go: async () => {
@@ -270,5 +278,5 @@ await typecheck;
 if (build.code === 0) slowest();
 
 removeScratch();
-console.log(`\ntests: ${passed} passed, ${failed} failed in ${secs(performance.now() - t0)}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed in ${secs(performance.now() - t0)} (CPU ${secs(cpuMs)})`);
 process.exit(broken || failed > 0 || passed === 0 ? 1 : 0);

@@ -70,7 +70,9 @@ export async function readStdin(maxBytes: number): Promise<string> {
  * compiled Bun binary; a CLI that prints once and exits needs none of its buffering. A pipe in
  * non-blocking mode may refuse a write (EAGAIN): wait briefly and go on, so nothing is lost.
  */
+const closed = new Set<number>();
 function writeFd(fd: number, text: string): void {
+  if (closed.has(fd)) return;
   const bytes = new TextEncoder().encode(text);
   let off = 0;
   let waits = 0;
@@ -78,6 +80,12 @@ function writeFd(fd: number, text: string): void {
     try {
       off += fs.writeSync(fd, bytes, off, bytes.length - off);
     } catch (e) {
+      // the reader is gone (`memsync list | head`): the command's work is done, only its output
+      // has nowhere to go; drop the rest quietly, as git does, instead of a crash report
+      if ((e as { code?: string }).code === "EPIPE") {
+        closed.add(fd);
+        return;
+      }
       if ((e as { code?: string }).code !== "EAGAIN" || ++waits > 10_000) throw e;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
     }

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { EDGE_BIN, git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { BIN, EDGE_BIN, git, memsync, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // The command line as a new user meets it (issue 10): short ids everywhere, help and version,
 // text beginning with "-", negative option values, save --input with many records, the project
@@ -171,6 +172,19 @@ describe("arguments", () => {
       assert.match(r.stderr, msg);
     }
     assert.equal(memsyncJson(["--store", store, "list"]).memories.length, 0, "nothing saved");
+  });
+});
+
+describe("output into a closed pipe", () => {
+  test("a reader that stops early (memsync list | head) ends memsync quietly: no crash report, its exit code kept", () => {
+    const store = newStore();
+    saveMany(store, Array.from({ length: 150 }, (_, i) => `memory ${i} ${"with a long enough text to fill a pipe ".repeat(8)}`));
+    // more than a pipe holds (64 KiB), read by a head that stops after 100 bytes, as a user types it
+    const r = spawnSync("bash", ["-c", `"$0" --store "$1" list --limit 0 --json | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`, BIN, store], {
+      encoding: "utf8",
+      env: { ...process.env, HOME: tempDir(), MEMSYNC_MACHINE: "test-machine" },
+    });
+    assert.deepEqual([r.stdout, r.stderr], ["0\n", ""]);
   });
 });
 

@@ -155,10 +155,11 @@ describe("concurrent memsync processes on one store", () => {
     };
     await Promise.all([agent("a"), agent("b")]);
     assert.deepEqual(misses, []);
-    for (const w of [...finished.a!, ...finished.b!]) {
-      const r = await json(["search", "--store", store, w]);
-      assert.equal(r.total, 1, w);
-    }
+    // afterwards every word is found, each in exactly one memory (one process: any of the words)
+    const words = [...finished.a!, ...finished.b!];
+    const found = await json(["search", "--store", store, "--any", "--limit", "0", ...words]);
+    assert.equal(found.total, 2 * rounds);
+    for (const w of words) assert.equal(found.hits.filter((h: { memory: { content: string } }) => h.memory.content.includes(w)).length, 1, w);
     const listed = await json(["list", "--store", store, "--limit", "0"]);
     assert.equal(listed.total, 2 * rounds);
   });
