@@ -44,10 +44,37 @@ export function cwd(): string {
 }
 
 export function stderrIsTty(): boolean {
-  return Boolean(process.stderr.isTTY);
+  return !streams && Boolean(process.stderr.isTTY);
+}
+
+/**
+ * The standard streams of a command run inside another program (tests run the CLI in-process
+ * with this, as a process would run it, where a sweep of bad inputs would otherwise start a
+ * process per case); null: the real ones.
+ */
+export interface Streams {
+  stdin: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+let streams: Streams | null = null;
+
+/** Run fn with the given standard streams in place of the process's own. */
+export async function withStreams<T>(s: Streams, fn: () => Promise<T>): Promise<T> {
+  const before = streams;
+  streams = s;
+  try {
+    return await fn();
+  } finally {
+    streams = before;
+  }
 }
 
 export async function readStdin(maxBytes: number): Promise<string> {
+  if (streams) {
+    if (new TextEncoder().encode(streams.stdin).length > maxBytes) throw new RangeError(`standard input is larger than ${maxBytes} bytes`);
+    return streams.stdin;
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of process.stdin as AsyncIterable<Uint8Array | string>) {
@@ -93,11 +120,13 @@ function writeFd(fd: number, text: string): void {
 }
 
 export function writeOut(text: string): void {
-  writeFd(1, text);
+  if (streams) streams.out(text);
+  else writeFd(1, text);
 }
 
 export function writeErr(text: string): void {
-  writeFd(2, text);
+  if (streams) streams.err(text);
+  else writeFd(2, text);
 }
 
 export function setExitCode(code: number): void {

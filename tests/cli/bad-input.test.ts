@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { fromTemplate, initStore, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { fromTemplate, initStore, memsync, memsyncInProcess, memsyncJson, newStore, type Run, snapshot, tempDir } from "../helpers/env.ts";
 
 // Bad input: a clear one-line error, a distinct non-zero exit, and the store byte-for-byte as it
 // was. The derived index's WAL side files come and go with every open, so they are not compared.
@@ -26,9 +26,21 @@ function fixture() {
   return { store, ...ids! };
 }
 
-function expectRefused(store: string, args: string[], code: number, message: RegExp, input?: string) {
-  const before = snapshot(store, skipVolatile);
-  const r = memsync(["--store", store, ...args], { input });
+/**
+ * A test's check that a command is refused: its first case runs the compiled binary, the rest of
+ * its sweep the same command line in this process (memsyncInProcess), so each kind of refusal is
+ * seen from a real process while a sweep costs no process per case.
+ */
+function refuser() {
+  let cases = 0;
+  return async (store: string, args: string[], code: number, message: RegExp, input?: string) => {
+    const before = snapshot(store, skipVolatile);
+    const r = cases++ === 0 ? memsync(["--store", store, ...args], { input }) : await memsyncInProcess(["--store", store, ...args], { input });
+    checkRefusal(store, before, args, r, code, message);
+  };
+}
+
+function checkRefusal(store: string, before: Map<string, string>, args: string[], r: Run, code: number, message: RegExp) {
   assert.equal(r.code, code, `memsync ${args.join(" ").slice(0, 80)} -> ${r.code}: ${r.stderr}`);
   const lines = r.stderr.split("\n").filter((l) => l.length > 0);
   assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
@@ -38,81 +50,87 @@ function expectRefused(store: string, args: string[], code: number, message: Reg
 }
 
 describe("bad input changes nothing", () => {
-  test("malformed or wrong-shaped JSON input", () => {
+  test("malformed or wrong-shaped JSON input", async () => {
+    const expectRefused = refuser();
     const { store, a } = fixture();
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /malformed JSON/, '{"content": "x",');
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /expected a JSON object/, "[1,2]");
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /content/, '{"content": 42}');
-    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /malformed JSON/, "{nope}");
-    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /use_count/, '{"use_count": -3}');
-    expectRefused(store, ["save", "--input", path.join(tempDir(), "missing.json")], EXIT.invalid, /no such file/);
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /malformed JSON/, '{"content": "x",');
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /expected a JSON object/, "[1,2]");
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /content/, '{"content": 42}');
+    await expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /malformed JSON/, "{nope}");
+    await expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /use_count/, '{"use_count": -3}');
+    await expectRefused(store, ["save", "--input", path.join(tempDir(), "missing.json")], EXIT.invalid, /no such file/);
   });
 
-  test("invalid ids never become paths", () => {
+  test("invalid ids never become paths", async () => {
+    const expectRefused = refuser();
     const { store, a } = fixture();
     for (const bad of ["../x", "../../etc/passwd", "", "x".repeat(10_000), `${a}/../../x`, `${a}.json`]) {
-      expectRefused(store, ["get", bad], EXIT.invalid, /invalid id/);
-      expectRefused(store, ["touch", bad], EXIT.invalid, /invalid id/);
-      expectRefused(store, ["delete", bad], EXIT.invalid, /invalid id/);
-      expectRefused(store, ["update", bad, "--content", "x"], EXIT.invalid, /invalid id/);
-      expectRefused(store, ["relate", a, bad], EXIT.invalid, /invalid to id/);
+      await expectRefused(store, ["get", bad], EXIT.invalid, /invalid id/);
+      await expectRefused(store, ["touch", bad], EXIT.invalid, /invalid id/);
+      await expectRefused(store, ["delete", bad], EXIT.invalid, /invalid id/);
+      await expectRefused(store, ["update", bad, "--content", "x"], EXIT.invalid, /invalid id/);
+      await expectRefused(store, ["relate", a, bad], EXIT.invalid, /invalid to id/);
     }
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /invalid id/, JSON.stringify({ id: "../../escape", content: "x" }));
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /invalid id/, JSON.stringify({ id: "../../escape", content: "x" }));
     assert.equal(fs.existsSync(path.join(path.dirname(store), "escape.json")), false);
   });
 
-  test("invalid tags, limits and values", () => {
+  test("invalid tags, limits and values", async () => {
+    const expectRefused = refuser();
     const { store, a } = fixture();
-    expectRefused(store, ["save", "text", "--tag", "!!!"], EXIT.invalid, /invalid tag/);
-    expectRefused(store, ["save", "text", "--tag", "x".repeat(101)], EXIT.invalid, /longer than 100/);
+    await expectRefused(store, ["save", "text", "--tag", "!!!"], EXIT.invalid, /invalid tag/);
+    await expectRefused(store, ["save", "text", "--tag", "x".repeat(101)], EXIT.invalid, /longer than 100/);
     const manyTags = Array.from({ length: 51 }, (_, i) => ["--tag", `t${i}`]).flat();
-    expectRefused(store, ["save", "text", ...manyTags], EXIT.invalid, /too many tags/);
+    await expectRefused(store, ["save", "text", ...manyTags], EXIT.invalid, /too many tags/);
     const manyEntities = Array.from({ length: 101 }, (_, i) => ["--entity", `E${i}`]).flat();
-    expectRefused(store, ["save", "text", ...manyEntities], EXIT.invalid, /too many entities/);
-    expectRefused(store, ["save", "-"], EXIT.invalid, /at most 50000 characters/, "x".repeat(50_001));
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /must not be empty/, '{"content": "   "}');
-    expectRefused(store, ["save", "text", "--type", "opinion"], EXIT.invalid, /--type must be one of/);
-    expectRefused(store, ["save", "text", "--confidence", "1.5"], EXIT.invalid, /--confidence/);
-    expectRefused(store, ["update", a, "--status", "deleted"], EXIT.invalid, /--status/);
-    expectRefused(store, ["list", "--since", "yesterday-ish"], EXIT.invalid, /invalid time/);
-    expectRefused(store, ["list", "--limit=-1"], EXIT.usage, /--limit must be ≥ 0/);
-    expectRefused(store, ["list", "--limit", "-1"], EXIT.usage, /--limit must be ≥ 0/);
-    expectRefused(store, ["list", "--limit", "many"], EXIT.invalid, /--limit/);
+    await expectRefused(store, ["save", "text", ...manyEntities], EXIT.invalid, /too many entities/);
+    await expectRefused(store, ["save", "-"], EXIT.invalid, /at most 50000 characters/, "x".repeat(50_001));
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /must not be empty/, '{"content": "   "}');
+    await expectRefused(store, ["save", "text", "--type", "opinion"], EXIT.invalid, /--type must be one of/);
+    await expectRefused(store, ["save", "text", "--confidence", "1.5"], EXIT.invalid, /--confidence/);
+    await expectRefused(store, ["update", a, "--status", "deleted"], EXIT.invalid, /--status/);
+    await expectRefused(store, ["list", "--since", "yesterday-ish"], EXIT.invalid, /invalid time/);
+    await expectRefused(store, ["list", "--limit=-1"], EXIT.usage, /--limit must be ≥ 0/);
+    await expectRefused(store, ["list", "--limit", "-1"], EXIT.usage, /--limit must be ≥ 0/);
+    await expectRefused(store, ["list", "--limit", "many"], EXIT.invalid, /--limit/);
     // exactly at the limits is fine
     assert.equal(memsync(["--store", store, "save", "-"], { input: "y".repeat(50_000) }).code, 0);
   });
 
-  test("relations to missing memories, duplicates, unknown ids", () => {
+  test("relations to missing memories, duplicates, unknown ids", async () => {
+    const expectRefused = refuser();
     const { store, a, b } = fixture();
     const missing = "0190f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
-    expectRefused(store, ["relate", a, missing], EXIT.not_found, /not found/);
-    expectRefused(store, ["relate", missing, a], EXIT.not_found, /not found/);
-    expectRefused(store, ["relate", a, b], EXIT.conflict, /already exists/);
-    expectRefused(store, ["touch", a, missing], EXIT.not_found, /not found/);
-    expectRefused(store, ["delete", missing], EXIT.not_found, /not found/);
-    expectRefused(store, ["update", missing, "--content", "x"], EXIT.not_found, /not found/);
-    expectRefused(store, ["unrelate", missing], EXIT.not_found, /not found/);
+    await expectRefused(store, ["relate", a, missing], EXIT.not_found, /not found/);
+    await expectRefused(store, ["relate", missing, a], EXIT.not_found, /not found/);
+    await expectRefused(store, ["relate", a, b], EXIT.conflict, /already exists/);
+    await expectRefused(store, ["touch", a, missing], EXIT.not_found, /not found/);
+    await expectRefused(store, ["delete", missing], EXIT.not_found, /not found/);
+    await expectRefused(store, ["update", missing, "--content", "x"], EXIT.not_found, /not found/);
+    await expectRefused(store, ["unrelate", missing], EXIT.not_found, /not found/);
   });
 
-  test("usage errors", () => {
+  test("usage errors", async () => {
+    const expectRefused = refuser();
     const { store, a } = fixture();
-    expectRefused(store, ["frobnicate"], EXIT.usage, /unknown command/);
-    expectRefused(store, ["save", "x", "--no-such-flag"], EXIT.usage, /Unknown option/);
-    expectRefused(store, ["save"], EXIT.usage, /give the memory text/);
-    expectRefused(store, ["get"], EXIT.usage, /at least one id/);
-    expectRefused(store, ["relate", a], EXIT.usage, /missing required args/);
-    expectRefused(store, ["update", a], EXIT.usage, /nothing to update/);
+    await expectRefused(store, ["frobnicate"], EXIT.usage, /unknown command/);
+    await expectRefused(store, ["save", "x", "--no-such-flag"], EXIT.usage, /Unknown option/);
+    await expectRefused(store, ["save"], EXIT.usage, /give the memory text/);
+    await expectRefused(store, ["get"], EXIT.usage, /at least one id/);
+    await expectRefused(store, ["relate", a], EXIT.usage, /missing required args/);
+    await expectRefused(store, ["update", a], EXIT.usage, /nothing to update/);
   });
 
-  test("a corrupt file in the store is reported, left untouched, and does not stop the rest", () => {
+  test("a corrupt file in the store is reported, left untouched, and does not stop the rest", async () => {
+    const expectRefused = refuser();
     const { store, a, b } = fixture();
     const bad = path.join(store, "memories", `${a}.json`);
     fs.writeFileSync(bad, '{"id": "truncated', "utf8");
     const invalid = "0190f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e";
     fs.writeFileSync(path.join(store, "memories", `${invalid}.json`), JSON.stringify({ id: invalid, content: "" }));
-    expectRefused(store, ["update", a, "--content", "fix"], EXIT.corrupt, /malformed JSON/);
-    expectRefused(store, ["touch", a], EXIT.corrupt, /cannot be used/);
-    expectRefused(store, ["delete", a], EXIT.corrupt, /cannot be used/);
+    await expectRefused(store, ["update", a, "--content", "fix"], EXIT.corrupt, /malformed JSON/);
+    await expectRefused(store, ["touch", a], EXIT.corrupt, /cannot be used/);
+    await expectRefused(store, ["delete", a], EXIT.corrupt, /cannot be used/);
     const got = memsync(["--store", store, "get", a, b, "--json"]);
     assert.equal(got.code, EXIT.corrupt);
     assert.equal(JSON.parse(got.stdout).found[0].memory.id, b, "the readable one is still returned");
@@ -140,7 +158,8 @@ describe("bad input changes nothing", () => {
     assert.match(JSON.parse(s.stdout).reasons[0], /\.meta\.json/);
   });
 
-  test("input nested too deep or too large is refused before anything is written", () => {
+  test("input nested too deep or too large is refused before anything is written", async () => {
+    const expectRefused = refuser();
     const { store, a, b } = fixture();
     const dir = tempDir();
     const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
@@ -148,20 +167,20 @@ describe("bad input changes nothing", () => {
     for (const levels of [10_000, 100_000]) {
       const file = path.join(dir, `deep-${levels}.json`);
       fs.writeFileSync(file, `{"content": "deep", "meta": {"x": ${nested(levels)}}}`);
-      expectRefused(store, ["save", "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
-      expectRefused(store, ["update", a, "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
-      expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /nested deeper than 32 levels/, `{"content": "deep", "meta": ${nested(levels)}}`);
+      await expectRefused(store, ["save", "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
+      await expectRefused(store, ["update", a, "--input", file], EXIT.invalid, /nested deeper than 32 levels/);
+      await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /nested deeper than 32 levels/, `{"content": "deep", "meta": ${nested(levels)}}`);
     }
     // 32 levels in all is accepted (the record's own object is the first)
     assert.equal(memsync(["--store", store, "save", "--input", "-"], { input: `{"content": "deep enough", "meta": {"x": ${nested(30)}}}` }).code, 0);
     const huge = JSON.stringify({ content: "large", meta: { blob: "y".repeat(1_100_000) } });
-    expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, huge);
-    expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, JSON.stringify({ meta: { blob: "y".repeat(1_100_000) } }));
+    await expectRefused(store, ["save", "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, huge);
+    await expectRefused(store, ["update", a, "--input", "-"], EXIT.invalid, /at most 1048576 bytes/, JSON.stringify({ meta: { blob: "y".repeat(1_100_000) } }));
     // a value that parses (32 levels) but makes the record deeper: refused where records are written
-    expectRefused(store, ["relate", a, b, "--type", "supports", "--meta", `x=${nested(32)}`], EXIT.invalid, /relation .* deeper than 32 levels/);
+    await expectRefused(store, ["relate", a, b, "--type", "supports", "--meta", `x=${nested(32)}`], EXIT.invalid, /relation .* deeper than 32 levels/);
   });
 
-  test("a .meta.json the schema refuses: every command refuses it alike", () => {
+  test("a .meta.json the schema refuses: every command refuses it alike", async () => {
     const { store, a } = fixture();
     const metaPath = path.join(store, ".meta.json");
     const good = JSON.parse(fs.readFileSync(metaPath, "utf8"));
@@ -170,11 +189,13 @@ describe("bad input changes nothing", () => {
       { ...good, created_at: "yesterday" },
       { ...good, settings: { ...good.settings, decay: { ...good.settings.decay, beta: -1 } } },
     ];
-    for (const meta of broken) {
+    for (const [i, meta] of broken.entries()) {
       fs.writeFileSync(metaPath, JSON.stringify(meta));
-      const runs = [["status"], ["list"], ["get", a], ["search", "memory"], ["touch", a], ["save", "another"], ["update", a, "--content", "x"], ["delete", a]].map(
-        (args) => ({ args, run: memsync(["--store", store, ...args]) }),
-      );
+      // the first through the binary, the others through the same CLI in-process
+      const runs = [];
+      for (const args of [["status"], ["list"], ["get", a], ["search", "memory"], ["touch", a], ["save", "another"], ["update", a, "--content", "x"], ["delete", a]]) {
+        runs.push({ args, run: i === 0 ? memsync(["--store", store, ...args]) : await memsyncInProcess(["--store", store, ...args]) });
+      }
       const first = runs[0]!.run;
       assert.equal(first.code, EXIT.unavailable, first.stderr);
       assert.match(first.stderr, /store metadata .*\.meta\.json is unusable: /);

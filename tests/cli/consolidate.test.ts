@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { makeGist } from "../../src/core/gist.ts";
-import { fromTemplate, git, initStore, memsync, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
+import { fromTemplate, git, initStore, memsync, memsyncCase, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
 
 // memsync consolidate end to end: the compiled binary on a real store, native git to read history.
 
@@ -106,7 +106,7 @@ describe("memsync consolidate: preview", () => {
     assert.deepEqual(one.clusters.map((c: any) => c.id), [first[0]]);
   });
 
-  test("a higher threshold finds fewer clusters; bad input is refused plainly", () => {
+  test("a higher threshold finds fewer clusters; bad input is refused plainly", async () => {
     const f = fixture();
     assert.equal(preview(f.store, ["--threshold", "0.99"]).clusters.length, 0);
     const cases: [string[], number, RegExp][] = [
@@ -116,8 +116,8 @@ describe("memsync consolidate: preview", () => {
       [["--apply", "--link"], 2, /not both/],
       [["--threshold", "2"], 4, /--threshold must be a number from 0.05 to 1/],
     ];
-    for (const [args, code, message] of cases) {
-      const r = memsync(["--store", f.store, "consolidate", ...args]);
+    for (const [i, [args, code, message]] of cases.entries()) {
+      const r = await memsyncCase(i, ["--store", f.store, "consolidate", ...args]);
       assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, message);
       assert.equal(r.stderr.trim().split("\n").length, 1);

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { BIN, EDGE_BIN, git, memsync, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
+import { BIN, EDGE_BIN, git, memsync, memsyncCase, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // The command line as a new user meets it (issue 10): short ids everywhere, help and version,
 // text beginning with "-", negative option values, save --input with many records, the project
@@ -51,11 +51,11 @@ describe("short ids in every command", () => {
     assert.equal(split.original, C);
   });
 
-  test("an abbreviation that fits several lists the candidates (exit 5); none: exit 3; bad input: one line, exit 4", () => {
+  test("an abbreviation that fits several lists the candidates (exit 5); none: exit 3; bad input: one line, exit 4", async () => {
     const store = storeWithIds();
-    for (const cmd of [["touch"], ["update", "--importance", "low"], ["delete"], ["archive"], ["score"]]) {
+    for (const [i, cmd] of [["touch"], ["update", "--importance", "low"], ["delete"], ["archive"], ["score"]].entries()) {
       const [name, ...rest] = cmd;
-      const r = memsync(["--store", store, name!, "1a2b3c4d", ...rest]);
+      const r = await memsyncCase(i, ["--store", store, name!, "1a2b3c4d", ...rest]);
       assert.equal(r.code, 5, `${name}: ${r.stderr}`);
       assert.match(r.stderr, new RegExp(`^memsync: short id 1a2b3c4d fits 2 memories \\(${A}, ${B}\\): give more digits or the full id\\n$`));
     }
@@ -65,8 +65,8 @@ describe("short ids in every command", () => {
     const none = memsync(["--store", store, "touch", "abcdef12"]);
     assert.equal(none.code, 3);
     assert.match(none.stderr, /^memsync: no memory id starts or ends with abcdef12\n$/);
-    for (const bad of ["../x", "1a2b3", "zzzzzzzz", `${A}0`]) {
-      const r = memsync(["--store", store, "touch", bad]);
+    for (const [i, bad] of ["../x", "1a2b3", "zzzzzzzz", `${A}0`].entries()) {
+      const r = await memsyncCase(i, ["--store", store, "touch", bad]);
       assert.equal(r.code, 4, bad);
       assert.match(r.stderr, /^memsync: invalid id .*at least 6 of its hex digits from its start or its end/);
       oneLine(r.stderr);
@@ -102,16 +102,16 @@ describe("help, version, usage", () => {
     assert.match(memsync(["help", "lst"]).stderr, /did you mean list\?/);
   });
 
-  test("a mistyped command gets a suggestion (exit 2); no message repeats memsync's name", () => {
-    for (const [typed, meant] of [["lst", "list"], ["stauts", "status"], ["serach", "search"], ["remeber", "remember"]] as const) {
-      const r = memsync([typed]);
+  test("a mistyped command gets a suggestion (exit 2); no message repeats memsync's name", async () => {
+    for (const [i, [typed, meant]] of ([["lst", "list"], ["stauts", "status"], ["serach", "search"], ["remeber", "remember"]] as const).entries()) {
+      const r = await memsyncCase(i, [typed]);
       assert.equal(r.code, 2, typed);
       assert.equal(r.stderr, `memsync: unknown command "${typed}": did you mean ${meant}? (see memsync help)\n`);
     }
     assert.equal(memsync(["frobnicate"]).stderr, 'memsync: unknown command "frobnicate" (see memsync help)\n');
     const store = newStore();
-    for (const args of [["settings", "a", "b", "c"], ["save"], ["gc", "--limit", "-1"]]) {
-      const r = memsync(["--store", store, ...args]);
+    for (const [i, args] of [["settings", "a", "b", "c"], ["save"], ["gc", "--limit", "-1"]].entries()) {
+      const r = await memsyncCase(i, ["--store", store, ...args]);
       assert.doesNotMatch(r.stderr, /memsync: memsync/, args.join(" "));
     }
     assert.doesNotMatch(memsync(["--store", store, "gc"], { command: [EDGE_BIN] }).stderr, /memsync: memsync/);
@@ -157,7 +157,7 @@ describe("arguments", () => {
     }
   });
 
-  test("a negative number for a numeric option is judged by the command (exit 2), not an unknown option", () => {
+  test("a negative number for a numeric option is judged by the command (exit 2), not an unknown option", async () => {
     const store = newStore();
     const cases: [string[], RegExp][] = [
       [["list", "--limit", "-3"], /^memsync: --limit must be ≥ 0, got "-3"\n$/],
@@ -166,8 +166,9 @@ describe("arguments", () => {
       [["save", "x", "--confidence", "-0.5"], /--confidence must be ≥ 0/],
       [["gc", "--limit", "-2"], /--limit must be ≥ 0/],
     ];
-    for (const [args, msg] of cases) {
-      const r = memsync(["--store", store, ...args]);
+    // the first through the binary, the rest of the sweep through the same CLI in-process
+    for (const [i, [args, msg]] of cases.entries()) {
+      const r = await memsyncCase(i, ["--store", store, ...args]);
       assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, msg);
     }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, saveMany } from "../helpers/env.ts";
+import { memsync, memsyncCase, memsyncJson, newStore, saveMany } from "../helpers/env.ts";
 
 // list and search through the compiled binary: every match however old, never a non-match.
 
@@ -52,11 +52,11 @@ describe("search", () => {
     assert.deepEqual(memsyncJson(["--store", store, "search", "timed", "loads"]).hits.map((h: any) => h.memory.id), [stem]);
   });
 
-  test("query text is never FTS syntax", () => {
+  test("query text is never FTS syntax", async () => {
     const store = newStore();
     saveAt(store, "plain text memory", 0);
-    for (const q of ['" OR 1=1 --', "NEAR(plain text)", "plain*", "content:plain", "(plain) AND -text", "^plain"]) {
-      const r = memsync(["--store", store, "search", q, "--json"]);
+    for (const [i, q] of ['" OR 1=1 --', "NEAR(plain text)", "plain*", "content:plain", "(plain) AND -text", "^plain"].entries()) {
+      const r = await memsyncCase(i, ["--store", store, "search", q, "--json"]);
       assert.equal(r.code, 0, `${q}: ${r.stderr}`);
       for (const h of JSON.parse(r.stdout).hits) assert.match(h.memory.content, /plain/);
     }

@@ -163,3 +163,33 @@ export function filesUnder(dir: string, suffix = ""): string[] {
   walk(dir);
   return out;
 }
+
+/**
+ * memsync's command line run inside this test process (the source, not the binary): the same
+ * arguments, environment (a fake HOME, MEMSYNC_MACHINE, `opts.env`; no MEMSYNC_* of the test's
+ * own), standard input and output as a process of the binary gets, and its exit code. For sweeps
+ * of many cases of one kind (bad ids, bad settings), where a process each costs 50-150 ms of CPU
+ * and the cases differ only in what the code decides: each such test still runs representative
+ * cases through the compiled binary. Not for kills, locks or anything that needs a process.
+ */
+export async function memsyncInProcess(args: string[], opts: Omit<RunOptions, "command" | "cwd"> = {}): Promise<Run> {
+  const [{ runCli }, { withStreams }] = await Promise.all([import("../../src/faces/cli/main.ts"), import("../../src/runtime/host.ts")]);
+  const env = baseEnv(opts.env);
+  const saved = { ...process.env };
+  for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
+  Object.assign(process.env, env);
+  let stdout = "";
+  let stderr = "";
+  try {
+    const code = await withStreams({ stdin: opts.input ?? "", out: (t) => (stdout += t), err: (t) => (stderr += t) }, () => runCli(args));
+    return { code, stdout, stderr };
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}
+
+/** Case `i` of a sweep of one kind: the first through the compiled binary, the rest in-process. */
+export async function memsyncCase(i: number, args: string[], opts: Omit<RunOptions, "command" | "cwd"> = {}): Promise<Run> {
+  return i === 0 ? memsync(args, opts) : await memsyncInProcess(args, opts);
+}
