@@ -41,6 +41,13 @@ export const SUITES: Suite[] = [
     about: "Compared with `search` in the same run; CortexGraph's search (24 ms in-process) only looks at the 3·top_k most recently used memories.",
   },
   {
+    key: "coldstart",
+    title: "Cold start: get, save and hook UserPromptSubmit on 10k memories against the empty compiled Bun program (targets ≤ 1.8x, ≤ 2.5x, ≤ 2.5x)",
+    argv: ["scripts/bench-lib/coldstart.ts", "--runs", "30"],
+    about: "The floor is the empty compiled Bun program (`bun build --compile --bytecode --format=esm` of an empty file), measured in the same hyperfine invocation as each command; `--before BIN` adds another binary to each invocation.",
+    markdown: true,
+  },
+  {
     key: "capture",
     title: "Capture: extraction per prompt, and the command cold",
     argv: ["scripts/bench-lib/capture.ts"],

@@ -70,18 +70,36 @@ export async function withStreams<T>(s: Streams, fn: () => Promise<T>): Promise<
   }
 }
 
+/**
+ * All of standard input, read straight from file descriptor 0: process.stdin's stream loads
+ * Node's stream machinery, several ms of a hook's start-up, for one read to the end. A pipe in
+ * non-blocking mode may have nothing yet (EAGAIN): wait briefly and read again, until end of input.
+ */
 export async function readStdin(maxBytes: number): Promise<string> {
   if (streams) {
     if (new TextEncoder().encode(streams.stdin).length > maxBytes) throw new RangeError(`standard input is larger than ${maxBytes} bytes`);
     return streams.stdin;
   }
   const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(64 * 1024);
   let total = 0;
-  for await (const chunk of process.stdin as AsyncIterable<Uint8Array | string>) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    total += bytes.length;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === "EAGAIN") {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        continue;
+      }
+      if (code === "EOF" || code === "EBADF") break; // end of input, or no standard input at all
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
     if (total > maxBytes) throw new RangeError(`standard input is larger than ${maxBytes} bytes`);
-    chunks.push(bytes);
+    chunks.push(buf.slice(0, n));
   }
   const all = new Uint8Array(total);
   let at = 0;

@@ -39,3 +39,29 @@ describe("cold start: the MCP SDK loads only inside mcp", () => {
     assert.match(imports(["mcp"], "", store), MCP);
   });
 });
+
+// Issue 16 (cold start): a command loads only what it uses. A get evaluates none of save's modules
+// (gist rules, capture vocabulary, record building); a prompt that only asks about earlier work
+// loads no schema library (nothing is built or validated); one that states a decision does (so
+// the check can fail).
+describe("cold start: each command loads only what it uses", () => {
+  const ZOD = /node_modules\/zod\//;
+  const SAVE_SIDE = /src\/ops\/save\.ts -> |src\/core\/gist\.ts -> |src\/core\/capture\/vocabulary\.ts|src\/core\/records\.ts -> /;
+  const prompt = (text: string) => JSON.stringify({ session_id: "s1", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: text });
+
+  test("get loads none of save's modules", () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    const log = imports(["get", id], "", store);
+    assert.ok(log.includes("ops/get.ts"), "the trace saw get run");
+    assert.doesNotMatch(log, SAVE_SIDE);
+  });
+
+  test("a question's hook loads no zod; a decision's does", () => {
+    const asking = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), newStore());
+    assert.ok(asking.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
+    assert.doesNotMatch(asking, ZOD);
+    const stating = imports(["hook", "UserPromptSubmit"], prompt("We decided to use PostgreSQL for analytics because we need JSONB."), newStore());
+    assert.match(stating, ZOD);
+  });
+});

@@ -14,7 +14,7 @@ interface Issue {
 }
 
 interface SafeParser<T> {
-  safeParse(v: unknown, params?: { reportInput?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
+  safeParse(v: unknown, params?: { reportInput?: boolean; jitless?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
 }
 
 function pathOf(path: PropertyKey[]): string {
@@ -47,9 +47,17 @@ export function describeIssue(issue: Issue): string {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
+/**
+ * zod compiles a parser for an object schema on its first parse (new Function), which costs more
+ * than a few parses without it: a command that parses a record or two never pays for it; a
+ * process that parses many (a full load, an import) gets the compiled parser after these.
+ */
+const INTERPRETED_PARSES = 64;
+let parses = 0;
+
 export function parseWith<T>(schema: SafeParser<T>, value: unknown): Parsed<T> {
   // with the input in each issue, a wrong value is told from a missing one ("must be an integer", not "is required")
-  const r = schema.safeParse(value, { reportInput: true });
+  const r = schema.safeParse(value, { reportInput: true, jitless: ++parses <= INTERPRETED_PARSES });
   if (r.success) return { ok: true, value: r.data };
   const issues = r.error.issues as Issue[];
   const first = issues.slice(0, 3).map(describeIssue).join("; ");

@@ -577,6 +577,26 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (e) {
     return report(e, argv.includes("--json"));
   }
+  const word = commandWord(argv);
+  // only the command the arguments name is declared to the parser (each declaration costs
+  // start-up); when the parser reads another command word, all are declared and it parses again
+  const named = word === undefined ? undefined : COMMANDS.find((c) => nameOf(c) === word || c.aliases?.includes(word));
+  if (named) {
+    const parsed = parseCommand(argv, word, [named]);
+    if (!parsed.ok || parsed.cli.matchedCommand) return finish(parsed, argv);
+  }
+  return finish(parseCommand(argv, word, COMMANDS), argv);
+}
+
+interface Parsed {
+  ok: true;
+  cli: ReturnType<typeof cac>;
+  matched: CommandSpec | undefined;
+  handler: () => Handler | undefined;
+}
+
+/** The arguments parsed with these commands declared (their actions set the handler); an error as such. */
+function parseCommand(argv: string[], word: string | undefined, specs: readonly CommandSpec[]): Parsed | { ok: false; error: unknown } {
   const cli = cac("memsync");
   let handler: Handler | undefined;
   let matched: CommandSpec | undefined;
@@ -586,8 +606,7 @@ export async function runCli(argv: string[]): Promise<number> {
   cli.option("--store <dir>", "store folder (default: $MEMSYNC_HOME, else ~/.memsync)");
   cli.option("--json", "print the result as JSON");
 
-  const word = commandWord(argv);
-  for (const spec of COMMANDS) {
+  for (const spec of specs) {
     const cmd = cli.command(spec.usage, "");
     for (const a of spec.aliases ?? []) cmd.alias(a);
     if (spec.example) cmd.example(spec.example);
@@ -613,6 +632,17 @@ export async function runCli(argv: string[]): Promise<number> {
 
   try {
     cli.parse(["memsync", "memsync", ...normalizeArgv(argv, valueOptions)], { run: false });
+  } catch (error) {
+    return { ok: false, error };
+  }
+  return { ok: true, cli, matched: matched as CommandSpec | undefined, handler: () => handler };
+}
+
+/** Run what the arguments parsed to, or report why they did not. */
+async function finish(parsed: Parsed | { ok: false; error: unknown }, argv: string[]): Promise<number> {
+  if (!parsed.ok) return report(parsed.error, argv.includes("--json"));
+  const { cli, matched } = parsed;
+  try {
     if (!cli.matchedCommand) {
       const first = cli.args[0];
       if (first !== undefined) throw unknownCommand(String(first));
@@ -622,6 +652,7 @@ export async function runCli(argv: string[]): Promise<number> {
     // the edge build refuses maintenance as such, before judging its options
     if (IS_EDGE && matched?.maintenance) throw edgeRefusal(matched.usage.split(" ")[0]!);
     await cli.runMatchedCommand();
+    const handler = parsed.handler();
     if (!handler) return 0;
     const result = await handler();
     if (result.stdout) writeOut(result.stdout);

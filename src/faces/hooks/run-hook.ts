@@ -93,25 +93,27 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const prompt = input.prompt ?? "";
   if (prompt.trim() === "") return { suppressOutput: true };
-  const [{ withStore }, { ensureStore }, { captureText }, { extractCaptures }, { recall }] = await Promise.all([
+  const recalls = asksAboutPast(prompt);
+  // a prompt that asks about earlier work and states nothing new loads no record building (the
+  // schemas, ids, redaction): each module below is loaded only by what this prompt needs
+  const [{ withStore }, { extractCaptures }, recallOps] = await Promise.all([
     import("../../ops/context.ts"),
-    import("../../ops/init.ts"),
-    import("../../ops/capture.ts"),
     import("../../core/capture/extract.ts"),
-    import("../../ops/recall.ts"),
+    recalls ? import("../../ops/recall.ts") : null,
   ]);
   const name = await project(cwd, run);
-  const recalls = asksAboutPast(prompt);
   const extraction = extractCaptures(prompt);
+  const captures = extraction.captures.length > 0;
   if (!storeExists(run.env.storeRoot)) {
     // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
-    if (extraction.captures.length === 0) return { suppressOutput: true };
-    await ensureStore(run.env);
+    if (!captures) return { suppressOutput: true };
+    await (await import("../../ops/init.ts")).ensureStore(run.env);
   }
+  const captureOps = captures ? await import("../../ops/capture.ts") : null;
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recalls ? await recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
-    await captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
+    const found = recallOps ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
+    await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     return found && found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
   });
 }

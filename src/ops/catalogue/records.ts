@@ -3,18 +3,17 @@ import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
 import { RELATION_TYPES } from "../../core/model/vocab.ts";
 import type { JsonObject, LabelEdits } from "../../core/records.ts";
 import { withStore } from "../context.ts";
-import { deleteMemories } from "../delete.ts";
-import { archiveMemories, touchMemories, updateMemoryOp } from "../edit.ts";
-import { getMemories } from "../get.ts";
 import { resolveId, resolveIds } from "../id-lookup.ts";
-import { ensureStore, storeExists } from "../init.ts";
-import { projectOf } from "../project.ts";
-import { relateMemories, unrelate } from "../relate.ts";
-import { checkNewMemory, type SaveOutcome, saveMemories, saveMemory } from "../save.ts";
+import type { SaveOutcome } from "../save.ts";
 import type { OpCall } from "./index.ts";
 import { def, IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
 
 // The operations on single records: save, get, update, touch, archive, delete, relate, unrelate.
+// Each entry loads its own operation's module when it runs: a get never evaluates save's (the
+// gist rules, the capture vocabulary, record building), which is most of a cold get's start-up.
+
+const saveOps = () => import("../save.ts");
+const editOps = () => import("../edit.ts");
 
 export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: SaveOutcome[]; store_created: boolean };
 
@@ -22,7 +21,7 @@ export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: S
  * Each record's project: its own, else none for a global memory, else the caller's working
  * directory's (ops/project.ts projectOf, the one way every face resolves it).
  */
-function withProject(fields: JsonObject, call: OpCall): JsonObject {
+function withProject(fields: JsonObject, call: OpCall, projectOf: typeof import("../project.ts").projectOf): JsonObject {
   if (fields.project === undefined && fields.scope !== "global" && call.cwd !== undefined) {
     const here = projectOf({ cwd: call.cwd });
     if (here !== null) fields.project = here;
@@ -45,7 +44,8 @@ export const save = def(
   async (call, input): Promise<SaveResult> => {
     const many = input.memories !== undefined;
     if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
-    const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call));
+    const [{ projectOf }, { ensureStore, storeExists }, { checkNewMemory, saveMemories, saveMemory }] = await Promise.all([import("../project.ts"), import("../init.ts"), saveOps()]);
+    const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call, projectOf));
     const labels = input.labels ?? records.map((_, i) => (many ? `record ${i + 1}` : "the record"));
     const env = call.env;
     // where the first save would create the store, bad input is refused before that
@@ -77,6 +77,7 @@ export const get = def(
     }),
   async (call, input) => {
   parseIds(input.ids);
+  const { getMemories } = await import("../get.ts");
   return withStore(call.env, (store) => getMemories(store, input.ids));
   },
 );
@@ -98,17 +99,20 @@ export const update = def(
     if (Object.keys(input.patch).length === 0 && Object.values(edits).every((v) => v!.length === 0)) {
       throw new MemsyncError("usage", "nothing to update: patch and edits are both empty");
     }
+    const { updateMemoryOp } = await editOps();
     return withStore(call.env, async (store) => updateMemoryOp(store, await resolveId(store, input.id), input.patch as JsonObject, edits));
   },
 );
 
 export const touch = def(() => z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
   parseIds(input.ids);
+  const { touchMemories } = await editOps();
   return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
 });
 
 export const archive = def(() => z.object({ ids: IdList }), Edited, async (call, input) => {
   parseIds(input.ids);
+  const { archiveMemories } = await editOps();
   return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
 });
 
@@ -117,6 +121,7 @@ export const remove = def(
   (o) => z.object({ deleted: o.Ids, relations_removed: o.Ids, relations_dangling: o.Ids }),
   async (call, input) => {
   parseIds(input.ids);
+  const { deleteMemories } = await import("../delete.ts");
   return withStore(call.env, async (store) => deleteMemories(store, await resolveIds(store, input.ids), input.keep_relations));
   },
 );
@@ -133,6 +138,7 @@ export const relate = def(
   async (call, input) => {
     parseIds([input.from], "from id");
     parseIds([input.to], "to id");
+    const { relateMemories } = await import("../relate.ts");
     return withStore(call.env, async (store) => {
       const from = await resolveId(store, input.from, "memory", "from id");
       const to = await resolveId(store, input.to, "memory", "to id");
@@ -143,6 +149,7 @@ export const relate = def(
 
 export const unrelate_ = def(() => z.object({ ids: IdList }), (o) => z.object({ removed: o.Ids }), async (call, input) => {
   parseIds(input.ids, "relation id");
+  const { unrelate } = await import("../relate.ts");
   return withStore(call.env, async (store) => unrelate(store, await resolveIds(store, input.ids, "relation", "relation id")));
 });
 export { unrelate_ as unrelate };

@@ -1,0 +1,136 @@
+// Cold start of the compiled binary against the empty compiled Bun program (issue 16): `get ID`,
+// `save TEXT` and `hook UserPromptSubmit` on the 10k benchmark store. Each case is one hyperfine
+// -N invocation holding the empty program, the "before" binary (when given) and the "after" one,
+// so the three share the machine's load of that minute; ratios are to the empty program's median
+// in the same invocation. CPU is user + system per process (the test suite starts thousands).
+//
+//   bun scripts/bench-lib/coldstart.ts [--size 10000] [--runs 30] [--warmup 3] [--before BIN] [--after BIN]
+//
+// The hook reads its payload from standard input, which hyperfine -N cannot give: every command of
+// that case, the empty program too, runs as `sh -c 'exec PROGRAM < payload'` (the same shell cost
+// on each side). `save` runs on a copy of the store after a pause of 2.1 s (hyperfine --prepare),
+// as an agent saving now and then (see the Method section of docs/benchmarks.md).
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { commandLine, findHyperfine, loadAverage } from "./cold.ts";
+import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
+import { RECALL_PROMPTS } from "./recall-bench.ts";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const BENCH = path.join(REPO, ".bench");
+const SEED = 20261121;
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+/** The smallest compiled Bun program, built as scripts/bench builds it (--compile --bytecode --format=esm). */
+function emptyBun(): string {
+  const out = path.join(BENCH, "empty-bun");
+  if (fs.existsSync(out)) return out;
+  const src = path.join(BENCH, "empty.ts");
+  fs.writeFileSync(src, "export {};\n");
+  const r = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--format=esm", "--minify", src, "--outfile", out], { stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error("could not compile the empty Bun program");
+  return out;
+}
+
+interface Row {
+  name: string;
+  median: number;
+  mean: number;
+  stddev: number;
+  min: number;
+  cpu: number;
+}
+
+function hyperfine(bin: string, key: string, commands: [string, string][], opts: { runs: number; warmup: number; prepare?: string }): Row[] {
+  const out = path.join(BENCH, "hyperfine", `coldstart-${key}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const args = ["-N", "--warmup", String(opts.warmup), "--runs", String(opts.runs), "--style", "none", "--export-json", out];
+  if (opts.prepare) args.push("--prepare", opts.prepare);
+  for (const [name, cmd] of commands) args.push("-n", name, cmd);
+  const r = spawnSync(bin, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`hyperfine failed for ${key}: ${r.stderr}`);
+  const res = JSON.parse(fs.readFileSync(out, "utf8")) as { results: { command: string; times: number[]; median: number; mean: number; stddev: number; min: number; user: number; system: number }[] };
+  return res.results.map((x) => ({ name: x.command, median: x.median * 1000, mean: x.mean * 1000, stddev: x.stddev * 1000, min: x.min * 1000, cpu: (x.user + x.system) * 1000 }));
+}
+
+/** Run once, untimed: it must succeed (a benchmark of a failing command measures nothing). */
+function check(argv: string[], input?: string): void {
+  const r = spawnSync(argv[0]!, argv.slice(1), { input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  if (r.status !== 0) throw new Error(`failed (exit ${r.status}): ${commandLine(argv)}\n${r.stderr}`);
+}
+
+async function main(): Promise<void> {
+  const size = Number(arg("--size", "10000"));
+  const runs = Number(arg("--runs", "30"));
+  const warmup = Number(arg("--warmup", "3"));
+  const after = path.resolve(arg("--after", path.join(REPO, "dist/memsync")));
+  const beforeArg = arg("--before", "");
+  const before = beforeArg ? path.resolve(beforeArg) : null;
+  const hf = findHyperfine();
+  if (!hf) throw new Error("coldstart.ts needs hyperfine (apt-get install hyperfine)");
+  const loadStart = loadAverage();
+
+  const dir = path.join(BENCH, `store-${size}`);
+  const { manifest } = await ensureBenchStore(dir, size, { fresh: false, seed: SEED, log: (l) => console.error(l) });
+  const scratch = `${dir}-coldstart`;
+  scratchCopy(dir, scratch);
+  await settle(scratch);
+  const empty = emptyBun();
+  const payload = path.join(BENCH, "coldstart-prompt.json");
+  // a prompt that asks about earlier work: recall runs and its memories come back as context
+  fs.writeFileSync(payload, JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: RECALL_PROMPTS.prompt }));
+
+  const bins: [string, string][] = [...(before ? [["before", before] as [string, string]] : []), ["after", after]];
+  const sh = (cmd: string[]) => commandLine(["sh", "-c", `exec ${commandLine(cmd)} < ${payload}`]);
+  const cases: { key: string; label: string; commands: [string, string][]; prepare?: string; runs?: number }[] = [
+    {
+      key: "version",
+      label: "`memsync --version`",
+      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--version"])])],
+    },
+    {
+      key: "get",
+      label: `\`get ID\` (a memory from the flat folder, ${size.toLocaleString("en")} memories)`,
+      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", dir, "get", manifest.old_id])])],
+    },
+    {
+      key: "save",
+      label: "`save TEXT --tag bench` (after a pause of 2.1 s)",
+      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", scratch, "save", "Benchmark note: prefer cursor pagination for list endpoints in the search API", "--tag", "bench"])])],
+      prepare: "sleep 2.1",
+      runs: Math.min(runs, 20),
+    },
+    {
+      key: "hook",
+      label: "`hook UserPromptSubmit` (a prompt asking about earlier work, on stdin)",
+      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string] => [n, sh([b, "--store", scratch, "hook", "UserPromptSubmit"])])],
+    },
+  ];
+  for (const [, b] of bins) {
+    check([b, "--store", dir, "get", manifest.old_id]);
+    check([b, "--store", scratch, "hook", "UserPromptSubmit"], fs.readFileSync(payload, "utf8"));
+  }
+
+  const lines: string[] = [];
+  const cell = (r: Row, base: Row) => `${r.median.toFixed(1)} (${(r.median / base.median).toFixed(2)}x) | ${r.cpu.toFixed(1)} (${(r.cpu / base.cpu).toFixed(2)}x)`;
+  const head = bins.map(([n]) => `${n}: wall median ms (ratio) | ${n}: CPU ms (ratio)`).join(" | ");
+  lines.push(`| command | empty: wall median / CPU ms | ${head} | load |`, `|---|--:|${bins.map(() => "--:|--:|").join("")}--:|`);
+  for (const c of cases) {
+    const rows = hyperfine(hf, c.key, c.commands, { runs: c.runs ?? runs, warmup, ...(c.prepare ? { prepare: c.prepare } : {}) });
+    const base = rows.find((r) => r.name === "empty")!;
+    const cells = bins.map(([n]) => cell(rows.find((r) => r.name === n)!, base)).join(" | ");
+    lines.push(`| ${c.label} | ${base.median.toFixed(1)} / ${base.cpu.toFixed(1)} | ${cells} | ${loadAverage()?.toFixed(2) ?? "?"} |`);
+    console.error(`${c.key}: ${rows.map((r) => `${r.name} ${r.median.toFixed(1)} ms wall, ${r.cpu.toFixed(1)} ms CPU`).join("; ")}`);
+  }
+  fs.rmSync(scratch, { recursive: true, force: true });
+  console.log(`hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
+  console.log(lines.join("\n"));
+}
+
+await main();
