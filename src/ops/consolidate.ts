@@ -6,6 +6,7 @@ import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { newId } from "../core/new-id.ts";
 import { createRelation } from "../core/records.ts";
+import { collectGarbage } from "../runtime/host.ts";
 import type { Store, StoreTx } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { checkMaintenance, takeMaintenance, thisMachine } from "./maintainer.ts";
@@ -81,6 +82,10 @@ export interface ConsolidateOutcome {
   maintainer?: { machine: string; claimed: boolean };
 }
 
+/** Below this many memories the garbage is small and a collection would only cost time. */
+const GC_HINT_ABOVE = 5000;
+const gcHint = (memories: number) => (memories >= GC_HINT_ABOVE ? collectGarbage : undefined);
+
 const PREVIEW_ID = "00000000-0000-4000-8000-000000000000";
 
 function view(cluster: Cluster, members: Memory[], now: number): ClusterView {
@@ -138,8 +143,10 @@ export async function findConsolidation(
       // memories of different projects or sharing scopes are never merged
       group: `${r.project ?? ""}\u0000${r.scope}`,
     })),
-    { threshold },
+    // making features leaves ~3 KB of garbage per memory: collected before the next phases
+    { threshold, afterFeatures: gcHint(rows.length) },
   );
+  gcHint(rows.length)?.();
   const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
   // a member changed by another process between the two reads: its cluster is left for the next run
   const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
@@ -239,6 +246,8 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
   const chosen = select(found.clusters, input.clusterIds, threshold);
   const now = store.nowSeconds();
   const clusters = chosen.map((c) => view(c, c.members.map((id) => found.members.get(id)!), now));
+  // the merge previews leave garbage too; the caller's output comes next
+  gcHint(found.memories)?.();
   const out: ConsolidateOutcome = { mode: input.mode, threshold, memories: found.memories, stats: found.stats, clusters, applied: [] };
   if (input.mode === "preview") return out;
 

@@ -48,6 +48,8 @@ export interface Cluster {
 export interface ClusterOptions {
   threshold?: number;
   lsh?: LshParams;
+  /** Called once the features are made (the inputs' texts are no longer read): a caller's memory hint. */
+  afterFeatures?: () => void;
 }
 
 export interface ClusterStats {
@@ -258,6 +260,7 @@ export function findClusters(inputs: readonly ClusterInput[], opts: ClusterOptio
   const items = [...inputs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const vocab = new Vocabulary();
   const features = items.map((m) => featuresOf(m, vocab));
+  opts.afterFeatures?.();
   const groupHash = new Map<string, number>();
   const lshItems = features.map((f, i) => {
     const hashes = new Uint32Array(f.words.length + f.tags.length + f.entities.length);
