@@ -286,23 +286,28 @@ export interface ProcessRuns {
 
 /**
  * `bin --store dir consolidate --json` for each binary, alternating run by run (one warm-up each),
- * so a change in the machine's load falls on all of them alike. Peak RSS from the kernel's
- * accounting of the child (ru_maxrss, what /proc shows as VmHWM).
+ * so a change in the machine's load falls on all of them alike. CPU time and peak RSS come from
+ * GNU time (the kernel's accounting of that child: ru_maxrss, what /proc shows as VmHWM); Bun's
+ * spawnSync resourceUsage reported the benchmark's own peak, not the child's.
  */
 export function wholeProcess(bins: readonly string[], dir: string, runs: number): ProcessRuns[] {
+  const time = "/usr/bin/time";
+  if (!fs.existsSync(time)) throw new Error("GNU time (/usr/bin/time) is needed for CPU time and peak RSS");
+  const out = path.join(path.dirname(dir), "consolidate-time.txt");
   const wall = bins.map(() => [] as number[]);
   const cpu = bins.map(() => [] as number[]);
   const rss = bins.map(() => 0);
   for (let k = -1; k < runs; k++) {
     bins.forEach((bin, b) => {
       const t0 = performance.now();
-      const r = Bun.spawnSync({ cmd: [bin, "--store", dir, "consolidate", "--json"], stdout: "ignore", stderr: "pipe" });
+      const r = Bun.spawnSync({ cmd: [time, "-o", out, "-f", "%U %S %M", bin, "--store", dir, "consolidate", "--json"], stdout: "ignore", stderr: "pipe" });
       const ms = performance.now() - t0;
       if (r.exitCode !== 0) throw new Error(`${bin} consolidate failed: ${r.stderr.toString()}`);
       if (k < 0) return;
+      const [user, system, kb] = fs.readFileSync(out, "utf8").trim().split("\n").pop()!.split(" ").map(Number);
       wall[b]!.push(ms);
-      cpu[b]!.push(Number(r.resourceUsage.cpuTime.total) / 1000);
-      rss[b] = Math.max(rss[b]!, r.resourceUsage.maxRSS / 2 ** 20);
+      cpu[b]!.push((user! + system!) * 1000);
+      rss[b] = Math.max(rss[b]!, kb! / 1024);
     });
   }
   return bins.map((bin, b) => ({ bin, wall: statOf(wall[b]!), cpu: statOf(cpu[b]!), peak_rss_mb: Math.round(rss[b]!) }));
