@@ -8,10 +8,19 @@
 //   bun scripts/bench-lib/consolidate.ts --sizes 1000,10000   only these
 //   bun scripts/bench-lib/consolidate.ts --fresh              regenerate the stores
 //   bun scripts/bench-lib/consolidate.ts --runs 5             whole-process runs per size (default 10/5/3)
+//   bun scripts/bench-lib/consolidate.ts --baseline /tmp/old  the same preview by another binary,
+//                                                             run for run beside dist/memsync
 //
-// Stores go to .bench/dups-<size>; the figures to .bench/consolidate-results.json and stdout.
-// Targets: candidates over 10k memories < 3 s, over 50k < 20 s (CortexGraph: 10.65 s for 1,000,
-// comparing all pairs).
+// Also the degenerate corpus (--sizes degenerate, included by default): 10,000 memories of 14
+// words each drawn from a vocabulary of 21, where nearly every pair is alike; its preview must end
+// in seconds with a bounded candidate count (issue 16).
+//
+// Whole-process figures: wall time, CPU time (user + system, less sensitive to the machine's
+// load) and peak RSS (max resident set, as the kernel's VmHWM) of each run, the binaries
+// alternating. Stores go to .bench/dups-<size> and .bench/degenerate-10000; the figures to
+// .bench/consolidate-results.json and stdout. Targets (issue 16): the preview of 10k ≤ 1 s, of
+// 50k ≤ 4 s, peak memory at 50k ≤ 300 MB, the degenerate corpus ≤ 10 s; candidates growing
+// near-linearly (CortexGraph: 10.65 s for 1,000, comparing all pairs).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -23,7 +32,7 @@ import { findConsolidation } from "../../src/ops/consolidate.ts";
 import { initStore } from "../../src/ops/init.ts";
 import { listMemories } from "../../src/ops/query.ts";
 import { Store } from "../../src/store/store.ts";
-import { findHyperfine, measure, type Stat, statOf } from "./cold.ts";
+import { loadAverage, type Stat, statOf } from "./cold.ts";
 import { Corpus, type GenMemory, type GenRelation, HISTORY_END, Rng, TAGS, uuidV7At } from "./corpus.ts";
 import { settle } from "./generate.ts";
 
@@ -144,6 +153,22 @@ export function dupCorpus(size: number, seed = DUP_SEED): DupCorpus {
   return { memories, relations, groups };
 }
 
+/** The degenerate corpus: `size` memories of 14 words drawn from 21, nearly all alike. */
+export const DEGENERATE_VOCABULARY =
+  "cache deploy token retry queue worker schema index shard replica timeout billing invoice tenant session cursor webhook migration rollback lock pool".split(" ");
+
+export function degenerateCorpus(size: number, seed = DUP_SEED): DupCorpus {
+  const r = new Rng(seed ^ 0xde9e4e7a);
+  const memories: GenMemory[] = [];
+  for (let k = 0; k < size; k++) {
+    const createdMs = HISTORY_END * 1000 - (size - k) * 60_000;
+    const created = Math.floor(createdMs / 1000);
+    const content = Array.from({ length: 14 }, () => r.pick(DEGENERATE_VOCABULARY)).join(" ");
+    memories.push({ id: uuidV7At(createdMs, r), createdMs, fields: { content, type: "fact", project: "degenerate", created_at: created, last_used: created } });
+  }
+  return { memories, relations: [], groups: [] };
+}
+
 // --- stores ------------------------------------------------------------------------------------
 
 interface DupManifest {
@@ -157,7 +182,11 @@ interface DupManifest {
 
 const manifestOf = (dir: string) => `${dir}.manifest.json`;
 
-export async function ensureDupStore(dir: string, size: number, opts: { fresh: boolean; log: (s: string) => void }): Promise<DupManifest> {
+export async function ensureDupStore(
+  dir: string,
+  size: number,
+  opts: { fresh: boolean; log: (s: string) => void; corpus?: (size: number) => DupCorpus },
+): Promise<DupManifest> {
   try {
     const old = JSON.parse(fs.readFileSync(manifestOf(dir), "utf8")) as DupManifest;
     if (!opts.fresh && old.version === DUP_GENERATOR_VERSION && old.seed === DUP_SEED && old.size === size && fs.existsSync(`${dir}/.meta.json`)) {
@@ -171,7 +200,7 @@ export async function ensureDupStore(dir: string, size: number, opts: { fresh: b
   const t0 = performance.now();
   fs.rmSync(dir, { recursive: true, force: true });
   await initStore({ storeRoot: dir, hostName: "bench-host", user: "bench" }, { git: true });
-  const corpus = dupCorpus(size);
+  const corpus = (opts.corpus ?? dupCorpus)(size);
   const store = await Store.open(dir);
   try {
     for (let i = 0; i < corpus.memories.length; i += 500) {
@@ -247,21 +276,67 @@ export function quality(clusters: readonly (readonly string[])[], groups: readon
 
 // --- measurements ------------------------------------------------------------------------------
 
+/** Whole-process runs of one binary: wall and CPU time (ms), peak RSS (MB). */
+export interface ProcessRuns {
+  bin: string;
+  wall: Stat;
+  cpu: Stat;
+  peak_rss_mb: number;
+}
+
+/**
+ * `bin --store dir consolidate --json` for each binary, alternating run by run (one warm-up each),
+ * so a change in the machine's load falls on all of them alike. CPU time and peak RSS come from
+ * GNU time (the kernel's accounting of that child: ru_maxrss, what /proc shows as VmHWM); Bun's
+ * spawnSync resourceUsage reported the benchmark's own peak, not the child's.
+ */
+export function wholeProcess(bins: readonly string[], dir: string, runs: number): ProcessRuns[] {
+  const time = "/usr/bin/time";
+  if (!fs.existsSync(time)) throw new Error("GNU time (/usr/bin/time) is needed for CPU time and peak RSS");
+  const out = path.join(path.dirname(dir), "consolidate-time.txt");
+  const wall = bins.map(() => [] as number[]);
+  const cpu = bins.map(() => [] as number[]);
+  const rss = bins.map(() => 0);
+  for (let k = -1; k < runs; k++) {
+    bins.forEach((bin, b) => {
+      const t0 = performance.now();
+      const r = Bun.spawnSync({ cmd: [time, "-o", out, "-f", "%U %S %M", bin, "--store", dir, "consolidate", "--json"], stdout: "ignore", stderr: "pipe" });
+      const ms = performance.now() - t0;
+      if (r.exitCode !== 0) throw new Error(`${bin} consolidate failed: ${r.stderr.toString()}`);
+      if (k < 0) return;
+      const [user, system, kb] = fs.readFileSync(out, "utf8").trim().split("\n").pop()!.split(" ").map(Number);
+      wall[b]!.push(ms);
+      cpu[b]!.push((user! + system!) * 1000);
+      rss[b] = Math.max(rss[b]!, kb! / 1024);
+    });
+  }
+  return bins.map((bin, b) => ({ bin, wall: statOf(wall[b]!), cpu: statOf(cpu[b]!), peak_rss_mb: Math.round(rss[b]!) }));
+}
+
 export interface ConsolidationResult {
   size: number;
+  corpus: "dups" | "degenerate";
   active: number;
   candidates: number;
   verified: number;
   /** In-process: findClusters over the active memories (candidates, verification, clustering). */
   clustering: Stat;
-  /** In-process: the preview's work as the command does it (list the active memories from the index, then cluster). */
+  /** In-process: the preview's work as the command does it (read the index, cluster, read the members). */
   preview_inproc: Stat;
-  /** `memsync consolidate --json` as a whole new process. */
-  process: Stat;
-  quality: Quality;
+  /** `memsync consolidate --json` as a whole new process: this build, then each baseline. */
+  process: ProcessRuns[];
+  /** Against the known groups of near-duplicates (none in the degenerate corpus). */
+  quality: Quality | null;
+  load: number | undefined;
 }
 
-export async function measureConsolidation(dir: string, size: number, bin: string, groups: string[][], runs?: number): Promise<ConsolidationResult> {
+export async function measureConsolidation(
+  dir: string,
+  size: number,
+  bins: readonly string[],
+  groups: string[][] | null,
+  runs?: number,
+): Promise<ConsolidationResult> {
   const reps = runs ?? (size >= 50_000 ? 3 : size >= 10_000 ? 5 : 10);
   const store = await Store.open(dir);
   let active: Memory[];
@@ -288,21 +363,20 @@ export async function measureConsolidation(dir: string, size: number, bin: strin
   } finally {
     store.close();
   }
-  const hyperfine = findHyperfine();
-  const jsonDir = path.join(path.dirname(dir), "hyperfine");
-  fs.mkdirSync(jsonDir, { recursive: true });
-  const process = measure({ key: `consolidate-${size}`, argv: [bin, "--store", dir, "consolidate", "--json"] }, { runs: reps, warmup: 1, hyperfine, jsonDir });
+  const process = wholeProcess(bins, dir, reps);
   const activeIds = new Set(active.map((m) => m.id));
-  const knownGroups = groups.map((g) => g.filter((id) => activeIds.has(id))).filter((g) => g.length > 1);
+  const knownGroups = groups?.map((g) => g.filter((id) => activeIds.has(id))).filter((g) => g.length > 1);
   return {
     size,
+    corpus: groups ? "dups" : "degenerate",
     active: active.length,
     candidates: stats.candidates,
     verified: stats.verified,
     clustering: statOf(clustering),
     preview_inproc: statOf(previews),
     process,
-    quality: quality(found, knownGroups),
+    quality: knownGroups ? quality(found, knownGroups) : null,
+    load: loadAverage(),
   };
 }
 
@@ -313,40 +387,45 @@ export function cortexGraphSeconds(size: number): { seconds: number; measured: b
 
 function table(results: ConsolidationResult[]): string {
   const s = (ms: number) => (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
-  const cg = (n: number) => {
-    const c = cortexGraphSeconds(n);
+  const cg = (r: ConsolidationResult) => {
+    if (r.corpus === "degenerate") return "-";
+    const c = cortexGraphSeconds(r.size);
     return c.measured ? `${c.seconds.toFixed(2)} s (measured)` : `~${c.seconds >= 3600 ? `${(c.seconds / 3600).toFixed(1)} h` : `${Math.round(c.seconds / 60)} min`} (n², extrapolated)`;
   };
+  const name = (r: ConsolidationResult) => `${r.size.toLocaleString("en")}${r.corpus === "degenerate" ? " degenerate" : ""}`;
+  const proc = (p: ProcessRuns) => `${s(p.wall.median)} s, CPU ${s(p.cpu.median)} s, ${p.peak_rss_mb} MB`;
+  const baselines = results[0]?.process.length ?? 1;
   const lines = [
-    "| memories | active compared | candidate pairs (of all pairs) | clustering in-process, median s | preview in-process, median s | `memsync consolidate` whole process, median s | CortexGraph (all pairs) |",
-    "|--:|--:|--:|--:|--:|--:|--:|",
+    `| memories | active compared | candidate pairs (of all pairs) | per memory | clustering in-process, median s | preview in-process, median s | \`memsync consolidate\` whole process: median wall, CPU, peak RSS |${baselines > 1 ? " baseline binary, same runs |" : ""} CortexGraph (all pairs) |`,
+    `|--:|--:|--:|--:|--:|--:|--:|${baselines > 1 ? "--:|" : ""}--:|`,
     ...results.map(
       (r) =>
-        `| ${r.size.toLocaleString("en")} | ${r.active.toLocaleString("en")} | ${r.candidates.toLocaleString("en")} (${((100 * r.candidates) / ((r.active * (r.active - 1)) / 2)).toFixed(2)}%) | ${s(r.clustering.median)} | ${s(r.preview_inproc.median)} | ${s(r.process.median)} | ${cg(r.size)} |`,
+        `| ${name(r)} | ${r.active.toLocaleString("en")} | ${r.candidates.toLocaleString("en")} (${((100 * r.candidates) / ((r.active * (r.active - 1)) / 2)).toFixed(2)}%) | ${(r.candidates / r.active).toFixed(1)} | ${s(r.clustering.median)} | ${s(r.preview_inproc.median)} | ${proc(r.process[0]!)} |${r.process.slice(1).map((p) => ` ${proc(p)} (${(r.process[0]!.wall.median / p.wall.median).toFixed(2)}x wall) |`).join("")} ${cg(r)} |`,
     ),
     "",
     "| memories | known groups | clusters found | exact groups | pair precision | pair recall |",
     "|--:|--:|--:|--:|--:|--:|",
-    ...results.map(
-      (r) =>
-        `| ${r.size.toLocaleString("en")} | ${r.quality.groups} | ${r.quality.clusters} | ${r.quality.exact_groups} | ${(100 * r.quality.precision).toFixed(1)}% | ${(100 * r.quality.recall).toFixed(1)}% |`,
-    ),
+    ...results
+      .filter((r) => r.quality)
+      .map((r) => `| ${name(r)} | ${r.quality!.groups} | ${r.quality!.clusters} | ${r.quality!.exact_groups} | ${(100 * r.quality!.precision).toFixed(1)}% | ${(100 * r.quality!.recall).toFixed(1)}% |`),
   ];
   return lines.join("\n");
 }
 
 async function main(argv: string[]): Promise<void> {
   const repo = path.resolve(import.meta.dirname, "../..");
-  let sizes = [1000, 10_000, 50_000];
+  let sizes: (number | "degenerate")[] = [1000, 10_000, 50_000, "degenerate"];
   let fresh = false;
   let runs: number | undefined;
+  const baselines: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--sizes") sizes = argv[++i]!.split(",").map((x) => Number(x.trim().replace(/k$/i, "000")));
+    if (a === "--sizes") sizes = argv[++i]!.split(",").map((x) => (x.trim() === "degenerate" ? "degenerate" : Number(x.trim().replace(/k$/i, "000"))));
     else if (a === "--fresh") fresh = true;
     else if (a === "--runs") runs = Number(argv[++i]);
+    else if (a === "--baseline") baselines.push(path.resolve(argv[++i]!));
     else {
-      console.error("usage: bun scripts/bench-lib/consolidate.ts [--sizes 1000,10000,50000] [--fresh] [--runs N]");
+      console.error("usage: bun scripts/bench-lib/consolidate.ts [--sizes 1000,10000,50000,degenerate] [--fresh] [--runs N] [--baseline BIN]...");
       process.exit(2);
     }
   }
@@ -356,11 +435,15 @@ async function main(argv: string[]): Promise<void> {
   fs.mkdirSync(benchDir, { recursive: true });
   const results: ConsolidationResult[] = [];
   for (const size of sizes) {
-    console.log(`consolidation, ${size} memories:`);
-    const dir = path.join(benchDir, `dups-${size}`);
-    const manifest = await ensureDupStore(dir, size, { fresh, log: (l) => console.log(l) });
-    const r = await measureConsolidation(dir, size, bin, manifest.groups, runs);
-    console.log(`  clustering ${r.clustering.median.toFixed(0)} ms, preview in-process ${r.preview_inproc.median.toFixed(0)} ms, whole process ${r.process.median.toFixed(0)} ms; ${r.candidates} candidates; precision ${(100 * r.quality.precision).toFixed(1)}%, recall ${(100 * r.quality.recall).toFixed(1)}%`);
+    const degenerate = size === "degenerate";
+    const n = degenerate ? 10_000 : size;
+    console.log(`consolidation, ${n} memories${degenerate ? " (degenerate: 14 words of 21)" : ""}:`);
+    const dir = path.join(benchDir, degenerate ? `degenerate-${n}` : `dups-${n}`);
+    const manifest = await ensureDupStore(dir, n, { fresh, log: (l) => console.log(l), corpus: degenerate ? degenerateCorpus : dupCorpus });
+    const r = await measureConsolidation(dir, n, [bin, ...baselines], degenerate ? null : manifest.groups, runs);
+    const q = r.quality ? `; precision ${(100 * r.quality.precision).toFixed(1)}%, recall ${(100 * r.quality.recall).toFixed(1)}%` : "";
+    const procs = r.process.map((p) => `${path.basename(p.bin)} ${p.wall.median.toFixed(0)} ms (CPU ${p.cpu.median.toFixed(0)} ms, peak ${p.peak_rss_mb} MB)`).join(" | ");
+    console.log(`  clustering ${r.clustering.median.toFixed(0)} ms, preview in-process ${r.preview_inproc.median.toFixed(0)} ms; whole process: ${procs}; ${r.candidates} candidates, ${r.verified} verified${q}; load ${r.load?.toFixed(1)}`);
     results.push(r);
   }
   fs.writeFileSync(path.join(benchDir, "consolidate-results.json"), `${JSON.stringify({ generated_at: new Date().toISOString(), results }, null, 2)}\n`);

@@ -30,7 +30,7 @@ export const SUITES: Suite[] = [
   },
   {
     key: "consolidate",
-    title: "Consolidation candidates over 1k / 10k / 50k memories (targets < 3 s at 10k, < 20 s at 50k)",
+    title: "Consolidation candidates over 1k / 10k / 50k memories (issue 16 targets: preview 10k ≤ 1 s, 50k ≤ 4 s, peak RSS at 50k ≤ 300 MB, degenerate corpus ≤ 10 s)",
     argv: ["scripts/bench-lib/consolidate.ts"],
     about: "CortexGraph compares all pairs: 10.65 s for 1,000 memories (DESIGN.md section 5).",
   },

@@ -6,10 +6,10 @@ import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { newId } from "../core/new-id.ts";
 import { createRelation } from "../core/records.ts";
+import { collectGarbage } from "../runtime/host.ts";
 import type { Store, StoreTx } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { checkMaintenance, takeMaintenance, thisMachine } from "./maintainer.ts";
-import { listMemories } from "./query.ts";
 
 // memsync consolidate: clusters of near-duplicate active memories (see core/cluster), shown
 // (preview), merged (apply) or related both ways (link). Clusters are found outside the write
@@ -82,9 +82,11 @@ export interface ConsolidateOutcome {
   maintainer?: { machine: string; claimed: boolean };
 }
 
-const PREVIEW_ID = "00000000-0000-4000-8000-000000000000";
+/** Below this many memories the garbage is small and a collection would only cost time. */
+const GC_HINT_ABOVE = 5000;
+const gcHint = (memories: number) => (memories >= GC_HINT_ABOVE ? collectGarbage : undefined);
 
-const groupOf = (m: Memory) => `${m.project ?? ""}\u0000${m.scope}`;
+const PREVIEW_ID = "00000000-0000-4000-8000-000000000000";
 
 function view(cluster: Cluster, members: Memory[], now: number): ClusterView {
   const base = {
@@ -121,14 +123,34 @@ function view(cluster: Cluster, members: Memory[], now: number): ClusterView {
   }
 }
 
-/** Clusters among the active memories, as the index has them now. */
-export async function findConsolidation(store: Store, threshold = DEFAULT_THRESHOLD): Promise<{ memories: Memory[]; clusters: Cluster[]; stats: ClusterStats }> {
-  const { memories } = await listMemories(store, { statuses: ["active"] }, null);
-  const { clusters, stats } = findClusters(
-    memories.map((m) => ({ id: m.id, content: m.content, tags: m.meta.tags, entities: m.entities, group: groupOf(m) })),
-    { threshold },
+/**
+ * Clusters among the active memories, as the index has them now. Only what similarity compares is
+ * read for every memory (out of the index, not parsed records); whole records only for the members
+ * of the clusters found: at 50k memories, most of the memory a preview would otherwise hold.
+ */
+export async function findConsolidation(
+  store: Store,
+  threshold = DEFAULT_THRESHOLD,
+): Promise<{ memories: number; clusters: Cluster[]; stats: ClusterStats; members: Map<string, Memory> }> {
+  await store.refresh(false, ["memory"]);
+  const rows = await store.clusterRows(["active"]);
+  const found = findClusters(
+    rows.map((r) => ({
+      id: r.id,
+      content: r.content,
+      tags: JSON.parse(r.tags) as string[],
+      entities: JSON.parse(r.entities) as string[],
+      // memories of different projects or sharing scopes are never merged
+      group: `${r.project ?? ""}\u0000${r.scope}`,
+    })),
+    // making features leaves ~3 KB of garbage per memory: collected before the next phases
+    { threshold, afterFeatures: gcHint(rows.length) },
   );
-  return { memories, clusters, stats };
+  gcHint(rows.length)?.();
+  const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
+  // a member changed by another process between the two reads: its cluster is left for the next run
+  const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
+  return { memories: rows.length, clusters, stats: found.stats, members };
 }
 
 function select(clusters: Cluster[], wanted: readonly string[] | undefined, threshold: number): Cluster[] {
@@ -221,11 +243,12 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
   // refuse a machine that is not the maintainer before the work of finding clusters
   if (input.mode !== "preview") await checkMaintenance(store, env, claim);
   const found = await findConsolidation(store, threshold);
-  const byId = new Map(found.memories.map((m) => [m.id, m]));
   const chosen = select(found.clusters, input.clusterIds, threshold);
   const now = store.nowSeconds();
-  const clusters = chosen.map((c) => view(c, c.members.map((id) => byId.get(id)!), now));
-  const out: ConsolidateOutcome = { mode: input.mode, threshold, memories: found.memories.length, stats: found.stats, clusters, applied: [] };
+  const clusters = chosen.map((c) => view(c, c.members.map((id) => found.members.get(id)!), now));
+  // the merge previews leave garbage too; the caller's output comes next
+  gcHint(found.memories)?.();
+  const out: ConsolidateOutcome = { mode: input.mode, threshold, memories: found.memories, stats: found.stats, clusters, applied: [] };
   if (input.mode === "preview") return out;
 
   // merging: clusters whose merge cannot be made (too long together) are left out, unless named

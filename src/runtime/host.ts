@@ -150,3 +150,14 @@ export function writeErr(text: string): void {
 export function setExitCode(code: number): void {
   process.exitCode = code;
 }
+
+/**
+ * Collect garbage now, where the runtime allows it (Bun; Deno and Node only with --expose-gc):
+ * between the phases of a long command that each leave much short-lived garbage, so the next
+ * phase reuses that memory instead of growing the peak (consolidate at 50k: 390 MB -> under 300).
+ */
+export function collectGarbage(): void {
+  const g = globalThis as { Bun?: { gc(sync: boolean): void }; gc?: () => void };
+  if (g.Bun) g.Bun.gc(true);
+  else g.gc?.();
+}

@@ -129,7 +129,21 @@ export interface ScoringRow {
   strength: number;
 }
 
+/** What consolidation compares of a memory, out of its indexed record (tags, entities: JSON arrays). */
+export interface ClusterRow {
+  id: string;
+  project: string | null;
+  scope: string;
+  content: string;
+  tags: string;
+  entities: string;
+}
+
 type Param = string | number | null;
+
+/** The page cache, in KiB: room for a large transaction's pages; SCAN_CACHE_KB while reading every record once. */
+const CACHE_KB = 65536;
+const SCAN_CACHE_KB = 2048;
 
 function userVersion(db: DatabaseSync): number {
   return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
@@ -183,7 +197,7 @@ export class IndexDb {
       db.exec("PRAGMA synchronous = OFF");
       // room for a large transaction's pages (gc deleting thousands of rows spilled a 2 MB cache
       // to the WAL and took twice as long); taken only as pages are used
-      db.exec("PRAGMA cache_size = -65536");
+      db.exec(`PRAGMA cache_size = -${CACHE_KB}`);
       const idx = new IndexDb(db);
       // several processes may meet a store's first index at once: make the schema under the
       // write transaction, check again inside it, and retry what SQLite refuses without waiting
@@ -495,6 +509,44 @@ export class IndexDb {
     return this.db
       .prepare(`SELECT id, status, created_at, last_used, use_count, strength FROM memories WHERE status IN (${statuses.map(() => "?").join(", ")})`)
       .all(...statuses) as unknown as ScoringRow[];
+  }
+
+  /**
+   * The fields consolidation compares, of every memory with one of these statuses, in id order:
+   * taken out of the records inside SQLite, so a whole store is never parsed into objects.
+   */
+  clusterRows(statuses: readonly string[]): ClusterRow[] {
+    return this.scanning(() =>
+      this.db.prepare(
+        `SELECT m.id AS id, m.project AS project, json_extract(d.json, '$.scope') AS scope, json_extract(d.json, '$.content') AS content,
+           json_extract(d.json, '$.meta.tags') AS tags, json_extract(d.json, '$.entities') AS entities
+         FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.status IN (${statuses.map(() => "?").join(", ")}) ORDER BY m.id`,
+      ).all(...statuses) as unknown as ClusterRow[],
+    );
+  }
+
+  /**
+   * A read of many records with a small page cache: each page is read once, so the usual 64 MB
+   * cache would only hold memory (at 50k memories, a third of consolidate's peak).
+   */
+  private scanning<T>(fn: () => T): T {
+    this.db.exec(`PRAGMA cache_size = -${SCAN_CACHE_KB}`);
+    try {
+      return fn();
+    } finally {
+      this.db.exec(`PRAGMA cache_size = -${CACHE_KB}`);
+    }
+  }
+
+  /** The canonical JSON of these memories (those indexed), in id order. */
+  memoriesJson(ids: readonly string[]): string[] {
+    return this.scanning(() =>
+      (
+        this.q("SELECT d.json AS json FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id").all(
+          JSON.stringify(ids),
+        ) as { json: string }[]
+      ).map((r) => r.json),
+    );
   }
 
   /** Newest first. Returns the canonical JSON of each memory and the total before the limit. */

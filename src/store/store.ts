@@ -9,7 +9,7 @@ import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } 
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { nodeFs, type StoreFs } from "./fs-port.ts";
-import { IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
+import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
@@ -649,6 +649,16 @@ export class Store {
       const { rows, total } = this.indexDb.listMemories(filter, limit);
       return { memories: rows.map((j) => JSON.parse(j) as Memory), total };
     });
+  }
+
+  /** What consolidation compares of each memory with these statuses, from the index (refresh first). */
+  clusterRows(statuses: readonly string[]): Promise<ClusterRow[]> {
+    return this.guarded(() => this.indexDb.clusterRows(statuses));
+  }
+
+  /** These memories as the index has them (refresh first), in id order; ids not indexed are left out. */
+  memoriesByIds(ids: readonly string[]): Promise<Memory[]> {
+    return this.guarded(() => this.indexDb.memoriesJson(ids).map((j) => JSON.parse(j) as Memory));
   }
 
   /** Memories with unresolved content conflicts, from the index (refresh first). */

@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import { type ClusterInput, CLUSTER_ID_RE, clusterId, cohesionOf, findClusters, pairSimilarity } from "../../src/core/cluster/clusters.ts";
 import { contentTerms, featuresOf, stem, Vocabulary } from "../../src/core/cluster/features.ts";
 import { fmix32, hashString, setName } from "../../src/core/cluster/hash.ts";
-import { candidatePairs, signature } from "../../src/core/cluster/lsh.ts";
-import { contentSimilarity, contradicts, jaccard, NEGATION_PENALTY, similarity } from "../../src/core/cluster/similarity.ts";
+import { candidatePairs, DEFAULT_LSH, signature } from "../../src/core/cluster/lsh.ts";
+import { contentSimilarity, contradicts, jaccard, NEGATION_PENALTY, similarity, similarityAtLeast } from "../../src/core/cluster/similarity.ts";
 
 // Finding near-duplicates: features, similarity, MinHash/LSH candidates, and the clusters with
 // their stable ids. Pure functions; the same file runs under Bun and Deno.
@@ -33,6 +33,13 @@ function unrelated(n: number, seed: number, from = 1000): ClusterInput[] {
 }
 
 const ints = (xs: number[]) => Int32Array.from(xs);
+
+/** n notes of 14 words drawn from a vocabulary of 21: everything alike everything else. */
+function crowded(n: number, seed: number): ClusterInput[] {
+  const r = rng(seed);
+  const vocab = "cache deploy token retry queue worker schema index shard replica timeout billing invoice tenant session cursor webhook migration rollback lock pool".split(" ");
+  return Array.from({ length: n }, (_, i) => item(i + 1, Array.from({ length: 14 }, () => vocab[Math.floor(r() * vocab.length)]!).join(" ")));
+}
 
 describe("features", () => {
   test("content words: lowercased, stop words out, light stemming; a negated word is marked", () => {
@@ -100,6 +107,28 @@ describe("similarity", () => {
     // "use X, not Y" against "use Y, not X"
     assert.ok(contradicts(f("use redis, not memcached"), f("use memcached, not redis")));
   });
+
+  test("similarityAtLeast is the similarity at or above the threshold, null below (negations included)", () => {
+    const v = new Vocabulary();
+    const notes = [...crowded(60, 5)].map((n, i) => (i % 3 === 0 ? { ...n, content: `never ${n.content}` } : i % 3 === 1 ? { ...n, content: n.content.replace(" ", " not ") } : n));
+    const fs = notes.map((n) => featuresOf(n, v));
+    let above = 0;
+    let halved = 0;
+    for (let i = 0; i < fs.length; i++) {
+      for (let j = i + 1; j < fs.length; j++) {
+        for (const t of [0.3, 0.6]) {
+          const s = similarity(fs[i]!, fs[j]!);
+          const at = similarityAtLeast(fs[i]!, fs[j]!, t);
+          if (s >= t) {
+            assert.equal(at, s);
+            above++;
+          } else assert.equal(at, null);
+          if (contradicts(fs[i]!, fs[j]!)) halved++;
+        }
+      }
+    }
+    assert.ok(above > 100 && halved > 100, `${above} above, ${halved} with a contradiction: both kinds are tested`);
+  });
 });
 
 describe("MinHash and LSH", () => {
@@ -154,6 +183,30 @@ describe("MinHash and LSH", () => {
       if (i < items.length !== j < items.length) crossing++;
     });
     assert.equal(crossing, 0);
+  });
+
+  test("a crowded corpus: each item gets at most 2 · window · bands candidates, the pairs once each and in order", () => {
+    const v = new Vocabulary();
+    const items = crowded(400, 11).map((n) => {
+      const f = featuresOf(n, v);
+      return { hashes: Uint32Array.from(f.words, (x) => v.hashes[x]!), group: 1 };
+    });
+    const perItem = new Int32Array(items.length);
+    let last = -1;
+    let pairs = 0;
+    candidatePairs(items, DEFAULT_LSH, (i, j) => {
+      assert.ok(i < j);
+      const key = i * items.length + j;
+      assert.ok(key > last, "each pair once, in order");
+      last = key;
+      perItem[i]!++;
+      perItem[j]!++;
+      pairs++;
+    });
+    const bound = 2 * DEFAULT_LSH.window! * DEFAULT_LSH.bands;
+    assert.ok(Math.max(...perItem) <= bound, `${Math.max(...perItem)} candidates for one item, bound ${bound}`);
+    // most pairs here are alike enough to share a band: all of them would be ~80k
+    assert.ok(pairs < (items.length * (items.length - 1)) / 2 / 2, `${pairs} candidates`);
   });
 });
 
@@ -215,6 +268,17 @@ describe("findClusters", () => {
     // low enough, c joins: the mean of its similarities to a and b reaches the threshold
     assert.deepEqual(findClusters([a, b, c], { threshold: 0.45 }).clusters.map((x) => x.members), [[idOf(1), idOf(2), idOf(3)]]);
     assert.equal(cohesionOf([]), 1);
+  });
+
+  test("a store where everything is alike: bounded candidates, small clusters, each cohesive", () => {
+    const notes = crowded(600, 13);
+    const { clusters, stats } = findClusters(notes);
+    assert.ok(stats.candidates <= notes.length * DEFAULT_LSH.window! * DEFAULT_LSH.bands, `${stats.candidates} candidates`);
+    assert.ok(clusters.length > 10);
+    for (const c of clusters) {
+      assert.ok(c.cohesion >= 0.6, `cluster of ${c.members.length} at ${c.cohesion}`);
+      assert.ok(c.members.length <= 20, `cluster of ${c.members.length}`);
+    }
   });
 
   test("a note and its negation are not duplicates", () => {

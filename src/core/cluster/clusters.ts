@@ -1,7 +1,7 @@
 import { type Features, featuresOf, Vocabulary } from "./features.ts";
 import { hashString, setName } from "./hash.ts";
 import { candidatePairs, DEFAULT_LSH, type LshParams } from "./lsh.ts";
-import { similarity } from "./similarity.ts";
+import { similarity, similarityAtLeast } from "./similarity.ts";
 
 // Clusters of near-duplicate memories. Candidates come from MinHash/LSH (never all pairs); each
 // candidate pair is verified with the real similarity; pairs at or above the threshold join
@@ -21,6 +21,12 @@ export function clusterId(memberIds: readonly string[]): string {
 
 /** A component up to this size is clustered on every pair's similarity; a larger one on its verified pairs. */
 const DENSE_COMPONENT = 200;
+/**
+ * Each memory keeps its this many most similar verified pairs (a pair stays when either side keeps
+ * it). A group of near-duplicates needs a few; a store where everything is alike (a small
+ * vocabulary) would otherwise link every memory to hundreds, and cluster for minutes.
+ */
+const LINKS_PER_MEMORY = 8;
 
 export interface ClusterInput {
   id: string;
@@ -42,6 +48,8 @@ export interface Cluster {
 export interface ClusterOptions {
   threshold?: number;
   lsh?: LshParams;
+  /** Called once the features are made (the inputs' texts are no longer read): a caller's memory hint. */
+  afterFeatures?: () => void;
 }
 
 export interface ClusterStats {
@@ -189,29 +197,94 @@ export function cohesionOf(fs: readonly Features[]): number {
 /** Round for output and records: 4 decimals are plenty and keep files stable. */
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
+/**
+ * Each member's `keep` most similar partners (ties: the smaller index), offered one pair at a
+ * time: fixed-size typed arrays, however many pairs pass. The result is the same whatever order
+ * the pairs come in.
+ */
+class Strongest {
+  private readonly score: Float64Array;
+  private readonly other: Int32Array;
+  private readonly size: Int32Array;
+  constructor(
+    private readonly n: number,
+    private readonly keep: number,
+  ) {
+    this.score = new Float64Array(n * keep);
+    this.other = new Int32Array(n * keep);
+    this.size = new Int32Array(n);
+  }
+  offer(i: number, j: number, s: number): void {
+    this.into(i, j, s);
+    this.into(j, i, s);
+  }
+  private into(x: number, y: number, s: number): void {
+    const { keep, score, other } = this;
+    const base = x * keep;
+    let len = this.size[x]!;
+    const beats = (p: number) => s > score[base + p]! || (s === score[base + p]! && y < other[base + p]!);
+    if (len === keep) {
+      if (!beats(len - 1)) return;
+      len--;
+    } else this.size[x] = len + 1;
+    // insertion: the list stays best first
+    let p = len;
+    while (p > 0 && beats(p - 1)) {
+      score[base + p] = score[base + p - 1]!;
+      other[base + p] = other[base + p - 1]!;
+      p--;
+    }
+    score[base + p] = s;
+    other[base + p] = y;
+  }
+  /** Every kept pair once (i < j), in order: a pair stays when either side keeps it. */
+  pairs(): [number, number, number][] {
+    const { n, keep, score, other } = this;
+    const seen = new Map<number, number>();
+    for (let x = 0; x < n; x++) {
+      for (let p = 0; p < this.size[x]!; p++) {
+        const y = other[x * keep + p]!;
+        seen.set(x < y ? x * n + y : y * n + x, score[x * keep + p]!);
+      }
+    }
+    return [...seen.keys()].sort((a, b) => a - b).map((key) => {
+      const i = Math.floor(key / n);
+      return [i, key - i * n, seen.get(key)!];
+    });
+  }
+}
+
 export function findClusters(inputs: readonly ClusterInput[], opts: ClusterOptions = {}): { clusters: Cluster[]; stats: ClusterStats } {
   const threshold = opts.threshold ?? DEFAULT_THRESHOLD;
   // by id: every index-based tie-break then follows the ids, not the order the caller loaded them in
   const items = [...inputs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const vocab = new Vocabulary();
   const features = items.map((m) => featuresOf(m, vocab));
+  opts.afterFeatures?.();
+  const groupHash = new Map<string, number>();
   const lshItems = features.map((f, i) => {
-    const all = [...f.words, ...f.tags, ...f.entities];
-    return { hashes: Uint32Array.from(all, (x) => vocab.hashes[x]!), group: hashString(items[i]!.group) };
+    const hashes = new Uint32Array(f.words.length + f.tags.length + f.entities.length);
+    let at = 0;
+    for (const part of [f.words, f.tags, f.entities]) for (let x = 0; x < part.length; x++) hashes[at++] = vocab.hashes[part[x]!]!;
+    const g = items[i]!.group;
+    let group = groupHash.get(g);
+    if (group === undefined) groupHash.set(g, (group = hashString(g)));
+    return { hashes, group };
   });
 
-  const uf = new UnionFind(items.length);
-  const edges: [number, number, number][] = [];
   const stats: ClusterStats = { items: items.length, candidates: 0, verified: 0 };
+  const strongest = new Strongest(items.length, LINKS_PER_MEMORY);
   candidatePairs(lshItems, opts.lsh ?? DEFAULT_LSH, (i, j) => {
     stats.candidates++;
-    const s = similarity(features[i]!, features[j]!);
-    if (s >= threshold) {
-      stats.verified++;
-      edges.push([i, j, s]);
-      uf.union(i, j);
-    }
+    if (items[i]!.group !== items[j]!.group) return;
+    const s = similarityAtLeast(features[i]!, features[j]!, threshold);
+    if (s === null) return;
+    stats.verified++;
+    strongest.offer(i, j, s);
   });
+  const edges = strongest.pairs();
+  const uf = new UnionFind(items.length);
+  for (const [i, j] of edges) uf.union(i, j);
 
   const components = new Map<number, Set<number>>();
   for (const [i, j] of edges) {

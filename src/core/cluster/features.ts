@@ -117,7 +117,9 @@ function sortedSet(xs: number[]): Int32Array {
   a.sort();
   let n = 0;
   for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[i - 1]) a[n++] = a[i]!;
-  return a.subarray(0, n);
+  // a copy, not a view: a view over a larger buffer keeps that buffer and a separate ArrayBuffer
+  // object alive (JSC), ~3 KB a memory, 160 MB retained at 50k
+  return n === a.length ? a : a.slice(0, n);
 }
 
 export function featuresOf(m: { content: string; tags: readonly string[]; entities: readonly string[] }, vocab: Vocabulary): Features {

@@ -9,9 +9,11 @@ import { fmix32 } from "./hash.ts";
 export interface LshParams {
   bands: number;
   rows: number;
+  /** A crowded bucket pairs each item with this many neighbours on either side (candidatePairs). */
+  window?: number;
 }
 
-export const DEFAULT_LSH: LshParams = { bands: 24, rows: 3 };
+export const DEFAULT_LSH: LshParams = { bands: 24, rows: 3, window: 4 };
 
 /** The hash family's constants, from a fixed seed: odd multipliers and offsets, per function. */
 function family(k: number): { mul: Uint32Array; add: Uint32Array } {
@@ -50,49 +52,106 @@ export function signature(featureHashes: ArrayLike<number>, k: number, out = new
 }
 
 /** One band's key: its rows' values mixed together with the band number and a group's hash. */
-function bandKey(sig: Uint32Array, band: number, rows: number, group: number): number {
+function bandKey(sig: Uint32Array, at: number, band: number, rows: number, group: number): number {
   let h = fmix32(group ^ Math.imul(band + 1, 0x27d4eb2d));
-  for (let r = 0; r < rows; r++) h = fmix32(h ^ sig[band * rows + r]!);
-  // band number in the high bits: keys of different bands never meet
-  return band * 4294967296 + h;
+  for (let r = 0; r < rows; r++) h = fmix32(h ^ sig[at + band * rows + r]!);
+  return h;
 }
+
+/** Items per call at most: a band's key and an item's index share one double (32 + 21 bits). */
+const MAX_ITEMS = 2 ** 21;
 
 /**
  * Pairs (i < j) of items that share a band. `group` keeps items apart that must never be paired
- * (different projects). Items without features take part in no pair. Calls `visit` once per pair.
+ * (different projects). Items without features take part in no pair. Calls `visit` once per pair,
+ * in order of i, then j.
+ *
+ * A bucket of at most `window` + 1 items gives all its pairs. A larger one (many items alike in
+ * one band: a common template, a small vocabulary) gives each item only its `window` nearest
+ * neighbours on either side in signature order (the values of the following bands): items that
+ * agree on more values, so on more of their features, sit next to each other. So an item has at
+ * most 2 · window · bands candidates, and the count grows with n, not n²; a pair of near-
+ * duplicates that lands in a crowded bucket is still found through its other bands.
  */
 export function candidatePairs(
   items: readonly { hashes: ArrayLike<number>; group: number }[],
   params: LshParams,
   visit: (i: number, j: number) => void,
 ): void {
-  const k = params.bands * params.rows;
-  const buckets = new Map<number, number[]>();
-  const sig = new Uint32Array(k);
-  for (let i = 0; i < items.length; i++) {
-    const it = items[i]!;
-    if (it.hashes.length === 0) continue;
-    signature(it.hashes, k, sig);
-    for (let b = 0; b < params.bands; b++) {
-      const key = bandKey(sig, b, params.rows, it.group);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-  }
-  const seen = new Set<number>();
+  const { bands, rows } = params;
+  const window = params.window ?? DEFAULT_LSH.window!;
+  const k = bands * rows;
   const n = items.length;
-  for (const bucket of buckets.values()) {
-    if (bucket.length < 2) continue;
-    for (let x = 0; x < bucket.length; x++) {
-      for (let y = x + 1; y < bucket.length; y++) {
-        const i = bucket[x]!;
-        const j = bucket[y]!;
-        const key = i * n + j;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        visit(i, j);
+  if (n > MAX_ITEMS) throw new RangeError(`candidatePairs: at most ${MAX_ITEMS} items, not ${n}`);
+  const sigs = new Uint32Array(n * k);
+  const live: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (items[i]!.hashes.length === 0) continue;
+    signature(items[i]!.hashes, k, sigs.subarray(i * k, (i + 1) * k));
+    live.push(i);
+  }
+  // pairs as i·n + j (exact in a double up to n ≈ 9.4e7) in a flat typed array, not a set of
+  // millions of numbers; a pair met in several bands is there several times until the array is
+  // full, then it is sorted and made unique in place, and grows only if that did not free half
+  let pairs = new Float64Array(4096);
+  let count = 0;
+  const compact = () => {
+    pairs.subarray(0, count).sort();
+    let m = 0;
+    for (let p = 0; p < count; p++) if (p === 0 || pairs[p] !== pairs[m - 1]) pairs[m++] = pairs[p]!;
+    count = m;
+  };
+  const add = (x: number, y: number) => {
+    if (items[x]!.group !== items[y]!.group) return; // two groups' keys that collide
+    if (count === pairs.length) {
+      compact();
+      if (count > pairs.length / 2) {
+        const grown = new Float64Array(pairs.length * 2);
+        grown.set(pairs.subarray(0, count));
+        pairs = grown;
       }
     }
+    pairs[count++] = x < y ? x * n + y : y * n + x;
+  };
+  // one band at a time: each item's key and index in one double, sorted, so a bucket is a run
+  const keyed = new Float64Array(live.length);
+  const bucket: number[] = [];
+  for (let b = 0; b < bands; b++) {
+    for (let x = 0; x < live.length; x++) {
+      const i = live[x]!;
+      keyed[x] = bandKey(sigs, i * k, b, rows, items[i]!.group) * MAX_ITEMS + i;
+    }
+    keyed.sort();
+    // the order a crowded bucket is walked in: the signature from the next band on
+    const start = (b + 1) * rows;
+    const bySignature = (p: number, q: number) => {
+      for (let r = 0; r < k; r++) {
+        const at = (start + r) % k;
+        const d = sigs[p * k + at]! - sigs[q * k + at]!;
+        if (d !== 0) return d;
+      }
+      return p - q;
+    };
+    for (let x = 0; x < keyed.length; ) {
+      const key = Math.floor(keyed[x]! / MAX_ITEMS);
+      bucket.length = 0;
+      for (; x < keyed.length && Math.floor(keyed[x]! / MAX_ITEMS) === key; x++) bucket.push(keyed[x]! - key * MAX_ITEMS);
+      if (bucket.length < 2) continue;
+      if (bucket.length <= window + 1) {
+        for (let p = 0; p < bucket.length; p++) for (let q = p + 1; q < bucket.length; q++) add(bucket[p]!, bucket[q]!);
+        continue;
+      }
+      bucket.sort(bySignature);
+      for (let p = 0; p < bucket.length; p++) {
+        const end = Math.min(bucket.length, p + window + 1);
+        for (let q = p + 1; q < end; q++) add(bucket[p]!, bucket[q]!);
+      }
+    }
+  }
+  compact();
+  for (let p = 0; p < count; p++) {
+    const v = pairs[p]!;
+    const i = Math.floor(v / n);
+    visit(i, v - i * n);
   }
 }

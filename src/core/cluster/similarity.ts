@@ -63,7 +63,8 @@ export function contradicts(a: Features, b: Features): boolean {
   return negatesWhatOtherSays(a, b) || negatesWhatOtherSays(b, a);
 }
 
-export function similarity(a: Features, b: Features): number {
+/** The blend of content, tags and entities, before the negation penalty. */
+function blended(a: Features, b: Features): number {
   let sum = WEIGHTS.content * contentSimilarity(a.words, b.words);
   let weight = WEIGHTS.content;
   if (a.tags.length && b.tags.length) {
@@ -74,6 +75,21 @@ export function similarity(a: Features, b: Features): number {
     sum += WEIGHTS.entities * jaccard(a.entities, b.entities);
     weight += WEIGHTS.entities;
   }
-  const s = sum / weight;
+  return sum / weight;
+}
+
+export function similarity(a: Features, b: Features): number {
+  const s = blended(a, b);
   return contradicts(a, b) ? s * NEGATION_PENALTY : s;
+}
+
+/**
+ * The similarity when it reaches `threshold`, else null. The contradiction check (most of the
+ * cost of a pair) runs only for a pair whose blend reaches the threshold: it can only lower it.
+ */
+export function similarityAtLeast(a: Features, b: Features, threshold: number): number | null {
+  const s = blended(a, b);
+  if (s < threshold) return null;
+  const t = contradicts(a, b) ? s * NEGATION_PENALTY : s;
+  return t >= threshold ? t : null;
 }
