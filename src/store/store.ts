@@ -749,10 +749,30 @@ export class StoreTx {
     // the refresh this transaction began with, under the same lock, looked at every folder of
     // the kind (a folder that does not exist yet included, through its top folder's listing):
     // planning the folder again found the same (it listed a racy folder of 900 files twice)
-    if (!this.refreshed.includes(kind)) this.store.apply(planDir(this.ctx, kind, dir), true);
+    if (!this.refreshed.includes(kind) && !this.racilyUnchanged(dir)) this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
     const top = topDir(kind, placeOf(dir));
     if (dir !== top && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(top);
+  }
+
+  /**
+   * Folders written without being listed first, with the time of their last listing: each was
+   * unchanged since that listing but listed too recently after its last change to be trusted (the
+   * racy window, refresh.ts), which the next write into it always was at 100 writes/s. Listing it
+   * again cannot make it trusted either, so the write goes ahead and its folder is recorded with
+   * that older listing time, still untrusted: the next refresh lists it whole and finds whatever
+   * changed outside memsync meanwhile, as it would have here (the flat folder's ~900 stats on
+   * every write of an old memory).
+   */
+  private readonly listedAt = new Map<string, number>();
+
+  private racilyUnchanged(dir: string): boolean {
+    const rec = this.store.index.dir(dir);
+    if (!rec || trusted(rec.mtime, rec.checked_at)) return false;
+    const st = this.store.fs.stat(`${this.store.root}/${dir}`);
+    if (!st?.isDir || st.mtime !== rec.mtime) return false;
+    this.listedAt.set(dir, rec.checked_at);
+    return true;
   }
 
   get now(): number {
@@ -1155,7 +1175,8 @@ export class StoreTx {
     const now = this.store.nowMs();
     for (const dir of this.touched) {
       const st = this.store.fs.stat(`${this.store.root}/${dir}`);
-      if (st?.isDir) this.store.index.setDir(dir, st.mtime, now);
+      // a folder written without a listing keeps its last listing's time (racilyUnchanged)
+      if (st?.isDir) this.store.index.setDir(dir, st.mtime, this.listedAt.get(dir) ?? now);
     }
   }
 }
