@@ -399,7 +399,9 @@ describe("Store: the index notices changes made behind its back", () => {
       // the next read lists the folder whole: the added file and the replaced one are found, and
       // journaled as changed outside memsync, with the text found
       assert.deepEqual(await listIds(store), sorted([a.id, b.id, c.id]));
-      assert.equal((await store.readMemory(b.id))?.result.ok && (await store.readMemory(b.id))!.result.record?.content, "bravo edited by hand");
+      const bRead = await store.readMemory(b.id);
+      assert.ok(bRead?.result.ok);
+      assert.equal(bRead.result.record.content, "bravo edited by hand");
       const entries = fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8").slice(journalBefore.length).trim().split("\n").map((l) => JSON.parse(l));
       assert.deepEqual(entries.map((e) => e.op), ["touch", "edit"]);
       assert.deepEqual(entries[1].paths, sorted([`memories/${b.id}.json`, `memories/${c.id}.json`]));
