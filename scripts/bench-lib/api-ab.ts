@@ -5,7 +5,10 @@
 // (/proc/PID/stat); start to the first answer of GET /v1/health and of a get; MCP tools/call
 // (search, recall, get, save over /mcp) p50/p99 and CPU per call.
 //
-//   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
+//   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--floor] [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
+//
+// --floor: the floor of api-bench.ts (a minimal Hono app compiled the same way, api-floor.ts) as
+// one more side, taking the same HTTP requests; it has no MCP, so its MCP cells are empty.
 //
 // Prints Markdown. The store comes from .bench/store-10000 (made by scripts/bench if missing).
 
@@ -14,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { bodyMaker, cannon, check, cpuMs, OPS, type Op, type Run, sampleIds, startServer } from "./api-bench.ts";
+import { bodyMaker, cannon, check, cpuMs, ensureFloor, OPS, type Op, type Run, sampleIds, startServer } from "./api-bench.ts";
 import { loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
@@ -31,6 +34,8 @@ const num = (name: string, d: number) => Number(opt(name) ?? d);
 const given = process.argv.flatMap((a, i) => (a === "--side" ? [process.argv[i + 1] ?? ""] : []));
 if (given.length < 2 || given.some((v) => !v.includes("="))) throw new Error("give two or more --side NAME=BIN");
 const SIDES = given.map((v) => ({ name: v.slice(0, v.indexOf("=")), bin: path.resolve(v.slice(v.indexOf("=") + 1)) }));
+if (process.argv.includes("--floor")) SIDES.push({ name: "floor", bin: ensureFloor() });
+const hasMcp = (name: string) => !(process.argv.includes("--floor") && name === "floor");
 const A = SIDES[0]!;
 const duration = num("--duration", 5);
 const starts = num("--starts", 6);
@@ -101,7 +106,7 @@ try {
   ];
   for (const s of servers) mcp[s.name] = {};
   for (const [p, tool, args] of tools) {
-    for (const s of servers) {
+    for (const s of servers.filter((x) => hasMcp(x.name))) {
       const c = new Client({ name: "ab", version: "1" });
       await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}${p}`)));
       const first = await c.callTool({ name: tool, arguments: args(0) });
@@ -117,7 +122,7 @@ try {
       mcp[s.name]![tool] = { p50: pct(times, 0.5), p99: pct(times, 0.99), cpu: (cpuMs(s.pid) - cpu0) / calls };
       await c.close();
     }
-    log(`mcp ${tool}: ${servers.map((s) => `${s.name} p99 ${f(mcp[s.name]![tool]!.p99)}`).join("; ")}`);
+    log(`mcp ${tool}: ${servers.filter((x) => hasMcp(x.name)).map((s) => `${s.name} p99 ${f(mcp[s.name]![tool]!.p99)}`).join("; ")}`);
   }
 } finally {
   for (const s of servers) await s.stop();
@@ -142,6 +147,6 @@ for (const op of ops) {
   out.push(`| ${op} full speed (10 connections): req/s, p99 ms, CPU ms/req | ${cells((n) => `${f(u[n]!.rps)}, ${f(u[n]!.p99)}, ${f(u[n]!.cpuPerReq)}${bad(u[n]!)}`)} |`);
 }
 for (const tool of Object.keys(mcp[A.name] ?? {})) {
-  out.push(`| MCP tools/call ${tool}: p50 / p99 ms, CPU ms/call | ${cells((n) => `${f(mcp[n]![tool]!.p50)} / ${f(mcp[n]![tool]!.p99)}, ${f(mcp[n]![tool]!.cpu)}`)} |`);
+  out.push(`| MCP tools/call ${tool}: p50 / p99 ms, CPU ms/call | ${cells((n) => (hasMcp(n) ? `${f(mcp[n]![tool]!.p50)} / ${f(mcp[n]![tool]!.p99)}, ${f(mcp[n]![tool]!.cpu)}` : "–"))} |`);
 }
 console.log(out.join("\n"));

@@ -49,7 +49,7 @@ function pct(sorted: number[], p: number): number {
 // --- the servers -------------------------------------------------------------------------------
 
 /** The floor, compiled with scripts/build.ts's flags; rebuilt when its source is newer. */
-function ensureFloor(): string {
+export function ensureFloor(): string {
   if (fs.existsSync(FLOOR_BIN) && fs.statSync(FLOOR_BIN).mtimeMs >= fs.statSync(FLOOR_SRC).mtimeMs) return FLOOR_BIN;
   log("compiling the floor (api-floor.ts)");
   const r = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", FLOOR_SRC, "--outfile", FLOOR_BIN], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });

@@ -43,22 +43,26 @@ export function stemLite(word: string): string {
  * Share of the query's words a memory contains (as a word, a prefix of one, or the same stem).
  * BM25 alone gives a word found in most memories almost no weight; coverage still counts it.
  */
-export function coverage(queryWords: readonly string[], memoryWords: ReadonlySet<string>): number {
+export function coverage(queryWords: readonly string[], memoryWords: ReadonlySet<string>, ...more: ReadonlySet<string>[]): number {
   if (queryWords.length === 0) return 0;
   const qs = queryWords.map((q) => ({ q, stem: stemLite(q) }));
   const found = new Array<boolean>(qs.length).fill(false);
   let n = 0;
-  for (const w of memoryWords) {
-    let stem: string | undefined;
-    for (let i = 0; i < qs.length; i++) {
-      if (found[i]) continue;
-      const { q, stem: qStem } = qs[i]!;
-      if (w === q || (q.length >= 3 && w.startsWith(q)) || (qStem.length >= 3 && w.startsWith(qStem)) || (stem ??= stemLite(w)) === qStem) {
-        found[i] = true;
-        n++;
+  // several sets (the content's words, then the gist's, tags' and entities'): looked through in
+  // turn rather than merged into one new set per memory, which cost more than the search itself
+  for (const set of [memoryWords, ...more]) {
+    for (const w of set) {
+      let stem: string | undefined;
+      for (let i = 0; i < qs.length; i++) {
+        if (found[i]) continue;
+        const { q, stem: qStem } = qs[i]!;
+        if (w === q || (q.length >= 3 && w.startsWith(q)) || (qStem.length >= 3 && w.startsWith(qStem)) || (stem ??= stemLite(w)) === qStem) {
+          found[i] = true;
+          n++;
+        }
       }
+      if (n === qs.length) return 1;
     }
-    if (n === qs.length) break;
   }
   return n / qs.length;
 }
@@ -149,6 +153,17 @@ export function similarity(a: ReadonlySet<string>, b: ReadonlySet<string>): numb
 export const NEAR_DUPLICATE = 0.85;
 
 /**
+ * Whether two word sets are near-duplicates. The shared words are at most the smaller set, so
+ * sets whose sizes differ by more than the threshold allows are not, without comparing their
+ * words (most pairs of candidates: comparing each pair's words was most of recall's own time).
+ */
+export function nearDuplicates(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [small, large] = a.size <= b.size ? [a.size, b.size] : [b.size, a.size];
+  if (large > 0 && small / large <= NEAR_DUPLICATE) return false;
+  return similarity(a, b) > NEAR_DUPLICATE;
+}
+
+/**
  * Group items (best first) so each near-duplicate joins the first, better item it resembles.
  * Returns the kept items with the ids folded into each.
  */
@@ -156,7 +171,7 @@ export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) =
   const kept: { item: T; words: ReadonlySet<string>; collapsed: string[] }[] = [];
   for (const item of items) {
     const words = wordsOf(item);
-    const twin = kept.find((k) => similarity(words, k.words) > NEAR_DUPLICATE);
+    const twin = kept.find((k) => nearDuplicates(words, k.words));
     if (twin) twin.collapsed.push(idOf(item));
     else kept.push({ item, words, collapsed: [] });
   }

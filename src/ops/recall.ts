@@ -32,6 +32,8 @@ const MIN_RELATIVE_RELEVANCE = 0.15;
 /** Characters of one memory's text in the block at most. */
 const ITEM_MAX = 300;
 
+type Hit = { memory: Memory; score: number };
+
 export interface RecallOptions {
   query: string;
   /** The block's size limit in characters (default 2,000). */
@@ -88,16 +90,16 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
   if (total === 0) return empty;
   const exact = total < COUNT_UP_TO;
-  const { hits } = await store.search(await candidateMatch(store, terms.words, terms.match, total, filter, limit), filter, CANDIDATES, false);
+  const hits = await candidates(store, terms.words, terms.match, total, filter, limit);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
   const bestBm25 = Math.max(...hits.map((h) => h.score));
   const scored = hits.map((h) => {
     const m = h.memory;
-    const words = wordSet(m.content);
-    const all = new Set([...words, ...wordSet(`${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`)]);
-    return { memory: m, words, relevance: relevanceOf(h.score, bestBm25, coverage(terms.words, all)) };
+    const words = wordsOf(m.id, m.content);
+    const covered = coverage(terms.words, words, wordsOf(`${m.id} labels`, `${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`));
+    return { memory: m, words, relevance: relevanceOf(h.score, bestBm25, covered) };
   });
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
@@ -121,20 +123,43 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
 }
 
 /**
- * The expression candidates are chosen by. Few matches: any word. Many (ranking each costs time):
- * every word, when enough memories hold them all (those are the best); else the query's less
- * common words. Either way the candidates are then ranked on all the words.
+ * The candidates, best BM25 first. Few matches: any word. Many (ranking each costs time): every
+ * word, when enough memories hold them all (those are the best); else the query's less common
+ * words. Either way the candidates are then ranked on all the words.
  */
-async function candidateMatch(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<string> {
-  if (total <= NARROW_ABOVE || words.length < 2) return all;
+async function candidates(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<Hit[]> {
+  const search = async (match: string) => (await store.search(match, filter, CANDIDATES, false)).hits;
+  if (total <= NARROW_ABOVE || words.length < 2) return search(all);
+  // the search of every word tells by itself whether enough memories hold them all (a count
+  // first evaluated the same query twice); past what one search returns, they are counted
   const every = matchAll(words);
-  if ((await store.countMatches(every, filter, enough)) >= enough) return every;
+  const hits = await search(every);
+  if (hits.length >= enough || (hits.length === CANDIDATES && (await store.countMatches(every, filter, enough)) >= enough)) return hits;
   const size = await store.countMatches(null);
   // discriminating() only asks whether a word is in more than a share of the store
   const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
   for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
-  return matchAny(discriminating(df, size));
+  return search(matchAny(discriminating(df, size)));
+}
+
+/** How many memories' word sets a process keeps (two sets each: the content's, the labels'). */
+const WORD_SETS_KEPT = 8192;
+const wordSets = new Map<string, { text: string; words: ReadonlySet<string> }>();
+
+/**
+ * A text's word set, kept per memory: a long-running process (serve, mcp) ranks the same
+ * memories on many prompts, and splitting each candidate's text into a set was most of recall's
+ * own time. The text is compared whole, so a changed memory is split again; the oldest go first.
+ */
+function wordsOf(key: string, text: string): ReadonlySet<string> {
+  const kept = wordSets.get(key);
+  if (kept?.text === text) return kept.words;
+  const words = wordSet(text);
+  if (kept) wordSets.delete(key);
+  else if (wordSets.size >= WORD_SETS_KEPT) wordSets.delete(wordSets.keys().next().value!);
+  wordSets.set(key, { text, words });
+  return words;
 }
 
 function toItem(m: Memory, parts: RankParts, collapsed: string[]): RecallItem {

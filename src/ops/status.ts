@@ -88,7 +88,8 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       if (!isMemsyncError(e)) throw e;
       return { ...base, reasons: [e.message] };
     }
-    const plan = await store.refresh(true);
+    // looked at without the lock first: a check of a healthy store never holds up writers
+    const plan = await store.refresh(true, undefined, { lookFirst: true });
     const { index } = store;
     const problems = index.problems().map((r) => ({ path: r.path, problem: r.problem ?? "" }));
     const dangling = index.danglingRelations();

@@ -81,7 +81,10 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
 export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Plan {
   const plan = emptyPlan();
   const top = topDir(kind, placeOf(dir));
-  if (dir === top || !ctx.fs.stat(`${ctx.root}/${dir}`)?.isDir) scanTop(ctx, plan, kind, top, false);
+  // the top folder's own files and its list of shards, not what the shards hold: recording the
+  // top folder's state says nothing of theirs (a shard's files change the shard's mtime only), and
+  // looking into each of its 256 shards made every write of a flat-folder record 256 stats dearer
+  if (dir === top || !ctx.fs.stat(`${ctx.root}/${dir}`)?.isDir) scanTop(ctx, plan, kind, top, false, "new");
   else scanLeaf(ctx, plan, kind, dir, ctx.index.dir(dir), false);
   return plan;
 }
@@ -105,7 +108,8 @@ function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
   return (dir) => byDir.get(dir) ?? new Map();
 }
 
-function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean): void {
+/** `shards`: "all" looks into every shard folder (a refresh); "new" only into those the index does not know yet (a write into the top folder). */
+function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean, shards: "all" | "new" = "all"): void {
   const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
   const st = ctx.fs.stat(`${ctx.root}/${top}`);
   const rec = ctx.index.dir(top);
@@ -128,7 +132,7 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string,
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
     noteDir(ctx, plan, top, st, rec);
   }
-  for (const sub of subs) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn);
+  for (const sub of subs) if (shards === "all" || !known.has(sub)) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn);
 }
 
 function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, rec: DirRow | undefined, full: boolean, rowsIn: RowsIn = rowsFromIndex(ctx)): void {

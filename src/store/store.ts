@@ -253,9 +253,16 @@ export class Store {
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
    * loads the schemas, only when something changed.
    */
-  refresh(full = false, kinds?: readonly RecordKind[]): Promise<Plan> {
+  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean } = {}): Promise<Plan> {
     return this.guarded(async () => {
       if (full) {
+        // `lookFirst` (status): a lock-free look, and the lock only when it found something to
+        // apply, so writers beside a check of a healthy store never wait for its O(store) stats;
+        // a change found costs the stats twice
+        if (opts.lookFirst) {
+          const look = planRefresh({ ...this.ctx, codec: null }, true, kinds);
+          if (planIsEmpty(look) && look.temps.length === 0) return look;
+        }
         // a full refresh stats every record file: do that once, under the lock, schemas at hand
         // (a lock-free look first, then again under the lock, would stat everything twice)
         await this.codec();
@@ -319,7 +326,7 @@ export class Store {
           this.apply(planRefresh(this.ctx, false, kinds), true);
           this.removeOldJournalTemps();
           started = true;
-          tx = new StoreTx(this, this.loadedCodec, this.ctx);
+          tx = new StoreTx(this, this.loadedCodec, this.ctx, kinds);
           const out = fn(tx);
           tx.settlePlaces();
           tx.recordDirs();
@@ -714,6 +721,8 @@ export class StoreTx {
     private readonly store: Store,
     private readonly codec: Codec,
     private readonly ctx: RefreshContext,
+    /** Kinds whose folders were all brought up to date under this transaction's lock, just before it began. */
+    private readonly refreshed: readonly RecordKind[] = [],
   ) {}
 
   /** Paths this transaction wrote or removed, in order. */
@@ -747,10 +756,33 @@ export class StoreTx {
   private freshen(kind: RecordKind, dir: string): void {
     this.store.refuseLink(dir); // every folder a transaction writes into comes through here
     if (this.current.has(dir)) return;
-    this.store.apply(planDir(this.ctx, kind, dir), true);
+    // the refresh this transaction began with, under the same lock, looked at every folder of
+    // the kind (a folder that does not exist yet included, through its top folder's listing):
+    // planning the folder again found the same (it listed a racy folder of 900 files twice)
+    if (!this.refreshed.includes(kind) && !this.racilyUnchanged(dir)) this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
     const top = topDir(kind, placeOf(dir));
     if (dir !== top && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(top);
+  }
+
+  /**
+   * Folders written without being listed first, with the time of their last listing: each was
+   * unchanged since that listing but listed too recently after its last change to be trusted (the
+   * racy window, refresh.ts), which the next write into it always was at 100 writes/s. Listing it
+   * again cannot make it trusted either, so the write goes ahead and its folder is recorded with
+   * that older listing time, still untrusted: the next refresh lists it whole and finds whatever
+   * changed outside memsync meanwhile, as it would have here (the flat folder's ~900 stats on
+   * every write of an old memory).
+   */
+  private readonly listedAt = new Map<string, number>();
+
+  private racilyUnchanged(dir: string): boolean {
+    const rec = this.store.index.dir(dir);
+    if (!rec || trusted(rec.mtime, rec.checked_at)) return false;
+    const st = this.store.fs.stat(`${this.store.root}/${dir}`);
+    if (!st?.isDir || st.mtime !== rec.mtime) return false;
+    this.listedAt.set(dir, rec.checked_at);
+    return true;
   }
 
   get now(): number {
@@ -1153,7 +1185,8 @@ export class StoreTx {
     const now = this.store.nowMs();
     for (const dir of this.touched) {
       const st = this.store.fs.stat(`${this.store.root}/${dir}`);
-      if (st?.isDir) this.store.index.setDir(dir, st.mtime, now);
+      // a folder written without a listing keeps its last listing's time (racilyUnchanged)
+      if (st?.isDir) this.store.index.setDir(dir, st.mtime, this.listedAt.get(dir) ?? now);
     }
   }
 }

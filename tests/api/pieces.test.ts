@@ -87,7 +87,7 @@ describe("the API's pieces", () => {
     for (const bad of ["", "0s", "500ms", "5 minutes"]) assert.throws(() => parseDuration(bad), /at least 1s/, bad);
   });
 
-  test("health's count of journaled changes: appended lines are read once, a commit's rewrite or removal starts again, a torn line waits for its newline", () => {
+  test("health's count of journaled changes: appended lines are read once, a commit's rewrite or removal starts again, a torn line waits for its newline; a large backlog is counted in the background", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-pending-"));
     fs.mkdirSync(path.join(root, ".memsync"));
     const journal = path.join(root, ".memsync", "journal.jsonl");
@@ -120,6 +120,25 @@ describe("the API's pieces", () => {
     assert.equal(pending.of(root), 0);
     fs.writeFileSync(journal, line("save", 6) + line("save", 7));
     assert.equal(pending.of(root), 2);
+    // a backlog over SYNC_BYTES (a server's first call on a large journal) is counted in the
+    // background: null (not known yet) until then, whatever the chunks cut (lines longer than a
+    // chunk too), then the same count as parsing it whole
+    const chunk = 4096;
+    const long = (n: number) => `${JSON.stringify({ op: "save", message: "x".repeat(n % 3 === 0 ? chunk + 17 : 300), paths: [], at: n })}\n`;
+    let big = "";
+    for (let n = 0; big.length <= 5 * chunk; n++) big += n % 7 === 0 ? line("rescan", n) : long(n);
+    fs.appendFileSync(journal, big + line("save", 8).slice(0, 10));
+    const fresh = new PendingCount(chunk);
+    assert.equal(fresh.of(root), null);
+    assert.equal(fresh.of(root), null);
+    let counted: number | null = null;
+    for (let i = 0; i < 500 && counted === null; i++) {
+      await tick();
+      counted = fresh.of(root);
+    }
+    assert.equal(counted, truth());
+    fs.appendFileSync(journal, line("save", 8).slice(10));
+    assert.equal(fresh.of(root), truth());
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { cutAtWord, renderBlock, shellWord } from "../../src/core/context-block.ts";
 import { isShortId } from "../../src/core/ids.ts";
-import { collapseNearDuplicates, coverage, rank, recallTerms, relevanceOf, similarity, stemLite, wordSet } from "../../src/core/recall-rank.ts";
+import { collapseNearDuplicates, coverage, NEAR_DUPLICATE, nearDuplicates, rank, recallTerms, relevanceOf, similarity, stemLite, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -56,6 +56,8 @@ describe("the blend", () => {
     assert.equal(coverage(["paginate", "orders", "kafka"], wordSet("Cursor pagination for the order list")), 2 / 3);
     assert.equal(coverage(["postgres"], wordSet("We run PostgreSQL 16")), 1);
     assert.equal(coverage([], wordSet("x")), 0);
+    // the labels' words count as the content's do
+    assert.equal(coverage(["paginate", "orders", "kafka"], wordSet("Cursor pagination"), wordSet("orders"), wordSet("kafka")), 1);
     assert.equal(relevanceOf(2, 4, 1), 0.75);
   });
 });
@@ -74,6 +76,20 @@ describe("near-duplicates", () => {
     ];
     const out = collapseNearDuplicates(items, (x) => wordSet(x.text), (x) => x.id);
     assert.deepEqual(out.map((o) => [o.item.id, o.collapsed]), [["1", ["3"]], ["2", []]]);
+  });
+
+  test("the size shortcut decides as the full comparison does, at the threshold too", () => {
+    const set = (from: number, n: number) => new Set(Array.from({ length: n }, (_, i) => `w${from + i}`));
+    for (let small = 0; small <= 24; small++) {
+      for (let large = small; large <= 24; large++) {
+        for (let shared = 0; shared <= small; shared++) {
+          const a = set(0, small);
+          const b = set(small - shared, large);
+          assert.equal(nearDuplicates(a, b), similarity(a, b) > NEAR_DUPLICATE, `${small} ${large} ${shared}`);
+          assert.equal(nearDuplicates(b, a), similarity(a, b) > NEAR_DUPLICATE);
+        }
+      }
+    }
   });
 });
 

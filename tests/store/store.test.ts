@@ -369,6 +369,49 @@ describe("Store: the index notices changes made behind its back", () => {
     }
   });
 
+  test("a write into a folder too freshly changed to trust skips listing it, and the next read still finds what changed outside in the same tick", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root); // the real clock: each write leaves its folder untrusted
+    const sameTick = (p: string, ms: number) => fs.utimesSync(p, new Date(), (ms + 0.5) / 1000);
+    const read = (p: string) => fs.readFileSync(path.join(root, p), "utf8");
+    try {
+      const a = mem("alpha first");
+      const b = mem("bravo second");
+      await save(store, a, b);
+      const dir = path.join(root, "memories");
+      const written = store.index.dir("memories");
+      assert.ok(written);
+      // as the write left it, whatever the machine's load: listed a moment after its last change
+      store.index.setDir("memories", written.mtime, written.mtime + 1);
+      const recorded = store.index.dir("memories")!;
+      // behind the store's back, in the folder's recorded tick: a file added, another replaced
+      const c = mem("charlie slipped in");
+      dropFile(root, `memories/${c.id}.json`, memoryToJson(c));
+      const bEdited = updateMemory(b, { content: "bravo edited by hand" }, T0 + 60).memory;
+      fs.writeFileSync(path.join(root, "staging-file"), memoryToJson(bEdited));
+      fs.renameSync(path.join(root, "staging-file"), path.join(dir, `${b.id}.json`));
+      sameTick(dir, recorded.mtime);
+      const journalBefore = fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8");
+      // a touch writes into that folder without listing it; its own change is indexed
+      await touchMemories(store, { storeRoot: root, hostName: "test-host", user: "tester" }, [a.id], false);
+      const after = store.index.dir("memories");
+      assert.ok(after && after.checked_at === recorded.checked_at, "recorded with its last listing's time, so still untrusted");
+      // the next read lists the folder whole: the added file and the replaced one are found, and
+      // journaled as changed outside memsync, with the text found
+      assert.deepEqual(await listIds(store), sorted([a.id, b.id, c.id]));
+      const bRead = await store.readMemory(b.id);
+      assert.ok(bRead?.result.ok);
+      assert.equal(bRead.result.record.content, "bravo edited by hand");
+      const entries = fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8").slice(journalBefore.length).trim().split("\n").map((l) => JSON.parse(l));
+      assert.deepEqual(entries.map((e) => e.op), ["touch", "edit"]);
+      assert.deepEqual(entries[1].paths, sorted([`memories/${b.id}.json`, `memories/${c.id}.json`]));
+      assert.equal(entries[1].files[`memories/${b.id}.json`], read(`memories/${b.id}.json`));
+      assert.equal(store.index.file(`memories/${a.id}.json`)?.problem, null);
+    } finally {
+      store.close();
+    }
+  });
+
   test("an edit made in place (same inode) is read from the file and found by a full refresh", async () => {
     const root = skeletonStore();
     const clk = clock();

@@ -63,7 +63,8 @@ export function createApi(opts: ApiOptions): Api {
   app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
-  healthRoute(app, api, new HealthChecks(api, opts.fullCheckEveryMs), pkg.version);
+  const checks = new HealthChecks(api, opts.fullCheckEveryMs);
+  healthRoute(app, api, checks, pkg.version);
   hookRoutes(app, api);
   // MCP over Streamable HTTP (src/faces/mcp): behind the same guard and body limit; the SDK is
   // loaded on the first /mcp request, so a server that never serves MCP never loads it
@@ -84,5 +85,9 @@ export function createApi(opts: ApiOptions): Api {
   opRoutes(app, api);
   app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
   app.onError((e) => errorResponse(e));
-  return { app, sync: api.sync, inFlight: () => inFlight, close: () => own?.close() };
+  return { app, sync: api.sync, inFlight: () => inFlight, close: () => {
+      checks.stop();
+      own?.close();
+    },
+  };
 }
