@@ -489,7 +489,10 @@ export class Store {
           this.reopenIfReplaced();
           // a bulk write whose process died left its marker: make its files durable (or, after a
           // crash of the machine, remove those it left torn) before anything reads them
-          if (this.fs.stat(`${this.root}/${BULK_MARKER}`)) recoverBulkWrite(this.fs, this.root);
+          if (this.fs.stat(`${this.root}/${BULK_MARKER}`)) {
+            recoverBulkWrite(this.fs, this.root);
+            this.bulkMarked = false; // (this process's own, from an attempt that failed: written again if needed)
+          }
         }
         try {
           const out = this.indexDb.transaction(() => {

@@ -132,11 +132,39 @@ function writeDurable(path: string, parts: readonly Uint8Array[]): void {
   }
 }
 
+/** A leftover this old was left by a killed writer: no pack takes minutes to write. */
+const OLD_LEFTOVER_MS = 5 * 60_000;
+
+/**
+ * What a killed writer left in objects/pack: temp files, and a pack whose index was never put
+ * beside it (git ignores both, but `git count-objects` calls them garbage). Only old ones: a
+ * fetch writes its pack before its index too.
+ */
+function removeLeftovers(dir: string, nowMs: number): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const have = new Set(names);
+  for (const n of names) {
+    const orphan = n.startsWith("tmp_pack_") || (n.endsWith(".pack") && !have.has(`${n.slice(0, -5)}.idx`));
+    if (!orphan) continue;
+    try {
+      if (nowMs - fs.statSync(`${dir}/${n}`).mtimeMs > OLD_LEFTOVER_MS) fs.rmSync(`${dir}/${n}`, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
 /** Write objects as one new pack in a repository; returns the pack's name (pack-<sha>). */
 export function writePack(gitdir: string, objects: readonly PackInput[]): string {
   const { pack, idx, name } = buildPack(objects);
   const dir = `${gitdir}/objects/pack`;
   fs.mkdirSync(dir, { recursive: true });
+  removeLeftovers(dir, Date.now());
   const final = `${dir}/${name}`;
   if (!fs.existsSync(`${final}.idx`)) {
     const tmp = `${dir}/tmp_pack_${process.pid}_${Math.random().toString(36).slice(2)}`;

@@ -34,7 +34,18 @@ describe("pack writer", () => {
     const objects = [...blobs.map((b) => ({ oid: b.oid, type: "blob" as const, content: b.content })), { oid: innerOid, type: "tree" as const, content: inner }, { oid: rootOid, type: "tree" as const, content: root }, { oid: commitOid, type: "commit" as const, content: commit }];
     // the same content twice (two files, one blob) is one object in the pack
     const unique = [...new Map(objects.map((o) => [o.oid, o])).values()];
+    // what a killed writer left: old ones are cleared, a fresh one (a writer at work) is not
+    const packDir = path.join(gitdir, "objects/pack");
+    fs.mkdirSync(packDir, { recursive: true });
+    const old = new Date(Date.now() - 10 * 60_000);
+    for (const f of ["tmp_pack_1_x.idx", "pack-0000000000000000000000000000000000000000.pack"]) {
+      fs.writeFileSync(path.join(packDir, f), "left");
+      fs.utimesSync(path.join(packDir, f), old, old);
+    }
+    fs.writeFileSync(path.join(packDir, "tmp_pack_2_y.pack"), "in progress");
     const name = writePack(gitdir, unique);
+    assert.ok(fs.existsSync(path.join(packDir, "tmp_pack_2_y.pack")), "a fresh temp file is left to its writer");
+    fs.rmSync(path.join(packDir, "tmp_pack_2_y.pack"));
     const idx = path.join(gitdir, "objects/pack", `${name}.idx`);
     const verify = spawnSync("git", ["verify-pack", "-v", idx], { encoding: "utf8" });
     assert.equal(verify.status, 0, verify.stderr);
