@@ -3,7 +3,11 @@
 // committed (`memsync import cortexgraph DIR` + `memsync commit`, each a whole process), against
 // the targets of 5 s and 25 s for both together. Peak memory is each process's max RSS.
 //
-//   bun scripts/bench-lib/import.ts [--sizes 10000,50000] [--runs 3]
+//   bun scripts/bench-lib/import.ts [--sizes 10000,50000] [--runs 3] [--bins BEFORE,AFTER]
+//
+// --bins compares binaries side by side in one run (each size, each run: every binary in turn on
+// the same source). A floor row beside them: native git adding and committing the same record
+// files (`git add -A && git commit`, two processes) in a fresh repository.
 //
 // The source is generated with a fixed seed: engineering notes of 20-120 words, 1-4 tags, 0-3
 // entities, ages over two years, use counts, CortexGraph's every field (floats such as 1.0 and
@@ -15,7 +19,6 @@ import path from "node:path";
 import { makeRng } from "../../tests/helpers/rng.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(REPO, "dist/memsync");
 
 const WORDS = "use cursor pagination for list endpoints because offset scans time out at a million rows redis caches sessions with a ttl postgres jsonb indexes gin kubernetes rollout waits for readiness probes retry with exponential backoff and jitter the queue consumer acks after commit feature flags gate the new checkout flow tests run in parallel shards the build caches node modules by lockfile hash".split(" ");
 const TAGS = ["api", "db", "cache", "infra", "testing", "frontend", "auth", "perf", "ops", "security"];
@@ -73,11 +76,11 @@ interface Timed {
   stdout: string;
 }
 
-function run(args: string[]): Timed {
+function run(bin: string, args: string[], cwd?: string): Timed {
   const t0 = performance.now();
-  const p = Bun.spawnSync([BIN, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, MEMSYNC_MACHINE: "bench" } });
+  const p = Bun.spawnSync([bin, ...args], { stdout: "pipe", stderr: "pipe", cwd, env: { ...process.env, MEMSYNC_MACHINE: "bench", GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@bench", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@bench" } });
   const seconds = (performance.now() - t0) / 1000;
-  if (p.exitCode !== 0) throw new Error(`memsync ${args.join(" ")}: ${p.stderr.toString()}`);
+  if (p.exitCode !== 0) throw new Error(`${bin} ${args.join(" ")}: ${p.stderr.toString()}`);
   // Bun gives the child's getrusage max RSS in bytes
   const cpu = p.resourceUsage ? Number(p.resourceUsage.cpuTime.user + p.resourceUsage.cpuTime.system) / 1e6 : 0;
   return { seconds, cpu, maxRssMiB: (p.resourceUsage?.maxRSS ?? 0) / 1048576, stdout: p.stdout.toString() };
@@ -90,6 +93,8 @@ const opt = (name: string, dflt: string) => {
 };
 const sizes = opt("sizes", "10000,50000").split(",").map(Number);
 const runs = Number(opt("runs", "3"));
+const bins = opt("bins", path.join(REPO, "dist/memsync")).split(",").map((b) => path.resolve(b));
+const label = (bin: string) => (bins.length === 1 ? "" : ` — ${path.relative(process.cwd(), bin) || bin}`);
 const TARGET: Record<number, number> = { 10000: 5, 50000: 25 };
 
 const rows: string[] = [];
@@ -97,24 +102,42 @@ for (const size of sizes) {
   const src = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-src-"));
   generate(src, size, Math.round(size * 0.3), 20261124 + size);
   const mib = (fs.statSync(path.join(src, "memories.jsonl")).size + fs.statSync(path.join(src, "relations.jsonl")).size) / 1048576;
-  const results: { imp: Timed; commit: Timed; out: any }[] = [];
+  const results = new Map<string, { imp: Timed; commit: Timed; out: any }[]>(bins.map((b) => [b, []]));
+  const floor: Timed[] = [];
   for (let i = 0; i < (size >= 50000 ? Math.min(runs, 2) : runs); i++) {
-    const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-")), "store");
-    run(["init", store]);
-    const imp = run(["--store", store, "import", "cortexgraph", src, "--json"]);
-    const commit = run(["--store", store, "commit"]);
-    results.push({ imp, commit, out: JSON.parse(imp.stdout) });
-    fs.rmSync(path.dirname(store), { recursive: true, force: true });
+    for (const bin of bins) {
+      const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-")), "store");
+      run(bin, ["init", store]);
+      const imp = run(bin, ["--store", store, "import", "cortexgraph", src, "--json"]);
+      const commit = run(bin, ["--store", store, "commit"]);
+      results.get(bin)!.push({ imp, commit, out: JSON.parse(imp.stdout) });
+      if (bin === bins.at(-1)) {
+        // the floor: native git committing the same files in a fresh repository
+        const plain = path.join(path.dirname(store), "plain");
+        fs.mkdirSync(plain);
+        for (const d of ["memories", "relations"]) fs.cpSync(path.join(store, d), path.join(plain, d), { recursive: true });
+        run("git", ["init", "-q", plain]);
+        const add = run("git", ["add", "-A"], plain);
+        const ci = run("git", ["commit", "-q", "-m", "import"], plain);
+        floor.push({ seconds: add.seconds + ci.seconds, cpu: add.cpu + ci.cpu, maxRssMiB: Math.max(add.maxRssMiB, ci.maxRssMiB), stdout: "" });
+      }
+      fs.rmSync(path.dirname(store), { recursive: true, force: true });
+    }
   }
   fs.rmSync(src, { recursive: true, force: true });
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-  const total = med(results.map((x) => x.imp.seconds + x.commit.seconds));
-  const o = results[0]!.out;
   const target = TARGET[size];
-  const verdict = target === undefined ? "" : total <= target ? `met (${(target - total).toFixed(1)} s to spare)` : `**not met** (${(total - target).toFixed(1)} s over)`;
-  rows.push(
-    `| ${size.toLocaleString("en-US")} memories + ${Math.round(size * 0.3).toLocaleString("en-US")} relations (${mib.toFixed(1)} MiB) | ${o.memories.imported.toLocaleString("en-US")} / ${o.relations.imported.toLocaleString("en-US")} | ${med(results.map((x) => x.imp.seconds)).toFixed(2)} | ${med(results.map((x) => x.commit.seconds)).toFixed(2)} | ${total.toFixed(2)} | ${target ?? "–"} s: ${verdict} | ${med(results.map((x) => x.imp.cpu)).toFixed(2)} / ${med(results.map((x) => x.commit.cpu)).toFixed(2)} | ${Math.max(...results.map((x) => x.imp.maxRssMiB)).toFixed(0)} / ${Math.max(...results.map((x) => x.commit.maxRssMiB)).toFixed(0)} | ${results.length} |`,
-  );
+  const name = `${size.toLocaleString("en-US")} memories + ${Math.round(size * 0.3).toLocaleString("en-US")} relations (${mib.toFixed(1)} MiB)`;
+  for (const bin of bins) {
+    const rs = results.get(bin)!;
+    const total = med(rs.map((x) => x.imp.seconds + x.commit.seconds));
+    const o = rs[0]!.out;
+    const verdict = target === undefined ? "" : total <= target ? `met (${(target - total).toFixed(1)} s to spare)` : `**not met** (${(total - target).toFixed(1)} s over)`;
+    rows.push(
+      `| ${name}${label(bin)} | ${o.memories.imported.toLocaleString("en-US")} / ${o.relations.imported.toLocaleString("en-US")} | ${med(rs.map((x) => x.imp.seconds)).toFixed(2)} | ${med(rs.map((x) => x.commit.seconds)).toFixed(2)} | ${total.toFixed(2)} | ${target ?? "–"} s: ${verdict} | ${med(rs.map((x) => x.imp.cpu)).toFixed(2)} / ${med(rs.map((x) => x.commit.cpu)).toFixed(2)} | ${Math.max(...rs.map((x) => x.imp.maxRssMiB)).toFixed(0)} / ${Math.max(...rs.map((x) => x.commit.maxRssMiB)).toFixed(0)} | ${rs.length} |`,
+    );
+  }
+  rows.push(`| ${name} — floor: native git add -A + commit of the same files | – | – | ${med(floor.map((x) => x.seconds)).toFixed(2)} | – | – | – / ${med(floor.map((x) => x.cpu)).toFixed(2)} | – / ${Math.max(...floor.map((x) => x.maxRssMiB)).toFixed(0)} | ${floor.length} |`);
 }
 console.log("| source | imported (memories / relations) | import s | commit s | import + commit s (median) | target | CPU s (import / commit) | peak RSS MiB (import / commit) | runs |");
 console.log("|---|--:|--:|--:|--:|---|--:|--:|--:|");

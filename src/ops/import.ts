@@ -333,7 +333,8 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
         return { ...meta, migrated_from: summary, imports: [...prior, entry] } as typeof meta;
       });
       tx.note("import", message);
-    });
+      // thousands of new files: made durable together at the end, not one fsync each
+    }, undefined, { bulk: true });
     return finish();
   });
 }

@@ -14,10 +14,16 @@ export function isTempName(name: string): boolean {
   return name.startsWith(".") && name.endsWith(TEMP_SUFFIX);
 }
 
-export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string): void {
+/**
+ * `durable: false` (a bulk write): no fsync of the file or its folder here; the caller makes the
+ * whole batch durable at one point before it acknowledges anything (StoreTx.makeDurable). The
+ * rename is still atomic, so a killed process leaves the old file or the new one, whole.
+ */
+export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string, durable = true): void {
   const tmp = `${dir}/.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
   try {
-    fs.writeNewDurable(tmp, text);
+    if (durable) fs.writeNewDurable(tmp, text);
+    else fs.writeNew(tmp, text);
     fs.rename(tmp, `${dir}/${name}`);
   } catch (e) {
     try {
@@ -27,7 +33,7 @@ export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string
     }
     throw e;
   }
-  fs.fsyncDir(dir);
+  if (durable) fs.fsyncDir(dir);
 }
 
 /** Remove the temp files (relative to root) old enough to be leftovers; best effort. Returns those removed. */

@@ -26,6 +26,15 @@ export interface StoreFs {
   readText(path: string): string;
   /** Write and fsync a new file; fails if it exists (temp names are unique). */
   writeNewDurable(path: string, text: string): void;
+  /** Write a new file without fsync (made durable later, with others: see syncAll); fails if it exists. */
+  writeNew(path: string, text: string): void;
+  /** fsync an existing file. */
+  fsyncFile(path: string): void;
+  /**
+   * Make every file written on the file system holding `path` durable at once (syncfs); false
+   * when this backing cannot, and the caller must fsync file by file.
+   */
+  syncAll(path: string): boolean;
   rename(from: string, to: string): void;
   /** A second name for an existing file (a hard link: no data copied, so it works on a full disk). */
   link(existing: string, alias: string): void;
@@ -47,6 +56,13 @@ export interface StoreFs {
 function isNotFound(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   return code === "ENOENT" || code === "ENOTDIR";
+}
+
+let syncFs: ((path: string) => boolean) | undefined;
+
+/** Load what nodeFs.syncAll needs (a child process module most commands never use). */
+export async function loadSyncAll(): Promise<void> {
+  syncFs ??= (await import("./sync-fs.ts")).syncFileSystem;
 }
 
 function writeSynced(path: string, flags: "wx" | "a", text: string): void {
@@ -75,6 +91,16 @@ function writeSynced(path: string, flags: "wx" | "a", text: string): void {
 export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
   writeNewDurable: (p, text) => writeSynced(p, "wx", text),
+  writeNew: (p, text) => fs.writeFileSync(p, text, { flag: "wx", mode: 0o644 }),
+  fsyncFile(p) {
+    const fd = fs.openSync(p, "r");
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  syncAll: (p) => syncFs?.(p) ?? false,
   rename: (a, b) => fs.renameSync(a, b),
   link: (a, b) => fs.linkSync(a, b),
   unlink: (p) => fs.unlinkSync(p),

@@ -8,7 +8,8 @@ import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/val
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
-import { nodeFs, type StoreFs } from "./fs-port.ts";
+import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
+import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
@@ -185,6 +186,8 @@ export class Store {
     // before anything is opened or made there (ten lstat calls, once per process)
     for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
+    // a bulk write died here: its recovery (under the lock, at the first locked step) may flush
+    if (fs.stat(`${root}/${BULK_MARKER}`)) await loadSyncAll();
     const busy = opts.busyTimeoutMs ?? 15_000;
     const path = `${root}/${INDEX_FILE}`;
     // the inode is taken before the open: if the open finds damage, recovery then knows which
@@ -315,8 +318,9 @@ export class Store {
    * relations); none for a change that only reads files. Every folder a change writes into is
    * brought up to date before its new state is recorded, so that hides nothing either.
    */
-  async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"]): Promise<T> {
+  async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"], opts: { bulk?: boolean } = {}): Promise<T> {
     await this.codec();
+    if (opts.bulk) await loadSyncAll();
     let started = false;
     let tx: StoreTx | undefined;
     const attempt = () => {
@@ -326,7 +330,7 @@ export class Store {
           this.apply(planRefresh(this.ctx, false, kinds), true);
           this.removeOldJournalTemps();
           started = true;
-          tx = new StoreTx(this, this.loadedCodec, this.ctx, kinds);
+          tx = new StoreTx(this, this.loadedCodec, this.ctx, kinds, opts.bulk === true);
           const out = fn(tx);
           tx.settlePlaces();
           tx.recordDirs();
@@ -410,6 +414,9 @@ export class Store {
 
   private journalTempsChecked = false;
 
+  /** Set by a bulk transaction that wrote its marker (bulk-write.ts). */
+  bulkMarked = false;
+
   /**
    * Once per process, in a write: temp files a killed process left at the store's top and in its
    * machine-local folder (the journal's among them), once old enough that no live writer owns them.
@@ -485,9 +492,17 @@ export class Store {
   private locked<T>(fn: () => T, onFail?: () => void): T {
     try {
       return this.writeLock().hold(() => {
-        if (!this.indexDb.inTransaction) this.reopenIfReplaced();
+        if (!this.indexDb.inTransaction) {
+          this.reopenIfReplaced();
+          // a bulk write whose process died left its marker: make its files durable (or, after a
+          // crash of the machine, remove those it left torn) before anything reads them
+          if (this.fs.stat(`${this.root}/${BULK_MARKER}`)) {
+            recoverBulkWrite(this.fs, this.root);
+            this.bulkMarked = false; // (this process's own, from an attempt that failed: written again if needed)
+          }
+        }
         try {
-          return this.indexDb.transaction(() => {
+          const out = this.indexDb.transaction(() => {
             this.journalBuffer = [];
             try {
               const out = fn();
@@ -497,6 +512,11 @@ export class Store {
               this.journalBuffer = [];
             }
           });
+          // the change is in the journal and the index: a bulk write's marker goes (under the lock,
+          // so no other process takes it for one left by a dead writer)
+          if (!this.indexDb.inTransaction && this.bulkMarked) removeBulkMarker(this.fs, this.root);
+          this.bulkMarked = false;
+          return out;
         } catch (e) {
           // still holding the lock: undo what must not outlive the rolled-back transaction
           onFail?.();
@@ -723,7 +743,12 @@ export class StoreTx {
     private readonly ctx: RefreshContext,
     /** Kinds whose folders were all brought up to date under this transaction's lock, just before it began. */
     private readonly refreshed: readonly RecordKind[] = [],
+    /** New record files are written without an fsync each and made durable together (recordDirs). */
+    private readonly bulk = false,
   ) {}
+
+  /** New record files written in bulk, not yet durable. */
+  private readonly unsyncedFiles: string[] = [];
 
   /** Paths this transaction wrote or removed, in order. */
   readonly changed: string[] = [];
@@ -756,12 +781,19 @@ export class StoreTx {
   private freshen(kind: RecordKind, dir: string): void {
     this.store.refuseLink(dir); // every folder a transaction writes into comes through here
     if (this.current.has(dir)) return;
+    const top = topDir(kind, placeOf(dir));
+    // a shard folder that is not there yet, under a top folder this transaction brought up to
+    // date already: nothing to look at (scanning the top again for each new shard made a bulk
+    // write list and stat every file it had written, once per shard)
+    if (dir !== top && this.current.has(top) && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) {
+      this.current.add(dir);
+      return;
+    }
     // the refresh this transaction began with, under the same lock, looked at every folder of
     // the kind (a folder that does not exist yet included, through its top folder's listing):
     // planning the folder again found the same (it listed a racy folder of 900 files twice)
     if (!this.refreshed.includes(kind) && !this.racilyUnchanged(dir)) this.store.apply(planDir(this.ctx, kind, dir), true);
     this.current.add(dir);
-    const top = topDir(kind, placeOf(dir));
     if (dir !== top && !this.store.fs.stat(`${this.store.root}/${dir}`)?.isDir) this.current.add(top);
   }
 
@@ -981,9 +1013,17 @@ export class StoreTx {
 
   /** Once new records go to shards they do for the rest of the transaction (counting the index per record made a bulk write quadratic). */
   private sharding = false;
+  /** The index's count of memories when this transaction first asked, and the new ones it wrote since. */
+  private countedMemories: number | undefined;
+  private newMemories = 0;
 
   private shardsNew(): boolean {
-    return (this.sharding ||= this.store.shardsNewRecords());
+    if (this.sharding) return true;
+    const { layout, shard_threshold } = this.store.meta.settings;
+    if (layout !== "auto") return (this.sharding = layout === "sharded");
+    // counted once, then kept by hand: a count(*) per record made a bulk write quadratic
+    this.countedMemories ??= this.store.index.memoryCount();
+    return (this.sharding = this.countedMemories + this.newMemories >= shard_threshold);
   }
 
   private write(kind: RecordKind, id: string, json: string, place: Place): string {
@@ -997,6 +1037,7 @@ export class StoreTx {
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
     const rel = existing ?? recordPath(kind, id, this.shardsNew(), place);
+    if (kind === "memory" && found === undefined) this.newMemories++;
     const dir = dirOf(rel);
     this.freshen(kind, dir);
     if (found !== undefined && found !== rel) {
@@ -1009,7 +1050,19 @@ export class StoreTx {
       this.touched.add(top);
     }
     if (existing) this.keepOld(rel);
-    writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json);
+    // in bulk, a new file waits for the one flush at the end; a replaced one stays durable at
+    // once (after a machine crash a torn new file can only be one no one was told of, which the
+    // marker lets the next command remove; a torn replacement would lose the old record)
+    const deferred = this.bulk && !existing;
+    if (deferred && !this.store.bulkMarked) {
+      writeBulkMarker(fs, root, this.store.nowMs());
+      this.store.bulkMarked = true;
+    }
+    writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json, !deferred);
+    if (deferred) {
+      this.unsyncedFiles.push(rel);
+      this.unsynced.add(dir);
+    }
     if (!existing) this.created.push(rel);
     this.changed.push(rel);
     this.left.set(rel, json);
@@ -1180,7 +1233,15 @@ export class StoreTx {
    * its journal entry: the removals become durable here, one fsync per folder.
    */
   recordDirs(): void {
-    for (const dir of this.unsynced) this.store.fs.fsyncDir(`${this.store.root}/${dir}`);
+    const { fs, root } = this.store;
+    if (this.unsyncedFiles.length) {
+      // the bulk write's files become durable here, before its journal entry: at once where the
+      // file system can (syncfs), else one by one (removed since: nothing to sync)
+      if (fs.syncAll(root)) this.unsynced.clear();
+      else for (const rel of this.unsyncedFiles) if (fs.stat(`${root}/${rel}`)?.isFile) fs.fsyncFile(`${root}/${rel}`);
+      this.unsyncedFiles.length = 0;
+    }
+    for (const dir of this.unsynced) fs.fsyncDir(`${root}/${dir}`);
     this.unsynced.clear();
     const now = this.store.nowMs();
     for (const dir of this.touched) {

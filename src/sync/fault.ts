@@ -10,6 +10,8 @@ import { env } from "../runtime/host.ts";
 //                   object copyReachable copies; objects already present are not counted)
 //   copied          after copyReachable has written everything, before the caller moves any ref
 //   pack            in an HTTP fetch, after the received .pack is in place and before its .idx
+//   pack-written    in a commit of many objects (pack-write.ts), after its .pack is in place and
+//                   before its .idx
 //   checkout-intent, checkout-file, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 
