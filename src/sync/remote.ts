@@ -41,7 +41,16 @@ export function classifyRemote(raw: string, cwd: string, opts: RemoteOptions = {
 export async function setRemote(root: string, raw: string, cwd: string, opts: RemoteOptions = {}): Promise<Remote> {
   const remote = classifyRemote(raw, cwd, opts);
   const insecure = remote.kind === "http" && remote.url.startsWith("http:") ? remote.url : undefined;
-  await git.setConfig({ fs, dir: root, path: REMOTE_KEY, value: remote.kind === "http" ? remote.url : remote.gitdir });
+  const url = remote.kind === "http" ? remote.url : remote.gitdir;
+  const before = (await git.getConfig({ fs, dir: root, path: REMOTE_KEY })) as unknown;
+  if (typeof before === "string" && before !== url) {
+    // the old remote's tracking refs say nothing of the new one: kept, they made status count no
+    // commit to push and sync report none pushed to a new, empty remote
+    for (const ref of await git.listRefs({ fs, dir: root, filepath: "refs/remotes/origin" })) {
+      await git.deleteRef({ fs, dir: root, ref: `refs/remotes/origin/${ref}` });
+    }
+  }
+  await git.setConfig({ fs, dir: root, path: REMOTE_KEY, value: url });
   await git.setConfig({ fs, dir: root, path: "remote.origin.fetch", value: "+refs/heads/*:refs/remotes/origin/*" });
   await git.setConfig({ fs, dir: root, path: INSECURE_KEY, value: insecure });
   return remote;

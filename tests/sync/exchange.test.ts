@@ -174,6 +174,15 @@ describe("clone, remotes and status", () => {
     const fresh = memsyncJson(["clone", empty.bare, path.join(empty.root, "f")]);
     assert.equal(fresh.store_created, true, "an empty remote gives a new store");
     assert.equal(memsync(["clone", h.bare, c]).code, 6, "never into a folder that holds something");
+    // a remote changed to a new, empty repository: everything waits to be pushed there, and the
+    // sync says it pushed it (the old remote's tracking refs are not taken for the new one's)
+    const moved = hub();
+    assert.equal(memsync(["--store", a, "remote", "set", moved.bare]).code, 0);
+    const waiting = memsyncJson(["--store", a, "status"]).unpushed_commits;
+    assert.ok(waiting >= 5, `${waiting} commits wait for the new remote`);
+    assert.equal(sync(a).push.commits_out, waiting);
+    assert.equal(git(moved.bare, "rev-parse", "main").stdout, git(a, "rev-parse", "HEAD").stdout);
+    assert.equal(memsyncJson(["--store", a, "status"]).unpushed_commits, 0);
   });
 
   test("a long clone shows a progress bar on a terminal, and nothing without one or with --json", { timeout: 300_000 }, () => {
