@@ -3,9 +3,8 @@ import { makeGist } from "../core/gist.ts";
 import { messages } from "../core/history.ts";
 import { withScopeRules } from "../core/scope.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../core/records.ts";
+import { type JsonObject, type LabelEdits, updateMemory } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
-import { type OpsEnv, originOf } from "./context.ts";
 import { refreshVaultNote } from "./vault.ts";
 
 // Changes to existing memories. Each call is one write transaction: every id is read (and
@@ -53,29 +52,4 @@ export async function updateMemoryOp(store: Store, id: string, patch: JsonObject
   // after the commit point: a note is a view of the memory, rewritten once the memory is
   const note = out.unchanged.length ? null : refreshVaultNote(out.memories[0]!);
   return note ? { ...out, notes_refreshed: [note] } : out;
-}
-
-/** A use of each memory, counted on this checkout's stream (so a use elsewhere at once adds up). */
-export function touchMemories(store: Store, env: OpsEnv, ids: readonly string[], boost: boolean): Promise<EditOutcome> {
-  const stream = originOf(store, env).replica!;
-  return store.write((tx) => {
-    const current = [...new Set(ids)].map((id) => tx.memory(id));
-    const touched = current.map((m) => touchMemory(m, tx.now, boost, stream));
-    for (const m of touched) tx.putMemory(m);
-    tx.note("touch", messages.touch(touched.length));
-    return { memories: touched, unchanged: [] };
-  }, []);
-}
-
-export function archiveMemories(store: Store, ids: readonly string[]): Promise<EditOutcome> {
-  return store.write((tx) => {
-    const current = [...new Set(ids)].map((id) => tx.memory(id));
-    const results = current.map((m) => updateMemory(m, { status: "archived" }, tx.now));
-    for (const r of results) if (r.changed) tx.putMemory(r.memory);
-    tx.note("archive", messages.archive(results.filter((r) => r.changed).length));
-    return {
-      memories: results.map((r) => r.memory),
-      unchanged: results.filter((r) => !r.changed).map((r) => r.memory.id),
-    };
-  }, []);
 }

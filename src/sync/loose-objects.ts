@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { deflateSync, inflateSync } from "node:zlib";
 import { objectWritten } from "./fault.ts";
+import { zlibDeflate, zlibInflate } from "./zlib.ts";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
 // named by its SHA-1 and zlib-deflated, as git itself does. isomorphic-git's writeObject costs
@@ -43,7 +43,7 @@ export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "
   if (fs.existsSync(file)) return oid;
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${dir}/tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`;
-  fs.writeFileSync(tmp, deflateSync(raw), { mode: 0o444 });
+  fs.writeFileSync(tmp, zlibDeflate(raw), { mode: 0o444 });
   fs.renameSync(tmp, file);
   objectWritten();
   return oid;
@@ -92,7 +92,7 @@ const dec = new TextDecoder();
 export function readLooseObject(gitdir: string, oid: string): { type: string; content: Uint8Array } | null {
   let raw: Uint8Array;
   try {
-    raw = inflateSync(fs.readFileSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`));
+    raw = zlibInflate(fs.readFileSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`));
   } catch {
     return null;
   }

@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import { deflateSync } from "node:zlib";
 import { faultPoint } from "./fault.ts";
 import { forgetPacks } from "./objects.ts";
 import { sha1 } from "./sha1.ts";
+import { zlibDeflate } from "./zlib.ts";
 
 // Writing many new objects as one pack file (git's pack format version 2, with its version 2
 // index) instead of one loose file each: a commit of an import of 10,000 records writes over
@@ -79,7 +79,7 @@ export function buildPack(objects: readonly PackInput[]): { pack: Uint8Array[]; 
   for (const o of objects) {
     const h = objectHeader(o.type, o.content.length);
     // level 1: records are small, and at the default level deflating took most of a commit's time
-    const z = new Uint8Array(deflateSync(o.content, { level: 1 }));
+    const z = zlibDeflate(o.content, 1);
     entries.push({ oid: hexToBytes(o.oid), crc: crc32([h, z]), offset });
     pack.push(h, z);
     offset += h.length + z.length;

@@ -10,7 +10,7 @@ import { type Memory, MemorySchema, memoryToJson } from "../../src/core/model/me
 import { relationToJson } from "../../src/core/model/relation.ts";
 import { createMemory, createRelation, touchMemory, updateMemory } from "../../src/core/records.ts";
 import { searchTerms } from "../../src/core/search-query.ts";
-import { touchMemories } from "../../src/ops/edit.ts";
+import { touchMemories } from "../../src/ops/mark.ts";
 import { saveMemory } from "../../src/ops/save.ts";
 import { writeAtomic } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";

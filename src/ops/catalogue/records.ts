@@ -14,6 +14,7 @@ import { def, IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
 
 const saveOps = () => import("../save.ts");
 const editOps = () => import("../edit.ts");
+const markOps = () => import("../mark.ts");
 
 export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: SaveOutcome[]; store_created: boolean };
 
@@ -106,13 +107,13 @@ export const update = def(
 
 export const touch = def(() => z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
   parseIds(input.ids);
-  const { touchMemories } = await editOps();
+  const { touchMemories } = await markOps();
   return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
 });
 
 export const archive = def(() => z.object({ ids: IdList }), Edited, async (call, input) => {
   parseIds(input.ids);
-  const { archiveMemories } = await editOps();
+  const { archiveMemories } = await markOps();
   return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
 });
 
