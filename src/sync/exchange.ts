@@ -10,7 +10,8 @@ import { writeCommitObject, writeLooseObject } from "./loose-objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
-import { cacheFor, copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import { commitInfo, descendsFrom, mergeBases } from "./commit-graph.ts";
+import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import { fetchFs } from "./fetch-fs.ts";
@@ -148,17 +149,20 @@ async function integrate(store: Store, ref: string, theirs: string | null, commi
     return result;
   }
   result.commits_in = commitsIn;
-  if (ours === theirs || (ours && (await git.isDescendent({ fs, dir, oid: ours, ancestor: theirs, depth: -1 })))) return result;
+  // one walk near the tips tells all three cases apart: theirs is in our history (nothing to do),
+  // ours in theirs (fast-forward), or neither (merge on the base)
+  const bases = ours && ours !== theirs ? await mergeBases(gitdir, ours, theirs) : [];
+  if (ours === theirs || (bases.length === 1 && bases[0] === theirs)) return result;
 
   const changes = new Map<string, { before: string | null; after: string | null }>();
   let head: string;
-  if (!ours || (await git.isDescendent({ fs, dir, oid: theirs, ancestor: ours, depth: -1 }))) {
+  if (!ours || (bases.length === 1 && bases[0] === ours)) {
     result.mode = "fast-forward";
     for (const [p, c] of await diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs))) changes.set(p, { before: c.a, after: c.b });
     head = theirs;
   } else {
     result.mode = "merge";
-    const [base] = (await git.findMergeBase({ fs, dir, oids: [ours, theirs] })) as string[];
+    const [base] = bases;
     const baseTree = await treeOf(gitdir, base ?? null);
     const oursTree = await treeOf(gitdir, ours);
     const dOurs = await diffTrees(gitdir, baseTree, oursTree);
@@ -324,7 +328,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     if (!mine) return out;
     const remoteHead = await resolve(remoteDir, ref);
     if (remoteHead === mine) return out;
-    if (remoteHead && !(await git.isDescendent({ fs, dir, oid: mine, ancestor: remoteHead, depth: -1 }).catch(() => false))) {
+    if (remoteHead && !(await descendsFrom(gitdir, mine, remoteHead).catch(() => false))) {
       out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
       continue;
     }
@@ -405,15 +409,11 @@ export async function commitsAhead(dir: string): Promise<number | null> {
 async function countOnlyFrom(dir: string, mine: string, theirs: string): Promise<number> {
   const MINE = 1;
   const THEIRS = 2;
-  const cache = cacheFor(`${dir}/.git`);
   const marks = new Map<string, number>();
   const info = new Map<string, { time: number; parents: string[] }>();
   const queue = new Set<string>();
   const mark = async (oid: string, side: number) => {
-    if (!info.has(oid)) {
-      const { commit } = await git.readCommit({ fs, dir, oid, cache });
-      info.set(oid, { time: commit.committer.timestamp, parents: commit.parent });
-    }
+    if (!info.has(oid)) info.set(oid, await commitInfo(`${dir}/.git`, oid));
     const before = marks.get(oid) ?? 0;
     if ((before | side) === before) return;
     marks.set(oid, before | side);
