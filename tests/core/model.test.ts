@@ -9,7 +9,7 @@ import { parseWith } from "../../src/core/model/validate.ts";
 import { createMemory, createRelation, touchMemory, updateMemory } from "../../src/core/records.ts";
 import { assertInvalid } from "../helpers/assert-error.ts";
 
-// The data model (zod schemas) and the pure record transitions in src/core/records.ts.
+// The data model (valibot schemas) and the pure record transitions in src/core/records.ts.
 
 const ID = "3f1c2a9e-8b4d-4e6f-9a1b-2c3d4e5f6a7b"; // a v4 id, as a store migrated from CortexGraph has
 const ID2 = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
@@ -188,7 +188,7 @@ describe("unknown fields survive parse -> memoryToJson", () => {
     assert.deepEqual(out.decision.score, { b: 1, a: [2, 3] });
   });
 
-  // BUG: src/core/model/memory.ts (MemorySchema, zod looseObject) and src/core/canonical-json.ts:30
+  // BUG: src/core/model/memory.ts (MemorySchema, valibot looseObject) and src/core/canonical-json.ts:30
   // (`out[k] = ...` on a plain object) drop a field named "__proto__": JSON.parse makes it an own
   // property, but parsing and canonicalizing lose it, so a rewrite silently deletes it. It should
   // survive like any other unknown field.
@@ -531,7 +531,7 @@ describe("canonical JSON", () => {
     const m = createMemory({ ...fields, zebra: 1, apple: 2, Mango: 3 }, ID, ORIGIN);
     const keys = Object.keys(JSON.parse(memoryToJson(m)));
     // optional fields (content_conflicts) are absent until they have a value
-    const known = Object.keys(MemorySchema._zod.def.shape).filter((k) => k in m);
+    const known = Object.keys(MemorySchema.entries).filter((k) => k in m);
     assert.deepEqual(keys.slice(0, known.length), known);
     assert.deepEqual(keys.slice(known.length), ["Mango", "apple", "zebra"]);
   });
