@@ -606,3 +606,15 @@ describe("problems in one line", () => {
     });
   });
 });
+
+test('fields named "constructor" and "prototype" survive like any other (loose objects and records)', () => {
+  const text = `{"id":"${ID}","content":"x","created_at":1,"last_used":1,"constructor":1,"prototype":2,"meta":{"extra":{"constructor":"c","prototype":"p","z":0}},"counters":{"use_count":{"constructor":2}}}`;
+  const r = parseWith(MemorySchema, JSON.parse(text));
+  assert.ok(r.ok);
+  const out = JSON.parse(memoryToJson(r.value));
+  assert.deepEqual([out.constructor, out.prototype], [1, 2]);
+  assert.deepEqual(Object.entries(out.meta.extra), [["constructor", "c"], ["prototype", "p"], ["z", 0]]);
+  assert.deepEqual(out.counters.use_count, { constructor: 2 });
+  const bad = parseWith(MemorySchema, JSON.parse(text.replace('"use_count":{"constructor":2}', '"use_count":{"constructor":"x"}')));
+  assert.deepEqual(bad, { ok: false, problem: "counters.use_count.constructor must be a number" });
+});
