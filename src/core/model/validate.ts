@@ -1,4 +1,4 @@
-import * as v from "./valibot.ts";
+import type * as v from "valibot";
 
 // Turning valibot's issues into one readable line, and parsing records without throwing. The
 // wording is memsync's (the CLI, API and MCP answer it, meta-check.ts repeats it by hand): a
@@ -77,12 +77,17 @@ export function describeIssues(issues: readonly Issue[]): string {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 // each value's first problem only (an integer that is not one is not also "at least 1")
-const CONFIG = { abortPipeEarly: true } as const;
+const CONFIG: v.Config<v.BaseIssue<unknown>> = { abortPipeEarly: true };
 
-/** Parse against a schema: its output (defaults filled in), or the problems in one line. */
+/**
+ * Parse against a schema: its output (defaults filled in), or the problems in one line. The
+ * schema runs itself (its ~run, what valibot's safeParse calls), so this module imports nothing
+ * at run time: the CLI's options and the store read JSON text through it without loading the
+ * schema library.
+ */
 export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown): Parsed<v.InferOutput<S>> {
-  const r = v.safeParse(schema, value, CONFIG);
-  return r.success ? { ok: true, value: r.output } : { ok: false, problem: describeIssues(r.issues) };
+  const r = schema["~run"]({ value }, CONFIG);
+  return r.issues ? { ok: false, problem: describeIssues(r.issues) } : { ok: true, value: r.value as v.InferOutput<S> };
 }
 
 /** The deepest nesting of objects and arrays memsync accepts in any JSON (records, input, its own files). */
