@@ -1,4 +1,4 @@
-// npm run schema: publish the zod schemas as JSON Schema in schema/. The zod definitions in
+// npm run schema: publish the valibot schemas as JSON Schema in schema/. The valibot definitions in
 // src/core/model/ are the single source; tests/core/schema-files.test.ts fails when these files
 // fall behind them.
 import { writeFileSync } from "node:fs";

@@ -31,7 +31,7 @@ export interface ExportOutcome {
   unreadable: { path: string; problem: string }[];
 }
 
-const shape = (s: unknown) => new Set(Object.keys((s as { _zod: { def: { shape: object } } })._zod.def.shape));
+const shape = (s: unknown) => new Set(Object.keys((s as { entries: object }).entries));
 
 function writeWhole(file: string, text: string, force: boolean): void {
   if (fs.existsSync(file) && !force) throw invalidInput(`export: ${file} exists (force replaces it)`, { fields: ["force"] });

@@ -1,3 +1,4 @@
+import type { GenericSchema } from "valibot";
 import { unavailable } from "../core/errors.ts";
 import { type Memory, MemorySchema, memoryToJson } from "../core/model/memory.ts";
 import { type Relation, RelationSchema, relationToJson } from "../core/model/relation.ts";
@@ -22,7 +23,7 @@ const SCHEMA = { memory: MemorySchema, relation: RelationSchema } as const;
 export function parseRecordText<K extends RecordKind>(kind: K, text: string, expectedId: string | null): ReadResult<K> {
   const json = parseJsonText(text);
   if (!json.ok) return json;
-  const parsed = parseWith<RecordOf<K>>(SCHEMA[kind] as never, json.value);
+  const parsed = parseWith(SCHEMA[kind] as unknown as GenericSchema<unknown, RecordOf<K>>, json.value);
   if (!parsed.ok) return { ok: false, problem: `invalid ${kind}: ${parsed.problem}` };
   if (expectedId !== null && parsed.value.id !== expectedId) {
     return { ok: false, problem: `id ${parsed.value.id} does not match the file name` };
@@ -54,7 +55,7 @@ export function validate(kind: RecordOrMetaKind, value: unknown): { ok: true; te
     const r = parseWith(StoreMetaSchema, value);
     return r.ok ? { ok: true, text: storeMetaToJson(r.value) } : r;
   }
-  const r = parseWith<Memory | Relation>(SCHEMA[kind] as never, value);
+  const r = parseWith(SCHEMA[kind] as unknown as GenericSchema<unknown, Memory | Relation>, value);
   if (!r.ok) return r;
   return { ok: true, text: kind === "memory" ? memoryToJson(r.value as Memory) : relationToJson(r.value as Relation) };
 }

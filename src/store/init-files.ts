@@ -1,3 +1,4 @@
+import * as v from "../core/model/valibot.ts";
 import { type StoreMeta, StoreSettingsSchema, storeMetaToJson } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { writeAtomic } from "./atomic-write.ts";
@@ -41,7 +42,7 @@ export function writeStoreSkeleton(fs: StoreFs, root: string, nowSeconds: number
     last_gc_at: null,
     last_consolidation_at: null,
     migrated_from: null,
-    settings: StoreSettingsSchema.parse({}),
+    settings: v.parse(StoreSettingsSchema, {}),
   };
   put(META_FILE, storeMetaToJson(meta));
   put(".gitattributes", STORE_GITATTRIBUTES);

@@ -74,9 +74,9 @@ test("metaProblem agrees with StoreMetaSchema, word for word", () => {
   for (const [name, edit] of Object.entries(EDITS)) {
     const m = structuredClone(GOOD);
     edit(m);
-    const zod = parseWith(StoreMetaSchema, m);
+    const schema = parseWith(StoreMetaSchema, m);
     const mine = metaProblem(m);
-    if (mine !== (zod.ok ? null : zod.problem)) differ.push(`${name}: ${mine} / schema: ${zod.ok ? null : zod.problem}`);
+    if (mine !== (schema.ok ? null : schema.problem)) differ.push(`${name}: ${mine} / schema: ${schema.ok ? null : schema.problem}`);
   }
   assert.deepEqual(differ, []);
 });

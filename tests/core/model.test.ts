@@ -9,7 +9,7 @@ import { parseWith } from "../../src/core/model/validate.ts";
 import { createMemory, createRelation, touchMemory, updateMemory } from "../../src/core/records.ts";
 import { assertInvalid } from "../helpers/assert-error.ts";
 
-// The data model (zod schemas) and the pure record transitions in src/core/records.ts.
+// The data model (valibot schemas) and the pure record transitions in src/core/records.ts.
 
 const ID = "3f1c2a9e-8b4d-4e6f-9a1b-2c3d4e5f6a7b"; // a v4 id, as a store migrated from CortexGraph has
 const ID2 = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
@@ -188,7 +188,7 @@ describe("unknown fields survive parse -> memoryToJson", () => {
     assert.deepEqual(out.decision.score, { b: 1, a: [2, 3] });
   });
 
-  // BUG: src/core/model/memory.ts (MemorySchema, zod looseObject) and src/core/canonical-json.ts:30
+  // BUG: src/core/model/memory.ts (MemorySchema, valibot looseObject) and src/core/canonical-json.ts:30
   // (`out[k] = ...` on a plain object) drop a field named "__proto__": JSON.parse makes it an own
   // property, but parsing and canonicalizing lose it, so a rewrite silently deletes it. It should
   // survive like any other unknown field.
@@ -531,7 +531,7 @@ describe("canonical JSON", () => {
     const m = createMemory({ ...fields, zebra: 1, apple: 2, Mango: 3 }, ID, ORIGIN);
     const keys = Object.keys(JSON.parse(memoryToJson(m)));
     // optional fields (content_conflicts) are absent until they have a value
-    const known = Object.keys(MemorySchema._zod.def.shape).filter((k) => k in m);
+    const known = Object.keys(MemorySchema.entries).filter((k) => k in m);
     assert.deepEqual(keys.slice(0, known.length), known);
     assert.deepEqual(keys.slice(known.length), ["Mango", "apple", "zebra"]);
   });
@@ -570,4 +570,51 @@ describe("tags in a hand-written file", () => {
     const empty = parseRecordText("memory", JSON.stringify({ ...base, meta: { tags: ["!!!"] } }), id);
     assert.equal(empty.ok, false);
   });
+});
+
+// The one-line problems every face answers (CLI, API, MCP): the same words for each kind of
+// problem as before the move from zod to valibot (describeIssue in validate.ts).
+describe("problems in one line", () => {
+  const base = { id: ID, content: "x", created_at: 1, last_used: 1 };
+  const CASES: [Record<string, unknown>, string][] = [
+    [{ meta: [] }, "meta must be a object"],
+    [{ meta: { extra: ["a"] } }, "meta.extra must be a record"],
+    [{ strength: JSON.parse("1e999") }, "strength must be a number"],
+    [{ use_count: 1.5 }, "use_count must be an integer"],
+    [{ use_count: 2 ** 60 }, "use_count must be at most 9007199254740991"],
+    [{ use_count: "x" }, "use_count must be a number"],
+    [{ strength: 3 }, "strength must be at most 2"],
+    [{ status: "nope" }, "status must be one of active, promoted, archived"],
+    [{ meta: { tags: ["  "] } }, "meta.tags[0] must have a letter or digit and at most 100 characters"],
+    [{ content: " " }, "content must not be empty"],
+    [{ id: "X" }, "id must be a lowercase UUID"],
+    [{ entities: [""] }, "entities[0] must be at least 1 characters"],
+    [{ decision: { why: null } }, "decision.what is required"],
+    [{ counters: { use_count: { "a b": 1 } } }, "counters.use_count.a b is invalid"],
+    [{ id: undefined, created_at: "x", gist: 5, status: 1 }, "id is required; gist must be a string; created_at must be a number; and 1 more"],
+  ];
+  test("each kind of problem, in memsync's words", () => {
+    for (const [extra, problem] of CASES) {
+      const r = parseWith(MemorySchema, { ...base, ...extra });
+      assert.deepEqual(r, { ok: false, problem }, JSON.stringify(extra));
+    }
+    assert.deepEqual(parseWith(MemorySchema, []), { ok: false, problem: "(record) must be a object" });
+    assert.deepEqual(parseWith(StoreMetaSchema, { storage_version: 3, created_at: 1 }), { ok: false, problem: "storage_version must be one of 2" });
+    assert.deepEqual(parseWith(StoreMetaSchema, { storage_version: 2, created_at: 1, settings: { decay: { half_life_days: 0 } } }), {
+      ok: false,
+      problem: "settings.decay.half_life_days must be greater than 0",
+    });
+  });
+});
+
+test('fields named "constructor" and "prototype" survive like any other (loose objects and records)', () => {
+  const text = `{"id":"${ID}","content":"x","created_at":1,"last_used":1,"constructor":1,"prototype":2,"meta":{"extra":{"constructor":"c","prototype":"p","z":0}},"counters":{"use_count":{"constructor":2}}}`;
+  const r = parseWith(MemorySchema, JSON.parse(text));
+  assert.ok(r.ok);
+  const out = JSON.parse(memoryToJson(r.value));
+  assert.deepEqual([out.constructor, out.prototype], [1, 2]);
+  assert.deepEqual(Object.entries(out.meta.extra), [["constructor", "c"], ["prototype", "p"], ["z", 0]]);
+  assert.deepEqual(out.counters.use_count, { constructor: 2 });
+  const bad = parseWith(MemorySchema, JSON.parse(text.replace('"use_count":{"constructor":2}', '"use_count":{"constructor":"x"}')));
+  assert.deepEqual(bad, { ok: false, problem: "counters.use_count.constructor must be a number" });
 });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { describe, test } from "node:test";
 import { jsonSchemas } from "../../src/core/model/json-schema.ts";
 
-// The published JSON Schemas must be exactly what the zod schemas generate (npm run schema).
+// The published JSON Schemas must be exactly what the valibot schemas generate (npm run schema).
 describe("schema/*.schema.json", () => {
   for (const [name, schema] of Object.entries(jsonSchemas())) {
     test(`${name}.schema.json is current`, () => {

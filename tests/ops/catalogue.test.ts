@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -61,8 +62,8 @@ describe("catalogue", () => {
       assert.ok(op.output.length > 0, op.name);
       const impl = await op.load();
       assert.equal(typeof impl.run, "function", op.name);
-      assert.equal(typeof impl.input.safeParse, "function", op.name);
-      assert.equal(typeof (await impl.output()).safeParse, "function", op.name);
+      assert.equal(impl.input.kind, "schema", op.name);
+      assert.equal((await impl.output()).kind, "schema", op.name);
     }
     // run from source, this is the main build: maintenance is there, flagged
     assert.deepEqual(CATALOGUE.filter((o) => o.maintenance).map((o) => o.name), ["gc", "promote", "consolidate", "split", "split-candidates", "maintainer"]);
@@ -70,15 +71,15 @@ describe("catalogue", () => {
 
   test("schemas hold the defaults and limits", async () => {
     const list = await CATALOGUE.find((o) => o.name === "list")!.load();
-    const parsed = list.input.safeParse({});
+    const parsed = v.safeParse(list.input, {});
     assert.ok(parsed.success);
-    assert.equal((parsed.data as { limit: number }).limit, 50);
+    assert.equal((parsed.output as { limit: number }).limit, 50);
     const search = await CATALOGUE.find((o) => o.name === "search")!.load();
-    const s = search.input.safeParse({ query: "x" });
+    const s = v.safeParse(search.input, { query: "x" });
     assert.ok(s.success);
-    assert.equal((s.data as { limit: number }).limit, 20);
-    assert.equal(list.input.safeParse({ limit: -1 }).success, false);
-    assert.equal(list.input.safeParse({ limit: 1.5 }).success, false);
+    assert.equal((s.output as { limit: number }).limit, 20);
+    assert.equal(v.safeParse(list.input, { limit: -1 }).success, false);
+    assert.equal(v.safeParse(list.input, { limit: 1.5 }).success, false);
   });
 
   test("the operations run in-process on a new store, each through the catalogue", async () => {
@@ -146,10 +147,10 @@ describe("catalogue", () => {
     const checked = async (name: string, input: Record<string, unknown> = {}, call: OpCall = c): Promise<any> => {
       const out = await runOp(name, call, input);
       const sent = JSON.parse(JSON.stringify(out));
-      const parsed = (await (await opNamed(name)!.load()).output()).safeParse(sent);
-      assert.ok(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`);
-      // nothing the operation returns is left out of its schema (z.object drops what it does not name)
-      assert.deepEqual(parsed.data, sent, `${name}: the output schema leaves out or changes fields`);
+      const parsed = v.safeParse((await (await opNamed(name)!.load()).output()), sent);
+      assert.ok(parsed.success, `${name}: ${JSON.stringify(parsed.issues?.slice(0, 3))}`);
+      // nothing the operation returns is left out of its schema (v.object drops what it does not name)
+      assert.deepEqual(parsed.output, sent, `${name}: the output schema leaves out or changes fields`);
       seen.add(name);
       return out;
     };

@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import fs from "node:fs";
@@ -557,7 +558,7 @@ describe("Store: bad files are reported, left untouched, and do not stop the res
     const snap = snapshot(root);
     const loaded = loadAll(nodeFs, root);
     assert.deepEqual([...loaded.memories.keys()].sort(), sorted(goodIds));
-    for (const m of loaded.memories.values()) assert.ok(MemorySchema.safeParse(m).success);
+    for (const m of loaded.memories.values()) assert.ok(v.safeParse(MemorySchema, m).success);
     assert.deepEqual([...loaded.relations.keys()], [rel.id]);
     assert.deepEqual(loaded.relations.get(rel.id), rel);
     const problemPaths = loaded.problems.map((p) => p.path).sort();

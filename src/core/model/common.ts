@@ -1,19 +1,25 @@
-import * as z from "zod/mini";
+import * as v from "./valibot.ts";
 import { UUID_RE } from "../ids.ts";
 
-// Building blocks shared by the record schemas. Times are Unix seconds, as in the CortexGraph
-// spec; fractional values written by other tools are accepted on read.
+// Building blocks shared by the record schemas (and the catalogue's). Times are Unix seconds, as
+// in the CortexGraph spec; fractional values written by other tools are accepted on read.
 
-export const IdSchema = z.string().check(z.regex(UUID_RE, { message: "must be a lowercase UUID" }));
+/** A finite number (JSON's 1e999 parses to Infinity, which would be written back as null). */
+export const Num = () => v.pipe(v.number(), v.finite());
 
-export const TimestampSchema = z.number().check(z.minimum(0));
+/** A whole number within the safe range (a fraction: "must be an integer"). */
+export const Int = () => v.pipe(v.number(), v.safeInteger());
 
-export const NullableTimestamp = z._default(z.nullable(TimestampSchema), null);
+export const IdSchema = v.pipe(v.string(), v.regex(UUID_RE, "must be a lowercase UUID"));
 
-export const NullableText = z._default(z.nullable(z.string()), null);
+export const TimestampSchema = v.pipe(Num(), v.minValue(0));
 
-export const CountSchema = z._default(z.int().check(z.minimum(0)), 0);
+export const NullableTimestamp = v.optional(v.nullable(TimestampSchema), null);
 
-export const UnitInterval = z.number().check(z.minimum(0), z.maximum(1));
+export const NullableText = v.optional(v.nullable(v.string()), null);
 
-export const FreeObject = z._default(z.record(z.string(), z.unknown()), {});
+export const CountSchema = v.optional(v.pipe(Int(), v.minValue(0)), 0);
+
+export const UnitInterval = v.pipe(Num(), v.minValue(0), v.maxValue(1));
+
+export const FreeObject = v.optional(v.record(v.string(), v.unknown()), {});

@@ -1,5 +1,6 @@
-import * as z from "zod/mini";
+import type * as v from "valibot";
 import { LIMITS } from "../labels.ts";
+import { jsonSchemaOf } from "./json-schema-of.ts";
 import { MemorySchema } from "./memory.ts";
 import { RelationSchema } from "./relation.ts";
 import { StoreMetaSchema } from "./store-meta.ts";
@@ -9,8 +10,8 @@ import { StoreMetaSchema } from "./store-meta.ts";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
 
-function publish(schema: z.ZodMiniType, id: string, title: string, description: string): JsonSchema {
-  const out = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12" }) as JsonSchema;
+function publish(schema: v.GenericSchema, id: string, title: string, description: string): JsonSchema {
+  const out = jsonSchemaOf(schema, "input") as JsonSchema;
   return { $schema: out.$schema, $id: id, title, description, ...out };
 }
 
@@ -21,7 +22,7 @@ export function jsonSchemas(): Record<string, JsonSchema> {
     "memsync memory",
     "One memory: memories/<id>.json or memories/<xx>/<id>.json. Times are Unix seconds. Unknown fields are kept.",
   );
-  // refinements are not expressible by toJSONSchema; state the content limits (in characters)
+  // refinements are not expressible in JSON Schema; state the content limits (in characters)
   const content = memory.properties?.content;
   if (content) Object.assign(content, { minLength: 1, maxLength: LIMITS.contentMax, pattern: "\\S" });
   return {

@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as v from "./valibot.ts";
 import { canonicalJson } from "../canonical-json.ts";
 import { FreeObject, IdSchema, TimestampSchema, UnitInterval } from "./common.ts";
 import { keyOrderOf } from "./key-order.ts";
@@ -6,17 +6,17 @@ import { RELATION_TYPES } from "./vocab.ts";
 
 // A typed, directed edge between two memories, one file per relation.
 
-export const RelationSchema = z.looseObject({
+export const RelationSchema = v.looseObject({
   id: IdSchema,
   from_memory_id: IdSchema,
   to_memory_id: IdSchema,
-  relation_type: z.enum(RELATION_TYPES),
-  strength: z._default(UnitInterval, 1),
+  relation_type: v.picklist(RELATION_TYPES),
+  strength: v.optional(UnitInterval, 1),
   created_at: TimestampSchema,
   metadata: FreeObject,
 });
 
-export type Relation = z.output<typeof RelationSchema>;
+export type Relation = v.InferOutput<typeof RelationSchema>;
 
 const RELATION_ORDER = keyOrderOf(RelationSchema);
 

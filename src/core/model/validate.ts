@@ -1,67 +1,93 @@
-// Turning zod's issues into one readable line, and parsing records without throwing.
+import type * as v from "valibot";
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  expected?: string;
-  input?: unknown;
-  maximum?: number | bigint;
-  minimum?: number | bigint;
-  origin?: string;
-  inclusive?: boolean;
-  values?: unknown[];
-}
+// Turning valibot's issues into one readable line, and parsing records without throwing. The
+// wording is memsync's (the CLI, API and MCP answer it, meta-check.ts repeats it by hand): a
+// schema that needs other words says them as its message ("must be a lowercase UUID").
 
-interface SafeParser<T> {
-  safeParse(v: unknown, params?: { reportInput?: boolean; jitless?: boolean }): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } };
-}
+type Issue = v.BaseIssue<unknown>;
 
-function pathOf(path: PropertyKey[]): string {
+function pathOf(path: Issue["path"]): string {
   let s = "";
-  for (const p of path) s += typeof p === "number" ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  for (const p of path ?? []) {
+    const k = p.key as PropertyKey;
+    s += typeof k === "number" ? `[${k}]` : s ? `.${String(k)}` : String(k);
+  }
   return s || "(record)";
 }
 
-function unitOf(origin: string | undefined): string {
-  return origin === "string" ? " characters" : origin === "array" ? " items" : "";
+/** What a schema of this type is called in "must be a …". */
+const NOUN: Record<string, string> = { loose_object: "object", strict_object: "object", picklist: "string" };
+
+/** The values a picklist or literal allows, from valibot's `"a" | "b"`. */
+function valuesOf(expected: string | null): string {
+  return (expected ?? "")
+    .replace(/^\((.*)\)$/, "$1")
+    .split(" | ")
+    .map((e) => {
+      try {
+        return String(JSON.parse(e));
+      } catch {
+        return e;
+      }
+    })
+    .join(", ");
 }
+
+const unitOf = (input: unknown) => (typeof input === "string" ? " characters" : Array.isArray(input) ? " items" : "");
 
 export function describeIssue(issue: Issue): string {
   const where = pathOf(issue.path);
-  switch (issue.code) {
-    case "invalid_type":
-      return issue.input === undefined
-        ? `${where} is required`
-        : `${where} must be ${issue.expected === "int" ? "an integer" : `a ${issue.expected}`}`;
-    case "too_big":
-      return issue.inclusive === false ? `${where} must be less than ${issue.maximum}` : `${where} must be at most ${issue.maximum}${unitOf(issue.origin)}`;
-    case "too_small":
-      return issue.inclusive === false ? `${where} must be greater than ${issue.minimum}` : `${where} must be at least ${issue.minimum}${unitOf(issue.origin)}`;
-    case "invalid_value":
-      return `${where} must be one of ${(issue.values ?? []).map((v) => String(v)).join(", ")}`;
-    default:
-      return `${where} ${issue.message === "Invalid input" ? "is invalid" : issue.message}`;
+  // a record's key that its key schema refuses: the key is named, its rule is not
+  if (issue.input !== undefined && (issue.path?.at(-1) as { origin?: string } | undefined)?.origin === "key") return `${where} is invalid`;
+  // a message of our own (valibot's own start "Invalid …"): the schema's words
+  if (!issue.message.startsWith("Invalid ") && issue.input !== undefined) return `${where} ${issue.message}`;
+  switch (issue.type) {
+    case "min_length":
+    case "min_value":
+      return `${where} must be at least ${issue.requirement}${unitOf(issue.input)}`;
+    case "max_length":
+    case "max_value":
+      return `${where} must be at most ${issue.requirement}${unitOf(issue.input)}`;
+    case "gt_value":
+      return `${where} must be greater than ${issue.requirement}`;
+    case "lt_value":
+      return `${where} must be less than ${issue.requirement}`;
+    case "integer":
+    case "safe_integer":
+      // a whole number past 2^53 is out of range, not a fraction
+      if (Number.isInteger(issue.input)) return `${where} must be at ${(issue.input as number) > 0 ? `most ${Number.MAX_SAFE_INTEGER}` : `least ${Number.MIN_SAFE_INTEGER}`}`;
+      return `${where} must be an integer`;
+    case "finite":
+      return `${where} must be a number`;
+    case "union":
+      return `${where} is invalid`;
   }
+  if (issue.kind !== "schema") return `${where} is invalid`;
+  if (issue.input === undefined) return `${where} is required`;
+  if (issue.type === "picklist" || issue.type === "literal" || issue.type === "enum") return `${where} must be one of ${valuesOf(issue.expected)}`;
+  return `${where} must be a ${NOUN[issue.type] ?? issue.type}`;
+}
+
+/** The first three problems in one line (and how many more). */
+export function describeIssues(issues: readonly Issue[]): string {
+  const first = issues.slice(0, 3).map(describeIssue).join("; ");
+  return issues.length > 3 ? `${first}; and ${issues.length - 3} more` : first;
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
-/**
- * zod compiles a parser for an object schema on its first parse (new Function), which costs more
- * than a few parses without it: a command that parses a record or two never pays for it; a
- * process that parses many (a full load, an import) gets the compiled parser after these.
- */
-const INTERPRETED_PARSES = 64;
-let parses = 0;
+// each value's first problem only (an integer that is not one is not also "at least 1")
+const CONFIG: v.Config<v.BaseIssue<unknown>> = { abortPipeEarly: true };
 
-export function parseWith<T>(schema: SafeParser<T>, value: unknown): Parsed<T> {
-  // with the input in each issue, a wrong value is told from a missing one ("must be an integer", not "is required")
-  const r = schema.safeParse(value, { reportInput: true, jitless: ++parses <= INTERPRETED_PARSES });
-  if (r.success) return { ok: true, value: r.data };
-  const issues = r.error.issues as Issue[];
-  const first = issues.slice(0, 3).map(describeIssue).join("; ");
-  return { ok: false, problem: issues.length > 3 ? `${first}; and ${issues.length - 3} more` : first };
+/**
+ * Parse against a schema: its output (defaults filled in), or the problems in one line. The
+ * schema runs itself (its ~run, what valibot's safeParse calls), so this module imports nothing
+ * at run time: the CLI's options and the store read JSON text through it without loading the
+ * schema library.
+ */
+export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown): Parsed<v.InferOutput<S>> {
+  const r = schema["~run"]({ value }, CONFIG);
+  return r.issues ? { ok: false, problem: describeIssues(r.issues) } : { ok: true, value: r.value as v.InferOutput<S> };
 }
 
 /** The deepest nesting of objects and arrays memsync accepts in any JSON (records, input, its own files). */

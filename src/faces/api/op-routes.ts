@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { invalidInput, notFound } from "../../core/errors.ts";
-import { describeIssue } from "../../core/model/validate.ts";
+import { parseWith } from "../../core/model/validate.ts";
 import { opNamed, type OpInfo } from "../../ops/catalogue/index.ts";
 import { runOp } from "../../ops/catalogue/run.ts";
 import { coded } from "../../ops/catalogue/errors.ts";
@@ -28,12 +28,9 @@ function noSuchOp(name: string): Error {
 /** Entries that do not run in this process: sync runs as its own process, one at a time. */
 async function runSpecial(info: OpInfo, input: Record<string, unknown>, api: ApiContext): Promise<{ out: unknown } | null> {
   if (info.name !== "sync") return null;
-  const parsed = (await info.load()).input.safeParse(input, { reportInput: true });
-  if (!parsed.success) {
-    const issues = parsed.error.issues as Parameters<typeof describeIssue>[0][];
-    throw invalidInput(`${info.name}: ${issues.slice(0, 3).map(describeIssue).join("; ")}`);
-  }
-  return { out: await api.sync.runOrThrow((parsed.data as { direction: Direction }).direction) };
+  const parsed = parseWith((await info.load()).input, input);
+  if (!parsed.ok) throw invalidInput(`${info.name}: ${parsed.problem}`);
+  return { out: await api.sync.runOrThrow((parsed.value as { direction: Direction }).direction) };
 }
 
 async function answer(c: Context, api: ApiContext, get: boolean): Promise<Response> {

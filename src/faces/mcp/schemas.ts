@@ -2,7 +2,7 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 
 // JSON Schema documents for tools, and the Standard Schema the SDK's registerTool takes. The SDK
 // would validate arguments itself and answer its own error text; memsync's tools validate with
-// the catalogue's zod schemas instead (runOp: defaults, limits, invalid_input with a code), so
+// the catalogue's valibot schemas instead (runOp: defaults, limits, invalid_input with a code), so
 // the schema handed to the SDK only describes (tools/list) and lets every value through.
 
 export type JsonSchema = Record<string, unknown>;

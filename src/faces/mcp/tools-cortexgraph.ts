@@ -1,9 +1,11 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Int, Num } from "../../core/model/common.ts";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { type ErrorCode, isMemsyncError, MemsyncError, oneLine } from "../../core/errors.ts";
 import type { Memory } from "../../core/model/memory.ts";
 import type { Relation } from "../../core/model/relation.ts";
-import { describeIssue } from "../../core/model/validate.ts";
+import { jsonSchemaOf } from "../../core/model/json-schema-of.ts";
+import { parseWith } from "../../core/model/validate.ts";
 import { RELATION_TYPES } from "../../core/model/vocab.ts";
 import { recallIntent } from "../../core/recall-intent.ts";
 import { coded } from "../../ops/catalogue/errors.ts";
@@ -28,7 +30,7 @@ type Flags = { readOnly: boolean; destructive: boolean; idempotent: boolean };
 interface CgTool {
   name: string;
   description: string;
-  input: z.ZodMiniObject;
+  input: Params;
   output: JsonSchema;
   flags: Flags;
   /** The catalogue operations it runs: absent from this build, the tool is too. */
@@ -42,17 +44,20 @@ const DESTROY: Flags = { readOnly: false, destructive: true, idempotent: false }
 
 // --- parameters, as CortexGraph's validators take them ------------------------------------
 
-const opt = <T extends z.ZodMiniType>(t: T) => z._default(z.nullable(t), null);
-const Str = (max: number) => z.string().check(z.maxLength(max));
-const Tags = z.array(Str(100)).check(z.maxLength(50));
-const Score01 = z.number().check(z.gte(0), z.lte(1));
-const Weight = z.number().check(z.gte(0), z.lte(2));
-const Int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
-const STATUS = ["active", "promoted", "archived"] as const;
-const StatusIn = opt(z.union([z.enum(STATUS), z.array(z.enum(STATUS)).check(z.maxLength(5))]));
-const Message = z.string().check(z.maxLength(50_000));
+/** A tool's parameters: an object schema (unknown keys dropped). */
+type Params = v.ObjectSchema<v.ObjectEntries, undefined>;
 
-const page = { page: opt(Int(1, 1_000_000)), page_size: opt(Int(1, 100)) };
+const opt = <T extends v.GenericSchema>(t: T) => v.optional(v.nullable(t), null);
+const Str = (max: number) => v.pipe(v.string(), v.maxLength(max));
+const Tags = v.pipe(v.array(Str(100)), v.maxLength(50));
+const Score01 = v.pipe(Num(), v.minValue(0), v.maxValue(1));
+const Weight = v.pipe(Num(), v.minValue(0), v.maxValue(2));
+const IntIn = (min: number, max: number) => v.pipe(Int(), v.minValue(min), v.maxValue(max));
+const STATUS = ["active", "promoted", "archived"] as const;
+const StatusIn = opt(v.union([v.picklist(STATUS), v.pipe(v.array(v.picklist(STATUS)), v.maxLength(5))]));
+const Message = v.pipe(v.string(), v.maxLength(50_000));
+
+const page = { page: opt(IntIn(1, 1_000_000)), page_size: opt(IntIn(1, 100)) };
 
 // --- pieces of answers ----------------------------------------------------------------------
 
@@ -127,14 +132,14 @@ const TOOLS: CgTool[] = [
     name: "save_memory",
     description:
       "Save memory to short-term storage. Args: content (max 50k chars), tags (max 50), entities (max 100), source (max 500 chars), context (max 1k chars), meta (custom metadata), strength (1.0-2.0, default 1.0). Returns success, memory_id, message, has_embedding, enrichment_applied.",
-    input: z.object({
+    input: v.object({
       content: Str(50_000),
       tags: opt(Tags),
-      entities: opt(z.array(Str(200)).check(z.maxLength(100))),
+      entities: opt(v.pipe(v.array(Str(200)), v.maxLength(100))),
       source: opt(Str(500)),
       context: opt(Str(1000)),
-      meta: opt(z.record(z.string(), z.unknown())),
-      strength: opt(z.number().check(z.gte(1), z.lte(2))),
+      meta: opt(v.record(v.string(), v.unknown())),
+      strength: opt(v.pipe(Num(), v.minValue(1), v.maxValue(2))),
     }),
     output: shape({ memory_id: T.s, message: T.s, has_embedding: T.b, enrichment_applied: T.b, auto_entities: T.i, calculated_strength: T.n }),
     flags: WRITE,
@@ -152,17 +157,17 @@ const TOOLS: CgTool[] = [
     name: "search_memory",
     description:
       "Search memories with filters and pagination. Args: query, tags, status ('active', 'promoted', 'archived' or a list; default active and promoted), top_k (1-100), window_days (1-3650), min_score (0.0-1.0), use_embeddings, include_review_candidates, page, page_size (max 100), preview_length (0-5000, default 300). Every memory matching a word of the query is a candidate, however old.",
-    input: z.object({
+    input: v.object({
       query: opt(Str(50_000)),
       tags: opt(Tags),
       status: StatusIn,
-      top_k: z._default(Int(1, 100), 10),
-      window_days: opt(Int(1, 3650)),
+      top_k: v.optional(IntIn(1, 100), 10),
+      window_days: opt(IntIn(1, 3650)),
       min_score: opt(Score01),
-      use_embeddings: z._default(z.boolean(), false),
-      include_review_candidates: z._default(z.boolean(), true),
+      use_embeddings: v.optional(v.boolean(), false),
+      include_review_candidates: v.optional(v.boolean(), true),
       ...page,
-      preview_length: opt(Int(0, 5000)),
+      preview_length: opt(IntIn(0, 5000)),
     }),
     output: SEARCH_OUT,
     flags: READ,
@@ -192,17 +197,17 @@ const TOOLS: CgTool[] = [
     name: "search_unified",
     description:
       "Search across STM and LTM with unified ranking: memsync's memories (source stm) and those promoted to the long-term vault (source ltm, path the note). Args: query, tags, status, limit (1-100), stm_weight and ltm_weight (0.0-2.0), window_days, min_score, page, page_size, preview_length.",
-    input: z.object({
+    input: v.object({
       query: opt(Str(50_000)),
       tags: opt(Tags),
       status: StatusIn,
-      limit: z._default(Int(1, 100), 10),
-      stm_weight: z._default(Weight, 1),
-      ltm_weight: z._default(Weight, 0.7),
-      window_days: opt(Int(1, 3650)),
+      limit: v.optional(IntIn(1, 100), 10),
+      stm_weight: v.optional(Weight, 1),
+      ltm_weight: v.optional(Weight, 0.7),
+      window_days: opt(IntIn(1, 3650)),
       min_score: opt(Score01),
       ...page,
-      preview_length: opt(Int(0, 5000)),
+      preview_length: opt(IntIn(0, 5000)),
     }),
     output: SEARCH_OUT,
     flags: READ,
@@ -239,7 +244,7 @@ const TOOLS: CgTool[] = [
   {
     name: "touch_memory",
     description: "Reinforce a memory to reset its decay: use_count + 1, last_used now; boost_strength adds 0.1 to its strength (at most 2.0). Returns old_score, new_score, use_count, strength.",
-    input: z.object({ memory_id: z.string().check(z.minLength(1), z.maxLength(200)), boost_strength: z._default(z.boolean(), false) }),
+    input: v.object({ memory_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), boost_strength: v.optional(v.boolean(), false) }),
     output: shape({ memory_id: T.s, old_score: T.n, new_score: T.n, use_count: T.i, strength: T.n, message: T.s }),
     flags: WRITE,
     ops: ["score", "touch"],
@@ -258,10 +263,10 @@ const TOOLS: CgTool[] = [
     name: "open_memories",
     description:
       "Retrieve specific memories by id with full detail (the whole content). Args: memory_ids (one id or a list, max 100), include_relations, include_scores, page, page_size (max 100). Returns memories, not_found ids and, when paged, pagination.",
-    input: z.object({
-      memory_ids: z.union([z.string().check(z.maxLength(200)), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(100))]),
-      include_relations: z._default(z.boolean(), true),
-      include_scores: z._default(z.boolean(), true),
+    input: v.object({
+      memory_ids: v.union([v.pipe(v.string(), v.maxLength(200)), v.pipe(v.array(v.pipe(v.string(), v.maxLength(200))), v.maxLength(100))]),
+      include_relations: v.optional(v.boolean(), true),
+      include_scores: v.optional(v.boolean(), true),
       ...page,
     }),
     output: shape({ count: T.i, memories: T.a, not_found: T.a, pagination: T.o }, ["count", "memories", "not_found"]),
@@ -306,7 +311,7 @@ const TOOLS: CgTool[] = [
     name: "read_graph",
     description:
       "The knowledge graph of memories and relations, one page at a time (newest first; default page_size 20, max 100): each memory with its gist (or the first 300 characters; open_memories gives the whole text), the relations touching the page, stats over the whole store, and pagination. Args: status ('active', 'promoted', 'archived' or 'all'), include_scores, limit (1-10,000), page, page_size.",
-    input: z.object({ status: z._default(z.enum([...STATUS, "all"]), "active"), include_scores: z._default(z.boolean(), true), limit: opt(Int(1, 10_000)), ...page }),
+    input: v.object({ status: v.optional(v.picklist([...STATUS, "all"]), "active"), include_scores: v.optional(v.boolean(), true), limit: opt(IntIn(1, 10_000)), ...page }),
     output: shape({ memories: T.a, relations: T.a, stats: T.o, pagination: T.o }),
     flags: READ,
     ops: ["graph"],
@@ -356,12 +361,12 @@ const TOOLS: CgTool[] = [
   {
     name: "create_relation",
     description: `Link two memories with a typed relationship. Args: from_memory_id, to_memory_id, relation_type (${RELATION_TYPES.join(", ")}), strength (0.0-1.0, default 1.0), metadata. Returns relation_id, from, to, type, strength.`,
-    input: z.object({
-      from_memory_id: z.string().check(z.minLength(1), z.maxLength(200)),
-      to_memory_id: z.string().check(z.minLength(1), z.maxLength(200)),
-      relation_type: z.enum(RELATION_TYPES),
-      strength: z._default(Score01, 1),
-      metadata: opt(z.record(z.string(), z.unknown())),
+    input: v.object({
+      from_memory_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+      to_memory_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+      relation_type: v.picklist(RELATION_TYPES),
+      strength: v.optional(Score01, 1),
+      metadata: opt(v.record(v.string(), v.unknown())),
     }),
     output: shape({ relation_id: T.s, from: T.s, to: T.s, type: T.s, strength: T.n, message: T.s }),
     flags: WRITE,
@@ -376,11 +381,11 @@ const TOOLS: CgTool[] = [
     name: "cluster_memories",
     description:
       "Cluster similar active memories (for consolidation), or find likely duplicate pairs. Args: strategy ('similarity'), threshold (0.0-1.0; default memsync's 0.6), max_cluster_size (1-100), find_duplicates, duplicate_threshold (default 0.88). Cluster ids are stable: the same memories give the same id, which consolidate_memories takes.",
-    input: z.object({
-      strategy: z._default(z.enum(["similarity"]), "similarity"),
+    input: v.object({
+      strategy: v.optional(v.picklist(["similarity"]), "similarity"),
       threshold: opt(Score01),
-      max_cluster_size: opt(Int(1, 100)),
-      find_duplicates: z._default(z.boolean(), false),
+      max_cluster_size: opt(IntIn(1, 100)),
+      find_duplicates: v.optional(v.boolean(), false),
       duplicate_threshold: opt(Score01),
     }),
     output: shape({ mode: T.s, clusters_found: T.i, clusters: T.a, duplicates_found: T.i, duplicates: T.a, message: T.s }, ["mode", "message"]),
@@ -421,7 +426,7 @@ const TOOLS: CgTool[] = [
     name: "consolidate_memories",
     description:
       "Merge or link similar memories: mode 'preview' (no changes), 'apply' (merge a cluster into one memory, its sources replaced, one commit) or 'link' (relate its memories). Args: cluster_id (from cluster_memories; required unless auto_detect), mode, auto_detect (every cluster of cohesion at least cohesion_threshold), cohesion_threshold (0.0-1.0, default 0.75).",
-    input: z.object({ cluster_id: opt(z.string().check(z.maxLength(100))), mode: z._default(z.enum(["preview", "apply", "link"]), "preview"), auto_detect: z._default(z.boolean(), false), cohesion_threshold: z._default(Score01, 0.75) }),
+    input: v.object({ cluster_id: opt(v.pipe(v.string(), v.maxLength(100))), mode: v.optional(v.picklist(["preview", "apply", "link"]), "preview"), auto_detect: v.optional(v.boolean(), false), cohesion_threshold: v.optional(Score01, 0.75) }),
     output: shape({ mode: T.s, message: T.s }, ["mode"]),
     flags: { readOnly: false, destructive: true, idempotent: false },
     ops: ["consolidate"],
@@ -472,7 +477,7 @@ const TOOLS: CgTool[] = [
     name: "gc",
     description:
       "Remove or archive low-scoring memories (decay score under the forget threshold), lowest first. Args: dry_run (default true: preview only), archive_instead, limit (1-10,000). Returns removed_count, archived_count, freed_score_sum, memory_ids (first 10), total_affected.",
-    input: z.object({ dry_run: z._default(z.boolean(), true), archive_instead: z._default(z.boolean(), false), limit: opt(Int(1, 10_000)) }),
+    input: v.object({ dry_run: v.optional(v.boolean(), true), archive_instead: v.optional(v.boolean(), false), limit: opt(IntIn(1, 10_000)) }),
     output: shape({ dry_run: T.b, removed_count: T.i, archived_count: T.i, freed_score_sum: T.n, memory_ids: T.a, total_affected: T.i, message: T.s }),
     flags: DESTROY,
     ops: ["gc"],
@@ -496,7 +501,7 @@ const TOOLS: CgTool[] = [
     name: "promote_memory",
     description:
       "Promote high-value memories to long-term storage: an Obsidian-compatible Markdown note in the vault (MEMSYNC_VAULT where memsync runs), the memory marked promoted. Args: memory_id, auto_detect (every memory the promotion rule selects), dry_run, target ('obsidian'), force (promote memory_id even if it does not meet the criteria).",
-    input: z.object({ memory_id: opt(z.string().check(z.maxLength(200))), auto_detect: z._default(z.boolean(), false), dry_run: z._default(z.boolean(), false), target: z._default(z.string(), "obsidian"), force: z._default(z.boolean(), false) }),
+    input: v.object({ memory_id: opt(v.pipe(v.string(), v.maxLength(200))), auto_detect: v.optional(v.boolean(), false), dry_run: v.optional(v.boolean(), false), target: v.optional(v.string(), "obsidian"), force: v.optional(v.boolean(), false) }),
     output: shape({ dry_run: T.b, candidates_found: T.i, promoted_count: T.i, promoted_ids: T.a, candidates: T.a, message: T.s }),
     flags: WRITE,
     ops: ["promote", "score", "get"],
@@ -533,7 +538,7 @@ const TOOLS: CgTool[] = [
     name: "analyze_message",
     description:
       "Analyze a message for memory-worthy content (decisions, preferences, problems, solutions it states), without saving anything. Returns should_save, confidence, suggested_entities, suggested_tags, suggested_strength, reasoning, phrase_signals: what to pass to save_memory.",
-    input: z.object({ message: Message }),
+    input: v.object({ message: Message }),
     output: plain({ should_save: T.b, confidence: T.n, suggested_entities: T.a, suggested_tags: T.a, suggested_strength: T.n, reasoning: T.s, phrase_signals: T.o }),
     flags: READ,
     ops: ["capture"],
@@ -560,7 +565,7 @@ const TOOLS: CgTool[] = [
     name: "analyze_for_recall",
     description:
       "Analyze a message for recall/search intent (\"what did we decide about ...\", \"do you remember ...\") and whether stored memories match it. Returns should_search, confidence, suggested_query, suggested_tags, suggested_entities, reasoning, phrase_signals: what to pass to search_memory.",
-    input: z.object({ message: Message }),
+    input: v.object({ message: Message }),
     output: plain({ should_search: T.b, confidence: T.n, suggested_query: T.s, suggested_tags: T.a, suggested_entities: T.a, reasoning: T.s, phrase_signals: T.o }),
     flags: READ,
     ops: ["recall"],
@@ -590,7 +595,7 @@ const TOOLS: CgTool[] = [
     name: "auto_recall_process_message",
     description:
       "Recall the memories related to a message's topics and reinforce them (touch: use_count + 1, last_used now), silently: nothing is surfaced, decay is reset. Call it when the user discusses substantive topics. Returns topics_found, memories_found, memories_reinforced.",
-    input: z.object({ message: Message }),
+    input: v.object({ message: Message }),
     output: shape({ enabled: T.b, topics_found: T.a, memories_found: T.i, memories_reinforced: T.a, mode: T.s, message: T.s }),
     flags: WRITE,
     ops: ["recall", "touch"],
@@ -612,11 +617,11 @@ const TOOLS: CgTool[] = [
     name: "split_memory",
     description:
       "Split a complex memory into atomic parts (at least two), one commit: each part a new memory inheriting the original's strength, use_count and created_at, related to it by split_from; the original is removed. Args: memory_id, split_contents, split_tags and split_entities (one list per part; default the original's).",
-    input: z.object({
-      memory_id: z.string().check(z.minLength(1), z.maxLength(200)),
-      split_contents: z.array(Str(50_000)).check(z.maxLength(1000)),
-      split_tags: opt(z.array(Tags).check(z.maxLength(1000))),
-      split_entities: opt(z.array(z.array(Str(200)).check(z.maxLength(100))).check(z.maxLength(1000))),
+    input: v.object({
+      memory_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+      split_contents: v.pipe(v.array(Str(50_000)), v.maxLength(1000)),
+      split_tags: opt(v.pipe(v.array(Tags), v.maxLength(1000))),
+      split_entities: opt(v.pipe(v.array(v.pipe(v.array(Str(200)), v.maxLength(100))), v.maxLength(1000))),
     }),
     output: shape({ original_id: T.s, original_status: T.s, new_memory_ids: T.a, relations_created: T.a, message: T.s }),
     flags: { readOnly: false, destructive: true, idempotent: false },
@@ -634,23 +639,23 @@ const TOOLS: CgTool[] = [
 ];
 
 /** CortexGraph tools memsync does not support: listed, answering a clear isError. */
-const UNSUPPORTED: { name: string; description: string; input: z.ZodMiniObject; why: string }[] = [
+const UNSUPPORTED: { name: string; description: string; input: Params; why: string }[] = [
   {
     name: "backfill_embeddings",
     description: "Generate embeddings for memories that lack them. Not supported by memsync: it answers an isError (code unavailable).",
-    input: z.object({ model: z._default(z.string(), "all-MiniLM-L6-v2"), limit: opt(Int(1, 10_000)), force: z._default(z.boolean(), false), dry_run: z._default(z.boolean(), false) }),
+    input: v.object({ model: v.optional(v.string(), "all-MiniLM-L6-v2"), limit: opt(IntIn(1, 10_000)), force: v.optional(v.boolean(), false), dry_run: v.optional(v.boolean(), false) }),
     why: "backfill_embeddings is not supported: memsync keeps no embeddings (search is full-text, bm25 over content, gist, tags and entities)",
   },
   {
     name: "get_performance_metrics",
     description: "Get current performance metrics. Not supported by memsync: it answers an isError (code unavailable).",
-    input: z.object({}),
+    input: v.object({}),
     why: "get_performance_metrics is not supported: memsync keeps no per-operation metrics in the server (its measured figures are in docs/benchmarks.md)",
   },
   {
     name: "reset_performance_metrics",
     description: "Reset all performance metrics. Not supported by memsync: it answers an isError (code unavailable).",
-    input: z.object({}),
+    input: v.object({}),
     why: "reset_performance_metrics is not supported: memsync keeps no per-operation metrics in the server",
   },
 ];
@@ -662,15 +667,14 @@ function failure(e: unknown): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify({ success: false, message: error.message, error }) }], isError: true, _meta: { "memsync/error": error } };
 }
 
-function parse(name: string, schema: z.ZodMiniObject, args: unknown): any {
-  const parsed = schema.safeParse(args ?? {}, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues as Parameters<typeof describeIssue>[0][];
-  throw new MemsyncError("invalid_input", `${name}: ${issues.slice(0, 3).map(describeIssue).join("; ")}`);
+function parse(name: string, schema: Params, args: unknown): any {
+  const parsed = parseWith(schema, args ?? {});
+  if (parsed.ok) return parsed.value;
+  throw new MemsyncError("invalid_input", `${name}: ${parsed.problem}`);
 }
 
-const inputJson = (s: z.ZodMiniObject): JsonSchema => {
-  const { $schema: _, ...json } = z.toJSONSchema(s, { io: "input", target: "draft-2020-12" }) as JsonSchema;
+const inputJson = (s: Params): JsonSchema => {
+  const { $schema: _, ...json } = jsonSchemaOf(s, "input");
   return json;
 };
 
@@ -680,7 +684,7 @@ export interface CgToolInfo {
   supported: boolean;
 }
 
-let built: { tool: CgTool | null; name: string; description: string; input: JsonSchema; output: JsonSchema; flags: Flags; schema: z.ZodMiniObject; why?: string }[] | undefined;
+let built: { tool: CgTool | null; name: string; description: string; input: JsonSchema; output: JsonSchema; flags: Flags; schema: Params; why?: string }[] | undefined;
 
 /** The profile's tools in this build (schemas built once per process). */
 function definitions() {

@@ -1,6 +1,7 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { MemsyncError } from "../../core/errors.ts";
+import { parseWith } from "../../core/model/validate.ts";
 import * as kg from "../../core/knowledge-graph.ts";
 import { entityRecord, graphOfMemories, KG_TAG, type LoadedGraph, relationRecord } from "../../core/knowledge-graph-records.ts";
 import type { Memory } from "../../core/model/memory.ts";
@@ -24,19 +25,19 @@ export const KG_URI = "memory://knowledge-graph";
 /** The graph as loaded: each entity and relation object, with the record it came from. */
 type Loaded = LoadedGraph;
 
-const Str = z.string();
-const EntityIn = z.object({ name: Str, entityType: Str, observations: z.array(Str) });
-const RelationIn = z.object({ from: Str, to: Str, relationType: Str });
+const Str = v.string();
+const EntityIn = v.object({ name: Str, entityType: Str, observations: v.array(Str) });
+const RelationIn = v.object({ from: Str, to: Str, relationType: Str });
 const INPUTS = {
-  create_entities: z.object({ entities: z.array(EntityIn) }),
-  create_relations: z.object({ relations: z.array(RelationIn) }),
-  add_observations: z.object({ observations: z.array(z.object({ entityName: Str, contents: z.array(Str) })) }),
-  delete_entities: z.object({ entityNames: z.array(Str) }),
-  delete_observations: z.object({ deletions: z.array(z.object({ entityName: Str, observations: z.array(Str) })) }),
-  delete_relations: z.object({ relations: z.array(RelationIn) }),
-  read_graph: z.object({}),
-  search_nodes: z.object({ query: Str }),
-  open_nodes: z.object({ names: z.array(Str) }),
+  create_entities: v.object({ entities: v.array(EntityIn) }),
+  create_relations: v.object({ relations: v.array(RelationIn) }),
+  add_observations: v.object({ observations: v.array(v.object({ entityName: Str, contents: v.array(Str) })) }),
+  delete_entities: v.object({ entityNames: v.array(Str) }),
+  delete_observations: v.object({ deletions: v.array(v.object({ entityName: Str, observations: v.array(Str) })) }),
+  delete_relations: v.object({ relations: v.array(RelationIn) }),
+  read_graph: v.object({}),
+  search_nodes: v.object({ query: Str }),
+  open_nodes: v.object({ names: v.array(Str) }),
 } as const;
 
 async function load(callOf: CallFactory): Promise<Loaded> {
@@ -121,10 +122,10 @@ export function registerMemoryTools(server: McpServer, callOf: CallFactory): voi
       (args: Record<string, unknown>) =>
         serial(async () => {
           try {
-            const parsed = INPUTS[name].safeParse(args ?? {});
-            if (!parsed.success) throw new MemsyncError("invalid_input", `${name}: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`);
+            const parsed = parseWith(INPUTS[name], args ?? {});
+            if (!parsed.ok) throw new MemsyncError("invalid_input", `${name}: ${parsed.problem}`);
             const l = await load(callOf);
-            const out = handler.run(l, parsed.data);
+            const out = handler.run(l, parsed.value);
             if (handler.writes) await persist(callOf, l);
             return out;
           } catch (e) {

@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
 import { type Extraction, extractCaptures } from "../../core/capture/extract.ts";
 import { parseHookPayload } from "../../core/capture/hook-input.ts";
 import type { CaptureContext, Overrides } from "../../core/capture/record.ts";
@@ -16,8 +16,8 @@ import { def, num, Texts } from "./schema.ts";
 // nothing to keep never creates or opens one.
 
 /** Text of a memory or a prompt: far more than a memory holds (core/labels.ts checks that). */
-const Text = z.string().check(z.maxLength(1_000_000));
-const Project = z.optional(z.string().check(z.maxLength(500)));
+const Text = v.pipe(v.string(), v.maxLength(1_000_000));
+const Project = v.optional(v.pipe(v.string(), v.maxLength(500)));
 
 /**
  * The project: the one given, else none for a global memory, else that of the working directory
@@ -32,32 +32,32 @@ function projectFor(input: { global: boolean; project?: string | undefined }, ca
   return cwd !== undefined ? projectOf({ given: input.project, cwd }) : input.project?.trim() || null;
 }
 
-const Stored = (o: typeof import("./outputs.ts")) => z.object({ action: z.enum(["created", "reinforced"]), memory: o.Memory, path: o.Text });
+const Stored = (o: typeof import("./outputs.ts")) => v.object({ action: v.picklist(["created", "reinforced"]), memory: o.Memory, path: o.Text });
 
 export const remember = def(
-  () => z.object({
+  () => v.object({
     text: Text,
     /** Default: read from the text. */
-    type: z.optional(z.enum(MEMORY_TYPES)),
+    type: v.optional(v.picklist(MEMORY_TYPES)),
     /** It worked (a pattern) or failed (an anti-pattern); with a type, only recorded. */
-    outcome: z.optional(z.enum(OUTCOMES)),
+    outcome: v.optional(v.picklist(OUTCOMES)),
     /** Shared across projects: scope global, no project. */
-    global: z._default(z.boolean(), false),
+    global: v.optional(v.boolean(), false),
     project: Project,
-    scope: z.optional(z.enum(SHARING_SCOPES)),
-    tags: z._default(Texts, []),
+    scope: v.optional(v.picklist(SHARING_SCOPES)),
+    tags: v.optional(Texts, []),
     /** Besides those found in the text. */
-    entities: z._default(Texts, []),
-    importance: z.optional(z.enum(IMPORTANCE_LEVELS)),
+    entities: v.optional(Texts, []),
+    importance: v.optional(v.picklist(IMPORTANCE_LEVELS)),
     /** Default: from the text, at least 0.8. */
-    confidence: z.optional(num(0, 1)),
-    category: z.optional(z.string().check(z.maxLength(200))),
+    confidence: v.optional(num(0, 1)),
+    category: v.optional(v.pipe(v.string(), v.maxLength(200))),
     /** meta.source (default remember). */
-    source: z.optional(z.string().check(z.maxLength(500))),
+    source: v.optional(v.pipe(v.string(), v.maxLength(500))),
     /** What would be stored; store nothing. */
-    dry_run: z._default(z.boolean(), false),
+    dry_run: v.optional(v.boolean(), false),
   }),
-  (o) => z.union([z.object({ dry_run: z.literal(true), memory: o.Fields }), z.extend(Stored(o), { store_created: o.Flag })]),
+  (o) => v.union([v.object({ dry_run: v.literal(true), memory: o.Fields }), v.object({ ...Stored(o).entries, store_created: o.Flag })]),
   async (call, input) => {
     if (input.text.trim() === "") throw invalidInput("text is empty", { fields: ["text"] });
     if (input.global && input.scope !== undefined && input.scope !== "global") throw usageError("global and scope disagree", { fields: ["global", "scope"] });
@@ -81,29 +81,29 @@ export const remember = def(
 const extractionJson = (x: Extraction) => ({ skipped: x.skipped, ignored: x.ignored, reason: x.reason, redacted: x.redacted, private_removed: x.privateRemoved });
 
 export const capture = def(
-  () => z.object({
+  () => v.object({
     /** Free text, or a Claude Code hook payload (JSON with hook_event_name, prompt, cwd, session_id). */
     text: Text,
     /** Store as global (no project). */
-    global: z._default(z.boolean(), false),
+    global: v.optional(v.boolean(), false),
     /** Default: that of the hook's cwd, else of the caller's working directory. */
     project: Project,
     /** Put on every memory stored. */
-    tags: z._default(Texts, []),
-    dry_run: z._default(z.boolean(), false),
+    tags: v.optional(Texts, []),
+    dry_run: v.optional(v.boolean(), false),
   }),
   (o) =>
-    z.object({
+    v.object({
       dry_run: o.Flag,
       project: o.NullableText,
       source: o.Text,
-      stored: z.array(Stored(o)),
+      stored: v.array(Stored(o)),
       /** What was stored (a dry run: the record fields it would store). */
-      captures: z.array(o.Fields),
-      skipped: z.array(z.object({ text: o.Text, reason: o.Text })),
-      ignored: z.array(o.Text),
+      captures: v.array(o.Fields),
+      skipped: v.array(v.object({ text: o.Text, reason: o.Text })),
+      ignored: v.array(o.Text),
       reason: o.NullableText,
-      redacted: z.array(o.Text),
+      redacted: v.array(o.Text),
       private_removed: o.Flag,
       store_created: o.Flag,
     }),

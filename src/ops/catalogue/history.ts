@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
 import { parseId } from "../../core/ids.ts";
 import { withStore } from "../context.ts";
 import { resolveId } from "../id-lookup.ts";
@@ -7,16 +7,16 @@ import { def, IdText, int } from "./schema.ts";
 // history: the commits that touched a memory (ops/history.ts), newest first, bounded.
 
 export const history = def(
-  () => z.object({
+  () => v.object({
     id: IdText,
-    limit: z._default(int(1, 1000), 20),
+    limit: v.optional(int(1, 1000), 20),
     /** At most this many commits are read, newest first. */
-    scan: z._default(int(1, 100_000), 500),
+    scan: v.optional(int(1, 100_000), 500),
   }),
   (o) =>
-    z.object({
+    v.object({
       id: o.Text,
-      commits: z.array(z.object({ oid: o.Text, message: o.Text, author: o.Text, at: o.Seconds, change: z.enum(["added", "changed", "removed"]) })),
+      commits: v.array(v.object({ oid: o.Text, message: o.Text, author: o.Text, at: o.Seconds, change: v.picklist(["added", "changed", "removed"]) })),
       scanned: o.Count,
       more: o.Flag,
     }),

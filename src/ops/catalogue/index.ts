@@ -1,9 +1,9 @@
-import type { ZodMiniType } from "zod/mini";
+import type { GenericSchema } from "valibot";
 import type { ProgressListener } from "../../sync/progress.ts";
 import type { OpsEnv } from "../context.ts";
 
 // The one catalogue of operations. Every operation is declared here once: its name, a one-line
-// summary and its flags; its input schema (zod/mini: the one place its defaults, limits and id
+// summary and its flags; its input schema (valibot: the one place its defaults, limits and id
 // parsing live), output schema and run function sit in the module `load` imports, so a face pays
 // only for the operation it runs. json-schema.ts turns both schemas into JSON Schema documents. The CLI's commands call through it (faces/cli); the API's routes and the
 // MCP tools are to be derived from it the same way (issue 11 part 2, issue 12).
@@ -23,14 +23,14 @@ export interface OpCall {
   progress?: ProgressListener;
 }
 
-/** A zod/mini schema of what an operation returns. */
-export type OutputSchema = ZodMiniType;
+/** A valibot schema of what an operation returns. */
+export type OutputSchema = GenericSchema;
 
 /** An operation's schemas and function, loaded on demand. */
 export interface OpImpl<I = unknown, O = unknown> {
-  /** zod/mini schema of the input (defaults applied, limits checked). */
-  input: { safeParse(v: unknown, params?: { reportInput?: boolean; jitless?: boolean }): { success: true; data: I } | { success: false; error: { issues: readonly unknown[] } } };
-  /** zod/mini schema of what run returns, built on first ask (documents, tests; a call never needs it). */
+  /** valibot schema of the input (defaults applied, limits checked). */
+  input: GenericSchema<unknown, I>;
+  /** valibot schema of what run returns, built on first ask (documents, tests; a call never needs it). */
   output(): Promise<OutputSchema>;
   run(call: OpCall, input: I): Promise<O>;
 }

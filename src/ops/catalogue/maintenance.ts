@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Num } from "../../core/model/common.ts";
 import path from "node:path";
 import { CLUSTER_ID_RE } from "../../core/cluster/clusters.ts";
 import { invalidInput, usageError } from "../../core/errors.ts";
@@ -15,53 +16,53 @@ import { def, IdText, int, MAX_IDS, num, parseIds, Texts } from "./schema.ts";
 // unless claim_maintainer says to take it over.
 
 /** Make this machine the store's maintainer (another machine holds the role). */
-const Claim = () => z._default(z.boolean(), false);
+const Claim = () => v.optional(v.boolean(), false);
 
 export const gc = def(
-  () => z.object({
+  () => v.object({
     /** Archive instead of deleting. */
-    archive: z._default(z.boolean(), false),
-    dry_run: z._default(z.boolean(), false),
+    archive: v.optional(v.boolean(), false),
+    dry_run: v.optional(v.boolean(), false),
     /** At most this many, the lowest scores first (0: all). */
-    limit: z._default(int(0, 100_000_000), 0),
+    limit: v.optional(int(0, 100_000_000), 0),
     claim_maintainer: Claim(),
   }),
   (o) =>
-    z.object({
+    v.object({
       dry_run: o.Flag,
-      action: z.enum(["delete", "archive"]),
-      forget_threshold: z.number(),
+      action: v.picklist(["delete", "archive"]),
+      forget_threshold: Num(),
       model: o.Text,
       scanned: o.Count,
       under_threshold: o.Count,
-      candidates: z.array(z.object({ id: o.Text, score: z.number(), use_count: o.Count, last_used: o.Seconds, strength: z.number(), preview: z.optional(o.Text) })),
+      candidates: v.array(v.object({ id: o.Text, score: Num(), use_count: o.Count, last_used: o.Seconds, strength: Num(), preview: v.optional(o.Text) })),
       removed: o.Ids,
       relations_removed: o.Ids,
       skipped: o.Skipped,
       last_gc_at: o.NullableSeconds,
-      maintainer: z.nullable(o.Maintainer),
+      maintainer: v.nullable(o.Maintainer),
     }),
   (call, input) =>
     withStore(call.env, (store) => gcOp(store, call.env, { archive: input.archive, dryRun: input.dry_run, limit: input.limit ? input.limit : null, claim: input.claim_maintainer })),
 );
 
 export const promote = def(
-  () => z.object({
-    ids: z._default(z.array(IdText).check(z.maxLength(MAX_IDS)), []),
+  () => v.object({
+    ids: v.optional(v.pipe(v.array(IdText), v.maxLength(MAX_IDS)), []),
     /** Every active memory the promotion rule selects. */
-    auto: z._default(z.boolean(), false),
-    dry_run: z._default(z.boolean(), false),
+    auto: v.optional(v.boolean(), false),
+    dry_run: v.optional(v.boolean(), false),
     /** The vault folder on this machine (never a synced setting); else MEMSYNC_VAULT where memsync runs. A caller with no working directory here (a server's) cannot name one. */
-    vault: z._default(z.nullable(z.string()), null),
+    vault: v.optional(v.nullable(v.string()), null),
     claim_maintainer: Claim(),
   }),
   (o) =>
-    z.object({
+    v.object({
       dry_run: o.Flag,
       vault: o.NullableText,
-      promoted: z.array(z.object({ id: o.Text, score: z.number(), reason: o.Text, note: o.Text, reused_note: o.Flag })),
+      promoted: v.array(v.object({ id: o.Text, score: Num(), reason: o.Text, note: o.Text, reused_note: o.Flag })),
       skipped: o.Skipped,
-      maintainer: z.nullable(o.Maintainer),
+      maintainer: v.nullable(o.Maintainer),
     }),
   async (call, input) => {
     parseIds(input.ids);
@@ -75,53 +76,53 @@ export const promote = def(
 );
 
 export const consolidate = def(
-  () => z.object({
+  () => v.object({
     /** preview: the clusters; apply: merge each into one memory; link: relate its memories both ways. */
-    mode: z._default(z.enum(["preview", "apply", "link"]), "preview"),
+    mode: v.optional(v.picklist(["preview", "apply", "link"]), "preview"),
     /** Only these clusters, by the ids a preview shows; none: every cluster. */
-    clusters: z._default(z.array(z.string().check(z.maxLength(100))).check(z.maxLength(MAX_IDS)), []),
+    clusters: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(100))), v.maxLength(MAX_IDS)), []),
     /** Similarity needed (default 0.6); the same threshold finds the same clusters. */
-    threshold: z.optional(num(0.05, 1)),
+    threshold: v.optional(num(0.05, 1)),
     claim_maintainer: Claim(),
   }),
   (o) => {
-    const Member = z.object({
+    const Member = v.object({
       id: o.Text,
       content: o.Text,
       type: o.Text,
-      tags: z.array(o.Text),
-      entities: z.array(o.Text),
+      tags: v.array(o.Text),
+      entities: v.array(o.Text),
       use_count: o.Count,
-      strength: z.number(),
+      strength: Num(),
       created_at: o.Seconds,
       last_used: o.Seconds,
     });
-    return z.object({
-      mode: z.enum(["preview", "apply", "link"]),
-      threshold: z.number(),
+    return v.object({
+      mode: v.picklist(["preview", "apply", "link"]),
+      threshold: Num(),
       memories: o.Count,
-      stats: z.object({ items: o.Count, candidates: o.Count, verified: o.Count }),
-      clusters: z.array(
-        z.object({
+      stats: v.object({ items: o.Count, candidates: o.Count, verified: o.Count }),
+      clusters: v.array(
+        v.object({
           id: o.Text,
-          cohesion: z.number(),
-          members: z.array(Member),
-          merged: z.nullable(z.omit(Member, { id: true })),
-          problem: z.optional(o.Text),
+          cohesion: Num(),
+          members: v.array(Member),
+          merged: v.nullable(v.omit(Member, ["id"])),
+          problem: v.optional(o.Text),
         }),
       ),
-      applied: z.array(
-        z.object({
+      applied: v.array(
+        v.object({
           cluster: o.Text,
-          cohesion: z.number(),
+          cohesion: Num(),
           sources: o.Ids,
-          into: z.optional(o.Text),
+          into: v.optional(o.Text),
           relations_created: o.Ids,
           relations_moved: o.Ids,
           relations_removed: o.Ids,
         }),
       ),
-      maintainer: z.optional(z.object({ machine: o.Text, claimed: o.Flag })),
+      maintainer: v.optional(v.object({ machine: o.Text, claimed: o.Flag })),
     });
   },
   async (call, input) => {
@@ -137,35 +138,35 @@ export const consolidate = def(
 
 /** A part: its text, or an object with content (and tags, entities, other record fields). */
 const Part = () =>
-  z.union([
-  z.string().check(z.maxLength(1_000_000)),
-  z.looseObject({ content: z.string().check(z.maxLength(1_000_000)), tags: z.optional(Texts), entities: z.optional(Texts) }),
+  v.union([
+  v.pipe(v.string(), v.maxLength(1_000_000)),
+  v.looseObject({ content: v.pipe(v.string(), v.maxLength(1_000_000)), tags: v.optional(Texts), entities: v.optional(Texts) }),
 ]);
 
-function partOf(p: z.output<ReturnType<typeof Part>>): SplitPart {
+function partOf(p: v.InferOutput<ReturnType<typeof Part>>): SplitPart {
   if (typeof p === "string") return { content: p };
   const { content, tags, entities, ...fields } = p as JsonObject & { content: string; tags?: string[]; entities?: string[] };
   return { content, ...(tags !== undefined ? { tags } : {}), ...(entities !== undefined ? { entities } : {}), ...(Object.keys(fields).length ? { fields } : {}) };
 }
 
 export const split = def(
-  () => z.object({
+  () => v.object({
     id: IdText,
     /** In order; at least two. Labels not given are the original's. */
-    parts: z.array(Part()).check(z.maxLength(1000)),
+    parts: v.pipe(v.array(Part()), v.maxLength(1000)),
     /** Keep the original, archived, with its relations (default: remove it; its relations go to every part). */
-    archive: z._default(z.boolean(), false),
+    archive: v.optional(v.boolean(), false),
     claim_maintainer: Claim(),
   }),
   (o) =>
-    z.object({
+    v.object({
       original: o.Text,
-      original_is: z.enum(["removed", "archived"]),
-      parts: z.array(o.Memory),
+      original_is: v.picklist(["removed", "archived"]),
+      parts: v.array(o.Memory),
       relations_created: o.Ids,
       relations_copied: o.Ids,
       relations_removed: o.Ids,
-      maintainer: z.object({ machine: o.Text, claimed: o.Flag }),
+      maintainer: v.object({ machine: o.Text, claimed: o.Flag }),
     }),
   async (call, input) => {
     parseIds([input.id]);
@@ -180,13 +181,13 @@ export const split = def(
 );
 
 export const splitCandidates = def(
-  () => z.object({
+  () => v.object({
     /** At most this many, the best first (0: all). */
-    limit: z._default(int(0, 1_000_000), 20),
+    limit: v.optional(int(0, 1_000_000), 20),
   }),
   (o) =>
-    z.object({
-      candidates: z.array(z.object({ id: o.Text, score: z.number(), reasons: z.array(o.Text), parts: z.array(o.Text), content: o.Text })),
+    v.object({
+      candidates: v.array(v.object({ id: o.Text, score: Num(), reasons: v.array(o.Text), parts: v.array(o.Text), content: o.Text })),
       total: o.Count,
       memories: o.Count,
     }),
@@ -197,11 +198,11 @@ export const splitCandidates = def(
 );
 
 export const maintainer = def(
-  () => z.object({
+  () => v.object({
     /** Make this machine the store's maintainer. */
-    claim: z._default(z.boolean(), false),
+    claim: v.optional(v.boolean(), false),
   }),
-  (o) => z.object({ maintainer: o.NullableText, machine: o.Text, is_this_machine: o.Flag, claimed: o.Flag }),
+  (o) => v.object({ maintainer: o.NullableText, machine: o.Text, is_this_machine: o.Flag, claimed: o.Flag }),
   async (call, input) => {
     const { maintainerOp } = await import("../maintainer.ts");
     return withStore(call.env, (store) => maintainerOp(store, call.env, input.claim));

@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Num } from "../../core/model/common.ts";
 import { sanitizeTags } from "../../core/labels.ts";
 import { MEMORY_STATUSES, MEMORY_TYPES } from "../../core/model/vocab.ts";
 import { parseSince } from "../../core/time.ts";
@@ -21,15 +22,15 @@ import { def, IdList, int, parseIds, Texts } from "./schema.ts";
 const DEFAULT_STATUSES = ["active", "promoted"] as const;
 
 const filterShape = () => ({
-  status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
-  type: z._default(z.array(z.enum(MEMORY_TYPES)), []),
-  tag: z._default(Texts, []),
-  entity: z._default(Texts, []),
-  project: z.optional(z.string().check(z.maxLength(500))),
+  status: v.optional(v.array(v.picklist([...MEMORY_STATUSES, "all"])), []),
+  type: v.optional(v.array(v.picklist(MEMORY_TYPES)), []),
+  tag: v.optional(Texts, []),
+  entity: v.optional(Texts, []),
+  project: v.optional(v.pipe(v.string(), v.maxLength(500))),
   /** Created since: 7d, 12h, 2026-11-01 or Unix seconds. */
-  since: z.optional(z.string().check(z.maxLength(100))),
+  since: v.optional(v.pipe(v.string(), v.maxLength(100))),
   /** Each shown memory's decay score too. */
-  scores: z._default(z.boolean(), false),
+  scores: v.optional(v.boolean(), false),
 });
 
 type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined };
@@ -56,11 +57,11 @@ async function scored<T extends object>(store: Store, out: T, want: boolean, mem
 }
 
 /** With scores: each shown memory's decay score, by id. */
-const DecayScores = () => z.optional(z.record(z.string(), z.number()));
+const DecayScores = () => v.optional(v.record(v.string(), Num()));
 
 export const list = def(
-  () => z.object({ ...filterShape(), limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
-  (o) => z.object({ memories: z.array(o.Memory), total: o.Count, decay_scores: DecayScores() }),
+  () => v.object({ ...filterShape(), limit: v.optional(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.listLimit) }),
+  (o) => v.object({ memories: v.array(o.Memory), total: o.Count, decay_scores: DecayScores() }),
   async (call, input) => {
     const filter = filterOf(input);
     return withStore(call.env, async (store) => scored(store, await listMemories(store, filter, limitOf(input.limit)), input.scores, (o) => o.memories));
@@ -68,18 +69,18 @@ export const list = def(
 );
 
 export const search = def(
-  () => z.object({
+  () => v.object({
     ...filterShape(),
-    query: z.string().check(z.maxLength(10_000)),
+    query: v.pipe(v.string(), v.maxLength(10_000)),
     /** Match any word instead of all. */
-    any: z._default(z.boolean(), false),
-    limit: z._default(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.searchLimit),
+    any: v.optional(v.boolean(), false),
+    limit: v.optional(int(QUERY_LIMITS.limit.min, QUERY_LIMITS.limit.max), QUERY_LIMITS.searchLimit),
   }),
   (o) =>
-    z.object({
+    v.object({
       query: o.Text,
-      words: z.array(o.Text),
-      hits: z.array(z.object({ memory: o.Memory, score: z.number() })),
+      words: v.array(o.Text),
+      hits: v.array(v.object({ memory: o.Memory, score: Num() })),
       total: o.Count,
       decay_scores: DecayScores(),
     }),
@@ -92,21 +93,21 @@ export const search = def(
 );
 
 export const recallOp = def(
-  () => z.object({
-    query: z.string().check(z.maxLength(100_000)),
-    budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), RECALL_DEFAULTS.budget),
-    limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), RECALL_DEFAULTS.limit),
+  () => v.object({
+    query: v.pipe(v.string(), v.maxLength(100_000)),
+    budget: v.optional(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), RECALL_DEFAULTS.budget),
+    limit: v.optional(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), RECALL_DEFAULTS.limit),
     /** Only this project's memories and those of no project. */
-    project: z.optional(z.string().check(z.maxLength(500))),
+    project: v.optional(v.pipe(v.string(), v.maxLength(500))),
   }),
   (o) =>
-    z.object({
+    v.object({
       query: o.Text,
-      words: z.array(o.Text),
+      words: v.array(o.Text),
       total: o.Count,
       total_exact: o.Flag,
-      items: z.array(
-        z.object({
+      items: v.array(
+        v.object({
           id: o.Text,
           short_id: o.Text,
           type: o.Text,
@@ -115,10 +116,10 @@ export const recallOp = def(
           text: o.Text,
           from_gist: o.Flag,
           collapsed: o.Ids,
-          relevance: z.number(),
-          decay: z.number(),
-          recency: z.number(),
-          score: z.number(),
+          relevance: Num(),
+          decay: Num(),
+          recency: Num(),
+          score: Num(),
         }),
       ),
       collapsed: o.Count,
@@ -130,18 +131,18 @@ export const recallOp = def(
 );
 
 export const context = def(
-  () => z.object({
+  () => v.object({
     /** The project; default: the caller's working directory's. */
-    project: z.optional(z.string().check(z.maxLength(500))),
-    budget: z._default(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), CONTEXT_DEFAULTS.budget),
-    limit: z._default(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), CONTEXT_DEFAULTS.limit),
+    project: v.optional(v.pipe(v.string(), v.maxLength(500))),
+    budget: v.optional(int(QUERY_LIMITS.budget.min, QUERY_LIMITS.budget.max), CONTEXT_DEFAULTS.budget),
+    limit: v.optional(int(QUERY_LIMITS.blockLimit.min, QUERY_LIMITS.blockLimit.max), CONTEXT_DEFAULTS.limit),
   }),
   (o) =>
-    z.object({
+    v.object({
       project: o.Text,
-      kind: z.enum(["decisions", "memories"]),
+      kind: v.picklist(["decisions", "memories"]),
       total: o.Count,
-      items: z.array(z.object({ id: o.Text, short_id: o.Text, type: o.Text, created_at: o.Seconds, text: o.Text, from_gist: o.Flag })),
+      items: v.array(v.object({ id: o.Text, short_id: o.Text, type: o.Text, created_at: o.Seconds, text: o.Text, from_gist: o.Flag })),
       more: o.Count,
       budget: o.Count,
       text: o.Text,
@@ -154,29 +155,29 @@ export const context = def(
 );
 
 export const score = def(
-  () => z.object({ ids: IdList }),
+  () => v.object({ ids: IdList }),
   (o) => {
-    const Decay = z.looseObject({ model: o.Text });
-    return z.object({
+    const Decay = v.looseObject({ model: o.Text });
+    return v.object({
       now: o.Seconds,
-      settings: z.looseObject({
+      settings: v.looseObject({
         decay: Decay,
-        forget_threshold: z.number(),
-        promote: z.looseObject({ threshold: z.number(), min_uses: z.number(), window_days: z.number() }),
-        danger_zone: z.looseObject({ min: z.number(), max: z.number() }),
+        forget_threshold: Num(),
+        promote: v.looseObject({ threshold: Num(), min_uses: Num(), window_days: Num() }),
+        danger_zone: v.looseObject({ min: Num(), max: Num() }),
       }),
-      scores: z.array(
-        z.object({
+      scores: v.array(
+        v.object({
           id: o.Text,
           status: o.Text,
-          score: z.number(),
+          score: Num(),
           use_count: o.Count,
           last_used: o.Seconds,
-          strength: z.number(),
-          review_priority: z.number(),
+          strength: Num(),
+          review_priority: Num(),
           forget_in: o.NullableSeconds,
           forget_at: o.NullableSeconds,
-          promotion: z.object({ eligible: o.Flag, score: z.number(), reason: o.Text }),
+          promotion: v.object({ eligible: o.Flag, score: Num(), reason: o.Text }),
         }),
       ),
       not_found: o.Ids,
@@ -195,24 +196,24 @@ export const score = def(
 );
 
 export const graph = def(
-  () => z.object({
+  () => v.object({
     /** Memories with these statuses (none: active and promoted; "all": every status). */
-    status: z._default(z.array(z.enum([...MEMORY_STATUSES, "all"])), []),
+    status: v.optional(v.array(v.picklist([...MEMORY_STATUSES, "all"])), []),
     /** Memories skipped before this page (newest first). */
-    offset: z._default(int(0, 10_000_000), 0),
-    limit: z._default(int(1, 1000), 20),
+    offset: v.optional(int(0, 10_000_000), 0),
+    limit: v.optional(int(1, 1000), 20),
   }),
   (o) =>
-    z.object({
-      memories: z.array(o.Memory),
-      relations: z.array(o.Relation),
+    v.object({
+      memories: v.array(o.Memory),
+      relations: v.array(o.Relation),
       total_memories: o.Count,
       total_relations: o.Count,
-      avg_score: z.number(),
-      avg_use_count: z.number(),
+      avg_score: Num(),
+      avg_use_count: Num(),
       offset: o.Count,
       limit: o.Count,
-      decay_scores: z.record(z.string(), z.number()),
+      decay_scores: v.record(v.string(), Num()),
     }),
   async (call, input) => {
     const statuses = input.status.includes("all") ? [] : input.status.length ? input.status : DEFAULT_STATUSES;

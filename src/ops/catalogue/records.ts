@@ -1,4 +1,4 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
 import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
 import { RELATION_TYPES } from "../../core/model/vocab.ts";
 import type { JsonObject, LabelEdits } from "../../core/records.ts";
@@ -31,16 +31,16 @@ function withProject(fields: JsonObject, call: OpCall, projectOf: typeof import(
 }
 
 export const save = def(
-  () => z.object({
+  () => v.object({
     /** One memory's fields (content required), or many: `memories`, checked all first, one commit. */
-    memory: z.optional(Json),
-    memories: z.optional(z.array(Json).check(z.minLength(1), z.maxLength(100_000))),
+    memory: v.optional(Json),
+    memories: v.optional(v.pipe(v.array(Json), v.minLength(1), v.maxLength(100_000))),
     /** What each of `memories` is called in errors (record 3, line 7). */
-    labels: z.optional(z.array(z.string())),
+    labels: v.optional(v.array(v.string())),
   }),
   (o) => {
     const saved = { memory: o.Memory, path: o.Text };
-    return z.union([z.object({ ...saved, store_created: o.Flag }), z.object({ saved: z.array(z.object(saved)), store_created: o.Flag })]);
+    return v.union([v.object({ ...saved, store_created: o.Flag }), v.object({ saved: v.array(v.object(saved)), store_created: o.Flag })]);
   },
   async (call, input): Promise<SaveResult> => {
     const many = input.memories !== undefined;
@@ -66,13 +66,13 @@ export const save = def(
   },
 );
 
-const Edited = (o: typeof import("./outputs.ts")) => z.object({ memories: z.array(o.Memory), unchanged: o.Ids });
+const Edited = (o: typeof import("./outputs.ts")) => v.object({ memories: v.array(o.Memory), unchanged: o.Ids });
 
 export const get = def(
-  () => z.object({ ids: IdList }),
+  () => v.object({ ids: IdList }),
   (o) =>
-    z.object({
-      found: z.array(z.object({ memory: o.Memory, path: o.Text, outgoing: z.array(o.Relation), incoming: z.array(o.Relation) })),
+    v.object({
+      found: v.array(v.object({ memory: o.Memory, path: o.Text, outgoing: v.array(o.Relation), incoming: v.array(o.Relation) })),
       not_found: o.Ids,
       unreadable: o.Unreadable,
     }),
@@ -84,15 +84,15 @@ export const get = def(
 );
 
 const Edits = () =>
-  z.object({
-  add_tags: z._default(Texts, []),
-  remove_tags: z._default(Texts, []),
-  add_entities: z._default(Texts, []),
-  remove_entities: z._default(Texts, []),
+  v.object({
+  add_tags: v.optional(Texts, []),
+  remove_tags: v.optional(Texts, []),
+  add_entities: v.optional(Texts, []),
+  remove_entities: v.optional(Texts, []),
 });
 
 export const update = def(
-  () => z.object({ id: IdText, patch: z._default(Json, {}), edits: z._default(Edits(), { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
+  () => v.object({ id: IdText, patch: v.optional(Json, {}), edits: v.optional(Edits(), { add_tags: [], remove_tags: [], add_entities: [], remove_entities: [] }) }),
   Edited,
   async (call, input) => {
     parseIds([input.id]);
@@ -105,21 +105,21 @@ export const update = def(
   },
 );
 
-export const touch = def(() => z.object({ ids: IdList, boost: z._default(z.boolean(), false) }), Edited, async (call, input) => {
+export const touch = def(() => v.object({ ids: IdList, boost: v.optional(v.boolean(), false) }), Edited, async (call, input) => {
   parseIds(input.ids);
   const { touchMemories } = await markOps();
   return withStore(call.env, async (store) => touchMemories(store, call.env, await resolveIds(store, input.ids), input.boost));
 });
 
-export const archive = def(() => z.object({ ids: IdList }), Edited, async (call, input) => {
+export const archive = def(() => v.object({ ids: IdList }), Edited, async (call, input) => {
   parseIds(input.ids);
   const { archiveMemories } = await markOps();
   return withStore(call.env, async (store) => archiveMemories(store, await resolveIds(store, input.ids)));
 });
 
 export const remove = def(
-  () => z.object({ ids: IdList, keep_relations: z._default(z.boolean(), false) }),
-  (o) => z.object({ deleted: o.Ids, relations_removed: o.Ids, relations_dangling: o.Ids }),
+  () => v.object({ ids: IdList, keep_relations: v.optional(v.boolean(), false) }),
+  (o) => v.object({ deleted: o.Ids, relations_removed: o.Ids, relations_dangling: o.Ids }),
   async (call, input) => {
   parseIds(input.ids);
   const { deleteMemories } = await import("../delete.ts");
@@ -128,14 +128,14 @@ export const remove = def(
 );
 
 export const relate = def(
-  () => z.object({
+  () => v.object({
     from: IdText,
     to: IdText,
-    type: z._default(z.enum(RELATION_TYPES), "related"),
-    strength: z.optional(num(0, 1)),
-    metadata: z._default(Json, {}),
+    type: v.optional(v.picklist(RELATION_TYPES), "related"),
+    strength: v.optional(num(0, 1)),
+    metadata: v.optional(Json, {}),
   }),
-  (o) => z.object({ relation: o.Relation, path: o.Text }),
+  (o) => v.object({ relation: o.Relation, path: o.Text }),
   async (call, input) => {
     parseIds([input.from], "from id");
     parseIds([input.to], "to id");
@@ -148,7 +148,7 @@ export const relate = def(
   },
 );
 
-export const unrelate_ = def(() => z.object({ ids: IdList }), (o) => z.object({ removed: o.Ids }), async (call, input) => {
+export const unrelate_ = def(() => v.object({ ids: IdList }), (o) => v.object({ removed: o.Ids }), async (call, input) => {
   parseIds(input.ids, "relation id");
   const { unrelate } = await import("../relate.ts");
   return withStore(call.env, async (store) => unrelate(store, await resolveIds(store, input.ids, "relation", "relation id")));

@@ -1,5 +1,5 @@
 import { invalidInput, notFound } from "../../core/errors.ts";
-import { describeIssue } from "../../core/model/validate.ts";
+import { parseWith } from "../../core/model/validate.ts";
 import { coded } from "./errors.ts";
 import { withProgress } from "../../sync/progress.ts";
 import { type OpCall, opNamed } from "./index.ts";
@@ -13,14 +13,10 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
   if (!info) throw notFound(`no operation ${JSON.stringify(name.slice(0, 40))} in this build`);
   try {
     const impl = await info.load();
-    // jitless: zod would compile a parser for the schema on its first parse, which a process
-    // that parses one input (a command) only pays for
-    const parsed = impl.input.safeParse(input ?? {}, { reportInput: true, jitless: true });
-    if (!parsed.success) {
-      const issues = parsed.error.issues as Parameters<typeof describeIssue>[0][];
-      throw invalidInput(`${name}: ${issues.slice(0, 3).map(describeIssue).join("; ")}`);
-    }
-    return (await withProgress(call.progress, () => impl.run(call, parsed.data))) as O;
+    const parsed = parseWith(impl.input, input ?? {});
+    if (!parsed.ok) throw invalidInput(`${name}: ${parsed.problem}`);
+    const value = parsed.value;
+    return (await withProgress(call.progress, () => impl.run(call, value))) as O;
   } catch (e) {
     throw coded(e);
   }

@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Int, Num } from "../../core/model/common.ts";
 import { type IdRef, parseIdRef } from "../../core/ids.ts";
 import type { OpImpl, OutputSchema } from "./index.ts";
 
@@ -9,13 +10,13 @@ import type { OpImpl, OutputSchema } from "./index.ts";
 /** At most this many ids in one call. */
 export const MAX_IDS = 10_000;
 
-export const IdText = z.string().check(z.minLength(1), z.maxLength(200));
-export const IdList = z.array(IdText).check(z.minLength(1), z.maxLength(MAX_IDS));
-export const Json = z.record(z.string(), z.unknown());
-export const Texts = z.array(z.string().check(z.maxLength(1000))).check(z.maxLength(1000));
+export const IdText = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+export const IdList = v.pipe(v.array(IdText), v.minLength(1), v.maxLength(MAX_IDS));
+export const Json = v.record(v.string(), v.unknown());
+export const Texts = v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(1000));
 
-export const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
-export const num = (min: number, max: number) => z.number().check(z.gte(min), z.lte(max));
+export const int = (min: number, max: number) => v.pipe(Int(), v.minValue(min), v.maxValue(max));
+export const num = (min: number, max: number) => v.pipe(Num(), v.minValue(min), v.maxValue(max));
 
 /** Every id parsed (full or abbreviated) before anything else happens: a bad one refuses the call. */
 export function parseIds(ids: readonly string[], what = "id"): IdRef[] {

@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Num } from "../../core/model/common.ts";
 import { corrupt } from "../../core/errors.ts";
 import { isShortId, parseId } from "../../core/ids.ts";
 import type { Resolution } from "../conflicts.ts";
@@ -8,51 +9,51 @@ import { def, IdText, int } from "./schema.ts";
 
 // The store as a whole: status, conflicts and resolve, sync.
 
-const Counts = () => z.record(z.string(), z.number());
+const Counts = () => v.record(v.string(), Num());
 
 export const status = def(
-  () => z.object({}),
+  () => v.object({}),
   (o) =>
-    z.object({
+    v.object({
       store: o.Text,
-      health: z.enum(["healthy", "degraded", "unavailable"]),
-      reasons: z.array(o.Text),
-      memories: z.nullable(z.object({ total: o.Count, by_status: Counts(), by_type: Counts() })),
-      relations: z.nullable(z.object({ total: o.Count, dangling: z.array(z.object({ id: o.Text, from_id: o.Text, to_id: o.Text })) })),
-      content_conflicts: z.nullable(o.Count),
+      health: v.picklist(["healthy", "degraded", "unavailable"]),
+      reasons: v.array(o.Text),
+      memories: v.nullable(v.object({ total: o.Count, by_status: Counts(), by_type: Counts() })),
+      relations: v.nullable(v.object({ total: o.Count, dangling: v.array(v.object({ id: o.Text, from_id: o.Text, to_id: o.Text })) })),
+      content_conflicts: v.nullable(o.Count),
       problems: o.Problems,
-      temp_files: z.array(o.Text),
-      links: z.array(o.Text),
-      layout: z.nullable(z.object({ setting: o.Text, shard_threshold: z.number(), new_records_sharded: o.Flag })),
-      meta: z.nullable(z.object({ storage_version: z.number(), created_at: o.Seconds, machine_id: o.NullableText })),
+      temp_files: v.array(o.Text),
+      links: v.array(o.Text),
+      layout: v.nullable(v.object({ setting: o.Text, shard_threshold: Num(), new_records_sharded: o.Flag })),
+      meta: v.nullable(v.object({ storage_version: Num(), created_at: o.Seconds, machine_id: o.NullableText })),
       index: o.Text,
-      uncommitted_changes: z.nullable(o.Count),
-      unpushed_commits: z.nullable(o.Count),
-      git_objects: z.nullable(
-        z.object({ commits: o.Count, trees: o.Count, blobs: o.Count, missing: z.array(o.MissingObject), broken_packs: z.array(o.Text), damaged_refs: z.array(o.Text) }),
+      uncommitted_changes: v.nullable(o.Count),
+      unpushed_commits: v.nullable(o.Count),
+      git_objects: v.nullable(
+        v.object({ commits: o.Count, trees: o.Count, blobs: o.Count, missing: v.array(o.MissingObject), broken_packs: v.array(o.Text), damaged_refs: v.array(o.Text) }),
       ),
     }),
   (call) => storeStatus(call.env),
 );
 
-export const conflicts = def(() => z.object({}), (o) => z.object({ total: o.Count, conflicts: z.array(o.ConflictEntry) }), async (call) => {
+export const conflicts = def(() => v.object({}), (o) => v.object({ total: o.Count, conflicts: v.array(o.ConflictEntry) }), async (call) => {
   const { listConflicts } = await import("../conflicts.ts");
   return withStore(call.env, (store) => listConflicts(store));
 });
 
 export const resolve = def(
-  () => z.object({
+  () => v.object({
     id: IdText,
     /** ours: the current text; theirs: another text (pick: which, from 1); both: all texts joined. */
-    keep: z.optional(z.enum(["ours", "theirs", "both"])),
-    pick: z.optional(int(1, 1_000_000)),
-    content: z.optional(z.string()),
+    keep: v.optional(v.picklist(["ours", "theirs", "both"])),
+    pick: v.optional(int(1, 1_000_000)),
+    content: v.optional(v.string()),
   }),
   (o) =>
-    z.object({
+    v.object({
       memory: o.Memory,
-      resolution: z.enum(["ours", "theirs", "both", "content"]),
-      before: z.object({ content: o.Text, others: z.array(o.OtherText) }),
+      resolution: v.picklist(["ours", "theirs", "both", "content"]),
+      before: v.object({ content: o.Text, others: v.array(o.OtherText) }),
     }),
   async (call, input) => {
     // a full id, or a short one (as get takes it)
@@ -74,8 +75,8 @@ export const resolve = def(
 );
 
 export const sync = def(
-  () => z.object({ direction: z._default(z.enum(["sync", "pull", "push"]), "sync") }),
-  (o) => z.object({ commit: o.CommitOutcome, pull: z.optional(o.PullResult), push: z.optional(o.PushResult), repaired_objects: z.optional(o.Count) }),
+  () => v.object({ direction: v.optional(v.picklist(["sync", "pull", "push"]), "sync") }),
+  (o) => v.object({ commit: o.CommitOutcome, pull: v.optional(o.PullResult), push: v.optional(o.PushResult), repaired_objects: v.optional(o.Count) }),
   async (call, input) => {
   const ops = await import("../sync.ts");
   const env = call.env;

@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Int, Num } from "../../core/model/common.ts";
 import path from "node:path";
 import { invalidInput } from "../../core/errors.ts";
 import type { OpCall } from "./index.ts";
@@ -10,7 +11,7 @@ import { def } from "./schema.ts";
 const FORMATS_IN = ["cortexgraph", "orchestkit", "mcp-memory", "jsonl"] as const;
 const FORMATS_OUT = ["cortexgraph", "mcp-memory", "jsonl", "markdown"] as const;
 
-const PathText = z.string().check(z.minLength(1), z.maxLength(4096));
+const PathText = v.pipe(v.string(), v.minLength(1), v.maxLength(4096));
 
 function localPath(call: OpCall, given: string, op: string): string {
   if (call.cwd === undefined) throw invalidInput(`${op}: the files it ${op === "import" ? "reads" : "writes"} are named where memsync runs (memsync ${op} on that machine), never by a request`, { fields: ["path"] });
@@ -20,26 +21,26 @@ function localPath(call: OpCall, given: string, op: string): string {
 
 export const importOp = def(
   () =>
-    z.object({
-      format: z.enum(FORMATS_IN),
+    v.object({
+      format: v.picklist(FORMATS_IN),
       /** The other tool's folder or file (cortexgraph: its jsonl folder; orchestkit: .claude/memory/; mcp-memory: memory.jsonl; jsonl: a memsync backup). */
       path: PathText,
       /** Report what would be imported; write nothing. */
-      dry_run: z._default(z.boolean(), false),
+      dry_run: v.optional(v.boolean(), false),
       /** The project of every imported memory that names none. */
-      project: z._default(z.nullable(z.string().check(z.minLength(1), z.maxLength(500))), null),
+      project: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(500))), null),
     }),
   (o) => {
     const Count = o.Count;
-    return z.object({
-      format: z.enum(FORMATS_IN),
+    return v.object({
+      format: v.picklist(FORMATS_IN),
       source: o.Text,
       dry_run: o.Flag,
-      memories: z.object({ imported: Count, existing: Count, invalid: Count }),
-      relations: z.object({ imported: Count, existing: Count, missing_memory: Count, invalid: Count }),
-      graph: z.object({ entities: Count, relations: Count, observations: z.int() }),
-      stats: z.record(z.string(), z.number()),
-      problems: z.array(z.object({ file: o.Text, line: Count, problem: o.Text })),
+      memories: v.object({ imported: Count, existing: Count, invalid: Count }),
+      relations: v.object({ imported: Count, existing: Count, missing_memory: Count, invalid: Count }),
+      graph: v.object({ entities: Count, relations: Count, observations: Int() }),
+      stats: v.record(v.string(), Num()),
+      problems: v.array(v.object({ file: o.Text, line: Count, problem: o.Text })),
       problems_total: Count,
       message: o.NullableText,
       store_created: o.Flag,
@@ -54,18 +55,18 @@ export const importOp = def(
 
 export const exportOp = def(
   () =>
-    z.object({
-      format: z.enum(FORMATS_OUT),
+    v.object({
+      format: v.picklist(FORMATS_OUT),
       /** cortexgraph, markdown: a folder; jsonl, mcp-memory: a file (mcp-memory: or a folder, for memory.jsonl in it). */
       path: PathText,
       /** Replace files that exist. */
-      force: z._default(z.boolean(), false),
+      force: v.optional(v.boolean(), false),
     }),
   (o) =>
-    z.object({
-      format: z.enum(FORMATS_OUT),
+    v.object({
+      format: v.picklist(FORMATS_OUT),
       path: o.Text,
-      files: z.array(o.Text),
+      files: v.array(o.Text),
       memories: o.Count,
       relations: o.Count,
       unreadable: o.Problems,

@@ -1,4 +1,5 @@
-import * as z from "zod/mini";
+import * as v from "../../core/model/valibot.ts";
+import { Num } from "../../core/model/common.ts";
 import { usageError } from "../../core/errors.ts";
 import type { GistLevel } from "../../core/gist.ts";
 import { progress } from "../../sync/progress.ts";
@@ -8,23 +9,23 @@ import { def } from "./schema.ts";
 // Upkeep of the store as a whole, in both builds: commit, settings, backfill-gists, init,
 // reindex, doctor.
 
-export const commit = def(() => z.object({}), (o) => o.CommitOutcome, async (call) => {
+export const commit = def(() => v.object({}), (o) => o.CommitOutcome, async (call) => {
   const { commitStore } = await import("../commit.ts");
   return withStore(call.env, (store) => commitStore(store, call.env));
 });
 
 export const settings = def(
-  () => z.object({
+  () => v.object({
     /** One setting (decay.model ...); none: all of them. */
-    key: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    key: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
     /** With key: its new value (JSON, or text). */
-    value: z.optional(z.string().check(z.maxLength(10_000))),
+    value: v.optional(v.pipe(v.string(), v.maxLength(10_000))),
   }),
   (o) =>
-    z.object({
-      settings: z.record(z.string(), z.unknown()),
-      half_life_days: z.number(),
-      changed: z.nullable(z.object({ key: o.Text, from: z.unknown(), to: z.unknown() })),
+    v.object({
+      settings: v.record(v.string(), v.unknown()),
+      half_life_days: Num(),
+      changed: v.nullable(v.object({ key: o.Text, from: v.unknown(), to: v.unknown() })),
     }),
   async (call, input) => {
     if (input.value !== undefined && input.key === undefined) throw usageError("a value needs the key it is for", { fields: ["key"] });
@@ -36,21 +37,21 @@ export const settings = def(
 const LEVELS = ["light", "moderate", "aggressive"] as const satisfies readonly GistLevel[];
 
 export const backfillGists = def(
-  () => z.object({
-    level: z._default(z.enum(LEVELS), "moderate"),
+  () => v.object({
+    level: v.optional(v.picklist(LEVELS), "moderate"),
     /** What would be set, with the lengths before and after; change nothing. */
-    dry_run: z._default(z.boolean(), false),
+    dry_run: v.optional(v.boolean(), false),
     /** Make gists again for memories that have one. */
-    force: z._default(z.boolean(), false),
+    force: v.optional(v.boolean(), false),
   }),
   (o) =>
-    z.object({
-      level: z.enum(LEVELS),
+    v.object({
+      level: v.picklist(LEVELS),
       dry_run: o.Flag,
       force: o.Flag,
       examined: o.Count,
-      changed: z.array(z.object({ id: o.Text, content_chars: o.Count, gist_chars: o.Count, gist: o.Text, previous_gist: o.NullableText })),
-      skipped: z.object({ has_gist: o.Count, too_short: o.Count, not_shorter: o.Count, unchanged: o.Count }),
+      changed: v.array(v.object({ id: o.Text, content_chars: o.Count, gist_chars: o.Count, gist: o.Text, previous_gist: o.NullableText })),
+      skipped: v.object({ has_gist: o.Count, too_short: o.Count, not_shorter: o.Count, unchanged: o.Count }),
     }),
   async (call, input) => {
     const { backfillGists: run } = await import("../backfill-gists.ts");
@@ -61,13 +62,13 @@ export const backfillGists = def(
 );
 
 export const init = def(
-  () => z.object({ git: z._default(z.boolean(), true) }),
+  () => v.object({ git: v.optional(v.boolean(), true) }),
   (o) =>
-    z.object({
+    v.object({
       root: o.Text,
       already_initialized: o.Flag,
-      created: z.array(o.Text),
-      git: z.nullable(z.object({ initialized: o.Flag, commit: o.NullableText, merge_driver: o.Text })),
+      created: v.array(o.Text),
+      git: v.nullable(v.object({ initialized: o.Flag, commit: o.NullableText, merge_driver: o.Text })),
     }),
   async (call, input) => {
     const { initStore } = await import("../init.ts");
@@ -76,8 +77,8 @@ export const init = def(
 );
 
 export const reindex = def(
-  () => z.object({}),
-  (o) => z.object({ memories: o.Count, relations: o.Count, problems: o.Count, millis: z.number() }),
+  () => v.object({}),
+  (o) => v.object({ memories: o.Count, relations: o.Count, problems: o.Count, millis: Num() }),
   async (call) => {
     const { reindex: run } = await import("../reindex.ts");
     return withStore(call.env, (store) => run(store));
@@ -85,25 +86,25 @@ export const reindex = def(
 );
 
 export const doctor = def(
-  () => z.object({
+  () => v.object({
     /** Copy git objects the store (or a remote on a local path) lacks from the other side; local commits are kept. */
-    repair: z._default(z.boolean(), false),
+    repair: v.optional(v.boolean(), false),
   }),
   (o) => {
-    const Repair = z.object({
+    const Repair = v.object({
       restored: o.Count,
-      packs_moved: z.array(o.Text),
-      damaged_moved: z.array(o.Text),
-      lost: z.array(o.MissingObject),
+      packs_moved: v.array(o.Text),
+      damaged_moved: v.array(o.Text),
+      lost: v.array(o.MissingObject),
       leftovers_removed: o.Count,
       tracking_removed: o.Flag,
       source: o.Text,
     });
-    return z.object({
+    return v.object({
       ok: o.Flag,
-      checks: z.array(z.object({ check: o.Text, ok: o.Flag, detail: o.Text })),
-      repair: z.optional(z.object({ local: z.optional(Repair), remote: z.optional(Repair) })),
-      lost: z.array(o.MissingObject),
+      checks: v.array(v.object({ check: o.Text, ok: o.Flag, detail: o.Text })),
+      repair: v.optional(v.object({ local: v.optional(Repair), remote: v.optional(Repair) })),
+      lost: v.array(o.MissingObject),
     });
   },
   async (call, input) => {
