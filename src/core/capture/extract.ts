@@ -386,8 +386,12 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   let type: SignalType = t.type;
 
   if (t.subjectGroup !== undefined) {
-    what = cleanPhrase(found.groups[t.subjectGroup] ?? "");
-    chosenSpans.push({ start: found.start, end: found.start + (found.groups[t.subjectGroup]?.length ?? 0) });
+    const subject = found.groups[t.subjectGroup] ?? "";
+    const at = Math.max(found.start, s.indexOf(subject, found.start));
+    what = cleanPhrase(subject);
+    chosenSpans.push({ start: at, end: at + subject.length });
+    // "X was slow because Y; doing Z fixed it": the trouble before the fix is its problem
+    if (at > from) problemBefore ??= problemIn(s.slice(from, at));
     objStart = found.end;
   }
   if (t.altGroup !== undefined && found.groups[t.altGroup]) {

@@ -62,6 +62,63 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, base: 0.65, altGroup: 1, needsEntity: true },
+  // "we swapped ESLint and Prettier for Biome"
+  { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, base: 0.65, altGroup: 1, needsEntity: true, strong: true },
+  // a change under way with any subject: "Deployments are switching to Argo CD", "we're moving to X"
+  {
+    type: "decision",
+    re: /\b(?:is|are|'re|am|'m|were|have|'ve|has)\s+(?:now\s+|finally\s+|officially\s+)?(?:switching|moving|migrating|porting|switched|moved|migrated)\s+(?:over\s+)?to\s+/i,
+    base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
+  // "we're adopting Sentry", "we're standardizing on Temporal"
+  { type: "decision", re: /\b(?:we|i|the team)(?:'re| are| am|'m| will be|'ll be)\s+(?:now\s+|officially\s+)?(?:adopting|introducing|rolling out|standardi[sz]ing on)\s+/i, base: 0.7, needsEntity: true, strong: true },
+  // a version chosen: "we're bumping React to 18.3", "let's upgrade Node to 22 LTS"
+  {
+    type: "decision",
+    re: /\b(?:(?:we|i)(?:'re| are|'ll| will|'ve| have)?|let(?:'s| us))\s+(?:now\s+|just\s+)?(?:upgrad(?:e|ed|ing)|bump(?:ed|ing)?|pinn?(?:ed|ing)?|mov(?:e|ed|ing))\s+(?=[^,;.]{1,40}?\s+(?:to|at|on)\s+v?\d)/i,
+    base: 0.7,
+    needsEntity: true,
+    strong: true,
+  },
+  // moved X off Y to Z
+  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?to\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
+  // present state stated as settled: "CI is now on GitHub Actions", "Uploads are stored in S3", "jobs run on BullMQ"
+  { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, base: 0.6, needsEntity: true },
+  {
+    type: "decision",
+    re: /\b(?:is|are|will be|'ll be|gets?|is being|are being)\s+(?:always\s+|only\s+)?(?:stored|kept|hosted|deployed|written|built|implemented|rewritten|handled|served|managed|validated|generated|run)\s+(?:in|on|with|by|through|via|using)\s+/i,
+    base: 0.6,
+    needsEntity: true,
+  },
+  { type: "decision", re: /\b(?:run|runs|live|lives|go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
+  // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
+  {
+    type: "decision",
+    re: /\b(?:our|the|my|team's|the team's)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy|standard|guideline|default)\s+(?:here\s+)?(?:is|:)\s*(?:that\s+|to\s+)?|\b(?:our|the)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy)\s*:\s*|^by convention,?\s+/i,
+    base: 0.7,
+    strong: true,
+  },
+  // a policy from now on: the statement is the clause that holds the words
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now))\b/i, base: 0.7, wholeClause: true, strong: true },
+  // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
+  {
+    type: "decision",
+    re: /\b(?:the\s+)?(?:team|teams|infra|ops|platform|backend|frontend|everyone|we all|management|leadership|architecture)(?:\s+(?:team|group|folks|review))?\s+(?:has\s+|have\s+)?(?:finally\s+)?(?:decided|agreed|settled|chose|picked|voted)\s*(?:on\s+using\s+|to\s+(?:use\s+|go with\s+|adopt\s+)?|on\s+|upon\s+|that\s+|for\s+|:\s*)/i,
+    base: 0.75,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:is|are|was|'s)\s+(?:now\s+)?(?:settled|decided|final|agreed)\s*:\s*/i, base: 0.75, strong: true },
+  // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
+  {
+    type: "decision",
+    re: /\b(?:we|i|the team)\s+(?:won't|will not|are not going to|'re not going to|aren't going to|am not going to|are not|'re not|aren't|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
+    base: 0.7,
+    against: true,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|voted|settled|agreed)\s+against\s+/i, base: 0.75, against: true, strong: true },
   { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
   {
     type: "decision",
@@ -98,7 +155,7 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated)\s+/i, base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
-    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with)\b)/i,
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,
     base: 0.7,
     strong: true,
     rule: true,
@@ -113,6 +170,10 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
     rule: true,
   },
   { type: "preference", re: /\b(?:i|we)\s+(?:really\s+)?(?:like|love)\s+(?:using\s+)?/i, base: 0.55, needsEntity: true },
+  { type: "preference", re: /\bmy\s+(?:personal\s+|strong\s+|general\s+)?(?:preference|rule of thumb)\s*(?:is|:)\s*(?:to\s+(?:use\s+)?|that\s+)?/i, base: 0.7, strong: true },
+  { type: "preference", re: /\b(?:i|we)\s+(?:do|really|always|definitely)\s+want\s+(?!(?:you|to\s+(?:know|see|understand|try|look|check|ask|hear|learn))\b)/i, base: 0.65, strong: true },
+  // "don't ever force push to main": the rule keeps its words
+  { type: "preference", re: /^(?:please\s+)?(?:don't|do not|dont)\s+ever\s+/i, base: 0.75, against: true, keepTrigger: true, strong: true, rule: true },
 ];
 
 export const PROBLEM_TRIGGERS: Trigger[] = [
@@ -148,7 +209,7 @@ export const SOLUTION_TRIGGERS: Trigger[] = [
   { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, base: 0.7 },
   {
     type: "solution",
-    re: /^([^,;]{3,120}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who))\s+(?:fixed|solved|resolved)\s+(?:it|this|that|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout)s?)\b/i,
+    re: /(?:^|[;:—]\s*|,\s*(?:so\s+|and\s+|then\s+)?)([^,;:]{3,160}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who|it))\s+(?:(?:and\s+)?(?:that|this|which)\s+)?(?:(?:fixed|solved|resolved|cleared|cured|fixes|solves)\s+(?:it|this|that|them|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout|lag)s?)\b|(?:brought|took|cut|got|reduced)\s+(?:it|this|that|them)\s+(?:down\s+)?(?:from|to)\s+\d)/i,
     base: 0.65,
     subjectGroup: 1,
   },
