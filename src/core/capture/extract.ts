@@ -23,6 +23,10 @@ import {
   SOLUTION_TRIGGERS,
   TRADEOFF_SENTENCE,
   type Trigger,
+  UNDECIDED,
+  REPORTED,
+  CREDENTIAL,
+  DEICTIC_TASK,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 
@@ -372,6 +376,10 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   if (t.type !== "solution" && t.subjectGroup === undefined) {
     if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
     if (NEGATED.test(prefix)) return "negated";
+    if (REPORTED.test(prefix)) return "someone else's view, reported";
+  }
+  if (t.type === "decision" || t.type === "preference") {
+    if (UNDECIDED.test(s)) return "not decided yet";
   }
 
   const text = found.text.toLowerCase();
@@ -456,6 +464,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
+  if (t.type !== "problem" && CREDENTIAL.test(what.split(/[;:,]/)[0]!)) return "hands over a credential for a task";
+  if (t.rule && DEICTIC_TASK.test(s)) return "a task on the code at hand";
   if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
   if (against) {
     if (t.keepTrigger) {

@@ -92,7 +92,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     base: 0.6,
     needsEntity: true,
   },
-  { type: "decision", re: /\b(?:run|runs|live|lives|go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
+  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
@@ -273,7 +273,7 @@ export const INTERJECTIONS = /^(?:(?:ok|okay|so|now|alright|all right|hey|hi|wel
 
 /** A request to the assistant: a task for now, not knowledge for later. */
 export const REQUEST =
-  /^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:(?:can|could|would|will)\s+you\b|(?:i|we)\s+(?:want|need|would like|'d like|wanna|would love)\s+(?:you|claude)\s+to\b|(?:help me|let me know|tell me|show me|give me|explain|walk me through|go ahead|try to|make sure|don't forget to|do not forget to|be sure to|feel free to|take a look|have a look)\b|(?:refactor|fix|add|implement|create|write|update|remove|delete|rename|run|build|test|check|debug|investigate|look|review|make|change|move|convert|generate|install|deploy|set up|setup|clean up|cleanup|optimize|improve|document|find|search|read|open|commit|push|merge|rewrite|port|migrate|upgrade|bump|revert|undo|continue|start|stop(?!\s+using)|finish|summarize|analyze|profile|benchmark|switch|replace|drop|split|extract|rework|redo|modify|edit|adjust|tweak|format|lint|print|list|show|give|get|fetch|download|upload|send|call|configure|enable|disable|wire|hook|integrate|translate|simplify|clarify|describe|compare|evaluate|research|plan|draft|design|prepare|verify|ensure|handle|scaffold|bootstrap|init|initialize|sync|retry|rerun)\b)/i;
+  /^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:(?:can|could|would|will)\s+you\b|(?:i|we)\s+(?:want|need|would like|'d like|wanna|would love)\s+(?:you|claude)\s+to\b|(?:help me|let me know|tell me|show me|give me|remind me|remind us|pull up|look up|dig up|explain|walk me through|go ahead|try to|make sure|don't forget to|do not forget to|be sure to|feel free to|take a look|have a look)\b|let(?:'s| us)\s+(?:just\s+|first\s+)?(?:look|start|try|debug|check|see|do|begin|focus|continue|take|figure|find|run|fix|write|add|test|get|work|think|dig|investigate|review|go over|go through|pair|wait|pause|revisit|discuss|talk)\b|(?:refactor|fix|add|implement|create|write|update|remove|delete|rename|run|build|test|check|debug|investigate|look|review|make|change|move|convert|generate|install|deploy|set up|setup|clean up|cleanup|optimize|improve|document|find|search|read|open|commit|push|merge|rewrite|port|migrate|upgrade|bump|revert|undo|continue|start|stop(?!\s+using)|finish|summarize|analyze|profile|benchmark|switch|replace|drop|split|extract|rework|redo|modify|edit|adjust|tweak|format|lint|print|list|show|give|get|fetch|download|upload|send|call|configure|enable|disable|wire|hook|integrate|translate|simplify|clarify|describe|compare|evaluate|research|plan|draft|design|prepare|verify|ensure|handle|scaffold|bootstrap|init|initialize|sync|retry|rerun)\b)/i;
 
 /** A polite rule is still a rule: "please always use pnpm". */
 export const POLITE_RULE =
@@ -292,3 +292,16 @@ export const TRADEOFF_SENTENCE = /^(?:(?:the\s+)?(?:downside|tradeoff|trade-off|
 /** A follow-up that argues for something after arguing against ("don't use var, use const"). */
 export const POSITIVE_AFTER_AGAINST =
   /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+/i;
+
+/** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
+export const UNDECIDED =
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|back and forth|not sure i agree|on the fence)\b/i;
+/** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
+export const REPORTED =
+  /\b(?:says|said|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+/** A credential handed over for a task, not a decision ("use this token for the test"). */
+export const CREDENTIAL =
+  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details)\b/i;
+/** A task on the code at hand ("use Redis to cache the result of this function"): for now, not for later. */
+export const DEICTIC_TASK =
+  /\b(?:this|that|these|those|the following|the above)\s+(?:function|file|method|class|component|endpoint|test|query|script|module|line|lines|snippet|code|case|handler|loop|call|page|view|route|result)s?\b/i;
