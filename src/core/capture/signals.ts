@@ -25,6 +25,8 @@ export interface Trigger {
   subjectGroup?: number;
   /** Worded as a rule for any project (Use X, Always, Never, Avoid), not a team's own choice. */
   rule?: boolean;
+  /** "From now on, ...": the words mark a policy; the statement is the rest of the clause. */
+  policy?: boolean;
 }
 
 const USE_VERBS = "use|go with|adopt|switch to|move to|migrate to|stick with|stay with|keep using|standardi[sz]e on|settle on|rely on|pick|choose";
@@ -67,7 +69,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // a change under way with any subject: "Deployments are switching to Argo CD", "we're moving to X"
   {
     type: "decision",
-    re: /\b(?:is|are|'re|am|'m|were|have|'ve|has)\s+(?:now\s+|finally\s+|officially\s+)?(?:switching|moving|migrating|porting|switched|moved|migrated)\s+(?:over\s+)?to\s+/i,
+    re: /\b(?:is|are|'re|am|'m|were|have|'ve|has)\s+(?:now\s+|finally\s+|officially\s+)?(?:switching|moving|migrating|porting|switched|moved|migrated)\s+(?:(?!on\b|back\b)[\w-]+\s+){0,3}?(?:over\s+)?to\s+/i,
     base: 0.65,
     needsEntity: true,
     strong: true,
@@ -101,7 +103,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   // a policy from now on: the statement is the clause that holds the words
-  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now))\b/i, base: 0.7, wholeClause: true, strong: true },
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now))\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
   // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
   {
     type: "decision",
@@ -113,12 +115,20 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
   {
     type: "decision",
-    re: /\b(?:we|i|the team)\s+(?:won't|will not|are not going to|'re not going to|aren't going to|am not going to|are not|'re not|aren't|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
+    re: /\b(?:we|i|the team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
     base: 0.7,
     against: true,
     strong: true,
   },
   { type: "decision", re: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|voted|settled|agreed)\s+against\s+/i, base: 0.75, against: true, strong: true },
+  // "Rather than polling the provider, we receive their webhooks"
+  {
+    type: "decision",
+    re: /^(?:rather than|instead of)\s+([^,]{1,80}),\s*(?=(?:we|i|our\s+[\w-]+|the\s+[\w-]+)\s+(?!(?:could|might|may|should|would|can)\b))/i,
+    base: 0.65,
+    altGroup: 1,
+    strong: true,
+  },
   { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
   {
     type: "decision",
@@ -183,9 +193,10 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     base: 0.6,
   },
   { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
+  { type: "problem", re: /\bthere(?:'s| is| are)\s+(?:an?\s+|some\s+)?(?:race conditions?|deadlocks?|memory leaks?|leaks?|regressions?|bugs?|off-by-one)\b/i, base: 0.6, wholeClause: true },
   {
     type: "problem",
-    re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks|deadlocked|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
+    re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks?|deadlocked|gets? oom[\s-]?killed|(?:gets?|got|getting|is being|are being)\s+(?:oom[\s-]?killed|throttled|evicted)|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
     base: 0.55,
     wholeClause: true,
   },
@@ -209,7 +220,7 @@ export const SOLUTION_TRIGGERS: Trigger[] = [
   { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, base: 0.7 },
   {
     type: "solution",
-    re: /(?:^|[;:—]\s*|,\s*(?:so\s+|and\s+|then\s+)?)([^,;:]{3,160}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who|it))\s+(?:(?:and\s+)?(?:that|this|which)\s+)?(?:(?:fixed|solved|resolved|cleared|cured|fixes|solves)\s+(?:it|this|that|them|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout|lag)s?)\b|(?:brought|took|cut|got|reduced)\s+(?:it|this|that|them)\s+(?:down\s+)?(?:from|to)\s+\d)/i,
+    re: /(?:^|[;:—]\s*|,\s*(?:so\s+|and\s+|then\s+)?)((?:[^,;:(]|\([^()]{0,60}\)){3,160}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who|it))\s+(?:(?:and\s+)?(?:that|this|which)\s+)?(?:(?:fixed|solved|resolved|cleared|cured|fixes|solves)\s+(?:it|this|that|them|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout|lag)s?)\b|(?:brought|took|cut|got|reduced)\s+(?:it|this|that|them)\s+(?:down\s+)?(?:from|to)\s+\d)/i,
     base: 0.65,
     subjectGroup: 1,
   },
@@ -305,3 +316,17 @@ export const CREDENTIAL =
 /** A task on the code at hand ("use Redis to cache the result of this function"): for now, not for later. */
 export const DEICTIC_TASK =
   /\b(?:this|that|these|those|the following|the above)\s+(?:function|file|method|class|component|endpoint|test|query|script|module|line|lines|snippet|code|case|handler|loop|call|page|view|route|result)s?\b/i;
+
+/** Words asking for a statement to be kept: "remember that ...", "for the record: ...". */
+export const REMEMBER_LEAD =
+  /^(?:(?:please\s+)?(?:remember|keep in mind|bear in mind|note for the future|make a note|for the record|just so you know|for future reference|worth remembering)(?:\s+that)?\s*[,:;-]?\s+)(?!(?:to|how|what|why|when|where|which|who|if|whether)\b)/i;
+/** A statement closed as settled: "..., that's settled", "..., and that's not changing". */
+export const SETTLED_TAIL =
+  /[,;:—–-]\s*(?:and\s+)?(?:that|this|it)(?:'s| is)\s+(?:settled|final|decided|agreed|not changing|not going to change|non-negotiable|not up for debate)\s*[.!]*$/i;
+/** A statement the remember/settled readings keep whole. */
+export const STATED: Trigger = { type: "decision", re: /^/, base: 0.75, strong: true };
+/** A rule worded as one ("never ...", "always ...", "use ..."): read as a rule, not a statement. */
+export const RULE_START = /^(?:always|never|don't|do not|avoid|prefer|use|stop using|no more)\b/i;
+/** A wh-clause that is the subject of a statement, not a question: "How we handle retries is settled: ...". */
+export const WH_SUBJECT =
+  /^(?:what|why|how|which|who|where|when)\s+(?:[\w'-]+\s+){1,7}?(?:(?:is|was|are)\s+(?:settled|decided|final|agreed|simple|clear|that|this)\b\s*:?\s*|(?:is|was)\s+(?=(?:that|to)\b))|^(?:what|why|how|which)\s+[^:?]{3,80}?:\s+(?=\S)/i;
