@@ -141,13 +141,41 @@ describe("MEMORY.md tier", () => {
     assert.equal(out.written, 1);
     const text = fs.readFileSync(out.file, "utf8");
     assert.ok(text.startsWith("# Notes\n\n- run tests with npm test\n<!-- memsync:begin"));
-    assert.match(text, /- Use PostgreSQL for analytics — because JSONB support \(/);
+    assert.match(text, /- \[Decision\] Use PostgreSQL for analytics — because JSONB support \(/);
     assert.doesNotMatch(text, /Deno|MySQL/);
     // again: the same file, no duplicate
     assert.equal(memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo }).changed, false);
     // the Stop hook keeps it current when installed with --memory-md
     save({ content: "Use Redis", type: "decision", project: "github.com/acme/shop", confidence: 0.8, decision: { what: "Use Redis for caching", why: null } });
     hook(store, "Stop", { cwd: repo }, env, ["--memory-md"]);
-    assert.match(fs.readFileSync(out.file, "utf8"), /Use Redis for caching[^\n]*\n- Use PostgreSQL/);
+    assert.match(fs.readFileSync(out.file, "utf8"), /Use Redis for caching[^\n]*\n- \[Decision\] Use PostgreSQL/);
+  });
+
+  test("a captured decision or preference updates MEMORY.md without a flag; preferences and global rules are in it; a prompt that stores none leaves it alone", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    const file = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"), "memory", "MEMORY.md");
+    memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify({ content: "Always pin dependencies", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin dependency versions", why: "reproducible builds" } }) });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Redis for caching because it is fast" }, env);
+    const first = fs.readFileSync(file, "utf8");
+    assert.match(first, /- \[Decision\] Redis for caching — because it is fast/);
+    assert.match(first, /- \[Global rule\] pin dependency versions — because reproducible builds/);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "I prefer named exports over default exports in TypeScript modules" }, env);
+    assert.match(fs.readFileSync(file, "utf8"), /- \[Preference\] named exports/);
+    const before = fs.statSync(file).mtimeMs;
+    fs.utimesSync(file, new Date(0), new Date(0));
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Should we use MongoDB here?" }, env);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "The worker keeps crashing when the queue is empty" }, env);
+    assert.equal(fs.statSync(file).mtimeMs, 0, `not rewritten (was ${before})`);
+    // session start: each line labelled with its type and entities, the global rules after, within 3,000
+    const start = hook(store, "SessionStart", { cwd: repo, source: "startup" }, env);
+    assert.match(start.ctx!, /^## Recent Project Decisions \(github\.com\/acme\/shop\)\n/);
+    assert.match(start.ctx!, /\n- \[Preference\] named exports[^\n]*\{[^}]*named-exports[^}]*\} \[/);
+    assert.match(start.ctx!, /\n- \[Decision\] Redis for caching \(because: it is fast\) \{redis[^}]*\} \[/);
+    assert.match(start.ctx!, /\n## Global Best Practices\n- \[Global rule\] pin dependency versions/);
+    assert.doesNotMatch(start.ctx!, /crashing/, "a problem is not a decision");
+    assert.ok(start.ctx!.length <= 3000);
   });
 });

@@ -113,9 +113,29 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recallOps ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
-    await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
-    return found && found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
+    const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
+    const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
+    if (found && found.text) return withContext("UserPromptSubmit", found.text);
+    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
   });
+}
+
+/**
+ * MEMORY.md kept current without a flag: after a capture that stored a line of its section (a
+ * confident decision or preference), the section is rewritten (and only written if it changed).
+ * Not for a server's hooks: the agent's folders, and its MEMORY.md, are on another machine.
+ */
+async function keepMemoryMd(store: import("../../store/store.ts").Store, stored: readonly import("../../core/model/memory.ts").Memory[], name: string | null, cwd: string, run: HookRun): Promise<string | null> {
+  if (!name || run.project !== undefined || stored.length === 0) return null;
+  const { belongsInMemoryMd, exportMemoryMd } = await import("../../ops/memory-md.ts");
+  if (!stored.some(belongsInMemoryMd)) return null;
+  try {
+    await exportMemoryMd(store, { project: name, cwd, claude: run.claude });
+    return null;
+  } catch (e) {
+    // the memory is stored; only Claude Code's copy of it is behind
+    return `MEMORY.md not updated (${e instanceof Error ? e.message : String(e)}); memsync export memory-md retries`;
+  }
 }
 
 async function preCompact(run: HookRun): Promise<HookReply> {
