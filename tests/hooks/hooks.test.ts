@@ -123,6 +123,38 @@ describe("memsync hook", () => {
   });
 });
 
+describe("the assistant's decisions and subagents", () => {
+  test("Stop holds the explicit decisions of the assistant's last message; the next prompt stores them if it accepts, drops them if not; SubagentStart gets the project's decisions", () => {
+    const store = newStore();
+    const repo = project();
+    const message = "Done. I switched the unit tests from Jest to Vitest, and all 42 pass. I'd recommend also moving the e2e tests to Playwright.";
+    assert.deepEqual(hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Redis for caching because it is fast" }).reply, { suppressOutput: true });
+    hook(store, "Stop", { cwd: repo, stop_hook_active: false, last_assistant_message: message });
+    assert.equal(memsyncJson(["--store", store, "list"]).total, 1, "nothing stored before the user answers");
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "ok, sounds good" });
+    const stored = memsyncJson(["--store", store, "list"]).memories;
+    assert.equal(stored.length, 2);
+    const vitest = stored.find((m: { content: string }) => /Vitest/.test(m.content));
+    assert.equal(vitest.type, "decision");
+    assert.equal(vitest.meta.source, "claude-code:Stop");
+    assert.ok(vitest.entities.includes("vitest"));
+    assert.doesNotMatch(JSON.stringify(stored), /Playwright/, "a suggestion is never stored");
+    // a subagent's decision the user answers with something else: dropped
+    hook(store, "SubagentStop", { cwd: repo, agent_type: "general-purpose", last_assistant_message: "We decided to use MongoDB for the audit log." });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "no, keep it in Postgres" });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "ok" });
+    assert.doesNotMatch(JSON.stringify(memsyncJson(["--store", store, "list"]).memories), /MongoDB/);
+    // a session id that is not a plain token never becomes a file name
+    hook(store, "Stop", { cwd: repo, session_id: "../../escape", last_assistant_message: "We decided to use Kafka for events." });
+    assert.ok(!fs.existsSync(path.join(store, "..", "escape.json")));
+    const sub = hook(store, "SubagentStart", { cwd: repo, agent_id: "a1", agent_type: "Explore" });
+    assert.equal(sub.reply.hookSpecificOutput.hookEventName, "SubagentStart");
+    assert.match(sub.ctx!, /^## Recent Project Decisions \(github\.com\/acme\/shop\)\n- \[Decision\] /);
+    assert.match(sub.ctx!, /Vitest/);
+    assert.deepEqual(hook(store, "SubagentStart", { cwd: project("https://github.com/acme/empty.git"), agent_type: "Explore" }).reply, { suppressOutput: true });
+  });
+});
+
 describe("MEMORY.md tier", () => {
   test("export memory-md writes the project's confident decisions into Claude Code's file for it, keeping the user's lines", () => {
     const home = tempDir();
