@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { captureQuality, loadCorpus } from "../../scripts/bench-lib/capture-quality.ts";
+import { findMentions } from "../../src/core/capture/entities.ts";
 
 // Capture quality on the labelled corpus (tests/fixtures/capture-corpus.jsonl), in-process: floors
 // a little below what extraction reaches, so a regression fails. The figures themselves are in
@@ -27,6 +28,19 @@ describe("capture quality on the labelled corpus", () => {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
       }
+    }
+  });
+
+  test("entities: aliases in their context, a name before a version, no low-value words", () => {
+    const names = (t: string) => findMentions(t).map((m) => m.name);
+    assert.deepEqual(names("We use ES for search with a custom analyzer"), ["elasticsearch"]);
+    assert.deepEqual(names("The package targets ES2022 and ES modules"), ["es2022", "esm"]);
+    assert.deepEqual(names("ES is the locale code we ship first"), []);
+    assert.deepEqual(names("We expose the catalogue over gql"), ["graphql"]);
+    assert.deepEqual(names("We are bumping React to 18.3"), ["react"]);
+    assert.deepEqual(names("Components react to changes in the store"), []);
+    for (const t of ["Postgres LISTEN/NOTIFY", "Redis INCR with a TTL per user", "The job FAILED on the M1 runner, amd64 is fine", "Revisit in Q3", "POST with SKIP LOCKED"]) {
+      assert.deepEqual(names(t).filter((n) => !["postgresql", "redis"].includes(n)), [], t);
     }
   });
 });
