@@ -147,7 +147,7 @@ describe("explicit capture (remember)", () => {
     assert.equal(d.decision?.what, "JWT tokens for auth");
     assert.equal(d.content, "Use JWT tokens for auth, not session cookies");
     assert.ok(d.confidence >= 0.8);
-    const f = extractExplicit("The staging cluster runs on Hetzner in Falkenstein").capture;
+    const f = extractExplicit("Hetzner support set up the staging cluster in Falkenstein").capture;
     assert.equal(f.type, "fact");
     assert.equal(f.decision, null);
     assert.ok(f.entities.includes("hetzner"));

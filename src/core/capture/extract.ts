@@ -431,7 +431,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
       altSpans.push({ start: objStart, end: p });
       objStart = p + pos[0].length;
       against = false;
-      type = "preference";
+      // "don't use var, use const" is a preference; "we dropped nginx and put Caddy in" stays a decision
+      type = t.type === "decision" ? "decision" : "preference";
     }
   }
 
@@ -502,9 +503,14 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   });
   const chosenThings = chosen.filter((m) => within(m, thingSpans));
   const rejected = mentions.filter((m) => within(m, altSpans));
-  if (t.needsEntity && !chosen.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
+  // "we got rid of nginx": what is argued against is the thing named
+  const named = t.against ? [...chosen, ...rejected] : chosen;
+  if (t.needsEntity && !named.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
     return "names nothing known (no technology, pattern or tool)";
   }
+  if (t.needsKnown && !named.some((m) => m.kind !== "term")) return "names nothing known (no technology, pattern or tool)";
+  // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
+  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
   const relations: EntityRelation[] = [];
   if (type === "decision" || type === "preference") {

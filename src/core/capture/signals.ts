@@ -27,6 +27,8 @@ export interface Trigger {
   rule?: boolean;
   /** "From now on, ...": the words mark a policy; the statement is the rest of the clause. */
   policy?: boolean;
+  /** Only when the object names something of the vocabulary (a word spelled like a name is not enough). */
+  needsKnown?: boolean;
 }
 
 const USE_VERBS = "use|go with|adopt|switch to|move to|migrate to|stick with|stay with|keep using|standardi[sz]e on|settle on|rely on|pick|choose";
@@ -95,6 +97,14 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
   },
   { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
+  // the project's stack stated as it is: "the notifications service uses RabbitMQ", "our jobs run on BullMQ"
+  {
+    type: "decision",
+    re: /^(?:our|the|all|all of our|every|each|both)\s+(?:[\w.-]+\s+){0,5}?(?:uses|use|is using|are using|runs on|run on|runs in|run in|lives in|live in|is hosted on|are hosted on|is deployed (?:on|to)|are deployed (?:on|to)|is built (?:on|with)|are built (?:on|with)|is backed by|are backed by|stores? (?:its |their )?data in|talks? to|goes through|go through)\s+/i,
+    base: 0.6,
+    needsEntity: true,
+    needsKnown: true,
+  },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
@@ -302,7 +312,7 @@ export const RATIONALE_SENTENCE = /^(?:because(?:\s+of\b)?|that's because|this i
 export const TRADEOFF_SENTENCE = /^(?:(?:the\s+)?(?:downside|tradeoff|trade-off|catch|caveat|cost)(?:\s+is|\s+being|:)|but|however|although|though)\s*,?\s*/i;
 /** A follow-up that argues for something after arguing against ("don't use var, use const"). */
 export const POSITIVE_AFTER_AGAINST =
-  /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+/i;
+  /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+|\s+and\s+(?:put|added|adopted|moved to|switched to|went with|replaced (?:it|them) with)\s+/i;
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
