@@ -105,6 +105,10 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
     needsKnown: true,
   },
+  // "Redis is our cache", "Cloudflare is the team's CDN": a role given to a known thing
+  { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
+  // "Postgres over Mongo for anything relational": a choice written without its verb
+  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
@@ -142,7 +146,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
   {
     type: "decision",
-    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
+    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|keep|put|send|route|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
     base: 0.55,
     needsEntity: true,
   },
@@ -203,6 +207,13 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     base: 0.6,
   },
   { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
+  // a cost past a threshold: "cold starts are over 3 seconds", "the build takes more than 20 minutes"
+  {
+    type: "problem",
+    re: /\b(?:is|are|was|were|takes?|took|hits?|spikes?\s+to|grows?\s+to|grew\s+to|jumped\s+to)\s+(?:over|more than|above|nearly|almost|well over)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|[kmg]b|%)(?![\w])/i,
+    base: 0.55,
+    wholeClause: true,
+  },
   { type: "problem", re: /\bthere(?:'s| is| are)\s+(?:an?\s+|some\s+)?(?:race conditions?|deadlocks?|memory leaks?|leaks?|regressions?|bugs?|off-by-one)\b/i, base: 0.6, wholeClause: true },
   {
     type: "problem",
