@@ -48,7 +48,14 @@ export const DECISION_TRIGGERS: Trigger[] = [
     base: 0.65,
     strong: true,
   },
-  { type: "decision", re: /\b(?:the\s+)?(?:final\s+)?decision\s*(?:is|was|:)\s+(?:to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  { type: "decision", re: /\b(?:the\s+)?(?:final\s+|team(?:'s)?\s+)?(?:decision|consensus|verdict)\s*(?:is|was|:)\s+(?:made\s+to\s+|to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  // said without a subject, as in chat: "Switching to pnpm for all packages", "Going with Postgres", "Settled on Zod"
+  { type: "decision", re: /^(?:switching|moving|migrating|porting)\s+(?:over\s+)?to\s+/i, base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:going|sticking|staying)\s+with\s+/i, base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:settled|decided|agreed|standardi[sz]ed)\s*(?:on\s+|upon\s+|:\s*)/i, base: 0.7, strong: true },
+  { type: "decision", re: /^(?:convention|policy|rule|team rule|standard|guideline)\s*:\s*/i, base: 0.7, strong: true },
+  // a choice kept: "we'll stay on Node 20", "we are keeping MySQL"
+  { type: "decision", re: /\b(?:we|i)(?:'ll| will|'re| are| am|'m)?\s+(?:stay(?:ing)?\s+(?:on|with)|keep(?:ing)?|remain(?:ing)?\s+on)\s+(?!(?:an? eye|track|in mind|it|this|that|them|going|trying|looking)\b)/i, base: 0.6, needsEntity: true, strong: true },
   { type: "decision", re: /\bstandardi[sz](?:e|ed|ing)\s+on\s+/i, base: 0.7, strong: true },
   {
     type: "decision",
@@ -129,7 +136,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
   {
     type: "decision",
-    re: /\b(?:we|i|the team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
+    re: /\b(?:we|i|the team|our team|our [\w-]+ team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|(?:do|does)(?:n't| not)|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
     base: 0.7,
     against: true,
     strong: true,
@@ -176,7 +183,7 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   },
   { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, base: 0.7, against: true, strong: true },
   { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using|no more)\s+/i, base: 0.7, against: true, strong: true, rule: true },
-  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated)\s+/i, base: 0.7, against: true, needsEntity: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
     re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,
