@@ -20,8 +20,8 @@ describe("capture quality on the labelled corpus", () => {
   test("precision, recall, type, what and entities stay above their floors on both splits", () => {
     const q = captureQuality(rows);
     const floors = {
-      tune: { precision: 0.97, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0.88, entityRecall: 0.93 },
-      holdout: { precision: 0.94, recall: 0.72, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.83, entityRecall: 0.88 },
+      tune: { precision: 0.97, recall: 0.93, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0.88, entityRecall: 0.93 },
+      holdout: { precision: 0.94, recall: 0.78, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.83, entityRecall: 0.88 },
     } as const;
     for (const split of ["tune", "holdout"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
