@@ -1,4 +1,5 @@
-// Capture speed: a prompt is read on every UserPromptSubmit, so extraction must cost next to
+// Capture quality (precision, recall, type, entities on the labelled corpus: capture-quality.ts)
+// and speed: a prompt is read on every UserPromptSubmit, so extraction must cost next to
 // nothing. In-process, on the source under Bun: extraction per prompt over the capture corpus
 // (tests/core/data/capture-corpus.json) and over longer composed prompts (several paragraphs,
 // a code block, a pasted log), the 50,000-character worst cases, the record-level redaction of a
@@ -12,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { extractCaptures } from "../../src/core/capture/extract.ts";
 import { createMemory } from "../../src/core/records.ts";
+import { captureQuality, qualityTable } from "./capture-quality.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "dist/memsync");
@@ -125,6 +127,10 @@ export function measureCapture(reps: number, runs: number): CaptureBench {
 const f = (n: number) => (n < 1 ? n.toFixed(3) : n.toFixed(1));
 
 if (import.meta.main) {
+  // quality first (labelled corpus, tests/fixtures/capture-corpus.jsonl), then speed
+  console.log("capture quality on the labelled corpus (tune: looked at while tuning; holdout: never)");
+  console.log(qualityTable(captureQuality()));
+  console.log("");
   const r = measureCapture(arg("--reps", 200), arg("--runs", 30));
   const row = (name: string, d: Dist) => `${name.padEnd(34)} median ${f(d.median)} ms   p95 ${f(d.p95)} ms   max ${f(d.max)} ms   mean ${f(d.mean)} ms`;
   console.log(`in-process extraction per prompt (Bun ${Bun.version}, ${os.cpus()[0]?.model ?? "cpu"})`);

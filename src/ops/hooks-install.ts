@@ -85,8 +85,8 @@ export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, comm
     event,
     timeout,
     command: `${command}${extra ? ` ${extra}` : ""} hook ${event}${tail(event)} ${HOOK_MARK}`,
-    // Claude Code runs SessionStart hooks only as commands
-    ...(http && event !== "SessionStart" ? { url: hookUrl(http, event) } : {}),
+    // Claude Code runs SessionStart hooks only as commands; SubagentStart's context is a command's too
+    ...(http && event !== "SessionStart" && event !== "SubagentStart" ? { url: hookUrl(http, event) } : {}),
   }));
   const { settings, added, replaced } = addHooks(current, commands, self);
   write(file, settings);

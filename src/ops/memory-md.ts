@@ -4,9 +4,11 @@ import type { Memory } from "../core/model/memory.ts";
 import type { Store } from "../store/store.ts";
 import { type ClaudeEnv, memoryMdPath, projectRoot, replaceFile } from "./claude-files.ts";
 
-// The MEMORY.md tier: a project's confident decisions (confidence >= 0.7) written into Claude
-// Code's auto-memory file for that project, inside memsync's marked section (core/claude/memory-md.ts),
-// so they reach every session even without memsync's hooks, and the user's own lines stay.
+// The MEMORY.md tier: a project's confident decisions and preferences, and the user's global rules
+// (confidence >= 0.7), written into Claude Code's auto-memory file for that project, inside
+// memsync's marked section (core/claude/memory-md.ts), so they reach every session even without
+// memsync's hooks, and the user's own lines stay. The UserPromptSubmit hook rewrites the section
+// after a capture that stores one of these (only then: see belongsInMemoryMd).
 
 export const MIN_CONFIDENCE = 0.7;
 
@@ -30,15 +32,26 @@ export interface MemoryMdOutcome {
   text: string;
 }
 
-function lineOf(m: Memory): DecisionLine {
+/** The types MEMORY.md carries. */
+export const MEMORY_MD_TYPES = ["decision", "preference"] as const;
+
+/** Whether a memory has a line in a project's section: so a capture that stores none leaves the file alone. */
+export function belongsInMemoryMd(m: Pick<Memory, "type" | "confidence" | "status">): boolean {
+  return (MEMORY_MD_TYPES as readonly string[]).includes(m.type) && (m.confidence ?? 0) >= MIN_CONFIDENCE && (m.status === "active" || m.status === "promoted");
+}
+
+function lineOf(m: Memory, project: string): DecisionLine {
   const what = m.decision?.what ?? m.gist ?? m.content;
-  return { id: m.id, what, why: m.decision?.why ?? null, at: m.updated_at ?? m.created_at };
+  return { id: m.id, what, why: m.decision?.why ?? null, at: m.updated_at ?? m.created_at, type: m.type, global: m.project !== project };
 }
 
 export async function exportMemoryMd(store: Store, opts: MemoryMdOptions): Promise<MemoryMdOutcome> {
   const file = opts.file ?? memoryMdPath(projectRoot(opts.cwd, opts.claude), opts.claude);
-  const { memories } = await store.list({ types: ["decision"], project: opts.project, statuses: ["active", "promoted"] }, null);
-  const decisions = memories.filter((m) => (m.confidence ?? 0) >= MIN_CONFIDENCE).map(lineOf);
+  // the project's own, and the user's global rules (scope global, no project)
+  const { memories } = await store.list({ types: MEMORY_MD_TYPES, projectOrNone: opts.project, statuses: ["active", "promoted"] }, null);
+  const decisions = memories
+    .filter((m) => belongsInMemoryMd(m) && (m.project === opts.project || m.scope === "global"))
+    .map((m) => lineOf(m, opts.project));
   let before = "";
   try {
     before = fs.readFileSync(file, "utf8");

@@ -1,17 +1,29 @@
 import { type BlockEntry, flat, renderBlock, shellWord } from "../core/context-block.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
+import { labelOf } from "../core/claude/memory-md.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 import { projectOf } from "./project.ts";
 
 // context: the "Recent Project Decisions" block a hook injects at the start of a session: a
-// project's decisions, newest first, within a budget, with a line saying how to see the rest.
-// A project with no decision yet gets its most recent memories of any type instead (said so in
-// the heading), so a new project still starts with what is known about it.
+// project's decisions and preferences, newest first, each line labelled with its type
+// ([Decision], [Preference]) and its entities, then the user's global best practices (scope
+// global), all within one budget, with a line saying how to see the rest. A project with no
+// decision yet gets its most recent memories of any type instead (said so in the heading), so a
+// new project still starts with what is known about it.
 
 export const CONTEXT_DEFAULTS = { limit: 10, budget: 3000 } as const;
+
+/** The types a session starts with; the user's global rules of these types and patterns follow. */
+const START_TYPES = ["decision", "preference"] as const;
+const GLOBAL_TYPES = ["decision", "preference", "pattern"] as const;
+/** Global best practices take at most this share of the budget and this many lines. */
+const GLOBAL_SHARE = 1 / 3;
+const GLOBAL_MAX = 5;
+/** Entities named on a line at most. */
+const ENTITIES_MAX = 4;
 
 /** Characters of one memory's text in the block at most. */
 const ITEM_MAX = 400;
@@ -40,6 +52,9 @@ export interface ContextItem {
   /** What the block shows: "what (because: why)" of a structured decision, else the gist, else the content. */
   text: string;
   from_gist: boolean;
+  entities: string[];
+  /** One of the user's global best practices (scope global), not the project's own. */
+  global: boolean;
 }
 
 export interface ContextOutcome {
@@ -65,34 +80,56 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   await store.refresh(false, ["memory"]);
   const base: MemoryFilter = { statuses: LIVE, project: opts.project };
   let kind: ContextOutcome["kind"] = "decisions";
-  let found = await store.list({ ...base, types: ["decision"] }, limit);
+  let found = await store.list({ ...base, types: START_TYPES }, limit);
   if (found.total === 0) {
     kind = "memories";
     found = await store.list(base, limit);
   }
-  const items = found.memories.map(toItem);
+  const items = found.memories.map((m) => toItem(m, false));
   const p = shellWord(opts.project);
+
+  // the user's global best practices: the most confident first, in their share of the budget
+  const globals = (await store.list({ statuses: LIVE, types: GLOBAL_TYPES }, null)).memories
+    .filter((m) => m.scope === "global" && m.project === null)
+    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0) || b.created_at - a.created_at)
+    .slice(0, GLOBAL_MAX)
+    .map((m) => toItem(m, true));
+  const global = renderBlock({
+    heading: "## Global Best Practices",
+    entries: globals.map(entryOf),
+    total: globals.length,
+    more: (n) => `… ${n} more global: memsync list`,
+    budget: found.total > 0 ? Math.floor(budget * GLOBAL_SHARE) : budget,
+    itemMax: ITEM_MAX,
+  });
+  const room = global.text ? budget - global.text.length - 1 : budget;
   const block = renderBlock({
     heading: kind === "decisions" ? `## Recent Project Decisions (${opts.project})` : `## Recent Project Memories (${opts.project}; no decisions yet)`,
-    entries: items.map((i) => entryOf(i, kind)),
+    entries: items.map(entryOf),
     total: found.total,
     more: (n) =>
       kind === "decisions"
-        ? `… ${n} more decision${n === 1 ? "" : "s"}: memsync list --project ${p} --type decision`
+        ? `… ${n} more decision${n === 1 ? "" : "s"}: memsync list --project ${p} --type decision,preference`
         : `… ${n} more: memsync list --project ${p}`,
-    budget,
+    budget: room,
     itemMax: ITEM_MAX,
   });
-  return { project: opts.project, kind, total: found.total, items: items.slice(0, block.shown), more: block.more, budget, text: block.text };
+  // a project with nothing of its own still gets the global rules; a block cut to nothing, nothing
+  const withGlobal = global.text !== "" && (block.text !== "" || found.total === 0);
+  const text = [block.text, withGlobal ? global.text : ""].filter(Boolean).join("\n");
+  const shown = [...items.slice(0, block.text ? block.shown : 0), ...(withGlobal ? globals.slice(0, global.shown) : [])];
+  return { project: opts.project, kind, total: found.total, items: shown, more: block.more, budget, text };
 }
 
-function toItem(m: Memory): ContextItem {
+function toItem(m: Memory, global: boolean): ContextItem {
   const d = m.decision;
   const text = d ? `${flat(d.what)}${d.why ? ` (because: ${flat(d.why)})` : ""}` : flat(m.gist ?? m.content);
-  return { id: m.id, short_id: short(m.id), type: m.type, created_at: m.created_at, text, from_gist: !d && m.gist !== null };
+  return { id: m.id, short_id: short(m.id), type: m.type, created_at: m.created_at, text, from_gist: !d && m.gist !== null, entities: m.entities.slice(0, ENTITIES_MAX), global };
 }
 
-function entryOf(i: ContextItem, kind: ContextOutcome["kind"]): BlockEntry {
+/** "- [Decision] what (because: why) {postgresql, jsonb} [2026-03-01 1a2b3c4d]" */
+function entryOf(i: ContextItem): BlockEntry {
   const date = isoTime(i.created_at).slice(0, 10);
-  return { text: i.text, tail: kind === "decisions" ? `[${date} ${i.short_id}]` : `[${i.type} ${date} ${i.short_id}]` };
+  const entities = i.entities.length ? `{${i.entities.join(", ")}} ` : "";
+  return { text: `${labelOf(i.type, i.global)} ${i.text}`, tail: `${entities}[${date} ${i.short_id}]` };
 }

@@ -71,7 +71,8 @@ describe("memsync serve: the hook route", () => {
     const s = JSON.parse(fs.readFileSync(file, "utf8"));
     assert.equal(s.hooks.SessionStart[0].hooks[0].type, "command");
     assert.equal(s.hooks.SessionStart[0].hooks[0].command, `${BIN} hook SessionStart --memsync-hook`);
-    for (const e of ["UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"]) {
+    assert.equal(s.hooks.SubagentStart[0].hooks[0].type, "command");
+    for (const e of ["UserPromptSubmit", "PreCompact", "Stop", "SessionEnd", "SubagentStop"]) {
       const [h] = s.hooks[e][0].hooks;
       assert.deepEqual({ ...h, timeout: 0 }, {
         type: "http",
@@ -82,10 +83,10 @@ describe("memsync serve: the hook route", () => {
       });
     }
     // installing again replaces (command or http), never doubles; uninstall removes both kinds
-    assert.equal(memsyncJson(["hooks", "install"], { env: { HOME: home } }).replaced, 5);
-    assert.equal(memsyncJson(["hooks", "install", "--http", "http://127.0.0.1:7457"], { env: { HOME: home } }).replaced, 5);
+    assert.equal(memsyncJson(["hooks", "install"], { env: { HOME: home } }).replaced, 7);
+    assert.equal(memsyncJson(["hooks", "install", "--http", "http://127.0.0.1:7457"], { env: { HOME: home } }).replaced, 7);
     assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).hooks.Stop.length, 1);
-    assert.equal(memsyncJson(["hooks", "uninstall"], { env: { HOME: home } }).removed, 5);
+    assert.equal(memsyncJson(["hooks", "uninstall"], { env: { HOME: home } }).removed, 7);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), {});
     // a repository's shared settings name its project on the server
     const repo = tempDir();

@@ -190,10 +190,10 @@ describe("remember", () => {
   test("what implicit capture would skip is still remembered; the same text twice is reinforced", () => {
     const store = newStore();
     const cwd = tempDir();
-    const a = memsyncJson(["--store", store, "remember", "-"], { input: "The staging cluster runs on Hetzner\n", cwd });
+    const a = memsyncJson(["--store", store, "remember", "-"], { input: "Hetzner support set up the staging cluster\n", cwd });
     assert.equal(a.memory.type, "fact");
     assert.ok(a.memory.entities.includes("hetzner"));
-    const b = memsyncJson(["--store", store, "remember", "The staging cluster runs on Hetzner"], { cwd });
+    const b = memsyncJson(["--store", store, "remember", "Hetzner support set up the staging cluster"], { cwd });
     assert.equal(b.action, "reinforced");
     assert.equal(b.memory.use_count, 1);
     assert.equal(memoryFiles(store).length, 1);

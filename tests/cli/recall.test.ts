@@ -223,7 +223,7 @@ describe("context", () => {
     assert.equal(text, out.text);
     const lines = text.trimEnd().split("\n");
     assert.equal(lines[0], "## Recent Project Decisions (shop)");
-    assert.match(lines[2]!, new RegExp(`^- PostgreSQL 16 for the analytics database \\(because: need JSONB\\) \\[\\d{4}-\\d\\d-\\d\\d ${d2.slice(-8)}\\]$`));
+    assert.match(lines[2]!, new RegExp(`^- \\[Decision\\] PostgreSQL 16 for the analytics database \\(because: need JSONB\\) (?:\\{[^}]*\\} )?\\[\\d{4}-\\d\\d-\\d\\d ${d2.slice(-8)}\\]$`));
     assert.equal(lines.length, 4);
   });
 
@@ -238,7 +238,7 @@ describe("context", () => {
     assert.deepEqual(ids(out), newestFirst.slice(0, 10));
     assert.equal(out.total, 14);
     assert.equal(out.more, 4);
-    assert.match(out.text.trimEnd().split("\n").at(-1), /^… 4 more decisions: memsync list --project 'web app' --type decision$/);
+    assert.match(out.text.trimEnd().split("\n").at(-1), /^… 4 more decisions: memsync list --project 'web app' --type decision,preference$/);
     assert.equal(memsyncJson(["--store", store, "context", "--project", "web app", "--limit", "3"]).items.length, 3);
     for (const budget of [0, 40, 90, 150, 300, 600, 1000, 3000]) {
       const r = memsync(["--store", store, "context", "--project", "web app", "--budget", String(budget), "--limit", "14"]);
@@ -256,7 +256,7 @@ describe("context", () => {
     const out = memsyncJson(["--store", store, "context", "--project", "docs"]);
     assert.equal(out.kind, "memories");
     assert.deepEqual(ids(out), [f]);
-    assert.match(out.text, /^## Recent Project Memories \(docs; no decisions yet\)\n- The docs site builds with Astro \[fact /);
+    assert.match(out.text, /^## Recent Project Memories \(docs; no decisions yet\)\n- \[Fact\] The docs site builds with Astro (?:\{[^}]*\} )?\[/);
     assert.equal(memsync(["--store", store, "context", "--project", "nothing-here"]).stdout, "");
     // outside any git repository there is no project to name: a usage error
     const r = memsync(["--store", store, "context"], { cwd: tempDir() });
@@ -267,6 +267,6 @@ describe("context", () => {
     assert.equal(git(repo, "init", "-q").status, 0);
     assert.equal(git(repo, "remote", "add", "origin", "git@github.com:Acme/Docs.git").status, 0);
     saveAt(store, "The docs deploy from main", 1, { project: "github.com/acme/docs", type: "decision" });
-    assert.match(memsyncJson(["--store", store, "context"], { cwd: repo }).text, /^## Recent Project Decisions \(github\.com\/acme\/docs\)\n- The docs deploy from main/);
+    assert.match(memsyncJson(["--store", store, "context"], { cwd: repo }).text, /^## Recent Project Decisions \(github\.com\/acme\/docs\)\n- \[Decision\] The docs deploy from main/);
   });
 });

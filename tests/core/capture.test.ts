@@ -147,7 +147,7 @@ describe("explicit capture (remember)", () => {
     assert.equal(d.decision?.what, "JWT tokens for auth");
     assert.equal(d.content, "Use JWT tokens for auth, not session cookies");
     assert.ok(d.confidence >= 0.8);
-    const f = extractExplicit("The staging cluster runs on Hetzner in Falkenstein").capture;
+    const f = extractExplicit("Hetzner support set up the staging cluster in Falkenstein").capture;
     assert.equal(f.type, "fact");
     assert.equal(f.decision, null);
     assert.ok(f.entities.includes("hetzner"));
@@ -197,7 +197,10 @@ describe("reinforcement", () => {
 describe("hook payloads", () => {
   test("a UserPromptSubmit payload is told apart from free text", () => {
     const p = parseHookPayload(JSON.stringify({ session_id: "s1", transcript_path: "/t", cwd: "/repo", hook_event_name: "UserPromptSubmit", prompt: "Let's use Redis" }));
-    assert.deepEqual(p, { event: "UserPromptSubmit", prompt: "Let's use Redis", sessionId: "s1", cwd: "/repo", source: null });
+    assert.deepEqual(p, { event: "UserPromptSubmit", prompt: "Let's use Redis", sessionId: "s1", cwd: "/repo", source: null, lastAssistantMessage: null, agentType: null });
+    const stop = parseHookPayload(JSON.stringify({ session_id: "s1", hook_event_name: "SubagentStop", agent_type: "Explore", last_assistant_message: "Done." }));
+    assert.equal(stop?.lastAssistantMessage, "Done.");
+    assert.equal(stop?.agentType, "Explore");
     assert.equal(parseHookPayload(JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", source: "compact" }))?.source, "compact");
     assert.equal(parseHookPayload("Let's use Redis"), null);
     assert.equal(parseHookPayload('{"content": "a JSON memory, not a hook"}'), null);

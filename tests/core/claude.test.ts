@@ -87,7 +87,7 @@ describe("MEMORY.md section", () => {
     const first = writeSection(user, [decision(1), decision(2)]);
     assert.equal(first.written, 2);
     assert.ok(first.text.startsWith(user));
-    assert.match(first.text, /Use tool 2 for job 2 — because reason 2 \(\d{4}-\d\d-\d\d, memsync 00000002\)\n- Use tool 1/);
+    assert.match(first.text, /Use tool 2 for job 2 — because reason 2 \(\d{4}-\d\d-\d\d, memsync 00000002\)\n- \[Decision\] Use tool 1/);
     const withTail = `${first.text}\nMore notes of mine.\n`;
     const second = writeSection(withTail, [decision(3)]);
     assert.equal(second.text.split(BEGIN).length, 2, "one section");
@@ -102,7 +102,7 @@ describe("MEMORY.md section", () => {
     const user = "- We use tool 5 for job 5 here.\n";
     const out = writeSection(user, [decision(4), decision(5), { ...decision(6), what: "use  TOOL 4 for job 4!" }, decision(7)]);
     assert.equal(out.written, 2);
-    assert.match(out.text, /Use tool 7 for job 7[^\n]*\n- use TOOL 4 for job 4!/);
+    assert.match(out.text, /Use tool 7 for job 7[^\n]*\n- \[Decision\] use TOOL 4 for job 4!/);
     assert.doesNotMatch(out.text, /Use tool 5 for job 5/);
     assert.equal(out.text.match(/tool 4 for job 4/gi)!.length, 1);
   });

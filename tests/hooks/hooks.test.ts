@@ -123,6 +123,38 @@ describe("memsync hook", () => {
   });
 });
 
+describe("the assistant's decisions and subagents", () => {
+  test("Stop holds the explicit decisions of the assistant's last message; the next prompt stores them if it accepts, drops them if not; SubagentStart gets the project's decisions", () => {
+    const store = newStore();
+    const repo = project();
+    const message = "Done. I switched the unit tests from Jest to Vitest, and all 42 pass. I'd recommend also moving the e2e tests to Playwright.";
+    assert.deepEqual(hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Redis for caching because it is fast" }).reply, { suppressOutput: true });
+    hook(store, "Stop", { cwd: repo, stop_hook_active: false, last_assistant_message: message });
+    assert.equal(memsyncJson(["--store", store, "list"]).total, 1, "nothing stored before the user answers");
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "ok, sounds good" });
+    const stored = memsyncJson(["--store", store, "list"]).memories;
+    assert.equal(stored.length, 2);
+    const vitest = stored.find((m: { content: string }) => /Vitest/.test(m.content));
+    assert.equal(vitest.type, "decision");
+    assert.equal(vitest.meta.source, "claude-code:Stop");
+    assert.ok(vitest.entities.includes("vitest"));
+    assert.doesNotMatch(JSON.stringify(stored), /Playwright/, "a suggestion is never stored");
+    // a subagent's decision the user answers with something else: dropped
+    hook(store, "SubagentStop", { cwd: repo, agent_type: "general-purpose", last_assistant_message: "We decided to use MongoDB for the audit log." });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "no, keep it in Postgres" });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "ok" });
+    assert.doesNotMatch(JSON.stringify(memsyncJson(["--store", store, "list"]).memories), /MongoDB/);
+    // a session id that is not a plain token never becomes a file name
+    hook(store, "Stop", { cwd: repo, session_id: "../../escape", last_assistant_message: "We decided to use Kafka for events." });
+    assert.ok(!fs.existsSync(path.join(store, "..", "escape.json")));
+    const sub = hook(store, "SubagentStart", { cwd: repo, agent_id: "a1", agent_type: "Explore" });
+    assert.equal(sub.reply.hookSpecificOutput.hookEventName, "SubagentStart");
+    assert.match(sub.ctx!, /^## Recent Project Decisions \(github\.com\/acme\/shop\)\n- \[Decision\] /);
+    assert.match(sub.ctx!, /Vitest/);
+    assert.deepEqual(hook(store, "SubagentStart", { cwd: project("https://github.com/acme/empty.git"), agent_type: "Explore" }).reply, { suppressOutput: true });
+  });
+});
+
 describe("MEMORY.md tier", () => {
   test("export memory-md writes the project's confident decisions into Claude Code's file for it, keeping the user's lines", () => {
     const home = tempDir();
@@ -141,13 +173,41 @@ describe("MEMORY.md tier", () => {
     assert.equal(out.written, 1);
     const text = fs.readFileSync(out.file, "utf8");
     assert.ok(text.startsWith("# Notes\n\n- run tests with npm test\n<!-- memsync:begin"));
-    assert.match(text, /- Use PostgreSQL for analytics — because JSONB support \(/);
+    assert.match(text, /- \[Decision\] Use PostgreSQL for analytics — because JSONB support \(/);
     assert.doesNotMatch(text, /Deno|MySQL/);
     // again: the same file, no duplicate
     assert.equal(memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo }).changed, false);
     // the Stop hook keeps it current when installed with --memory-md
     save({ content: "Use Redis", type: "decision", project: "github.com/acme/shop", confidence: 0.8, decision: { what: "Use Redis for caching", why: null } });
     hook(store, "Stop", { cwd: repo }, env, ["--memory-md"]);
-    assert.match(fs.readFileSync(out.file, "utf8"), /Use Redis for caching[^\n]*\n- Use PostgreSQL/);
+    assert.match(fs.readFileSync(out.file, "utf8"), /Use Redis for caching[^\n]*\n- \[Decision\] Use PostgreSQL/);
+  });
+
+  test("a captured decision or preference updates MEMORY.md without a flag; preferences and global rules are in it; a prompt that stores none leaves it alone", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    const file = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"), "memory", "MEMORY.md");
+    memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify({ content: "Always pin dependencies", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin dependency versions", why: "reproducible builds" } }) });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Redis for caching because it is fast" }, env);
+    const first = fs.readFileSync(file, "utf8");
+    assert.match(first, /- \[Decision\] Redis for caching — because it is fast/);
+    assert.match(first, /- \[Global rule\] pin dependency versions — because reproducible builds/);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "I prefer named exports over default exports in TypeScript modules" }, env);
+    assert.match(fs.readFileSync(file, "utf8"), /- \[Preference\] named exports/);
+    const before = fs.statSync(file).mtimeMs;
+    fs.utimesSync(file, new Date(0), new Date(0));
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Should we use MongoDB here?" }, env);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "The worker keeps crashing when the queue is empty" }, env);
+    assert.equal(fs.statSync(file).mtimeMs, 0, `not rewritten (was ${before})`);
+    // session start: each line labelled with its type and entities, the global rules after, within 3,000
+    const start = hook(store, "SessionStart", { cwd: repo, source: "startup" }, env);
+    assert.match(start.ctx!, /^## Recent Project Decisions \(github\.com\/acme\/shop\)\n/);
+    assert.match(start.ctx!, /\n- \[Preference\] named exports[^\n]*\{[^}]*named-exports[^}]*\} \[/);
+    assert.match(start.ctx!, /\n- \[Decision\] Redis for caching \(because: it is fast\) \{redis[^}]*\} \[/);
+    assert.match(start.ctx!, /\n## Global Best Practices\n- \[Global rule\] pin dependency versions/);
+    assert.doesNotMatch(start.ctx!, /crashing/, "a problem is not a decision");
+    assert.ok(start.ctx!.length <= 3000);
   });
 });

@@ -7,7 +7,7 @@ import { BIN, git, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
 // `memsync hooks install|uninstall`: memsync's entries in Claude Code's settings.json, and nothing
 // else of the user's touched.
 
-const EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"];
+const EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd", "SubagentStart", "SubagentStop"];
 
 describe("memsync hooks install / uninstall", () => {
   test("user scope: this binary for every event, the user's settings and hooks kept; uninstall removes only ours", () => {
@@ -23,7 +23,7 @@ describe("memsync hooks install / uninstall", () => {
     const env = { HOME: home };
     const out = memsyncJson(["hooks", "install"], { env });
     assert.equal(out.file, file);
-    assert.equal(out.added, 5);
+    assert.equal(out.added, EVENTS.length);
     const s = JSON.parse(fs.readFileSync(file, "utf8"));
     assert.equal(s.model, "opus");
     assert.deepEqual(s.permissions, mine.permissions);
@@ -36,10 +36,10 @@ describe("memsync hooks install / uninstall", () => {
     }
     assert.equal(s.hooks.Stop[0].hooks[0].command, "notify-send done");
     // installing again replaces, never doubles
-    assert.equal(memsyncJson(["hooks", "install"], { env }).replaced, 5);
+    assert.equal(memsyncJson(["hooks", "install"], { env }).replaced, EVENTS.length);
     assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).hooks.SessionStart.length, 1);
     const removed = memsyncJson(["hooks", "uninstall"], { env });
-    assert.equal(removed.removed, 5);
+    assert.equal(removed.removed, EVENTS.length);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), mine);
     assert.match(memsync(["hooks", "uninstall"], { env }).stdout, /^no memsync hooks in /);
   });
@@ -54,7 +54,7 @@ describe("memsync hooks install / uninstall", () => {
     assert.equal(out.file, path.join(repo, ".claude", "settings.json"));
     const s = JSON.parse(fs.readFileSync(out.file, "utf8"));
     assert.equal(s.hooks.Stop[0].hooks[0].command, `memsync --store ${store} hook Stop --memsync-hook`);
-    assert.equal(memsyncJson(["hooks", "uninstall", "--project"], { cwd: sub }).removed, 5);
+    assert.equal(memsyncJson(["hooks", "uninstall", "--project"], { cwd: sub }).removed, EVENTS.length);
     assert.deepEqual(JSON.parse(fs.readFileSync(out.file, "utf8")), {});
   });
 
@@ -72,7 +72,7 @@ describe("memsync hooks install / uninstall", () => {
     const run = (args: string[]) => memsync(args, { env, command: [copy] });
     assert.equal(run(["hooks", "install"]).code, 0);
     const second = run(["hooks", "install", "--json"]);
-    assert.equal(JSON.parse(second.stdout).replaced, 5);
+    assert.equal(JSON.parse(second.stdout).replaced, EVENTS.length);
     const s = JSON.parse(fs.readFileSync(file, "utf8"));
     for (const e of EVENTS) {
       const commands = s.hooks[e].flatMap((g: { hooks: { command: string }[] }) => g.hooks).map((h: { command: string }) => h.command);
@@ -81,7 +81,7 @@ describe("memsync hooks install / uninstall", () => {
     // an entry an older install made without the mark, naming this binary, is recognised too
     s.hooks.PreCompact.push({ matcher: "", hooks: [{ type: "command", command: `${copy} hook PreCompact` }] });
     fs.writeFileSync(file, JSON.stringify(s));
-    assert.equal(JSON.parse(run(["hooks", "uninstall", "--json"]).stdout).removed, 6);
+    assert.equal(JSON.parse(run(["hooks", "uninstall", "--json"]).stdout).removed, EVENTS.length + 1);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")), mine);
     // the hook itself runs with the mark (it is ignored)
     const payload = { hook_event_name: "SessionStart", session_id: "s1", cwd: tempDir(), source: "startup" };

@@ -26,6 +26,7 @@ export const README_COMMANDS: Record<string, Check> = {
   "npm run memsync:deno -- <args>": { how: "run", run: "npm run --silent memsync:deno -- --version", stdout: /^memsync \d+\.\d+\.\d+, deno \d/m },
   "npx deno task memsync <args>": { how: "run", run: "npx deno task memsync --version", stdout: /^memsync \d+\.\d+\.\d+, deno \d/m },
   "npx bun scripts/bench-lib/gist-savings.ts": { how: "resolves", run: "npx bun --version", file: "scripts/bench-lib/gist-savings.ts", why: "a benchmark (seconds to minutes)" },
+  "npx bun scripts/bench-lib/capture-quality.ts": { how: "run", run: "npx bun scripts/bench-lib/capture-quality.ts", stdout: /^split +prompts +precision +recall/m },
   "npx bun scripts/bench-lib/capture.ts": { how: "resolves", run: "npx bun --version", file: "scripts/bench-lib/capture.ts", why: "a benchmark (seconds to minutes)" },
   "npm test -- cli/recall sync/": { how: "resolves", run: "npx bun --version", file: "scripts/test.ts", why: "the suite itself, on named files" },
   "npm test -- deno": { how: "resolves", run: "npx bun --version", file: "scripts/test.ts", why: "the suite itself: the Deno core run alone" },

@@ -104,10 +104,11 @@ const PARTICLES = new Set([
 /** What precedes a verb: "to go", "we'll go", "let's go". */
 const VERB_BEFORE = new Set(["to", "will", "can", "should", "must", "let's", "lets", "would", "could", "we'll", "i'll", "don't", "not", "didn't", "gonna"]);
 
-function aliasFits(alias: VocabAlias, first: Unit, prev: Unit | undefined, next: Unit | undefined): boolean {
+function aliasFits(alias: VocabAlias, first: Unit, prev: Unit | undefined, next: Unit | undefined, after: Unit | undefined): boolean {
   if (alias.upper && first.text !== first.text.toUpperCase()) return false;
   if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return false;
-  if (alias.notBeforeTo && next?.lower === "to") return false;
+  // "react to changes" is a verb; "bump React to 18.3" names a version of it
+  if (alias.notBeforeTo && next?.lower === "to" && !/^v?\d/i.test(after?.text ?? "")) return false;
   if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return false;
   return true;
 }
@@ -120,13 +121,28 @@ const NOT_TERMS = new Set(
     "dont never always must should please env dev prod staging sla slo kpi roi ai ml it we they you he she this that these those there here " +
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december " +
     "let's lets use using go also then so now because since when while what why how which who where our my your their its a an to for of in on at by " +
-    "with from over instead rather than vs is are was were be been do does did has have had will would can could just only very really"
+    "with from over instead rather than vs is are was were be been do does did has have had will would can could just only very really " +
+    // words written in capitals that name no technology: commands, keywords, states, units
+    "listen notify incr decr ttl user users failed failure fail failing passed pass error errors warn warning info debug skip skipped " +
+    "locked lts get post put patch delete head select insert update where join limit offset null true false done utc gmt pst est cet " +
+    "max min avg sum count todo asap eta faq diy etc"
   ).split(" "),
 );
 
+/** Words shaped like names that carry nothing: quarters, chips, architectures, severities, versions. */
+const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3})$/i;
+
+/**
+ * Short names that mean a technology only in its context: "ES" is Elasticsearch next to search
+ * words, not in "ES2022" or "ES modules" (those are other units or other aliases).
+ */
+const CONTEXT_ALIASES: Record<string, { name: string; upper: boolean; context: RegExp }> = {
+  es: { name: "elasticsearch", upper: true, context: /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i },
+};
+
 function looksTechnical(u: Unit): boolean {
   const t = u.text;
-  if (t.length < 2 || NOT_TERMS.has(u.lower)) return false;
+  if (t.length < 2 || NOT_TERMS.has(u.lower) || LOW_VALUE.test(t)) return false;
   if (/^v?\d/.test(u.lower) || /^\d/.test(t)) return false; // versions and numbers
   if (/\p{Ll}\p{Lu}/u.test(t)) return true; // CamelCase: GraphQL, PgBouncer, macOS
   if (/^\p{L}+\d[\p{L}\d]*$/u.test(t)) return true; // letters then digits: EC2, Log4j
@@ -164,7 +180,7 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
       let key = us[i]!.lower;
       for (let k = 1; k < n; k++) key += ` ${us[i + k]!.lower}`;
       const h = idx.get(key);
-      if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n])) hit = h;
+      if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n], us[i + n + 1])) hit = h;
     }
     if (hit) {
       const last = us[i + hit.length - 1]!;
@@ -172,6 +188,17 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
       for (let k = 0; k < hit.length; k++) covered.add(i + k);
       i += hit.length - 1;
     }
+  }
+  for (let i = 0; i < us.length; i++) {
+    const u = us[i]!;
+    const ctx = covered.has(i) ? undefined : CONTEXT_ALIASES[u.lower];
+    if (!ctx) continue;
+    // out of its context the short name is no entity at all ("ES" the locale code)
+    covered.add(i);
+    if ((ctx.upper && u.text !== u.text.toUpperCase()) || !ctx.context.test(masked)) continue;
+    const entry = vocabularyEntry(ctx.name);
+    if (!entry) continue;
+    found.push({ name: entry.name, kind: entry.kind, category: entry.category, start: u.start, end: u.end });
   }
   const headUnits = new Set(heads.map((h) => headOf(us, h)).filter((i) => i !== -1));
   for (let i = 0; i < us.length; i++) {

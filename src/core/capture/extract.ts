@@ -23,6 +23,15 @@ import {
   SOLUTION_TRIGGERS,
   TRADEOFF_SENTENCE,
   type Trigger,
+  UNDECIDED,
+  REPORTED,
+  CREDENTIAL,
+  DEICTIC_TASK,
+  REMEMBER_LEAD,
+  SETTLED_TAIL,
+  STATED,
+  RULE_START,
+  WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 
@@ -372,6 +381,10 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   if (t.type !== "solution" && t.subjectGroup === undefined) {
     if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
     if (NEGATED.test(prefix)) return "negated";
+    if (REPORTED.test(prefix)) return "someone else's view, reported";
+  }
+  if (t.type === "decision" || t.type === "preference") {
+    if (UNDECIDED.test(s)) return "not decided yet";
   }
 
   const text = found.text.toLowerCase();
@@ -386,8 +399,12 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   let type: SignalType = t.type;
 
   if (t.subjectGroup !== undefined) {
-    what = cleanPhrase(found.groups[t.subjectGroup] ?? "");
-    chosenSpans.push({ start: found.start, end: found.start + (found.groups[t.subjectGroup]?.length ?? 0) });
+    const subject = found.groups[t.subjectGroup] ?? "";
+    const at = Math.max(found.start, s.indexOf(subject, found.start));
+    what = cleanPhrase(subject);
+    chosenSpans.push({ start: at, end: at + subject.length });
+    // "X was slow because Y; doing Z fixed it": the trouble before the fix is its problem
+    if (at > from) problemBefore ??= problemIn(s.slice(from, at));
     objStart = found.end;
   }
   if (t.altGroup !== undefined && found.groups[t.altGroup]) {
@@ -414,14 +431,23 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
       altSpans.push({ start: objStart, end: p });
       objStart = p + pos[0].length;
       against = false;
-      type = "preference";
+      // "don't use var, use const" is a preference; "we dropped nginx and put Caddy in" stays a decision
+      type = t.type === "decision" ? "decision" : "preference";
     }
   }
 
   const segs = t.subjectGroup !== undefined ? markersFrom(s, objStart, false, false).filter((m) => m.kind !== "alt") : markersFrom(s, objStart, chooser, prefer);
   const firstAt = segs.length ? segs[0]!.start : s.length;
   if (!what) {
-    if (t.wholeClause) {
+    if (t.policy) {
+      // "From now on, every commit follows X": the sentence without the words that mark it
+      const body = `${s.slice(from, found.start)} ${s.slice(found.end)}`;
+      // "From now on, always run the linter": the rule after the words is read as a rule
+      if (RULE_START.test(cleanPhrase(body).replace(/^(?:please|pls)\s+/i, ""))) return "a rule follows";
+      const cut = body.search(/;/);
+      what = cleanPhrase(cut === -1 ? body : body.slice(0, cut)).replace(/^(?:please|pls)\s+/i, "");
+      chosenSpans.push({ start: from, end: s.length });
+    } else if (t.wholeClause) {
       const c = clauseAround(s, found.start, found.end);
       what = cleanPhrase(s.slice(c.start, Math.max(c.end, found.end)));
       chosenSpans.push(c);
@@ -452,6 +478,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
+  if (t.type !== "problem" && CREDENTIAL.test(what.split(/[;:,]/)[0]!)) return "hands over a credential for a task";
+  if (t.rule && DEICTIC_TASK.test(s)) return "a task on the code at hand";
   if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
   if (against) {
     if (t.keepTrigger) {
@@ -475,9 +503,14 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   });
   const chosenThings = chosen.filter((m) => within(m, thingSpans));
   const rejected = mentions.filter((m) => within(m, altSpans));
-  if (t.needsEntity && !chosen.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
+  // "we got rid of nginx": what is argued against is the thing named
+  const named = t.against ? [...chosen, ...rejected] : chosen;
+  if (t.needsEntity && !named.some((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)))) {
     return "names nothing known (no technology, pattern or tool)";
   }
+  if (t.needsKnown && !named.some((m) => m.kind !== "term")) return "names nothing known (no technology, pattern or tool)";
+  // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
+  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
   const relations: EntityRelation[] = [];
   if (type === "decision" || type === "preference") {
@@ -518,16 +551,66 @@ const MAX_CLAUSES_AFTER_REQUEST = 8;
 /** Clause breaks after which a strong statement may follow a request. */
 const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
 
+/** A statement kept whole (remembered, or closed as settled): what it says is the decision. */
+function statementDraft(text: string, boosted: boolean): Draft | null {
+  const what = cleanPhrase(text);
+  if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
+  if (CREDENTIAL.test(what)) return null;
+  const all = findMentions(text, [], true);
+  const seen = new Set<string>();
+  const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
+  return {
+    type: "decision",
+    content: text,
+    what,
+    whys: [],
+    alternatives: [],
+    constraints: constraintsIn(text),
+    tradeoffs: [],
+    problem: null,
+    trigger: STATED,
+    signal: "stated",
+    mentions,
+    chosen: mentions,
+    rejected: [],
+    relations: verbRelations(text, all),
+    hedged: HEDGES.test(text),
+    boosted,
+    projectSpecific: PROJECT_SPECIFIC.test(text),
+  };
+}
+
 export function readSentence(sentence: string): Reading {
   const boosted = BOOSTERS.test(sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
+  // "remember that X", "X, that's settled": the statement is kept whole, as said
+  const lead = REMEMBER_LEAD.exec(s);
+  const tail = SETTLED_TAIL.exec(s);
+  if (lead || tail) {
+    const rest = s.slice(lead ? lead[0].length : 0, tail ? tail.index : s.length);
+    if (!RULE_START.test(rest) && !QUESTION_START.test(rest) && !REQUEST.test(rest) && rest.split(" ").length >= 3) {
+      const d = statementDraft(rest, boosted || Boolean(lead));
+      if (d) return { kind: "capture", draft: d };
+    }
+    if (lead) s = s.slice(lead[0].length);
+  }
   const ij = INTERJECTIONS.exec(s);
   if (ij) s = s.slice(ij[0].length);
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   const request = !polite && REQUEST.test(s);
-  if (!request && QUESTION_START.test(s)) return { kind: "skip", reason: "a question" };
+  if (!request && QUESTION_START.test(s)) {
+    // "How we handle retries is settled: ...", "What we decided is that ...": a statement
+    const wh = WH_SUBJECT.exec(s);
+    if (!wh) return { kind: "skip", reason: "a question" };
+    if (s.slice(wh[0].length).trim()) {
+      const r = readSentence(s.slice(wh[0].length));
+      if (r.kind === "capture") return r;
+      const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : null;
+      return d ? { kind: "capture", draft: d } : r;
+    }
+  }
 
   let from = 0;
   let strongOnly = false;

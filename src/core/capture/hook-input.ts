@@ -1,5 +1,6 @@
 // A Claude Code hook payload on standard input (JSON), told apart from free text. UserPromptSubmit
-// carries the prompt; every event carries session_id, cwd and hook_event_name.
+// carries the prompt; Stop and SubagentStop the assistant's last message; every event carries
+// session_id, cwd and hook_event_name.
 
 export interface HookPayload {
   event: string | null;
@@ -8,6 +9,10 @@ export interface HookPayload {
   cwd: string | null;
   /** SessionStart: startup, resume, clear or compact. */
   source: string | null;
+  /** Stop, SubagentStop: the text of the assistant's last message (Claude Code sends it so no transcript is read). */
+  lastAssistantMessage: string | null;
+  /** SubagentStart, SubagentStop: the subagent's type ("Explore", "code-reviewer"). */
+  agentType: string | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
@@ -26,5 +31,13 @@ export function parseHookPayload(text: string): HookPayload | null {
   const o = v as Record<string, unknown>;
   const isHook = typeof o.hook_event_name === "string" || (typeof o.session_id === "string" && (typeof o.prompt === "string" || typeof o.cwd === "string"));
   if (!isHook) return null;
-  return { event: str(o.hook_event_name), prompt: typeof o.prompt === "string" ? o.prompt : null, sessionId: str(o.session_id), cwd: str(o.cwd), source: str(o.source) };
+  return {
+    event: str(o.hook_event_name),
+    prompt: typeof o.prompt === "string" ? o.prompt : null,
+    sessionId: str(o.session_id),
+    cwd: str(o.cwd),
+    source: str(o.source),
+    lastAssistantMessage: str(o.last_assistant_message),
+    agentType: str(o.agent_type),
+  };
 }

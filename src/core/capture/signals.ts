@@ -25,6 +25,10 @@ export interface Trigger {
   subjectGroup?: number;
   /** Worded as a rule for any project (Use X, Always, Never, Avoid), not a team's own choice. */
   rule?: boolean;
+  /** "From now on, ...": the words mark a policy; the statement is the rest of the clause. */
+  policy?: boolean;
+  /** Only when the object names something of the vocabulary (a word spelled like a name is not enough). */
+  needsKnown?: boolean;
 }
 
 const USE_VERBS = "use|go with|adopt|switch to|move to|migrate to|stick with|stay with|keep using|standardi[sz]e on|settle on|rely on|pick|choose";
@@ -44,7 +48,14 @@ export const DECISION_TRIGGERS: Trigger[] = [
     base: 0.65,
     strong: true,
   },
-  { type: "decision", re: /\b(?:the\s+)?(?:final\s+)?decision\s*(?:is|was|:)\s+(?:to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  { type: "decision", re: /\b(?:the\s+)?(?:final\s+|team(?:'s)?\s+)?(?:decision|consensus|verdict)\s*(?:is|was|:)\s+(?:made\s+to\s+|to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  // said without a subject, as in chat: "Switching to pnpm for all packages", "Going with Postgres", "Settled on Zod"
+  { type: "decision", re: /^(?:switching|moving|migrating|porting)\s+(?:over\s+)?to\s+/i, base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:going|sticking|staying)\s+with\s+/i, base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:settled|decided|agreed|standardi[sz]ed)\s*(?:on\s+|upon\s+|:\s*)/i, base: 0.7, strong: true },
+  { type: "decision", re: /^(?:convention|policy|rule|team rule|standard|guideline)\s*:\s*/i, base: 0.7, strong: true },
+  // a choice kept: "we'll stay on Node 20", "we are keeping MySQL"
+  { type: "decision", re: /\b(?:we|i)(?:'ll| will|'re| are| am|'m)?\s+(?:stay(?:ing)?\s+(?:on|with)|keep(?:ing)?|remain(?:ing)?\s+on)\s+(?!(?:an? eye|track|in mind|it|this|that|them|going|trying|looking)\b)/i, base: 0.6, needsEntity: true, strong: true },
   { type: "decision", re: /\bstandardi[sz](?:e|ed|ing)\s+on\s+/i, base: 0.7, strong: true },
   {
     type: "decision",
@@ -62,10 +73,87 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, base: 0.65, altGroup: 1, needsEntity: true },
+  // "we swapped ESLint and Prettier for Biome"
+  { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, base: 0.65, altGroup: 1, needsEntity: true, strong: true },
+  // a change under way with any subject: "Deployments are switching to Argo CD", "we're moving to X"
+  {
+    type: "decision",
+    re: /\b(?:is|are|'re|am|'m|were|have|'ve|has)\s+(?:now\s+|finally\s+|officially\s+)?(?:switching|moving|migrating|porting|switched|moved|migrated)\s+(?:(?!on\b|back\b)[\w-]+\s+){0,3}?(?:over\s+)?to\s+/i,
+    base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
+  // "we're adopting Sentry", "we're standardizing on Temporal"
+  { type: "decision", re: /\b(?:we|i|the team)(?:'re| are| am|'m| will be|'ll be)\s+(?:now\s+|officially\s+)?(?:adopting|introducing|rolling out|standardi[sz]ing on)\s+/i, base: 0.7, needsEntity: true, strong: true },
+  // a version chosen: "we're bumping React to 18.3", "let's upgrade Node to 22 LTS"
+  {
+    type: "decision",
+    re: /\b(?:(?:we|i)(?:'re| are|'ll| will|'ve| have)?|let(?:'s| us))\s+(?:now\s+|just\s+)?(?:upgrad(?:e|ed|ing)|bump(?:ed|ing)?|pinn?(?:ed|ing)?|mov(?:e|ed|ing))\s+(?=[^,;.]{1,40}?\s+(?:to|at|on)\s+v?\d)/i,
+    base: 0.7,
+    needsEntity: true,
+    strong: true,
+  },
+  // moved X off Y to Z
+  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?to\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
+  // present state stated as settled: "CI is now on GitHub Actions", "Uploads are stored in S3", "jobs run on BullMQ"
+  { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, base: 0.6, needsEntity: true },
+  {
+    type: "decision",
+    re: /\b(?:is|are|will be|'ll be|gets?|is being|are being)\s+(?:always\s+|only\s+)?(?:stored|kept|hosted|deployed|written|built|implemented|rewritten|handled|served|managed|validated|generated|run)\s+(?:in|on|with|by|through|via|using)\s+/i,
+    base: 0.6,
+    needsEntity: true,
+  },
+  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
+  // the project's stack stated as it is: "the notifications service uses RabbitMQ", "our jobs run on BullMQ"
+  {
+    type: "decision",
+    re: /^(?:our|the|all|all of our|every|each|both)\s+(?:[\w.-]+\s+){0,5}?(?:uses|use|is using|are using|runs on|run on|runs in|run in|lives in|live in|is hosted on|are hosted on|is deployed (?:on|to)|are deployed (?:on|to)|is built (?:on|with)|are built (?:on|with)|is backed by|are backed by|stores? (?:its |their )?data in|talks? to|goes through|go through)\s+/i,
+    base: 0.6,
+    needsEntity: true,
+    needsKnown: true,
+  },
+  // "Redis is our cache", "Cloudflare is the team's CDN": a role given to a known thing
+  { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
+  // "Postgres over Mongo for anything relational": a choice written without its verb
+  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
+  // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
+  {
+    type: "decision",
+    re: /\b(?:our|the|my|team's|the team's)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy|standard|guideline|default)\s+(?:here\s+)?(?:is|:)\s*(?:that\s+|to\s+)?|\b(?:our|the)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy)\s*:\s*|^by convention,?\s+/i,
+    base: 0.7,
+    strong: true,
+  },
+  // a policy from now on: the statement is the clause that holds the words
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now))\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
+  // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
+  {
+    type: "decision",
+    re: /\b(?:the\s+)?(?:team|teams|infra|ops|platform|backend|frontend|everyone|we all|management|leadership|architecture)(?:\s+(?:team|group|folks|review))?\s+(?:has\s+|have\s+)?(?:finally\s+)?(?:decided|agreed|settled|chose|picked|voted)\s*(?:on\s+using\s+|to\s+(?:use\s+|go with\s+|adopt\s+)?|on\s+|upon\s+|that\s+|for\s+|:\s*)/i,
+    base: 0.75,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:is|are|was|'s)\s+(?:now\s+)?(?:settled|decided|final|agreed)\s*:\s*/i, base: 0.75, strong: true },
+  // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
+  {
+    type: "decision",
+    re: /\b(?:we|i|the team|our team|our [\w-]+ team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|(?:do|does)(?:n't| not)|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
+    base: 0.7,
+    against: true,
+    strong: true,
+  },
+  { type: "decision", re: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|voted|settled|agreed)\s+against\s+/i, base: 0.75, against: true, strong: true },
+  // "Rather than polling the provider, we receive their webhooks"
+  {
+    type: "decision",
+    re: /^(?:rather than|instead of)\s+([^,]{1,80}),\s*(?=(?:we|i|our\s+[\w-]+|the\s+[\w-]+)\s+(?!(?:could|might|may|should|would|can)\b))/i,
+    base: 0.65,
+    altGroup: 1,
+    strong: true,
+  },
   { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
   {
     type: "decision",
-    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
+    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|keep|put|send|route|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
     base: 0.55,
     needsEntity: true,
   },
@@ -95,10 +183,10 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   },
   { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, base: 0.7, against: true, strong: true },
   { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using|no more)\s+/i, base: 0.7, against: true, strong: true, rule: true },
-  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated)\s+/i, base: 0.7, against: true, needsEntity: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
-    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with)\b)/i,
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,
     base: 0.7,
     strong: true,
     rule: true,
@@ -113,6 +201,10 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
     rule: true,
   },
   { type: "preference", re: /\b(?:i|we)\s+(?:really\s+)?(?:like|love)\s+(?:using\s+)?/i, base: 0.55, needsEntity: true },
+  { type: "preference", re: /\bmy\s+(?:personal\s+|strong\s+|general\s+)?(?:preference|rule of thumb)\s*(?:is|:)\s*(?:to\s+(?:use\s+)?|that\s+)?/i, base: 0.7, strong: true },
+  { type: "preference", re: /\b(?:i|we)\s+(?:do|really|always|definitely)\s+want\s+(?!(?:you|to\s+(?:know|see|understand|try|look|check|ask|hear|learn))\b)/i, base: 0.65, strong: true },
+  // "don't ever force push to main": the rule keeps its words
+  { type: "preference", re: /^(?:please\s+)?(?:don't|do not|dont)\s+ever\s+/i, base: 0.75, against: true, keepTrigger: true, strong: true, rule: true },
 ];
 
 export const PROBLEM_TRIGGERS: Trigger[] = [
@@ -122,9 +214,17 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     base: 0.6,
   },
   { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
+  // a cost past a threshold: "cold starts are over 3 seconds", "the build takes more than 20 minutes"
   {
     type: "problem",
-    re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks|deadlocked|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
+    re: /\b(?:is|are|was|were|takes?|took|hits?|spikes?\s+to|grows?\s+to|grew\s+to|jumped\s+to)\s+(?:over|more than|above|nearly|almost|well over)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|[kmg]b|%)(?![\w])/i,
+    base: 0.55,
+    wholeClause: true,
+  },
+  { type: "problem", re: /\bthere(?:'s| is| are)\s+(?:an?\s+|some\s+)?(?:race conditions?|deadlocks?|memory leaks?|leaks?|regressions?|bugs?|off-by-one)\b/i, base: 0.6, wholeClause: true },
+  {
+    type: "problem",
+    re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks?|deadlocked|gets? oom[\s-]?killed|(?:gets?|got|getting|is being|are being)\s+(?:oom[\s-]?killed|throttled|evicted)|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
     base: 0.55,
     wholeClause: true,
   },
@@ -148,7 +248,7 @@ export const SOLUTION_TRIGGERS: Trigger[] = [
   { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, base: 0.7 },
   {
     type: "solution",
-    re: /^([^,;]{3,120}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who))\s+(?:fixed|solved|resolved)\s+(?:it|this|that|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout)s?)\b/i,
+    re: /(?:^|[;:—]\s*|,\s*(?:so\s+|and\s+|then\s+)?)((?:[^,;:(]|\([^()]{0,60}\)){3,160}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who|it))\s+(?:(?:and\s+)?(?:that|this|which)\s+)?(?:(?:fixed|solved|resolved|cleared|cured|fixes|solves)\s+(?:it|this|that|them|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout|lag)s?)\b|(?:brought|took|cut|got|reduced)\s+(?:it|this|that|them)\s+(?:down\s+)?(?:from|to)\s+\d)/i,
     base: 0.65,
     subjectGroup: 1,
   },
@@ -212,7 +312,7 @@ export const INTERJECTIONS = /^(?:(?:ok|okay|so|now|alright|all right|hey|hi|wel
 
 /** A request to the assistant: a task for now, not knowledge for later. */
 export const REQUEST =
-  /^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:(?:can|could|would|will)\s+you\b|(?:i|we)\s+(?:want|need|would like|'d like|wanna|would love)\s+(?:you|claude)\s+to\b|(?:help me|let me know|tell me|show me|give me|explain|walk me through|go ahead|try to|make sure|don't forget to|do not forget to|be sure to|feel free to|take a look|have a look)\b|(?:refactor|fix|add|implement|create|write|update|remove|delete|rename|run|build|test|check|debug|investigate|look|review|make|change|move|convert|generate|install|deploy|set up|setup|clean up|cleanup|optimize|improve|document|find|search|read|open|commit|push|merge|rewrite|port|migrate|upgrade|bump|revert|undo|continue|start|stop(?!\s+using)|finish|summarize|analyze|profile|benchmark|switch|replace|drop|split|extract|rework|redo|modify|edit|adjust|tweak|format|lint|print|list|show|give|get|fetch|download|upload|send|call|configure|enable|disable|wire|hook|integrate|translate|simplify|clarify|describe|compare|evaluate|research|plan|draft|design|prepare|verify|ensure|handle|scaffold|bootstrap|init|initialize|sync|retry|rerun)\b)/i;
+  /^(?:please\s+|pls\s+|plz\s+|kindly\s+)?(?:(?:can|could|would|will)\s+you\b|(?:i|we)\s+(?:want|need|would like|'d like|wanna|would love)\s+(?:you|claude)\s+to\b|(?:help me|let me know|tell me|show me|give me|remind me|remind us|pull up|look up|dig up|explain|walk me through|go ahead|try to|make sure|don't forget to|do not forget to|be sure to|feel free to|take a look|have a look)\b|let(?:'s| us)\s+(?:just\s+|first\s+)?(?:look|start|try|debug|check|see|do|begin|focus|continue|take|figure|find|run|fix|write|add|test|get|work|think|dig|investigate|review|go over|go through|pair|wait|pause|revisit|discuss|talk)\b|(?:refactor|fix|add|implement|create|write|update|remove|delete|rename|run|build|test|check|debug|investigate|look|review|make|change|move|convert|generate|install|deploy|set up|setup|clean up|cleanup|optimize|improve|document|find|search|read|open|commit|push|merge|rewrite|port|migrate|upgrade|bump|revert|undo|continue|start|stop(?!\s+using)|finish|summarize|analyze|profile|benchmark|switch|replace|drop|split|extract|rework|redo|modify|edit|adjust|tweak|format|lint|print|list|show|give|get|fetch|download|upload|send|call|configure|enable|disable|wire|hook|integrate|translate|simplify|clarify|describe|compare|evaluate|research|plan|draft|design|prepare|verify|ensure|handle|scaffold|bootstrap|init|initialize|sync|retry|rerun)\b)/i;
 
 /** A polite rule is still a rule: "please always use pnpm". */
 export const POLITE_RULE =
@@ -230,4 +330,31 @@ export const RATIONALE_SENTENCE = /^(?:because(?:\s+of\b)?|that's because|this i
 export const TRADEOFF_SENTENCE = /^(?:(?:the\s+)?(?:downside|tradeoff|trade-off|catch|caveat|cost)(?:\s+is|\s+being|:)|but|however|although|though)\s*,?\s*/i;
 /** A follow-up that argues for something after arguing against ("don't use var, use const"). */
 export const POSITIVE_AFTER_AGAINST =
-  /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+/i;
+  /(?:[,;:—–]|\s-|\.)\s*(?:but\s+|and\s+|instead\s*,?\s*|rather\s*,?\s*)?(?:always\s+)?(?:use|prefer|go with|choose|pick|stick with|switch to)\s+|\s+(?:and|but)\s+(?:use|prefer)\s+|\s+in favou?r of\s+|\s+and\s+(?:put|added|adopted|moved to|switched to|went with|replaced (?:it|them) with)\s+/i;
+
+/** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
+export const UNDECIDED =
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|back and forth|not sure i agree|on the fence)\b/i;
+/** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
+export const REPORTED =
+  /\b(?:says|said|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+/** A credential handed over for a task, not a decision ("use this token for the test"). */
+export const CREDENTIAL =
+  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details)\b/i;
+/** A task on the code at hand ("use Redis to cache the result of this function"): for now, not for later. */
+export const DEICTIC_TASK =
+  /\b(?:this|that|these|those|the following|the above)\s+(?:function|file|method|class|component|endpoint|test|query|script|module|line|lines|snippet|code|case|handler|loop|call|page|view|route|result)s?\b/i;
+
+/** Words asking for a statement to be kept: "remember that ...", "for the record: ...". */
+export const REMEMBER_LEAD =
+  /^(?:(?:please\s+)?(?:remember|keep in mind|bear in mind|note for the future|make a note|for the record|just so you know|for future reference|worth remembering)(?:\s+that)?\s*[,:;-]?\s+)(?!(?:to|how|what|why|when|where|which|who|if|whether)\b)/i;
+/** A statement closed as settled: "..., that's settled", "..., and that's not changing". */
+export const SETTLED_TAIL =
+  /[,;:—–-]\s*(?:and\s+)?(?:that|this|it)(?:'s| is)\s+(?:settled|final|decided|agreed|not changing|not going to change|non-negotiable|not up for debate)\s*[.!]*$/i;
+/** A statement the remember/settled readings keep whole. */
+export const STATED: Trigger = { type: "decision", re: /^/, base: 0.75, strong: true };
+/** A rule worded as one ("never ...", "always ...", "use ..."): read as a rule, not a statement. */
+export const RULE_START = /^(?:always|never|don't|do not|avoid|prefer|use|stop using|no more)\b/i;
+/** A wh-clause that is the subject of a statement, not a question: "How we handle retries is settled: ...". */
+export const WH_SUBJECT =
+  /^(?:what|why|how|which|who|where|when)\s+(?:[\w'-]+\s+){1,7}?(?:(?:is|was|are)\s+(?:settled|decided|final|agreed|simple|clear|that|this)\b\s*:?\s*|(?:is|was)\s+(?=(?:that|to)\b))|^(?:what|why|how|which)\s+[^:?]{3,80}?:\s+(?=\S)/i;

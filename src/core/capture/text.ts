@@ -59,7 +59,7 @@ function removeToolBlocks(text: string): { text: string; count: number } {
 // A line a tool printed, not a person: timestamps, log levels, stack frames, compiler and package
 // manager diagnostics, test runner summaries, shell prompts, diff hunks.
 const LOG_LINE =
-  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
+  /^\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\b|#\d+\s+(?:\[|ERROR|\d+\.\d+\s)|={3,}|-{3,}\s*\S|FAILED\b|ERROR\b|Ran\s+\d+\s+tests?\b|Module (?:build|parse) failed|Exit Code:|Restart Count:|OOMKilled\b|\d+\)\s+\S|\s*●\s|Expected:|Received:|\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
 const TOOL_LINE =
   /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\])?:|error(?:\[[\w-]+\])?:|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL|ok|not ok)\s+\S|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$))/;
 // A line of source code pasted without a fence.
@@ -137,6 +137,12 @@ export function prepareText(raw: string): Prepared {
       prose++;
       continue;
     }
+    // "the build failed with this:" only introduces what was pasted: it goes with it
+    const prev = lastProse(kept);
+    if (prev !== -1 && /:\s*$/.test(kept[prev]!) && kept.length - prev <= 2) {
+      kept[prev] = "";
+      prose--;
+    }
     kept.push(""); // a dropped line still ends the sentence before it
   }
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -162,6 +168,12 @@ export function prepareText(raw: string): Prepared {
     out.skip = why;
   }
   return out;
+}
+
+/** The index of the last non-empty line kept, -1 if none. */
+function lastProse(kept: readonly string[]): number {
+  for (let i = kept.length - 1; i >= 0 && i >= kept.length - 2; i--) if (kept[i]!.trim()) return i;
+  return -1;
 }
 
 const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "approx", "incl", "cf", "mr", "mrs", "dr", "no", "fig", "ca", "resp", "esp"]);

@@ -244,7 +244,7 @@ const TABLE: Record<string, string[]> = {
     "phoenix!c|backend|phoenix framework",
     "ktor|backend",
     "trpc|api",
-    "graphql|api|graph ql",
+    "graphql|api|graph ql,gql",
     "grpc|api|g rpc",
     "rest!u|api|restful,rest api,rest apis,restful api",
     "websockets|api|websocket,web sockets",

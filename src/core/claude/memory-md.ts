@@ -14,6 +14,16 @@ export interface DecisionLine {
   what: string;
   why: string | null;
   at: number;
+  /** decision (default), preference, pattern...: the line's label. */
+  type?: string;
+  /** One of the user's rules for every project, not this project's own. */
+  global?: boolean;
+}
+
+/** "[Decision]", "[Preference]", "[Global rule]": what a line is, in the words of the seeds. */
+export function labelOf(type: string, global = false): string {
+  const word = type.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+  return global ? `[Global ${type === "decision" || type === "preference" ? "rule" : word.toLowerCase()}]` : `[${word}]`;
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
@@ -34,7 +44,7 @@ function lineOf(d: DecisionLine): string {
   const what = flat(d.what);
   const why = d.why ? flat(d.why) : "";
   const date = new Date(d.at * 1000).toISOString().slice(0, 10);
-  const line = `- ${what}${why ? ` — because ${why}` : ""} (${date}, memsync ${d.id.slice(-8)})`;
+  const line = `- ${labelOf(d.type ?? "decision", d.global)} ${what}${why ? ` — because ${why}` : ""} (${date}, memsync ${d.id.slice(-8)})`;
   return line.length > 400 ? `${line.slice(0, 397)}…` : line;
 }
 
@@ -45,7 +55,7 @@ const keyOf = (what: string) => flat(what).toLowerCase().replace(/[^\p{L}\p{N} ]
  * The file with memsync's section set to these decisions (newest first, no duplicates, none the
  * user's own lines already state), as many as fit within the load limit. Returns what was left out.
  */
-export function writeSection(text: string, decisions: readonly DecisionLine[], heading = "## Project decisions (memsync)"): { text: string; written: number; left_out: number } {
+export function writeSection(text: string, decisions: readonly DecisionLine[], heading = "## Project decisions, preferences and global rules (memsync)"): { text: string; written: number; left_out: number } {
   const { before, after } = splitSection(text);
   const userText = before + after;
   const userKeys = keyOf(userText);

@@ -11,6 +11,8 @@ export const HOOK_EVENTS = [
   { event: "PreCompact", timeout: 30 },
   { event: "Stop", timeout: 30 },
   { event: "SessionEnd", timeout: 30 },
+  { event: "SubagentStart", timeout: 15 },
+  { event: "SubagentStop", timeout: 15 },
 ] as const;
 
 export type HookEvent = (typeof HOOK_EVENTS)[number]["event"];

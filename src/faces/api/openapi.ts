@@ -24,7 +24,7 @@ const ERRORS = {
   "503": errorResponse("store unavailable or busy (unavailable)"),
 };
 
-const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"];
+const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd", "SubagentStart", "SubagentStop"];
 
 export async function openApiDocument(version: string): Promise<object> {
   const paths: Record<string, object> = {};

@@ -5,6 +5,7 @@ import { sinceLastSync, startSync, type SyncWait } from "./background-sync.ts";
 import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
 import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts";
 import { asksAboutPast } from "./past-work.ts";
+import { savePending, takePending } from "./pending.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
@@ -13,6 +14,9 @@ import { failed, type HookReply, withContext } from "./reply.ts";
 //   asks about earlier work gets the most relevant memories as context.
 // - PreCompact: pending changes committed locally (no network), so nothing rides on the session.
 // - Stop: after a turn, a sync bounded in time (at most every few minutes); SessionEnd: a sync.
+// - Stop, SubagentStop: decisions the assistant's last message states explicitly are held until
+//   the user's next prompt: stored if it accepts them ("ok, go ahead"), dropped otherwise.
+// - SubagentStart: the project's decisions and preferences (and global rules) as the subagent's context.
 // A hook never breaks the session: whatever fails, it exits 0 and says why in systemMessage.
 
 
@@ -62,7 +66,13 @@ export async function runHook(event: string, stdin: string, run: HookRun): Promi
     case "PreCompact":
       return preCompact(run);
     case "Stop":
+      await holdAssistantDecisions(input, run, "Stop");
       return syncAfter("Stop", cwd, run);
+    case "SubagentStop":
+      await holdAssistantDecisions(input, run, "SubagentStop");
+      return { suppressOutput: true };
+    case "SubagentStart":
+      return subagentStart(cwd, run);
     case "SessionEnd":
       return syncAfter("SessionEnd", cwd, run);
   }
@@ -90,9 +100,31 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
   return withContext("SessionStart", ctx.text);
 }
 
+/** Stop, SubagentStop: the explicit decisions of the assistant's last message, held for the user's answer. */
+async function holdAssistantDecisions(input: HookPayload, run: HookRun, from: string): Promise<void> {
+  const message = input.lastAssistantMessage;
+  if (!message || !storeExists(run.env.storeRoot)) return;
+  const { explicitDecisions } = await import("../../core/capture/assistant.ts");
+  const sentences = explicitDecisions(message);
+  if (sentences.length > 0) savePending(run.env.storeRoot, input.sessionId, { at: Date.now(), sentences, from });
+}
+
+async function subagentStart(cwd: string, run: HookRun): Promise<HookReply> {
+  if (!storeExists(run.env.storeRoot)) return { suppressOutput: true };
+  const name = await project(cwd, run);
+  if (!name) return { suppressOutput: true };
+  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
+  // a subagent gets what the project decided, not a list of its latest facts
+  return ctx.kind === "decisions" || ctx.items.some((i) => i.global) ? withContext("SubagentStart", ctx.text) : { suppressOutput: true };
+}
+
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const prompt = input.prompt ?? "";
   if (prompt.trim() === "") return { suppressOutput: true };
+  // what the assistant decided last turn, if this prompt accepts it
+  const held = storeExists(run.env.storeRoot) ? takePending(run.env.storeRoot, input.sessionId) : null;
+  if (held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt)) await captureAccepted(held.sentences, held.from, input, cwd, run);
   const recalls = asksAboutPast(prompt);
   // a prompt that asks about earlier work and states nothing new loads no record building (the
   // schemas, ids, redaction): each module below is loaded only by what this prompt needs
@@ -113,9 +145,42 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recallOps ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
-    await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
-    return found && found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
+    const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
+    const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
+    if (found && found.text) return withContext("UserPromptSubmit", found.text);
+    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
   });
+}
+
+/** The assistant's decisions the user accepted, stored as the user's own capture would be. */
+async function captureAccepted(sentences: readonly string[], from: string, input: HookPayload, cwd: string, run: HookRun): Promise<void> {
+  const [{ withStore }, { extractCaptures }, { captureText }] = await Promise.all([import("../../ops/context.ts"), import("../../core/capture/extract.ts"), import("../../ops/capture.ts")]);
+  const name = await project(cwd, run);
+  const text = sentences.join("\n");
+  const extraction = extractCaptures(text);
+  if (extraction.captures.length === 0) return;
+  await withStore(run.env, async (store) => {
+    const out = await captureText(store, run.env, text, { project: name, source: `claude-code:${from}`, session: input.sessionId, agent: "claude-code" }, extraction);
+    await keepMemoryMd(store, out.stored.map((x) => x.memory), name, cwd, run);
+  });
+}
+
+/**
+ * MEMORY.md kept current without a flag: after a capture that stored a line of its section (a
+ * confident decision or preference), the section is rewritten (and only written if it changed).
+ * Not for a server's hooks: the agent's folders, and its MEMORY.md, are on another machine.
+ */
+async function keepMemoryMd(store: import("../../store/store.ts").Store, stored: readonly import("../../core/model/memory.ts").Memory[], name: string | null, cwd: string, run: HookRun): Promise<string | null> {
+  if (!name || run.project !== undefined || stored.length === 0) return null;
+  const { belongsInMemoryMd, exportMemoryMd } = await import("../../ops/memory-md.ts");
+  if (!stored.some(belongsInMemoryMd)) return null;
+  try {
+    await exportMemoryMd(store, { project: name, cwd, claude: run.claude });
+    return null;
+  } catch (e) {
+    // the memory is stored; only Claude Code's copy of it is behind
+    return `MEMORY.md not updated (${e instanceof Error ? e.message : String(e)}); memsync export memory-md retries`;
+  }
 }
 
 async function preCompact(run: HookRun): Promise<HookReply> {

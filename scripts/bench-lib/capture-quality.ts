@@ -1,0 +1,147 @@
+// Capture quality on the labelled corpus (tests/fixtures/capture-corpus.jsonl): whether a prompt
+// stores anything (precision, recall), the type of what it stores, whether the statement kept is
+// the one that holds the decision (`what`), and the entities (precision, recall). Scored per
+// split: "tune" (looked at while improving extraction) and "holdout" (never looked at).
+//
+//   bun scripts/bench-lib/capture-quality.ts [--misses tune]   (lists the tune split's errors)
+
+import fs from "node:fs";
+import path from "node:path";
+import { vocabularyEntry } from "../../src/core/capture/entities.ts";
+import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts";
+
+export interface CorpusRow {
+  id: number;
+  split: "tune" | "holdout";
+  class: string;
+  text: string;
+  store: boolean;
+  /** For a prompt to store: its type ("decision|preference" accepts either), a phrase its `what` holds, its entities. */
+  type?: string;
+  what?: string;
+  entities?: string[];
+}
+
+export const CORPUS_FILE = path.resolve(import.meta.dirname, "../../tests/fixtures/capture-corpus.jsonl");
+
+export function loadCorpus(file = CORPUS_FILE): CorpusRow[] {
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as CorpusRow);
+}
+
+export interface Quality {
+  prompts: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  /** Of the prompts rightly stored: the capture holding the labelled phrase (else the first) has the labelled type. */
+  typeAccuracy: number;
+  /** Of the prompts rightly stored: some capture's `what` (or content, for a problem) holds the labelled phrase. */
+  whatAccuracy: number;
+  entityPrecision: number;
+  entityRecall: number;
+  errors: { id: number; class: string; kind: string; text: string; got: string }[];
+}
+
+/** A name as the vocabulary spells it (aliases made canonical), else lowercase. */
+const canon = (name: string) => vocabularyEntry(name)?.name ?? name.toLowerCase();
+
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}.+#/-]+/gu, " ").trim();
+
+function holds(c: Capture, phrase: string): boolean {
+  const p = norm(phrase);
+  return norm(c.decision?.what ?? "").includes(p) || (c.type === "problem" && norm(c.content).includes(p));
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+
+export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) => Capture[] = (t) => extractCaptures(t).captures): Quality {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let typeOk = 0;
+  let whatOk = 0;
+  let entHit = 0;
+  let entPred = 0;
+  let entGold = 0;
+  const errors: Quality["errors"] = [];
+  const describe = (cs: Capture[]) => cs.map((c) => `${c.type}: ${c.decision?.what ?? c.content.slice(0, 60)} [${c.entities.join(", ")}]`).join(" | ") || "nothing";
+  for (const r of rows) {
+    const got = extract(r.text);
+    if (!r.store) {
+      if (got.length > 0) {
+        fp++;
+        errors.push({ id: r.id, class: r.class, kind: "false store", text: r.text, got: describe(got) });
+      }
+      continue;
+    }
+    if (got.length === 0) {
+      fn++;
+      errors.push({ id: r.id, class: r.class, kind: "missed", text: r.text, got: "nothing" });
+      continue;
+    }
+    tp++;
+    const main = got.find((c) => holds(c, r.what ?? "")) ?? got[0]!;
+    if (holds(main, r.what ?? "")) whatOk++;
+    else errors.push({ id: r.id, class: r.class, kind: "wrong what", text: r.text, got: describe(got) });
+    if ((r.type ?? "").split("|").includes(main.type)) typeOk++;
+    else errors.push({ id: r.id, class: r.class, kind: `type ${main.type}, not ${r.type}`, text: r.text, got: describe(got) });
+    const gold = new Set((r.entities ?? []).map(canon));
+    const pred = new Set(got.flatMap((c) => c.entities).map(canon));
+    const hit = [...pred].filter((e) => gold.has(e)).length;
+    entHit += hit;
+    entPred += pred.size;
+    entGold += gold.size;
+    if (hit !== pred.size || hit !== gold.size) {
+      errors.push({ id: r.id, class: r.class, kind: "entities", text: r.text, got: `extra [${[...pred].filter((e) => !gold.has(e)).join(", ")}] missing [${[...gold].filter((e) => !pred.has(e)).join(", ")}]` });
+    }
+  }
+  return {
+    prompts: rows.length,
+    tp,
+    fp,
+    fn,
+    precision: ratio(tp, tp + fp),
+    recall: ratio(tp, tp + fn),
+    typeAccuracy: ratio(typeOk, tp),
+    whatAccuracy: ratio(whatOk, tp),
+    entityPrecision: ratio(entHit, entPred),
+    entityRecall: ratio(entHit, entGold),
+    errors,
+  };
+}
+
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "holdout" | "all", Quality> {
+  return {
+    tune: scoreRows(rows.filter((r) => r.split === "tune")),
+    holdout: scoreRows(rows.filter((r) => r.split === "holdout")),
+    all: scoreRows(rows),
+  };
+}
+
+const pct = (n: number) => n.toFixed(3);
+
+export function qualityTable(q: Record<string, Quality>): string {
+  const head = "split      prompts  precision  recall  type acc  what acc  entity P  entity R   (tp/fp/fn)";
+  const rows = Object.entries(q).map(
+    ([k, v]) =>
+      `${k.padEnd(10)} ${String(v.prompts).padStart(7)}  ${pct(v.precision).padStart(9)}  ${pct(v.recall).padStart(6)}  ${pct(v.typeAccuracy).padStart(8)}  ${pct(v.whatAccuracy).padStart(8)}  ${pct(v.entityPrecision).padStart(8)}  ${pct(v.entityRecall).padStart(8)}   (${v.tp}/${v.fp}/${v.fn})`,
+  );
+  return [head, ...rows].join("\n");
+}
+
+if (import.meta.main) {
+  const q = captureQuality();
+  console.log(qualityTable(q));
+  const i = process.argv.indexOf("--misses");
+  if (i !== -1) {
+    // only the tune split's errors are ever printed: the holdout stays unseen
+    const kinds = process.argv[i + 2]?.split(",");
+    for (const e of q.tune.errors) if (!kinds || kinds.some((k) => e.kind.startsWith(k))) console.log(`#${e.id} [${e.class}] ${e.kind}: ${JSON.stringify(e.text.slice(0, 160))}\n    -> ${e.got}`);
+  }
+}

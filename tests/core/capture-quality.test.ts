@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { captureQuality, loadCorpus } from "../../scripts/bench-lib/capture-quality.ts";
+import { findMentions } from "../../src/core/capture/entities.ts";
+
+// Capture quality on the labelled corpus (tests/fixtures/capture-corpus.jsonl), in-process: floors
+// a little below what extraction reaches, so a regression fails. The figures themselves are in
+// docs/benchmarks.md (scripts/bench-lib/capture-quality.ts prints them).
+
+describe("capture quality on the labelled corpus", () => {
+  const rows = loadCorpus();
+  test("the corpus: >= 300 prompts, both kinds, a third held out", () => {
+    assert.ok(rows.length >= 300, `${rows.length} prompts`);
+    assert.ok(rows.filter((r) => r.store).length >= 120 && rows.filter((r) => !r.store).length >= 120);
+    const held = rows.filter((r) => r.split === "holdout").length;
+    assert.ok(held >= rows.length / 4 && held <= rows.length / 2, `${held} held out`);
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
+    for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
+  });
+  test("precision, recall, type, what and entities stay above their floors on both splits", () => {
+    const q = captureQuality(rows);
+    const floors = {
+      tune: { precision: 0.97, recall: 0.93, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0.88, entityRecall: 0.93 },
+      holdout: { precision: 0.94, recall: 0.78, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.83, entityRecall: 0.88 },
+    } as const;
+    for (const split of ["tune", "holdout"] as const) {
+      for (const [k, floor] of Object.entries(floors[split])) {
+        const got = q[split][k as keyof (typeof floors)["tune"]];
+        assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
+      }
+    }
+  });
+
+  test("entities: aliases in their context, a name before a version, no low-value words", () => {
+    const names = (t: string) => findMentions(t).map((m) => m.name);
+    assert.deepEqual(names("We use ES for search with a custom analyzer"), ["elasticsearch"]);
+    assert.deepEqual(names("The package targets ES2022 and ES modules"), ["es2022", "esm"]);
+    assert.deepEqual(names("ES is the locale code we ship first"), []);
+    assert.deepEqual(names("We expose the catalogue over gql"), ["graphql"]);
+    assert.deepEqual(names("We are bumping React to 18.3"), ["react"]);
+    assert.deepEqual(names("Components react to changes in the store"), []);
+    for (const t of ["Postgres LISTEN/NOTIFY", "Redis INCR with a TTL per user", "The job FAILED on the M1 runner, amd64 is fine", "Revisit in Q3", "POST with SKIP LOCKED"]) {
+      assert.deepEqual(names(t).filter((n) => !["postgresql", "redis"].includes(n)), [], t);
+    }
+  });
+});
