@@ -68,6 +68,14 @@ export function recallTerms(query: string): RecallTerms {
   return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR ") };
 }
 
+/**
+ * Whether a prompt says enough to recall for, unasked (a hook on every prompt): a concept, or two
+ * strong words. "yes, go on" or "continue" does not; "fix the flaky checkout test" does.
+ */
+export function substantive(terms: RecallTerms): boolean {
+  return terms.concepts.length > 0 || terms.strong.length >= 2;
+}
+
 /** Concepts are looked for in this much of a prompt. */
 const CONCEPTS_FROM_CHARS = 2_000;
 /** At most this many phrases of concepts join the words in the FTS5 expression. */
