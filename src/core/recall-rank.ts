@@ -330,7 +330,9 @@ export function supersededAmong(items: readonly Statement[]): Map<string, string
       const named = phrase.split(" ").map(stem);
       const need = Math.min(named.length, 2);
       for (const o of items) {
-        if (o === n || o.created_at >= n.created_at || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
+        // older: created earlier, or in the same second with an earlier id (UUIDv7 ids follow time)
+        const older = o.created_at < n.created_at || (o.created_at === n.created_at && o.id < n.id);
+        if (o === n || !older || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
         if (named.filter((w) => o.terms.stems.has(w)).length < need) continue;
         // the older one saying it replaced the same thing is another change, not the old state
         if (replacedWords(o.content).some((p) => p === phrase)) continue;

@@ -89,7 +89,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
-  await store.refresh(false, ["memory"]);
+  await store.refresh(false, ["memory", "relation"]);
   const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
   if (total === 0) return empty;
   const exact = total < COUNT_UP_TO;
@@ -113,7 +113,9 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
     .filter((r) => r.parts.relevance >= MIN_RELATIVE_RELEVANCE)
     .sort((a, b) => b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
+  // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
+  for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
   const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
   const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id).slice(0, limit);
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
