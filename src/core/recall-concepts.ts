@@ -75,7 +75,8 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["stored", "storing", "storage", "persisted", "persistence"], ["stored", "storage", "persisted", "persistence"]],
 ];
 
-type Trigger = { label: string; terms: string[]; names: string[] };
+/** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
+type Trigger = { label: string; make: () => { terms: string[]; names: string[] } };
 
 let triggers: Map<string, Trigger[]> | undefined;
 
@@ -108,16 +109,27 @@ function triggerTable(): Map<string, Trigger[]> {
     triggers!.set(k, list);
   };
   for (const kind of KINDS) {
-    const entries = VOCABULARY.filter((e) => kind.categories.includes(e.category));
-    const terms = [...new Set([...kind.words, ...entries.flatMap(entryTerms)].map(key).filter(Boolean))];
-    const t = { label: kind.words[0]!, terms, names: entries.map((e) => e.name) };
+    // a kind stands for its products by their canonical names (a memory captured about one
+    // carries it as an entity): every alias of thirty databases made the search itself slow
+    const t = {
+      label: kind.words[0]!,
+      make: once(() => {
+        const entries = VOCABULARY.filter((e) => kind.categories.includes(e.category));
+        return { terms: [...new Set([...kind.words, ...entries.map((e) => e.name.replace(/-/g, " "))].map(key).filter(Boolean))], names: entries.map((e) => e.name) };
+      }),
+    };
     for (const w of kind.words) add(w, t);
   }
   for (const [words, means] of SYNONYMS) {
-    const t = { label: words[0]!, terms: [...new Set([...words, ...means].map(key))], names: [] };
+    const t = { label: words[0]!, make: once(() => ({ terms: [...new Set([...words, ...means].map(key))], names: [] })) };
     for (const w of words) add(w, t);
   }
   return triggers;
+}
+
+function once<T>(fn: () => T): () => T {
+  let v: T | undefined;
+  return () => (v ??= fn());
 }
 
 /** Longest phrase a trigger has, in words. */
@@ -143,7 +155,10 @@ export function queryConcepts(query: string): Concept[] {
       for (const t of hits) {
         const c = out.get(`kind:${t.label}`);
         if (c) c.from.push(...us.slice(i, i + n));
-        else out.set(`kind:${t.label}`, concept(t.label, us.slice(i, i + n), t.terms, t.names));
+        else {
+          const { terms, names } = t.make();
+          out.set(`kind:${t.label}`, concept(t.label, us.slice(i, i + n), terms, names));
+        }
       }
       i += n - 1;
       break;

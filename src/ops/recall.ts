@@ -89,7 +89,9 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
-  await store.refresh(false, ["memory", "relation"]);
+  // relations as last indexed (a write or any full refresh updates them): refreshing them too
+  // cost recall more than its search; they only mark what is superseded
+  await store.refresh(false, ["memory"]);
   const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
   if (total === 0) return empty;
   const exact = total < COUNT_UP_TO;
