@@ -130,44 +130,6 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   return { covered: weight ? got / weight : 0, passes };
 }
 
-const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ates", "ated", "ate", "ers", "er", "edly", "ed", "ies", "es", "s", "ly"];
-
-/** A crude stem (paginate, pagination -> pagin; timed, timing -> tim): enough to tell a word matched. */
-export function stemLite(word: string): string {
-  for (const suf of SUFFIXES) {
-    if (word.length - suf.length >= 3 && word.endsWith(suf)) return suf === "ies" ? `${word.slice(0, -3)}y` : word.slice(0, -suf.length);
-  }
-  return word;
-}
-
-/**
- * Share of the query's words a memory contains (as a word, a prefix of one, or the same stem).
- * BM25 alone gives a word found in most memories almost no weight; coverage still counts it.
- */
-export function coverage(queryWords: readonly string[], memoryWords: ReadonlySet<string>, ...more: ReadonlySet<string>[]): number {
-  if (queryWords.length === 0) return 0;
-  const qs = queryWords.map((q) => ({ q, stem: stemLite(q) }));
-  const found = new Array<boolean>(qs.length).fill(false);
-  let n = 0;
-  // several sets (the content's words, then the gist's, tags' and entities'): looked through in
-  // turn rather than merged into one new set per memory, which cost more than the search itself
-  for (const set of [memoryWords, ...more]) {
-    for (const w of set) {
-      let stem: string | undefined;
-      for (let i = 0; i < qs.length; i++) {
-        if (found[i]) continue;
-        const { q, stem: qStem } = qs[i]!;
-        if (w === q || (q.length >= 3 && w.startsWith(q)) || (qStem.length >= 3 && w.startsWith(qStem)) || (stem ??= stemLite(w)) === qStem) {
-          found[i] = true;
-          n++;
-        }
-      }
-      if (n === qs.length) return 1;
-    }
-  }
-  return n / qs.length;
-}
-
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
 export function matchAny(words: readonly string[]): string {
   return words.map((w) => (w.length >= PREFIX_FROM ? `"${w}"*` : `"${w}"`)).join(" OR ");

@@ -10,11 +10,15 @@ import type { Store } from "../store/store.ts";
 
 // recall: the memories most relevant to a query (a prompt), as plain data and as the block a
 // hook injects into an agent's context. Forgiving where search is strict: stop words are left
-// out and any word may match; every match is ranked by BM25 in the index, the best CANDIDATES are
-// re-ranked by the blend of relevance (BM25 and the share of query words found), decay score and
-// recency (core/recall-rank.ts), near-
-// duplicates fold into the best of them, and lines are added while the budget allows. Recall
-// reads only: it does not count as a use (a hook runs it on every prompt).
+// out, any word may match, and the concepts the query names (core/recall-concepts.ts: a product
+// by any alias, a kind of thing by its products, abbreviations) match too; every match is ranked
+// by BM25 in the index. Quiet where search is not: a candidate that shares no concept and too few
+// meaningful words with the query is dropped (the relevance floor, core/recall-rank.ts fitOf),
+// so a prompt about something else gets nothing. The rest are re-ranked by the blend of
+// relevance (BM25 and the share of the query found), decay score and recency; a memory a newer
+// one replaces comes after it, marked; near-duplicates fold into the best of them; lines are
+// added while the budget allows. Recall reads only: it does not count as a use (a hook runs it
+// on every prompt).
 
 export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
