@@ -178,7 +178,7 @@ const TYPE_WEIGHTS = { decision: 22, preference: 14, pattern: 16, "anti-pattern"
 type MemType = keyof typeof TYPE_WEIGHTS;
 
 const RELATION_WEIGHTS: Record<RelationType, number> = {
-  related: 40, supports: 14, causes: 8, contradicts: 4, consolidated_from: 0, split_from: 0,
+  related: 40, supports: 14, causes: 8, contradicts: 4, consolidated_from: 0, split_from: 0, supersedes: 0,
   USES: 10, CHOSE_OVER: 4, REQUIRES: 8, ENABLES: 5, PREFERS: 3,
 };
 

@@ -41,6 +41,13 @@ export const SUITES: Suite[] = [
     about: "Compared with `search` in the same run; CortexGraph's search (24 ms in-process) only looks at the 3·top_k most recently used memories.",
   },
   {
+    key: "recall-quality",
+    title: "Recall quality on the labelled corpus: recall@5, MRR@10, off-topic prompts answered, against plain BM25 (issue 15 targets: paraphrase recall@5 ≥ 0.95 and MRR ≥ 0.95, off-topic ≤ 10%)",
+    argv: ["scripts/bench-lib/recall-quality.ts"],
+    about: "The corpus is tests/fixtures/recall-corpus (written for memsync): every third query of each kind is held out from tuning and reported apart. The baseline is FTS5 bm25 over the content column, any word of the query (stop words out), top 10, no floor.",
+    markdown: true,
+  },
+  {
     key: "coldstart",
     title: "Cold start: get, save and hook UserPromptSubmit on 10k memories against the empty compiled Bun program (targets ≤ 1.8x, ≤ 2.5x, ≤ 2.5x)",
     argv: ["scripts/bench-lib/coldstart.ts", "--runs", "30"],

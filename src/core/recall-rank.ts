@@ -1,4 +1,5 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
+import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, stem } from "./recall-concepts.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -7,9 +8,43 @@ import { STOP_WORDS } from "./stop-words.ts";
 export interface RecallTerms {
   /** The words looked for (stop words left out). */
   words: string[];
-  /** FTS5 expression: any word, quoted (no input is ever FTS syntax); 3+ letters also as prefix. */
+  /** The words that can make a memory relevant (not WEAK_WORDS, not a short number, 3+ letters or a concept's). */
+  strong: string[];
+  /** What the query speaks of beyond its words (products, kinds of things, abbreviations). */
+  concepts: Concept[];
+  /**
+   * FTS5 expression: any word, quoted (no input is ever FTS syntax), 5+ letters also as prefix;
+   * and any phrase of the concepts.
+   */
   match: string | null;
+  /** The concepts' phrases in the expression (beside the words). */
+  phrases: string[];
 }
+
+/**
+ * Words too general to make a memory relevant on their own: a prompt that shares only these with
+ * a memory ("I need to log my hours for work", "three ideas") is not about it. They still count
+ * in ranking a memory that matches on something else.
+ */
+export const WEAK_WORDS: ReadonlySet<string> = new Set([
+  "work", "works", "worked", "working", "job", "thing", "stuff", "time", "times", "day", "days", "week", "weeks", "month",
+  "months", "year", "years", "hour", "hours", "minute", "minutes", "today", "tomorrow", "yesterday", "night", "morning",
+  "new", "old", "good", "bad", "best", "better", "worse", "big", "small", "long", "short", "high", "low", "first", "last",
+  "next", "right", "wrong", "sure", "fine", "great", "nice", "easy", "hard", "quick", "fast", "slow", "many", "lot", "lots",
+  "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "hundred", "thousand", "million", "once",
+  "twice", "half", "number", "numbers", "help", "write", "read", "run", "runs", "make", "take", "put", "call", "find",
+  "look", "see", "keep", "try", "start", "stop", "change", "fix", "fixed", "add", "remove", "update", "create", "go",
+  "come", "say", "said", "ask", "asked", "name", "names", "idea", "ideas", "tip", "tips", "way", "ways", "kind", "sort",
+  "type", "types", "example", "examples", "question", "answer", "problem", "issue", "issues", "part", "place", "point",
+  "case", "end", "side", "set", "list", "lists", "log", "people", "person", "someone", "everyone", "world", "home",
+  "life", "family", "friend", "friends", "mom", "dad", "explain", "describe", "recommend", "suggest", "summarize", "tell",
+  "happen", "happens", "happened", "mean", "means", "difference", "between", "without", "within", "around", "across",
+  "against", "among", "per", "via", "able", "done", "doing", "getting", "got", "went", "gone", "put", "called", "happy",
+  "sad", "love", "hate", "fun", "interesting", "important", "different", "similar", "real", "true", "false", "yes",
+  "maybe", "probably", "always", "never", "often", "sometimes", "usually", "every", "another", "whole", "full", "empty",
+  "here", "away", "back", "together", "later", "soon", "ago", "already", "since", "far", "near", "next", "previous",
+]);
+
 
 /** What is left of "don't", "we'll"... once split at the apostrophe as the index splits words. */
 const CONTRACTION_STEMS = new Set(["don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn", "shouldn", "couldn", "haven", "hasn", "hadn", "can", "ll", "ve", "re"]);
@@ -25,56 +60,84 @@ export const MAX_QUERY_WORDS = 24;
 export function recallTerms(query: string): RecallTerms {
   const all = [...new Set(query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
-  if (words.length === 0) return { words, match: null };
-  return { words, match: matchAny(words) };
-}
-
-const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ates", "ated", "ate", "ers", "er", "edly", "ed", "ies", "es", "s", "ly"];
-
-/** A crude stem (paginate, pagination -> pagin; timed, timing -> tim): enough to tell a word matched. */
-export function stemLite(word: string): string {
-  for (const suf of SUFFIXES) {
-    if (word.length - suf.length >= 3 && word.endsWith(suf)) return suf === "ies" ? `${word.slice(0, -3)}y` : word.slice(0, -suf.length);
-  }
-  return word;
+  if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
+  const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
+  const named = new Set(concepts.flatMap((c) => c.from));
+  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
+  const phrases = [...new Set(concepts.flatMap((c) => c.terms))].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
+  return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR ") };
 }
 
 /**
- * Share of the query's words a memory contains (as a word, a prefix of one, or the same stem).
- * BM25 alone gives a word found in most memories almost no weight; coverage still counts it.
+ * Whether a prompt says enough to recall for, unasked (a hook on every prompt): a concept, or two
+ * strong words. "yes, go on" or "continue" does not; "fix the flaky checkout test" does.
  */
-export function coverage(queryWords: readonly string[], memoryWords: ReadonlySet<string>, ...more: ReadonlySet<string>[]): number {
-  if (queryWords.length === 0) return 0;
-  const qs = queryWords.map((q) => ({ q, stem: stemLite(q) }));
-  const found = new Array<boolean>(qs.length).fill(false);
-  let n = 0;
-  // several sets (the content's words, then the gist's, tags' and entities'): looked through in
-  // turn rather than merged into one new set per memory, which cost more than the search itself
-  for (const set of [memoryWords, ...more]) {
-    for (const w of set) {
-      let stem: string | undefined;
-      for (let i = 0; i < qs.length; i++) {
-        if (found[i]) continue;
-        const { q, stem: qStem } = qs[i]!;
-        if (w === q || (q.length >= 3 && w.startsWith(q)) || (qStem.length >= 3 && w.startsWith(qStem)) || (stem ??= stemLite(w)) === qStem) {
-          found[i] = true;
-          n++;
-        }
-      }
-      if (n === qs.length) return 1;
-    }
-  }
-  return n / qs.length;
+export function substantive(terms: RecallTerms): boolean {
+  return terms.concepts.length > 0 || terms.strong.length >= 2;
 }
 
-/** The FTS5 expression for some of the words (any may match). */
+/** Concepts are looked for in this much of a prompt. */
+const CONCEPTS_FROM_CHARS = 2_000;
+/** At most this many phrases of concepts join the words in the FTS5 expression. */
+const MAX_CONCEPT_TERMS = 200;
+
+/** A query word found in a memory as a prefix of one of its words only when it has this many letters. */
+export const PREFIX_FROM = 5;
+
+/** How a memory fits a query: the weighted share of the query found, and whether it passes the relevance floor. */
+export interface Fit {
+  /** Strong words weigh 1, weak 0.5; a word counts as found when a concept it names is. 0..1. */
+  covered: number;
+  /** The memory shares something meaningful with the query (see fitOf). */
+  passes: boolean;
+}
+
+/**
+ * How a memory fits a query. A word is found as a word, by stem (FTS5's porter), or, with 5+
+ * letters, as the start of a longer word ("postgres" in "postgresql"; "log" is not found in
+ * "login", nor "work" in "workflow"). The relevance floor: a concept of the query found, or two
+ * of its strong words (its only one, when it has one): one word shared by chance with a long
+ * prompt ("a card for my mom's birthday" and "card data never touches our servers") is not enough.
+ */
+export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
+  const found = new Set<string>();
+  const prefixed: string[] = [];
+  for (const q of terms.words) {
+    if (m.words.has(q) || m.stems.has(stem(q))) found.add(q);
+    else if (q.length >= PREFIX_FROM) prefixed.push(q);
+  }
+  if (prefixed.length) {
+    for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
+  }
+  let concept = false;
+  for (const c of terms.concepts) {
+    if (!holdsConcept(m, c)) continue;
+    concept = true;
+    for (const w of c.from) found.add(w);
+  }
+  const strong = new Set(terms.strong);
+  let weight = 0;
+  let got = 0;
+  let strongFound = 0;
+  for (const w of terms.words) {
+    const wt = strong.has(w) ? 1 : 0.5;
+    weight += wt;
+    if (!found.has(w)) continue;
+    got += wt;
+    if (strong.has(w)) strongFound++;
+  }
+  const passes = strongFound > 0 && (concept || strongFound >= Math.min(2, strong.size));
+  return { covered: weight ? got / weight : 0, passes };
+}
+
+/** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
 export function matchAny(words: readonly string[]): string {
-  return words.map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`)).join(" OR ");
+  return words.map((w) => (w.length >= PREFIX_FROM ? `"${w}"*` : `"${w}"`)).join(" OR ");
 }
 
 /** The FTS5 expression for all of the words. */
 export function matchAll(words: readonly string[]): string {
-  return words.map((w) => (w.length >= 3 ? `"${w}"*` : `"${w}"`)).join(" AND ");
+  return words.map((w) => (w.length >= PREFIX_FROM ? `"${w}"*` : `"${w}"`)).join(" AND ");
 }
 
 /** A word in more than this share of the memories is too common to choose candidates by. */
@@ -176,4 +239,87 @@ export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) =
     else kept.push({ item, words, collapsed: [] });
   }
   return kept.map(({ item, collapsed }) => ({ item, collapsed }));
+}
+
+/** A text's meaningful words (stop words out): what near-duplicates are compared by. */
+export function contentWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of wordSet(text)) if (!STOP_WORDS.has(w)) out.add(w);
+  return out;
+}
+
+/**
+ * A change that names what it replaces: "switched from X", "moved off X", "replacing X",
+ * "instead of X", "dropped X", "from X to Y". X is the words after it up to the first small word.
+ */
+const REPLACES =
+  /\b(?:(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|went|chang(?:ed|ing)|port(?:ed|ing)|upgrad(?:ed|ing)) (?:away )?(?:from|off)|replac(?:e|es|ed|ing)|instead of|in place of|dropp(?:ed|ing)|no longer (?:use|uses|using|run|runs on)|from(?= \S+(?: \S+)? to\b))\s+(?:(?:the|our|a|an) )?([^,;:!?()]{1,80})/giu;
+/** Kinds of memory that state how things are (a problem does not replace a decision). */
+const STATEMENTS = new Set(["decision", "fact", "preference", "pattern"]);
+
+export interface Statement {
+  id: string;
+  type: string;
+  created_at: number;
+  content: string;
+  terms: { stems: ReadonlySet<string> };
+}
+
+/** The strong words a memory says it replaces (lower case, at most 3 each time). */
+export function replacedWords(content: string): string[] {
+  const out: string[] = [];
+  for (const m of content.matchAll(REPLACES)) {
+    const words: string[] = [];
+    for (const w of m[1]!.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+      if (STOP_WORDS.has(w) || words.length === 3) break;
+      if (!WEAK_WORDS.has(w) && w.length >= 3 && !/^\d+$/.test(w)) words.push(w);
+    }
+    if (words.length) out.push(words.join(" "));
+  }
+  return out;
+}
+
+/**
+ * Which of these memories a newer one among them replaces: a newer statement that names what it
+ * replaces ("we moved from Sidekiq to BullMQ"), and an older statement that holds those words
+ * (all of them, or two when more were named). Returns older id -> newer id.
+ */
+export function supersededAmong(items: readonly Statement[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of items) {
+    if (!STATEMENTS.has(n.type)) continue;
+    for (const phrase of replacedWords(n.content)) {
+      const named = phrase.split(" ").map(stem);
+      const need = Math.min(named.length, 2);
+      for (const o of items) {
+        // older: created earlier, or in the same second with an earlier id (UUIDv7 ids follow time)
+        const older = o.created_at < n.created_at || (o.created_at === n.created_at && o.id < n.id);
+        if (o === n || !older || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
+        if (named.filter((w) => o.terms.stems.has(w)).length < need) continue;
+        // the older one saying it replaced the same thing is another change, not the old state
+        if (replacedWords(o.content).some((p) => p === phrase)) continue;
+        out.set(o.id, n.id);
+      }
+    }
+  }
+  return out;
+}
+
+/** The items with each replaced one moved to just after the one replacing it, when it came first. */
+export function newerFirst<T>(items: readonly T[], idOf: (t: T) => string, replaced: ReadonlyMap<string, string>): T[] {
+  if (replaced.size === 0) return [...items];
+  const present = new Set(items.map(idOf));
+  const waiting = new Map<string, T[]>();
+  const out: T[] = [];
+  const emit = (t: T) => {
+    out.push(t);
+    const after = waiting.get(idOf(t));
+    if (after) for (const a of after) emit(a);
+  };
+  for (const t of items) {
+    const newer = replaced.get(idOf(t));
+    if (newer && present.has(newer) && !out.some((o) => idOf(o) === newer)) waiting.set(newer, [...(waiting.get(newer) ?? []), t]);
+    else emit(t);
+  }
+  return out;
 }

@@ -2,10 +2,11 @@ import { type Capture, type Extraction, extractCaptures } from "../core/capture/
 import { extractExplicit } from "../core/capture/explicit.ts";
 import { type CaptureContext, memoryFields, type Overrides, reinforceMemory } from "../core/capture/record.ts";
 import { messages } from "../core/history.ts";
+import { replacedWords } from "../core/recall-rank.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { newId } from "../core/new-id.ts";
-import { createMemory, type JsonObject } from "../core/records.ts";
+import { createMemory, createRelation, type JsonObject } from "../core/records.ts";
 import type { Store, StoreTx } from "../store/store.ts";
 import { type OpsEnv, originOf } from "./context.ts";
 
@@ -42,6 +43,20 @@ function storeOne(tx: StoreTx, fields: JsonObject, created: Memory, project: str
   return { action: "created", memory, path: tx.putMemory(memory) };
 }
 
+async function replacedBy(store: Store, fresh: readonly Memory[]): Promise<[string, string][]> {
+  if (!fresh.some((m) => replacedWords(m.content).length > 0)) return [];
+  return (await import("./supersede.ts")).supersededBy(store, fresh);
+}
+
+/** A `supersedes` relation from each created memory to each older one it replaces (once). */
+function relateReplaced(tx: StoreTx, stored: readonly StoredMemory[], replaces: readonly [string, string][]): void {
+  const created = new Set(stored.filter((s) => s.action === "created").map((s) => s.memory.id));
+  for (const [from, to] of replaces) {
+    if (!created.has(from) || !tx.memoryExists(to) || tx.findRelation(from, to, "supersedes")) continue;
+    tx.putRelation(createRelation({ from, to, type: "supersedes" }, newId(), tx.now));
+  }
+}
+
 function note(tx: StoreTx, op: "capture" | "remember", stored: StoredMemory[]): void {
   const created = stored.filter((s) => s.action === "created").map((s) => s.memory);
   tx.note(op, messages.capture(op, created, stored.length - created.length));
@@ -60,11 +75,14 @@ export async function captureText(store: Store, env: OpsEnv, text: string, ctx: 
     const fields = memoryFields(c, ctx);
     return { fields, memory: createMemory(fields, newId(), origin), project: (fields.project as string | null) ?? null };
   });
+  // what a new decision says it replaces, looked up before the write (a search; most captures name nothing)
+  const replaces = await replacedBy(store, planned.map((p) => p.memory));
   const stored = await store.write((tx) => {
     const out = planned.map((p) => storeOne(tx, p.fields, p.memory, p.project, origin.replica!));
+    relateReplaced(tx, out, replaces);
     note(tx, "capture", out);
     return out;
-  }, ["memory"]);
+  }, replaces.length ? ["memory", "relation"] : ["memory"]);
   return { stored, extraction };
 }
 

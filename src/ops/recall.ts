@@ -2,18 +2,23 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { collapseNearDuplicates, COMMON_SHARE, coverage, discriminating, matchAll, matchAny, rank, type RankParts, recallTerms, relevanceOf, wordSet } from "../core/recall-rank.ts";
+import { type MemoryTerms, memoryTerms } from "../core/recall-concepts.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
 // recall: the memories most relevant to a query (a prompt), as plain data and as the block a
 // hook injects into an agent's context. Forgiving where search is strict: stop words are left
-// out and any word may match; every match is ranked by BM25 in the index, the best CANDIDATES are
-// re-ranked by the blend of relevance (BM25 and the share of query words found), decay score and
-// recency (core/recall-rank.ts), near-
-// duplicates fold into the best of them, and lines are added while the budget allows. Recall
-// reads only: it does not count as a use (a hook runs it on every prompt).
+// out, any word may match, and the concepts the query names (core/recall-concepts.ts: a product
+// by any alias, a kind of thing by its products, abbreviations) match too; every match is ranked
+// by BM25 in the index. Quiet where search is not: a candidate that shares no concept and too few
+// meaningful words with the query is dropped (the relevance floor, core/recall-rank.ts fitOf),
+// so a prompt about something else gets nothing. The rest are re-ranked by the blend of
+// relevance (BM25 and the share of the query found), decay score and recency; a memory a newer
+// one replaces comes after it, marked; near-duplicates fold into the best of them; lines are
+// added while the budget allows. Recall reads only: it does not count as a use (a hook runs it
+// on every prompt).
 
 export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
@@ -57,6 +62,8 @@ export interface RecallItem extends RankParts {
   from_gist: boolean;
   /** Near-duplicates folded into this one (not shown). */
   collapsed: string[];
+  /** A newer memory among the results that replaces this one (its id): shown after it, marked. */
+  superseded_by?: string;
 }
 
 export interface RecallOutcome {
@@ -86,28 +93,38 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
+  // relations as last indexed (a write or any full refresh updates them): refreshing them too
+  // cost recall more than its search; they only mark what is superseded
   await store.refresh(false, ["memory"]);
   const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
   if (total === 0) return empty;
   const exact = total < COUNT_UP_TO;
-  const hits = await candidates(store, terms.words, terms.match, total, filter, limit);
+  const hits = await candidates(store, terms.words, terms.phrases, terms.match, total, filter, limit);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
-  const bestBm25 = Math.max(...hits.map((h) => h.score));
-  const scored = hits.map((h) => {
+  // the relevance floor first: a memory that shares nothing meaningful with the query is no
+  // match however BM25 ranks it (a common word, a prefix), and does not set the scale either
+  const fitting = hits.flatMap((h) => {
     const m = h.memory;
-    const words = wordsOf(m.id, m.content);
-    const covered = coverage(terms.words, words, wordsOf(`${m.id} labels`, `${m.gist ?? ""} ${m.meta.tags.join(" ")} ${m.entities.join(" ")}`));
-    return { memory: m, words, relevance: relevanceOf(h.score, bestBm25, covered) };
+    const mt = termsOf(m);
+    const fit = fitOf(terms, mt);
+    return fit.passes ? [{ memory: m, terms: mt, bm25: h.score, covered: fit.covered }] : [];
   });
+  if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
+  const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
+  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) }));
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
-    .map((h) => ({ memory: h.memory, words: h.words, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
+    .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
     .filter((r) => r.parts.relevance >= MIN_RELATIVE_RELEVANCE)
     .sort((a, b) => b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
-  const groups = collapseNearDuplicates(ranked, (r) => r.words, (r) => r.memory.id).slice(0, limit);
-  const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed));
+  // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
+  const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
+  for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
+  const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
+  const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id).slice(0, limit);
+  const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
 
   const block = renderBlock({
     heading: "## Relevant memories (full text: memsync open <id>)",
@@ -127,7 +144,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: Store, words: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<Hit[]> {
+async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<Hit[]> {
   const search = async (match: string) => (await store.search(match, filter, CANDIDATES, false)).hits;
   if (total <= NARROW_ABOVE || words.length < 2) return search(all);
   // the search of every word tells by itself whether enough memories hold them all (a count
@@ -140,30 +157,36 @@ async function candidates(store: Store, words: readonly string[], all: string, t
   const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
   for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
-  return search(matchAny(discriminating(df, size)));
+  return search([matchAny(discriminating(df, size)), ...phrases.map((p) => `"${p}"`)].join(" OR "));
 }
 
-/** How many memories' word sets a process keeps (two sets each: the content's, the labels'). */
-const WORD_SETS_KEPT = 8192;
-const wordSets = new Map<string, { text: string; words: ReadonlySet<string> }>();
+/** How many memories' terms a process keeps. */
+const TERMS_KEPT = 8192;
+
+type Terms = MemoryTerms & { content: ReadonlySet<string> };
+const kept = new Map<string, { text: string; terms: Terms }>();
 
 /**
- * A text's word set, kept per memory: a long-running process (serve, mcp) ranks the same
- * memories on many prompts, and splitting each candidate's text into a set was most of recall's
- * own time. The text is compared whole, so a changed memory is split again; the oldest go first.
+ * A memory's terms (its words and their stems, over content, gist, tags and entities; the content's
+ * meaningful words for near-duplicates), kept per memory: a long-running process (serve, mcp)
+ * ranks the same memories on many prompts, and splitting and stemming each candidate's text was
+ * most of recall's own time. The text is compared whole, so a changed memory is split again; the
+ * oldest go first.
  */
-function wordsOf(key: string, text: string): ReadonlySet<string> {
-  const kept = wordSets.get(key);
-  if (kept?.text === text) return kept.words;
-  const words = wordSet(text);
-  if (kept) wordSets.delete(key);
-  else if (wordSets.size >= WORD_SETS_KEPT) wordSets.delete(wordSets.keys().next().value!);
-  wordSets.set(key, { text, words });
-  return words;
+function termsOf(m: Memory): Terms {
+  const text = `${m.content}\n${m.gist ?? ""}\n${m.meta.tags.join(" ")}\n${m.entities.join(" ")}`;
+  const had = kept.get(m.id);
+  if (had?.text === text) return had.terms;
+  const terms = { ...memoryTerms(text, m.entities), content: contentWords(m.content) };
+  if (had) kept.delete(m.id);
+  else if (kept.size >= TERMS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(m.id, { text, terms });
+  return terms;
 }
 
-function toItem(m: Memory, parts: RankParts, collapsed: string[]): RecallItem {
+function toItem(m: Memory, parts: RankParts, collapsed: string[], supersededBy: string | undefined): RecallItem {
   return {
+    ...(supersededBy ? { superseded_by: supersededBy } : {}),
     id: m.id,
     short_id: short(m.id),
     type: m.type,
@@ -178,5 +201,6 @@ function toItem(m: Memory, parts: RankParts, collapsed: string[]): RecallItem {
 
 function entryOf(i: RecallItem): BlockEntry {
   const similar = i.collapsed.length ? ` +${i.collapsed.length} similar` : "";
-  return { text: i.text, tail: `[${i.type} ${isoTime(i.created_at).slice(0, 10)} ${i.short_id}${similar}]`, covers: 1 + i.collapsed.length };
+  const replaced = i.superseded_by ? ` superseded by ${short(i.superseded_by)}` : "";
+  return { text: i.text, tail: `[${i.type} ${isoTime(i.created_at).slice(0, 10)} ${i.short_id}${similar}${replaced}]`, covers: 1 + i.collapsed.length };
 }

@@ -631,6 +631,12 @@ export class IndexDb {
     return (this.q("SELECT json FROM relations WHERE to_id = ? ORDER BY id").all(id) as { json: string }[]).map((r) => r.json);
   }
 
+  /** [from, to] of every relation of this type to any of these memories (one query for many). */
+  relationsOfTypeTo(type: string, memoryIds: readonly string[]): [string, string][] {
+    const rows = this.q("SELECT from_id, to_id FROM relations WHERE type = ?1 AND to_id IN (SELECT value FROM json_each(?2)) ORDER BY id").all(type, JSON.stringify(memoryIds)) as { from_id: string; to_id: string }[];
+    return rows.map((r) => [r.from_id, r.to_id]);
+  }
+
   findRelation(from: string, to: string, type: string): string | undefined {
     return (
       this.q("SELECT id FROM relations WHERE from_id = ? AND to_id = ? AND type = ? LIMIT 1").get(from, to, type) as

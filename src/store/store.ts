@@ -709,6 +709,11 @@ export class Store {
     return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter, upTo)));
   }
 
+  /** [from, to] of every relation of this type to any of these memories, from the index (refresh first). */
+  relationsOfTypeTo(type: string, memoryIds: readonly string[]): Promise<[string, string][]> {
+    return this.guarded(() => (memoryIds.length ? this.indexDb.relationsOfTypeTo(type, memoryIds) : []));
+  }
+
   /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */
   scoringRows(statuses: readonly string[]): Promise<ScoringRow[]> {
     return this.guarded(() => this.indexDb.scoringRows(statuses));

@@ -120,6 +120,22 @@ describe("recall", () => {
     assert.deepEqual(ids(recallJson(store, "zeppelin deploys")), [newer, older]);
   });
 
+  test("a captured decision that names what it replaces supersedes the older one: related at capture, first in recall, the older marked", () => {
+    const store = newStore();
+    const cwd = tempDir();
+    const old = saveAt(store, "Background jobs run on Sidekiq with a Ruby worker service.", 90, { type: "decision", use_count: 20 });
+    saveAt(store, "Sidekiq workers crashed when Redis restarted.", 80, { type: "problem" });
+    const cap = memsyncJson(["--store", store, "capture", "We decided to move background jobs from Sidekiq to BullMQ because the Ruby service is going away."], { cwd });
+    const created = cap.stored.find((s: any) => s.action === "created").memory.id;
+    const got = memsyncJson(["--store", store, "open", created]).found[0];
+    assert.deepEqual(got.outgoing.map((r: any) => [r.to_memory_id, r.relation_type]), [[old, "supersedes"]], "a problem is not replaced by a decision");
+    const out = recallJson(store, "what do background jobs run on");
+    const at = (id: string) => ids(out).indexOf(id);
+    assert.ok(at(created) >= 0 && at(created) < at(old), JSON.stringify(ids(out)));
+    assert.equal(out.items[at(old)].superseded_by, created);
+    assert.match(out.text, new RegExp(`${old.slice(-8)} superseded by ${created.slice(-8)}\\]`));
+  });
+
   test("near-duplicates are collapsed into the best of them", () => {
     const store = newStore();
     const best = saveAt(store, "Never share one Redis client between the web and the worker processes", 1, { use_count: 5 });

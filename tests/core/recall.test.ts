@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { cutAtWord, renderBlock, shellWord } from "../../src/core/context-block.ts";
 import { isShortId } from "../../src/core/ids.ts";
-import { collapseNearDuplicates, coverage, NEAR_DUPLICATE, nearDuplicates, rank, recallTerms, relevanceOf, similarity, stemLite, wordSet } from "../../src/core/recall-rank.ts";
+import { memoryTerms } from "../../src/core/recall-concepts.ts";
+import { collapseNearDuplicates, fitOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -13,13 +14,15 @@ describe("recall terms", () => {
   test("stop words out, any word matches, words quoted so no input is FTS syntax", () => {
     const t = recallTerms("How do we paginate the Orders API? Don't use OFFSET!");
     assert.deepEqual(t.words, ["paginate", "orders", "api", "offset"]);
-    assert.equal(t.match, '"paginate"* OR "orders"* OR "api"* OR "offset"*');
-    assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near"* OR "xs" OR "ys" OR "col"*');
+    // words of 5+ letters also as prefixes; then the phrases of the concepts named ("paginate")
+    assert.ok(t.match?.startsWith('"paginate"* OR "orders"* OR "api" OR "offset"* OR "pagination"'), t.match ?? "");
+    assert.deepEqual(t.phrases, ["pagination", "paging", "page through"]);
+    assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near" OR "xs" OR "ys" OR "col"');
   });
 
   test("only stop words, or no words at all: no terms", () => {
     assert.equal(recallTerms("what do we do with it?").match, null);
-    assert.deepEqual(recallTerms(" ?! -- "), { words: [], match: null });
+    assert.deepEqual(recallTerms(" ?! -- "), { words: [], strong: [], concepts: [], match: null, phrases: [] });
   });
 
   test("long prompts are cut to 24 words", () => {
@@ -50,14 +53,11 @@ describe("the blend", () => {
     assert.ok(newer.recency > older.recency && newer.decay === older.decay);
   });
 
-  test("relevance: BM25 share and word coverage; stems and prefixes count as found", () => {
-    assert.equal(stemLite("paginate"), stemLite("pagination"));
-    assert.equal(stemLite("timed"), stemLite("timing"));
-    assert.equal(coverage(["paginate", "orders", "kafka"], wordSet("Cursor pagination for the order list")), 2 / 3);
-    assert.equal(coverage(["postgres"], wordSet("We run PostgreSQL 16")), 1);
-    assert.equal(coverage([], wordSet("x")), 0);
-    // the labels' words count as the content's do
-    assert.equal(coverage(["paginate", "orders", "kafka"], wordSet("Cursor pagination"), wordSet("orders"), wordSet("kafka")), 1);
+  test("relevance: BM25 share and the share of the query found; stems and concepts count as found", () => {
+    const covered = (q: string, text: string, entities: string[] = []) => fitOf(recallTerms(q), memoryTerms(text, entities)).covered;
+    assert.equal(covered("paginate orders kafka", "Cursor pagination for the order list"), 2 / 3);
+    assert.equal(covered("postgres", "We run PostgreSQL 16"), 1);
+    assert.equal(covered("paginate orders kafka", "Cursor pagination orders", ["kafka"]), 1);
     assert.equal(relevanceOf(2, 4, 1), 0.75);
   });
 });
@@ -147,5 +147,59 @@ describe("the block", () => {
     assert.equal(shellWord("web-dashboard"), "web-dashboard");
     assert.equal(shellWord("my project's"), "'my project'\\''s'");
     assert.ok(isShortId("1a2b3c4d") && isShortId("0123456789ab") && !isShortId("1a2b3c4") && !isShortId("1a2b3c4g") && !isShortId("../1a2b3c4d"));
+  });
+});
+
+describe("the relevance floor and concepts", () => {
+  const fits = (query: string, content: string, entities: string[] = []) => fitOf(recallTerms(query), memoryTerms(content, entities));
+
+  test("common words and prefixes do not carry a match alone", () => {
+    assert.equal(fits("I need to log my hours for work this week", "The login workflow logs each step").passes, false);
+    assert.equal(fits("give me three ideas for a birthday party", "We keep 3 availability zones; three replicas").passes, false);
+    assert.equal(fits("a card for my mom's birthday", "Card data never touches our servers").passes, false);
+    // the same words, meant: a query of one strong word, or two found
+    assert.equal(fits("login workflow", "The login workflow logs each step").passes, true);
+    assert.equal(fits("kestrel", "Kestrel is the codename of the billing engine").passes, true);
+  });
+
+  test("a concept found carries the match: a category, an alias, an abbreviation", () => {
+    assert.equal(fits("which db do we use?", "We use PostgreSQL 16 for orders", ["postgresql"]).passes, true);
+    assert.equal(fits("which db do we use?", "We run PostgreSQL 16 for orders").passes, true);
+    assert.equal(fits("how do users log in?", "Authentication goes through Auth0", ["auth0"]).passes, true);
+    assert.equal(fits("is 2FA required?", "Multi-factor authentication is mandatory for admins").passes, true);
+    assert.equal(fits("are we adding gql?", "We will not add GraphQL").passes, true);
+    assert.equal(fits("how do we merge PRs", "Pull requests are squash-merged").covered, 1);
+    assert.equal(fits("which db do we use?", "Kafka carries the order events", ["kafka"]).passes, false);
+  });
+
+  test("words are found by their porter stem, and by prefix only from 5 letters", () => {
+    assert.equal(fits("webhook retry", "Webhooks are retried with backoff").covered, 1);
+    assert.equal(fits("postgres replica", "the postgresql replica").covered, 1);
+    assert.equal(fits("log work", "login workflow").covered, 0);
+  });
+});
+
+describe("superseded knowledge", () => {
+  const st = (id: string, type: string, created_at: number, content: string) => ({ id, type, created_at, content, terms: memoryTerms(content, []) });
+
+  test("a newer statement naming what it replaces marks the older one; it moves after the newer", () => {
+    const old = st("old", "decision", 1, "Background jobs run on Sidekiq with a Ruby worker.");
+    const newer = st("new", "decision", 2, "Background jobs moved from Sidekiq to BullMQ with Redis.");
+    const other = st("other", "decision", 0, "Redis is our cache for product pages.");
+    const problem = st("problem", "problem", 0, "Sidekiq workers crashed under load.");
+    assert.deepEqual(replacedWords(newer.content), ["sidekiq"]);
+    const replaced = supersededAmong([old, newer, other, problem]);
+    assert.deepEqual([...replaced], [["old", "new"]]);
+    assert.deepEqual(newerFirst(["old", "other", "new", "problem"], (x) => x, replaced), ["other", "new", "old", "problem"]);
+    // an older memory never replaces a newer one; the same order stays when the newer leads
+    assert.equal(supersededAmong([{ ...old, created_at: 3 }, newer]).size, 0);
+    assert.deepEqual(newerFirst(["new", "old"], (x) => x, replaced), ["new", "old"]);
+  });
+
+  test("what a change names is cut at the first small word; numbers and weak words are not names", () => {
+    assert.deepEqual(replacedWords("We replaced ESLint and Prettier checks in CI with Biome"), ["eslint"]);
+    assert.deepEqual(replacedWords("We switched from weekly Thursday deploys to continuous deployment"), ["weekly thursday deploys"]);
+    assert.deepEqual(replacedWords("The suite went from 14 to 5 minutes"), []);
+    assert.deepEqual(replacedWords("Data is loaded from the replica every night"), []);
   });
 });

@@ -25,6 +25,9 @@ describe("under Deno", () => {
     assert.equal(JSON.parse(got.stdout).found.length, 2);
     const search = memsync(["--store", store, "search", "kafka", "--json"], { command: DENO, env });
     assert.equal(JSON.parse(search.stdout).total, 2, "Deno sees Bun's write and its own");
+    // recall (its stemmer comes from npm, as under Bun): both, a concept away ("the message broker" is Kafka's kind)
+    const recalled = memsync(["--store", store, "recall", "which message broker do we use", "--json"], { command: DENO, env });
+    assert.equal(JSON.parse(recalled.stdout).items.length, 2, recalled.stderr);
     const list = memsync(["--store", store, "list", "--tag", "stream_processing", "--json"], { command: DENO, env });
     assert.equal(JSON.parse(list.stdout).total, 1);
     const status = memsync(["--store", store, "status", "--json"], { command: DENO, env });

@@ -60,6 +60,27 @@ describe("memsync hook", () => {
     assert.doesNotMatch(JSON.stringify(other.reply), /PostgreSQL/);
   });
 
+  test("any substantive prompt gets the memories that fit it, never its own capture; a prompt about something else gets nothing", () => {
+    const store = newStore();
+    const repo = project();
+    saveMany(store, [
+      { content: "Background jobs moved from Sidekiq to BullMQ with Redis.", type: "decision", project: "github.com/acme/shop", entities: ["bullmq", "redis"] },
+      { content: "The login workflow logs each step to the audit table.", type: "fact", project: "github.com/acme/shop" },
+    ]);
+    // not a question about earlier work, but about something memsync knows: the jobs memory
+    const asked = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "Add a nightly job queue worker that retries the invoice export" });
+    assert.match(asked.ctx!, /BullMQ/);
+    assert.doesNotMatch(asked.ctx!, /login workflow/);
+    // a decision stated now is captured, and not handed back as context in the same prompt
+    const stated = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Temporal for the billing workflows because retries need durable state" });
+    assert.doesNotMatch(stated.ctx ?? "", /Temporal/);
+    assert.equal(memsyncJson(["--store", store, "list"]).total, 3);
+    // nothing meaningful in common ("log", "work" are no match for "login", "workflow"), or too little to go on
+    for (const prompt of ["I need to log my hours for work this week", "yes, go on"]) {
+      assert.equal(hook(store, "UserPromptSubmit", { cwd: repo, prompt }).ctx, undefined, prompt);
+    }
+  });
+
   test("context stays under Claude Code's 10,000 characters however much there is", () => {
     const store = newStore();
     const repo = project();

@@ -13,6 +13,8 @@ export const RELATION_TYPES = [
   "contradicts",
   "consolidated_from",
   "split_from",
+  // from a newer memory to the older one it replaces (a decision that names what it changes)
+  "supersedes",
   "USES",
   "CHOSE_OVER",
   "REQUIRES",

@@ -196,7 +196,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     op: "relate",
     options: (c) =>
       c
-        .option("--type <type>", "related, causes, supports, contradicts, consolidated_from, split_from, USES, CHOSE_OVER, REQUIRES, ENABLES, PREFERS", {
+        .option("--type <type>", "related, causes, supports, contradicts, consolidated_from, split_from, supersedes, USES, CHOSE_OVER, REQUIRES, ENABLES, PREFERS", {
           default: "related",
         })
         .option("--strength <n>", "0..1 (default 1)")

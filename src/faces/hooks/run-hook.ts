@@ -10,8 +10,9 @@ import { failed, type HookReply, withContext } from "./reply.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
 // - SessionStart: the project's recent decisions as context; a pull starts in the background.
-// - UserPromptSubmit: the prompt is captured (decisions, preferences, problems...); a prompt that
-//   asks about earlier work gets the most relevant memories as context.
+// - UserPromptSubmit: the prompt is captured (decisions, preferences, problems...); a substantive
+//   prompt (or one asking about earlier work) gets the memories that pass recall's relevance
+//   floor as context, recalled before the prompt's own capture so it never gets itself back.
 // - PreCompact: pending changes committed locally (no network), so nothing rides on the session.
 // - Stop: after a turn, a sync bounded in time (at most every few minutes); SessionEnd: a sync.
 // - Stop, SubagentStop: decisions the assistant's last message states explicitly are held until
@@ -125,14 +126,17 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   // what the assistant decided last turn, if this prompt accepts it
   const held = storeExists(run.env.storeRoot) ? takePending(run.env.storeRoot, input.sessionId) : null;
   if (held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt)) await captureAccepted(held.sentences, held.from, input, cwd, run);
-  const recalls = asksAboutPast(prompt);
-  // a prompt that asks about earlier work and states nothing new loads no record building (the
-  // schemas, ids, redaction): each module below is loaded only by what this prompt needs
-  const [{ withStore }, { extractCaptures }, recallOps] = await Promise.all([
+  // a prompt that states nothing new loads no record building (the schemas, ids, redaction):
+  // each module below is loaded only by what this prompt needs
+  const [{ withStore }, { extractCaptures }, recallOps, { recallTerms, substantive }] = await Promise.all([
     import("../../ops/context.ts"),
     import("../../core/capture/extract.ts"),
-    recalls ? import("../../ops/recall.ts") : null,
+    import("../../ops/recall.ts"),
+    import("../../core/recall-rank.ts"),
   ]);
+  // any prompt with something to look for gets what fits it (the relevance floor keeps the rest
+  // out); a short reply ("yes, go on") only when it asks about earlier work
+  const recalls = asksAboutPast(prompt) || substantive(recallTerms(prompt));
   const name = await project(cwd, run);
   const extraction = extractCaptures(prompt);
   const captures = extraction.captures.length > 0;
@@ -144,7 +148,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const captureOps = captures ? await import("../../ops/capture.ts") : null;
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recallOps ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
+    const found = recalls ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
     if (found && found.text) return withContext("UserPromptSubmit", found.text);

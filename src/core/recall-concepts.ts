@@ -1,0 +1,198 @@
+import { stemmer } from "stemmer";
+import { findMentions } from "./capture/entities.ts";
+import { VOCABULARY, type VocabEntry } from "./capture/vocabulary.ts";
+
+// What a recall query is about beyond its literal words: the concepts memsync knows. A query that
+// names a product ("postgres") stands for every name of it; one that names a kind of thing ("the
+// db", "login", "which linter") stands for every product of that category in the vocabulary and
+// the usual words for it; a common abbreviation ("PRs", "prod") for its long form. Memories are
+// matched on these too, so "which database do we use" finds "We use PostgreSQL 16". Pure.
+
+/** A thing the query speaks of, and the words and names a memory about it would hold. */
+export interface Concept {
+  /** What triggered it in the query (for the record: "db", "postgres"). */
+  label: string;
+  /** The query's words it stands for (those words count as found when the concept is). */
+  from: string[];
+  /** Phrases a memory may hold (lowercase words, space-separated). */
+  terms: string[];
+  /** Canonical entity names a memory may carry. */
+  names: string[];
+  /** The terms' words as stems. */
+  termStems: string[][];
+}
+
+/**
+ * Words for a kind of thing, and the vocabulary categories whose products they stand for. The
+ * words are matched in a query (whole words or phrases) and in memories.
+ */
+const KINDS: readonly { words: string[]; categories: string[] }[] = [
+  { words: ["db", "dbs", "database", "databases", "datastore", "rdbms"], categories: ["database"] },
+  {
+    words: ["auth", "authentication", "authenticate", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords"],
+    categories: ["auth"],
+  },
+  { words: ["cache", "caches", "caching", "cached"], categories: ["cache", "caching"] },
+  { words: ["test framework", "testing framework", "test runner", "unit test", "unit tests"], categories: ["testing"] },
+  { words: ["ci", "continuous integration", "build server", "pipeline", "pipelines"], categories: ["ci"] },
+  { words: ["message broker", "message brokers", "broker", "message queue", "event bus", "pubsub", "event streaming"], categories: ["messaging"] },
+  { words: ["background jobs", "job queue", "job runner", "task queue"], categories: ["jobs"] },
+  { words: ["search engine", "full-text search", "full text search", "search backend"], categories: ["search"] },
+  { words: ["monitoring", "metrics", "tracing", "logging", "error tracker", "error tracking", "apm", "observability", "telemetry"], categories: ["observability"] },
+  { words: ["frontend", "front end", "ui framework"], categories: ["frontend"] },
+  { words: ["css", "styling", "stylesheets"], categories: ["styling"] },
+  { words: ["state management", "data fetching", "server state"], categories: ["state"] },
+  { words: ["mobile", "ios", "android", "mobile app"], categories: ["mobile"] },
+  { words: ["cloud", "cloud provider", "hosting provider"], categories: ["cloud"] },
+  { words: ["iac", "infrastructure as code", "infra", "container orchestration"], categories: ["infrastructure"] },
+  { words: ["package manager", "package managers", "lockfile"], categories: ["package-manager"] },
+  { words: ["linter", "linters", "linting", "lint"], categories: ["lint"] },
+  { words: ["orm", "orms", "query builder"], categories: ["orm"] },
+  { words: ["llm", "llms", "language model", "ai model"], categories: ["ai"] },
+  { words: ["embeddings", "embedding", "vector store", "vector database", "vector search"], categories: ["vector-db"] },
+  { words: ["runtime", "js runtime", "javascript runtime"], categories: ["runtime"] },
+  { words: ["bundler", "bundlers", "build tool"], categories: ["build"] },
+];
+
+/** Common abbreviations and synonyms of developer talk: a query word and what a memory may say instead. */
+const SYNONYMS: readonly [string[], string[]][] = [
+  [["pr", "prs"], ["pull request", "pull requests"]],
+  [["prod"], ["production"]],
+  [["repo", "repos"], ["repository", "repositories"]],
+  [["env", "envs"], ["environment", "environments"]],
+  [["config", "configs"], ["configuration"]],
+  [["creds", "credentials"], ["secrets", "credentials"]],
+  [["toggle", "toggles"], ["feature flag", "feature flags", "flags"]],
+  [["undo", "revert"], ["rollback", "roll back", "rolled back", "revert"]],
+  [["translate", "translation", "localize", "localization", "l10n"], ["i18n", "translations", "locale"]],
+  [["xss"], ["content-security-policy", "csp"]],
+  [["perf"], ["performance"]],
+  [["deps"], ["dependencies", "dependency"]],
+  [["docs"], ["documentation"]],
+  [["gql"], ["graphql"]],
+  [["2fa", "mfa", "two factor"], ["multi-factor", "two-factor", "mfa", "totp"]],
+  [["page through", "paging", "paginate"], ["pagination"]],
+  [["stored", "storing", "storage", "persisted", "persistence"], ["stored", "storage", "persisted", "persistence"]],
+];
+
+/** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
+type Trigger = { label: string; make: () => { terms: string[]; names: string[] } };
+
+let triggers: Map<string, Trigger[]> | undefined;
+
+/** Lowercase words of a phrase (letters and digits, as the index splits them), space-joined. */
+function key(phrase: string): string {
+  return tokens(phrase).join(" ");
+}
+
+function tokens(text: string): string[] {
+  return text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The phrases of a vocabulary entry a memory may hold. A name that is also an English word
+ * (flagged in the vocabulary: "Neon", "Oracle", "REST") is left out: found in a memory's text it
+ * may mean the word; a memory about the product carries it as an entity.
+ */
+function entryTerms(e: VocabEntry): string[] {
+  return [e.name.replace(/-/g, " "), ...e.aliases.filter((a) => !a.needsCapital && !a.upper && !a.verbLike).map((a) => a.text)].map(key).filter(Boolean);
+}
+
+function triggerTable(): Map<string, Trigger[]> {
+  if (triggers) return triggers;
+  triggers = new Map();
+  const add = (word: string, t: Trigger) => {
+    const k = key(word);
+    if (!k) return;
+    const list = triggers!.get(k) ?? [];
+    list.push(t);
+    triggers!.set(k, list);
+  };
+  for (const kind of KINDS) {
+    // a kind stands for its products by their canonical names (a memory captured about one
+    // carries it as an entity): every alias of thirty databases made the search itself slow
+    const t = {
+      label: kind.words[0]!,
+      make: once(() => {
+        const entries = VOCABULARY.filter((e) => kind.categories.includes(e.category));
+        return { terms: [...new Set([...kind.words, ...entries.map((e) => e.name.replace(/-/g, " "))].map(key).filter(Boolean))], names: entries.map((e) => e.name) };
+      }),
+    };
+    for (const w of kind.words) add(w, t);
+  }
+  for (const [words, means] of SYNONYMS) {
+    const t = { label: words[0]!, make: once(() => ({ terms: [...new Set([...words, ...means].map(key))], names: [] })) };
+    for (const w of words) add(w, t);
+  }
+  return triggers;
+}
+
+function once<T>(fn: () => T): () => T {
+  let v: T | undefined;
+  return () => (v ??= fn());
+}
+
+/** Longest phrase a trigger has, in words. */
+const MAX_TRIGGER_WORDS = 3;
+
+/** The concepts a query speaks of: products it names (vocabulary aliases), kinds of things, abbreviations. */
+export function queryConcepts(query: string): Concept[] {
+  const out = new Map<string, Concept>();
+  for (const m of findMentions(query)) {
+    if (m.kind === "term") continue;
+    const entry = VOCABULARY.find((e) => e.name === m.name);
+    if (!entry) continue;
+    const from = tokens(query.slice(m.start, m.end));
+    out.set(`entity:${entry.name}`, concept(entry.name, from, [...new Set(entryTerms(entry))], [entry.name]));
+  }
+  const us = tokens(query);
+  const table = triggerTable();
+  for (let i = 0; i < us.length; i++) {
+    for (let n = Math.min(MAX_TRIGGER_WORDS, us.length - i); n >= 1; n--) {
+      const phrase = us.slice(i, i + n).join(" ");
+      const hits = table.get(phrase);
+      if (!hits) continue;
+      for (const t of hits) {
+        const c = out.get(`kind:${t.label}`);
+        if (c) c.from.push(...us.slice(i, i + n));
+        else {
+          const { terms, names } = t.make();
+          out.set(`kind:${t.label}`, concept(t.label, us.slice(i, i + n), terms, names));
+        }
+      }
+      i += n - 1;
+      break;
+    }
+  }
+  return [...out.values()];
+}
+
+function concept(label: string, from: string[], terms: string[], names: string[]): Concept {
+  return { label, from, terms, names, termStems: terms.map((t) => t.split(" ").map(stem)) };
+}
+
+/** A word's stem as FTS5's porter tokenizer makes it ("retried", "retry" -> "retri"). */
+export function stem(word: string): string {
+  return stemmer(word);
+}
+
+/** What recall compares a memory by: its words and their stems, its entities. */
+export interface MemoryTerms {
+  words: ReadonlySet<string>;
+  stems: ReadonlySet<string>;
+  entities: ReadonlySet<string>;
+}
+
+export function memoryTerms(text: string, entities: readonly string[]): MemoryTerms {
+  const words = new Set(text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const stems = new Set<string>();
+  for (const w of words) stems.add(stem(w));
+  return { words, stems, entities: new Set(entities.map((e) => e.toLowerCase())) };
+}
+
+/** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */
+export function holdsConcept(m: MemoryTerms, c: Concept): boolean {
+  for (const n of c.names) if (m.entities.has(n)) return true;
+  // a phrase's words, by stem (in any order: a cheap stand-in for the phrase)
+  return c.termStems.some((words) => words.every((w) => m.stems.has(w)));
+}

@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts";
+
+// Recall's quality on the labelled corpus (tests/fixtures/recall-corpus), in process on a temp
+// store: floors a little below what recall reaches (docs/benchmarks.md has the figures), so a
+// change that makes recall noisier or blinder fails here. The plain BM25 baseline must stay behind.
+
+test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", async () => {
+  const r = await measureRecallQuality();
+  const all = (kind: string) => r.memsync[kind]!.all!;
+  assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
+  assert.ok(all("paraphrase").recall5 >= 0.8, `paraphrase recall@5 ${all("paraphrase").recall5}`);
+  assert.ok(all("paraphrase").mrr10 >= 0.75, `paraphrase MRR@10 ${all("paraphrase").mrr10}`);
+  assert.ok(all("exact").recall5 >= 0.95 && all("exact").mrr10 >= 0.95, JSON.stringify(all("exact")));
+  assert.ok(all("offtopic").answered <= 0.1, `off-topic answered ${all("offtopic").answered}`);
+  assert.ok(r.superseded.newerFirst >= 0.85, `newer first ${r.superseded.newerFirst}`);
+  assert.ok(r.superseded.olderMarked >= 0.5, `older marked ${r.superseded.olderMarked}`);
+  assert.ok(r.duplicates.pairs > 0 && r.duplicates.folded === r.duplicates.pairs, JSON.stringify(r.duplicates));
+  // the baseline answers most off-topic prompts and misses paraphrases: recall must do better
+  assert.ok(r.bm25.offtopic!.all!.answered > all("offtopic").answered + 0.3);
+  assert.ok(all("paraphrase").recall5 > r.bm25.paraphrase!.all!.recall5 + 0.1);
+});
