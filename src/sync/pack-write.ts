@@ -187,6 +187,7 @@ export class PackWriter {
       this.offset += p.length;
     }
     this.entries.push({ oid: hexToBytes(oid), crc: crc >>> 0, offset: at });
+    faultPoint("pack-entry");
   }
 
   /** Make the pack and its index durable and put them in place; returns the pack's name (pack-<sha>). */
