@@ -332,6 +332,8 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
       for (const ext of [".pack", ".rev", ".bitmap", ".mtimes"]) fs.rmSync(`${p.base}${ext}`, { force: true });
       packsReplaced++;
     }
+    // native git's index over several packs would name packs that are gone (git builds it again when asked)
+    if (packsReplaced) fs.rmSync(`${dir}/multi-pack-index`, { force: true });
     let looseRemoved = 0;
     const folders = new Set<string>();
     for (const file of looseOk) {
