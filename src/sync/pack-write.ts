@@ -57,44 +57,73 @@ export interface PackInput {
   content: Uint8Array;
 }
 
-interface IndexEntry {
-  oid: Uint8Array;
-  crc: number;
-  offset: number;
+/**
+ * The index entries of a pack being written, packed in typed arrays (an object per entry cost
+ * about 150 bytes each: 10 MB for an import of 65,000 records): ids, CRCs and offsets by position.
+ */
+class IndexEntries {
+  oids = new Uint8Array(20 * 1024);
+  crcs = new Uint32Array(1024);
+  offsets = new Float64Array(1024);
+  length = 0;
+
+  push(oidHex: string, crc: number, offset: number): void {
+    if (this.length === this.crcs.length) {
+      const grow = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, n: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(n);
+        b.set(a);
+        return b;
+      };
+      this.oids = grow(this.oids, this.oids.length * 2);
+      this.crcs = grow(this.crcs, this.crcs.length * 2);
+      this.offsets = grow(this.offsets, this.offsets.length * 2);
+    }
+    const at = this.length * 20;
+    for (let i = 0; i < 20; i++) this.oids[at + i] = Number.parseInt(oidHex.slice(i * 2, i * 2 + 2), 16);
+    this.crcs[this.length] = crc;
+    this.offsets[this.length] = offset;
+    this.length++;
+  }
 }
 
-/** A version 2 pack index for these entries (sorted here) and the pack's checksum. */
-function buildIndex(entries: IndexEntry[], packSum: Uint8Array): Uint8Array {
-  entries.sort((a, b) => {
-    for (let i = 0; i < 20; i++) if (a.oid[i] !== b.oid[i]) return a.oid[i]! - b.oid[i]!;
+/** A version 2 pack index for these entries (in id order) and the pack's checksum. */
+function buildIndex(e: IndexEntries, packSum: Uint8Array): Uint8Array {
+  const n = e.length;
+  const ids = e.oids;
+  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+    for (let i = 0; i < 20; i++) {
+      const d = ids[a * 20 + i]! - ids[b * 20 + i]!;
+      if (d) return d;
+    }
     return 0;
   });
-  const large = entries.filter((e) => e.offset >= 0x80000000);
-  const n = entries.length;
-  const idx = new Uint8Array(8 + 1024 + n * 28 + large.length * 8 + 40);
+  let large = 0;
+  for (let i = 0; i < n; i++) if (e.offsets[i]! >= 0x80000000) large++;
+  const idx = new Uint8Array(8 + 1024 + n * 28 + large * 8 + 40);
   const v = new DataView(idx.buffer);
   v.setUint32(0, 0xff744f63); // "\377tOc"
   v.setUint32(4, 2);
   const counts = new Uint32Array(256);
-  for (const e of entries) counts[e.oid[0]!]!++;
+  for (let i = 0; i < n; i++) counts[ids[i * 20]!]!++;
   let sum = 0;
   for (let i = 0; i < 256; i++) v.setUint32(8 + i * 4, (sum += counts[i]!));
-  const ids = 8 + 1024;
-  const crcs = ids + n * 20;
-  const offs = crcs + n * 4;
-  const bigs = offs + n * 4;
+  const idAt = 8 + 1024;
+  const crcAt = idAt + n * 20;
+  const offAt = crcAt + n * 4;
+  const bigAt = offAt + n * 4;
   let big = 0;
-  entries.forEach((e, i) => {
-    idx.set(e.oid, ids + i * 20);
-    v.setUint32(crcs + i * 4, e.crc);
-    if (e.offset < 0x80000000) v.setUint32(offs + i * 4, e.offset);
+  order.forEach((k, i) => {
+    idx.set(ids.subarray(k * 20, k * 20 + 20), idAt + i * 20);
+    v.setUint32(crcAt + i * 4, e.crcs[k]!);
+    const offset = e.offsets[k]!;
+    if (offset < 0x80000000) v.setUint32(offAt + i * 4, offset);
     else {
-      v.setUint32(offs + i * 4, (0x80000000 | big) >>> 0);
-      v.setBigUint64(bigs + big * 8, BigInt(e.offset));
+      v.setUint32(offAt + i * 4, (0x80000000 | big) >>> 0);
+      v.setBigUint64(bigAt + big * 8, BigInt(offset));
       big++;
     }
   });
-  const tail = bigs + large.length * 8;
+  const tail = bigAt + large * 8;
   idx.set(packSum, tail);
   idx.set(new Uint8Array(createHash("sha1").update(idx.subarray(0, tail + 20)).digest()), tail + 20);
   return idx;
@@ -124,7 +153,7 @@ export class PackWriter {
   private readonly dir: string;
   private readonly tmp: string;
   private fd: number;
-  private readonly entries: IndexEntry[] = [];
+  private readonly entries = new IndexEntries();
   private readonly hash: Hash | null;
   private buf = new Uint8Array(CHUNK);
   private used = 0;
@@ -186,7 +215,7 @@ export class PackWriter {
       this.write(p);
       this.offset += p.length;
     }
-    this.entries.push({ oid: hexToBytes(oid), crc: crc >>> 0, offset: at });
+    this.entries.push(oid, crc >>> 0, at);
     faultPoint("pack-entry");
   }
 

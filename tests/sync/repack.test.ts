@@ -51,11 +51,11 @@ async function scatteredHistory(repo: string): Promise<void> {
     gitOk(repo, "add", "-A");
     gitOk(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", `round ${round}`);
   };
-  for (let r = 0; r < 4; r++) commitRound(r, 24);
+  for (let r = 0; r < 3; r++) commitRound(r, 16);
   gitOk(repo, "repack", "-a", "-d", "-f", "-q", "--depth=10", "--window=10"); // deltas (offset deltas)
-  for (let r = 4; r < 6; r++) commitRound(r, 24);
+  commitRound(3, 16);
   gitOk(repo, "repack", "-d", "-q"); // a second pack: the loose objects only
-  for (let r = 6; r < 8; r++) commitRound(r, 12); // loose
+  for (let r = 4; r < 6; r++) commitRound(r, 8); // loose
   const gitdir = path.join(repo, ".git");
   const extra = Array.from({ length: 5 }, (_, i) => enc.encode(`unreachable ${i}\n`));
   writePack(gitdir, extra.map((content) => ({ oid: objectId("blob", content), type: "blob" as const, content })));
@@ -64,7 +64,7 @@ async function scatteredHistory(repo: string): Promise<void> {
 }
 
 describe("repack", () => {
-  test("loose objects, native delta packs, memsync packs and duplicates become one pack native git and isomorphic-git read, every object kept", { timeout: 60_000 }, async () => {
+  test("loose objects, native delta packs, memsync packs and duplicates become one pack native git and isomorphic-git read, every object kept", { timeout: 120_000 }, async () => {
     const repo = path.join(tempDir(), "r");
     gitOk(tempDir(), "init", "-q", "-b", "main", repo);
     await scatteredHistory(repo);
@@ -84,7 +84,7 @@ describe("repack", () => {
     gitOk(repo, "fsck", "--strict");
     // isomorphic-git reads every object, deltas included
     const oids = before.split("\n").filter((l) => /^[0-9a-f]{40} (blob|tree|commit) \d+$/.test(l));
-    assert.ok(oids.length > 100);
+    assert.ok(oids.length > 60);
     for (const line of oids) {
       const [oid, type, size] = line.split(" ");
       const r = await git_.readObject({ fs, gitdir, oid: oid!, format: "content" });
@@ -107,7 +107,7 @@ describe("repack", () => {
     assert.equal((await repack(gitdir)).pack, null);
   });
 
-  test("a repack killed at any step loses nothing: fsck clean, every object readable, and the next repack finishes", { timeout: 120_000 }, async () => {
+  test("a repack killed at any step loses nothing: fsck clean, every object readable, and the next repack finishes", { timeout: 240_000 }, async () => {
     const seed = Number(process.env.REPACK_SEED ?? Date.now() % 100_000);
     const rng = makeRng(seed);
     const template = path.join(tempDir(), "store");
