@@ -70,7 +70,9 @@ const objects = (repo: string) => {
   return `${n("count")} loose + ${n("in-pack")} in ${n("packs")} pack${n("packs") === 1 ? "" : "s"}`;
 };
 
-const out: string[] = [`Load average at the start: ${os.loadavg().map((x) => x.toFixed(1)).join(" / ")} (1/5/15 min), ${os.cpus().length} cores.`, ""];
+// each line printed as it comes (a long run interrupted still leaves what it measured)
+const out = { push: (...lines: string[]) => console.log(lines.join("\n")) };
+out.push(...[`Load average at the start: ${os.loadavg().map((x) => x.toFixed(1)).join(" / ")} (1/5/15 min), ${os.cpus().length} cores.`, ""]);
 
 if (parts.includes("size")) {
   out.push("| store | state | objects | .git apparent MiB | .git on disk MiB | objects/ on disk MiB | vs native clone (.git on disk) | time s |", "|---|---|---|--:|--:|--:|--:|--:|");
@@ -150,4 +152,3 @@ if (parts.includes("http")) {
   }
 }
 out.push("", `Load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(" / ")}.`);
-console.log(out.join("\n"));
