@@ -1,9 +1,12 @@
 import { commitPending, type CommitOutcome } from "../sync/commit.ts";
 import type { Store } from "../store/store.ts";
 import { type OpsEnv, originOf } from "./context.ts";
+import { autoRepack } from "./repack.ts";
 
 /** Commit every pending change to the store's git history (no network). */
 export async function commitStore(store: Store, env: OpsEnv): Promise<CommitOutcome> {
   const origin = originOf(store, env);
-  return commitPending(store, { name: env.user ?? "memsync", email: `memsync@${origin.machine ?? "unknown"}` }, origin.now);
+  const out = await commitPending(store, { name: env.user ?? "memsync", email: `memsync@${origin.machine ?? "unknown"}` }, origin.now);
+  if (out.commits.length) await autoRepack(store, false);
+  return out;
 }

@@ -7,10 +7,10 @@ import type { ProgressListener } from "../sync/progress.ts";
 import type { Remote, RemoteOptions } from "../sync/remote.ts";
 import { setRemote } from "../sync/remote.ts";
 import type { Author } from "../sync/repo-init.ts";
-import { LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { WriteLock } from "../store/write-lock.ts";
 import { type OpsEnv, originOf } from "./context.ts";
+import { autoRepack, SYNC_LOCK } from "./repack.ts";
 
 // The sync use cases: set the remote, pull, push, and sync = pull + push. The network (fetch,
 // send) runs outside the store's write lock; every local step (commit what is pending, merge what
@@ -19,7 +19,6 @@ import { type OpsEnv, originOf } from "./context.ts";
 // end. Whole syncs of one store take turns through a lock of their own (.memsync/sync.lock,
 // released by the OS when a process dies).
 
-const SYNC_LOCK = `${LOCAL_DIR}/sync.lock`;
 const SYNC_WAIT_MS = 120_000;
 
 function author(store: Store, env: OpsEnv): { author: Author; now: number } {
@@ -32,7 +31,13 @@ async function oneSyncAtATime<T>(store: Store, fn: () => Promise<T>): Promise<T>
   refuseNativeOperation(store.root);
   const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, SYNC_WAIT_MS);
   try {
-    return await lock.holdAsync(fn);
+    return await lock.holdAsync(async () => {
+      const out = await fn();
+      // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
+      // past git's limits, still holding the sync lock
+      await autoRepack(store, true);
+      return out;
+    });
   } catch (e) {
     if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
       throw unavailable(`another sync of this store has been running for over ${SYNC_WAIT_MS / 1000} s (${store.root}); try again later`);

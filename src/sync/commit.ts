@@ -10,7 +10,7 @@ import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
 import { readCommitState, writeCommitState } from "./commit-state.ts";
 import { commitContent, treeContent, writeLooseObject } from "./loose-objects.ts";
-import { type PackInput, type PackObjectType, writePack } from "./pack-write.ts";
+import { type PackInput, type PackObjectType, PackWriter } from "./pack-write.ts";
 import { objectId } from "./sha1.ts";
 import { faultPoint } from "./fault.ts";
 import { kindOfPath } from "./merge-file.ts";
@@ -187,21 +187,41 @@ export function looseSink(gitdir: string): ObjectSink {
 export const PACK_THRESHOLD = 256;
 
 /**
- * Objects gathered in memory, written by flush before any ref moves: as one pack when there are
- * many, else as loose files in the order they came (children first). Each id once.
+ * Objects written before any ref moves: the first PACK_THRESHOLD are held in memory; a commit
+ * that reaches that many streams them, and every later one, into one pack as they come (only ids
+ * and offsets stay in memory: an import of 50,000 records held its whole pack before); fewer are
+ * written by flush as loose files in the order they came (children first). Each id once.
  */
 class BatchSink implements ObjectSink {
-  private readonly objects = new Map<string, PackInput>();
+  private readonly held = new Map<string, PackInput>();
+  private readonly seen = new Set<string>();
+  private pack: PackWriter | null = null;
   constructor(private readonly gitdir: string) {}
   put(type: PackObjectType, content: Uint8Array): Promise<string> {
     const oid = objectId(type, content);
-    if (!this.objects.has(oid)) this.objects.set(oid, { oid, type, content });
+    if (this.seen.has(oid)) return Promise.resolve(oid);
+    this.seen.add(oid);
+    if (this.pack) this.pack.add(oid, type, content);
+    else {
+      this.held.set(oid, { oid, type, content });
+      if (this.held.size >= PACK_THRESHOLD) {
+        this.pack = new PackWriter(this.gitdir);
+        for (const o of this.held.values()) this.pack.add(o.oid, o.type, o.content);
+        this.held.clear();
+      }
+    }
     return Promise.resolve(oid);
   }
   async flush(): Promise<void> {
-    if (this.objects.size >= PACK_THRESHOLD) writePack(this.gitdir, [...this.objects.values()]);
-    else for (const o of this.objects.values()) await writeLooseObject(this.gitdir, o.type, o.content);
-    this.objects.clear();
+    if (this.pack) this.pack.finish();
+    else for (const o of this.held.values()) await writeLooseObject(this.gitdir, o.type, o.content);
+    this.held.clear();
+    this.pack = null;
+  }
+  /** Drop what was not flushed (the temp pack, if any). */
+  abort(): void {
+    this.pack?.abort();
+    this.pack = null;
   }
 }
 
@@ -280,77 +300,82 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   }
   const rootTree = head ? (await git.readCommit({ fs, dir, oid: head, cache: cacheFor(gitdir) })).commit.tree : null;
   const objects = new BatchSink(gitdir);
-  const model = new TreeModel(dir, rootTree, objects);
-  const state = readCommitState(dir);
-  const moved = state === null || state.head !== head;
-  const full = entries.some((e) => e.op === "rescan") || moved;
-  // the texts an entry carries were left on top of the history memsync knew; when native git
-  // moved the branch, or a pull's checkout was finished just now (it may have merged into files
-  // written since), they describe a different base: take the files as they are instead
-  const useTexts = !moved && !recovered;
+  try {
+    const model = new TreeModel(dir, rootTree, objects);
+    const state = readCommitState(dir);
+    const moved = state === null || state.head !== head;
+    const full = entries.some((e) => e.op === "rescan") || moved;
+    // the texts an entry carries were left on top of the history memsync knew; when native git
+    // moved the branch, or a pull's checkout was finished just now (it may have merged into files
+    // written since), they describe a different base: take the files as they are instead
+    const useTexts = !moved && !recovered;
 
-  const steps: Step[] = entries
-    .filter((e) => e.op !== "rescan")
-    .map((e) => ({ message: e.message, paths: e.paths, ...(useTexts && e.files ? { files: e.files } : {}) }));
-  if (full) {
-    // after every entry, everything else: each file compared with what history then holds
-    const everything = new Set<string>([
-      ...TRACKED_TOP.filter((p) => fs.existsSync(`${dir}/${p}`)),
-      ...recordFilePaths(store.fs, dir, "memory"),
-      ...recordFilePaths(store.fs, dir, "relation"),
-      ...(await model.pathsUnder(KIND_DIR.memory)),
-      ...(await model.pathsUnder(KIND_DIR.relation)),
-    ]);
-    steps.push({ message: "", paths: [...everything].sort() });
-  }
-
-  const commits: CommitOutcome["commits"] = [];
-  const skipped = new Map<string, string>();
-  const touchedPaths = new Map<string, string | null>();
-  for (const step of steps) {
-    const changed: string[] = [];
-    for (const path of [...new Set(step.paths)].sort()) {
-      if (!committablePath(path)) continue;
-      const content = step.files && Object.hasOwn(step.files, path) ? textBytes(step.files[path]!) : readWorkingFile(dir, path);
-      const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
-      const now = content === null ? null : objectId("blob", content);
-      if (now === before) continue;
-      const problem = content === null ? null : problemOf(codec, path, content);
-      if (problem !== null) {
-        skipped.set(path, problem);
-        continue;
-      }
-      if (content !== null) await objects.put("blob", content);
-      await model.set(path, now);
-      touchedPaths.set(path, now);
-      skipped.delete(path); // a later state of a file skipped before is good again
-      changed.push(path);
+    const steps: Step[] = entries
+      .filter((e) => e.op !== "rescan")
+      .map((e) => ({ message: e.message, paths: e.paths, ...(useTexts && e.files ? { files: e.files } : {}) }));
+    if (full) {
+      // after every entry, everything else: each file compared with what history then holds
+      const everything = new Set<string>([
+        ...TRACKED_TOP.filter((p) => fs.existsSync(`${dir}/${p}`)),
+        ...recordFilePaths(store.fs, dir, "memory"),
+        ...recordFilePaths(store.fs, dir, "relation"),
+        ...(await model.pathsUnder(KIND_DIR.memory)),
+        ...(await model.pathsUnder(KIND_DIR.relation)),
+      ]);
+      steps.push({ message: "", paths: [...everything].sort() });
     }
-    if (changed.length === 0) continue;
-    const tree = await model.write();
-    const message = step.message || editMessage(changed.length);
-    head = await objects.put("commit", commitContent({ tree, parents: head ? [head] : [], author: { ...author, timestamp: nowSeconds }, message }));
-    commits.push({ oid: head, message, paths: changed });
-  }
 
-  if (commits.length && head) {
-    await objects.flush();
-    // git's index first: an index ahead of the branch shows staged changes equal to the files,
-    // one behind it would make a native `git commit` delete what the index lacks
-    await syncGitIndex(dir, touchedPaths);
-    faultPoint("commit-index");
-    writeRefAtomic(gitdir, branch, head);
-    faultPoint("commit-ref");
+    const commits: CommitOutcome["commits"] = [];
+    const skipped = new Map<string, string>();
+    const touchedPaths = new Map<string, string | null>();
+    for (const step of steps) {
+      const changed: string[] = [];
+      for (const path of [...new Set(step.paths)].sort()) {
+        if (!committablePath(path)) continue;
+        const content = step.files && Object.hasOwn(step.files, path) ? textBytes(step.files[path]!) : readWorkingFile(dir, path);
+        const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
+        const now = content === null ? null : objectId("blob", content);
+        if (now === before) continue;
+        const problem = content === null ? null : problemOf(codec, path, content);
+        if (problem !== null) {
+          skipped.set(path, problem);
+          continue;
+        }
+        if (content !== null) await objects.put("blob", content);
+        await model.set(path, now);
+        touchedPaths.set(path, now);
+        skipped.delete(path); // a later state of a file skipped before is good again
+        changed.push(path);
+      }
+      if (changed.length === 0) continue;
+      const tree = await model.write();
+      const message = step.message || editMessage(changed.length);
+      head = await objects.put("commit", commitContent({ tree, parents: head ? [head] : [], author: { ...author, timestamp: nowSeconds }, message }));
+      commits.push({ oid: head, message, paths: changed });
+    }
+
+    if (commits.length && head) {
+      await objects.flush();
+      // git's index first: an index ahead of the branch shows staged changes equal to the files,
+      // one behind it would make a native `git commit` delete what the index lacks
+      await syncGitIndex(dir, touchedPaths);
+      faultPoint("commit-index");
+      writeRefAtomic(gitdir, branch, head);
+      faultPoint("commit-ref");
+    }
+    dropJournal(store.fs, dir, entries.length);
+    // a skipped file is looked at again by every commit (and reported) until it is fixed or
+    // removed: journaled without a text, so the next commit reads it from disk
+    if (skipped.size) {
+      const paths = [...skipped.keys()].sort();
+      appendJournal(store.fs, dir, { op: "edit", message: editMessage(paths.length), paths, at: nowSeconds });
+    }
+    writeCommitState(dir, head);
+    return { commits, head, full_compare: full, skipped: [...skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, problem]) => ({ path, problem })) };
+  } finally {
+    // a commit that failed before its flush leaves no temp pack behind
+    objects.abort();
   }
-  dropJournal(store.fs, dir, entries.length);
-  // a skipped file is looked at again by every commit (and reported) until it is fixed or
-  // removed: journaled without a text, so the next commit reads it from disk
-  if (skipped.size) {
-    const paths = [...skipped.keys()].sort();
-    appendJournal(store.fs, dir, { op: "edit", message: editMessage(paths.length), paths, at: nowSeconds });
-  }
-  writeCommitState(dir, head);
-  return { commits, head, full_compare: full, skipped: [...skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, problem]) => ({ path, problem })) };
 }
 
 const enc = new TextEncoder();

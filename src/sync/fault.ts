@@ -12,6 +12,9 @@ import { env } from "../runtime/host.ts";
 //   pack            in an HTTP fetch, after the received .pack is in place and before its .idx
 //   pack-written    in a commit of many objects (pack-write.ts), after its .pack is in place and
 //                   before its .idx
+//   pack-entry:N    after the Nth object a pack writer (a commit's pack, a repack) appended
+//   repack-written  in a repack, after the new pack and its index are in place, before anything goes
+//   repack-delete:N in a repack, after the Nth pack index or loose object it removed
 //   checkout-intent, checkout-file, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 

@@ -24,6 +24,21 @@ export function sha1Hex(...parts: Uint8Array[]): string {
   return hashAll(parts).hex();
 }
 
+/** A SHA-1 fed in pieces (a pack as it is written). */
+export interface Sha1Stream {
+  update(data: Uint8Array): void;
+  digest(): Uint8Array;
+}
+
+export function sha1Stream(): Sha1Stream {
+  if (nodeCrypto) {
+    const h = nodeCrypto.createHash("sha1");
+    return { update: (d) => void h.update(d), digest: () => new Uint8Array(h.digest()) };
+  }
+  const h = new Bun.CryptoHasher("sha1");
+  return { update: (d) => void h.update(d), digest: () => new Uint8Array(h.digest()) };
+}
+
 const enc = new TextEncoder();
 
 /** An object's id, as `git hash-object -t <type>` gives it. */

@@ -48,3 +48,20 @@ export function zlibInflate(stream: Uint8Array): Uint8Array {
   if (adler32(data) !== want) throw new Error("zlib stream checksum mismatch");
   return data;
 }
+
+/** CRC-32 (the IEEE polynomial, as zlib's crc32 and git's pack index), continuing from `crc`. */
+export function crc32(data: Uint8Array, crc = 0): number {
+  let c = (crc ^ 0xffffffff) >>> 0;
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();

@@ -50,6 +50,9 @@ export interface ChaosOptions {
   remoteChecks: boolean;
   /** Keep the temp folder (else it is removed when the run passes). */
   keep: boolean;
+  /** git's gc.auto / gc.autoPackLimit in every clone: low values make commits and syncs repack often (killed ones too). */
+  gcAuto?: number;
+  gcAutoPackLimit?: number;
   /** A process running longer than this is killed and reported as hung. */
   processTimeoutMs: number;
   /** Progress lines (stderr in scripts/chaos). */
@@ -308,6 +311,10 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
       const url = c.http ? server!.url("remote.git") : remoteDir;
       const flags = c.http && insecureHttpFlag ? ["--insecure-http"] : [];
       must(await run({ clone: null, kind: "setup", args: ["clone", url, c.dir, ...flags, "--json"], phase: "setup", env: { MEMSYNC_MACHINE: c.machine } }), `clone ${c.name}`);
+    }
+    for (const c of clones) {
+      if (o.gcAuto !== undefined) gitOut(c.dir, "config", "gc.auto", String(o.gcAuto));
+      if (o.gcAutoPackLimit !== undefined) gitOut(c.dir, "config", "gc.autoPackLimit", String(o.gcAutoPackLimit));
     }
     for (const c of clones) for (const id of shared) c.known.add(id);
     const hot = new Set(shared);

@@ -52,7 +52,7 @@ describe("catalogue", () => {
     const names = CATALOGUE.map((o) => o.name);
     assert.equal(new Set(names).size, names.length);
     const everyday = ["save", "remember", "capture", "get", "update", "touch", "archive", "delete", "relate", "unrelate", "list", "search", "recall", "context", "score"];
-    const store = ["status", "conflicts", "resolve", "sync", "commit", "settings", "backfill-gists", "init", "reindex", "doctor"];
+    const store = ["status", "conflicts", "resolve", "sync", "commit", "settings", "backfill-gists", "init", "reindex", "doctor", "repack"];
     for (const name of [...everyday, ...store, "gc", "promote", "consolidate", "split", "split-candidates", "maintainer"]) {
       assert.ok(names.includes(name), name);
     }
@@ -217,6 +217,9 @@ describe("catalogue", () => {
     await withStore(c.env, (store) => setRemoteOp(store, bare, dir));
     assert.equal((await checked("sync", {})).push.pushed, true);
     await checked("sync", { direction: "pull" });
+    const repacked = await checked("repack", { all: true });
+    assert.ok(repacked.objects > 0 && repacked.pack, "the store's objects in one pack");
+    assert.equal((await checked("repack", {})).pack, null, "then nothing to do");
     assert.deepEqual(CATALOGUE.map((o) => o.name).filter((n) => !seen.has(n)), []);
   });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { deflateSync, inflateSync } from "node:zlib";
-import { adler32, zlibDeflate, zlibInflate } from "../../src/sync/zlib.ts";
+import { crc32 as zlibCrc32, deflateSync, inflateSync } from "node:zlib";
+import { adler32, crc32, zlibDeflate, zlibInflate } from "../../src/sync/zlib.ts";
 
 // git objects are zlib streams; memsync writes them through Bun's raw DEFLATE with its own header
 // and checksum, so every size must round-trip through Node's zlib both ways (native git reads them
@@ -48,4 +48,11 @@ test("a damaged stream is refused, never returned as data", () => {
   const badBody = good.slice();
   badBody[10]! ^= 0xff;
   assert.throws(() => zlibInflate(badBody));
+});
+
+test("crc32 is zlib's, whole or continued piece by piece", () => {
+  const data = sample(70_000, 11);
+  assert.equal(crc32(data), zlibCrc32(data) >>> 0);
+  assert.equal(crc32(data.subarray(30_000), crc32(data.subarray(0, 30_000))), zlibCrc32(data) >>> 0);
+  assert.equal(crc32(new Uint8Array(0)), 0);
 });

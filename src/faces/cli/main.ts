@@ -349,6 +349,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async (_, f) => (await admin()).doctor(f),
   },
   {
+    usage: "repack",
+    op: "repack",
+    options: (c) => c.option("--all", "every pack into one (default: the loose objects and the packs small beside them)"),
+    run: async (_, f) => (await admin()).repackCmd(f),
+  },
+  {
     usage: "maintainer",
     op: "maintainer",
     maintenance: true,

@@ -105,6 +105,7 @@ const EVERYDAY: OpInfo[] = [
   op("import", "read another tool's memories (cortexgraph, orchestkit, mcp-memory) or a memsync backup (jsonl) into the store, in one commit; a second run changes nothing", IDEMPOTENT, "ImportOutcome", transfer, "importOp"),
   op("export", "write the store's memories for another tool (cortexgraph, mcp-memory), as a backup (jsonl) or as Markdown notes (markdown)", IDEMPOTENT, "ExportOutcome", transfer, "exportOp"),
   op("doctor", "check the store's git set-up and its git objects; with repair, restore missing objects from the remote", IDEMPOTENT, "DoctorOutcome", upkeep),
+  op("repack", "combine the store's loose git objects and packs into one pack (sync and commit do it past git's gc.auto limits)", IDEMPOTENT, "RepackOutcome", upkeep),
 ];
 
 /** Maintenance: left out of the edge build at build time (the condition must stay written out here). */

@@ -7,7 +7,7 @@ import { withStore } from "../context.ts";
 import { def } from "./schema.ts";
 
 // Upkeep of the store as a whole, in both builds: commit, settings, backfill-gists, init,
-// reindex, doctor.
+// reindex, doctor, repack.
 
 export const commit = def(() => v.object({}), (o) => o.CommitOutcome, async (call) => {
   const { commitStore } = await import("../commit.ts");
@@ -110,5 +110,25 @@ export const doctor = def(
   async (call, input) => {
     const { doctor: run } = await import("../doctor.ts");
     return run(call.env, { repair: input.repair });
+  },
+);
+
+export const repack = def(
+  () => v.object({
+    /** Every pack into one (git's repack -A); otherwise the loose objects and the packs small beside them. */
+    all: v.optional(v.boolean(), false),
+  }),
+  (o) =>
+    v.object({
+      objects: o.Count,
+      pack: o.NullableText,
+      loose_removed: o.Count,
+      packs_replaced: o.Count,
+      bytes_before: o.Count,
+      bytes_after: o.Count,
+    }),
+  async (call, input) => {
+    const { repackStore } = await import("../repack.ts");
+    return withStore(call.env, (store) => repackStore(store, { all: input.all }));
   },
 );

@@ -2,6 +2,7 @@ import { corrupt, unavailable, usageError } from "../../../core/errors.ts";
 import { isoTime } from "../../../core/time.ts";
 import { withStore } from "../../../ops/context.ts";
 import type { DoctorOutcome } from "../../../ops/doctor.ts";
+import type { RepackOutcome } from "../../../sync/repack.ts";
 import type { InitOutcome } from "../../../ops/init.ts";
 import type { ReindexOutcome } from "../../../ops/reindex.ts";
 import type { StatusOutcome } from "../../../ops/status.ts";
@@ -54,6 +55,14 @@ export async function status(flags: Flags): Promise<CommandResult> {
 export async function reindexCmd(flags: Flags): Promise<CommandResult> {
   const out = await call<ReindexOutcome>("reindex", flags, {});
   return { stdout: flags.json ? json(out) : `reindexed ${out.memories} memories and ${out.relations} relations in ${out.millis} ms${out.problems ? `; ${out.problems} problem file(s), see memsync status` : ""}\n` };
+}
+
+export async function repackCmd(flags: Flags): Promise<CommandResult> {
+  const out = await call<RepackOutcome>("repack", flags, { all: flags.all === true });
+  if (flags.json) return { stdout: json(out) };
+  if (!out.pack) return { stdout: "nothing to repack\n" };
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  return { stdout: `repacked ${out.objects} objects into ${out.pack} (${out.loose_removed} loose, ${out.packs_replaced} packs replaced; ${mib(out.bytes_before)} -> ${mib(out.bytes_after)})\n` };
 }
 
 export async function doctor(flags: Flags): Promise<CommandResult> {
