@@ -262,3 +262,12 @@ describe("entity relations merge as a set", () => {
     assert.deepEqual(a.conflicts.filter((c) => c.field.startsWith("entity_relations")), []);
   });
 });
+
+test("a credential handed over is not a decision; a decision about credentials, or one whose reason holds a secret, is", () => {
+  const what = (t: string) => extractCaptures(t).captures.map((c) => c.decision?.what ?? null);
+  assert.deepEqual(what("We chose Vault for API keys."), ["Vault for API keys"]);
+  assert.equal(extractCaptures("Remember that we rotate API keys every 90 days.").captures.length, 1);
+  assert.deepEqual(what("I chose Redis over Memcached for sessions since the config has password=hunter2"), ["Redis for sessions"]);
+  assert.equal(extractCaptures("Use this token for the test: ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ12").captures.length, 0);
+  assert.equal(extractCaptures("Use password hunter2 for the local admin user.").captures.length, 0);
+});

@@ -478,7 +478,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
-  if (t.type !== "problem" && CREDENTIAL.test(what.split(/[;:,]/)[0]!)) return "hands over a credential for a task";
+  if (t.type !== "problem" && handsOverCredential(what)) return "hands over a credential for a task";
   if (t.rule && DEICTIC_TASK.test(s)) return "a task on the code at hand";
   if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
   if (against) {
@@ -551,11 +551,20 @@ const MAX_CLAUSES_AFTER_REQUEST = 8;
 /** Clause breaks after which a strong statement may follow a request. */
 const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
 
+/**
+ * Whether what was "chosen" is itself a credential ("this token for the test", "password hunter2
+ * for the admin user"): only the chosen thing counts, not its purpose or reason, so "Vault for API
+ * keys" or "Redis, since the config has [REDACTED]" are still decisions.
+ */
+function handsOverCredential(what: string): boolean {
+  return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
+}
+
 /** A statement kept whole (remembered, or closed as settled): what it says is the decision. */
 function statementDraft(text: string, boosted: boolean): Draft | null {
   const what = cleanPhrase(text);
   if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
-  if (CREDENTIAL.test(what)) return null;
+  if (handsOverCredential(what)) return null;
   const all = findMentions(text, [], true);
   const seen = new Set<string>();
   const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
