@@ -1,3 +1,4 @@
+import { Heap } from "../core/heap.ts";
 import { readObjectFrom } from "./objects.ts";
 
 // Merge bases and ancestry, walked as git walks them (paint_down_to_common): both sides' commits
@@ -67,47 +68,18 @@ export function parseCommitHeader(content: Uint8Array): CommitInfo {
 
 /** A queue of commits, newest first; equal times keep the order they came in (as git's does). */
 class ByDate {
-  private items: { oid: string; time: number; seq: number }[] = [];
+  private readonly heap = new Heap<{ oid: string; time: number; seq: number }>((x, y) => x.time > y.time || (x.time === y.time && x.seq < y.seq));
   private seq = 0;
   push(oid: string, time: number): void {
-    const item = { oid, time, seq: this.seq++ };
-    const a = this.items;
-    a.push(item);
-    // sift up: a binary heap on (time desc, seq asc)
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(a[i]!, a[p]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
-      i = p;
-    }
+    this.heap.push({ oid, time, seq: this.seq++ });
   }
   pop(): string | undefined {
-    const a = this.items;
-    if (!a.length) return undefined;
-    const top = a[0]!;
-    const last = a.pop()!;
-    if (a.length) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && before(a[l]!, a[m]!)) m = l;
-        if (r < a.length && before(a[r]!, a[m]!)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
-      }
-    }
-    return top.oid;
+    return this.heap.pop()?.oid;
   }
   oids(): string[] {
-    return this.items.map((x) => x.oid);
+    return this.heap.items().map((x) => x.oid);
   }
 }
-const before = (x: { time: number; seq: number }, y: { time: number; seq: number }) => x.time > y.time || (x.time === y.time && x.seq < y.seq);
 
 /** Common ancestors of one and two that are candidates for their best merge bases. */
 async function paintDownToCommon(gitdir: string, one: string, two: string): Promise<string[]> {

@@ -2,6 +2,7 @@ import { type Features, featuresOf, Vocabulary } from "./features.ts";
 import { hashString, setName } from "./hash.ts";
 import { candidatePairs, DEFAULT_LSH, type LshParams } from "./lsh.ts";
 import { similarity, similarityAtLeast } from "./similarity.ts";
+import { Heap } from "../heap.ts";
 
 // Clusters of near-duplicate memories. Candidates come from MinHash/LSH (never all pairs); each
 // candidate pair is verified with the real similarity; pairs at or above the threshold join
@@ -98,44 +99,6 @@ function better(x: Proposal, y: Proposal): boolean {
   return x.kb < y.kb;
 }
 
-class Heap {
-  private readonly xs: Proposal[] = [];
-  get size(): number {
-    return this.xs.length;
-  }
-  push(p: Proposal): void {
-    const xs = this.xs;
-    xs.push(p);
-    let i = xs.length - 1;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (!better(xs[i]!, xs[up]!)) break;
-      [xs[i], xs[up]] = [xs[up]!, xs[i]!];
-      i = up;
-    }
-  }
-  pop(): Proposal | undefined {
-    const xs = this.xs;
-    const top = xs[0];
-    const last = xs.pop();
-    if (xs.length && last) {
-      xs[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let best = i;
-        if (l < xs.length && better(xs[l]!, xs[best]!)) best = l;
-        if (r < xs.length && better(xs[r]!, xs[best]!)) best = r;
-        if (best === i) break;
-        [xs[i], xs[best]] = [xs[best]!, xs[i]!];
-        i = best;
-      }
-    }
-    return top;
-  }
-}
-
 /**
  * Average-linkage agglomeration of one component. `links` holds the known similarities between
  * members (local indices); a pair not in it counts as 0.
@@ -145,7 +108,7 @@ function averageLinkage(size: number, links: Map<number, number>[], threshold: n
   const low: number[] = Array.from({ length: size }, (_, i) => i);
   // sums[c]: cluster handle -> total similarity to each neighbouring cluster handle
   const sums: Map<number, number>[] = links.map((l) => new Map(l));
-  const heap = new Heap();
+  const heap = new Heap<Proposal>(better);
   const propose = (a: number, b: number, sum: number) => {
     const score = sum / (members[a]!.length * members[b]!.length);
     if (score < threshold) return;
