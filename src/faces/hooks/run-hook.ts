@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { ClaudeEnv } from "../../ops/claude-files.ts";
 import type { OpsEnv } from "../../ops/context.ts";
-import { sinceLastSync, startSync, type SyncWait } from "./background-sync.ts";
+import type { SyncWait } from "./background-sync.ts";
 import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
 import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts";
 import { asksAboutPast } from "./past-work.ts";
@@ -85,8 +85,11 @@ async function project(cwd: string, run: HookRun): Promise<string | null> {
   return projectOf({ cwd: run.claude.projectDir ?? cwd });
 }
 
-function syncWith(run: HookRun, verb: "sync" | "pull", waitMs: number): Promise<SyncWait> {
-  return run.startSync ? run.startSync(verb, waitMs) : startSync(run.env.storeRoot, run.self, verb, waitMs);
+// background-sync loads node:child_process: only the events that sync pay for it
+async function syncWith(run: HookRun, verb: "sync" | "pull", waitMs: number): Promise<SyncWait> {
+  if (run.startSync) return run.startSync(verb, waitMs);
+  const { startSync } = await import("./background-sync.ts");
+  return startSync(run.env.storeRoot, run.self, verb, waitMs);
 }
 
 async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
@@ -207,7 +210,7 @@ async function syncAfter(event: "Stop" | "SessionEnd", cwd: string, run: HookRun
     }
   }
   if (!hasRemote(root)) return { suppressOutput: true };
-  if (event === "Stop" && sinceLastSync(root) < STOP_SYNC_EVERY_S) return { suppressOutput: true };
+  if (event === "Stop" && (await import("./background-sync.ts")).sinceLastSync(root) < STOP_SYNC_EVERY_S) return { suppressOutput: true };
   const waited = await syncWith(run, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000));
   if (waited.state === "finished" && !waited.ok) notes.push(`sync failed (${waited.detail || "see .memsync/hook-sync.log"}); your memories are kept and the next sync retries`);
   return notes.length ? { systemMessage: `memsync: ${notes.join("; ")}` } : { suppressOutput: true };
