@@ -5,38 +5,28 @@
 
 const nodeCrypto = typeof Bun === "undefined" ? await import("node:crypto") : null;
 
-function hashAll(parts: Uint8Array[]): { bytes(): Uint8Array; hex(): string } {
-  if (nodeCrypto) {
-    const h = nodeCrypto.createHash("sha1");
-    for (const p of parts) h.update(p);
-    return { bytes: () => new Uint8Array(h.digest()), hex: () => h.digest("hex") };
-  }
-  const h = new Bun.CryptoHasher("sha1");
-  for (const p of parts) h.update(p);
-  return { bytes: () => new Uint8Array(h.digest()), hex: () => h.digest("hex") };
-}
-
-export function sha1(...parts: Uint8Array[]): Uint8Array {
-  return hashAll(parts).bytes();
-}
-
-export function sha1Hex(...parts: Uint8Array[]): string {
-  return hashAll(parts).hex();
-}
-
-/** A SHA-1 fed in pieces (a pack as it is written). */
+/** A SHA-1 fed in pieces (a pack as it is written); one digest per stream. */
 export interface Sha1Stream {
   update(data: Uint8Array): void;
   digest(): Uint8Array;
+  hex(): string;
 }
 
 export function sha1Stream(): Sha1Stream {
-  if (nodeCrypto) {
-    const h = nodeCrypto.createHash("sha1");
-    return { update: (d) => void h.update(d), digest: () => new Uint8Array(h.digest()) };
-  }
-  const h = new Bun.CryptoHasher("sha1");
-  return { update: (d) => void h.update(d), digest: () => new Uint8Array(h.digest()) };
+  const h = nodeCrypto ? nodeCrypto.createHash("sha1") : new Bun.CryptoHasher("sha1");
+  return { update: (d) => void h.update(d), digest: () => new Uint8Array(h.digest()), hex: () => h.digest("hex") as string };
+}
+
+export function sha1(...parts: Uint8Array[]): Uint8Array {
+  const h = sha1Stream();
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+export function sha1Hex(...parts: Uint8Array[]): string {
+  const h = sha1Stream();
+  for (const p of parts) h.update(p);
+  return h.hex();
 }
 
 const enc = new TextEncoder();
