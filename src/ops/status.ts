@@ -107,7 +107,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       reasons,
       memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
       relations: { total: index.relationCount(), dangling },
-      content_conflicts: index.memoriesWithContentConflicts().length,
+      content_conflicts: index.contentConflictCount(),
       problems,
       temp_files: [...storeLevelTemps(store.fs, store.root, LOCAL_DIR), ...plan.temps],
       links: plan.links,

@@ -874,4 +874,27 @@ describe("Store: scoring fields in the index", () => {
     assert.equal(fs.existsSync(journal) ? fs.readFileSync(journal, "utf8") : "", journalBefore, "no rescan was asked for");
     again.close();
   });
+
+  test("an index of version 5 gets the conflicts column in place, counted from its records", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    const a = mem("kept both texts", { content_conflicts: [{ content: "the other text", updated_at: T0, machine: "laptop" }] });
+    const b = mem("no conflict here");
+    await save(store, a, b);
+    assert.equal(store.index.contentConflictCount(), 1);
+    store.close();
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    db.exec("DROP INDEX memories_conflicts; ALTER TABLE memories DROP COLUMN conflicts; PRAGMA user_version = 5");
+    db.close();
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    assert.equal(again.index.contentConflictCount(), 1);
+    assert.deepEqual((await again.withContentConflicts()).map((m) => m.id), [a.id]);
+    // resolved: the column follows the record
+    await again.write((tx) => tx.putMemory({ ...tx.memory(a.id)!, content_conflicts: [] }));
+    assert.equal(again.index.contentConflictCount(), 0);
+    assert.deepEqual(await again.withContentConflicts(), []);
+    again.close();
+  });
 });
