@@ -15,7 +15,7 @@ import { objectId } from "./sha1.ts";
 import { faultPoint } from "./fault.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { refuseNativeOperation } from "./native-state.ts";
-import { cacheFor, readTreeEntries } from "./objects.ts";
+import { readTreeEntries, treeOf } from "./objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import type { Author } from "./repo-init.ts";
 
@@ -298,7 +298,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   } catch {
     head = null;
   }
-  const rootTree = head ? (await git.readCommit({ fs, dir, oid: head, cache: cacheFor(gitdir) })).commit.tree : null;
+  const rootTree = await treeOf(gitdir, head);
   const objects = new BatchSink(gitdir);
   try {
     const model = new TreeModel(dir, rootTree, objects);

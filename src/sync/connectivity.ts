@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { readLooseObject } from "./loose-objects.ts";
 import { describeRef, type ObjectRef } from "./object-ref.ts";
-import { forgetPackIndexes, inPackIndex, packFolderNames, packIndexLooksWhole } from "./pack-index.ts";
+import { forgetPackIndexes, inPackIndex, inPackIndexRaw, packFolderNames, packIndexLooksWhole } from "./pack-index.ts";
 
 // Is the repository whole where it matters? A bounded check, cheap enough for every `status`:
 // the commits the refs name (the branch, the remote-tracking branch) with their trees walked fully
@@ -231,10 +231,16 @@ async function walkTree(
     while (i < c.length) {
       const space = c.indexOf(0x20, i);
       const nul = c.indexOf(0, space);
-      let oid = "";
-      for (let k = nul + 1; k < nul + 21; k++) oid += HEX[c[k]!];
       const isTree = c[i] === 0x34 && space - i === 5; // "40000"
       const isGitlink = c[i] === 0x31 && c[i + 1] === 0x36; // "160000": a submodule's commit
+      // a packed blob (the common case once history is packed) is found by its bytes: no hex, no readdir of objects/xx
+      if (!isTree && !isGitlink && inPackIndexRaw(gitdir, c.subarray(nul + 1, nul + 21))) {
+        out.blobs++;
+        i = nul + 21;
+        continue;
+      }
+      let oid = "";
+      for (let k = nul + 1; k < nul + 21; k++) oid += HEX[c[k]!];
       const name = () => dec.decode(c.subarray(space + 1, nul));
       if (isTree) stack.push({ oid, kind: "tree", path: at.path ? `${at.path}/${name()}` : name(), commit: at.commit });
       else if (!isGitlink) {

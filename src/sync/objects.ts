@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import process from "node:process";
 import git from "isomorphic-git";
-import { parseTree, readLooseObject, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
+import { parseTree, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
-import { forgetPackIndexes, inPackIndex } from "./pack-index.ts";
+import { forgetPackIndexes, inPackIndex, readObjectNative } from "./pack-index.ts";
 import { progress } from "./progress.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
@@ -65,8 +65,8 @@ export interface GitObject {
 
 /** An object's type and content, loose or packed; null when the repository cannot give it. */
 export async function readObjectFrom(gitdir: string, oid: string): Promise<GitObject | null> {
-  const loose = readLooseObject(gitdir, oid);
-  if (loose) return loose as GitObject;
+  const native = readObjectNative(gitdir, oid);
+  if (native) return native as GitObject;
   try {
     const r = (await git.readObject({ fs, gitdir, oid, format: "content", cache: cacheFor(gitdir) })) as { type: ObjectType; object: Uint8Array };
     return { type: r.type, content: r.object };
@@ -167,8 +167,8 @@ export async function copyReachable(src: string, dst: string, tip: string): Prom
  * one through isomorphic-git.
  */
 export async function readTreeEntries(gitdir: string, oid: string): Promise<TreeEntry[]> {
-  const loose = readLooseObject(gitdir, oid);
-  if (loose?.type === "tree") return parseTree(loose.content);
+  const native = readObjectNative(gitdir, oid);
+  if (native?.type === "tree") return parseTree(native.content);
   return (await git.readTree({ fs, gitdir, oid, cache: cacheFor(gitdir) })).tree as TreeEntry[];
 }
 
@@ -204,6 +204,8 @@ export async function diffTrees(gitdir: string, a: string | null, b: string | nu
 
 export async function readBlobText(gitdir: string, oid: string | null): Promise<string | null> {
   if (!oid) return null;
+  const native = readObjectNative(gitdir, oid);
+  if (native?.type === "blob") return new TextDecoder().decode(native.content);
   const { blob } = await git.readBlob({ fs, gitdir, oid, cache: cacheFor(gitdir) });
   return new TextDecoder().decode(blob);
 }
@@ -217,5 +219,11 @@ export async function resolve(gitdir: string, ref: string): Promise<string | nul
 }
 
 export async function treeOf(gitdir: string, commit: string | null): Promise<string | null> {
+  if (!commit) return null;
+  const native = readObjectNative(gitdir, commit);
+  if (native?.type === "commit") {
+    const tree = /^tree ([0-9a-f]{40})$/m.exec(new TextDecoder().decode(native.content).split("\n\n", 1)[0]!)?.[1];
+    if (tree) return tree;
+  }
   return commit ? (await git.readCommit({ fs, gitdir, oid: commit, cache: cacheFor(gitdir) })).commit.tree : null;
 }
