@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
+import { loadSyncAll } from "../store/fs-port.ts";
 import { readJournal } from "../store/journal.ts";
 import { LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
@@ -26,6 +28,14 @@ import { writeRefAtomic } from "./refs.ts";
 // kill between the files and the branch would leave merged files on the old branch, and the next
 // commit would record the merge as a local edit (counting the remote's usage twice on the next
 // merge) or, the other way round, revert it.
+//
+// Durability as git's checkout: the files are written without an fsync each (a temp file renamed
+// over the old one, so a killed process leaves the old file or the new one, whole), then made
+// durable at one point (syncfs, else an fsync per file) before git's index and the branch move.
+// Only a crash of the machine before that point can leave a file torn or empty; the intent record
+// (fsynced, with the boot it was written in) survives it, and the next command, seeing another
+// boot, writes the new version over any file of the checkout that does not parse: nothing anyone
+// was told was written is there to lose, as the pull had not finished.
 
 const INTENT_FILE = `${LOCAL_DIR}/checkout.json`;
 
@@ -42,6 +52,19 @@ export interface CheckoutPlan {
   from: string | null;
   head: string;
   paths: CheckoutPath[];
+  /** The machine's boot when the checkout began (Linux; absent elsewhere). */
+  boot?: string;
+}
+
+const BOOT_ID = "/proc/sys/kernel/random/boot_id";
+
+/** This boot of the machine (Linux), or undefined where it cannot be told. */
+function bootId(): string | undefined {
+  try {
+    return fs.readFileSync(BOOT_ID, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function writeIntent(root: string, plan: CheckoutPlan): void {
@@ -84,20 +107,41 @@ function readIntent(root: string): CheckoutPlan | null {
   return null;
 }
 
-/** Write one working file from a blob (null: remove it), as the store writes records. */
-async function writeFile(store: Store, gitdir: string, rel: string, oid: string | null): Promise<void> {
+/** Write one working file from a blob (null: remove it); `durable: false` leaves the fsync to the caller. */
+async function writeFile(store: Store, gitdir: string, rel: string, oid: string | null, durable = true): Promise<void> {
   const abs = `${store.root}/${rel}`;
   if (oid === null) {
     fs.rmSync(abs, { force: true });
     return;
   }
-  writeText(store, rel, (await readBlobText(gitdir, oid))!);
+  writeText(store, rel, (await readBlobText(gitdir, oid))!, durable);
 }
 
-function writeText(store: Store, rel: string, text: string): void {
+function writeText(store: Store, rel: string, text: string, durable = true): void {
   const abs = `${store.root}/${rel}`;
   fs.mkdirSync(path.dirname(abs), { recursive: true });
-  writeAtomic(store.fs, path.dirname(abs), path.basename(abs), text);
+  writeAtomic(store.fs, path.dirname(abs), path.basename(abs), text, durable);
+}
+
+/**
+ * The checkout's one durable point: every file written (and removed) so far, flushed together
+ * (syncfs), or, where that cannot be done, each file and each folder fsynced.
+ */
+async function makeDurable(store: Store, paths: readonly CheckoutPath[]): Promise<void> {
+  await loadSyncAll();
+  if (store.fs.syncAll(store.root)) return;
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    if (p.after !== null) {
+      try {
+        store.fs.fsyncFile(`${store.root}/${p.path}`);
+      } catch {
+        // gone since (a writer removed it): nothing of ours to flush
+      }
+    }
+    dirs.add(path.dirname(`${store.root}/${p.path}`));
+  }
+  for (const d of dirs) store.fs.fsyncDir(d);
 }
 
 /**
@@ -127,16 +171,19 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
 /** Check out a new commit (the caller holds the store's write lock). */
 export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<void> {
   const gitdir = `${store.root}/.git`;
-  writeIntent(store.root, plan);
+  const boot = bootId();
+  writeIntent(store.root, boot ? { ...plan, boot } : plan);
   faultPoint("checkout-intent");
   const files = plan.paths.filter((p) => !p.keep);
   let done = 0;
   for (const p of files) {
     if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
-    await writeFile(store, gitdir, p.path, p.after);
+    await writeFile(store, gitdir, p.path, p.after, false);
     faultPoint("checkout-file");
   }
   if (files.length >= 500) progress("updating files", files.length, files.length);
+  await makeDurable(store, files);
+  faultPoint("checkout-durable");
   await finish(store, plan);
 }
 
@@ -167,12 +214,16 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   const codec = await store.codec();
   const firstSeen = firstJournalOps(store);
+  // the machine restarted since the checkout began: its files may not all have reached the disk
+  const crashed = plan.boot !== undefined && plan.boot !== bootId();
   for (const p of plan.paths) {
     if (p.keep) continue;
     const now = await fileOid(`${store.root}/${p.path}`);
     const nowOid = now?.oid ?? null;
     if (nowOid === p.after) continue;
-    if (nowOid === p.before) {
+    if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
+      // (after a crash, a file that does not parse is this checkout's write cut short: every
+      // other writer's is durable before it is acknowledged)
       await writeFile(store, gitdir, p.path, p.after);
       continue;
     }

@@ -15,7 +15,7 @@ import { env } from "../runtime/host.ts";
 //   pack-entry:N    after the Nth object a pack writer (a commit's pack, a repack) appended
 //   repack-written  in a repack, after the new pack and its index are in place, before anything goes
 //   repack-delete:N in a repack, after the Nth pack index or loose object it removed
-//   checkout-intent, checkout-file, checkout-index, checkout-ref, commit-index, commit-ref:
+//   checkout-intent, checkout-file, checkout-durable, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 
 const spec = env("MEMSYNC_FAULT") ?? "";

@@ -127,7 +127,7 @@ export interface ChaosResult {
 }
 
 /** MEMSYNC_FAULT points other than object:N that the fixes may know (N: the Nth time). */
-const FAULT_POINTS = ["copied", "pack", "commit-index", "commit-ref", "checkout-index", "checkout-ref", "checkout-intent", "checkout-file:N"];
+const FAULT_POINTS = ["copied", "pack", "commit-index", "commit-ref", "checkout-index", "checkout-ref", "checkout-intent", "checkout-file:N", "checkout-durable"];
 
 const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu".split(" ");
 

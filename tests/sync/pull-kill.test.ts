@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { git, memsync, memsyncJson, readMemoryFile, saveMany } from "../helpers/env.ts";
+import { hub, killAfter, machine, synced } from "../helpers/hub.ts";
+import { makeRng } from "../helpers/rng.ts";
+
+// A pull writes its files as git's checkout does (no fsync per file, one durable point before
+// git's index and the branch move: src/sync/checkout.ts). Killed at any instant, the next command
+// finishes it and no acknowledged write is lost; after a crash of the machine (another boot), a
+// file of the checkout cut short is written again from history.
+
+const B = { env: { MEMSYNC_MACHINE: "b" } };
+const onA = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args]);
+const onB = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args], B);
+const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
+
+function healthy(...dirs: string[]) {
+  for (const d of dirs) {
+    const fsck = git(d, "fsck", "--strict", "--no-dangling");
+    assert.equal(fsck.status, 0, `${d}: ${fsck.stderr}`);
+    if (!d.endsWith(".git")) {
+      assert.equal(git(d, "status", "--porcelain").stdout, "", `${d}: native git sees a clean store`);
+      assert.equal(fs.existsSync(path.join(d, ".memsync/checkout.json")), false, "no checkout left unfinished");
+      assert.match(memsync(["--store", d, "status"]).stdout, /health: healthy/);
+    }
+  }
+}
+
+describe("a pull killed at random moments", () => {
+  test("SIGKILLed pulls of 40 changed memories: the next command finishes each; every touch made around them counts once", { timeout: 300_000 }, async () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    const b = machine(h.root, "b", h.bare, B.env);
+    const ids = saveMany(a, Array.from({ length: 40 }, (_, i) => `memory number ${i} about pulls that are killed`));
+    onA(a, "sync");
+    onB(b, "sync");
+    const base = uses(a, ids[0]!);
+    const expected = new Map(ids.map((id) => [id, base]));
+    const rng = makeRng(16);
+    let killed = 0;
+    // kills spread over the whole of a pull: its length measured on a first one, not killed
+    let span = 0;
+    for (let round = 0; round < 7; round++) {
+      onB(b, "touch", ...ids);
+      onB(b, "sync");
+      for (const id of ids) expected.set(id, expected.get(id)! + 1);
+      // a touch on a before the pull (committed by it) and one after the kill (found by the next)
+      const before = ids[Math.floor(rng() * ids.length)]!;
+      onA(a, "touch", before);
+      expected.set(before, expected.get(before)! + 1);
+      const t0 = performance.now();
+      const code = await killAfter(["--store", a, "pull"], round === 0 ? 600_000 : Math.floor(rng() * span * 1.2));
+      if (round === 0) span = performance.now() - t0;
+      if (code === null) killed++;
+      else assert.equal(code, 0, "a pull that was not killed succeeds");
+      const after = ids[Math.floor(rng() * ids.length)]!;
+      onA(a, "touch", after);
+      expected.set(after, expected.get(after)! + 1);
+    }
+    onA(a, "sync");
+    onB(b, "sync");
+    onA(a, "sync");
+    for (const d of [a, b]) for (const id of ids) assert.equal(uses(d, id), expected.get(id), `${d}: ${id} counts every touch once`);
+    assert.deepEqual(synced(a), synced(b));
+    healthy(a, b, h.bare);
+    assert.ok(killed >= 1, `at least one pull was killed (${killed} of 6)`);
+  });
+
+  test("killed after its files, before its durable point: the next sync finishes it; after a machine crash, a file it cut short is written again", { timeout: 240_000 }, () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    const b = machine(h.root, "b", h.bare, B.env);
+    const ids = saveMany(a, ["one", "two", "three"].map((t) => `memory ${t}`));
+    onA(a, "sync");
+    onB(b, "sync");
+    onB(b, "touch", ...ids);
+    onB(b, "sync");
+    const want = ids.map((id) => uses(b, id));
+    // killed with every file written, none of it made durable, git's index and branch not moved
+    const r = memsync(["--store", a, "pull"], { env: { MEMSYNC_FAULT: "checkout-durable" } });
+    assert.equal(r.code, -1, r.stderr);
+    const intentFile = path.join(a, ".memsync/checkout.json");
+    const intent = JSON.parse(fs.readFileSync(intentFile, "utf8"));
+    assert.equal(typeof intent.boot, "string", "the intent names the boot it began in");
+    // as a crash of the machine would leave it: one file empty, one cut short, the intent from another boot
+    fs.writeFileSync(path.join(a, `memories/${ids[0]}.json`), "");
+    const second = path.join(a, `memories/${ids[1]}.json`);
+    fs.writeFileSync(second, fs.readFileSync(second, "utf8").slice(0, 30));
+    fs.writeFileSync(intentFile, `${JSON.stringify({ ...intent, boot: "another-boot" })}\n`);
+    onA(a, "sync");
+    ids.forEach((id, i) => assert.equal(uses(a, id), want[i], `memory ${i} as pulled`));
+    onB(b, "sync");
+    assert.deepEqual(synced(a), synced(b));
+    healthy(a, b, h.bare);
+  });
+});
