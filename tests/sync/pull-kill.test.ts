@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { isTempName } from "../../src/store/atomic-write.ts";
 import { git, memsync, memsyncJson, readMemoryFile, saveMany } from "../helpers/env.ts";
 import { hub, killAfter, machine, synced } from "../helpers/hub.ts";
 import { makeRng } from "../helpers/rng.ts";
@@ -14,6 +15,7 @@ import { makeRng } from "../helpers/rng.ts";
 const B = { env: { MEMSYNC_MACHINE: "b" } };
 const onA = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args]);
 const onB = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args], B);
+const withoutTemps = (files: Map<string, string>) => new Map([...files].filter(([rel]) => !isTempName(path.basename(rel))));
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
 
 function healthy(...dirs: string[]) {
@@ -29,11 +31,11 @@ function healthy(...dirs: string[]) {
 }
 
 describe("a pull killed at random moments", () => {
-  test("SIGKILLed pulls of 40 changed memories: the next command finishes each; every touch made around them counts once", { timeout: 300_000 }, async () => {
+  test("SIGKILLed pulls of 20 changed memories: the next command finishes each; every touch made around them counts once", { timeout: 480_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare, B.env);
-    const ids = saveMany(a, Array.from({ length: 40 }, (_, i) => `memory number ${i} about pulls that are killed`));
+    const ids = saveMany(a, Array.from({ length: 20 }, (_, i) => `memory number ${i} about pulls that are killed`));
     onA(a, "sync");
     onB(b, "sync");
     const base = uses(a, ids[0]!);
@@ -42,7 +44,7 @@ describe("a pull killed at random moments", () => {
     let killed = 0;
     // kills spread over the whole of a pull: its length measured on a first one, not killed
     let span = 0;
-    for (let round = 0; round < 7; round++) {
+    for (let round = 0; round < 5; round++) {
       onB(b, "touch", ...ids);
       onB(b, "sync");
       for (const id of ids) expected.set(id, expected.get(id)! + 1);
@@ -51,8 +53,9 @@ describe("a pull killed at random moments", () => {
       onA(a, "touch", before);
       expected.set(before, expected.get(before)! + 1);
       const t0 = performance.now();
-      const code = await killAfter(["--store", a, "pull"], round === 0 ? 600_000 : Math.floor(rng() * span * 1.2));
-      if (round === 0) span = performance.now() - t0;
+      const code = await killAfter(["--store", a, "pull"], round === 0 ? 600_000 : Math.floor(rng() * span * 0.9));
+      // the shortest pull seen so far bounds the delays (the machine's load changes as it runs)
+      if (code !== null) span = round === 0 ? performance.now() - t0 : Math.min(span, performance.now() - t0);
       if (code === null) killed++;
       else assert.equal(code, 0, "a pull that was not killed succeeds");
       const after = ids[Math.floor(rng() * ids.length)]!;
@@ -63,12 +66,15 @@ describe("a pull killed at random moments", () => {
     onB(b, "sync");
     onA(a, "sync");
     for (const d of [a, b]) for (const id of ids) assert.equal(uses(d, id), expected.get(id), `${d}: ${id} counts every touch once`);
-    assert.deepEqual(synced(a), synced(b));
+    // a pull killed between a temp file and its rename leaves the temp (git ignores it, status
+    // lists it, a writer removes it once old): everything else is the same on both machines
+    assert.deepEqual(withoutTemps(synced(a)), withoutTemps(synced(b)));
     healthy(a, b, h.bare);
-    assert.ok(killed >= 1, `at least one pull was killed (${killed} of 6)`);
+    assert.ok(killed >= 1, `at least one pull was killed (${killed} of 4)`);
+    // about 35 processes: 28 s at load 25 (7 rounds of 40 then), over 300 s at load 44 on 2 cores
   });
 
-  test("killed after its files, before its durable point: the next sync finishes it; after a machine crash, a file it cut short is written again", { timeout: 240_000 }, () => {
+  test("killed after its files, before its durable point: the next sync finishes it; after a machine crash, a file it cut short is written again", { timeout: 300_000 }, () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare, B.env);
