@@ -856,11 +856,11 @@ describe("Store: scoring fields in the index", () => {
     const a = mem("from before the upgrade", { use_count: 4, strength: 0.5, fingerprint: "decision:use postgresql" });
     await save(store, a);
     store.close();
-    // make the index what version 2 was: no scoring columns, no fingerprint
+    // make the index what version 2 was: no scoring columns, no fingerprint, no conflicts column
     const { DatabaseSync } = await import("node:sqlite");
     const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
     db.exec(
-      "DROP TABLE memory_fts; CREATE VIRTUAL TABLE memory_fts USING fts5(content, gist, tags, entities, tokenize = 'porter unicode61 remove_diacritics 2'); DROP INDEX memories_fingerprint; ALTER TABLE memories DROP COLUMN use_count; ALTER TABLE memories DROP COLUMN strength; ALTER TABLE memories DROP COLUMN fingerprint; PRAGMA user_version = 2",
+      "DROP TABLE memory_fts; CREATE VIRTUAL TABLE memory_fts USING fts5(content, gist, tags, entities, tokenize = 'porter unicode61 remove_diacritics 2'); DROP INDEX memories_fingerprint; ALTER TABLE memories DROP COLUMN use_count; ALTER TABLE memories DROP COLUMN strength; ALTER TABLE memories DROP COLUMN fingerprint; DROP INDEX memories_conflicts; ALTER TABLE memories DROP COLUMN conflicts; PRAGMA user_version = 2",
     );
     db.close();
     const journal = path.join(root, ".memsync/journal.jsonl");
