@@ -89,6 +89,15 @@ export const SUITES: Suite[] = [
     markdown: true,
   },
   {
+    key: "gitratio",
+    title: "status, save + sync and pull of 100 changes against native git at 1k / 10k / 50k (issue 16 targets: each ≤ 1.5x native git)",
+    argv: ["scripts/bench-lib/git-ratio.ts", "--sizes", "1000,10000,50000", "--bins", "after=dist/memsync"],
+    about:
+      "Each contender (memsync, native git; the empty compiled Bun program for status) on its own copy of the store with its own bare hub cloned from the same commit; rounds interleaved, medians of spawnSync wall-clock. Add `--bins before=BIN,after=BIN` to compare two binaries in the same rounds.",
+    section: "Git-shaped speed",
+    markdown: true,
+  },
+  {
     key: "import",
     title: "import cortexgraph: 10k memories + 3k relations, 50k + 15k, into an empty store, commit included (targets ≤ 5 s and ≤ 25 s)",
     argv: ["scripts/bench-lib/import.ts"],
