@@ -171,9 +171,20 @@ function concept(label: string, from: string[], terms: string[], names: string[]
   return { label, from, terms, names, termStems: terms.map((t) => t.split(" ").map(stem)) };
 }
 
+/** Stems already made (a word's stem never changes): recall stems every word of each candidate. */
+const stems = new Map<string, string>();
+/** Words whose stems are kept at most; past that the memo starts again (a long-running server). */
+const STEMS_KEPT = 100_000;
+
 /** A word's stem as FTS5's porter tokenizer makes it ("retried", "retry" -> "retri"). */
 export function stem(word: string): string {
-  return stemmer(word);
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
 }
 
 /** What recall compares a memory by: its words and their stems, its entities. */

@@ -163,7 +163,7 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
 /** How many memories' terms a process keeps. */
 const TERMS_KEPT = 8192;
 
-type Terms = MemoryTerms & { content: ReadonlySet<string> };
+type Terms = MemoryTerms & { readonly content: ReadonlySet<string> };
 const kept = new Map<string, { text: string; terms: Terms }>();
 
 /**
@@ -177,7 +177,14 @@ function termsOf(m: Memory): Terms {
   const text = `${m.content}\n${m.gist ?? ""}\n${m.meta.tags.join(" ")}\n${m.entities.join(" ")}`;
   const had = kept.get(m.id);
   if (had?.text === text) return had.terms;
-  const terms = { ...memoryTerms(text, m.entities), content: contentWords(m.content) };
+  // the content's words only for near-duplicates among those that pass the floor (most do not)
+  let content: ReadonlySet<string> | undefined;
+  const terms: Terms = {
+    ...memoryTerms(text, m.entities),
+    get content() {
+      return (content ??= contentWords(m.content));
+    },
+  };
   if (had) kept.delete(m.id);
   else if (kept.size >= TERMS_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(m.id, { text, terms });
