@@ -1,5 +1,5 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
-import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, stem } from "./recall-concepts.ts";
+import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, type StemSet, stem } from "./recall-concepts.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -262,7 +262,7 @@ export interface Statement {
   type: string;
   created_at: number;
   content: string;
-  terms: { stems: ReadonlySet<string> };
+  terms: { stems: StemSet };
 }
 
 /** The strong words a memory says it replaces (lower case, at most 3 each time). */
