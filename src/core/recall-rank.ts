@@ -1,5 +1,5 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
-import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, stem } from "./recall-concepts.ts";
+import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, type StemSet, stem } from "./recall-concepts.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -262,7 +262,7 @@ export interface Statement {
   type: string;
   created_at: number;
   content: string;
-  terms: { stems: ReadonlySet<string> };
+  terms: { stems: StemSet };
 }
 
 /** The strong words a memory says it replaces (lower case, at most 3 each time). */
@@ -286,9 +286,12 @@ export function replacedWords(content: string): string[] {
  */
 export function supersededAmong(items: readonly Statement[]): Map<string, string> {
   const out = new Map<string, string>();
+  // what each statement says it replaces, worked out once (a regex over its text), not per pair
+  const says = new Map<Statement, string[]>();
+  const replacedBy = (s: Statement) => says.get(s) ?? says.set(s, replacedWords(s.content)).get(s)!;
   for (const n of items) {
     if (!STATEMENTS.has(n.type)) continue;
-    for (const phrase of replacedWords(n.content)) {
+    for (const phrase of replacedBy(n)) {
       const named = phrase.split(" ").map(stem);
       const need = Math.min(named.length, 2);
       for (const o of items) {
@@ -297,7 +300,7 @@ export function supersededAmong(items: readonly Statement[]): Map<string, string
         if (o === n || !older || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
         if (named.filter((w) => o.terms.stems.has(w)).length < need) continue;
         // the older one saying it replaced the same thing is another change, not the old state
-        if (replacedWords(o.content).some((p) => p === phrase)) continue;
+        if (replacedBy(o).includes(phrase)) continue;
         out.set(o.id, n.id);
       }
     }

@@ -49,6 +49,13 @@ export interface RecallOptions {
   project?: string;
   /** Unix seconds (default: the store's clock). */
   now?: number;
+  /**
+   * Count matches up to this many (default COUNT_UP_TO, 1,001). A caller that shows only the
+   * block (the hook, on every prompt) passes less: past NARROW_ABOVE the count then stops early,
+   * and which way candidates are chosen is told by a count over the full-text index alone (no
+   * lookup of each match's status and project), which cost a cold process most of the count.
+   */
+  countUpTo?: number;
 }
 
 export interface RecallItem extends RankParts {
@@ -96,10 +103,20 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   // relations as last indexed (a write or any full refresh updates them): refreshing them too
   // cost recall more than its search; they only mark what is superseded
   await store.refresh(false, ["memory"]);
-  const total = await store.countMatches(terms.match, filter, COUNT_UP_TO);
+  const upTo = Math.max(1, Math.floor(opts.countUpTo ?? COUNT_UP_TO));
+  let narrow: boolean;
+  let total: number;
+  if (upTo > NARROW_ABOVE) {
+    total = await store.countMatches(terms.match, filter, upTo);
+    narrow = total > NARROW_ABOVE;
+  } else {
+    // every memory, whatever its status or project: at least as many as the filtered matches
+    narrow = (await store.countMatches(terms.match, {}, NARROW_ABOVE + 1)) > NARROW_ABOVE;
+    total = await store.countMatches(terms.match, filter, narrow ? upTo : NARROW_ABOVE + 1);
+  }
   if (total === 0) return empty;
-  const exact = total < COUNT_UP_TO;
-  const hits = await candidates(store, terms.words, terms.phrases, terms.match, total, filter, limit);
+  const exact = total < (narrow ? upTo : COUNT_UP_TO);
+  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -144,9 +161,9 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, total: number, filter: MemoryFilter, enough: number): Promise<Hit[]> {
+async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number): Promise<Hit[]> {
   const search = async (match: string) => (await store.search(match, filter, CANDIDATES, false)).hits;
-  if (total <= NARROW_ABOVE || words.length < 2) return search(all);
+  if (!narrow || words.length < 2) return search(all);
   // the search of every word tells by itself whether enough memories hold them all (a count
   // first evaluated the same query twice); past what one search returns, they are counted
   const every = matchAll(words);
@@ -163,7 +180,7 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
 /** How many memories' terms a process keeps. */
 const TERMS_KEPT = 8192;
 
-type Terms = MemoryTerms & { content: ReadonlySet<string> };
+type Terms = MemoryTerms & { readonly content: ReadonlySet<string> };
 const kept = new Map<string, { text: string; terms: Terms }>();
 
 /**
@@ -177,7 +194,14 @@ function termsOf(m: Memory): Terms {
   const text = `${m.content}\n${m.gist ?? ""}\n${m.meta.tags.join(" ")}\n${m.entities.join(" ")}`;
   const had = kept.get(m.id);
   if (had?.text === text) return had.terms;
-  const terms = { ...memoryTerms(text, m.entities), content: contentWords(m.content) };
+  // the content's words only for near-duplicates among those that pass the floor (most do not)
+  let content: ReadonlySet<string> | undefined;
+  const terms: Terms = {
+    ...memoryTerms(text, m.entities),
+    get content() {
+      return (content ??= contentWords(m.content));
+    },
+  };
   if (had) kept.delete(m.id);
   else if (kept.size >= TERMS_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(m.id, { text, terms });

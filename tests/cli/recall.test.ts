@@ -66,7 +66,7 @@ describe("recall", () => {
     assert.equal(memsync(["--store", store, "open", "00000000"]).code, 3);
   });
 
-  test("with over 1,000 matches of common words, the memory holding every word still comes first, however old", () => {
+  test("with over 1,000 matches of common words, the memory holding every word still comes first, however old", async () => {
     const store = newStore();
     // 1,200 recent, much used memories written straight into the folder (as another tool would)
     for (let i = 0; i < 1200; i++) {
@@ -87,6 +87,16 @@ describe("recall", () => {
     assert.equal(common.total, 1001);
     assert.equal(common.total_exact, false);
     assert.match(common.text.trimEnd().split("\n").at(-1), new RegExp(`^… more than ${common.more} more matches: memsync search --any connection pool timeout$`));
+    // counted to less (as the hook does): the same memories, a lower bound said as such
+    await withStore({ storeRoot: store, hostName: "test-host", user: null, machineOverride: "test-machine" }, async (s) => {
+      const capped = await recall(s, { query: "connection pool timeout", countUpTo: 101 });
+      assert.deepEqual(ids(capped), ids(common));
+      assert.equal(capped.total, 101);
+      assert.equal(capped.total_exact, false);
+      assert.match(capped.text.trimEnd().split("\n").at(-1) ?? "", /^… more than \d+ more matches: /);
+      const rare = await recall(s, { query: "zeppelin artifact proxy", countUpTo: 101 });
+      assert.deepEqual([rare.total, rare.total_exact, rare.items[0]?.id], [1, true, old], "few matches: counted exactly");
+    });
   });
 
   test("gist first: a memory with a gist shows its gist, and open gives the full text", () => {

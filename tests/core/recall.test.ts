@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { cutAtWord, renderBlock, shellWord } from "../../src/core/context-block.ts";
 import { isShortId } from "../../src/core/ids.ts";
-import { memoryTerms } from "../../src/core/recall-concepts.ts";
+import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
+import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 import { collapseNearDuplicates, fitOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
@@ -201,5 +202,17 @@ describe("superseded knowledge", () => {
     assert.deepEqual(replacedWords("We switched from weekly Thursday deploys to continuous deployment"), ["weekly thursday deploys"]);
     assert.deepEqual(replacedWords("The suite went from 14 to 5 minutes"), []);
     assert.deepEqual(replacedWords("Data is loaded from the replica every night"), []);
+  });
+
+  test("a memory's stems, made by first letter on demand, answer as every word's stems would", () => {
+    const texts = [...PROSE_MEMORIES, "Yesterday's yearly retries: naïve caching, ÉCOLE, 2FA, k8s, x86_64 — résumé"];
+    for (const text of texts) {
+      const words = text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      const every = new Set(words.map(stem));
+      // a porter stem keeps its word's first letter: what the lazy stems rely on
+      for (const w of words) assert.equal(stem(w).charAt(0), w.charAt(0), w);
+      const lazy = memoryTerms(text, []).stems;
+      for (const s of [...every, ...words, "retri", "cach", "zzz", ""]) assert.equal(lazy.has(s), every.has(s), `${s} in ${text.slice(0, 40)}`);
+    }
   });
 });

@@ -62,7 +62,10 @@ let aliasIndex: Map<string, AliasHit> | undefined;
  * index is built on every cold start of the CLI).
  */
 function aliasKey(text: string): string[] {
-  return text.toLowerCase().split(/[\s/-]+/).filter(Boolean);
+  const lower = text.toLowerCase();
+  // most aliases are one word: no regex split for them (this runs for each of ~1,200 aliases)
+  if (!/[\s/-]/.test(lower)) return lower ? [lower] : [];
+  return lower.split(/[\s/-]+/).filter(Boolean);
 }
 
 function index(): Map<string, AliasHit> {

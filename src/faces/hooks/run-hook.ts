@@ -40,6 +40,11 @@ export interface HookRun {
 /** A Stop hook runs after every turn: sync at most this often. */
 const STOP_SYNC_EVERY_S = 300;
 const RECALL_BUDGET = 4_000;
+/**
+ * The hook's block says "more than N more" past this many matches (the CLI counts to 1,001): the
+ * agent is told more exist either way, and a cold process spent most of recall's count on it.
+ */
+const RECALL_COUNT_UP_TO = 101;
 
 function storeExists(root: string): boolean {
   return fs.existsSync(`${root}/.meta.json`);
@@ -151,7 +156,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const captureOps = captures ? await import("../../ops/capture.ts") : null;
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recalls ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, ...(name ? { project: name } : {}) }) : null;
+    const found = recalls ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) }) : null;
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
     if (found && found.text) return withContext("UserPromptSubmit", found.text);
