@@ -117,6 +117,8 @@ export interface MemoryFilter {
   tags?: readonly string[];
   entities?: readonly string[];
   since?: number;
+  /** Created before (exclusive): with since, a date range. */
+  before?: number;
 }
 
 /** What the decay score needs of a memory (see core/decay.ts), straight from the index. */
@@ -496,6 +498,10 @@ export class IndexDb {
     if (f.since !== undefined) {
       where.push("m.created_at >= ?");
       params.push(f.since);
+    }
+    if (f.before !== undefined) {
+      where.push("m.created_at < ?");
+      params.push(f.before);
     }
     return { where, params };
   }
