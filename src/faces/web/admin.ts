@@ -2,7 +2,7 @@ import { html } from "hono/html";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
 import { type Html, hidden, memLink, page, short, show, when } from "./layout.ts";
-import { type Filters, filterFields, filterInput, resultRows } from "./search.ts";
+import { FILTERS, type Filters, filterFields, filterInput, resultRows } from "./search.ts";
 
 // Bulk forget, conflicts, health and sync, recall preview, maintenance (gc), login.
 
@@ -11,34 +11,42 @@ export type ForgetFilter = Filters;
 const SHOWN = 100;
 const BATCH = 5_000;
 
-export async function forgetMatches(api: ApiContext, f: ForgetFilter): Promise<{ memories: any[]; total: number }> {
-  return op(api, "list", { ...filterInput(f), status: f.status ? [f.status] : ["all"], limit: 0 });
+/** What a bulk forget's filter matches: at most `limit` memories (newest first) and the count. */
+export async function forgetMatches(api: ApiContext, f: ForgetFilter, limit: number): Promise<{ memories: any[]; total: number }> {
+  return op(api, "list", { ...filterInput(f), status: f.status ? [f.status] : ["all"], limit });
 }
 
-const anyFilter = (f: ForgetFilter) => Boolean(f.type || f.project || f.tag || f.entity || f.since);
+const anyFilter = (f: ForgetFilter) => Boolean(f.type || f.project || f.tag || f.entity || f.since || f.before);
 
-/** The dry run: the count and the first memories that would go, then a confirm carrying the count seen. */
+/** The dry run: the count and the newest memories that would go, then a confirm carrying the count seen. */
 export async function forgetPage(api: ApiContext, f: ForgetFilter, note = ""): Promise<Html> {
   const form = html`<form class="filters" method="get" action="/ui/forget">${filterFields(f)}<button type="submit">Preview</button></form>`;
-  if (!anyFilter(f)) return page("Forget", html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<p>Choose what to forget: a project, a type, a tag, an entity or a creation date. Nothing is deleted before you confirm.</p>${form}`, "/ui/forget");
-  const found = await forgetMatches(api, f);
-  const fields = html`${hidden("type", f.type)}${hidden("project", f.project)}${hidden("tag", f.tag)}${hidden("entity", f.entity)}${hidden("status", f.status)}${hidden("since", f.since)}`;
+  if (!anyFilter(f)) return page("Forget", html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<p>Choose what to forget: a project, a type, a tag, an entity or a creation date range. Nothing is deleted before you confirm.</p>${form}`, "/ui/forget");
+  const found = await forgetMatches(api, f, SHOWN);
+  const fields = html`${FILTERS.map((k) => hidden(k, f[k]))}`;
   const body = html`${note ? html`<p class="note" role="status">${note}</p>` : ""}${form}
 <p role="status" id="forget-count"><strong>${found.total}</strong> ${found.total === 1 ? "memory matches" : "memories match"}: ${found.total ? "their record files and the relations naming them will be deleted (kept in git history)." : "nothing to forget."}</p>
-${found.total ? html`<table class="results"><thead><tr><th>Id</th><th>Type</th><th class="opt">Project</th><th>Gist</th><th class="opt">Created</th></tr></thead><tbody>${resultRows(found.memories.slice(0, SHOWN))}</tbody></table>
-${found.total > SHOWN ? html`<p class="muted">and ${found.total - SHOWN} more.</p>` : ""}
+${found.total ? html`<table class="results"><thead><tr><th>Id</th><th>Type</th><th class="opt">Project</th><th>Gist</th><th class="opt">Created</th></tr></thead><tbody>${resultRows(found.memories)}</tbody></table>
+${found.total > found.memories.length ? html`<p class="muted">and ${found.total - found.memories.length} more.</p>` : ""}
 <form method="post" action="/ui/forget">${fields}${hidden("expected", found.total)}<div class="actions"><button type="submit" class="danger">Forget these ${found.total}</button></div></form>` : ""}`;
   return page("Forget: preview", body, "/ui/forget");
 }
 
-/** Deletes what the filter matches now, only if that is still what the preview counted. */
+/**
+ * Deletes what the filter matches now, only if that is still what the preview counted; a batch
+ * at a time (never the whole match list in memory), at most the count confirmed.
+ */
 export async function forgetApply(api: ApiContext, f: ForgetFilter, expected: number): Promise<{ done: number } | { changed: number }> {
   if (!anyFilter(f)) return { changed: 0 };
-  const found = await forgetMatches(api, f);
-  if (found.total !== expected) return { changed: found.total };
-  const ids: string[] = found.memories.map((m) => m.id);
-  for (let i = 0; i < ids.length; i += BATCH) await op(api, "delete", { ids: ids.slice(i, i + BATCH) });
-  return { done: ids.length };
+  let done = 0;
+  for (;;) {
+    const found = await forgetMatches(api, f, Math.min(BATCH, Math.max(1, expected - done)));
+    if (done === 0 && found.total !== expected) return { changed: found.total };
+    if (found.memories.length === 0 || done >= expected) return { done };
+    const out = await op<{ deleted: string[] }>(api, "delete", { ids: found.memories.map((m) => m.id) });
+    if (out.deleted.length === 0) return { done };
+    done += out.deleted.length;
+  }
 }
 
 type Conflict = { id: string; short_id: string; type: string; content: string; updated_at: number | null; others: { n: number; content: string; updated_at: number | null; machine: string | null }[] };
