@@ -96,14 +96,14 @@ describe("memory browser in Chromium", () => {
     await page.getByLabel("Project").fill("alpha");
     await page.locator("#count", { hasText: "1 memory match" }).waitFor();
     await shot("search");
-    await page.getByRole("link", { name: ids[0]!.slice(0, 8) }).click();
+    await page.getByRole("link", { name: ids[0]!.slice(-8) }).click();
     await page.waitForURL(`**/ui/m/${ids[0]}`);
     assert.match((await page.locator("#content").textContent())!, /cursor pagination/);
     await page.locator("svg.plot title", { hasText: "forget threshold" }).waitFor({ state: "attached" });
     assert.equal(await page.getByRole("link", { name: "api" }).count(), 1, "the tag links to a search");
     await shot("memory", true);
     // its relations both ways are links, and the graph around it holds both memories
-    await page.getByRole("link", { name: ids[1]!.slice(0, 8) }).first().waitFor();
+    await page.getByRole("link", { name: ids[1]!.slice(-8) }).first().waitFor();
     await page.getByRole("link", { name: "Graph around this memory" }).click();
     await page.getByText("2 of 2 memories, 1 relation among them.").waitFor();
     assert.deepEqual(errors, [], "no script or CSP error");
@@ -191,8 +191,13 @@ describe("memory browser in Chromium", () => {
     const r = await post(`${s.url}/v1/save`, { memory: { content: "Captured live: the queue retries three times", project: "alpha" } });
     assert.equal(r.status, 200);
     await page.locator("#live li", { hasText: "Captured live: the queue retries three times" }).waitFor({ timeout: 10_000 });
+    // health answers from cheap facts and the last full check (run in a process of its own);
+    // "Check everything now" waits for one, and the counts by status and type come from it
     await page.goto(`${s.url}/ui/health`);
     await page.locator("#health", { hasText: "healthy" }).waitFor();
+    await page.getByRole("button", { name: "Check everything now" }).click();
+    await page.locator("#health", { hasText: "as of the full check at" }).waitFor();
+    await page.getByText(/active \d+/).first().waitFor();
     await shot("health");
   });
 

@@ -7,7 +7,7 @@ import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
 import { processGate } from "../../ops/gate.ts";
 import { guard, type GuardOptions } from "./guard.ts";
-import { HealthChecks, healthRoute } from "./health.ts";
+import { HealthChecks, healthReporter, healthRoute } from "./health.ts";
 import { hookRoutes } from "./hook-route.ts";
 import { opRoutes } from "./op-routes.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -67,7 +67,9 @@ export function createApi(opts: ApiOptions): Api {
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
   const checks = new HealthChecks(api, opts.fullCheckEveryMs);
-  healthRoute(app, api, checks, pkg.version);
+  // the page's health view answers from the same cheap facts and background full check
+  api.health = healthReporter(api, checks, pkg.version);
+  healthRoute(app, api.health);
   hookRoutes(app, api);
   // MCP over Streamable HTTP (src/faces/mcp): behind the same guard and body limit; the SDK is
   // loaded on the first /mcp request, so a server that never serves MCP never loads it

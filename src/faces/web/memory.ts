@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import { type DecaySettings, scoreMemory } from "../../core/decay.ts";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
@@ -173,7 +174,7 @@ export function editPreview(m: any, form: EditForm): Html {
         form.decision ? (["what", "why", ...DECISION_LISTS] as const).map((k) => html`<input type="hidden" name="${k}" value="${form.decision![k]}">`) : ""
       }${hidden("confirm", "1")}
 <div class="actions"><button type="submit" class="primary">Confirm edit</button><a href="/ui/m/${m.id}">Cancel</a></div></form>`;
-  return page(`Edit ${m.id.slice(0, 8)}: preview`, body);
+  return page(`Edit ${shortId(m.id)}: preview`, body);
 }
 
 export function confirmPage(m: any, what: "archive" | "forget", found: Found): Html {
@@ -184,7 +185,7 @@ export function confirmPage(m: any, what: "archive" | "forget", found: Found): H
       : html`<p class="bad">The record file <code>${found.path}</code> is removed${rels ? html`, with the ${rels} relation${rels === 1 ? "" : "s"} that name it` : ""}. It stays only in git history.</p>`;
   const body = html`<div class="content">${show(m.content)}</div>${says}
 <form method="post" action="/ui/m/${m.id}/${what}">${hidden("confirm", "1")}<div class="actions"><button type="submit" class="${what === "forget" ? "danger" : "primary"}">Confirm ${what}</button><a href="/ui/m/${m.id}">Cancel</a></div></form>`;
-  return page(`${what === "archive" ? "Archive" : "Forget"} ${m.id.slice(0, 8)}?`, body);
+  return page(`${what === "archive" ? "Archive" : "Forget"} ${shortId(m.id)}?`, body);
 }
 
 type History = { commits: { oid: string; message: string; author: string; at: number; change: string }[]; scanned: number; more: boolean };

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import { streamSSE } from "hono/streaming";
 import { isMemsyncError } from "../../core/errors.ts";
 import { IS_EDGE } from "../../runtime/edition.ts";
@@ -88,7 +89,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
   app.get("/ui/m/:id/history", route(async (c) => {
     const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "20", 10) || 20));
     const list = await historyList(api, memId(c), limit);
-    return c.html(c.req.header("hx-request") ? list : page(`History of ${memId(c).slice(0, 8)}`, list));
+    return c.html(c.req.header("hx-request") ? list : page(`History of ${shortId(memId(c))}`, list));
   }));
   app.post("/ui/m/:id/edit", route(async (c) => {
     const f = await load(api, memId(c));
@@ -112,7 +113,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
         return c.redirect(`/ui/m/${f.memory.id}?done=Archived.`, 303);
       }
       await op(api, "delete", { ids: [f.memory.id] });
-      return c.redirect(`/ui/forget?done=${encodeURIComponent(`Forgot ${f.memory.id.slice(0, 8)}.`)}`, 303);
+      return c.redirect(`/ui/forget?done=${encodeURIComponent(`Forgot ${shortId(f.memory.id)}.`)}`, 303);
     }));
   }
 
@@ -136,10 +137,10 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
     const input: Record<string, unknown> = { id: memId(c), keep: b.keep };
     if (b.keep === "theirs" && b.pick) input.pick = Number(b.pick);
     await op(api, "resolve", input);
-    return c.redirect(`/ui/conflicts?done=${encodeURIComponent(`Resolved ${memId(c).slice(0, 8)}: kept ${b.keep}.`)}`, 303);
+    return c.redirect(`/ui/conflicts?done=${encodeURIComponent(`Resolved ${shortId(memId(c))}: kept ${b.keep}.`)}`, 303);
   }));
 
-  app.get("/ui/health", route(async (c) => c.html(await healthPage(api, c.req.query("done") ?? ""))));
+  app.get("/ui/health", route(async (c) => c.html(await healthPage(api, c.req.query("done") ?? "", c.req.query("full") === "1"))));
   app.post("/ui/sync", route(async (c) => {
     const r = await api.sync.run("sync");
     return c.redirect(`/ui/health?done=${encodeURIComponent(r.ok ? "Synced." : `Sync failed: ${r.error?.message ?? ""}`)}`, 303);
@@ -171,7 +172,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
       const parts = ([] as unknown[]).concat(body.part ?? []).filter((p): p is string => typeof p === "string");
       const id = typeof body.id === "string" ? body.id : "";
       const out = await op<any>(api, "split", { id, parts });
-      return c.redirect(`/ui/split?done=${encodeURIComponent(`Split ${id.slice(0, 8)} into ${out.parts.length}.`)}`, 303);
+      return c.redirect(`/ui/split?done=${encodeURIComponent(`Split ${shortId(id)} into ${out.parts.length}.`)}`, 303);
     }));
   }
 
