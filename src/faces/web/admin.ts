@@ -138,14 +138,17 @@ ${c.merged ? html`<h3>Merged</h3><div class="content">${show(c.merged.content)}<
   return page("Consolidation", body, "/ui/gc");
 }
 
-export async function splitPage(api: ApiContext, note = ""): Promise<Html> {
-  const out = await op<any>(api, "split-candidates", { limit: SHOWN });
+/** Candidates a page at a time: each shows its whole content and parts (100 made a 1 MB page at 50k). */
+export const SPLIT_PAGE = 20;
+
+export async function splitPage(api: ApiContext, note = "", limit = SPLIT_PAGE): Promise<Html> {
+  const out = await op<any>(api, "split-candidates", { limit });
   const body = html`${maintenanceNav}${note ? html`<p class="note" role="status">${note}</p>` : ""}
 <p role="status">${out.total} of ${out.memories} memories are worth splitting${out.total > out.candidates.length ? `; the best ${out.candidates.length} are listed` : ""}.</p>
 ${out.candidates.map(
     (c: any) => html`<section aria-labelledby="s-${c.id}"><h2 id="s-${c.id}">${memLink(c.id)} <span class="muted">score ${c.score.toFixed(2)}</span></h2><div class="content">${show(c.content)}</div>
 <p class="muted">${c.reasons.map(show).join("; ")}</p><h3>Suggested parts</h3><ol>${c.parts.map((p: string) => html`<li>${show(p)}</li>`)}</ol>
 <form method="post" action="/ui/split">${hidden("id", c.id)}${c.parts.map((p: string) => hidden("part", p))}<button type="submit" class="danger">Split into ${c.parts.length}</button></form></section>`,
-  )}`;
+  )}${out.total > out.candidates.length ? html`<p><a href="/ui/split?limit=${limit + SPLIT_PAGE}">Show ${Math.min(SPLIT_PAGE, out.total - out.candidates.length)} more</a></p>` : ""}`;
   return page("Split candidates", body, "/ui/gc");
 }

@@ -7,7 +7,7 @@ import { IS_EDGE } from "../../runtime/edition.ts";
 import type { ApiContext } from "../api/context.ts";
 import { errorOf } from "../api/errors.ts";
 import { clientOf, type GuardOptions, tokenMatches } from "../api/guard.ts";
-import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage, splitPage } from "./admin.ts";
+import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage, SPLIT_PAGE, splitPage } from "./admin.ts";
 import { ASSETS } from "./assets.ts";
 import { loginCookie } from "./auth.ts";
 import { op } from "./call.ts";
@@ -166,7 +166,10 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
       await op(api, "consolidate", { mode, clusters: [b.cluster ?? ""] });
       return c.redirect(`/ui/consolidate?done=${encodeURIComponent(`Cluster ${b.cluster}: ${mode === "apply" ? "merged" : "related"}.`)}`, 303);
     }));
-    app.get("/ui/split", route(async (c) => c.html(await splitPage(api, c.req.query("done") ?? ""))));
+    app.get("/ui/split", route(async (c) => {
+      const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "", 10) || SPLIT_PAGE));
+      return c.html(await splitPage(api, c.req.query("done") ?? "", limit));
+    }));
     app.post("/ui/split", route(async (c) => {
       const body = await c.req.parseBody({ all: true });
       const parts = ([] as unknown[]).concat(body.part ?? []).filter((p): p is string => typeof p === "string");
