@@ -35,7 +35,14 @@ function sampleIds(store: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => files[Math.floor((i * files.length) / n)]!);
 }
 
-async function start(store: string, bin: string): Promise<{ url: string; stop: () => void }> {
+/** The server process's CPU time so far (user + system), from /proc: clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
+  return (Number(rest[11]) + Number(rest[12])) * 10;
+}
+
+async function start(store: string, bin: string): Promise<{ url: string; pid: number; stop: () => void }> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-webbench-"));
   const child = spawn(bin, ["--store", store, "serve", "--listen", "127.0.0.1:0"], { env: { ...process.env, HOME: home }, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
@@ -47,7 +54,7 @@ async function start(store: string, bin: string): Promise<{ url: string; stop: (
     });
     child.on("close", (code) => reject(new Error(`serve exited ${code}`)));
   });
-  return { url, stop: () => child.kill("SIGTERM") };
+  return { url, pid: child.pid!, stop: () => child.kill("SIGTERM") };
 }
 
 async function timed(url: string): Promise<number> {
@@ -90,14 +97,24 @@ try {
   ];
   for (const [, u] of cases) for (const sv of servers) await timed(sv.url + u(0)); // warm: the store opened, modules loaded
   const head = bins.map((b) => path.relative(REPO, b) || b);
-  console.log(`| request at ${manifest.memories.toLocaleString("en")} memories | ${head.map((h) => `${h} p50 ms | p95 ms`).join(" | ")} |${bins.length > 1 ? " p50 ratio (last/first) |" : ""}`);
-  console.log(`| --- |${" ---: | ---: |".repeat(bins.length)}${bins.length > 1 ? " ---: |" : ""}`);
+  // wall time (client side, an upper bound of the server's) and the server process's CPU time per
+  // request (from /proc, 10 ms ticks summed over the runs): on a loaded machine the CPU time is
+  // what the request costs, the wall time also how long it waited for a core
+  console.log(`| request at ${manifest.memories.toLocaleString("en")} memories | ${head.map((h) => `${h} p50 ms | p95 ms | CPU ms/req`).join(" | ")} |${bins.length > 1 ? " p50 ratio | CPU ratio (last/first) |" : ""}`);
+  console.log(`| --- |${" ---: | ---: | ---: |".repeat(bins.length)}${bins.length > 1 ? " ---: | ---: |" : ""}`);
   for (const [name, u] of cases) {
     const times: number[][] = servers.map(() => []);
-    for (let i = 0; i < RUNS; i++) for (const [k, sv] of servers.entries()) times[k]!.push(await timed(sv.url + u(i)));
+    const cpu = servers.map(() => 0);
+    for (let i = 0; i < RUNS; i++)
+      for (const [k, sv] of servers.entries()) {
+        const c0 = cpuMs(sv.pid);
+        times[k]!.push(await timed(sv.url + u(i)));
+        cpu[k]! += cpuMs(sv.pid) - c0;
+      }
     const p50 = times.map((t) => pct(t, 50));
-    const ratio = bins.length > 1 ? ` ${(p50[p50.length - 1]! / p50[0]!).toFixed(2)}x |` : "";
-    console.log(`| ${name} | ${times.map((t) => `${pct(t, 50).toFixed(1)} | ${pct(t, 95).toFixed(1)}`).join(" | ")} |${ratio}`);
+    const per = cpu.map((c) => c / RUNS);
+    const ratio = bins.length > 1 ? ` ${(p50[p50.length - 1]! / p50[0]!).toFixed(2)}x | ${per[0] ? `${(per[per.length - 1]! / per[0]).toFixed(2)}x` : "—"} |` : "";
+    console.log(`| ${name} | ${times.map((t, k) => `${pct(t, 50).toFixed(1)} | ${pct(t, 95).toFixed(1)} | ${per[k]!.toFixed(1)}`).join(" | ")} |${ratio}`);
   }
 } finally {
   for (const sv of servers) sv.stop();
