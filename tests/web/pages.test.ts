@@ -52,6 +52,8 @@ describe("paged pages", () => {
     assert.match(preview.text, /<strong>110<\/strong> memories match/);
     assert.equal(preview.text.match(/<tr><td><a href="\/ui\/m\//g)?.length, 100);
     assert.match(preview.text, /and 10 more\./);
+    // no status chosen forgets every status, and the form says so (search's default is another)
+    assert.match(preview.text, /<option value="">any status<\/option>/);
     const post = (expected: number) =>
       api.app.request("/ui/forget", {
         method: "POST",

@@ -20,7 +20,7 @@ const anyFilter = (f: ForgetFilter) => Boolean(f.type || f.project || f.tag || f
 
 /** The dry run: the count and the newest memories that would go, then a confirm carrying the count seen. */
 export async function forgetPage(api: ApiContext, f: ForgetFilter, note = ""): Promise<Html> {
-  const form = html`<form class="filters" method="get" action="/ui/forget">${filterFields(f)}<button type="submit">Preview</button></form>`;
+  const form = html`<form class="filters" method="get" action="/ui/forget">${filterFields(f, "any status")}<button type="submit">Preview</button></form>`;
   if (!anyFilter(f)) return page("Forget", html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<p>Choose what to forget: a project, a type, a tag, an entity or a creation date range. Nothing is deleted before you confirm.</p>${form}`, "/ui/forget");
   const found = await forgetMatches(api, f, SHOWN);
   const fields = html`${FILTERS.map((k) => hidden(k, f[k]))}`;

@@ -44,12 +44,13 @@ const qs = (q: Query, limit: number) => new URLSearchParams(Object.entries({ ...
 const select = (name: string, label: string, values: readonly string[], chosen: string, none = "any") =>
   html`<label>${label}<select name="${name}"><option value="">${none}</option>${values.map((v) => html`<option${v === chosen ? html` selected` : ""}>${v}</option>`)}</select></label>`;
 
-export function filterFields(q: Omit<Query, "q" | "limit">, withStatus = true): Html {
+/** `anyStatus`: what no status chosen means (search: active or promoted; a bulk forget: every status). */
+export function filterFields(q: Omit<Query, "q" | "limit">, anyStatus = "active or promoted"): Html {
   return html`${select("type", "Type", MEMORY_TYPES, q.type)}
 <label>Project<input name="project" value="${q.project}"></label>
 <label>Tag<input name="tag" value="${q.tag}"></label>
 <label>Entity<input name="entity" value="${q.entity}"></label>
-${withStatus ? select("status", "Status", [...MEMORY_STATUSES, "all"], q.status, "active or promoted") : ""}
+${select("status", "Status", [...MEMORY_STATUSES, "all"], q.status, anyStatus)}
 <label>Created since<input name="since" value="${q.since}" placeholder="7d, 2026-11-01"></label>
 <label>Created before<input name="before" value="${q.before}" placeholder="30d, 2026-12-01"></label>`;
 }
