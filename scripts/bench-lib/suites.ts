@@ -70,7 +70,7 @@ export const SUITES: Suite[] = [
     key: "web",
     title: "The memory browser's pages on 50k memories (target ≤ 100 ms server time for search and a memory page)",
     argv: ["scripts/bench-lib/web-bench.ts", "--size", "50000", "--runs", "20"],
-    about: "Each time is the client's over loopback (request to last byte), so an upper bound of the server's; one request at a time on a warm server.",
+    about: "Each time is the client's over loopback (request to last byte), so an upper bound of the server's; one request at a time on a warm server. CPU ms/req is the server process's CPU time per request (/proc), what a request costs whatever the wait for a core. Give --bin twice to compare two builds side by side.",
     section: "The memory browser (`memsync serve`, /ui)",
     markdown: true,
   },

@@ -6,7 +6,13 @@ import { runtimeName } from "./host.ts";
 // binary, Deno.serve from source. The app is a plain fetch handler (web-standard Request and
 // Response), the same under both.
 
-export type FetchHandler = (req: Request) => Response | Promise<Response>;
+/** What the server knows of a request beyond the Request itself (Hono's c.env). */
+export interface ServeEnv {
+  /** The peer's IP address; undefined on a Unix socket. */
+  remote?: string | undefined;
+}
+
+export type FetchHandler = (req: Request, env: ServeEnv) => Response | Promise<Response>;
 
 export type Address = { hostname: string; port: number } | { socket: string };
 
@@ -20,8 +26,10 @@ export interface Listening {
 declare const Bun: {
   serve(o: Record<string, unknown>): { port: number; hostname: string; stop(force?: boolean): Promise<void> | void };
 };
+type BunServer = { requestIP(req: Request): { address: string } | null };
+type DenoInfo = { remoteAddr?: { hostname?: string } };
 declare const Deno: {
-  serve(o: Record<string, unknown>, h: FetchHandler): { shutdown(): Promise<void>; finished: Promise<void> };
+  serve(o: Record<string, unknown>, h: (req: Request, info: DenoInfo) => Response | Promise<Response>): { shutdown(): Promise<void>; finished: Promise<void> };
   addSignalListener(sig: string, fn: () => void): void;
 };
 
@@ -37,7 +45,7 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
     let server: ReturnType<typeof Bun.serve>;
     try {
       server = Bun.serve({
-        fetch,
+        fetch: (req: Request, srv: BunServer) => fetch(req, { remote: srv.requestIP(req)?.address }),
         // Bun's own hard cap, twice the app's (app.ts, Hono's bodyLimit): a body a little over the
         // limit gets the app's JSON 413; a far larger one is cut off by Bun (a 413 with no body)
         maxRequestBodySize: maxBodyBytes * 2,
@@ -61,7 +69,7 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
             onListen: (addr: { hostname?: string; port?: number; path?: string }) =>
               resolve({ url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, addr.port ?? at.port), close: () => ac.abort() }),
           },
-          fetch,
+          (req, info) => fetch(req, { remote: info?.remoteAddr?.hostname }),
         );
       } catch (e) {
         reject(refused(where, e));

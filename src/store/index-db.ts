@@ -130,6 +130,8 @@ export interface MemoryFilter {
   tags?: readonly string[];
   entities?: readonly string[];
   since?: number;
+  /** Created before (exclusive): with since, a date range. */
+  before?: number;
 }
 
 /** What the decay score needs of a memory (see core/decay.ts), straight from the index. */
@@ -516,6 +518,10 @@ export class IndexDb {
       where.push("m.created_at >= ?");
       params.push(f.since);
     }
+    if (f.before !== undefined) {
+      where.push("m.created_at < ?");
+      params.push(f.before);
+    }
     return { where, params };
   }
 
@@ -607,17 +613,24 @@ export class IndexDb {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
-    const total = withTotal ? this.countMatches(match, f) : -1;
-    // rank every match, then fetch the text of only those returned
+    const ranked = `SELECT m.rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score, m.last_used, m.id ${from} WHERE ${cond}`;
+    const order = "ORDER BY score ASC, last_used DESC, id DESC";
+    const lim = limit === null ? "" : "LIMIT ?";
+    const args = [match, ...params, ...(limit === null ? [] : [limit])];
+    // rank every match once, then fetch the text of only those returned
+    const page = (from: string) => `SELECT s.rid, s.score, s.last_used, s.id FROM ${from} s ${order} ${lim}`;
+    const docs = (inner: string, extra = "") =>
+      `SELECT d.json AS json, p.score AS score${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
+    if (!withTotal) return { rows: this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number }[], total: -1 };
+    // with the count: the matches are found and scored once (a materialized CTE) and both counted
+    // and ranked from there, instead of a count(*) pass before the ranking pass (a common word at
+    // 50k: one pass of ~34 ms instead of two of ~15 + ~36)
     const rows = this.db
-      .prepare(
-        `SELECT d.json AS json, s.score AS score FROM (
-           SELECT m.rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score, m.last_used, m.id ${from} WHERE ${cond}
-           ORDER BY score ASC, m.last_used DESC, m.id DESC ${limit === null ? "" : "LIMIT ?"}) s
-         JOIN memory_docs d ON d.rid = s.rid ORDER BY s.score ASC, s.last_used DESC, s.id DESC`,
-      )
-      .all(match, ...params, ...(limit === null ? [] : [limit])) as { json: string; score: number }[];
-    return { rows, total };
+      .prepare(`WITH s AS MATERIALIZED (${ranked}) ${docs(page("s"), ", (SELECT count(*) FROM s) AS total")}`)
+      .all(...args) as { json: string; score: number; total: number }[];
+    // no row returned (no match, or a limit of 0 past them): count apart
+    const total = rows.length ? rows[0]!.total : limit === 0 ? this.countMatches(match, f) : 0;
+    return { rows: rows.map((r) => ({ json: r.json, score: r.score })), total };
   }
 
   // --- relations ---------------------------------------------------------------------------

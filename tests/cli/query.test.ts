@@ -76,6 +76,7 @@ describe("search", () => {
       [a],
     );
     assert.equal(memsyncJson(["--store", store, "search", "redis", "--tag", "cache"]).total, 1);
+    assert.deepEqual(memsyncJson(["--store", store, "search", "redis", "--type", "decision", "--before", "30d"]).hits.map((h: any) => h.memory.id).length, 1);
     const limited = memsyncJson(["--store", store, "search", "redis", "--limit", "2"]);
     assert.equal(limited.hits.length, 2);
     assert.equal(limited.total, 3);
@@ -83,7 +84,7 @@ describe("search", () => {
 });
 
 describe("list", () => {
-  test("newest first, with filters by status, tag, type, project and since", () => {
+  test("newest first, with filters by status, tag, type, project, since and before", () => {
     const store = newStore();
     const [old, newer, newest] = saveManyAt(store, [
       ["old one", 100, { type: "pattern", meta: { tags: ["x"] } }],
@@ -97,6 +98,12 @@ describe("list", () => {
     assert.deepEqual(memsyncJson(["--store", store, "list", "--since", "30d"]).memories.map((m: any) => m.id), [newest, newer]);
     const iso = new Date((NOW - 50 * DAY) * 1000).toISOString().slice(0, 10);
     assert.deepEqual(memsyncJson(["--store", store, "list", "--since", iso]).memories.map((m: any) => m.id), [newest, newer]);
+    // a date range: --before is exclusive (created before it)
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--since", "200d", "--before", "3d"]).memories.map((m: any) => m.id), [newer, old]);
+    assert.deepEqual(memsyncJson(["--store", store, "list", "--before", iso]).memories.map((m: any) => m.id), [old]);
+    const bad = memsync(["--store", store, "list", "--before", "2026-02-30"]);
+    assert.equal(bad.code, 4, bad.stderr);
+    assert.match(bad.stderr, /^memsync: invalid time "2026-02-30"/);
     memsyncJson(["--store", store, "archive", newer]);
     assert.deepEqual(memsyncJson(["--store", store, "list", "--status", "archived"]).memories.map((m: any) => m.id), [newer]);
     const one = memsyncJson(["--store", store, "list", "--limit", "1"]);

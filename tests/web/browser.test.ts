@@ -6,6 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { memsync, newStore, readMemoryFile, REPO, saveMany } from "../helpers/env.ts";
+import { GUESSES } from "../../src/faces/api/token-guesses.ts";
 import { post, type Server, startServer, tokenFile } from "../helpers/server.ts";
 
 // The memory browser (`memsync serve`, /ui) in real headless Chromium (Debian's, through
@@ -56,6 +57,9 @@ describe("memory browser in Chromium", () => {
       { content: "Deploy the billing service blue green", project: "beta" },
       { content: "Beta staging runs on two small machines", project: "beta" },
       { content: "Use offset pagination for the reports export", project: "gamma" },
+      // for forget by date range: two old memories of one project, a year apart
+      { content: "The lantern service ran on the old cluster", project: "delta", created_at: Date.UTC(2023, 10, 14) / 1000 },
+      { content: "The lantern service moved to the new cluster", project: "delta", created_at: Date.UTC(2024, 5, 1) / 1000 },
     ]);
     addConflict(store, ids[4]!, "Use keyset pagination for the reports export");
     assert.equal(memsync(["--store", store, "relate", ids[1]!, ids[0]!, "--type", "supports"]).code, 0);
@@ -92,31 +96,42 @@ describe("memory browser in Chromium", () => {
     await page.getByLabel("Project").fill("alpha");
     await page.locator("#count", { hasText: "1 memory match" }).waitFor();
     await shot("search");
-    await page.getByRole("link", { name: ids[0]!.slice(0, 8) }).click();
+    await page.getByRole("link", { name: ids[0]!.slice(-8) }).click();
     await page.waitForURL(`**/ui/m/${ids[0]}`);
     assert.match((await page.locator("#content").textContent())!, /cursor pagination/);
     await page.locator("svg.plot title", { hasText: "forget threshold" }).waitFor({ state: "attached" });
     assert.equal(await page.getByRole("link", { name: "api" }).count(), 1, "the tag links to a search");
     await shot("memory", true);
     // its relations both ways are links, and the graph around it holds both memories
-    await page.getByRole("link", { name: ids[1]!.slice(0, 8) }).first().waitFor();
+    await page.getByRole("link", { name: ids[1]!.slice(-8) }).first().waitFor();
     await page.getByRole("link", { name: "Graph around this memory" }).click();
     await page.getByText("2 of 2 memories, 1 relation among them.").waitFor();
     assert.deepEqual(errors, [], "no script or CSP error");
   });
 
-  test("edit: a preview shows before and after; confirm writes the record file", async () => {
+  test("edit: a preview shows before and after (the decision's fields too); confirm writes the record file", async () => {
     await page.goto(`${s.url}/ui/m/${ids[0]}`);
     await page.getByLabel("Content").fill("Use cursor pagination for the orders API and the invoices API");
     await page.getByLabel("Tags (comma separated)").fill("api, invoices");
+    await page.getByLabel("What").fill("cursor pagination for orders and invoices");
+    await page.getByLabel("Why").fill("offsets drift when rows are inserted");
+    await page.getByLabel("Alternatives (one a line)").fill("offset pagination\nkeyset on created_at");
     await page.getByRole("button", { name: "Preview edit" }).click();
     await page.getByRole("heading", { name: "Before" }).first().waitFor();
+    await page.getByRole("heading", { name: "Decision" }).waitFor();
+    await page.getByText("Why: offsets drift when rows are inserted").waitFor();
     assert.equal(readMemoryFile(store, ids[0]!).content, "Use cursor pagination for the orders API because offsets drift", "nothing changes before confirm");
     await page.getByRole("button", { name: "Confirm edit" }).click();
     await page.getByText("Saved.").waitFor();
     const m = readMemoryFile(store, ids[0]!);
     assert.equal(m.content, "Use cursor pagination for the orders API and the invoices API");
     assert.deepEqual([...m.meta.tags].sort(), ["api", "invoices"]);
+    assert.equal(m.decision.what, "cursor pagination for orders and invoices");
+    assert.equal(m.decision.why, "offsets drift when rows are inserted");
+    assert.deepEqual(m.decision.alternatives, ["offset pagination", "keyset on created_at"]);
+    // the page shows them, and the form holds them for the next edit
+    await page.getByRole("definition").filter({ hasText: "offsets drift when rows are inserted" }).first().waitFor();
+    assert.equal(await page.getByLabel("What").inputValue(), "cursor pagination for orders and invoices");
     // its history: the save and, once committed, the update
     const r = memsync(["--store", store, "commit"]);
     assert.equal(r.code, 0, r.stderr);
@@ -139,6 +154,25 @@ describe("memory browser in Chromium", () => {
     for (const i of [0, 1, 4]) assert.ok(readMemoryFile(store, ids[i]!), `memory ${i} stays`);
   });
 
+  test("forget by date range: created since and before bound the dry run; confirm deletes only those", async () => {
+    await page.goto(`${s.url}/ui/forget`);
+    await page.getByLabel("Project").fill("delta");
+    await page.getByLabel("Created since").fill("2023-01-01");
+    await page.getByLabel("Created before").fill("2024-01-01");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.locator("#forget-count", { hasText: "1 memory matches" }).waitFor();
+    await page.getByRole("cell", { name: "The lantern service ran on the old cluster" }).waitFor();
+    assert.equal(await page.getByRole("cell", { name: "The lantern service moved to the new cluster" }).count(), 0);
+    await page.getByRole("button", { name: "Forget these 1" }).click();
+    await page.getByText("Forgot 1 memory.").waitFor();
+    assert.equal(readMemoryFile(store, ids[5]!), null);
+    assert.ok(readMemoryFile(store, ids[6]!), "the one created after the range stays");
+    // a date that is no date is one line, nothing deleted
+    await page.goto(`${s.url}/ui/forget?project=delta&before=2024-02-30`);
+    await page.getByRole("alert").filter({ hasText: "invalid time" }).waitFor();
+    assert.ok(readMemoryFile(store, ids[6]!));
+  });
+
   test("conflicts: both texts side by side; one click keeps the other machine's text", async () => {
     await page.goto(`${s.url}/ui/conflicts`);
     await page.getByText("Use keyset pagination for the reports export").waitFor();
@@ -157,8 +191,13 @@ describe("memory browser in Chromium", () => {
     const r = await post(`${s.url}/v1/save`, { memory: { content: "Captured live: the queue retries three times", project: "alpha" } });
     assert.equal(r.status, 200);
     await page.locator("#live li", { hasText: "Captured live: the queue retries three times" }).waitFor({ timeout: 10_000 });
+    // health answers from cheap facts and the last full check (run in a process of its own);
+    // "Check everything now" waits for one, and the counts by status and type come from it
     await page.goto(`${s.url}/ui/health`);
     await page.locator("#health", { hasText: "healthy" }).waitFor();
+    await page.getByRole("button", { name: "Check everything now" }).click();
+    await page.locator("#health", { hasText: "as of the full check at" }).waitFor();
+    await page.getByText(/active \d+/).first().waitFor();
     await shot("health");
   });
 
@@ -203,6 +242,21 @@ describe("memory browser in Chromium", () => {
       assert.ok(!cookie.value.includes(TOKEN));
       const api = await fetch(`${t.url}/v1/status`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
       assert.equal(api.status, 401, "the API still wants its bearer token");
+      // wrong tokens are limited per address: past the limit this address gets 429 and Retry-After
+      // (the browser's one wrong sign-in was cleared by the right one); loopback is another address
+      const wrong = () => fetch(`${t.url}/v1/status`, { headers: { authorization: "Bearer nope" } });
+      for (let i = 0; i < GUESSES; i++) assert.equal((await wrong()).status, 403);
+      const held = await wrong();
+      assert.equal(held.status, 429);
+      assert.ok(Number(held.headers.get("retry-after")) > 0);
+      await p.goto(`${t.url}/ui/login`);
+      await p.getByLabel("Token").fill(TOKEN);
+      await p.getByRole("button", { name: "Sign in" }).click();
+      await p.getByText("Too many wrong tokens from this address").waitFor();
+      if (lanAddress() !== "127.0.0.1") {
+        const other = await fetch(`${t.url.replace(lanAddress(), "127.0.0.1")}/v1/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        assert.equal(other.status, 200, "another address is not held back");
+      }
     } finally {
       await c2.close();
     }

@@ -7,11 +7,12 @@ import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
 import { processGate } from "../../ops/gate.ts";
 import { guard, type GuardOptions } from "./guard.ts";
-import { HealthChecks, healthRoute } from "./health.ts";
+import { HealthChecks, healthReporter, healthRoute } from "./health.ts";
 import { hookRoutes } from "./hook-route.ts";
 import { opRoutes } from "./op-routes.ts";
 import { openApiDocument } from "./openapi.ts";
 import { SyncRunner } from "./sync-runner.ts";
+import { TokenGuesses } from "./token-guesses.ts";
 import { isWebPath, webGuard } from "../web/auth.ts";
 
 // The one Hono app of `memsync serve`, the same under Bun.serve and Deno.serve
@@ -57,14 +58,18 @@ export function createApi(opts: ApiOptions): Api {
   });
   // the memory browser (faces/web) has its own guard: the same Host/Origin rules, a cookie
   // instead of a bearer token, and CSRF checks on every change
-  const apiGuard = guard(opts.guard);
-  const pageGuard = webGuard(opts.guard);
+  // one count of wrong tokens for the API and the page's sign-in (the same token guessed)
+  const guardOpts: GuardOptions = opts.guard.token !== null && !opts.guard.guesses ? { ...opts.guard, guesses: new TokenGuesses() } : opts.guard;
+  const apiGuard = guard(guardOpts);
+  const pageGuard = webGuard(guardOpts);
   app.use("*", (c, next) => (isWebPath(c.req.path) ? pageGuard(c, next) : apiGuard(c, next)));
   app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
   const checks = new HealthChecks(api, opts.fullCheckEveryMs);
-  healthRoute(app, api, checks, pkg.version);
+  // the page's health view answers from the same cheap facts and background full check
+  api.health = healthReporter(api, checks, pkg.version);
+  healthRoute(app, api.health);
   hookRoutes(app, api);
   // MCP over Streamable HTTP (src/faces/mcp): behind the same guard and body limit; the SDK is
   // loaded on the first /mcp request, so a server that never serves MCP never loads it
@@ -77,7 +82,7 @@ export function createApi(opts: ApiOptions): Api {
   app.all("/mcp/:profile", mcpRoute);
   // the memory browser: its module is loaded on the first page asked for, like MCP's
   let web: Promise<Hono> | undefined;
-  const webRoute = async (c: Context) => (await (web ??= import("../web/routes.ts").then((m) => m.webApp(api, opts.guard)))).fetch(c.req.raw);
+  const webRoute = async (c: Context) => (await (web ??= import("../web/routes.ts").then((m) => m.webApp(api, guardOpts)))).fetch(c.req.raw, c.env);
   app.all("/", webRoute);
   app.all("/favicon.ico", webRoute);
   app.all("/ui", webRoute);

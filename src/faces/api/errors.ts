@@ -5,7 +5,7 @@ import { coded } from "../../ops/catalogue/errors.ts";
 // operations' codes are the CLI's (core/errors.ts); the API adds its own for what only HTTP has.
 
 /** Codes only the API gives (the request, not the operation, was refused). */
-export type ApiCode = "forbidden" | "too_large" | "method_not_allowed";
+export type ApiCode = "forbidden" | "too_large" | "method_not_allowed" | "too_many_requests";
 
 const STATUS: Record<ErrorCode | ApiCode, number> = {
   usage: 400,
@@ -16,6 +16,7 @@ const STATUS: Record<ErrorCode | ApiCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
+  too_many_requests: 429,
   unavailable: 503,
   corrupt: 500,
   internal: 500,

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import type { ServeEnv } from "../../runtime/serve.ts";
 import { apiError } from "./errors.ts";
+import { clientKey, type TokenGuesses } from "./token-guesses.ts";
 
 // Who may ask: every request's Host and Origin are checked (a web page whose name was rebound to
 // this address must not reach the store: DNS rebinding), then its bearer token when the server has
@@ -13,6 +15,18 @@ export interface GuardOptions {
   allowHosts: readonly string[];
   /** The bearer token every request must carry; null: none asked (loopback or socket only). */
   token: string | null;
+  /** Wrong tokens counted per client (set by createApi when there is a token). */
+  guesses?: TokenGuesses;
+}
+
+/** The client's address as the wrong-token limit counts it (Hono's c.env: runtime/serve.ts). */
+export const clientOf = (env: unknown): string => clientKey((env as ServeEnv | undefined)?.remote);
+
+/** The answer to a client refused for sending too many wrong tokens. */
+export function tooManyGuesses(waitS: number): Response {
+  const res = apiError("too_many_requests", `too many wrong tokens from this address: try again in ${waitS} s`);
+  res.headers.set("Retry-After", String(waitS));
+  return res;
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
@@ -81,7 +95,11 @@ export function guard(opts: GuardOptions): MiddlewareHandler {
         res.headers.set("WWW-Authenticate", 'Bearer realm="memsync"');
         return res;
       }
-      if (!tokenMatches(m[1]!, opts.token)) return apiError("forbidden", "the bearer token is wrong");
+      const right = tokenMatches(m[1]!, opts.token);
+      const client = clientOf(c.env);
+      const wait = opts.guesses ? await (right ? opts.guesses.right(client) : opts.guesses.wrong(client)) : 0;
+      if (wait) return tooManyGuesses(wait);
+      if (!right) return apiError("forbidden", "the bearer token is wrong");
     }
     await next();
   };

@@ -265,7 +265,11 @@ async function cheapFacts(api: ApiContext, pending: PendingCount): Promise<Cheap
   });
 }
 
-export function healthRoute(app: Hono, api: ApiContext, checks: HealthChecks, version: string): void {
+/** What GET /v1/health answers; `last_check`: the last full check's whole outcome (the page shows its counts). */
+export type HealthReport = Awaited<ReturnType<ReturnType<typeof healthReporter>>>;
+
+/** The health answer from cheap facts and the last full check; `full`: run one now and wait for it. */
+export function healthReporter(api: ApiContext, checks: HealthChecks, version: string) {
   const pending = new PendingCount();
   // counted from the server's start, in the background, so that the first health answers have it
   try {
@@ -273,29 +277,37 @@ export function healthRoute(app: Hono, api: ApiContext, checks: HealthChecks, ve
   } catch {
     // no journal readable yet: the first call counts
   }
+  return async (fullNow: boolean) => {
+    if (fullNow) await checks.full();
+    const cheap = await cheapFacts(api, pending);
+    // a check that found no store is stale once the store opens (the first save made it)
+    const { check, running } = checks.latest(cheap.ok && checks.lastHealth === "unavailable");
+    const full = cheap.ok && check?.outcome.health === "unavailable" ? undefined : check?.outcome;
+    // the store not opening now outweighs an older check; otherwise the last full check speaks
+    const health: Health = !cheap.ok ? "unavailable" : (full?.health ?? "healthy");
+    const reasons = !cheap.ok ? [cheap.reason!] : (full?.reasons ?? []);
+    return {
+      health,
+      reasons,
+      store: api.env.storeRoot,
+      memories: cheap.memories,
+      uncommitted_changes: cheap.uncommitted_changes,
+      unpushed_commits: cheap.unpushed_commits,
+      full_check: { at: check ? new Date(check.at).toISOString() : null, running, every_s: checks.everyS },
+      sync: api.sync.state(),
+      edition: EDITION,
+      version,
+      last_check: full ?? null,
+    };
+  };
+}
+
+export function healthRoute(app: Hono, report: ReturnType<typeof healthReporter>): void {
   app.get("/v1/health", async (c) => {
     try {
       const asked = c.req.query("full");
-      if (asked !== undefined && asked !== "0" && asked !== "false") await checks.full();
-      const cheap = await cheapFacts(api, pending);
-      // a check that found no store is stale once the store opens (the first save made it)
-      const { check, running } = checks.latest(cheap.ok && checks.lastHealth === "unavailable");
-      const full = cheap.ok && check?.outcome.health === "unavailable" ? undefined : check?.outcome;
-      // the store not opening now outweighs an older check; otherwise the last full check speaks
-      const health: Health = !cheap.ok ? "unavailable" : (full?.health ?? "healthy");
-      const reasons = !cheap.ok ? [cheap.reason!] : (full?.reasons ?? []);
-      return c.json({
-        health,
-        reasons,
-        store: api.env.storeRoot,
-        memories: cheap.memories,
-        uncommitted_changes: cheap.uncommitted_changes,
-        unpushed_commits: cheap.unpushed_commits,
-        full_check: { at: check ? new Date(check.at).toISOString() : null, running, every_s: checks.everyS },
-        sync: api.sync.state(),
-        edition: EDITION,
-        version,
-      });
+      const { last_check: _, ...body } = await report(asked !== undefined && asked !== "0" && asked !== "false");
+      return c.json(body);
     } catch (e) {
       return errorResponse(e);
     }

@@ -20,6 +20,7 @@ const ERRORS = {
   "404": errorResponse("not found (not_found)"),
   "409": errorResponse("conflict"),
   "413": errorResponse("body too large (too_large)"),
+  "429": errorResponse("too many wrong tokens from this address: wait Retry-After seconds (too_many_requests)"),
   "500": errorResponse("corrupt or internal"),
   "503": errorResponse("store unavailable or busy (unavailable)"),
 };

@@ -78,6 +78,7 @@ function filterOptions(cmd: Cmd): Cmd {
     .option("--entity <name>", "only memories naming this entity (repeatable)", { type: [String] })
     .option("--project <name>", "only this project's memories")
     .option("--since <when>", "created since: 7d, 12h, 2026-11-01 or Unix seconds")
+    .option("--before <when>", "created before (the same forms; with --since, a date range)")
     .option("--limit <n>", "at most n results (0: all)")
     .option("--scores", "show each memory's decay score");
 }

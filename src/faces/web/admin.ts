@@ -2,7 +2,7 @@ import { html } from "hono/html";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
 import { type Html, hidden, memLink, page, short, show, when } from "./layout.ts";
-import { type Filters, filterFields, filterInput, resultRows } from "./search.ts";
+import { FILTERS, type Filters, filterFields, filterInput, resultRows } from "./search.ts";
 
 // Bulk forget, conflicts, health and sync, recall preview, maintenance (gc), login.
 
@@ -11,34 +11,42 @@ export type ForgetFilter = Filters;
 const SHOWN = 100;
 const BATCH = 5_000;
 
-export async function forgetMatches(api: ApiContext, f: ForgetFilter): Promise<{ memories: any[]; total: number }> {
-  return op(api, "list", { ...filterInput(f), status: f.status ? [f.status] : ["all"], limit: 0 });
+/** What a bulk forget's filter matches: at most `limit` memories (newest first) and the count. */
+export async function forgetMatches(api: ApiContext, f: ForgetFilter, limit: number): Promise<{ memories: any[]; total: number }> {
+  return op(api, "list", { ...filterInput(f), status: f.status ? [f.status] : ["all"], limit });
 }
 
-const anyFilter = (f: ForgetFilter) => Boolean(f.type || f.project || f.tag || f.entity || f.since);
+const anyFilter = (f: ForgetFilter) => Boolean(f.type || f.project || f.tag || f.entity || f.since || f.before);
 
-/** The dry run: the count and the first memories that would go, then a confirm carrying the count seen. */
+/** The dry run: the count and the newest memories that would go, then a confirm carrying the count seen. */
 export async function forgetPage(api: ApiContext, f: ForgetFilter, note = ""): Promise<Html> {
-  const form = html`<form class="filters" method="get" action="/ui/forget">${filterFields(f)}<button type="submit">Preview</button></form>`;
-  if (!anyFilter(f)) return page("Forget", html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<p>Choose what to forget: a project, a type, a tag, an entity or a creation date. Nothing is deleted before you confirm.</p>${form}`, "/ui/forget");
-  const found = await forgetMatches(api, f);
-  const fields = html`${hidden("type", f.type)}${hidden("project", f.project)}${hidden("tag", f.tag)}${hidden("entity", f.entity)}${hidden("status", f.status)}${hidden("since", f.since)}`;
+  const form = html`<form class="filters" method="get" action="/ui/forget">${filterFields(f, "any status")}<button type="submit">Preview</button></form>`;
+  if (!anyFilter(f)) return page("Forget", html`${note ? html`<p class="note" role="status">${note}</p>` : ""}<p>Choose what to forget: a project, a type, a tag, an entity or a creation date range. Nothing is deleted before you confirm.</p>${form}`, "/ui/forget");
+  const found = await forgetMatches(api, f, SHOWN);
+  const fields = html`${FILTERS.map((k) => hidden(k, f[k]))}`;
   const body = html`${note ? html`<p class="note" role="status">${note}</p>` : ""}${form}
 <p role="status" id="forget-count"><strong>${found.total}</strong> ${found.total === 1 ? "memory matches" : "memories match"}: ${found.total ? "their record files and the relations naming them will be deleted (kept in git history)." : "nothing to forget."}</p>
-${found.total ? html`<table class="results"><thead><tr><th>Id</th><th>Type</th><th class="opt">Project</th><th>Gist</th><th class="opt">Created</th></tr></thead><tbody>${resultRows(found.memories.slice(0, SHOWN))}</tbody></table>
-${found.total > SHOWN ? html`<p class="muted">and ${found.total - SHOWN} more.</p>` : ""}
+${found.total ? html`<table class="results"><thead><tr><th>Id</th><th>Type</th><th class="opt">Project</th><th>Gist</th><th class="opt">Created</th></tr></thead><tbody>${resultRows(found.memories)}</tbody></table>
+${found.total > found.memories.length ? html`<p class="muted">and ${found.total - found.memories.length} more.</p>` : ""}
 <form method="post" action="/ui/forget">${fields}${hidden("expected", found.total)}<div class="actions"><button type="submit" class="danger">Forget these ${found.total}</button></div></form>` : ""}`;
   return page("Forget: preview", body, "/ui/forget");
 }
 
-/** Deletes what the filter matches now, only if that is still what the preview counted. */
+/**
+ * Deletes what the filter matches now, only if that is still what the preview counted; a batch
+ * at a time (never the whole match list in memory), at most the count confirmed.
+ */
 export async function forgetApply(api: ApiContext, f: ForgetFilter, expected: number): Promise<{ done: number } | { changed: number }> {
   if (!anyFilter(f)) return { changed: 0 };
-  const found = await forgetMatches(api, f);
-  if (found.total !== expected) return { changed: found.total };
-  const ids: string[] = found.memories.map((m) => m.id);
-  for (let i = 0; i < ids.length; i += BATCH) await op(api, "delete", { ids: ids.slice(i, i + BATCH) });
-  return { done: ids.length };
+  let done = 0;
+  for (;;) {
+    const found = await forgetMatches(api, f, Math.min(BATCH, Math.max(1, expected - done)));
+    if (done === 0 && found.total !== expected) return { changed: found.total };
+    if (found.memories.length === 0 || done >= expected) return { done };
+    const out = await op<{ deleted: string[] }>(api, "delete", { ids: found.memories.map((m) => m.id) });
+    if (out.deleted.length === 0) return { done };
+    done += out.deleted.length;
+  }
 }
 
 type Conflict = { id: string; short_id: string; type: string; content: string; updated_at: number | null; others: { n: number; content: string; updated_at: number | null; machine: string | null }[] };
@@ -57,20 +65,27 @@ ${c.others.map(
   return page("Conflicts", body, "/ui/conflicts");
 }
 
-export async function healthPage(api: ApiContext, note = ""): Promise<Html> {
-  const s = await op<any>(api, "status", {});
-  const sync = api.sync.state();
+export async function healthPage(api: ApiContext, note = "", fullNow = false): Promise<Html> {
+  // GET /v1/health's answer: cheap facts now and the last full check, which runs in a process of
+  // its own (an O(store) stat pass: ~40 s under load at 50k when the page ran it in the request)
+  if (!api.health) throw new Error("no health reporter on this server");
+  const r = await api.health(fullNow);
+  const s = r.last_check;
+  const sync = r.sync;
   const counts = (o: Record<string, number> | undefined) => (o ? Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ") : "—");
+  const checked = r.full_check.at ? `as of the full check at ${r.full_check.at}` : "no full check yet";
   const body = html`${note ? html`<p class="note" role="status">${note}</p>` : ""}
-<dl><dt>Health</dt><dd id="health"><strong class="${s.health === "healthy" ? "" : "bad"}">${s.health}</strong>${s.reasons.length ? html`<ul>${s.reasons.map((r: string) => html`<li>${show(r)}</li>`)}</ul>` : ""}</dd>
-<dt>Store</dt><dd><code>${s.store}</code></dd>
-<dt>Memories</dt><dd>${s.memories ? html`${s.memories.total} (${counts(s.memories.by_status)}; ${counts(s.memories.by_type)})` : "—"}</dd>
-<dt>Relations</dt><dd>${s.relations ? `${s.relations.total} (${s.relations.dangling.length} dangling)` : "—"}</dd>
-<dt>Conflicts</dt><dd>${s.content_conflicts ?? "—"} ${s.content_conflicts ? html`<a href="/ui/conflicts">resolve</a>` : ""}</dd>
-<dt>Uncommitted changes</dt><dd>${s.uncommitted_changes ?? "—"}</dd><dt>Unpushed commits</dt><dd>${s.unpushed_commits ?? "—"}</dd>
+<dl><dt>Health</dt><dd id="health"><strong class="${r.health === "healthy" ? "" : "bad"}">${r.health}</strong>${r.reasons.length ? html`<ul>${r.reasons.map((x: string) => html`<li>${show(x)}</li>`)}</ul>` : ""}
+<span class="muted">${checked}${r.full_check.running ? "; one is running" : ""}</span></dd>
+<dt>Store</dt><dd><code>${r.store}</code></dd>
+<dt>Memories</dt><dd>${r.memories ?? "—"}${s?.memories ? html` <span class="muted">(${counts(s.memories.by_status)}; ${counts(s.memories.by_type)}: ${checked})</span>` : ""}</dd>
+<dt>Relations</dt><dd>${s?.relations ? `${s.relations.total} (${s.relations.dangling.length} dangling)` : "—"}</dd>
+<dt>Conflicts</dt><dd>${s?.content_conflicts ?? "—"} ${s?.content_conflicts ? html`<a href="/ui/conflicts">resolve</a>` : ""}</dd>
+<dt>Uncommitted changes</dt><dd>${r.uncommitted_changes ?? "—"}</dd><dt>Unpushed commits</dt><dd>${r.unpushed_commits ?? "—"}</dd>
 <dt>Last sync</dt><dd id="last-sync">${sync.last ? html`${sync.last.direction} ${sync.last.ok ? "succeeded" : html`<span class="bad">failed: ${show(sync.last.error?.message)}</span>`} at ${sync.last.finished_at}` : "none since the server started"}${sync.running ? " (one is running)" : ""}</dd>
 <dt>Background sync</dt><dd>${sync.every_s ? `every ${sync.every_s} s, next at ${sync.next_at ?? "—"}` : "off"}</dd></dl>
-<form method="post" action="/ui/sync"><button type="submit" class="primary">Sync now</button></form>`;
+<div class="actions"><form method="post" action="/ui/sync"><button type="submit" class="primary">Sync now</button></form>
+<form method="get" action="/ui/health"><input type="hidden" name="full" value="1"><button type="submit">Check everything now</button></form></div>`;
   return page("Health and sync", body, "/ui/health");
 }
 
@@ -123,14 +138,17 @@ ${c.merged ? html`<h3>Merged</h3><div class="content">${show(c.merged.content)}<
   return page("Consolidation", body, "/ui/gc");
 }
 
-export async function splitPage(api: ApiContext, note = ""): Promise<Html> {
-  const out = await op<any>(api, "split-candidates", { limit: SHOWN });
+/** Candidates a page at a time: each shows its whole content and parts (100 made a 1 MB page at 50k). */
+export const SPLIT_PAGE = 20;
+
+export async function splitPage(api: ApiContext, note = "", limit = SPLIT_PAGE): Promise<Html> {
+  const out = await op<any>(api, "split-candidates", { limit });
   const body = html`${maintenanceNav}${note ? html`<p class="note" role="status">${note}</p>` : ""}
 <p role="status">${out.total} of ${out.memories} memories are worth splitting${out.total > out.candidates.length ? `; the best ${out.candidates.length} are listed` : ""}.</p>
 ${out.candidates.map(
     (c: any) => html`<section aria-labelledby="s-${c.id}"><h2 id="s-${c.id}">${memLink(c.id)} <span class="muted">score ${c.score.toFixed(2)}</span></h2><div class="content">${show(c.content)}</div>
 <p class="muted">${c.reasons.map(show).join("; ")}</p><h3>Suggested parts</h3><ol>${c.parts.map((p: string) => html`<li>${show(p)}</li>`)}</ol>
 <form method="post" action="/ui/split">${hidden("id", c.id)}${c.parts.map((p: string) => hidden("part", p))}<button type="submit" class="danger">Split into ${c.parts.length}</button></form></section>`,
-  )}`;
+  )}${out.total > out.candidates.length ? html`<p><a href="/ui/split?limit=${limit + SPLIT_PAGE}">Show ${Math.min(SPLIT_PAGE, out.total - out.candidates.length)} more</a></p>` : ""}`;
   return page("Split candidates", body, "/ui/gc");
 }

@@ -32,7 +32,8 @@ form.filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr
 form.filters .wide{grid-column:1/-1}
 label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted);gap:.15rem}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg)}
-textarea{width:100%;min-height:8rem}button{cursor:pointer;background:var(--soft)}button.danger{border-color:var(--bad);color:var(--bad)}button.primary{background:var(--accent);color:#fff;border-color:var(--accent)}
+textarea{width:100%;min-height:8rem}textarea[rows]{min-height:0}
+fieldset{border:1px solid var(--line);border-radius:6px;display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:.5rem;margin:.75rem 0}legend{color:var(--muted);font-size:.85rem}button{cursor:pointer;background:var(--soft)}button.danger{border-color:var(--bad);color:var(--bad)}button.primary{background:var(--accent);color:#fff;border-color:var(--accent)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 .muted{color:var(--muted)}.tag{display:inline-block;background:var(--soft);border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .2rem .2rem 0;font-size:.85rem}
 .content{white-space:pre-wrap;background:var(--soft);padding:.75rem;border-radius:6px;border:1px solid var(--line);overflow-wrap:anywhere}

@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
 import { type Html, memLink, page, short, show } from "./layout.ts";
@@ -30,7 +31,7 @@ export async function graphPage(api: ApiContext, around: { id?: string; entity?:
   for (const f of found) for (const r of [...f.outgoing, ...f.incoming]) if (shown.has(r.from_memory_id) && shown.has(r.to_memory_id)) edges.set(r.id, r);
   const label = (id: string) => {
     const m = found.find((f) => f.memory.id === id)?.memory;
-    return m ? short(show(m.gist ?? m.content), 60) : id.slice(0, 8);
+    return m ? short(show(m.gist ?? m.content), 60) : shortId(id);
   };
   const R = 150, C = 190;
   const ring = around.entity ? 0 : 1; // around a memory: it in the middle, its neighbours on the ring
@@ -44,7 +45,7 @@ ${found.map((f) => {
     const p = pos.get(f.memory.id)!;
     return html`<a href="/ui/graph?id=${f.memory.id}"><circle cx="${p[0].toFixed(0)}" cy="${p[1].toFixed(0)}" r="9" fill="#0a58ca"><title>${label(f.memory.id)}</title></circle></a>`;
   })}</svg>`;
-  const title = around.entity ? `Graph of “${short(around.entity, 60)}”` : `Graph around ${ids[0]!.slice(0, 8)}`;
+  const title = around.entity ? `Graph of “${short(around.entity, 60)}”` : `Graph around ${shortId(ids[0]!)}`;
   const more = total > found.length;
   const q = around.entity ? `entity=${encodeURIComponent(around.entity)}` : `id=${around.id}`;
   const body = html`<p role="status">${found.length} of ${total} memories, ${edges.size} relation${edges.size === 1 ? "" : "s"} among them.</p>${svg}

@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { redactSecrets } from "../../core/redact.ts";
 import { IS_EDGE } from "../../runtime/edition.ts";
@@ -15,7 +16,7 @@ export const when = (s: number | null | undefined): string => (typeof s === "num
 
 export const short = (s: string, n = 160): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export const memLink = (id: string, label?: string): Html => html`<a href="/ui/m/${id}">${label ?? id.slice(0, 8)}</a>`;
+export const memLink = (id: string, label?: string): Html => html`<a href="/ui/m/${id}">${label ?? shortId(id)}</a>`;
 
 export function page(title: string, body: Html, current = ""): Html {
   const link = (href: string, label: string) => html`<a href="${href}"${current === href ? html` aria-current="page"` : ""}>${label}</a>`;

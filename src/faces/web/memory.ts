@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import { type DecaySettings, scoreMemory } from "../../core/decay.ts";
 import type { ApiContext } from "../api/context.ts";
 import { op } from "./call.ts";
@@ -61,6 +62,13 @@ const rels = (id: string, xs: Rel[], other: (r: Rel) => string, dir: string, sho
 
 export const REL_PAGE = 50;
 
+/** The decision's fields in the edit form; an empty "what" removes the decision. */
+const decisionFields = (f: DecisionForm): Html => html`<fieldset><legend>Decision (leave What empty for none)</legend>
+<label>What<input name="what" value="${show(f.what)}"></label><label>Why<input name="why" value="${show(f.why)}"></label>
+<label>Alternatives (one a line)<textarea name="alternatives" rows="3">${show(f.alternatives)}</textarea></label>
+<label>Constraints (one a line)<textarea name="constraints" rows="3">${show(f.constraints)}</textarea></label>
+<label>Trade-offs (one a line)<textarea name="tradeoffs" rows="3">${show(f.tradeoffs)}</textarea></label></fieldset>`;
+
 export async function memoryPage(api: ApiContext, f: Found, note = "", relsShown = REL_PAGE): Promise<Html> {
   const m = f.memory;
   const score = await op<Score>(api, "score", { ids: [m.id] });
@@ -87,7 +95,7 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 <h2>Change</h2>
 <form method="post" action="/ui/m/${m.id}/edit"><label>Content<textarea name="content" required>${show(m.content)}</textarea></label>
 <label>Gist<input name="gist" value="${show(m.gist)}"></label><label>Tags (comma separated)<input name="tags" value="${show(m.meta.tags.join(", "))}"></label>
-<div class="actions"><button type="submit">Preview edit</button></div></form>
+${d || m.type === "decision" ? decisionFields(decisionForm(d)) : ""}<div class="actions"><button type="submit">Preview edit</button></div></form>
 <div class="actions"><form method="post" action="/ui/m/${m.id}/archive"><button type="submit">Archive…</button></form>
 <form method="post" action="/ui/m/${m.id}/forget"><button type="submit" class="danger">Forget (delete)…</button></form></div>`;
   return page(short(show(m.gist ?? m.content), 70) || m.id, body);
@@ -95,10 +103,40 @@ ${d ? html`<h2>Decision</h2><dl><dt>What</dt><dd>${show(d.what)}</dd><dt>Why</dt
 
 const splitTags = (s: string) => s.split(",").map((t) => t.trim()).filter(Boolean);
 
+/** A decision's fields as the form holds them: lists one item a line. */
+export interface DecisionForm {
+  what: string;
+  why: string;
+  alternatives: string;
+  constraints: string;
+  tradeoffs: string;
+}
+
 export interface EditForm {
   content: string;
   gist: string;
   tags: string;
+  /** Present when the form showed the decision fields (a decision, or a memory of type decision). */
+  decision?: DecisionForm;
+}
+
+export const DECISION_LISTS = ["alternatives", "constraints", "tradeoffs"] as const;
+const lines = (s: string) => s.split(/\r?\n/).map((t) => t.trim()).filter(Boolean);
+
+/** The record's decision from the form: null when "what" is left empty (no decision). */
+function decisionOf(d: DecisionForm, was: any): Record<string, unknown> | null {
+  if (d.what.trim() === "") return null;
+  // fields memsync does not know are kept (the object is loose)
+  return { ...(was ?? {}), what: d.what.trim(), why: d.why.trim() || null, alternatives: lines(d.alternatives), constraints: lines(d.constraints), tradeoffs: lines(d.tradeoffs) };
+}
+
+const sameDecision = (a: any, b: any) =>
+  (a === null || a === undefined) === (b === null || b === undefined) &&
+  (!a || (a.what === b.what && (a.why ?? null) === (b.why ?? null) && DECISION_LISTS.every((k) => (a[k] ?? []).join("\n") === (b[k] ?? []).join("\n"))));
+
+/** The form's values for a memory as it is (what the edit form shows). */
+export function decisionForm(d: any): DecisionForm {
+  return { what: d?.what ?? "", why: d?.why ?? "", alternatives: (d?.alternatives ?? []).join("\n"), constraints: (d?.constraints ?? []).join("\n"), tradeoffs: (d?.tradeoffs ?? []).join("\n") };
 }
 
 /** What an edit changes: the update operation's patch and label edits. */
@@ -107,10 +145,19 @@ export function editOf(m: any, form: EditForm): { patch: Record<string, unknown>
   if (form.content !== m.content) patch.content = form.content;
   const gist = form.gist.trim() === "" ? null : form.gist;
   if (gist !== (m.gist ?? null)) patch.gist = gist;
+  if (form.decision) {
+    const d = decisionOf(form.decision, m.decision);
+    // the whole decision as the form says it (the update merges objects key by key)
+    if (!sameDecision(d, m.decision ?? null)) patch.decision = d;
+  }
   const now = splitTags(form.tags);
   const was: string[] = m.meta.tags;
   return { patch, edits: { add_tags: now.filter((t) => !was.includes(t)), remove_tags: was.filter((t) => !now.includes(t)) } };
 }
+
+/** A decision as the preview shows it, a field a line. */
+const decisionText = (d: any): string =>
+  !d ? "(none)" : [`What: ${d.what}`, `Why: ${d.why ?? "—"}`, ...DECISION_LISTS.map((k) => `${k[0]!.toUpperCase()}${k.slice(1)}: ${(d[k] ?? []).join("; ") || "—"}`)].join("\n");
 
 const change = (label: string, before: string, after: string) =>
   before === after ? "" : html`<h2>${label}</h2><div class="cols diff"><div><h3>Before</h3><div class="content"><del>${show(before)}</del></div></div><div><h3>After</h3><div class="content"><ins>${show(after)}</ins></div></div></div>`;
@@ -120,10 +167,14 @@ export function editPreview(m: any, form: EditForm): Html {
   const nothing = Object.keys(e.patch).length === 0 && e.edits.add_tags.length === 0 && e.edits.remove_tags.length === 0;
   const body = nothing
     ? html`<p class="note">Nothing changes. <a href="/ui/m/${m.id}">Back</a></p>`
-    : html`${change("Content", m.content, form.content)}${change("Gist", m.gist ?? "", form.gist)}${change("Tags", m.meta.tags.join(", "), splitTags(form.tags).join(", "))}
-<form method="post" action="/ui/m/${m.id}/edit">${hidden("content", form.content)}${hidden("gist", form.gist)}<input type="hidden" name="tags" value="${form.tags}">${hidden("confirm", "1")}
+    : html`${change("Content", m.content, form.content)}${change("Gist", m.gist ?? "", form.gist)}${change("Tags", m.meta.tags.join(", "), splitTags(form.tags).join(", "))}${
+        "decision" in e.patch ? change("Decision", decisionText(m.decision), decisionText(e.patch.decision)) : ""
+      }
+<form method="post" action="/ui/m/${m.id}/edit">${hidden("content", form.content)}${hidden("gist", form.gist)}<input type="hidden" name="tags" value="${form.tags}">${
+        form.decision ? (["what", "why", ...DECISION_LISTS] as const).map((k) => html`<input type="hidden" name="${k}" value="${form.decision![k]}">`) : ""
+      }${hidden("confirm", "1")}
 <div class="actions"><button type="submit" class="primary">Confirm edit</button><a href="/ui/m/${m.id}">Cancel</a></div></form>`;
-  return page(`Edit ${m.id.slice(0, 8)}: preview`, body);
+  return page(`Edit ${shortId(m.id)}: preview`, body);
 }
 
 export function confirmPage(m: any, what: "archive" | "forget", found: Found): Html {
@@ -134,7 +185,7 @@ export function confirmPage(m: any, what: "archive" | "forget", found: Found): H
       : html`<p class="bad">The record file <code>${found.path}</code> is removed${rels ? html`, with the ${rels} relation${rels === 1 ? "" : "s"} that name it` : ""}. It stays only in git history.</p>`;
   const body = html`<div class="content">${show(m.content)}</div>${says}
 <form method="post" action="/ui/m/${m.id}/${what}">${hidden("confirm", "1")}<div class="actions"><button type="submit" class="${what === "forget" ? "danger" : "primary"}">Confirm ${what}</button><a href="/ui/m/${m.id}">Cancel</a></div></form>`;
-  return page(`${what === "archive" ? "Archive" : "Forget"} ${m.id.slice(0, 8)}?`, body);
+  return page(`${what === "archive" ? "Archive" : "Forget"} ${shortId(m.id)}?`, body);
 }
 
 type History = { commits: { oid: string; message: string; author: string; at: number; change: string }[]; scanned: number; more: boolean };

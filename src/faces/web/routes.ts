@@ -1,18 +1,20 @@
 import { type Context, Hono } from "hono";
+import { html } from "hono/html";
+import { short as shortId } from "../../core/history.ts";
 import { streamSSE } from "hono/streaming";
 import { isMemsyncError } from "../../core/errors.ts";
 import { IS_EDGE } from "../../runtime/edition.ts";
 import type { ApiContext } from "../api/context.ts";
 import { errorOf } from "../api/errors.ts";
-import { type GuardOptions, tokenMatches } from "../api/guard.ts";
-import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage, splitPage } from "./admin.ts";
+import { clientOf, type GuardOptions, tokenMatches } from "../api/guard.ts";
+import { conflictsPage, consolidatePage, type ForgetFilter, forgetApply, forgetPage, gcPage, healthPage, loginPage, recallPage, SPLIT_PAGE, splitPage } from "./admin.ts";
 import { ASSETS } from "./assets.ts";
 import { loginCookie } from "./auth.ts";
 import { op } from "./call.ts";
 import { graphPage } from "./graph.ts";
-import { type Html, page, show } from "./layout.ts";
-import { confirmPage, editOf, editPreview, historyList, load, memoryPage } from "./memory.ts";
-import { liveRow, queryOf, results, searchPage } from "./search.ts";
+import { page, show } from "./layout.ts";
+import { confirmPage, type EditForm, editOf, editPreview, historyList, load, memoryPage } from "./memory.ts";
+import { FILTERS, liveRow, queryOf, results, searchPage } from "./search.ts";
 
 // The memory browser's routes on the app of `memsync serve` (faces/api/app.ts mounts them behind
 // webGuard). Every page is rendered here from catalogue operations; forms post back and redirect
@@ -28,22 +30,14 @@ async function form(c: Context): Promise<Record<string, string>> {
   return out;
 }
 
-const filterOf = (f: Record<string, string | undefined>): ForgetFilter => ({
-  type: (f.type ?? "").trim(),
-  project: (f.project ?? "").trim(),
-  tag: (f.tag ?? "").trim(),
-  entity: (f.entity ?? "").trim(),
-  status: (f.status ?? "").trim(),
-  since: (f.since ?? "").trim(),
-});
+const filterOf = (f: Record<string, string | undefined>): ForgetFilter => Object.fromEntries(FILTERS.map((k) => [k, (f[k] ?? "").trim().slice(0, 500)])) as ForgetFilter;
 
 /** A failed operation as a page: its one-line message, with the status the API would give. */
 function failed(c: Context, e: unknown): Response | Promise<Response> {
   const { body, status } = errorOf(e);
-  return c.html(page("Could not do that", `<p class="note bad" role="alert">${escape(show(body.error.message))}</p><p><a href="/ui">Back to search</a></p>` as unknown as Html), status as 400);
+  // (the message is escaped once, by the template: it was escaped twice, showing its entities)
+  return c.html(page("Could not do that", html`<p class="note bad" role="alert">${show(body.error.message)}</p><p><a href="/ui">Back to search</a></p>`), status as 400);
 }
-
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const memId = (c: Context) => c.req.param("id") ?? "";
 
@@ -71,7 +65,14 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
   app.post("/ui/login", async (c) => {
     if (guard.token === null) return c.redirect("/ui", 303);
     const given = (await form(c)).token ?? "";
-    if (!tokenMatches(given.trim(), guard.token)) return c.html(loginPage("That token is wrong."), 403);
+    const right = tokenMatches(given.trim(), guard.token);
+    const client = clientOf(c.env);
+    const wait = guard.guesses ? await (right ? guard.guesses.right(client) : guard.guesses.wrong(client)) : 0;
+    if (wait) {
+      c.header("Retry-After", String(wait));
+      return c.html(loginPage(`Too many wrong tokens from this address: try again in ${Math.ceil(wait / 60)} min.`), 429);
+    }
+    if (!right) return c.html(loginPage("That token is wrong."), 403);
     c.header("Set-Cookie", loginCookie(c, guard.token));
     return c.redirect("/ui", 303);
   });
@@ -81,20 +82,22 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
 
   app.get("/ui/m/:id", route(async (c) => {
     const f = await load(api, memId(c));
-    if (!f) return c.html(page("Not found", `<p>No memory ${escape(memId(c).slice(0, 40))}.</p>` as unknown as Html), 404);
+    if (!f) return c.html(page("Not found", html`<p>No memory ${memId(c).slice(0, 40)}.</p>`), 404);
     const rels = Math.min(100_000, Math.max(1, Number.parseInt(c.req.query("rels") ?? "", 10) || 50));
     return c.html(await memoryPage(api, f, c.req.query("done") ?? "", rels));
   }));
   app.get("/ui/m/:id/history", route(async (c) => {
     const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "20", 10) || 20));
     const list = await historyList(api, memId(c), limit);
-    return c.html(c.req.header("hx-request") ? list : page(`History of ${memId(c).slice(0, 8)}`, list));
+    return c.html(c.req.header("hx-request") ? list : page(`History of ${shortId(memId(c))}`, list));
   }));
   app.post("/ui/m/:id/edit", route(async (c) => {
     const f = await load(api, memId(c));
     if (!f) return c.text("no such memory", 404);
     const b = await form(c);
-    const edit = { content: b.content ?? f.memory.content, gist: b.gist ?? "", tags: b.tags ?? "" };
+    const edit: EditForm = { content: b.content ?? f.memory.content, gist: b.gist ?? "", tags: b.tags ?? "" };
+    // the decision's fields only when the form had them (a memory with no decision shows none)
+    if (b.what !== undefined) edit.decision = { what: b.what, why: b.why ?? "", alternatives: b.alternatives ?? "", constraints: b.constraints ?? "", tradeoffs: b.tradeoffs ?? "" };
     if (b.confirm !== "1") return c.html(editPreview(f.memory, edit));
     const e = editOf(f.memory, edit);
     await op(api, "update", { id: f.memory.id, ...e });
@@ -110,7 +113,7 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
         return c.redirect(`/ui/m/${f.memory.id}?done=Archived.`, 303);
       }
       await op(api, "delete", { ids: [f.memory.id] });
-      return c.redirect(`/ui/forget?done=${encodeURIComponent(`Forgot ${f.memory.id.slice(0, 8)}.`)}`, 303);
+      return c.redirect(`/ui/forget?done=${encodeURIComponent(`Forgot ${shortId(f.memory.id)}.`)}`, 303);
     }));
   }
 
@@ -134,10 +137,10 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
     const input: Record<string, unknown> = { id: memId(c), keep: b.keep };
     if (b.keep === "theirs" && b.pick) input.pick = Number(b.pick);
     await op(api, "resolve", input);
-    return c.redirect(`/ui/conflicts?done=${encodeURIComponent(`Resolved ${memId(c).slice(0, 8)}: kept ${b.keep}.`)}`, 303);
+    return c.redirect(`/ui/conflicts?done=${encodeURIComponent(`Resolved ${shortId(memId(c))}: kept ${b.keep}.`)}`, 303);
   }));
 
-  app.get("/ui/health", route(async (c) => c.html(await healthPage(api, c.req.query("done") ?? ""))));
+  app.get("/ui/health", route(async (c) => c.html(await healthPage(api, c.req.query("done") ?? "", c.req.query("full") === "1"))));
   app.post("/ui/sync", route(async (c) => {
     const r = await api.sync.run("sync");
     return c.redirect(`/ui/health?done=${encodeURIComponent(r.ok ? "Synced." : `Sync failed: ${r.error?.message ?? ""}`)}`, 303);
@@ -163,13 +166,16 @@ export function webApp(api: ApiContext, guard: GuardOptions): Hono {
       await op(api, "consolidate", { mode, clusters: [b.cluster ?? ""] });
       return c.redirect(`/ui/consolidate?done=${encodeURIComponent(`Cluster ${b.cluster}: ${mode === "apply" ? "merged" : "related"}.`)}`, 303);
     }));
-    app.get("/ui/split", route(async (c) => c.html(await splitPage(api, c.req.query("done") ?? ""))));
+    app.get("/ui/split", route(async (c) => {
+      const limit = Math.min(1000, Math.max(1, Number.parseInt(c.req.query("limit") ?? "", 10) || SPLIT_PAGE));
+      return c.html(await splitPage(api, c.req.query("done") ?? "", limit));
+    }));
     app.post("/ui/split", route(async (c) => {
       const body = await c.req.parseBody({ all: true });
       const parts = ([] as unknown[]).concat(body.part ?? []).filter((p): p is string => typeof p === "string");
       const id = typeof body.id === "string" ? body.id : "";
       const out = await op<any>(api, "split", { id, parts });
-      return c.redirect(`/ui/split?done=${encodeURIComponent(`Split ${id.slice(0, 8)} into ${out.parts.length}.`)}`, 303);
+      return c.redirect(`/ui/split?done=${encodeURIComponent(`Split ${shortId(id)} into ${out.parts.length}.`)}`, 303);
     }));
   }
 

@@ -10,7 +10,7 @@ import { type Html, memLink, page, short, show, when } from "./layout.ts";
 // newest. Lists are paginated by a growing limit ("show more").
 
 const PAGE = 50;
-const FILTERS = ["type", "project", "tag", "entity", "status", "since"] as const;
+const FILTERS = ["type", "project", "tag", "entity", "status", "since", "before"] as const;
 
 /** The filters a search and a bulk forget share, as the form sends them. */
 export type Filters = Record<(typeof FILTERS)[number], string>;
@@ -23,7 +23,7 @@ export interface Query extends Filters {
 export function queryOf(c: Context): Query {
   const p = (k: string) => (c.req.query(k) ?? "").trim().slice(0, 500);
   const limit = Math.min(10_000, Math.max(1, Number.parseInt(p("limit") || String(PAGE), 10) || PAGE));
-  return { q: p("q"), type: p("type"), project: p("project"), tag: p("tag"), entity: p("entity"), status: p("status"), since: p("since"), limit };
+  return { q: p("q"), type: p("type"), project: p("project"), tag: p("tag"), entity: p("entity"), status: p("status"), since: p("since"), before: p("before"), limit };
 }
 
 /** The catalogue's filter input from the form (empty fields left out). */
@@ -35,6 +35,7 @@ export function filterInput(f: Omit<Query, "q" | "limit">): Record<string, unkno
   if (f.status) input.status = [f.status];
   if (f.project) input.project = f.project;
   if (f.since) input.since = f.since;
+  if (f.before) input.before = f.before;
   return input;
 }
 
@@ -43,13 +44,15 @@ const qs = (q: Query, limit: number) => new URLSearchParams(Object.entries({ ...
 const select = (name: string, label: string, values: readonly string[], chosen: string, none = "any") =>
   html`<label>${label}<select name="${name}"><option value="">${none}</option>${values.map((v) => html`<option${v === chosen ? html` selected` : ""}>${v}</option>`)}</select></label>`;
 
-export function filterFields(q: Omit<Query, "q" | "limit">, withStatus = true): Html {
+/** `anyStatus`: what no status chosen means (search: active or promoted; a bulk forget: every status). */
+export function filterFields(q: Omit<Query, "q" | "limit">, anyStatus = "active or promoted"): Html {
   return html`${select("type", "Type", MEMORY_TYPES, q.type)}
 <label>Project<input name="project" value="${q.project}"></label>
 <label>Tag<input name="tag" value="${q.tag}"></label>
 <label>Entity<input name="entity" value="${q.entity}"></label>
-${withStatus ? select("status", "Status", [...MEMORY_STATUSES, "all"], q.status, "active or promoted") : ""}
-<label>Created since<input name="since" value="${q.since}" placeholder="7d, 2026-11-01"></label>`;
+${select("status", "Status", [...MEMORY_STATUSES, "all"], q.status, anyStatus)}
+<label>Created since<input name="since" value="${q.since}" placeholder="7d, 2026-11-01"></label>
+<label>Created before<input name="before" value="${q.before}" placeholder="30d, 2026-12-01"></label>`;
 }
 
 type Mem = { id: string; type: string; project: string | null; content: string; gist: string | null; created_at: number; status: string; meta: { tags: string[] } };

@@ -29,11 +29,13 @@ const filterShape = () => ({
   project: v.optional(v.pipe(v.string(), v.maxLength(500))),
   /** Created since: 7d, 12h, 2026-11-01 or Unix seconds. */
   since: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  /** Created before (not at): the same forms; with since, a date range. */
+  before: v.optional(v.pipe(v.string(), v.maxLength(100))),
   /** Each shown memory's decay score too. */
   scores: v.optional(v.boolean(), false),
 });
 
-type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined };
+type FilterInput = { status: string[]; type: string[]; tag: string[]; entity: string[]; project?: string | undefined; since?: string | undefined; before?: string | undefined };
 
 function filterOf(f: FilterInput): MemoryFilter {
   const filter: MemoryFilter = {
@@ -43,7 +45,9 @@ function filterOf(f: FilterInput): MemoryFilter {
     entities: f.entity,
   };
   if (f.project !== undefined) filter.project = f.project;
-  if (f.since !== undefined) filter.since = parseSince(f.since, Math.floor(Date.now() / 1000));
+  const now = Math.floor(Date.now() / 1000);
+  if (f.since !== undefined) filter.since = parseSince(f.since, now);
+  if (f.before !== undefined) filter.before = parseSince(f.before, now);
   return filter;
 }
 

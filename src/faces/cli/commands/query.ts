@@ -33,6 +33,7 @@ function filterFlags(flags: Flags) {
     entity: list(flags, "entity"),
     project: str(flags, "project"),
     since: str(flags, "since"),
+    before: str(flags, "before"),
     scores: flags.scores === true,
     limit: num(flags, "limit", { ...QUERY_LIMITS.limit, int: true }),
   };
