@@ -3,7 +3,8 @@
 //
 // The Bun tests spend most of their time waiting for the processes they start (memsync, git),
 // one at a time per file; so the files run in a pool of `bun test` processes (TEST_JOBS, default
-// 2: one per core of the 2-core machines it must pass on), the slow ones first so no worker ends
+// 3 on the 2-core machines it must pass on: files also wait without using a core — a lock's
+// timeout, a server's back-off, the browser — and a third file fills those gaps), the slow ones first so no worker ends
 // alone with one. The type-check runs beside the build, the Deno run joins the pool (without
 // Deno's own type-check: tsc has checked the same files, more strictly, and Deno's check of the
 // source graph took half of the Deno run's time; and as one module, see denoEntry).
@@ -219,7 +220,7 @@ function denoEntry(): string {
 }
 
 async function pool(): Promise<void> {
-  const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 2) || 2);
+  const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 3);
   const only = process.argv.slice(2); // `bun scripts/test.ts sync/ cli/get`: only the files these name (the Deno run: `deno`)
   const withDeno = only.length === 0 || only.some((o) => DENO.includes(o));
   const files = testFiles(path.join(root, "tests")).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));

@@ -31,12 +31,21 @@ export interface RunOptions {
 
 let fakeHome: string | undefined;
 
+/**
+ * The memsync commands the tests run go with JavaScriptCore's JIT off (TEST_JIT=1 keeps it on):
+ * each lives 30-300 ms, too short for compiled code to pay back the compiler threads. Per
+ * command, alternating runs at load ~25: save 152 -> 102 ms of CPU, recall 151 -> 92, touch 120 ->
+ * 102, status 129 -> 108. The JIT changes speed, never a result; the chaos test, the servers and
+ * the test files themselves keep it, so the binary is still driven as users run it.
+ */
+const RUNTIME_ENV: Record<string, string> = process.env.TEST_JIT === "1" ? {} : { BUN_JSC_useJIT: "0" };
+
 /** The environment of a memsync run: never the real home (no test may touch ~/.memsync). */
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MEMSYNC_")) env[k] = v;
   fakeHome ??= tempDir("memsync-home-");
-  return { ...env, HOME: fakeHome, MEMSYNC_MACHINE: "test-machine", ...extra };
+  return { ...env, ...RUNTIME_ENV, HOME: fakeHome, MEMSYNC_MACHINE: "test-machine", ...extra };
 }
 
 /** Run memsync (the compiled binary unless opts.command says otherwise) and wait for it. */

@@ -91,7 +91,7 @@ describe("a transfer killed between object writes", () => {
     const t0 = Date.now();
     memsyncJson(["--store", a, "push"]);
     const span = Math.max(150, (Date.now() - t0) * 1.2);
-    const tries = Number(process.env.MEMSYNC_CRASH_TRIES ?? 12);
+    const tries = Number(process.env.MEMSYNC_CRASH_TRIES ?? 8);
     let memories = 42;
     for (let i = 0; i < tries; i++) {
       const dir = i % 2 === 0 ? a : b;
