@@ -93,7 +93,12 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
   const http = await httpClient();
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
-    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    // isomorphic-git tells the server it "has" the commit of `ref` only (no history walk). The
+    // local branch is often a commit the server has never seen (a local commit, a merge not yet
+    // pushed), and then the server sends the whole history, every time, growing with it; the
+    // tracking ref is what the server last had, so it receives only what is new since.
+    const have = before ? TRACKING : branchName(ref);
+    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: have, remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const theirs = r.fetchHead ?? null;
     if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
