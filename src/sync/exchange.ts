@@ -10,7 +10,8 @@ import { writeCommitObject, writeLooseObject } from "./loose-objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
-import { commitInfo, descendsFrom, mergeBases } from "./commit-graph.ts";
+import { descendsFrom, mergeBases } from "./commit-graph.ts";
+import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
 import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
@@ -362,38 +363,23 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
     if (!out.head) return out;
     if (out.head === (await resolve(`${dir}/.git`, TRACKING))) return out;
     out.commits_out = (await commitsAhead(dir)) ?? 0;
+    let sent;
     try {
-      const r = await git.push({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), ...httpAuth(remote, creds) });
-      if (r.ok) {
-        writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
-        out.pushed = true;
-        return out;
-      }
+      sent = await sendPack(http, { gitdir: `${dir}/.git`, url: remote.url, ref, mine: out.head, headers: basicAuth(tokenFor(remote.url, creds)) });
     } catch (e) {
-      // rejected: isomorphic-git saw the remote ahead (PushRejectedError), or the server refused
-      // the ref update because another push moved or held the branch meanwhile: merge and retry
-      const code = (e as { code?: string }).code ?? "";
-      if (code === "GitPushError") {
-        const refused = pushRefusal(e);
-        if (refused) throw unavailable(`the remote refused the push (${remote.url}): ${refused}; your commits are kept locally`);
-      } else if (code !== "PushRejectedError") networkError(e, remote.url);
+      networkError(e, remote.url);
     }
+    if (sent.kind === "sent" || sent.kind === "up-to-date") {
+      writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
+      out.pushed = true; // (up-to-date: an earlier push, killed before it moved the tracking ref, had landed)
+      return out;
+    }
+    if (sent.kind === "refused") throw unavailable(`the remote refused the push (${remote.url}): ${sent.reason.split("\n")[0]}; your commits are kept locally`);
     // the remote moved on: merge it in, then try again
     out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
-}
-
-/**
- * Why a server refused a ref update, when it is not a race another push won (those are retried
- * after a merge): a hook or a protected branch says no however often one asks.
- */
-function pushRefusal(e: unknown): string | null {
-  const data = (e as { data?: { prettyDetails?: string; result?: { refs?: Record<string, { error?: string }> } } }).data;
-  const detail = [data?.prettyDetails ?? "", ...Object.values(data?.result?.refs ?? {}).map((r) => r.error ?? "")].join(" ").trim();
-  if (!detail || /fetch first|non-fast-forward|failed to (update|lock)|cannot lock|incorrect old value|stale info/i.test(detail)) return null;
-  return detail.split("\n")[0]!;
 }
 
 /** Commits the remote has not got yet (for status: work waiting to be pushed). */
@@ -403,36 +389,7 @@ export async function commitsAhead(dir: string): Promise<number | null> {
   const tracked = await resolve(`${dir}/.git`, TRACKING);
   if (!local) return 0;
   if (!tracked) return (await git.log({ fs, dir, ref: local, depth: 10_000 })).length;
-  return local === tracked ? 0 : countOnlyFrom(dir, local, tracked);
-}
-
-/**
- * Commits reachable from `mine` and not from `theirs`, found as git finds merge bases: walk both
- * histories newest first, marking which side reaches each commit, and stop once every commit left
- * to look at is reachable from theirs. The walk stays near the two tips, however long the history.
- */
-async function countOnlyFrom(dir: string, mine: string, theirs: string): Promise<number> {
-  const MINE = 1;
-  const THEIRS = 2;
-  const marks = new Map<string, number>();
-  const info = new Map<string, { time: number; parents: string[] }>();
-  const queue = new Set<string>();
-  const mark = async (oid: string, side: number) => {
-    if (!info.has(oid)) info.set(oid, await commitInfo(`${dir}/.git`, oid));
-    const before = marks.get(oid) ?? 0;
-    if ((before | side) === before) return;
-    marks.set(oid, before | side);
-    queue.add(oid);
-  };
-  await mark(mine, MINE);
-  await mark(theirs, THEIRS);
-  while ([...queue].some((oid) => marks.get(oid) === MINE)) {
-    let newest = "";
-    for (const oid of queue) if (!newest || info.get(oid)!.time > info.get(newest)!.time) newest = oid;
-    queue.delete(newest);
-    for (const p of info.get(newest)!.parents) await mark(p, marks.get(newest)!);
-  }
-  return [...marks.values()].filter((m) => m === MINE).length;
+  return local === tracked ? 0 : (await commitsOnlyFrom(`${dir}/.git`, local, tracked)).commits.length;
 }
 
 /**
