@@ -15,6 +15,7 @@ import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
 import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
+import type { HttpClient } from "./http-client.ts";
 import { fetchFs } from "./fetch-fs.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
@@ -55,8 +56,8 @@ export interface PushResult {
 const TRACKING = "refs/remotes/origin/main";
 
 /** memsync's own HTTP client (http-client.ts): redirects never carry the token to another origin. */
-async function httpClient() {
-  return (await import("./http-client.ts")).httpClient();
+async function httpClient(creds: Credentials) {
+  return (await import("./http-client.ts")).httpClient(creds.httpIdleMs);
 }
 
 function branchName(ref: string): string {
@@ -74,8 +75,10 @@ function httpAuth(remote: Remote & { kind: "http" }, creds: Credentials) {
 }
 
 /** Network trouble of any kind is "unavailable": nothing local is lost, sync again later. */
-function networkError(e: unknown, url: string): never {
+function networkError(e: unknown, url: string, http: HttpClient): never {
   if (isMemsyncError(e)) throw e;
+  const stall = http.stallError();
+  if (stall) throw stall; // (isomorphic-git wraps what a response body throws)
   const code = (e as { code?: string }).code ?? "";
   const msg = e instanceof Error ? e.message : String(e);
   if (/HttpError|UserCanceled/.test(code) || /401|403/.test(msg)) throw unavailable(`the remote refused access (${url}): set MEMSYNC_GIT_TOKEN or a credentials file`);
@@ -91,7 +94,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn };
   }
-  const http = await httpClient();
+  const http = await httpClient(creds);
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
     // isomorphic-git tells the server it "has" the commit of `ref` only (no history walk). The
@@ -100,6 +103,8 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     // tracking ref is what the server last had, so it receives only what is new since.
     const have = before ? TRACKING : branchName(ref);
     const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: have, remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const stall = http.stallError();
+    if (stall) throw stall; // the tracking ref never names a fetch cut short
     const theirs = r.fetchHead ?? null;
     if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
@@ -108,7 +113,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     if ((e as { code?: string }).code === "NotFoundError" && /HEAD/.test(String(e))) {
       throw unavailable(`the remote's HEAD names no branch (${remote.url}): make main its default branch`);
     }
-    networkError(e, remote.url);
+    networkError(e, remote.url, http);
   }
 }
 
@@ -353,7 +358,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
 }
 
 async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts: number): Promise<PushResult> {
-  const http = await httpClient();
+  const http = await httpClient(creds);
   const dir = store.root;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
@@ -367,7 +372,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
     try {
       sent = await sendPack(http, { gitdir: `${dir}/.git`, url: remote.url, ref, mine: out.head, headers: basicAuth(tokenFor(remote.url, creds)) });
     } catch (e) {
-      networkError(e, remote.url);
+      networkError(e, remote.url, http);
     }
     if (sent.kind === "sent" || sent.kind === "up-to-date") {
       writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
@@ -429,11 +434,13 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
  * objects a damaged store lacks from such a fresh copy of an HTTP remote.
  */
 export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
-  const http = await httpClient();
+  const http = await httpClient(creds);
   try {
     const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const stall = http.stallError();
+    if (stall) throw stall;
     return r.fetchHead ?? null;
   } catch (e) {
-    networkError(e, remote.url);
+    networkError(e, remote.url, http);
   }
 }

@@ -17,6 +17,7 @@ const STATUS: Record<ErrorCode | ApiCode, number> = {
   conflict: 409,
   too_large: 413,
   unavailable: 503,
+  timeout: 504,
   corrupt: 500,
   internal: 500,
 };

@@ -22,6 +22,7 @@ const ERRORS = {
   "413": errorResponse("body too large (too_large)"),
   "500": errorResponse("corrupt or internal"),
   "503": errorResponse("store unavailable or busy (unavailable)"),
+  "504": errorResponse("the git remote stalled during a sync (timeout)"),
 };
 
 const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd", "SubagentStart", "SubagentStop"];
