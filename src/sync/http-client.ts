@@ -64,7 +64,11 @@ async function bodyBytes(body: GitHttpRequest["body"]): Promise<Uint8Array | und
 /** Default idle bound of a request, ms. */
 export const DEFAULT_HTTP_IDLE_MS = 60_000;
 
-/** The idle timer of one request: armed while it waits for bytes, fires at most once. */
+/**
+ * The idle timer of one request: armed only while something waits for the network (the fetch
+ * until its headers, each read of the body), so a body nobody reads (isomorphic-git leaves a
+ * 401's unread) never fires it, and unref'd, so it never keeps a finished command alive.
+ */
 class Stall {
   private timer: ReturnType<typeof setTimeout> | undefined;
   readonly controller = new AbortController();
@@ -82,6 +86,7 @@ class Stall {
       this.onFire(this);
       this.controller.abort();
     }, this.ms);
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   stop(): void {
@@ -103,6 +108,8 @@ async function* chunks(stream: ReadableStream<Uint8Array> | null, stall: Stall, 
         r = await reader.read();
       } catch (e) {
         throw stall.fired ? error() : e;
+      } finally {
+        stall.stop();
       }
       if (r.done) return;
       if (r.value) yield r.value;
@@ -145,8 +152,9 @@ async function send(req: GitHttpRequest, moved: Map<string, string>, idleMs: num
     try {
       res = await fetch(url, { method, headers: req.headers ?? {}, body, redirect: "manual", signal });
     } catch (e) {
-      stall.stop();
       throw stall.fired ? stalled() : e;
+    } finally {
+      stall.stop();
     }
     const location = res.headers.get("location");
     if (!REDIRECTS.has(res.status) || location === null) {
