@@ -324,6 +324,22 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
  * Send local commits (outside the store's write lock); when the remote moved on, pull (commit
  * pending changes and merge, under one hold of the lock) and try again.
  */
+/**
+ * How long a push keeps retrying against a remote that keeps moving: no new attempt starts after
+ * this (besides the count of attempts), so a sync that keeps losing the race to faster machines
+ * ends on a loaded one too, with its commits kept for the next sync.
+ */
+export const PUSH_RETRY_BUDGET_MS = 120_000;
+
+/** Whether another attempt may start: within the count and the time budget. */
+function mayRetry(attempt: number, maxAttempts: number, started: number): boolean {
+  return attempt <= maxAttempts && (attempt === 1 || Date.now() - started < PUSH_RETRY_BUDGET_MS);
+}
+
+function gaveUp(attempts: number, started: number): never {
+  throw unavailable(`push gave up after ${attempts} attempts in ${Math.round((Date.now() - started) / 1000)} s: the remote kept moving; nothing is lost, run sync again`);
+}
+
 export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts = 8): Promise<PushResult> {
   const remote = await getRemote(store.root);
   if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, maxAttempts);
@@ -332,7 +348,8 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
   const gitdir = `${dir}/.git`;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+  const started = Date.now();
+  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
     out.attempts = attempt;
     const mine = await resolve(gitdir, ref);
     out.head = mine;
@@ -354,7 +371,7 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     }
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+  gaveUp(out.attempts, started);
 }
 
 async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts: number): Promise<PushResult> {
@@ -362,7 +379,8 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
   const dir = store.root;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+  const started = Date.now();
+  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
     out.attempts = attempt;
     out.head = await resolve(`${dir}/.git`, ref);
     if (!out.head) return out;
@@ -384,7 +402,7 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
     out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+  gaveUp(out.attempts, started);
 }
 
 /** Commits the remote has not got yet (for status: work waiting to be pushed). */
