@@ -267,5 +267,6 @@ export async function sendPack(client: PushClient, opts: { gitdir: string; url: 
 
 /** The Authorization header for a token (as isomorphic-git sends it: Basic, user x-access-token). */
 export function basicAuth(token: string | undefined): Record<string, string> {
-  return token ? { authorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}` } : {};
+  // btoa over the UTF-8 bytes: the same on Bun and Deno (no Buffer), any token text
+  return token ? { authorization: `Basic ${btoa(String.fromCharCode(...enc.encode(`x-access-token:${token}`)))}` } : {};
 }
