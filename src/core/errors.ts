@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   corrupt: 7,
   /** A credential is missing or wrong (serve without a token on a public address; the API's 401). */
   unauthorized: 8,
+  /** The network stalled: a request to the remote received nothing for its idle bound. */
+  timeout: 9,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -36,6 +38,7 @@ export const notFound = (msg: string, data?: Record<string, unknown>) => new Mem
 export const invalidInput = (msg: string, data?: Record<string, unknown>) => new MemsyncError("invalid_input", msg, data);
 export const conflict = (msg: string, data?: Record<string, unknown>) => new MemsyncError("conflict", msg, data);
 export const unavailable = (msg: string, data?: Record<string, unknown>) => new MemsyncError("unavailable", msg, data);
+export const timedOut = (msg: string, data?: Record<string, unknown>) => new MemsyncError("timeout", msg, data);
 export const corrupt = (msg: string, data?: Record<string, unknown>) => new MemsyncError("corrupt", msg, data);
 
 export function isMemsyncError(e: unknown): e is MemsyncError {

@@ -15,8 +15,8 @@ export interface OpsEnv {
   driverCommand?: string;
   /** This machine's vault folder for promoted notes (MEMSYNC_VAULT, absolute); never a synced setting. */
   vault?: string;
-  /** Where an HTTP(S) remote's token comes from (never from .git/config). */
-  credentials?: { token?: string; file?: string };
+  /** Where an HTTP(S) remote's token comes from (never from .git/config), and how long its requests may stall. */
+  credentials?: { token?: string; file?: string; httpIdleMs?: number };
   /** A store kept open across calls (a server's: ops/kept-store.ts); none: each call opens and closes one. */
   /**
    * A store kept open across calls (a server's: ops/kept-store.ts), used by the calls whose store

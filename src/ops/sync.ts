@@ -64,9 +64,9 @@ function committer(store: Store, who: { author: Author; now: number }): { step: 
   return { step, outcome, ran: () => ran };
 }
 
-/** Offline, or no remote: what is pending is still committed locally, then the error stands. */
+/** Offline, no remote, or a remote that stalled: what is pending is still committed locally, then the error stands. */
 async function commitThenRethrow(store: Store, c: ReturnType<typeof committer>, e: unknown): Promise<never> {
-  if (!c.ran() && isMemsyncError(e) && e.code === "unavailable") await store.exclusive(c.step);
+  if (!c.ran() && isMemsyncError(e) && (e.code === "unavailable" || e.code === "timeout")) await store.exclusive(c.step);
   throw e;
 }
 

@@ -11,7 +11,7 @@ import { selfCommand, shellQuote } from "./self.ts";
 export interface OpsEnvValues {
   /** The store folder as given (--store, a request's store); relative to cwd. */
   store?: string;
-  /** Environment variables: MEMSYNC_HOME, MEMSYNC_MACHINE, MEMSYNC_VAULT, MEMSYNC_GIT_TOKEN, MEMSYNC_BUSY_TIMEOUT_MS, XDG_CONFIG_HOME. */
+  /** Environment variables: MEMSYNC_HOME, MEMSYNC_MACHINE, MEMSYNC_VAULT, MEMSYNC_GIT_TOKEN, MEMSYNC_BUSY_TIMEOUT_MS, MEMSYNC_HTTP_IDLE_TIMEOUT_MS, XDG_CONFIG_HOME. */
   vars: Readonly<Record<string, string | undefined>>;
   cwd: string;
   home: string;
@@ -34,6 +34,8 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
   const machine = nonEmpty(v.vars.MEMSYNC_MACHINE);
   const token = nonEmpty(v.vars.MEMSYNC_GIT_TOKEN);
   const vault = nonEmpty(v.vars.MEMSYNC_VAULT);
+  // MEMSYNC_HTTP_IDLE_TIMEOUT_MS: how long an HTTP request to the remote may receive nothing (default 60 s)
+  const idle = Number(nonEmpty(v.vars.MEMSYNC_HTTP_IDLE_TIMEOUT_MS));
   return {
     ...(Number.isFinite(busy) && busy > 0 ? { open: { busyTimeoutMs: busy } } : {}),
     storeRoot: root,
@@ -44,12 +46,13 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
     ...(v.self ? { driverCommand: `${v.self.map(shellQuote).join(" ")} merge-driver %O %A %B %P %L` } : {}),
     credentials: {
       ...(token !== undefined ? { token } : {}),
+      ...(Number.isFinite(idle) && idle > 0 ? { httpIdleMs: idle } : {}),
       file: path.join(nonEmpty(v.vars.XDG_CONFIG_HOME) ?? path.join(v.home, ".config"), "memsync", "credentials"),
     },
   };
 }
 
-const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_VAULT", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
+const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_VAULT", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "MEMSYNC_HTTP_IDLE_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
 
 /** This process's values. */
 export function hostValues(store?: string): OpsEnvValues {

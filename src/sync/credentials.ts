@@ -8,6 +8,8 @@ import { invalidInput } from "../core/errors.ts";
 export interface Credentials {
   token?: string;
   file?: string;
+  /** How long an HTTP request to the remote may go without receiving a byte (http-client.ts). */
+  httpIdleMs?: number;
 }
 
 export function tokenFor(url: string, creds: Credentials): string | undefined {

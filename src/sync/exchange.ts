@@ -10,10 +10,12 @@ import { writeCommitObject, writeLooseObject } from "./loose-objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
-import { commitInfo, descendsFrom, mergeBases } from "./commit-graph.ts";
+import { descendsFrom, mergeBases } from "./commit-graph.ts";
+import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
 import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
+import type { HttpClient } from "./http-client.ts";
 import { fetchFs } from "./fetch-fs.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
@@ -54,8 +56,8 @@ export interface PushResult {
 const TRACKING = "refs/remotes/origin/main";
 
 /** memsync's own HTTP client (http-client.ts): redirects never carry the token to another origin. */
-async function httpClient() {
-  return (await import("./http-client.ts")).httpClient();
+async function httpClient(creds: Credentials) {
+  return (await import("./http-client.ts")).httpClient(creds.httpIdleMs);
 }
 
 function branchName(ref: string): string {
@@ -73,8 +75,10 @@ function httpAuth(remote: Remote & { kind: "http" }, creds: Credentials) {
 }
 
 /** Network trouble of any kind is "unavailable": nothing local is lost, sync again later. */
-function networkError(e: unknown, url: string): never {
+function networkError(e: unknown, url: string, http: HttpClient): never {
   if (isMemsyncError(e)) throw e;
+  const stall = http.stallError();
+  if (stall) throw stall; // (isomorphic-git wraps what a response body throws)
   const code = (e as { code?: string }).code ?? "";
   const msg = e instanceof Error ? e.message : String(e);
   if (/HttpError|UserCanceled/.test(code) || /401|403/.test(msg)) throw unavailable(`the remote refused access (${url}): set MEMSYNC_GIT_TOKEN or a credentials file`);
@@ -90,10 +94,17 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn };
   }
-  const http = await httpClient();
+  const http = await httpClient(creds);
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
-    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    // isomorphic-git tells the server it "has" the commit of `ref` only (no history walk). The
+    // local branch is often a commit the server has never seen (a local commit, a merge not yet
+    // pushed), and then the server sends the whole history, every time, growing with it; the
+    // tracking ref is what the server last had, so it receives only what is new since.
+    const have = before ? TRACKING : branchName(ref);
+    const r = await git.fetch({ fs: fetchFs(`${dir}/.git`), http, dir, url: remote.url, ref: have, remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const stall = http.stallError();
+    if (stall) throw stall; // the tracking ref never names a fetch cut short
     const theirs = r.fetchHead ?? null;
     if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
@@ -102,7 +113,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     if ((e as { code?: string }).code === "NotFoundError" && /HEAD/.test(String(e))) {
       throw unavailable(`the remote's HEAD names no branch (${remote.url}): make main its default branch`);
     }
-    networkError(e, remote.url);
+    networkError(e, remote.url, http);
   }
 }
 
@@ -313,6 +324,22 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
  * Send local commits (outside the store's write lock); when the remote moved on, pull (commit
  * pending changes and merge, under one hold of the lock) and try again.
  */
+/**
+ * How long a push keeps retrying against a remote that keeps moving: no new attempt starts after
+ * this (besides the count of attempts), so a sync that keeps losing the race to faster machines
+ * ends on a loaded one too, with its commits kept for the next sync.
+ */
+export const PUSH_RETRY_BUDGET_MS = 120_000;
+
+/** Whether another attempt may start: within the count and the time budget. */
+function mayRetry(attempt: number, maxAttempts: number, started: number): boolean {
+  return attempt <= maxAttempts && (attempt === 1 || Date.now() - started < PUSH_RETRY_BUDGET_MS);
+}
+
+function gaveUp(attempts: number, started: number): never {
+  throw unavailable(`push gave up after ${attempts} attempts in ${Math.round((Date.now() - started) / 1000)} s: the remote kept moving; nothing is lost, run sync again`);
+}
+
 export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts = 8): Promise<PushResult> {
   const remote = await getRemote(store.root);
   if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, maxAttempts);
@@ -321,7 +348,8 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
   const gitdir = `${dir}/.git`;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+  const started = Date.now();
+  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
     out.attempts = attempt;
     const mine = await resolve(gitdir, ref);
     out.head = mine;
@@ -343,52 +371,38 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     }
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
+  gaveUp(out.attempts, started);
 }
 
 async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts: number): Promise<PushResult> {
-  const http = await httpClient();
+  const http = await httpClient(creds);
   const dir = store.root;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+  const started = Date.now();
+  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
     out.attempts = attempt;
     out.head = await resolve(`${dir}/.git`, ref);
     if (!out.head) return out;
     if (out.head === (await resolve(`${dir}/.git`, TRACKING))) return out;
     out.commits_out = (await commitsAhead(dir)) ?? 0;
+    let sent;
     try {
-      const r = await git.push({ fs, http, dir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), ...httpAuth(remote, creds) });
-      if (r.ok) {
-        writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
-        out.pushed = true;
-        return out;
-      }
+      sent = await sendPack(http, { gitdir: `${dir}/.git`, url: remote.url, ref, mine: out.head, headers: basicAuth(tokenFor(remote.url, creds)) });
     } catch (e) {
-      // rejected: isomorphic-git saw the remote ahead (PushRejectedError), or the server refused
-      // the ref update because another push moved or held the branch meanwhile: merge and retry
-      const code = (e as { code?: string }).code ?? "";
-      if (code === "GitPushError") {
-        const refused = pushRefusal(e);
-        if (refused) throw unavailable(`the remote refused the push (${remote.url}): ${refused}; your commits are kept locally`);
-      } else if (code !== "PushRejectedError") networkError(e, remote.url);
+      networkError(e, remote.url, http);
     }
+    if (sent.kind === "sent" || sent.kind === "up-to-date") {
+      writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
+      out.pushed = true; // (up-to-date: an earlier push, killed before it moved the tracking ref, had landed)
+      return out;
+    }
+    if (sent.kind === "refused") throw unavailable(`the remote refused the push (${remote.url}): ${sent.reason.split("\n")[0]}; your commits are kept locally`);
     // the remote moved on: merge it in, then try again
     out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  throw unavailable(`push gave up after ${maxAttempts} attempts: the remote kept moving; nothing is lost, run sync again`);
-}
-
-/**
- * Why a server refused a ref update, when it is not a race another push won (those are retried
- * after a merge): a hook or a protected branch says no however often one asks.
- */
-function pushRefusal(e: unknown): string | null {
-  const data = (e as { data?: { prettyDetails?: string; result?: { refs?: Record<string, { error?: string }> } } }).data;
-  const detail = [data?.prettyDetails ?? "", ...Object.values(data?.result?.refs ?? {}).map((r) => r.error ?? "")].join(" ").trim();
-  if (!detail || /fetch first|non-fast-forward|failed to (update|lock)|cannot lock|incorrect old value|stale info/i.test(detail)) return null;
-  return detail.split("\n")[0]!;
+  gaveUp(out.attempts, started);
 }
 
 /** Commits the remote has not got yet (for status: work waiting to be pushed). */
@@ -398,36 +412,7 @@ export async function commitsAhead(dir: string): Promise<number | null> {
   const tracked = await resolve(`${dir}/.git`, TRACKING);
   if (!local) return 0;
   if (!tracked) return (await git.log({ fs, dir, ref: local, depth: 10_000 })).length;
-  return local === tracked ? 0 : countOnlyFrom(dir, local, tracked);
-}
-
-/**
- * Commits reachable from `mine` and not from `theirs`, found as git finds merge bases: walk both
- * histories newest first, marking which side reaches each commit, and stop once every commit left
- * to look at is reachable from theirs. The walk stays near the two tips, however long the history.
- */
-async function countOnlyFrom(dir: string, mine: string, theirs: string): Promise<number> {
-  const MINE = 1;
-  const THEIRS = 2;
-  const marks = new Map<string, number>();
-  const info = new Map<string, { time: number; parents: string[] }>();
-  const queue = new Set<string>();
-  const mark = async (oid: string, side: number) => {
-    if (!info.has(oid)) info.set(oid, await commitInfo(`${dir}/.git`, oid));
-    const before = marks.get(oid) ?? 0;
-    if ((before | side) === before) return;
-    marks.set(oid, before | side);
-    queue.add(oid);
-  };
-  await mark(mine, MINE);
-  await mark(theirs, THEIRS);
-  while ([...queue].some((oid) => marks.get(oid) === MINE)) {
-    let newest = "";
-    for (const oid of queue) if (!newest || info.get(oid)!.time > info.get(newest)!.time) newest = oid;
-    queue.delete(newest);
-    for (const p of info.get(newest)!.parents) await mark(p, marks.get(newest)!);
-  }
-  return [...marks.values()].filter((m) => m === MINE).length;
+  return local === tracked ? 0 : (await commitsOnlyFrom(`${dir}/.git`, local, tracked)).commits.length;
 }
 
 /**
@@ -467,11 +452,13 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
  * objects a damaged store lacks from such a fresh copy of an HTTP remote.
  */
 export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
-  const http = await httpClient();
+  const http = await httpClient(creds);
   try {
     const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
+    const stall = http.stallError();
+    if (stall) throw stall;
     return r.fetchHead ?? null;
   } catch (e) {
-    networkError(e, remote.url);
+    networkError(e, remote.url, http);
   }
 }

@@ -46,7 +46,9 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
       req.socket.destroy();
       return;
     }
+    // stderr is not read: ignored, so a chatty backend can never block on a full pipe
     const cgi = spawn("git", ["http-backend"], {
+      stdio: ["pipe", "pipe", "ignore"],
       env: {
         ...process.env,
         GIT_PROJECT_ROOT: projectRoot,
@@ -61,6 +63,10 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
       },
     });
     req.pipe(cgi.stdin);
+    // a client killed mid-request: the backend would wait on its stdin for ever
+    res.on("close", () => {
+      if (!res.writableFinished && cgi.exitCode === null) cgi.kill("SIGKILL");
+    });
     let head = Buffer.alloc(0);
     let headersDone = false;
     cgi.stdout.on("data", (chunk: Buffer) => {

@@ -18,6 +18,7 @@ const STATUS: Record<ErrorCode | ApiCode, number> = {
   too_large: 413,
   too_many_requests: 429,
   unavailable: 503,
+  timeout: 504,
   corrupt: 500,
   internal: 500,
 };

@@ -23,6 +23,7 @@ const ERRORS = {
   "429": errorResponse("too many wrong tokens from this address: wait Retry-After seconds (too_many_requests)"),
   "500": errorResponse("corrupt or internal"),
   "503": errorResponse("store unavailable or busy (unavailable)"),
+  "504": errorResponse("the git remote stalled during a sync (timeout)"),
 };
 
 const HOOK_EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd", "SubagentStart", "SubagentStop"];
