@@ -17,15 +17,12 @@ import path from "node:path";
 import { commandLine, findHyperfine, loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
+import { arg } from "./args.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BENCH = path.join(REPO, ".bench");
 const SEED = 20261121;
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 /** The smallest compiled Bun program, built as scripts/bench builds it (--compile --bytecode --format=esm). */
 function emptyBun(): string {

@@ -18,15 +18,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
+import { arg } from "./args.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BENCH = path.join(REPO, ".bench");
 const SEED = 20261121;
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 const sizes = arg("--sizes", "1000,10000,50000").split(",").map((s) => Number(s.replace(/k$/i, "000")));
 const bins = arg("--bins", `after=${path.join(REPO, "dist/memsync")}`)

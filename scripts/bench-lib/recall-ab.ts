@@ -8,14 +8,11 @@ import path from "node:path";
 import { statOf } from "./cold.ts";
 import { ensureBenchStore } from "./generate.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
+import { arg } from "./args.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const SEED = 20261121;
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 /** Prompts as a hook gets them: the benchmark's three, a paraphrase, and two about nothing in the store. */
 const PROMPTS: Record<string, string> = {

@@ -14,6 +14,7 @@ import { Store } from "../../src/store/store.ts";
 import { type ColdCase, findHyperfine, measure, type Stat, statOf } from "./cold.ts";
 import { PROJECTS } from "./corpus.ts";
 import { ensureBenchStore } from "./generate.ts";
+import { arg } from "./args.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(REPO, "dist/memsync");
@@ -32,10 +33,6 @@ export interface RecallBenchResult {
   inproc: Record<string, Stat & { total?: number; shown?: number }>;
 }
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
 
 export async function measureRecall(size: number, runs: number): Promise<RecallBenchResult> {
   const dir = path.join(REPO, ".bench", `store-${size}`);

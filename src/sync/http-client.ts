@@ -1,3 +1,4 @@
+import { readAllBytes } from "../core/bytes.ts";
 import { timedOut, unavailable } from "../core/errors.ts";
 import { safeUrl } from "./remote-url.ts";
 
@@ -48,17 +49,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 async function bodyBytes(body: GitHttpRequest["body"]): Promise<Uint8Array | undefined> {
   if (body === undefined) return undefined;
   if (body instanceof Uint8Array) return body;
-  const parts: Uint8Array[] = [];
-  for await (const p of body as AsyncIterable<Uint8Array>) parts.push(p);
-  let size = 0;
-  for (const p of parts) size += p.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return readAllBytes(body as AsyncIterable<Uint8Array>);
 }
 
 /** Default idle bound of a request, ms. */

@@ -1,3 +1,4 @@
+import { concatBytes, readAllBytes } from "../core/bytes.ts";
 import { unavailable } from "../core/errors.ts";
 import { commitInfo, descendsFrom } from "./commit-graph.ts";
 import type { GitHttpRequest, GitHttpResponse } from "./http-client.ts";
@@ -55,21 +56,6 @@ export function parsePktLines(bytes: Uint8Array): (Uint8Array | null)[] {
   return out;
 }
 
-async function readAll(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const p of body) {
-    parts.push(p);
-    size += p.length;
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export interface Advertisement {
   refs: Map<string, string>;
@@ -185,16 +171,9 @@ async function packOf(gitdir: string, oids: string[]): Promise<Uint8Array> {
     parts.push(entryHeader(CODE[obj.type as keyof typeof CODE], obj.content.length), zlibDeflate(obj.content));
   }
   progress("packing objects", oids.length, oids.length);
-  let size = 20;
-  for (const p of parts) size += p.length;
-  const pack = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    pack.set(p, at);
-    at += p.length;
-  }
-  pack.set(sha1(pack.subarray(0, at)), at);
-  return pack;
+  // the trailer: the SHA-1 of everything before it
+  const body = concatBytes(parts);
+  return concatBytes([body, sha1(body)]);
 }
 
 export type SendOutcome = { kind: "sent"; objects: number } | { kind: "up-to-date" } | { kind: "moved" } | { kind: "refused"; reason: string };
@@ -210,7 +189,7 @@ export async function sendPack(client: PushClient, opts: { gitdir: string; url: 
   const { gitdir, url, ref, mine } = opts;
   const info = await client.request({ url: `${url}/info/refs?service=git-receive-pack`, method: "GET", headers: { ...opts.headers, accept: "application/x-git-receive-pack-advertisement" } });
   if (info.statusCode !== 200) {
-    await readAll(info.body).catch(() => undefined);
+    await readAllBytes(info.body).catch(() => undefined);
     refused(info.statusCode, url);
   }
   if (!(info.headers["content-type"] ?? "").startsWith("application/x-git-receive-pack-advertisement")) {
@@ -218,7 +197,7 @@ export async function sendPack(client: PushClient, opts: { gitdir: string; url: 
   }
   let adv: Advertisement;
   try {
-    adv = parseAdvertisement(await readAll(info.body));
+    adv = parseAdvertisement(await readAllBytes(info.body));
   } catch (e) {
     throw unavailable(`the remote's answer could not be read (${safeUrl(url)}): ${(e as Error).message}`);
   }
@@ -244,7 +223,7 @@ export async function sendPack(client: PushClient, opts: { gitdir: string; url: 
     headers: { ...opts.headers, "content-type": "application/x-git-receive-pack-request", accept: "application/x-git-receive-pack-result" },
     body,
   });
-  const answer = await readAll(res.body);
+  const answer = await readAllBytes(res.body);
   if (res.statusCode !== 200) refused(res.statusCode, url);
   progress("sending", body.length, body.length);
   let unpack = "";

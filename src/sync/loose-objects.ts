@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { concatBytes } from "../core/bytes.ts";
 import { objectWritten } from "./fault.ts";
 import { zlibDeflate, zlibInflate } from "./zlib.ts";
 
@@ -64,22 +65,14 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 export function treeContent(entries: readonly TreeEntry[]): Uint8Array {
   const keyed = entries.map((e) => ({ e, key: enc.encode(sortKey(e)) })).sort((x, y) => compareBytes(x.key, y.key));
   const parts: Uint8Array[] = [];
-  let size = 0;
   for (const { e } of keyed) {
     // git writes a folder's mode as "40000" (no leading zero)
     const head = enc.encode(`${e.type === "tree" ? "40000" : e.mode.replace(/^0+/, "")} ${e.path}\0`);
     const id = new Uint8Array(20);
     for (let i = 0; i < 20; i++) id[i] = Number.parseInt(e.oid.slice(i * 2, i * 2 + 2), 16);
     parts.push(head, id);
-    size += head.length + 20;
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 export function writeTreeObject(gitdir: string, entries: readonly TreeEntry[]): Promise<string> {

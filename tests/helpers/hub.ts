@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { BIN, fromTemplate, git, initStore, memsync, memsyncJson, snapshot, tempDir } from "./env.ts";
 
@@ -55,4 +56,19 @@ export function killAfter(args: string[], ms: number): Promise<number | null> {
       resolve(code);
     });
   });
+}
+
+/**
+ * Stores (and bare remotes, ending in .git) that git and memsync find whole: fsck --strict clean,
+ * native git status clean, no checkout left unfinished, and (withStatus) memsync's status healthy.
+ */
+export function healthy(dirs: readonly string[], opts: { withStatus?: boolean } = {}): void {
+  for (const d of dirs) {
+    const fsck = git(d, "fsck", "--strict", "--no-dangling");
+    assert.equal(fsck.status, 0, `${d}: ${fsck.stderr}`);
+    if (d.endsWith(".git")) continue;
+    assert.equal(git(d, "status", "--porcelain").stdout, "", `${d}: native git sees a clean store`);
+    assert.equal(fs.existsSync(path.join(d, ".memsync/checkout.json")), false, "no checkout left unfinished");
+    if (opts.withStatus) assert.match(memsync(["--store", d, "status"]).stdout, /health: healthy/);
+  }
 }

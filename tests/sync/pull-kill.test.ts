@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { isTempName } from "../../src/store/atomic-write.ts";
 import { git, memsync, memsyncJson, readMemoryFile, saveMany } from "../helpers/env.ts";
-import { hub, killAfter, machine, synced } from "../helpers/hub.ts";
+import { healthy as healthyStores, hub, killAfter, machine, synced } from "../helpers/hub.ts";
 import { makeRng } from "../helpers/rng.ts";
 
 // A pull writes its files as git's checkout does (no fsync per file, one durable point before
@@ -18,17 +18,7 @@ const onB = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...
 const withoutTemps = (files: Map<string, string>) => new Map([...files].filter(([rel]) => !isTempName(path.basename(rel))));
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
 
-function healthy(...dirs: string[]) {
-  for (const d of dirs) {
-    const fsck = git(d, "fsck", "--strict", "--no-dangling");
-    assert.equal(fsck.status, 0, `${d}: ${fsck.stderr}`);
-    if (!d.endsWith(".git")) {
-      assert.equal(git(d, "status", "--porcelain").stdout, "", `${d}: native git sees a clean store`);
-      assert.equal(fs.existsSync(path.join(d, ".memsync/checkout.json")), false, "no checkout left unfinished");
-      assert.match(memsync(["--store", d, "status"]).stdout, /health: healthy/);
-    }
-  }
-}
+const healthy = (...dirs: string[]) => healthyStores(dirs, { withStatus: true });
 
 describe("a pull killed at random moments", () => {
   test("SIGKILLed pulls of 20 changed memories: the next command finishes each; every touch made around them counts once", { timeout: 480_000 }, async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, saveMany, tempDir } from "../helpers/env.ts";
-import { type Hub, hub, killAfter, machine as storeOn, synced } from "../helpers/hub.ts";
+import { healthy as healthyStores, type Hub, hub, killAfter, machine as storeOn, synced } from "../helpers/hub.ts";
 
 // Sync that never loses a write: writes racing syncs, syncs killed mid-checkout, corrupt files,
 // native git half-way through a merge, commits killed mid-way. Real processes, real git.
@@ -18,16 +18,7 @@ const save = (dir: string, text: string) => runJson(dir, "save", text).memory.id
 const touch = (dir: string, ...ids: string[]) => runJson(dir, "touch", ...ids);
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
 
-function healthy(...dirs: string[]) {
-  for (const d of dirs) {
-    const fsck = git(d, "fsck", "--strict", "--no-dangling");
-    assert.equal(fsck.status, 0, `${d}: ${fsck.stderr}`);
-    if (!d.endsWith(".git")) {
-      assert.equal(git(d, "status", "--porcelain").stdout, "", `${d}: native git sees a clean store`);
-      assert.equal(fs.existsSync(path.join(d, ".memsync/checkout.json")), false, "no checkout left unfinished");
-    }
-  }
-}
+const healthy = (...dirs: string[]) => healthyStores(dirs);
 
 describe("writes made while syncs run", () => {
   test("every acknowledged touch and edit survives syncs running on two clones at once (and two syncs of one clone)", { timeout: 400_000 }, async () => {
