@@ -94,6 +94,7 @@ try {
     ["graph around a memory", (i) => `/ui/graph?id=${ids[i % ids.length]}`],
     ["forget preview, one project (about 1/14 of the store)", () => "/ui/forget?project=billing-service"],
     ["forget preview, type fact, created before 30d", () => "/ui/forget?type=fact&before=30d"],
+    ["conflicts page (memories keeping texts of a content conflict)", () => "/ui/conflicts"],
   ];
   for (const [, u] of cases) for (const sv of servers) await timed(sv.url + u(0)); // warm: the store opened, modules loaded
   const head = bins.map((b) => path.relative(REPO, b) || b);
