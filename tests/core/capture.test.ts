@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
-import { aliasKeysAgree, findMentions } from "../../src/core/capture/entities.ts";
+import { aliasKeysAgree, findMentions, units, vocabularyEntry } from "../../src/core/capture/entities.ts";
 import { extractExplicit } from "../../src/core/capture/explicit.ts";
-import { type Capture, extractCaptures, fingerprintOf, normalizeStatement } from "../../src/core/capture/extract.ts";
+import { type Capture, extractCaptures, FINGERPRINT_FILLER, fingerprintOf, normalizeStatement, SHORT_FORMS } from "../../src/core/capture/extract.ts";
 import { parseHookPayload } from "../../src/core/capture/hook-input.ts";
 import { memoryFields, reinforceMemory } from "../../src/core/capture/record.ts";
 import { VOCABULARY } from "../../src/core/capture/vocabulary.ts";
@@ -100,6 +100,40 @@ describe("the other examples must come out right", () => {
     assert.equal(a.fingerprint, "decision:postgresql for analytics database");
     assert.notEqual(a.fingerprint, extractCaptures("Let's use MySQL for the analytics DB").captures[0]!.fingerprint);
     assert.equal(normalizeStatement("K8s on GKE"), "kubernetes on gke");
+  });
+
+  test("normalizeStatement reads aliases as re-reading each window of words would (random texts of aliases, punctuation, possessives)", () => {
+    // the plain definition: every window of up to 4 units looked up as text, longest first
+    const reference = (text: string) => {
+      const us = units(text.toLowerCase());
+      const out: string[] = [];
+      for (let i = 0; i < us.length; i++) {
+        let matched = false;
+        for (let n = Math.min(4, us.length - i); n >= 1 && !matched; n--) {
+          const entry = vocabularyEntry(us.slice(i, i + n).map((u) => u.lower).join(" "));
+          if (entry) {
+            out.push(entry.name);
+            i += n - 1;
+            matched = true;
+          }
+        }
+        if (!matched && !FINGERPRINT_FILLER.has(us[i]!.lower)) {
+          const w = us[i]!.lower.replace(/['’]/g, "");
+          out.push(SHORT_FORMS[w] ?? w);
+        }
+      }
+      return out.join(" ").trim();
+    };
+    const aliases = VOCABULARY.flatMap((e) => e.aliases.map((a) => a.text));
+    const words = [...aliases.filter((a) => /[\s/-]/.test(a)), ...aliases.slice(0, 400), "the", "our", "db", "it's", "node.js", ".NET", "c++", "ci/cd", "x.-y", "a-.b", "foo's", "k8s"];
+    const seps = [" ", " ", " ", "-", "/", ", ", "'s ", ". ", "-.", "'"];
+    let seed = 12345;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let t = 0; t < 300; t++) {
+      let text = "";
+      for (let k = 0, len = 1 + rand(12); k < len; k++) text += words[rand(words.length)]! + seps[rand(seps.length)]!;
+      assert.equal(normalizeStatement(text), reference(text), text);
+    }
   });
 
   test("a long statement keeps a bounded fingerprint that still tells texts apart", () => {

@@ -95,8 +95,12 @@ export function aliasKeysAgree(): string[] {
 }
 
 export function vocabularyEntry(name: string): VocabEntry | undefined {
-  const hit = index().get(units(name).map((u) => u.lower).join(" "));
-  return hit?.entry;
+  return vocabularyEntryOfWords(units(name).map((u) => u.lower));
+}
+
+/** The entry whose alias is exactly these words (lowercase, as units() splits them). */
+export function vocabularyEntryOfWords(words: readonly string[]): VocabEntry | undefined {
+  return index().get(words.join(" "))?.entry;
 }
 
 /** What follows a verb: "go with", "make sure", "express it". */

@@ -1,5 +1,5 @@
 import type { EntityRelation } from "../model/memory.ts";
-import { findMentions, type Mention, type Span, uniqueRelations, units, verbRelations, vocabularyEntry } from "./entities.ts";
+import { findMentions, type Mention, type Span, uniqueRelations, units, verbRelations, vocabularyEntryOfWords } from "./entities.ts";
 import {
   BOOSTERS,
   CONSTRAINT,
@@ -128,10 +128,10 @@ export function cleanPhrase(text: string, max = 160): string {
   return trimEdges(t.trim());
 }
 
-const FINGERPRINT_FILLER = new Set(["a", "an", "the", "our", "my", "your", "their", "its", "this", "that", "these", "those", "we", "i", "just", "really", "very", "also", "to", "use", "using"]);
+export const FINGERPRINT_FILLER = new Set(["a", "an", "the", "our", "my", "your", "their", "its", "this", "that", "these", "those", "we", "i", "just", "really", "very", "also", "to", "use", "using"]);
 
 /** Short forms people alternate with the long ones ("the analytics DB" = "the analytics database"). */
-const SHORT_FORMS: Record<string, string> = {
+export const SHORT_FORMS: Record<string, string> = {
   db: "database", dbs: "database", databases: "database", repo: "repository", repos: "repository", config: "configuration",
   prod: "production", dev: "development", env: "environment", app: "application", apps: "application", svc: "service",
   services: "service", msg: "message", msgs: "message", messages: "message", perf: "performance", auth: "authentication",
@@ -144,11 +144,23 @@ const SHORT_FORMS: Record<string, string> = {
  */
 export function normalizeStatement(text: string): string {
   const us = units(text.toLowerCase());
+  // What vocabularyEntry() would read from each unit (units() of joined words is the units of
+  // each word in turn), worked out once per distinct word instead of once per window: a 40 KB
+  // memory took a second of CPU here.
+  const seen = new Map<string, string[]>();
+  const words = us.map((u) => {
+    let w = seen.get(u.lower);
+    if (!w) seen.set(u.lower, (w = units(u.lower).map((x) => x.lower)));
+    return w;
+  });
   const out: string[] = [];
+  const window: string[] = [];
   for (let i = 0; i < us.length; i++) {
     let matched = false;
     for (let n = Math.min(4, us.length - i); n >= 1 && !matched; n--) {
-      const entry = vocabularyEntry(us.slice(i, i + n).map((u) => u.lower).join(" "));
+      window.length = 0;
+      for (let k = i; k < i + n; k++) window.push(...words[k]!);
+      const entry = vocabularyEntryOfWords(window);
       if (entry) {
         out.push(entry.name);
         i += n - 1;
@@ -720,6 +732,8 @@ export function extractCaptures(text: string): Extraction {
   if (prepared.skip) return { ...base, captures: [], skipped: [], reason: prepared.skip };
 
   const drafts: Draft[] = [];
+  /** Each draft's fingerprint, worked out once (a statement repeated in a long text merges). */
+  const prints: string[] = [];
   const skipped: Skipped[] = [];
   let last: Draft | null = null;
   for (const sentence of splitSentences(prepared.text)) {
@@ -732,10 +746,15 @@ export function extractCaptures(text: string): Extraction {
         d.content = `${last.content} ${d.content}`;
         d.mentions = [...last.mentions, ...d.mentions];
         drafts.pop();
+        prints.pop();
       }
-      const same = drafts.find((x) => x.type === d.type && fingerprintOf(x.type, x.what) === fingerprintOf(d.type, d.what));
+      const print = fingerprintOf(d.type, d.what);
+      const same = drafts.find((x, i) => x.type === d.type && prints[i] === print);
       if (same) mergeInto(same, d);
-      else drafts.push(d);
+      else {
+        drafts.push(d);
+        prints.push(print);
+      }
       last = same ?? d;
     } else if (r.kind === "rationale" && last && (last.type === "decision" || last.type === "preference") && last.whys.length === 0 && r.why) {
       last.whys.push(r.why);
