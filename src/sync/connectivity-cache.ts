@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { randomHex, TEMP_SUFFIX } from "../store/atomic-write.ts";
 import { trusted } from "../store/refresh.ts";
 import { type Connectivity, checkConnectivity, refsToCheck } from "./connectivity.ts";
 
@@ -68,7 +69,8 @@ export async function checkConnectivityCached(gitdir: string, localDir: string, 
   // remembered only when the state did not move during the walk
   if (whole && key !== null && stateKey(gitdir, refs, now()) === key) {
     try {
-      const tmp = `${file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
+      // the store's temp name (store/atomic-write.ts): one a killed status leaves is reported, and removed by a later write
+      const tmp = `${localDir}/.${FILE}.${randomHex(6)}${TEMP_SUFFIX}`;
       fs.writeFileSync(tmp, `${JSON.stringify({ key, result } satisfies Saved)}\n`);
       fs.renameSync(tmp, file);
     } catch {
