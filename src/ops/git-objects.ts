@@ -1,16 +1,19 @@
 import fs from "node:fs";
+import { LOCAL_DIR } from "../store/layout.ts";
 import type { Connectivity } from "../sync/connectivity.ts";
 
 // The git side of a store's health for `status`: the bounded connectivity check (see
-// sync/connectivity.ts) and the reasons it gives for calling the store degraded.
+// sync/connectivity.ts; its whole verdict remembered while no object can have gone, see
+// sync/connectivity-cache.ts) and the reasons it gives for calling the store degraded.
 
 /** What the connectivity check found, without the refs it walked. */
 export type GitObjects = Omit<Connectivity, "refs">;
 
 export async function gitObjectsHealth(root: string): Promise<{ objects: GitObjects | null; reasons: string[] }> {
   if (!fs.existsSync(`${root}/.git/HEAD`)) return { objects: null, reasons: [] };
-  const { checkConnectivity, summarizeMissing } = await import("../sync/connectivity.ts");
-  const { refs: _, ...objects } = await checkConnectivity(`${root}/.git`);
+  const { summarizeMissing } = await import("../sync/connectivity.ts");
+  const { checkConnectivityCached } = await import("../sync/connectivity-cache.ts");
+  const { refs: _, ...objects } = await checkConnectivityCached(`${root}/.git`, `${root}/${LOCAL_DIR}`);
   const reasons: string[] = [];
   const n = objects.missing.length;
   if (n) reasons.push(`${n} git object${n === 1 ? " is" : "s are"} missing: ${summarizeMissing(objects.missing)} (run: memsync doctor --repair)`);

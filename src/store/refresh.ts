@@ -1,7 +1,7 @@
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { FileStat, StoreFs } from "./fs-port.ts";
-import type { DirRow, FileRow, IndexDb } from "./index-db.ts";
+import type { DirRow, FileRow, FileStamp, IndexDb } from "./index-db.ts";
 import { idFromFileName, isShardDirName, placeOf, type RecordKind, topDir, topDirs } from "./layout.ts";
 import { isTempName } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
@@ -70,7 +70,11 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
   const plan = emptyPlan();
   // the shared folders and the machine-local ones (scope local): one more stat per kind when
   // there is no local record
-  for (const kind of kinds) for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full);
+  for (const kind of kinds) {
+    // a full refresh loads the kind's rows once, for both its top folders
+    const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
+    for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full, "all", rowsIn);
+  }
   return plan;
 }
 
@@ -89,18 +93,49 @@ export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Pla
   return plan;
 }
 
+/**
+ * The plan for these record files alone (store-relative paths; others are ignored): what a pull
+ * is about to overwrite. Each is stat'ed against its row (racily clean ones read), so an edit
+ * made in place there, which leaves its folder's mtime as it was, is found without looking at any
+ * other file.
+ */
+export function planPaths(ctx: RefreshContext, paths: readonly string[]): Plan {
+  const plan = emptyPlan();
+  const byDir = new Map<string, { kind: RecordKind; names: string[] }>();
+  for (const path of new Set(paths)) {
+    const slash = path.lastIndexOf("/");
+    if (slash < 0) continue;
+    const dir = path.slice(0, slash);
+    const kind = (["memory", "relation"] as const).find((k) => {
+      const top = topDir(k, placeOf(path));
+      return dir === top || (dir.startsWith(`${top}/`) && isShardDirName(dir.slice(top.length + 1)));
+    });
+    if (!kind) continue;
+    let d = byDir.get(dir);
+    if (!d) byDir.set(dir, (d = { kind, names: [] }));
+    d.names.push(path.slice(slash + 1));
+  }
+  for (const [dir, { kind, names }] of byDir) {
+    const wanted = new Set(names.map((n) => `${dir}/${n}`));
+    const rows = new Map(ctx.index.stampsIn(dir).filter((r) => wanted.has(r.path)).map((r) => [r.path, r]));
+    // a name with no file: scanFiles skips it, and its row (left in `rows`) becomes a delete
+    scanFiles(ctx, plan, kind, dir, names, ctx.index.dir(dir) !== undefined, rows);
+  }
+  return plan;
+}
+
 /** The index's files of a folder, as path -> row. */
-type RowsIn = (dir: string) => Map<string, FileRow>;
+type RowsIn = (dir: string) => Map<string, FileStamp>;
 
 const rowsFromIndex =
   (ctx: RefreshContext): RowsIn =>
   (dir) =>
-    new Map(ctx.index.filesIn(dir).map((r) => [r.path, r]));
+    new Map(ctx.index.stampsIn(dir).map((r) => [r.path, r]));
 
 /** For a full refresh: every row of the kind in one query, grouped by folder (not a query per shard). */
 function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
-  const byDir = new Map<string, Map<string, FileRow>>();
-  for (const r of ctx.index.filesOfKind(kind)) {
+  const byDir = new Map<string, Map<string, FileStamp>>();
+  for (const r of ctx.index.stampsOfKind(kind)) {
     let m = byDir.get(r.dir);
     if (!m) byDir.set(r.dir, (m = new Map()));
     m.set(r.path, r);
@@ -109,8 +144,7 @@ function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
 }
 
 /** `shards`: "all" looks into every shard folder (a refresh); "new" only into those the index does not know yet (a write into the top folder). */
-function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean, shards: "all" | "new" = "all"): void {
-  const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
+function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean, shards: "all" | "new" = "all", rowsIn: RowsIn = rowsFromIndex(ctx)): void {
   const st = ctx.fs.stat(`${ctx.root}/${top}`);
   const rec = ctx.index.dir(top);
   const recordedSubs = ctx.index.subdirs(top);
@@ -165,7 +199,7 @@ function forgetDir(ctx: RefreshContext, plan: Plan, dir: string): void {
 }
 
 /** `known`: the folder was indexed before, so what differs now changed outside memsync. */
-function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean, rows: Map<string, FileRow>): void {
+function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean, rows: Map<string, FileStamp>): void {
   for (const name of names) {
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);

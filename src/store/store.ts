@@ -13,7 +13,7 @@ import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
@@ -164,7 +164,8 @@ export class Store {
   private parsedMeta: StoreMeta | undefined;
   private lock: WriteLock | undefined;
   private journalBuffer: JournalEntry[] = [];
-  private absorbing = false;
+  /** During a pull's absorb: the paths its checkout wrote (changes there are already committed). */
+  private absorbing: ReadonlySet<string> | null = null;
   /** Folders found not to be symbolic links by this process (each is looked at once). */
   private readonly notLinks = new Set<string>();
 
@@ -296,15 +297,35 @@ export class Store {
 
   /**
    * Take into the index changes memsync itself made to the working tree from git history (a
-   * pull): they are already committed, so they are not journaled as outside edits.
+   * pull's checkout wrote `written`): they are already committed, so they are not journaled as
+   * outside edits. Anything else the folders' listing finds changed (an edit made in place to
+   * another file of a folder the checkout wrote into) is journaled as usual.
    */
-  async absorb(): Promise<void> {
-    this.absorbing = true;
+  async absorb(written: Iterable<string>): Promise<void> {
+    this.absorbing = new Set(written);
     try {
       await this.refresh();
     } finally {
-      this.absorbing = false;
+      this.absorbing = null;
     }
+  }
+
+  /**
+   * Bring the index up to date for these record files alone, under the lock (a pull about to
+   * overwrite them): an edit made in place there (its folder's mtime unchanged, so no quick
+   * refresh sees it) is found and journaled. Returns the paths found changed outside memsync.
+   */
+  async refreshPaths(paths: readonly string[]): Promise<string[]> {
+    if (paths.length === 0) return [];
+    return this.guarded(async () => {
+      await this.codec();
+      return this.locked(() => {
+        const plan = planPaths(this.ctx, paths);
+        if (planIsEmpty(plan)) return [];
+        this.apply(plan);
+        return plan.outside.filter((p) => !isMachineLocalPath(p));
+      });
+    });
   }
 
   /** Rebuild the index from the files alone, in a fresh index file. */
@@ -393,8 +414,9 @@ export class Store {
       const removed = new Set(removeOldTemps(this.fs, this.root, plan.temps, this.nowMs()));
       if (removed.size) plan.temps = plan.temps.filter((t) => !removed.has(t));
     }
-    const outside = plan.outside.filter((p) => !isMachineLocalPath(p));
-    if (outside.length && !this.absorbing) {
+    const written = this.absorbing;
+    const outside = plan.outside.filter((p) => !isMachineLocalPath(p) && !written?.has(p));
+    if (outside.length) {
       const paths = [...new Set(outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, files: outsideTexts(plan, paths), at: this.nowSeconds() });
     }
@@ -406,7 +428,7 @@ export class Store {
    * the edit and then the change made on top of it.
    */
   journalOutside(path: string, text: string | undefined): void {
-    if (this.absorbing || isMachineLocalPath(path)) return;
+    if (this.absorbing?.has(path) || isMachineLocalPath(path)) return;
     const files: Record<string, string | null> = {};
     if (text !== undefined && !text.includes("\uFFFD")) files[path] = text;
     this.journalBuffer.push({ op: "edit", message: "edit: 1 file changed outside memsync", paths: [path], files, at: this.nowSeconds() });

@@ -270,7 +270,7 @@ function problemOf(codec: Codec, path: string, content: Uint8Array): string | nu
 export async function commitPending(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
   const dir = store.root;
   if (!fs.existsSync(`${dir}/.git`)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
-  return store.exclusive(() => commitLocked(store, author, nowSeconds));
+  return store.exclusive(() => commitLocked(store, author, nowSeconds, { full: true }));
 }
 
 /**
@@ -279,16 +279,18 @@ export async function commitPending(store: Store, author: Author, nowSeconds: nu
  * pull left is finished first. Record files that do not parse or validate are left out: history
  * keeps their last good version, the file stays as it is, and the outcome lists it (skipped).
  */
-export async function commitLocked(store: Store, author: Author, nowSeconds: number): Promise<CommitOutcome> {
+export async function commitLocked(store: Store, author: Author, nowSeconds: number, opts: { full?: boolean } = {}): Promise<CommitOutcome> {
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   if (!fs.existsSync(gitdir)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
   refuseNativeOperation(dir);
   const recovered = await recoverCheckout(store);
-  // a full refresh: an editor that saves in place leaves its folder's mtime as it was, and only a
-  // stat of every record file finds that (about 30 ms for 10,000 files; every other command
-  // looks only at folders whose mtime moved)
-  await store.refresh(true);
+  // `full` (the commit command, like `git commit -a`): a stat of every record file, which is what
+  // finds an edit an editor saved in place (its folder's mtime stays as it was). A sync's commit
+  // looks only into folders whose mtime moved (git's racily-clean rule): an edit in place is
+  // committed once a status or a commit command has seen it, and a pull first stats the files it
+  // is about to write (exchange.ts), so it never overwrites one
+  await store.refresh(opts.full === true);
   const codec = await store.codec();
   const entries = readJournal(store.fs, dir);
   const branch = await currentBranchRef(dir);

@@ -143,13 +143,24 @@ export async function pull(store: Store, author: Author, nowSeconds: number, cre
   const ref = await currentBranchRef(store.root);
   const { theirs, commitsIn } = await fetchTheirs(store.root, remote, ref, creds);
   return store.exclusive(async () => {
-    const { keep } = await local();
-    return integrate(store, ref, theirs, commitsIn, author, nowSeconds, new Set(keep));
+    for (let attempt = 1; ; attempt++) {
+      const { keep } = await local();
+      const r = await integrate(store, ref, theirs, commitsIn, author, nowSeconds, new Set(keep), attempt < EDIT_CHECKS);
+      if (r !== "edited") return r;
+    }
   });
 }
 
-/** Merge a fetched commit into the branch and the files (the caller holds the write lock and committed first). */
-async function integrate(store: Store, ref: string, theirs: string | null, commitsIn: number, author: Author, nowSeconds: number, keep: Set<string>): Promise<PullResult> {
+/** How many times a pull commits edits found in place under the files it is about to write, and merges again. */
+const EDIT_CHECKS = 3;
+
+/**
+ * Merge a fetched commit into the branch and the files (the caller holds the write lock and
+ * committed first). "edited": `checkEdits` found files the checkout would overwrite edited in
+ * place since the index saw them (the commit's quick refresh looks only into folders whose mtime
+ * moved); they are journaled, and the caller commits and merges again.
+ */
+async function integrate(store: Store, ref: string, theirs: string | null, commitsIn: number, author: Author, nowSeconds: number, keep: Set<string>, checkEdits: boolean): Promise<PullResult | "edited"> {
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], skipped: [], kept_local: [], head: null };
@@ -210,8 +221,11 @@ async function integrate(store: Store, ref: string, theirs: string | null, commi
   }
   const paths = [...changes].map(([p, c]) => ({ path: p, before: c.before, after: c.after, ...(keep.has(p) ? { keep: true } : {}) }));
   result.skipped = paths.filter((p) => p.keep).map((p) => p.path);
+  const written = paths.filter((p) => !p.keep).map((p) => p.path);
+  // a stat of only the files about to be written (no stat of every record file on every sync)
+  if (checkEdits && (await store.refreshPaths(written)).length) return "edited";
   await applyCheckout(store, { ref, from: ours, head, paths });
-  await store.absorb();
+  await store.absorb(written);
   result.kept_local = await keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p));
   countChanges(result, changes);
   result.head = head;

@@ -124,6 +124,10 @@ describe("a corrupt record file", () => {
     const truncated = good.slice(0, 40);
     fs.writeFileSync(path.join(a, rel), truncated);
     touch(a, y);
+    // cut short in place (its folder's mtime unchanged): a sync looks only into folders whose
+    // mtime moved, so the file is found by a full look first (status, as git status stats every
+    // file); a sync alone never commits it either
+    assert.match(run(a, ["status"]).stdout, new RegExp(`problem: ${rel}`));
     const r = run(a, ["sync", "--json"]);
     assert.equal(r.code, 7, r.stderr);
     assert.match(r.stderr, new RegExp(`corrupt record file not committed.*${rel}`));
