@@ -693,11 +693,14 @@ export class Store {
     return this.guarded(() => this.indexDb.memoriesWithContentConflicts().map((j) => JSON.parse(j) as Memory));
   }
 
-  /** Ranked matches; total counts every match (-1 when withTotal is false, which saves a count). */
-  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
+  /**
+   * Ranked matches; total counts every match (-1 when withTotal is false, which saves a count).
+   * terms: what recall compares each by, as the index made them (core/memory-terms.ts storedTerms).
+   */
+  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number; terms: string | null }[]; total: number }> {
     return this.guarded(() => {
       const { rows, total } = this.indexDb.searchMemories(match, filter, limit, withTotal);
-      return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
+      return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })), total };
     });
   }
 

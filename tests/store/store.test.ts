@@ -897,4 +897,25 @@ describe("Store: scoring fields in the index", () => {
     assert.deepEqual(await again.withContentConflicts(), []);
     again.close();
   });
+
+  test("an index of version 6 gets each memory's recall terms in place, made from its records", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    await save(store, mem("We retried the flaky checkout tests nightly", { entities: ["PostgreSQL"] }));
+    store.close();
+    const termsOf = (db: { prepare(sql: string): { get(): unknown } }) => (db.prepare("SELECT terms FROM memory_docs").get() as { terms: string | null }).terms;
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    const written = termsOf(db);
+    // words, their stems, the entities
+    assert.ok(written?.includes(" retried ") && written.includes(" retri ") && written.includes("postgresql"), String(written));
+    db.exec("ALTER TABLE memory_docs DROP COLUMN terms; PRAGMA user_version = 6");
+    db.close();
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    again.close();
+    const db2 = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    assert.equal(termsOf(db2), written, "made again as a write makes them");
+    db2.close();
+  });
 });
