@@ -108,15 +108,25 @@ export function recallText(m: Pick<Memory, "content" | "gist" | "entities"> & { 
   return `${m.content}\n${m.gist ?? ""}\n${m.meta.tags.join(" ")}\n${m.entities.join(" ")}`;
 }
 
+const TOKEN = /[\p{L}\p{N}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
- * A memory's terms as the index keeps them: four lines (TERMS_VERSION; its words, every stem of
- * them, its content's meaningful words, each space-separated: a word holds letters and digits only).
+ * A memory's terms as the index keeps them: four lines (TERMS_VERSION; its words, the stem of
+ * each, its content's meaningful words; space-separated: a word holds letters and digits only).
+ * Words may repeat (lookups do not mind, and near-duplicates make a set of the content words):
+ * made for every memory a rebuild indexes, so without a set per line. The content is split once
+ * when it is ASCII (NFKC changes nothing there), the usual case: recallText joins its parts with
+ * line breaks, which no word crosses, so its words are the content's and then the rest's.
  */
 export function storedTerms(m: Pick<Memory, "content" | "gist" | "entities"> & { meta: { tags: readonly string[] } }): string {
-  const words = textWords(recallText(m));
-  const stemmed = new Set<string>();
-  for (const w of words) stemmed.add(stem(w));
-  return `${TERMS_VERSION}\n${[...words].join(" ")}\n${[...stemmed].join(" ")}\n${[...contentWords(m.content)].join(" ")}`;
+  const text = recallText(m);
+  const cut = m.content.length;
+  const ascii = ASCII.test(m.content);
+  const head = ascii ? (m.content.toLowerCase().match(TOKEN) ?? []) : null;
+  const words = head ? [...head, ...(text.slice(cut).normalize("NFKC").toLowerCase().match(TOKEN) ?? [])] : (text.normalize("NFKC").toLowerCase().match(TOKEN) ?? []);
+  const content = (head ?? m.content.toLowerCase().match(TOKEN) ?? []).filter((w) => !STOP_WORDS.has(w));
+  return `${TERMS_VERSION}\n${words.join(" ")}\n${words.map(stem).join(" ")}\n${content.join(" ")}`;
 }
 
 /**

@@ -225,7 +225,8 @@ describe("superseded knowledge", () => {
       const kept = termsFromStored(storedTerms(m), m.entities);
       assert.ok(kept, content.slice(0, 40));
       const words = [...made.words];
-      assert.deepEqual([...kept.words].sort(), [...words].sort(), content.slice(0, 40));
+      // the same words (the index may keep a word more than once)
+      assert.deepEqual([...new Set(kept.words)].sort(), [...words].sort(), content.slice(0, 40));
       const probes = [...words, ...words.map(stem), "retri", "cach", "zzz", "", "a b", "postgresql", "ops"];
       for (const w of probes) {
         assert.equal(kept.words.has(w), made.words.has(w), `word ${JSON.stringify(w)} in ${content.slice(0, 40)}`);
