@@ -3,7 +3,7 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, termsFromStored } from "../core/memory-terms.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
@@ -57,6 +57,8 @@ export interface RecallOptions {
    * lookup of each match's status and project), which cost a cold process most of the count.
    */
   countUpTo?: number;
+  /** recallTerms(query), when the caller made them already (the hook, to tell whether to recall). */
+  terms?: RecallTerms;
 }
 
 export interface RecallItem extends RankParts {
@@ -96,7 +98,7 @@ export interface RecallOutcome {
 export async function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
-  const terms = recallTerms(opts.query);
+  const terms = opts.terms ?? recallTerms(opts.query);
   const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
