@@ -438,8 +438,21 @@ export class IndexDb {
 
   /** Every indexed memory's recall terms made again from its record (an upgrade; see TERMS_VERSION). */
   fillTerms(): void {
+    // a page of records at a time (50k records at once held ~400 MB), and of each record only
+    // the fields the terms are made of
+    const page = this.db.prepare(
+      `SELECT rid, json_extract(json, '$.content') AS content, json_extract(json, '$.gist') AS gist,
+         json_extract(json, '$.meta.tags') AS tags, json_extract(json, '$.entities') AS entities
+       FROM memory_docs WHERE rid > ? ORDER BY rid LIMIT 1000`,
+    );
     const update = this.db.prepare("UPDATE memory_docs SET terms = ? WHERE rid = ?");
-    for (const r of this.db.prepare("SELECT rid, json FROM memory_docs").all() as { rid: number; json: string }[]) update.run(storedTerms(JSON.parse(r.json) as Memory), r.rid);
+    const list = (json: string | null) => (json ? (JSON.parse(json) as unknown[]).filter((x): x is string => typeof x === "string") : []);
+    for (let after = -Infinity; ; ) {
+      const rows = page.all(after) as { rid: number; content: string | null; gist: string | null; tags: string | null; entities: string | null }[];
+      if (rows.length === 0) return;
+      for (const r of rows) update.run(storedTerms({ content: r.content ?? "", gist: r.gist, meta: { tags: list(r.tags) }, entities: list(r.entities) }), r.rid);
+      after = rows[rows.length - 1]!.rid;
+    }
   }
 
   private dropMemoryRow(rid: number): void {
