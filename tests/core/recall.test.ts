@@ -239,4 +239,17 @@ describe("superseded knowledge", () => {
     assert.equal(termsFromStored(`${TERMS_VERSION + 1}\nword\nword\nword`, []), null);
     assert.equal(termsFromStored("word", []), null);
   });
+
+  test("what the index keeps is of the version it says: a change to the terms made raises TERMS_VERSION", async () => {
+    // the index keeps each memory's terms and uses those of its version as they are: terms made
+    // differently under the same version would be used stale. Made anew, raise TERMS_VERSION (and
+    // INDEX_VERSION with a fillTerms step, see core/memory-terms.ts), then record the new digest here.
+    const { createHash } = await import("node:crypto");
+    const h = createHash("sha256");
+    for (const [i, content] of [...PROSE_MEMORIES, "Yesterday's naïve ÉCOLE ﬁle — résumé"].entries()) {
+      h.update(`${storedTerms({ content, gist: i % 3 ? null : "Gist: the retried ﬁle", entities: i % 2 ? ["PostgreSQL"] : [], meta: { tags: i % 2 ? ["db-choice"] : [] } })}\0`);
+    }
+    const digests: Record<number, string> = { 1: "c92434dd2d1c4399" };
+    assert.equal(h.digest("hex").slice(0, 16), digests[TERMS_VERSION], `the terms made changed under TERMS_VERSION ${TERMS_VERSION}`);
+  });
 });
