@@ -447,7 +447,7 @@ export class IndexDb {
     );
     const update = this.db.prepare("UPDATE memory_docs SET terms = ? WHERE rid = ?");
     const list = (json: string | null) => (json ? (JSON.parse(json) as unknown[]).filter((x): x is string => typeof x === "string") : []);
-    for (let after = -Infinity; ; ) {
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
       const rows = page.all(after) as { rid: number; content: string | null; gist: string | null; tags: string | null; entities: string | null }[];
       if (rows.length === 0) return;
       for (const r of rows) update.run(storedTerms({ content: r.content ?? "", gist: r.gist, meta: { tags: list(r.tags) }, entities: list(r.entities) }), r.rid);
