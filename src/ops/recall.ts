@@ -165,7 +165,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * words. Either way the candidates are then ranked on all the words.
  */
 async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number): Promise<Hit[]> {
-  const search = async (match: string) => (await store.search(match, filter, CANDIDATES, false)).hits;
+  const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
   if (!narrow || words.length < 2) return search(all);
   // the search of every word tells by itself whether enough memories hold them all (a count
   // first evaluated the same query twice); past what one search returns, they are counted

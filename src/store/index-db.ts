@@ -638,7 +638,7 @@ export class IndexDb {
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
    * all matches is skipped (total -1).
    */
-  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true): { rows: { json: string; score: number; terms: string | null }[]; total: number } {
+  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true, withTerms = false): { rows: { json: string; score: number; terms: string | null }[]; total: number } {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
@@ -649,7 +649,7 @@ export class IndexDb {
     // rank every match once, then fetch the text of only those returned
     const page = (from: string) => `SELECT s.rid, s.score, s.last_used, s.id FROM ${from} s ${order} ${lim}`;
     const docs = (inner: string, extra = "") =>
-      `SELECT d.json AS json, p.score AS score, d.terms AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
+      `SELECT d.json AS json, p.score AS score, ${withTerms ? "d.terms" : "NULL"} AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
     if (!withTotal) return { rows: this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[], total: -1 };
     // with the count: the matches are found and scored once (a materialized CTE) and both counted
     // and ranked from there, instead of a count(*) pass before the ranking pass (a common word at

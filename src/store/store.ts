@@ -693,15 +693,20 @@ export class Store {
     return this.guarded(() => this.indexDb.memoriesWithContentConflicts().map((j) => JSON.parse(j) as Memory));
   }
 
-  /**
-   * Ranked matches; total counts every match (-1 when withTotal is false, which saves a count).
-   * terms: what recall compares each by, as the index made them (core/memory-terms.ts storedTerms).
-   */
-  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number; terms: string | null }[]; total: number }> {
+  /** Ranked matches; total counts every match (-1 when withTotal is false, which saves a count). */
+  search(match: string, filter: MemoryFilter, limit: number | null, withTotal = true): Promise<{ hits: { memory: Memory; score: number }[]; total: number }> {
     return this.guarded(() => {
       const { rows, total } = this.indexDb.searchMemories(match, filter, limit, withTotal);
-      return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })), total };
+      return { hits: rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score })), total };
     });
+  }
+
+  /**
+   * Ranked matches, best first, each with what recall compares it by as the index made it
+   * (core/memory-terms.ts storedTerms; null when not made). No count.
+   */
+  searchWithTerms(match: string, filter: MemoryFilter, limit: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
+    return this.guarded(() => this.indexDb.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })));
   }
 
   /**
