@@ -8,7 +8,8 @@
 //
 // The hook reads its payload from standard input, which hyperfine -N cannot give: every command of
 // that case, the empty program too, runs as `sh -c 'exec PROGRAM < payload'` (the same shell cost
-// on each side). `save` runs on a copy of the store after a pause of 2.1 s (hyperfine --prepare),
+// on each side). Each binary runs on its own copy of the store (index versions may differ); `save`
+// runs after a pause of 2.1 s (hyperfine --prepare),
 // as an agent saving now and then (see the Method section of docs/benchmarks.md).
 
 import { spawnSync } from "node:child_process";
@@ -75,15 +76,23 @@ async function main(): Promise<void> {
 
   const dir = path.join(BENCH, `store-${size}`);
   const { manifest } = await ensureBenchStore(dir, size, { fresh: false, seed: SEED, log: (l) => console.error(l) });
-  const scratch = `${dir}-coldstart`;
-  scratchCopy(dir, scratch);
-  await settle(scratch);
   const empty = emptyBun();
   const payload = path.join(BENCH, "coldstart-prompt.json");
   // a prompt that asks about earlier work: recall runs and its memories come back as context
   fs.writeFileSync(payload, JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: RECALL_PROMPTS.prompt }));
 
   const bins: [string, string][] = [...(before ? [["before", before] as [string, string]] : []), ["after", after]];
+  // each binary its own copy of the store: binaries of different index versions would otherwise
+  // rebuild or upgrade one shared index on every run (each makes its copy's index its own version
+  // in the untimed check below)
+  const copies = new Map<string, string>();
+  for (const [n] of bins) {
+    const copy = `${dir}-coldstart-${n}`;
+    scratchCopy(dir, copy);
+    await settle(copy);
+    copies.set(n, copy);
+  }
+  const storeOf = (n: string) => copies.get(n)!;
   const sh = (cmd: string[]) => commandLine(["sh", "-c", `exec ${commandLine(cmd)} < ${payload}`]);
   const cases: { key: string; label: string; commands: [string, string][]; prepare?: string; runs?: number }[] = [
     {
@@ -94,24 +103,24 @@ async function main(): Promise<void> {
     {
       key: "get",
       label: `\`get ID\` (a memory from the flat folder, ${size.toLocaleString("en")} memories)`,
-      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", dir, "get", manifest.old_id])])],
+      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", storeOf(n), "get", manifest.old_id])])],
     },
     {
       key: "save",
       label: "`save TEXT --tag bench` (after a pause of 2.1 s)",
-      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", scratch, "save", "Benchmark note: prefer cursor pagination for list endpoints in the search API", "--tag", "bench"])])],
+      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", storeOf(n), "save", "Benchmark note: prefer cursor pagination for list endpoints in the search API", "--tag", "bench"])])],
       prepare: "sleep 2.1",
       runs: Math.min(runs, 20),
     },
     {
       key: "hook",
       label: "`hook UserPromptSubmit` (a prompt asking about earlier work, on stdin)",
-      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string] => [n, sh([b, "--store", scratch, "hook", "UserPromptSubmit"])])],
+      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])])],
     },
   ];
-  for (const [, b] of bins) {
-    check([b, "--store", dir, "get", manifest.old_id]);
-    check([b, "--store", scratch, "hook", "UserPromptSubmit"], fs.readFileSync(payload, "utf8"));
+  for (const [n, b] of bins) {
+    check([b, "--store", storeOf(n), "get", manifest.old_id]);
+    check([b, "--store", storeOf(n), "hook", "UserPromptSubmit"], fs.readFileSync(payload, "utf8"));
   }
 
   const lines: string[] = [];
@@ -125,7 +134,7 @@ async function main(): Promise<void> {
     lines.push(`| ${c.label} | ${base.median.toFixed(1)} / ${base.cpu.toFixed(1)} | ${cells} | ${loadAverage()?.toFixed(2) ?? "?"} |`);
     console.error(`${c.key}: ${rows.map((r) => `${r.name} ${r.median.toFixed(1)} ms wall, ${r.cpu.toFixed(1)} ms CPU`).join("; ")}`);
   }
-  fs.rmSync(scratch, { recursive: true, force: true });
+  for (const copy of copies.values()) fs.rmSync(copy, { recursive: true, force: true });
   console.log(`hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
   console.log(lines.join("\n"));
 }

@@ -1,6 +1,9 @@
-import { stemmer } from "stemmer";
 import { findMentions } from "./capture/entities.ts";
 import { VOCABULARY, type VocabEntry } from "./capture/vocabulary.ts";
+import { type MemoryTerms, stem } from "./memory-terms.ts";
+
+// made in memory-terms.ts (the store keeps them per memory); named here too for recall's callers
+export { type MemoryTerms, memoryTerms, stem, type StemSet } from "./memory-terms.ts";
 
 // What a recall query is about beyond its literal words: the concepts memsync knows. A query that
 // names a product ("postgres") stands for every name of it; one that names a kind of thing ("the
@@ -169,63 +172,6 @@ export function queryConcepts(query: string): Concept[] {
 
 function concept(label: string, from: string[], terms: string[], names: string[]): Concept {
   return { label, from, terms, names, termStems: terms.map((t) => t.split(" ").map(stem)) };
-}
-
-/** Stems already made (a word's stem never changes): recall stems every word of each candidate. */
-const stems = new Map<string, string>();
-/** Words whose stems are kept at most; past that the memo starts again (a long-running server). */
-const STEMS_KEPT = 100_000;
-
-/** A word's stem as FTS5's porter tokenizer makes it ("retried", "retry" -> "retri"). */
-export function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    s = stemmer(word);
-    if (stems.size >= STEMS_KEPT) stems.clear();
-    stems.set(word, s);
-  }
-  return s;
-}
-
-/** What recall compares a memory by: its words and their stems, its entities. */
-export interface MemoryTerms {
-  words: ReadonlySet<string>;
-  stems: StemSet;
-  entities: ReadonlySet<string>;
-}
-
-/** Whether any of a memory's words has this stem. */
-export interface StemSet {
-  has(stem: string): boolean;
-}
-
-/**
- * The stems of a set of words, made only for the words a lookup may concern: a porter stem keeps
- * its word's first letter (every rule rewrites an ending and leaves a stem of one letter at least),
- * so asking for "retri" stems the words that start with "r" alone. Recall asks for the stems of a
- * few query words in each of ~50 candidates; stemming every word of each was most of its own time
- * in a cold process.
- */
-class LazyStems implements StemSet {
-  private readonly letters = new Set<string>();
-  private readonly made = new Set<string>();
-
-  constructor(private readonly words: ReadonlySet<string>) {}
-
-  has(s: string): boolean {
-    const first = s.charAt(0);
-    if (!first) return false;
-    if (!this.letters.has(first)) {
-      this.letters.add(first);
-      for (const w of this.words) if (w.charAt(0) === first) this.made.add(stem(w));
-    }
-    return this.made.has(s);
-  }
-}
-
-export function memoryTerms(text: string, entities: readonly string[]): MemoryTerms {
-  const words = new Set(text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  return { words, stems: new LazyStems(words), entities: new Set(entities.map((e) => e.toLowerCase())) };
 }
 
 /** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */

@@ -1,5 +1,8 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
-import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, type StemSet, stem } from "./recall-concepts.ts";
+import { contentWords, type StemSet, stem, wordSet } from "./memory-terms.ts";
+import { type Concept, holdsConcept, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
+
+export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -198,11 +201,6 @@ export function rank(m: RankInputs, bestRelevance: number, now: number, decay: D
   return { relevance, decay: d, recency, score };
 }
 
-/** The words of a text as a set (lower case, letters and digits), for comparing memories. */
-export function wordSet(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-}
-
 /** Jaccard similarity of two word sets: shared words over all words (1 = the same words). */
 export function similarity(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 1;
@@ -239,13 +237,6 @@ export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) =
     else kept.push({ item, words, collapsed: [] });
   }
   return kept.map(({ item, collapsed }) => ({ item, collapsed }));
-}
-
-/** A text's meaningful words (stop words out): what near-duplicates are compared by. */
-export function contentWords(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of wordSet(text)) if (!STOP_WORDS.has(w)) out.add(w);
-  return out;
 }
 
 /**

@@ -2,8 +2,8 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { type MemoryTerms, memoryTerms } from "../core/recall-concepts.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { memoryTerms, recallText, type RecallMemoryTerms, termsFromStored } from "../core/memory-terms.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
@@ -37,7 +37,8 @@ const MIN_RELATIVE_RELEVANCE = 0.15;
 /** Characters of one memory's text in the block at most. */
 const ITEM_MAX = 300;
 
-type Hit = { memory: Memory; score: number };
+/** terms: the memory's recall terms as the index keeps them (null: not kept, made from the text). */
+type Hit = { memory: Memory; score: number; terms: string | null };
 
 export interface RecallOptions {
   query: string;
@@ -56,6 +57,8 @@ export interface RecallOptions {
    * lookup of each match's status and project), which cost a cold process most of the count.
    */
   countUpTo?: number;
+  /** recallTerms(query), when the caller made them already (the hook, to tell whether to recall). */
+  terms?: RecallTerms;
 }
 
 export interface RecallItem extends RankParts {
@@ -95,7 +98,7 @@ export interface RecallOutcome {
 export async function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
-  const terms = recallTerms(opts.query);
+  const terms = opts.terms ?? recallTerms(opts.query);
   const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
@@ -124,7 +127,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   // match however BM25 ranks it (a common word, a prefix), and does not set the scale either
   const fitting = hits.flatMap((h) => {
     const m = h.memory;
-    const mt = termsOf(m);
+    const mt = termsOf(m, h.terms);
     const fit = fitOf(terms, mt);
     return fit.passes ? [{ memory: m, terms: mt, bm25: h.score, covered: fit.covered }] : [];
   });
@@ -162,7 +165,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * words. Either way the candidates are then ranked on all the words.
  */
 async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number): Promise<Hit[]> {
-  const search = async (match: string) => (await store.search(match, filter, CANDIDATES, false)).hits;
+  const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
   if (!narrow || words.length < 2) return search(all);
   // the search of every word tells by itself whether enough memories hold them all (a count
   // first evaluated the same query twice); past what one search returns, they are counted
@@ -180,7 +183,7 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
 /** How many memories' terms a process keeps. */
 const TERMS_KEPT = 8192;
 
-type Terms = MemoryTerms & { readonly content: ReadonlySet<string> };
+type Terms = RecallMemoryTerms;
 const kept = new Map<string, { text: string; terms: Terms }>();
 
 /**
@@ -188,10 +191,13 @@ const kept = new Map<string, { text: string; terms: Terms }>();
  * meaningful words for near-duplicates), kept per memory: a long-running process (serve, mcp)
  * ranks the same memories on many prompts, and splitting and stemming each candidate's text was
  * most of recall's own time. The text is compared whole, so a changed memory is split again; the
- * oldest go first.
+ * oldest go first. The index keeps every memory's terms (made when it was indexed): those are
+ * taken as they are, and only terms the index does not have (of another version) are made here.
  */
-function termsOf(m: Memory): Terms {
-  const text = `${m.content}\n${m.gist ?? ""}\n${m.meta.tags.join(" ")}\n${m.entities.join(" ")}`;
+function termsOf(m: Memory, stored: string | null): Terms {
+  const fromIndex = stored === null ? null : termsFromStored(stored, m.entities);
+  if (fromIndex) return fromIndex;
+  const text = recallText(m);
   const had = kept.get(m.id);
   if (had?.text === text) return had.terms;
   // the content's words only for near-duplicates among those that pass the floor (most do not)

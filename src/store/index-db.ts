@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { storedTerms } from "../core/memory-terms.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
@@ -9,7 +10,7 @@ import type { RecordKind } from "./layout.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 6;
+const INDEX_VERSION = 7;
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -44,8 +45,9 @@ CREATE TABLE IF NOT EXISTS memories (
   use_count INTEGER NOT NULL DEFAULT 0, strength REAL NOT NULL DEFAULT 1, fingerprint TEXT,
   conflicts INTEGER NOT NULL DEFAULT 0
 );
--- the record text lives apart, so filters and counts scan small rows
-CREATE TABLE IF NOT EXISTS memory_docs (rid INTEGER PRIMARY KEY, json TEXT NOT NULL);
+-- the record text lives apart, so filters and counts scan small rows; terms: what recall compares
+-- it by (core/memory-terms.ts storedTerms), made when it is indexed
+CREATE TABLE IF NOT EXISTS memory_docs (rid INTEGER PRIMARY KEY, json TEXT NOT NULL, terms TEXT);
 CREATE INDEX IF NOT EXISTS memories_path ON memories(path);
 CREATE INDEX IF NOT EXISTS memories_created ON memories(created_at);
 CREATE INDEX IF NOT EXISTS memories_status ON memories(status, created_at);
@@ -96,6 +98,12 @@ UPDATE memories SET conflicts = coalesce((SELECT json_array_length(d.json, '$.co
   WHERE d.rid = memories.rid AND instr(d.json, '"content_conflicts"') > 0), 0);
 CREATE INDEX IF NOT EXISTS memories_conflicts ON memories(created_at) WHERE conflicts > 0;
 `;
+
+/**
+ * Version 6 to 7: each memory's recall terms (memory_docs.terms), made from its indexed record in
+ * place (fillTerms: in code, as a write makes them), so an upgrade does not rebuild the index.
+ */
+const MIGRATE_6 = "ALTER TABLE memory_docs ADD COLUMN terms TEXT";
 
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
@@ -226,9 +234,11 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5) {
+              if (version === 2 || version === 5 || version === 6) {
                 if (version === 2) db.exec(MIGRATE_2);
-                db.exec(MIGRATE_5);
+                if (version <= 5) db.exec(MIGRATE_5);
+                if (!(db.prepare("PRAGMA table_info(memory_docs)").all() as { name: string }[]).some((c) => c.name === "terms")) db.exec(MIGRATE_6);
+                idx.fillTerms();
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -422,7 +432,7 @@ export class IndexDb {
        conflicts = excluded.conflicts
        RETURNING rid`,
     ).get(m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.use_count, m.strength, m.fingerprint ?? null, m.content_conflicts?.length ?? 0) as { rid: number };
-    this.q("INSERT INTO memory_docs(rid, json) VALUES (?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json").run(rid, json);
+    this.q("INSERT INTO memory_docs(rid, json, terms) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json, terms = excluded.terms").run(rid, json, storedTerms(m));
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("INSERT INTO memory_fts(rowid, content, gist, tags, entities) VALUES (?, ?, ?, ?, ?)").run(
       rid,
@@ -435,6 +445,25 @@ export class IndexDb {
     for (const t of m.meta.tags) this.q("INSERT OR IGNORE INTO memory_tags(tag, rid) VALUES (?, ?)").run(t, rid);
     this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
     for (const e of m.entities) this.q("INSERT OR IGNORE INTO memory_entities(entity, rid) VALUES (?, ?)").run(e.toLowerCase(), rid);
+  }
+
+  /** Every indexed memory's recall terms made again from its record (an upgrade; see TERMS_VERSION). */
+  fillTerms(): void {
+    // a page of records at a time (50k records at once held ~400 MB), and of each record only
+    // the fields the terms are made of
+    const page = this.db.prepare(
+      `SELECT rid, json_extract(json, '$.content') AS content, json_extract(json, '$.gist') AS gist,
+         json_extract(json, '$.meta.tags') AS tags, json_extract(json, '$.entities') AS entities
+       FROM memory_docs WHERE rid > ? ORDER BY rid LIMIT 1000`,
+    );
+    const update = this.db.prepare("UPDATE memory_docs SET terms = ? WHERE rid = ?");
+    const list = (json: string | null) => (json ? (JSON.parse(json) as unknown[]).filter((x): x is string => typeof x === "string") : []);
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      const rows = page.all(after) as { rid: number; content: string | null; gist: string | null; tags: string | null; entities: string | null }[];
+      if (rows.length === 0) return;
+      for (const r of rows) update.run(storedTerms({ content: r.content ?? "", gist: r.gist, meta: { tags: list(r.tags) }, entities: list(r.entities) }), r.rid);
+      after = rows[rows.length - 1]!.rid;
+    }
   }
 
   private dropMemoryRow(rid: number): void {
@@ -620,7 +649,7 @@ export class IndexDb {
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
    * all matches is skipped (total -1).
    */
-  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true): { rows: { json: string; score: number }[]; total: number } {
+  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true, withTerms = false): { rows: { json: string; score: number; terms: string | null }[]; total: number } {
     const { where, params } = this.filterSql(f);
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
@@ -631,17 +660,17 @@ export class IndexDb {
     // rank every match once, then fetch the text of only those returned
     const page = (from: string) => `SELECT s.rid, s.score, s.last_used, s.id FROM ${from} s ${order} ${lim}`;
     const docs = (inner: string, extra = "") =>
-      `SELECT d.json AS json, p.score AS score${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
-    if (!withTotal) return { rows: this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number }[], total: -1 };
+      `SELECT d.json AS json, p.score AS score, ${withTerms ? "d.terms" : "NULL"} AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
+    if (!withTotal) return { rows: this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[], total: -1 };
     // with the count: the matches are found and scored once (a materialized CTE) and both counted
     // and ranked from there, instead of a count(*) pass before the ranking pass (a common word at
     // 50k: one pass of ~34 ms instead of two of ~15 + ~36)
     const rows = this.db
       .prepare(`WITH s AS MATERIALIZED (${ranked}) ${docs(page("s"), ", (SELECT count(*) FROM s) AS total")}`)
-      .all(...args) as { json: string; score: number; total: number }[];
+      .all(...args) as { json: string; score: number; terms: string | null; total: number }[];
     // no row returned (no match, or a limit of 0 past them): count apart
     const total = rows.length ? rows[0]!.total : limit === 0 ? this.countMatches(match, f) : 0;
-    return { rows: rows.map((r) => ({ json: r.json, score: r.score })), total };
+    return { rows: rows.map((r) => ({ json: r.json, score: r.score, terms: r.terms })), total };
   }
 
   // --- relations ---------------------------------------------------------------------------

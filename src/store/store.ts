@@ -724,6 +724,14 @@ export class Store {
   }
 
   /**
+   * Ranked matches, best first, each with what recall compares it by as the index made it
+   * (core/memory-terms.ts storedTerms; null when not made). No count.
+   */
+  searchWithTerms(match: string, filter: MemoryFilter, limit: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
+    return this.guarded(() => this.indexDb.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })));
+  }
+
+  /**
    * How many memories match an FTS5 expression (and the filter); also the store's size (no match
    * given). With `upTo`, counting stops there: the answer is at most upTo, meaning "upTo or more".
    */

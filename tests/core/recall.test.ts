@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { cutAtWord, renderBlock, shellWord } from "../../src/core/context-block.ts";
 import { isShortId } from "../../src/core/ids.ts";
+import { recallText, storedTerms, termsFromStored, TERMS_VERSION } from "../../src/core/memory-terms.ts";
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
-import { collapseNearDuplicates, fitOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
+import { collapseNearDuplicates, contentWords, fitOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -214,5 +215,41 @@ describe("superseded knowledge", () => {
       const lazy = memoryTerms(text, []).stems;
       for (const s of [...every, ...words, "retri", "cach", "zzz", ""]) assert.equal(lazy.has(s), every.has(s), `${s} in ${text.slice(0, 40)}`);
     }
+  });
+
+  test("a memory's terms as the index keeps them answer as terms made from its text", () => {
+    const texts = [...PROSE_MEMORIES, "Yesterday's yearly retries: naïve caching, ÉCOLE, 2FA, k8s, x86_64 — résumé", "", "?!"];
+    for (const [i, content] of texts.entries()) {
+      const m = { content, gist: i % 3 ? null : "Gist: the retried ﬁle", entities: i % 2 ? ["PostgreSQL", "redis"] : [], meta: { tags: i % 2 ? ["db-choice", "ops"] : [] } };
+      const made = memoryTerms(recallText(m), m.entities);
+      const kept = termsFromStored(storedTerms(m), m.entities);
+      assert.ok(kept, content.slice(0, 40));
+      const words = [...made.words];
+      // the same words (the index may keep a word more than once)
+      assert.deepEqual([...new Set(kept.words)].sort(), [...words].sort(), content.slice(0, 40));
+      const probes = [...words, ...words.map(stem), "retri", "cach", "zzz", "", "a b", "postgresql", "ops"];
+      for (const w of probes) {
+        assert.equal(kept.words.has(w), made.words.has(w), `word ${JSON.stringify(w)} in ${content.slice(0, 40)}`);
+        assert.equal(kept.stems.has(w), made.stems.has(w), `stem ${JSON.stringify(w)} in ${content.slice(0, 40)}`);
+      }
+      assert.deepEqual([...kept.entities], [...made.entities]);
+      assert.deepEqual([...kept.content].sort(), [...contentWords(content)].sort());
+    }
+    // terms of another version (or not of this form) are not used: recall makes them from the text
+    assert.equal(termsFromStored(`${TERMS_VERSION + 1}\nword\nword\nword`, []), null);
+    assert.equal(termsFromStored("word", []), null);
+  });
+
+  test("what the index keeps is of the version it says: a change to the terms made raises TERMS_VERSION", async () => {
+    // the index keeps each memory's terms and uses those of its version as they are: terms made
+    // differently under the same version would be used stale. Made anew, raise TERMS_VERSION (and
+    // INDEX_VERSION with a fillTerms step, see core/memory-terms.ts), then record the new digest here.
+    const { createHash } = await import("node:crypto");
+    const h = createHash("sha256");
+    for (const [i, content] of [...PROSE_MEMORIES, "Yesterday's naïve ÉCOLE ﬁle — résumé"].entries()) {
+      h.update(`${storedTerms({ content, gist: i % 3 ? null : "Gist: the retried ﬁle", entities: i % 2 ? ["PostgreSQL"] : [], meta: { tags: i % 2 ? ["db-choice"] : [] } })}\0`);
+    }
+    const digests: Record<number, string> = { 1: "c92434dd2d1c4399" };
+    assert.equal(h.digest("hex").slice(0, 16), digests[TERMS_VERSION], `the terms made changed under TERMS_VERSION ${TERMS_VERSION}`);
   });
 });

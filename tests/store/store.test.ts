@@ -20,6 +20,7 @@ import { candidatePaths, recordPath } from "../../src/store/layout.ts";
 import { loadAll } from "../../src/store/load-all.ts";
 import { type Plan, planIsEmpty } from "../../src/store/refresh.ts";
 import { IndexDb } from "../../src/store/index-db.ts";
+import { storedTerms } from "../../src/core/memory-terms.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
 
@@ -896,5 +897,45 @@ describe("Store: scoring fields in the index", () => {
     assert.equal(again.index.contentConflictCount(), 0);
     assert.deepEqual(await again.withContentConflicts(), []);
     again.close();
+  });
+
+  test("an index of version 6 gets each memory's recall terms in place, made from its records", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    await save(store, mem("We retried the flaky checkout tests nightly", { entities: ["PostgreSQL"] }));
+    store.close();
+    const termsOf = (db: { prepare(sql: string): { get(): unknown } }) => (db.prepare("SELECT terms FROM memory_docs").get() as { terms: string | null }).terms;
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    const written = termsOf(db);
+    // words, their stems, the entities
+    assert.ok(written?.includes(" retried ") && written.includes(" retri ") && written.includes("postgresql"), String(written));
+    db.exec("ALTER TABLE memory_docs DROP COLUMN terms; PRAGMA user_version = 6");
+    db.close();
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    again.close();
+    const db2 = new DatabaseSync(path.join(root, ".memsync/index.db"));
+    assert.equal(termsOf(db2), written, "made again as a write makes them");
+    db2.close();
+  });
+
+  test("the terms of an upgraded index are made for every memory, past the first page of 1,000", async () => {
+    const file = path.join(tempDir(), "index.db");
+    IndexDb.open(file, 1_000).close();
+    const ms = Array.from({ length: 1_003 }, (_, i) => mem(`memory number ${i} about retries`, { gist: i % 2 ? `gist ${i}` : null, entities: [`e${i}`] }));
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(file);
+    // the records alone, as an index of version 6 holds them (no terms)
+    db.exec("BEGIN");
+    const put = db.prepare("INSERT INTO memory_docs(rid, json) VALUES (?, ?)");
+    ms.forEach((m, i) => put.run(i + 1, memoryToJson(m)));
+    db.exec("COMMIT; PRAGMA user_version = 6");
+    db.close();
+    IndexDb.open(file, 1_000).close();
+    const db2 = new DatabaseSync(file);
+    const after = (db2.prepare("SELECT terms FROM memory_docs ORDER BY rid").all() as { terms: string | null }[]).map((r) => r.terms);
+    db2.close();
+    assert.deepEqual(after, ms.map(storedTerms));
   });
 });

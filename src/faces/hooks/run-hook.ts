@@ -144,7 +144,8 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   ]);
   // any prompt with something to look for gets what fits it (the relevance floor keeps the rest
   // out); a short reply ("yes, go on") only when it asks about earlier work
-  const recalls = asksAboutPast(prompt) || substantive(recallTerms(prompt));
+  const terms = recallTerms(prompt);
+  const recalls = asksAboutPast(prompt) || substantive(terms);
   const name = await project(cwd, run);
   const extraction = extractCaptures(prompt);
   const captures = extraction.captures.length > 0;
@@ -156,7 +157,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const captureOps = captures ? await import("../../ops/capture.ts") : null;
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recalls ? await recallOps.recall(store, { query: prompt, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) }) : null;
+    const found = recalls ? await recallOps.recall(store, { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) }) : null;
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
     if (found && found.text) return withContext("UserPromptSubmit", found.text);
