@@ -34,6 +34,7 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
+import { readCues } from "./cues.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -560,6 +561,47 @@ function handsOverCredential(what: string): boolean {
   return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
 }
 
+/**
+ * The second reading (cues.ts), for a sentence no trigger phrase holds: its cue words and what
+ * makes it specific. The guards of the first reading hold for the whole sentence here: a maybe,
+ * someone undecided, another's view, a credential handed over are not kept.
+ */
+function cueDraft(s: string, boosted: boolean): Draft | null {
+  if (HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
+  const all = findMentions(s, [], true);
+  const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
+  const cue = readCues(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
+  if (!cue) return null;
+  let what = cleanPhrase(cue.what);
+  if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
+  if (cue.type !== "problem" && handsOverCredential(what)) return null;
+  if (cue.against && !/^(?:no|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
+  const seen = new Set<string>();
+  const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
+  const whys: string[] = [];
+  const because = /\b(?:because(?:\s+of)?|since|due to|bc)\s+([^,;]{3,200})/i.exec(s);
+  if (because && cue.type !== "solution") whys.push(cleanPhrase(because[1]!, 300));
+  return {
+    type: cue.type,
+    content: s,
+    what,
+    whys,
+    alternatives: [],
+    constraints: constraintsIn(s),
+    tradeoffs: [],
+    problem: null,
+    trigger: { type: cue.type, re: /^/, base: cue.base, against: cue.against },
+    signal: cue.signal,
+    mentions,
+    chosen: mentions,
+    rejected: [],
+    relations: verbRelations(s, all),
+    hedged: HEDGES.test(s),
+    boosted,
+    projectSpecific: PROJECT_SPECIFIC.test(s),
+  };
+}
+
 /** A statement kept whole (remembered, or closed as settled): what it says is the decision. */
 function statementDraft(text: string, boosted: boolean): Draft | null {
   const what = cleanPhrase(text);
@@ -604,6 +646,8 @@ export function readSentence(sentence: string): Reading {
     }
     if (lead) s = s.slice(lead[0].length);
   }
+  // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
+  const whole = s;
   const ij = INTERJECTIONS.exec(s);
   if (ij) s = s.slice(ij[0].length);
   const polite = POLITE_RULE.exec(s);
@@ -616,8 +660,15 @@ export function readSentence(sentence: string): Reading {
     if (s.slice(wh[0].length).trim()) {
       const r = readSentence(s.slice(wh[0].length));
       if (r.kind === "capture") return r;
-      const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : null;
-      return d ? { kind: "capture", draft: d } : r;
+      const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : cueDraft(whole, boosted);
+      if (d) return { kind: "capture", draft: d };
+      // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)/i.exec(s);
+      if (clause) {
+        const inner = readSentence(s.slice(clause[0].length));
+        if (inner.kind === "capture") return inner;
+      }
+      return r;
     }
   }
 
@@ -646,7 +697,8 @@ export function readSentence(sentence: string): Reading {
     if (rat) return { kind: "rationale", why: cleanPhrase(s.slice(rat[0].length), 300) };
     const trade = TRADEOFF_SENTENCE.exec(s);
     if (trade) return { kind: "tradeoff", text: cleanPhrase(s.slice(trade[0].length), 200) };
-    return { kind: "none" };
+    const cue = request ? null : cueDraft(whole, boosted);
+    return cue ? { kind: "capture", draft: cue } : { kind: "none" };
   }
   let firstReason: string | null = null;
   for (const f of found) {
@@ -656,6 +708,11 @@ export function readSentence(sentence: string): Reading {
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
+  }
+  // a trigger that named nothing known ("we switched to select_related"): the cue reading may
+  if (!request && firstReason?.startsWith("names nothing known")) {
+    const cue = cueDraft(whole, boosted);
+    if (cue) return { kind: "capture", draft: cue };
   }
   return { kind: "skip", reason: firstReason ?? NO_SIGNAL };
 }
