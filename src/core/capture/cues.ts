@@ -1,4 +1,4 @@
-import type { SignalType } from "./signals.ts";
+import { NEGATED, type SignalType } from "./signals.ts";
 
 // The second reading of a sentence, for the ones no trigger phrase of signals.ts matched: people
 // state a decision, a rule, a preference, a problem or its fix in far more wordings than phrase
@@ -37,6 +37,8 @@ interface Cue {
   needsSpecific?: boolean;
   /** Only when the sentence names a known technology, pattern or tool. */
   needsKnown?: boolean;
+  /** Only when the sentence is about software (a known name, a code-like token or a word of developer talk): "I hate Mondays" is not. */
+  needsTopic?: boolean;
   against?: boolean;
 }
 
@@ -69,7 +71,7 @@ const UNIVERSAL =
   /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,4}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
 /** The user's own taste. */
 const LIKE =
-  /\b(?:personally|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is)\b/i;
+  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is)\b/i;
 /** A standing instruction to the assistant: "when you write commit messages keep them ...". */
 const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
 /** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
@@ -80,13 +82,13 @@ const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
   { type: "decision", re: RULE, base: 0.65 },
   { type: "preference", re: FORBID, base: 0.7, against: true },
-  { type: "preference", re: LIKE, base: 0.65 },
+  { type: "preference", re: LIKE, base: 0.65, needsTopic: true },
   { type: "preference", re: STANDING, base: 0.6 },
   { type: "decision", re: MUST, base: 0.6 },
   { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
@@ -95,9 +97,52 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: UNIVERSAL, base: 0.6 },
 ];
 
-/** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past. */
+/** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */
+export const PASSING = /\b(?:(?<!from |as of )today|tonight|right now|at the moment|all good|on retry|back to normal|false alarm|never ?mind|seems? to)\b/i;
+
+/** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past, a passing state. */
 const NOT_KEPT =
-  /\b(?:leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+  /\b(?:no (?:decision|consensus|agreement)|not yet|(?<!from |as of )today|tonight|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+
+/**
+ * Words of developer talk: a sentence holding one is about software. General nouns of the trade
+ * (not names: those are the vocabulary's), so a preference or rule without a product name still
+ * counts ("small functions with descriptive names") and small talk does not ("I hate Mondays").
+ */
+const DEV_WORDS = new Set(
+  (
+    "code codebase function functions method methods class classes module modules component components hook hooks file files folder folders " +
+    "directory test tests testing spec specs fixture fixtures mock mocks build builds deploy deploys deployment release releases branch branches " +
+    "commit commits merge merges rebase pr prs review reviews reviewer diff diffs patch repo repos repository monorepo package packages dependency " +
+    "dependencies library libraries framework version versions api apis endpoint endpoints route routes request requests response responses " +
+    "query queries database db schema schemas table tables index indexes migration migrations column columns row rows cache caching queue queues " +
+    "job jobs worker workers cron service services server servers client clients container containers image images pod pods cluster node nodes " +
+    "config configuration env environment environments variable variables secret secrets token tokens key keys log logs logging metric metrics " +
+    "trace traces alert alerts error errors exception exceptions bug bugs crash timeout timeouts latency memory cpu disk network proxy gateway " +
+    "type types interface interfaces variable name names naming comment comments docstring docstrings docs documentation readme changelog " +
+    "lint linter linting format formatter formatting indentation tabs spaces style styles css html json yaml toml sql script scripts shell " +
+    "terminal command commands cli flag flags option options argument arguments parameter parameters return returns async await promise promises " +
+    "callback callbacks loop loops recursion refactor refactoring abstraction pattern patterns architecture design layer layers dto model models " +
+    "view views controller controllers handler handlers middleware plugin plugins extension extensions editor ide answer answers explanation " +
+    "explanations snippet snippets example examples output input stack backend frontend ui ux css mobile web app apps browser page pages " +
+    "screen screens form forms button buttons auth login session sessions password passwords permission permissions role roles user users " +
+    "tenant tenants ci pipeline pipelines staging production prod dev local localhost port ports url urls domain domains dns certificate " +
+    "ssl tls http https websocket websockets event events message messages payload payloads webhook webhooks upload uploads download storage " +
+    "bucket buckets backup backups replica replicas shard shards transaction transactions lock locks thread threads process processes"
+  ).split(" "),
+);
+
+/** Whether a sentence is about software: a word of developer talk in it. */
+function devTalk(s: string): boolean {
+  for (const w of s.toLowerCase().match(/[a-z]+/g) ?? []) if (DEV_WORDS.has(w)) return true;
+  return false;
+}
+
+/** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
+const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
+
+/** Cues a negation before them undoes: "the team hasn't agreed", "we never decided". */
+const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 
 /** A clause: the parts of a sentence between its commas, semicolons, colons, dashes and arrows. */
 function clauses(s: string): { text: string; start: number; end: number }[] {
@@ -164,7 +209,11 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   for (const cue of CUES) {
     const m = cue.re.exec(s);
     if (!m) continue;
-    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known)) continue;
+    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known) || (cue.needsTopic && !specific && !devTalk(s))) continue;
+    // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
+    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) return null;
+    // "I love this": a taste for what was just said is no preference to keep
+    if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
     let type = cue.type;
     let against = Boolean(cue.against);
     // "the payments service must never log card numbers": a subject's rule, kept as said
@@ -176,7 +225,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   }
   // a problem: trouble with a subject that names something specific
   const trouble = TROUBLE.exec(s);
-  if (trouble && specific && (s.match(CONTENT_WORD) ?? []).length >= 5) {
+  if (trouble && !ERROR_LINE.test(s) && specific && (s.match(CONTENT_WORD) ?? []).length >= 5) {
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }
   return null;

@@ -34,7 +34,7 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { readCues } from "./cues.ts";
+import { PASSING, readCues } from "./cues.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -387,6 +387,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   if (t.type === "decision" || t.type === "preference") {
     if (UNDECIDED.test(s)) return "not decided yet";
   }
+  if (t.type === "problem" && PASSING.test(s)) return "a passing state, not a problem to keep";
 
   const text = found.text.toLowerCase();
   const chooser = /choos|chose|pick|select|prefer|opt|went with|going with|go with|settle|rather|sticking with/.test(text);
@@ -558,6 +559,8 @@ const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
  * keys" or "Redis, since the config has [REDACTED]" are still decisions.
  */
 function handsOverCredential(what: string): boolean {
+  // a secret's marker names its kind after a colon ("[REDACTED:aws-access-key]"): before the split
+  if (/^[^;:,]*\[REDACTED:/.test(what.split(/\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!)) return true;
   return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
 }
 
@@ -652,7 +655,8 @@ export function readSentence(sentence: string): Reading {
   if (ij) s = s.slice(ij[0].length);
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
-  const request = !polite && REQUEST.test(s);
+  // "Search was timing out": a verb of the request list used as the subject's noun is no request
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -705,6 +709,11 @@ export function readSentence(sentence: string): Reading {
     const r = readTrigger(s, f, from);
     if (typeof r !== "string") {
       r.boosted ||= boosted;
+      // "X was timing out; we cut Y and it works now": the trouble read first, the fix said after it
+      if (r.type === "problem" && !request) {
+        const fix = cueDraft(whole, boosted);
+        if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
+      }
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
