@@ -1,5 +1,5 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
-import { type Concept, holdsConcept, type MemoryTerms, queryConcepts, type StemSet, stem } from "./recall-concepts.ts";
+import { baseStem, baseWord, type Concept, holdsConcept, type MemoryTerms, queryConcepts, type StemSet, stem } from "./recall-concepts.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -43,6 +43,12 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
   "sad", "love", "hate", "fun", "interesting", "important", "different", "similar", "real", "true", "false", "yes",
   "maybe", "probably", "always", "never", "often", "sometimes", "usually", "every", "another", "whole", "full", "empty",
   "here", "away", "back", "together", "later", "soon", "ago", "already", "since", "far", "near", "next", "previous",
+  // words that frame a question about a kind of thing ("which forms library", "which tool for
+  // newsletters"): the kind is asked for, the topic is the other word
+  "library", "libraries", "tool", "tools", "tooling", "framework", "frameworks", "provider", "providers", "system",
+  "systems", "platform", "platforms", "solution", "solutions", "approach", "option", "options", "choice", "choices",
+  "stack", "technology", "technologies", "tech", "product", "products", "vendor", "vendors", "software", "setup",
+  "setting", "settings", "service", "services", "thingy", "stuff", "approach", "strategy", "method", "practice",
 ]);
 
 
@@ -64,7 +70,9 @@ export function recallTerms(query: string): RecallTerms {
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
   const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
-  const phrases = [...new Set(concepts.flatMap((c) => c.terms))].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
+  // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
+  const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
+  const phrases = [...new Set([...bases, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR ") };
 }
 
@@ -83,6 +91,9 @@ const MAX_CONCEPT_TERMS = 200;
 
 /** A query word found in a memory as a prefix of one of its words only when it has this many letters. */
 export const PREFIX_FROM = 5;
+
+/** The share of a query a concept must cover when it is the only thing found. */
+export const CONCEPT_ALONE = 0.3;
 
 /** How a memory fits a query: the weighted share of the query found, and whether it passes the relevance floor. */
 export interface Fit {
@@ -104,7 +115,12 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const prefixed: string[] = [];
   for (const q of terms.words) {
     if (m.words.has(q) || m.stems.has(stem(q))) found.add(q);
-    else if (q.length >= PREFIX_FROM) prefixed.push(q);
+    else {
+      // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
+      const b = baseStem(q);
+      if (b !== null && m.stems.has(b)) found.add(q);
+      else if (q.length >= PREFIX_FROM) prefixed.push(q);
+    }
   }
   if (prefixed.length) {
     for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
@@ -126,8 +142,11 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     got += wt;
     if (strong.has(w)) strongFound++;
   }
-  const passes = strongFound > 0 && (concept || strongFound >= Math.min(2, strong.size));
-  return { covered: weight ? got / weight : 0, passes };
+  const covered = weight ? got / weight : 0;
+  // a concept carries a match, unless it is all the query shares with the memory and most of the
+  // query is about something else ("how do I reverse a linked list in Python?")
+  const passes = strongFound > 0 && ((concept && (strongFound >= 2 || covered >= CONCEPT_ALONE)) || strongFound >= Math.min(2, strong.size));
+  return { covered, passes };
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
