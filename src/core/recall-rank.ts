@@ -184,9 +184,13 @@ export interface RankInputs {
   updated_at: number | null;
 }
 
-/** Text relevance: BM25 relative to the best match, and the share of query words found, in equal parts. */
+/**
+ * Text relevance: BM25 relative to the best match (0.35), and the share of query words found (0.65).
+ * Coverage leads: BM25 over an expression with a concept's many phrases counts one query word once
+ * per phrase a memory holds ("helm" as helm, charts, kubernetes), so it over-rates such memories.
+ */
 export function relevanceOf(bm25: number, bestBm25: number, covered: number): number {
-  return 0.5 * (bestBm25 > 0 ? bm25 / bestBm25 : 0) + 0.5 * covered;
+  return 0.35 * (bestBm25 > 0 ? bm25 / bestBm25 : 0) + 0.65 * covered;
 }
 
 export interface RankParts {

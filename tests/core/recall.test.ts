@@ -59,7 +59,7 @@ describe("the blend", () => {
     assert.equal(covered("paginate orders kafka", "Cursor pagination for the order list"), 2 / 3);
     assert.equal(covered("postgres", "We run PostgreSQL 16"), 1);
     assert.equal(covered("paginate orders kafka", "Cursor pagination orders", ["kafka"]), 1);
-    assert.equal(relevanceOf(2, 4, 1), 0.75);
+    assert.equal(relevanceOf(2, 4, 1), 0.825);
   });
 });
 
