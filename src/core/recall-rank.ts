@@ -49,6 +49,8 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
   "systems", "platform", "platforms", "solution", "solutions", "approach", "option", "options", "choice", "choices",
   "stack", "technology", "technologies", "tech", "product", "products", "vendor", "vendors", "software", "setup",
   "setting", "settings", "service", "services", "thingy", "stuff", "approach", "strategy", "method", "practice",
+  // words that ask about memory itself ("remind me which option we chose"): the topic is elsewhere
+  "remind", "remember", "recall", "mentioned", "discussed", "talked",
 ]);
 
 

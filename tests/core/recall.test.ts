@@ -17,7 +17,7 @@ describe("recall terms", () => {
     assert.deepEqual(t.words, ["paginate", "orders", "api", "offset"]);
     // words of 5+ letters also as prefixes; then the phrases of the concepts named ("paginate")
     assert.ok(t.match?.startsWith('"paginate"* OR "orders"* OR "api" OR "offset"* OR "pagination"'), t.match ?? "");
-    assert.deepEqual(t.phrases, ["pagination", "paging", "page through"]);
+    for (const p of ["pagination", "paging", "page through"]) assert.ok(t.phrases.includes(p), p);
     assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near" OR "xs" OR "ys" OR "col"');
   });
 
