@@ -26,7 +26,11 @@ export const DEV_WORDS: ReadonlySet<string> = new Set(
     "screen screens form forms button buttons auth login session sessions password passwords permission permissions role roles user users " +
     "tenant tenants ci pipeline pipelines staging production prod dev local localhost port ports url urls domain domains dns certificate " +
     "ssl tls http https websocket websockets event events message messages payload payloads webhook webhooks upload uploads download storage " +
-    "bucket buckets backup backups replica replicas shard shards transaction transactions lock locks thread threads process processes"
+    "bucket buckets backup backups replica replicas shard shards transaction transactions lock locks thread threads process processes " +
+    "push pull main master trunk tag tags clause clauses guard guards path paths happy exports import imports default defaults " +
+    "const let var null undefined boolean string strings integer array arrays object objects map maps set sets dictionary " +
+    "statement statements expression expressions operator operators syntax compile compiler runtime debug debugger breakpoint " +
+    "refactors readable readability maintainable dry kiss solid tdd bdd pairing vim emacs vscode git github gitlab ssh"
   ).split(" "),
 );
 

@@ -34,7 +34,8 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { PASSING, readCues } from "./cues.ts";
+import { type CueReading, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { devTalk } from "../dev-words.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -511,6 +512,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
     return "names nothing known (no technology, pattern or tool)";
   }
   if (t.needsKnown && !named.some((m) => m.kind !== "term")) return "names nothing known (no technology, pattern or tool)";
+  // "I prefer coffee over tea": a taste about nothing of software is not kept
+  if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s)) return "not about software";
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
   if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
@@ -569,11 +572,11 @@ function handsOverCredential(what: string): boolean {
  * makes it specific. The guards of the first reading hold for the whole sentence here: a maybe,
  * someone undecided, another's view, a credential handed over are not kept.
  */
-function cueDraft(s: string, boosted: boolean): Draft | null {
+function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   if (HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
-  const cue = readCues(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
+  const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
   if (!cue) return null;
   let what = cleanPhrase(cue.what);
   if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
@@ -692,7 +695,11 @@ export function readSentence(sentence: string): Reading {
         break;
       }
     }
-    if (from === -1) return { kind: "skip", reason: "a request to the assistant" };
+    if (from === -1) {
+      // "keep explanations short, skip the basics": a standing instruction, not a task
+      const standing = cueDraft(whole, boosted, standingInstruction);
+      return standing ? { kind: "capture", draft: standing } : { kind: "skip", reason: "a request to the assistant" };
+    }
   }
 
   const found = candidates(s, from, strongOnly);
