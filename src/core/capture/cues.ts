@@ -198,6 +198,15 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
 }
 
 /**
+ * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
+ * names (the entity finder) costs more than all the cue patterns.
+ */
+export function mayHoldCue(s: string): boolean {
+  if (NOT_KEPT.test(s)) return false;
+  return FIXED.test(s) || TROUBLE.test(s) || OUTPUT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+}
+
+/**
  * Read a sentence by its cue words: what it states, or null. `s` is one sentence that the trigger
  * phrases found nothing in, already past the question and request guards.
  */

@@ -34,7 +34,7 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { type CueReading, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
@@ -573,7 +573,7 @@ function handsOverCredential(what: string): boolean {
  * someone undecided, another's view, a credential handed over are not kept.
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
-  if (HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
