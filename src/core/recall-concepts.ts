@@ -76,6 +76,66 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["2fa", "mfa", "two factor"], ["multi-factor", "two-factor", "mfa", "totp"]],
   [["page through", "paging", "paginate"], ["pagination"]],
   [["stored", "storing", "storage", "persisted", "persistence"], ["stored", "storage", "persisted", "persistence"]],
+  // general developer vocabulary: the same thing in other words (branch quality)
+  [["rollout", "rollouts", "progressive delivery", "gradual rollout", "staged rollout"], ["canary", "rollout", "staged rollout"]],
+  [["canary", "canaries"], ["canary", "rollout", "staged rollout"]],
+  [["languages", "multilingual", "locales"], ["i18n", "translations", "locale"]],
+  [["alert", "alerts", "alerting", "pager", "paging", "on-call", "oncall"], ["alerts", "page", "on-call"]],
+  [["compute", "computed", "computes", "calculate", "calculated", "calculates", "calculation"], ["computed", "calculated", "calculation"]],
+  [["newsletter", "newsletters", "marketing email", "marketing emails", "email campaigns"], ["marketing email", "mailchimp", "newsletter"]],
+  [["recurring", "periodic", "repeating", "scheduler", "schedulers"], ["repeatable", "cron", "schedule", "scheduled"]],
+  [["cron", "crons", "cronjob", "cronjobs"], ["cron", "repeatable", "schedule"]],
+  [["email", "emails", "e-mail", "mail"], ["email", "mail"]],
+  [["sms", "text message"], ["sms"]],
+  [["second factor", "two-step", "otp", "one-time code"], ["multi-factor", "two-factor", "mfa", "totp"]],
+  [["session", "sessions", "logged in", "login state"], ["session", "sessions", "cookie", "cookies"]],
+  [["cookie", "cookies"], ["cookie", "cookies", "session"]],
+  [["jwt", "jwts", "bearer token", "access token"], ["jwt", "token", "tokens"]],
+  [["lockout", "locked out", "brute force", "credential stuffing"], ["locked", "lockout", "rate limited", "failed sign-in"]],
+  [["permissions", "authorization", "authorisation", "access control", "acl"], ["permissions", "rbac", "roles", "role-based"]],
+  [["roles", "rbac"], ["roles", "role-based", "permissions"]],
+  [["sso", "single sign-on", "single sign on", "saml"], ["sso", "saml", "single sign-on"]],
+  [["ttl", "expiry", "expiration", "expire", "expires", "lifetime", "valid for"], ["expire", "expires", "ttl", "valid"]],
+  [["mock", "mocks", "mocking", "stub", "stubs", "stubbing", "fake", "fakes"], ["mock", "mocks", "fixtures"]],
+  [["e2e", "end-to-end", "end to end", "browser tests", "ui tests"], ["end-to-end", "playwright", "e2e"]],
+  [["coverage", "code coverage", "test coverage"], ["coverage"]],
+  [["flaky", "flakiness", "intermittent", "intermittently"], ["flaky", "stable", "intermittent"]],
+  [["snapshot", "snapshots", "snapshot tests"], ["snapshot", "snapshots"]],
+  [["property-based", "property based", "property tests", "fuzzing", "fuzz"], ["property-based", "fast-check"]],
+  [["approval", "approvals", "approve", "approved", "sign-off"], ["approval", "approving", "review"]],
+  [["merge", "merged", "merging", "squash"], ["merge", "merged", "squash-merged"]],
+  [["branching", "branches", "feature branches", "long-lived", "long lived"], ["branches", "trunk-based", "short-lived"]],
+  [["commit message", "commit messages", "commit style"], ["commit messages", "conventional commits"]],
+  [["format", "formatter", "formatting", "print width", "line length"], ["formatting", "prettier", "print width"]],
+  [["strict", "strictness", "type safety", "typing"], ["strict mode", "typescript", "any"]],
+  [["container", "containers", "image", "images", "dockerfile", "base image"], ["docker", "image", "images", "dockerfile"]],
+  [["helm", "chart", "charts", "manifests"], ["helm", "charts", "kubernetes"]],
+  [["region", "regions", "zone", "zones", "availability zone"], ["region", "eu-west-1", "eu-central-1", "availability zones"]],
+  [["backup", "backups", "restore", "restores", "disaster recovery"], ["backup", "backups", "restore", "pg_dump"]],
+  [["secrets", "secret", "api keys", "env vars", "environment variables", ".env", "env files"], ["secrets", "secrets manager", ".env", "env"]],
+  [["bill", "billing cost", "cost", "costs", "spend", "spending", "expensive", "charges"], ["bill", "cost", "charges", "dollars"]],
+  [["price", "prices", "pricing", "plan", "plans", "subscription"], ["plan", "pricing", "price", "dollars"]],
+  [["currency", "currencies", "usd", "eur", "gbp"], ["currency", "usd", "eur", "gbp"]],
+  [["money", "amount", "amounts", "cents", "float", "floats", "floating point", "decimal"], ["money", "amounts", "cents", "floats"]],
+  [["refund", "refunds", "chargeback"], ["refund", "refunds"]],
+  [["tax", "taxes", "vat", "sales tax"], ["tax", "stripe tax"]],
+  [["offline", "no connection", "no network", "connectivity"], ["offline", "connection", "queues writes"]],
+  [["app store", "play store", "google play", "mobile release", "mobile releases"], ["app store", "google play", "mobile releases"]],
+  [["typo", "typos", "misspelling", "misspellings", "fuzzy"], ["typo", "fuzziness"]],
+  [["synonym", "synonyms"], ["synonyms"]],
+  [["logging library", "logger", "loggers", "structured logging"], ["pino", "log", "logs", "logger"]],
+  [["retention", "retained", "retain", "kept for"], ["kept", "retention", "days"]],
+  [["analytics", "product analytics", "tracking", "event data"], ["analytics", "posthog", "events"]],
+  [["idempotent", "idempotency", "exactly once", "dedupe", "deduplicate", "deduplication"], ["idempotent", "idempotency", "duplicate"]],
+  [["retry", "retries", "retried", "retrying", "backoff"], ["retry", "retried", "backoff", "jitter"]],
+  [["versioning", "api version", "api versions", "deprecation", "deprecated"], ["versioned", "version", "supported"]],
+  [["openapi", "swagger", "api spec", "api schema"], ["openapi", "spec"]],
+  [["cursor", "cursors", "offset", "pagination"], ["cursor", "pagination", "offset"]],
+  [["parse", "parseable", "parsing", "opaque"], ["parse", "opaque"]],
+  [["xss", "cross-site scripting", "inline script", "inline scripts", "csp"], ["content-security-policy", "csp", "inline scripts"]],
+  [["ssrf", "internal addresses", "private ips", "private addresses"], ["ssrf", "private address"]],
+  [["lcp", "core web vitals", "page load", "load time", "page speed"], ["largest contentful paint", "lcp", "page weight"]],
+  [["review", "reviews", "code review", "reviewer", "reviewers"], ["review", "reviews", "reviewers"]],
 ];
 
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
@@ -172,6 +232,26 @@ export function queryConcepts(query: string): Concept[] {
 
 function concept(label: string, from: string[], terms: string[], names: string[]): Concept {
   return { label, from, terms, names, termStems: terms.map((t) => t.split(" ").map(stem)) };
+}
+
+/** Derivational endings the porter stemmer keeps ("parseable", "scheduler", "retention"), longest first. */
+const DERIVED = /(?:abilities|ability|ibility|ations|ation|ments|ment|able|ible|ness|ers|er|ors|or|ity|ize|ise|ized|ised|izes|ises|ful|less)$/;
+
+/**
+ * The stem of a word's base, when it carries a derivational ending and enough is left (4+
+ * letters): "parseable" -> "pars" (as "parse"), "retention" -> "retent"... null when there is none.
+ */
+export function baseStem(word: string): string | null {
+  const m = DERIVED.exec(word);
+  if (!m || word.length - m[0].length < 4) return null;
+  const b = stem(word.slice(0, word.length - m[0].length));
+  return b === stem(word) ? null : b;
+}
+
+/** A word without its derivational ending ("parseable" -> "parse"), for the index to look for. */
+export function baseWord(word: string): string {
+  const m = DERIVED.exec(word);
+  return m ? word.slice(0, word.length - m[0].length) : word;
 }
 
 /** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */

@@ -1,6 +1,6 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
 import { contentWords, type StemSet, stem, wordSet } from "./memory-terms.ts";
-import { type Concept, holdsConcept, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
+import { baseStem, baseWord, type Concept, holdsConcept, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
 
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
@@ -46,6 +46,14 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
   "sad", "love", "hate", "fun", "interesting", "important", "different", "similar", "real", "true", "false", "yes",
   "maybe", "probably", "always", "never", "often", "sometimes", "usually", "every", "another", "whole", "full", "empty",
   "here", "away", "back", "together", "later", "soon", "ago", "already", "since", "far", "near", "next", "previous",
+  // words that frame a question about a kind of thing ("which forms library", "which tool for
+  // newsletters"): the kind is asked for, the topic is the other word
+  "library", "libraries", "tool", "tools", "tooling", "framework", "frameworks", "provider", "providers", "system",
+  "systems", "platform", "platforms", "solution", "solutions", "approach", "option", "options", "choice", "choices",
+  "stack", "technology", "technologies", "tech", "product", "products", "vendor", "vendors", "software", "setup",
+  "setting", "settings", "service", "services", "thingy", "stuff", "approach", "strategy", "method", "practice",
+  // words that ask about memory itself ("remind me which option we chose"): the topic is elsewhere
+  "remind", "remember", "recall", "mentioned", "discussed", "talked",
 ]);
 
 
@@ -67,7 +75,9 @@ export function recallTerms(query: string): RecallTerms {
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
   const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
-  const phrases = [...new Set(concepts.flatMap((c) => c.terms))].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
+  // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
+  const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
+  const phrases = [...new Set([...bases, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR ") };
 }
 
@@ -86,6 +96,9 @@ const MAX_CONCEPT_TERMS = 200;
 
 /** A query word found in a memory as a prefix of one of its words only when it has this many letters. */
 export const PREFIX_FROM = 5;
+
+/** The share of a query a concept must cover when it is the only thing found. */
+export const CONCEPT_ALONE = 0.3;
 
 /** How a memory fits a query: the weighted share of the query found, and whether it passes the relevance floor. */
 export interface Fit {
@@ -107,7 +120,12 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const prefixed: string[] = [];
   for (const q of terms.words) {
     if (m.words.has(q) || m.stems.has(stem(q))) found.add(q);
-    else if (q.length >= PREFIX_FROM) prefixed.push(q);
+    else {
+      // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
+      const b = baseStem(q);
+      if (b !== null && m.stems.has(b)) found.add(q);
+      else if (q.length >= PREFIX_FROM) prefixed.push(q);
+    }
   }
   if (prefixed.length) {
     for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
@@ -129,8 +147,11 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     got += wt;
     if (strong.has(w)) strongFound++;
   }
-  const passes = strongFound > 0 && (concept || strongFound >= Math.min(2, strong.size));
-  return { covered: weight ? got / weight : 0, passes };
+  const covered = weight ? got / weight : 0;
+  // a concept carries a match, unless it is all the query shares with the memory and most of the
+  // query is about something else ("how do I reverse a linked list in Python?")
+  const passes = strongFound > 0 && ((concept && (strongFound >= 2 || covered >= CONCEPT_ALONE)) || strongFound >= Math.min(2, strong.size));
+  return { covered, passes };
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
@@ -168,9 +189,13 @@ export interface RankInputs {
   updated_at: number | null;
 }
 
-/** Text relevance: BM25 relative to the best match, and the share of query words found, in equal parts. */
+/**
+ * Text relevance: BM25 relative to the best match (0.35), and the share of query words found (0.65).
+ * Coverage leads: BM25 over an expression with a concept's many phrases counts one query word once
+ * per phrase a memory holds ("helm" as helm, charts, kubernetes), so it over-rates such memories.
+ */
 export function relevanceOf(bm25: number, bestBm25: number, covered: number): number {
-  return 0.5 * (bestBm25 > 0 ? bm25 / bestBm25 : 0) + 0.5 * covered;
+  return 0.35 * (bestBm25 > 0 ? bm25 / bestBm25 : 0) + 0.65 * covered;
 }
 
 export interface RankParts {

@@ -18,7 +18,7 @@ describe("recall terms", () => {
     assert.deepEqual(t.words, ["paginate", "orders", "api", "offset"]);
     // words of 5+ letters also as prefixes; then the phrases of the concepts named ("paginate")
     assert.ok(t.match?.startsWith('"paginate"* OR "orders"* OR "api" OR "offset"* OR "pagination"'), t.match ?? "");
-    assert.deepEqual(t.phrases, ["pagination", "paging", "page through"]);
+    for (const p of ["pagination", "paging", "page through"]) assert.ok(t.phrases.includes(p), p);
     assert.equal(recallTerms('" OR 1=1 -- NEAR(xs ys) col:*').match, '"near" OR "xs" OR "ys" OR "col"');
   });
 
@@ -60,7 +60,7 @@ describe("the blend", () => {
     assert.equal(covered("paginate orders kafka", "Cursor pagination for the order list"), 2 / 3);
     assert.equal(covered("postgres", "We run PostgreSQL 16"), 1);
     assert.equal(covered("paginate orders kafka", "Cursor pagination orders", ["kafka"]), 1);
-    assert.equal(relevanceOf(2, 4, 1), 0.75);
+    assert.equal(relevanceOf(2, 4, 1), 0.825);
   });
 });
 

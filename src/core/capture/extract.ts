@@ -34,6 +34,8 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
+import { type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { devTalk } from "../dev-words.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -398,6 +400,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   if (t.type === "decision" || t.type === "preference") {
     if (UNDECIDED.test(s)) return "not decided yet";
   }
+  if (t.type === "problem" && PASSING.test(s)) return "a passing state, not a problem to keep";
 
   const text = found.text.toLowerCase();
   const chooser = /choos|chose|pick|select|prefer|opt|went with|going with|go with|settle|rather|sticking with/.test(text);
@@ -521,6 +524,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
     return "names nothing known (no technology, pattern or tool)";
   }
   if (t.needsKnown && !named.some((m) => m.kind !== "term")) return "names nothing known (no technology, pattern or tool)";
+  // "I prefer coffee over tea": a taste about nothing of software is not kept
+  if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s)) return "not about software";
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
   if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
@@ -569,7 +574,50 @@ const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
  * keys" or "Redis, since the config has [REDACTED]" are still decisions.
  */
 function handsOverCredential(what: string): boolean {
+  // a secret's marker names its kind after a colon ("[REDACTED:aws-access-key]"): before the split
+  if (/^[^;:,]*\[REDACTED:/.test(what.split(/\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!)) return true;
   return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
+}
+
+/**
+ * The second reading (cues.ts), for a sentence no trigger phrase holds: its cue words and what
+ * makes it specific. The guards of the first reading hold for the whole sentence here: a maybe,
+ * someone undecided, another's view, a credential handed over are not kept.
+ */
+function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
+  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
+  const all = findMentions(s, [], true);
+  const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
+  const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
+  if (!cue) return null;
+  let what = cleanPhrase(cue.what);
+  if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
+  if (cue.type !== "problem" && handsOverCredential(what)) return null;
+  if (cue.against && !/^(?:no|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
+  const seen = new Set<string>();
+  const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
+  const whys: string[] = [];
+  const because = /\b(?:because(?:\s+of)?|since|due to|bc)\s+([^,;]{3,200})/i.exec(s);
+  if (because && cue.type !== "solution") whys.push(cleanPhrase(because[1]!, 300));
+  return {
+    type: cue.type,
+    content: s,
+    what,
+    whys,
+    alternatives: [],
+    constraints: constraintsIn(s),
+    tradeoffs: [],
+    problem: null,
+    trigger: { type: cue.type, re: /^/, base: cue.base, against: cue.against },
+    signal: cue.signal,
+    mentions,
+    chosen: mentions,
+    rejected: [],
+    relations: verbRelations(s, all),
+    hedged: HEDGES.test(s),
+    boosted,
+    projectSpecific: PROJECT_SPECIFIC.test(s),
+  };
 }
 
 /** A statement kept whole (remembered, or closed as settled): what it says is the decision. */
@@ -616,11 +664,14 @@ export function readSentence(sentence: string): Reading {
     }
     if (lead) s = s.slice(lead[0].length);
   }
+  // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
+  const whole = s;
   const ij = INTERJECTIONS.exec(s);
   if (ij) s = s.slice(ij[0].length);
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
-  const request = !polite && REQUEST.test(s);
+  // "Search was timing out": a verb of the request list used as the subject's noun is no request
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -628,8 +679,15 @@ export function readSentence(sentence: string): Reading {
     if (s.slice(wh[0].length).trim()) {
       const r = readSentence(s.slice(wh[0].length));
       if (r.kind === "capture") return r;
-      const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : null;
-      return d ? { kind: "capture", draft: d } : r;
+      const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : cueDraft(whole, boosted);
+      if (d) return { kind: "capture", draft: d };
+      // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)/i.exec(s);
+      if (clause) {
+        const inner = readSentence(s.slice(clause[0].length));
+        if (inner.kind === "capture") return inner;
+      }
+      return r;
     }
   }
 
@@ -649,7 +707,11 @@ export function readSentence(sentence: string): Reading {
         break;
       }
     }
-    if (from === -1) return { kind: "skip", reason: "a request to the assistant" };
+    if (from === -1) {
+      // "keep explanations short, skip the basics": a standing instruction, not a task
+      const standing = cueDraft(whole, boosted, standingInstruction);
+      return standing ? { kind: "capture", draft: standing } : { kind: "skip", reason: "a request to the assistant" };
+    }
   }
 
   const found = candidates(s, from, strongOnly);
@@ -658,16 +720,27 @@ export function readSentence(sentence: string): Reading {
     if (rat) return { kind: "rationale", why: cleanPhrase(s.slice(rat[0].length), 300) };
     const trade = TRADEOFF_SENTENCE.exec(s);
     if (trade) return { kind: "tradeoff", text: cleanPhrase(s.slice(trade[0].length), 200) };
-    return { kind: "none" };
+    const cue = request ? null : cueDraft(whole, boosted);
+    return cue ? { kind: "capture", draft: cue } : { kind: "none" };
   }
   let firstReason: string | null = null;
   for (const f of found) {
     const r = readTrigger(s, f, from);
     if (typeof r !== "string") {
       r.boosted ||= boosted;
+      // "X was timing out; we cut Y and it works now": the trouble read first, the fix said after it
+      if (r.type === "problem" && !request) {
+        const fix = cueDraft(whole, boosted);
+        if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
+      }
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
+  }
+  // a trigger that named nothing known ("we switched to select_related"): the cue reading may
+  if (!request && firstReason?.startsWith("names nothing known")) {
+    const cue = cueDraft(whole, boosted);
+    if (cue) return { kind: "capture", draft: cue };
   }
   return { kind: "skip", reason: firstReason ?? NO_SIGNAL };
 }

@@ -1,0 +1,251 @@
+import { devTalk } from "../dev-words.ts";
+import { NEGATED, type SignalType } from "./signals.ts";
+
+// The second reading of a sentence, for the ones no trigger phrase of signals.ts matched: people
+// state a decision, a rule, a preference, a problem or its fix in far more wordings than phrase
+// patterns can list ("Consensus in the arch meeting: ...", "no jQuery in new code", "pods were
+// crashlooping ... → added an initContainer, solved"). Here a sentence is read by its cue words,
+// wherever they stand, and by what makes it specific (a known name, a code-like token): a general
+// lexicon of developer talk, not phrasings. Guards (questions, requests, hypotheticals, the
+// undecided, someone else's view, progress reports, the past) run first, in extract.ts and here.
+// Every pattern is linear: alternations of fixed words, no nested free runs.
+
+export interface CueReading {
+  type: SignalType;
+  /** The clause that holds what was decided, preferred, broken or fixed. */
+  what: string;
+  /** Confidence before rationale and entities are counted. */
+  base: number;
+  /** The cue words, for the report. */
+  signal: string;
+  /** What is argued against ("no jQuery in new code"). */
+  against: boolean;
+}
+
+/** What the cue reader needs to know of a sentence's names (from entities.ts, kept out of here). */
+export interface CueContext {
+  /** The sentence names a known technology, pattern or tool (not a bare term). */
+  known: boolean;
+  /** Positions of the known names: a clause that holds one is the thing chosen. */
+  at: readonly number[];
+}
+
+interface Cue {
+  type: SignalType;
+  re: RegExp;
+  base: number;
+  /** Only when the sentence is specific: a known name or a code-like token. */
+  needsSpecific?: boolean;
+  /** Only when the sentence names a known technology, pattern or tool. */
+  needsKnown?: boolean;
+  /** Only when the sentence is about software (a known name, a code-like token or a word of developer talk): "I hate Mondays" is not. */
+  needsTopic?: boolean;
+  against?: boolean;
+}
+
+// A code-like token: `code`, snake_case, camelCase, a path or dotted name, a flag, a version, a size.
+const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|(?:^|\s)[\w.-]*\/[\w./<>-]+|\b\w+\.\w{2,}\b|(?:^|\s)--?[a-z][\w-]+|\b\d+(?:\.\d+)?\s?(?:ms|s|gb|mb|kb|%|x)\b|\b[A-Z]{2,}[a-z]?\b|\b[A-Z]\d{1,3}\b/;
+
+/** Choosing, agreeing, concluding: a decision whatever the wording around it. */
+const CHOSE =
+  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b)\b/i;
+/** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
+const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
+/** A rule, a convention, a policy, a standard: the team's way from now on. */
+const RULE =
+  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|as of (?:now|today|this release|the next release|v?\d[\w.]*)|effective immediately|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
+/** A rule against something, in the words people use for it. */
+const FORBID =
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more)\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
+/** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
+const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
+/** A modal rule with a subject: "the payments service must never log card numbers". */
+const MUST = /(?<=\S\s+)\bmust\b/i;
+/** One thing in place of another. */
+const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
+/** A change under way or done, without the subject the trigger phrases expect. */
+const CHANGE = /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?=[^.;]{0,60}\b(?:off|from|to|over)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b/i;
+/** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
+const NOW_STATE =
+  /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
+/** A choice with its chooser: "we go Postgres for the audit service", "for the queue we will take SQS". */
+const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choose|chose|adopt|adopted)\s+(?:with\s+|for\s+)?/i;
+/** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
+const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b/i;
+/** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
+const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed)\s+(?:with|through|via|by|using|on|in|to)\b/i;
+/** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
+const STACK =
+  /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by)\b/i;
+/** A statement of how things are done, for every case: "All API responses are camelCase", "Branch names follow the pattern ...". */
+const UNIVERSAL =
+  /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,4}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
+/** The user's own taste. */
+const LIKE =
+  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
+/** A standing instruction to the assistant: "when you write commit messages keep them ...". */
+const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
+/** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
+const FIXED =
+  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\bmade (?:it|them|the [\w-]+) (?:pass|work|stable|reliable|faster|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+)?(?:under|below|to) ~?\d|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|no longer (?:fails|crashes|happens|times out))\b/i;
+/** What was done to fix it. */
+const ACTION =
+  /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b/i;
+/** Trouble, in the words of developer talk. */
+const TROUBLE =
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+
+const CUES: readonly Cue[] = [
+  { type: "decision", re: CHOSE, base: 0.7 },
+  { type: "decision", re: RULE, base: 0.65 },
+  { type: "preference", re: FORBID, base: 0.7, against: true },
+  { type: "preference", re: LIKE, base: 0.65, needsTopic: true },
+  { type: "preference", re: STANDING, base: 0.6 },
+  { type: "decision", re: MUST, base: 0.6 },
+  { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
+  { type: "decision", re: NOT_CHOOSING, base: 0.65, against: true },
+  { type: "decision", re: NOTE, base: 0.6, needsSpecific: true },
+  { type: "decision", re: TAKE, base: 0.6, needsKnown: true },
+  { type: "decision", re: CHANGE, base: 0.6, needsSpecific: true },
+  { type: "decision", re: NOW_STATE, base: 0.6, needsKnown: true },
+  { type: "decision", re: HANDLED, base: 0.6, needsKnown: true },
+  { type: "decision", re: STACK, base: 0.6, needsKnown: true },
+  { type: "decision", re: UNIVERSAL, base: 0.6 },
+];
+
+/** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */
+export const PASSING = /\b(?:(?<!from |as of )today|tonight|right now|at the moment|all good|on retry|back to normal|false alarm|never ?mind|seems? to)\b/i;
+
+/** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past, a passing state. */
+const NOT_KEPT =
+  /\b(?:any idea|no (?:decision|consensus|agreement|idea)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+
+/** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
+const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
+
+/** Cues a negation before them undoes: "the team hasn't agreed", "we never decided". */
+const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
+
+/** Output the assistant gives: a standing instruction about it is a preference, not a task. */
+const OUTPUT = /\b(?:answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?)\b/i;
+/** Words that make an instruction standing rather than for now. */
+const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every time|in general|from now on|short|shorter|concise|brief|terse|skip|without|no more|don't|do not)\b/i;
+
+/**
+ * A request that is a standing instruction about the assistant's output ("keep explanations
+ * short, skip the basics", "give me TypeScript examples by default"): the preference it states.
+ */
+export function standingInstruction(s: string): CueReading | null {
+  if (!OUTPUT.test(s) || !STANDING_WORDS.test(s) || NOT_KEPT.test(s)) return null;
+  return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
+}
+
+/** A clause: the parts of a sentence between its commas, semicolons, colons, dashes and arrows. */
+function clauses(s: string): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  const BREAK = /\s*(?:[,;:—–→]|\s-\s|->|=>|\bbc\b|\bbecause\b|\bso\b)\s*/gi;
+  let at = 0;
+  for (let m = BREAK.exec(s); m; m = BREAK.exec(s)) {
+    if (m[0].length === 0) {
+      BREAK.lastIndex++;
+      continue;
+    }
+    out.push({ text: s.slice(at, m.index), start: at, end: m.index });
+    at = m.index + m[0].length;
+  }
+  out.push({ text: s.slice(at), start: at, end: s.length });
+  return out.filter((c) => c.text.trim().length > 0);
+}
+
+const CONTENT_WORD = /[\p{L}\p{N}][\p{L}\p{N}'._/-]*/gu;
+const POINTER = /^(?:and\s+)?(?:that|this|it)(?:'s| is| was)?\b|^(?:agreed|settled|decided|final|no exceptions|solved|fixed|resolved)\b/i;
+
+/** The clause that holds what the cue is about: a known name's clause near the cue, else the cue's own (a pointer like "that is the rule now" leans on its neighbour). */
+function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, contrast = false, label = false): string {
+  const cs = clauses(s);
+  if (cs.length === 1) return s;
+  let i = Math.max(0, cs.findIndex((c) => cueAt >= c.start && cueAt <= c.end + 1));
+  // "Consensus in the arch meeting: event sourcing only for the ledger": a lead names what follows
+  const lead = label && s.slice(cs[i]!.end).trimStart().startsWith(":") && i + 1 < cs.length;
+  if (lead) {
+    i++;
+    label = false;
+  }
+  // "Instead of cron on the box, jobs are scheduled with Temporal": the other clause is the choice
+  else if (contrast && cueAt <= cs[i]!.start + 1) {
+    const other = cs.find((c, j) => j !== i && ctx.at.some((p) => p >= c.start && p < c.end)) ?? cs[i + 1] ?? cs[i - 1];
+    if (other) return other.text;
+  }
+  if (type === "solution") {
+    // the fix: after "by", else the clause that says what was done
+    const by = /\bby\s+/i.exec(s.slice(cueAt));
+    if (by) return s.slice(cueAt + by.index + by[0].length);
+    const act = cs.find((c) => ACTION.test(c.text));
+    return act ? act.text : s;
+  }
+  if (type === "problem") return s;
+  const holds = (c: { start: number; end: number }) => ctx.at.some((p) => p >= c.start && p < c.end);
+  // "Secrets are rotated every 90 days, enforced by the vault policy": a label in a later clause
+  // names the kind of statement; the statement is the first clause
+  if (label && i > 0 && !holds(cs[i]!)) return (cs.find(holds) ?? cs[0]!).text;
+  const own = cs[i]!;
+  const words = (own.text.match(CONTENT_WORD) ?? []).length;
+  if (holds(own) || (words >= 4 && !POINTER.test(own.text.trim()))) return own.text;
+  const after = cs.slice(i + 1).find(holds);
+  const before = cs.slice(0, i).reverse().find(holds);
+  const near = after ?? before ?? (i > 0 ? cs[i - 1] : cs[i + 1]);
+  return near ? near.text : own.text;
+}
+
+/**
+ * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
+ * names (the entity finder) costs more than all the cue patterns.
+ */
+export function mayHoldCue(s: string): boolean {
+  if (NOT_KEPT.test(s)) return false;
+  return FIXED.test(s) || TROUBLE.test(s) || OUTPUT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+}
+
+/**
+ * Read a sentence by its cue words: what it states, or null. `s` is one sentence that the trigger
+ * phrases found nothing in, already past the question and request guards.
+ */
+export function readCues(s: string, ctx: CueContext): CueReading | null {
+  if (NOT_KEPT.test(s)) return null;
+  const specific = ctx.known || CODE_TOKEN.test(s);
+  // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
+  const fixed = FIXED.exec(s);
+  if (fixed && (TROUBLE.test(s) || ACTION.test(s))) {
+    return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
+  }
+  for (const cue of CUES) {
+    const m = cue.re.exec(s);
+    if (!m) continue;
+    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known) || (cue.needsTopic && !specific && !devTalk(s))) continue;
+    // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
+    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) return null;
+    // "I love this": a taste for what was just said is no preference to keep
+    if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
+    let type = cue.type;
+    let against = Boolean(cue.against);
+    // "the payments service must never log card numbers": a subject's rule, kept as said
+    if (against && m.index > 0 && FORBID_RULE.test(m[0])) {
+      type = "decision";
+      against = false;
+    }
+    return { type, what: clauseOf(s, m.index, ctx, type, cue.re === CONTRAST, cue.re === RULE || cue.re === CHOSE || cue.re === NOTE), base: cue.base, signal: m[0].trim().toLowerCase() || type, against };
+  }
+  // "The analytics pipeline is Kafka → Flink → ClickHouse": a thing of ours said to be a known one
+  for (const m of s.matchAll(/^(?:the|our|all|every)\s+(?:[\w.-]+\s+){0,4}?(?:is|are)\s+/gi)) {
+    if (ctx.at.includes(m.index + m[0].length)) return { type: "decision", what: s, base: 0.6, signal: "is", against: false };
+  }
+  // "please keep explanations short, skip the basics": a standing instruction about the output
+  const standing = standingInstruction(s);
+  if (standing) return standing;
+  // a problem: trouble with a subject that names something specific
+  const trouble = TROUBLE.exec(s);
+  if (trouble && !ERROR_LINE.test(s) && specific && (s.match(CONTENT_WORD) ?? []).length >= 5) {
+    return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
+  }
+  return null;
+}
