@@ -506,12 +506,15 @@ export class IndexDb {
       where.push("(m.project = ? OR m.project IS NULL)");
       params.push(f.projectOrNone);
     }
+    // IN over the (tag, rid) key: SQLite builds the tag's set of rids once from the primary key;
+    // EXISTS was probed once per memory walked (the whole store for a rare tag: ~8 ms at 10k for
+    // the memory profile's graph, against 0.01 ms)
     for (const t of f.tags ?? []) {
-      where.push("EXISTS (SELECT 1 FROM memory_tags t WHERE t.rid = m.rid AND t.tag = ?)");
+      where.push("m.rid IN (SELECT rid FROM memory_tags WHERE tag = ?)");
       params.push(t);
     }
     for (const e of f.entities ?? []) {
-      where.push("EXISTS (SELECT 1 FROM memory_entities e WHERE e.rid = m.rid AND e.entity = ?)");
+      where.push("m.rid IN (SELECT rid FROM memory_entities WHERE entity = ?)");
       params.push(e.toLowerCase());
     }
     if (f.since !== undefined) {
