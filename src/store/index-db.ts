@@ -179,6 +179,8 @@ export function isIndexDamage(e: unknown): boolean {
 export class IndexDb {
   private readonly stmts = new Map<string, StatementSync>();
   private depth = 0;
+  /** How many times adopt() replaced the connection (part of dataVersion). */
+  private connection = 0;
   /** True when this open made the index from nothing (a new store, a lost or outdated index). */
   created = false;
 
@@ -196,6 +198,7 @@ export class IndexDb {
       // already closed
     }
     this.db = fresh.db;
+    this.connection++;
     this.stmts.clear();
     this.created = fresh.created;
   }
@@ -246,6 +249,15 @@ export class IndexDb {
       db.close();
       throw e;
     }
+  }
+
+  /**
+   * A value that changes whenever another connection (another process) committed to the index,
+   * or this one was replaced by another file (SQLite's data_version; this connection's own
+   * commits leave it as it is).
+   */
+  dataVersion(): string {
+    return `${this.connection}:${(this.q("PRAGMA data_version").get() as { data_version: number }).data_version}`;
   }
 
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
