@@ -482,6 +482,27 @@ export class IndexDb {
     return (this.q("SELECT count(*) AS n FROM memories WHERE conflicts > 0").get() as { n: number }).n;
   }
 
+  /**
+   * One bounded step (about `pages` pages written) of merging the full-text index's segments into
+   * one, dropping what deleted and rewritten rows left behind (FTS5's 'merge' with a negative
+   * count: every level at once, as 'optimize' does, but incrementally). True while there is more
+   * to merge. It never waits for another process's write: busy is an error here, tried later.
+   * A store written one memory at a time (every save and touch rewrites a row) was measured 5-10x
+   * slower to query than the same rows merged (an 8-word AND at 10k: ~8 ms against ~1 ms).
+   */
+  mergeStep(pages: number, busyTimeoutMs: number): boolean {
+    const changes = () => (this.q("SELECT total_changes() AS n").get() as { n: number }).n;
+    const before = changes();
+    this.db.exec("PRAGMA busy_timeout = 0");
+    try {
+      this.db.exec(`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${-Math.max(1, Math.floor(pages))})`);
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    }
+    // SQLite's own test for a merge that had nothing left to do: fewer than two changes
+    return changes() - before >= 2;
+  }
+
   /** Refresh the planner's statistics (after a bulk load). */
   analyze(): void {
     this.db.exec("ANALYZE");

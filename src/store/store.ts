@@ -216,6 +216,11 @@ export class Store {
     return this.indexDb;
   }
 
+  /** One bounded step of merging the full-text index (IndexDb.mergeStep); true while there is more. */
+  mergeIndexStep(pages: number): Promise<boolean> {
+    return this.guarded(() => this.indexDb.mergeStep(pages, this.busyTimeoutMs));
+  }
+
   /**
    * Watch the record folders (a long-running process: ops/kept-store.ts), so that a quick refresh
    * that could find nothing is skipped (store/refresh-watch.ts). Without inotify (Deno, not Linux)
