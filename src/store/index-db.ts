@@ -491,7 +491,7 @@ export class IndexDb {
    * slower to query than the same rows merged (an 8-word AND at 10k: ~8 ms against ~1 ms).
    */
   mergeStep(pages: number, busyTimeoutMs: number): boolean {
-    const changes = () => (this.q("SELECT total_changes() AS n").get() as { n: number }).n;
+    const changes = () => this.totalChanges();
     const before = changes();
     this.db.exec("PRAGMA busy_timeout = 0");
     try {
@@ -501,6 +501,11 @@ export class IndexDb {
     }
     // SQLite's own test for a merge that had nothing left to do: fewer than two changes
     return changes() - before >= 2;
+  }
+
+  /** Rows changed through this connection since it opened (SQLite's total_changes()). */
+  totalChanges(): number {
+    return (this.q("SELECT total_changes() AS n").get() as { n: number }).n;
   }
 
   /** Refresh the planner's statistics (after a bulk load). */

@@ -216,6 +216,11 @@ export class Store {
     return this.indexDb;
   }
 
+  /** A value that changes whenever the index was written, by this store or any other process. */
+  indexState(): string {
+    return `${this.indexDb.dataVersion()}|${this.indexDb.totalChanges()}`;
+  }
+
   /** One bounded step of merging the full-text index (IndexDb.mergeStep); true while there is more. */
   mergeIndexStep(pages: number): Promise<boolean> {
     return this.guarded(() => this.indexDb.mergeStep(pages, this.busyTimeoutMs));

@@ -59,10 +59,11 @@ test("a step never waits for another process's write (busy fails at once); the u
     other.exec("ROLLBACK");
 
     const before = await answers(store);
-    const upkeep = keepIndexMerged({ use: (fn) => Promise.resolve(fn(store)) }, () => true);
+    const upkeep = keepIndexMerged({ use: (fn) => Promise.resolve(fn(store)) }, () => true, { quietMs: 100 });
     try {
-      // the upkeep's first step comes a second after its start, then one every 25 ms until done
-      await new Promise((r) => setTimeout(r, 1_500));
+      // the first look a quarter of a second after the start, a step once the index was left
+      // alone for 100 ms, then one every 25 ms until done
+      await new Promise((r) => setTimeout(r, 1_200));
       assert.equal(await store.mergeIndexStep(1), false, "merged by the upkeep");
     } finally {
       upkeep.stop();
