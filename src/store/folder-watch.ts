@@ -10,8 +10,11 @@
 export interface FolderWatch {
   /** Watch a folder (again: the same watch); false when it cannot be watched (gone, the watch limit reached). */
   add(path: string, parentOnly: boolean): number | null;
-  /** The watches with events since the last call; `overflow`: the queue overflowed, anything may have changed. */
-  drain(): { wds: Set<number>; overflow: boolean };
+  /**
+   * The watches with events since the last call; `gone`: those whose folder was removed or moved
+   * away (to be watched again by path); `overflow`: the queue overflowed, anything may have changed.
+   */
+  drain(): { wds: Set<number>; gone: Set<number>; overflow: boolean };
   close(): void;
 }
 
@@ -25,6 +28,7 @@ const IN_DELETE = 0x200;
 const IN_DELETE_SELF = 0x400;
 const IN_MOVE_SELF = 0x800;
 const IN_Q_OVERFLOW = 0x4000;
+const IN_IGNORED = 0x8000;
 const IN_ONLYDIR = 0x1000000;
 const IN_DONT_FOLLOW = 0x2000000;
 const IN_NONBLOCK = 0o4000;
@@ -82,17 +86,22 @@ export async function openFolderWatch(): Promise<FolderWatch | null> {
     },
     drain() {
       const wds = new Set<number>();
+      const gone = new Set<number>();
       let overflow = !open;
       while (open) {
         const n = Number(c.fns.read(fd, bufPtr, buf.length));
         if (n <= 0) break; // -1: EAGAIN, the queue is empty
         for (let at = 0; at + 16 <= n; at += 16 + view.getUint32(at + 12, true)) {
           const wd = view.getInt32(at, true);
-          if (view.getUint32(at + 4, true) & IN_Q_OVERFLOW || wd < 0) overflow = true;
-          else wds.add(wd);
+          const mask = view.getUint32(at + 4, true);
+          if (mask & IN_Q_OVERFLOW || wd < 0) overflow = true;
+          else {
+            wds.add(wd);
+            if (mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) gone.add(wd);
+          }
         }
       }
-      return { wds, overflow };
+      return { wds, gone, overflow };
     },
     close() {
       if (!open) return;

@@ -29,6 +29,10 @@ export class RefreshWatch {
   private readonly cleanAt = new Map<RecordKind, number>(ALL_KINDS.map((k) => [k, 0]));
   private readonly versionAt = new Map<RecordKind, string>();
   private readonly kindsOf = new Map<number, readonly RecordKind[]>();
+  /** Folders watched (store-relative) and their watch; a folder removed or moved away is forgotten. */
+  private readonly watched = new Map<string, number>();
+  /** Folders whose entries (shards) must be listed again before the next scan: changed, or never listed. */
+  private readonly relist = new Set<number>();
   private broken = false;
 
   constructor(
@@ -39,9 +43,16 @@ export class RefreshWatch {
 
   /** Whether these kinds' folders and the index are as their last complete scan found them. */
   unchanged(kinds: readonly RecordKind[], version: string): boolean {
-    const { wds, overflow } = this.watch.drain();
-    for (const wd of wds) for (const k of this.kindsOf.get(wd) ?? ALL_KINDS) this.bump(k);
-    if (overflow) for (const k of ALL_KINDS) this.bump(k);
+    const { wds, gone, overflow } = this.watch.drain();
+    for (const wd of wds) {
+      for (const k of this.kindsOf.get(wd) ?? ALL_KINDS) this.bump(k);
+      this.relist.add(wd);
+    }
+    for (const wd of gone) for (const [rel, w] of this.watched) if (w === wd) this.watched.delete(rel);
+    if (overflow) {
+      for (const k of ALL_KINDS) this.bump(k);
+      this.watched.clear(); // everything watched and listed again
+    }
     if (this.broken) return false;
     return kinds.every((k) => this.cleanAt.get(k) === this.gen.get(k) && this.versionAt.get(k) === version);
   }
@@ -71,12 +82,20 @@ export class RefreshWatch {
     this.gen.set(k, this.gen.get(k)! + 1);
   }
 
-  /** Watch a folder; a folder that is there and cannot be watched ends all skipping (the scans run as before). */
+  /**
+   * Watch a folder (once: a folder already watched is not asked again); true when it is watched
+   * and its entries need listing (new, or changed since). A folder that is there and cannot be
+   * watched ends all skipping (the scans run as before).
+   */
   private add(rel: string, kinds: readonly RecordKind[], parentOnly: boolean): boolean {
+    const had = this.watched.get(rel);
+    if (had !== undefined) return this.relist.delete(had);
     const wd = this.watch.add(`${this.root}/${rel}`, parentOnly);
     if (wd !== null) {
-      const had = this.kindsOf.get(wd);
-      this.kindsOf.set(wd, had && had !== kinds ? ALL_KINDS : kinds);
+      const was = this.kindsOf.get(wd);
+      this.kindsOf.set(wd, was && was !== kinds ? ALL_KINDS : kinds);
+      this.watched.set(rel, wd);
+      this.relist.delete(wd);
       return true;
     }
     if (this.fs.stat(`${this.root}/${rel}`)?.isDir) this.close(); // the watch limit, most likely
@@ -87,7 +106,8 @@ export class RefreshWatch {
     // the folders above: a record folder made or removed there changes them
     for (const rel of [".", LOCAL_DIR, LOCAL_RECORDS]) this.add(rel, ALL_KINDS, true);
     for (const top of topDirs(kind)) {
-      // the folder before its listing, so a shard made after the listing is an event
+      // the folder before its listing, so a shard made after the listing is an event; a top
+      // folder watched and unchanged since its last listing has no new shard to watch
       if (!this.add(top, [kind], false)) continue;
       let names: string[];
       try {
