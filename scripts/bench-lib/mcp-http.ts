@@ -4,7 +4,7 @@
 // client's share: an upper bound for the server's), with the store kept open and its index kept
 // merged as `memsync serve` does.
 //
-// usage: bun scripts/bench-lib/mcp-http.ts STORE_10K [calls] [era: auto|legacy]
+// usage: [MERGED=1] bun scripts/bench-lib/mcp-http.ts STORE_10K [calls] [era: auto|legacy]
 // STORE_10K is copied to a scratch folder first (e.g. .bench/store-10000 from scripts/bench).
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -31,6 +31,9 @@ const kept = new KeptStore(base.storeRoot, base.open);
 const env = { ...base, kept };
 const upkeep = keepIndexMerged(kept, () => processGate.idle);
 const mount = mcpMount(() => ({ env }));
+// MERGED=1: the index merged before timing (the steady state of a server whose upkeep has run;
+// the copy's index is as the generator wrote it, one memory at a time)
+if (process.env.MERGED) while (await kept.use((st) => st.mergeIndexStep(64)));
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("no", { status: 404 }) });
 
 async function client(p: string): Promise<Client> {
