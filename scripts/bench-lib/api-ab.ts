@@ -3,7 +3,7 @@
 // store, the same requests to each in alternation, so load changes hit both alike. Per operation:
 // p50/p99 at a fixed 100 requests/s and at full speed, and the server's CPU ms per request
 // (/proc/PID/stat); start to the first answer of GET /v1/health and of a get; MCP tools/call
-// (search, recall, get, save over /mcp) p50/p99 and CPU per call.
+// (search, recall, get, save over /mcp; open_nodes over /mcp/memory) p50/p99 and CPU per call.
 //
 //   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--floor] [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
 //
@@ -103,12 +103,16 @@ try {
     ["/mcp", "recall", () => ({ query: RECALL_PROMPTS.prompt })],
     ["/mcp", "get", (i) => ({ ids: [ids[i % ids.length]] })],
     ["/mcp", "save", (i) => ({ memory: { content: `MCP benchmark note ${tag}-${i}: retry the flaky upload with backoff`, tags: ["bench"] } })],
+    // the memory profile's graph of 50 entities (made by the first call, as mcp-http.ts makes it)
+    ["/mcp/memory", "open_nodes", (i) => ({ names: [`E${i % 50}`, `E${(i * 7) % 50}`] })],
   ];
+  const graph = { entities: Array.from({ length: 50 }, (_, i) => ({ name: `E${i}`, entityType: "bench", observations: [`o${i}`] })) };
   for (const s of servers) mcp[s.name] = {};
   for (const [p, tool, args] of tools) {
     for (const s of servers.filter((x) => hasMcp(x.name))) {
       const c = new Client({ name: "ab", version: "1" });
       await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}${p}`)));
+      if (tool === "open_nodes") await c.callTool({ name: "create_entities", arguments: graph });
       const first = await c.callTool({ name: tool, arguments: args(0) });
       if (first.isError) throw new Error(`${s.name} ${tool}: ${JSON.stringify(first.content).slice(0, 300)}`);
       for (let i = 0; i < 10; i++) await c.callTool({ name: tool, arguments: args(i) });

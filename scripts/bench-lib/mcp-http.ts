@@ -1,13 +1,17 @@
 // MCP tools/call over Streamable HTTP at 10k memories: latency (p50/p99) and CPU per call of
 // search (memsync profile), save (memsync profile) and open_nodes (memory profile), the SDK's
 // client against mcpMount served by Bun.serve in this process (so the CPU figure includes the
-// client's share: an upper bound for the server's).
+// client's share: an upper bound for the server's), with the store kept open and its index kept
+// merged as `memsync serve` does.
 //
-// usage: bun scripts/bench-lib/mcp-http.ts STORE_10K [calls] [era: auto|legacy]
+// usage: [MERGED=1] bun scripts/bench-lib/mcp-http.ts STORE_10K [calls] [era: auto|legacy]
 // STORE_10K is copied to a scratch folder first (e.g. .bench/store-10000 from scripts/bench).
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { mcpMount } from "../../src/faces/mcp/http.ts";
+import { processGate } from "../../src/ops/gate.ts";
+import { keepIndexMerged } from "../../src/ops/index-upkeep.ts";
+import { KeptStore } from "../../src/ops/kept-store.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { scratchCopy } from "./generate.ts";
 
@@ -20,8 +24,16 @@ const calls = Number(callsArg ?? 200);
 const era = (eraArg ?? "auto") as "auto" | "legacy";
 const store = path.join(path.dirname(path.resolve(src)), `${path.basename(src)}-mcp-scratch`);
 scratchCopy(path.resolve(src), store);
-const env = opsEnvOf({ vars: { MEMSYNC_MACHINE: "bench" }, cwd: store, home: store, hostName: "bench", user: null }, store);
+const base = opsEnvOf({ vars: { MEMSYNC_MACHINE: "bench" }, cwd: store, home: store, hostName: "bench", user: null }, store);
+// as `memsync serve` runs its /mcp (faces/api/app.ts): one store kept open across calls, its
+// index merged while idle (before this, every call opened and closed the store)
+const kept = new KeptStore(base.storeRoot, base.open);
+const env = { ...base, kept };
+const upkeep = keepIndexMerged(kept, () => processGate.idle);
 const mount = mcpMount(() => ({ env }));
+// MERGED=1: the index merged before timing (the steady state of a server whose upkeep has run;
+// the copy's index is as the generator wrote it, one memory at a time)
+if (process.env.MERGED) while (await kept.use((st) => st.mergeIndexStep(64)));
 const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => (await mount(r)) ?? new Response("no", { status: 404 }) });
 
 async function client(p: string): Promise<Client> {
@@ -58,3 +70,5 @@ await bench("open_nodes (memory)", g, (i) => ["open_nodes", { names: [`E${i % 50
 await m.close();
 await g.close();
 server.stop(true);
+upkeep.stop();
+kept.close();

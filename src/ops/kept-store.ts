@@ -94,6 +94,8 @@ export class KeptStore {
       try {
         const before = signature(this.root, (p) => fs.stat(p));
         const store = await Store.open(this.root, this.open);
+        // a request's quick refresh is skipped while no record folder changed (store/refresh-watch.ts)
+        await store.watchFolders();
         // the signature as it was before the open: a change during it is seen on the next use
         // (the index file an open creates is seen then too, and the store is opened once more)
         if (!this.closed) this.current = { store, sig: before.sig, settled: before.settled };

@@ -190,6 +190,8 @@ export function isIndexDamage(e: unknown): boolean {
 export class IndexDb {
   private readonly stmts = new Map<string, StatementSync>();
   private depth = 0;
+  /** How many times adopt() replaced the connection (part of dataVersion). */
+  private connection = 0;
   /** True when this open made the index from nothing (a new store, a lost or outdated index). */
   created = false;
 
@@ -207,6 +209,7 @@ export class IndexDb {
       // already closed
     }
     this.db = fresh.db;
+    this.connection++;
     this.stmts.clear();
     this.created = fresh.created;
   }
@@ -259,6 +262,15 @@ export class IndexDb {
       db.close();
       throw e;
     }
+  }
+
+  /**
+   * A value that changes whenever another connection (another process) committed to the index,
+   * or this one was replaced by another file (SQLite's data_version; this connection's own
+   * commits leave it as it is).
+   */
+  dataVersion(): string {
+    return `${this.connection}:${(this.q("PRAGMA data_version").get() as { data_version: number }).data_version}`;
   }
 
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
@@ -510,6 +522,32 @@ export class IndexDb {
     return (this.q("SELECT count(*) AS n FROM memories WHERE conflicts > 0").get() as { n: number }).n;
   }
 
+  /**
+   * One bounded step (about `pages` pages written) of merging the full-text index's segments into
+   * one, dropping what deleted and rewritten rows left behind (FTS5's 'merge' with a negative
+   * count: every level at once, as 'optimize' does, but incrementally). True while there is more
+   * to merge. It never waits for another process's write: busy is an error here, tried later.
+   * A store written one memory at a time (every save and touch rewrites a row) was measured 5-10x
+   * slower to query than the same rows merged (an 8-word AND at 10k: ~8 ms against ~1 ms).
+   */
+  mergeStep(pages: number, busyTimeoutMs: number): boolean {
+    const changes = () => this.totalChanges();
+    const before = changes();
+    this.db.exec("PRAGMA busy_timeout = 0");
+    try {
+      this.db.exec(`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${-Math.max(1, Math.floor(pages))})`);
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    }
+    // SQLite's own test for a merge that had nothing left to do: fewer than two changes
+    return changes() - before >= 2;
+  }
+
+  /** Rows changed through this connection since it opened (SQLite's total_changes()). */
+  totalChanges(): number {
+    return (this.q("SELECT total_changes() AS n").get() as { n: number }).n;
+  }
+
   /** Refresh the planner's statistics (after a bulk load). */
   analyze(): void {
     this.db.exec("ANALYZE");
@@ -546,12 +584,15 @@ export class IndexDb {
       where.push("(m.project = ? OR m.project IS NULL)");
       params.push(f.projectOrNone);
     }
+    // IN over the (tag, rid) key: SQLite builds the tag's set of rids once from the primary key;
+    // EXISTS was probed once per memory walked (the whole store for a rare tag: ~8 ms at 10k for
+    // the memory profile's graph, against 0.01 ms)
     for (const t of f.tags ?? []) {
-      where.push("EXISTS (SELECT 1 FROM memory_tags t WHERE t.rid = m.rid AND t.tag = ?)");
+      where.push("m.rid IN (SELECT rid FROM memory_tags WHERE tag = ?)");
       params.push(t);
     }
     for (const e of f.entities ?? []) {
-      where.push("EXISTS (SELECT 1 FROM memory_entities e WHERE e.rid = m.rid AND e.entity = ?)");
+      where.push("m.rid IN (SELECT rid FROM memory_entities WHERE entity = ?)");
       params.push(e.toLowerCase());
     }
     if (f.since !== undefined) {

@@ -52,7 +52,7 @@ export const RACY_FINE_MS = 100;
 /** A folder or file looked at long enough after its last change can be trusted unchanged while its stat is. */
 export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
 
-function emptyPlan(): Plan {
+export function emptyPlan(): Plan {
   return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [], links: [] };
 }
 

@@ -13,7 +13,8 @@ import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
@@ -166,6 +167,8 @@ export class Store {
   private journalBuffer: JournalEntry[] = [];
   /** During a pull's absorb: the paths its checkout wrote (changes there are already committed). */
   private absorbing: ReadonlySet<string> | null = null;
+  /** The record folders' watch of a long-running process (watchFolders). */
+  private watch: RefreshWatch | null = null;
   /** Folders found not to be symbolic links by this process (each is looked at once). */
   private readonly notLinks = new Set<string>();
 
@@ -214,7 +217,33 @@ export class Store {
     return this.indexDb;
   }
 
+  /** A value that changes whenever the index was written, by this store or any other process. */
+  indexState(): string {
+    return `${this.indexDb.dataVersion()}|${this.indexDb.totalChanges()}`;
+  }
+
+  /** One bounded step of merging the full-text index (IndexDb.mergeStep); true while there is more. */
+  mergeIndexStep(pages: number): Promise<boolean> {
+    return this.guarded(() => this.indexDb.mergeStep(pages, this.busyTimeoutMs));
+  }
+
+  /**
+   * Watch the record folders (a long-running process: ops/kept-store.ts), so that a quick refresh
+   * that could find nothing is skipped (store/refresh-watch.ts). Without inotify (Deno, not Linux)
+   * nothing changes: every refresh stats the folders.
+   */
+  async watchFolders(): Promise<void> {
+    // the watch sees the real folders: a store over another fs (tests) is not watched
+    if (this.watch || this.fs !== nodeFs) return;
+    // loaded here only: a command's process never watches
+    const { openFolderWatch } = await import("./folder-watch.ts");
+    const w = await openFolderWatch();
+    if (w && !this.watch) this.watch = new RefreshWatch(w, this.fs, this.root);
+    else w?.close();
+  }
+
   close(): void {
+    this.watch?.close();
     this.indexDb.close();
     this.lock?.close();
   }
@@ -278,9 +307,18 @@ export class Store {
         if (applied.upserts.length > 500) this.indexDb.analyze();
         return applied;
       }
+      // a long-running process's watch (watchFolders): no folder of these kinds changed and no
+      // other process wrote the index since the last scan, so this one would find nothing
+      const watch = this.absorbing ? null : this.watch;
+      const version = watch ? this.indexDb.dataVersion() : "";
+      if (watch?.unchanged(kinds ?? ALL_KINDS, version)) return emptyPlan();
+      const token = watch?.begin(kinds ?? ALL_KINDS, version);
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
-        if (planIsEmpty(plan)) return plan;
+        if (planIsEmpty(plan)) {
+          watch?.done(token);
+          return plan;
+        }
         if (planNeedsCodec(plan)) await this.codec();
         const applied = this.locked(() => {
           const fresh = planRefresh(this.ctx, full, kinds);
@@ -290,7 +328,10 @@ export class Store {
         });
         // many records came in at once (a first index, a large pull): refresh the planner's statistics
         if (applied && applied.upserts.length > 500) this.indexDb.analyze();
-        if (applied) return applied;
+        if (applied) {
+          watch?.done(token);
+          return applied;
+        }
       }
     });
   }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { newId } from "../../src/core/new-id.ts";
 import { filesUnder, memsync, memsyncJson, newStore, readMemoryFile, tempDir } from "../helpers/env.ts";
 import { hub, machine } from "../helpers/hub.ts";
 import { post, startServer, withServer } from "../helpers/server.ts";
@@ -45,6 +46,15 @@ describe("memsync serve: one store kept open, every outside write seen", () => {
       const rec = JSON.parse(fs.readFileSync(file, "utf8"));
       fs.writeFileSync(file, JSON.stringify({ ...rec, content: "edited by hand in place" }));
       assert.equal((await found(s.url, sid))?.content, "edited by hand in place");
+
+      // a record file added by hand (as a copy or git would put it), then removed by hand: the
+      // server's store watches its folders and skips looking while none changed (store/refresh-watch.ts)
+      const hid = newId();
+      const added = path.join(store, "memories", `${hid}.json`);
+      fs.writeFileSync(added, `${JSON.stringify({ ...rec, id: hid, content: "quetzal added by hand" }, null, 2)}\n`);
+      assert.deepEqual(await searchIds(s.url, "quetzal"), [hid]);
+      fs.unlinkSync(added);
+      assert.deepEqual(await searchIds(s.url, "quetzal"), []);
     });
   });
 

@@ -71,6 +71,7 @@ function clock(): Clock {
 async function openStore(root: string, clk?: Clock): Promise<Store> {
   return Store.open(root, clk ? { nowMs: clk.now } : {});
 }
+const openBare = openStore;
 
 async function save(store: Store, ...ms: Memory[]): Promise<string[]> {
   return store.write((tx) => ms.map((m) => tx.putMemory(m)));
@@ -219,7 +220,15 @@ describe("Store: write and read", () => {
   });
 });
 
-describe("Store: the index notices changes made behind its back", () => {
+// each twice: as a command's store sees them (its quick refresh stats the folders), and as a
+// server's store kept open does, whose quick refresh is skipped while its watch saw no change
+for (const watched of [false, true]) describe(`Store: the index notices changes made behind its back${watched ? " (a watched store, as a server keeps)" : ""}`, () => {
+  const openStore = async (root: string, clk?: Clock): Promise<Store> => {
+    const store = await openBare(root, clk);
+    if (watched) await store.watchFolders();
+    return store;
+  };
+
   test("flat files: one dropped in, one replaced by rename, one deleted", async () => {
     const root = skeletonStore();
     const clk = clock();
@@ -434,6 +443,45 @@ describe("Store: the index notices changes made behind its back", () => {
       assert.deepEqual(await searchIds(store, "editor"), [a.id]);
       assert.deepEqual(await searchIds(store, "before"), []);
     } finally {
+      store.close();
+    }
+  });
+});
+
+describe("Store: a watched store (a server's) skips the quick refresh only when nothing changed", () => {
+  test("no change: no stat at all; a file dropped in, or another connection's change to the index, and the next refresh looks", async (t) => {
+    if (process.platform !== "linux") return t.skip("inotify is Linux's");
+    const root = skeletonStore();
+    const clk = clock();
+    const store = await openStore(root, clk);
+    await store.watchFolders();
+    const stat = nodeFs.stat;
+    let stats = 0;
+    nodeFs.stat = (p) => (stats++, stat(p));
+    try {
+      const a = mem("alpha watched");
+      await save(store, a);
+      await settle(store, clk);
+      stats = 0;
+      assert.deepEqual(await listIds(store), [a.id]);
+      assert.equal(stats, 0, "an unchanged store is not looked at");
+
+      const b = mem("bravo dropped");
+      dropFile(root, `memories/${b.id}.json`, memoryToJson(b));
+      assert.deepEqual(await listIds(store), sorted([a.id, b.id]));
+      assert.ok(stats > 0);
+      await settle(store, clk);
+
+      // another process empties the index in place (no file changes): the next refresh rebuilds
+      const other = await openBare(root);
+      try {
+        other.index.transaction(() => other.index.clear());
+      } finally {
+        other.close();
+      }
+      assert.deepEqual(await listIds(store), sorted([a.id, b.id]));
+    } finally {
+      nodeFs.stat = stat;
       store.close();
     }
   });
@@ -844,9 +892,10 @@ describe("Store: scoring fields in the index", () => {
     await save(store, a, b);
     const rows = await store.scoringRows(["active"]);
     assert.deepEqual(rows.map((r) => [r.id, r.use_count, r.strength, r.last_used, r.created_at, r.status]), [[a.id, 7, 1.5, a.last_used, a.created_at, "active"]]);
-    await store.write((tx) => tx.putMemory(touchMemory(tx.memory(a.id), T0 + 100, true, "test.00000000")));
+    // later than any created_at of this file's memories (T0 + the count made so far)
+    await store.write((tx) => tx.putMemory(touchMemory(tx.memory(a.id), a.created_at + 100, true, "test.00000000")));
     const [after] = await store.scoringRows(["active"]);
-    assert.deepEqual([after!.use_count, after!.strength, after!.last_used], [8, 1.6, T0 + 100]);
+    assert.deepEqual([after!.use_count, after!.strength, after!.last_used], [8, 1.6, a.created_at + 100]);
     assert.equal((await store.scoringRows(["active", "archived"])).length, 2);
     store.close();
   });

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import pkg from "../../../package.json" with { type: "json" };
 import type { OpsEnv } from "../../ops/context.ts";
 import { KeptStore } from "../../ops/kept-store.ts";
+import { keepIndexMerged } from "../../ops/index-upkeep.ts";
 import type { ApiContext } from "./context.ts";
 import { apiError, errorResponse } from "./errors.ts";
 import { processGate } from "../../ops/gate.ts";
@@ -66,6 +67,8 @@ export function createApi(opts: ApiOptions): Api {
   app.use("*", bodyLimit({ maxSize: limit, onError: () => apiError("too_large", `the request body is larger than ${limit} bytes`) }));
   let doc: Promise<object> | undefined;
   app.get("/v1/openapi.json", async (c) => c.json(await (doc ??= openApiDocument(pkg.version))));
+  // the kept store's full-text index merged while no request runs (ops/index-upkeep.ts)
+  const upkeep = own ? keepIndexMerged(own, () => inFlight === 0 && processGate.idle) : null;
   const checks = new HealthChecks(api, opts.fullCheckEveryMs);
   // the page's health view answers from the same cheap facts and background full check
   api.health = healthReporter(api, checks, pkg.version);
@@ -92,6 +95,7 @@ export function createApi(opts: ApiOptions): Api {
   app.onError((e) => errorResponse(e));
   return { app, sync: api.sync, inFlight: () => inFlight, close: () => {
       checks.stop();
+      upkeep?.stop();
       own?.close();
     },
   };

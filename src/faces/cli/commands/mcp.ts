@@ -18,12 +18,20 @@ export async function mcpCmd(action: string | undefined, flags: Flags): Promise<
     const { serveStdioUntilClosed } = await import("../../mcp/server.ts");
     const here = cwd();
     // one store kept open across the calls (ops/kept-store.ts), not one opened per call
-    const [{ KeptStore }, base] = await Promise.all([import("../../../ops/kept-store.ts"), Promise.resolve(opsEnv(flags))]);
+    const [{ KeptStore }, { keepIndexMerged }, { processGate }, base] = await Promise.all([
+      import("../../../ops/kept-store.ts"),
+      import("../../../ops/index-upkeep.ts"),
+      import("../../../ops/gate.ts"),
+      Promise.resolve(opsEnv(flags)),
+    ]);
     const kept = new KeptStore(base.storeRoot, base.open);
     const env = { ...base, kept };
+    // the full-text index merged between calls (ops/index-upkeep.ts)
+    const upkeep = keepIndexMerged(kept, () => processGate.idle);
     try {
       await serveStdioUntilClosed(profile, () => ({ env, cwd: here }));
     } finally {
+      upkeep.stop();
       kept.close();
     }
     return { stdout: "" };
