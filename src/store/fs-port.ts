@@ -91,16 +91,7 @@ function writeSynced(path: string, flags: "wx" | "a", text: string): void {
 export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
   writeNewDurable: (p, text) => writeSynced(p, "wx", text),
-  writeNew(p, text) {
-    // open, write, close: writeFileSync also truncated the file it had just made (a syscall a file)
-    const fd = fs.openSync(p, "wx", 0o644);
-    try {
-      const bytes = Buffer.from(text);
-      for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
+  writeNew: (p, text) => fs.writeFileSync(p, text, { flag: "wx", mode: 0o644 }),
   fsyncFile(p) {
     const fd = fs.openSync(p, "r");
     try {

@@ -335,11 +335,6 @@ export class IndexDb {
     return this.q("SELECT * FROM files WHERE path = ?").get(path) as FileRow | undefined;
   }
 
-  /** Whether the index knows a file at any of these paths (one query). */
-  anyFileAt(paths: readonly string[]): boolean {
-    return this.q("SELECT 1 FROM files WHERE path IN (SELECT value FROM json_each(?)) LIMIT 1").get(JSON.stringify(paths)) !== undefined;
-  }
-
   putFile(row: FileRow): void {
     this.q(
       `INSERT INTO files(path, dir, kind, id, mtime, size, ino, indexed_at, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -802,10 +802,7 @@ export class StoreTx {
     const key = `${kind}:${id}`;
     let at = this.located.get(key);
     if (at === undefined) {
-      // the refresh this transaction began with (under its lock) listed every folder of the kind
-      // that changed: a record the index knows no file of is not there (a query, not four stats)
-      const none = this.refreshed.includes(kind) && !this.store.index.anyFileAt(allCandidatePaths(kind, id));
-      at = none ? null : (this.store.locate(kind, id)?.path ?? null);
+      at = this.store.locate(kind, id)?.path ?? null;
       this.located.set(key, at);
     }
     return at ?? undefined;
