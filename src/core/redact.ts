@@ -324,10 +324,25 @@ export interface CleanText extends Redaction {
 
 /** What is stored of a text: no <private> span, no secret. */
 export function cleanText(text: string): CleanText {
+  // short texts repeat across records (tags, entities, sources: an import of 10,000 memories
+  // cleaned 27 strings a record, 10,000 of them distinct): each is cleaned once per process
+  if (text.length <= SHORT_TEXT) {
+    const known = shortTexts.get(text);
+    if (known) return { text: known.text, found: [...known.found], privateRemoved: known.privateRemoved };
+  }
   const p = stripPrivate(text);
   const r = redactSecrets(p.text);
-  return { ...r, privateRemoved: p.removed };
+  const out = { ...r, privateRemoved: p.removed };
+  if (text.length <= SHORT_TEXT) {
+    if (shortTexts.size >= SHORT_TEXTS_KEPT) shortTexts.clear();
+    shortTexts.set(text, { text: out.text, found: [...out.found], privateRemoved: out.privateRemoved });
+  }
+  return out;
 }
+
+const SHORT_TEXT = 64;
+const SHORT_TEXTS_KEPT = 8192;
+const shortTexts = new Map<string, CleanText>();
 
 /** Keys whose values are structure, never free text. */
 const STRUCTURAL = new Set(["id", "from_memory_id", "to_memory_id"]);

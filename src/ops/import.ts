@@ -318,7 +318,7 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
     const origin = originOf(store, env);
     await store.write((tx) => {
       const sink: Sink = {
-        exists: (kind, id) => (kind === "memory" ? tx.memoryExists(id) : store.locate("relation", id) !== null),
+        exists: (kind, id) => (kind === "memory" ? tx.memoryExists(id) : tx.relationExists(id)),
         putMemory: (m) => void tx.putMemory(m),
         putRelation: (r) => void tx.putRelation(r),
       };

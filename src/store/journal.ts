@@ -14,6 +14,14 @@ import { LOCAL_DIR } from "./layout.ts";
 
 export const JOURNAL_FILE = `${LOCAL_DIR}/journal.jsonl`;
 
+/**
+ * The message of a "rescan" entry asked for by an index made when the shared record folders held
+ * no record file: nothing was there before the index to miss, so every record file since is one
+ * the journal or a refresh knows of, and the next commit compares only the files and history
+ * paths no entry took (the full compare read and hashed every file an import had just written).
+ */
+export const RESCAN_NO_RECORDS = "index made with no record files";
+
 export interface JournalEntry {
   /** The kind of change: save, update, touch, archive, delete, relate, unrelate, edit. */
   op: string;
@@ -51,10 +59,20 @@ export function journalEntryOf(line: string): JournalEntry | null {
 
 /** Entries in order; a torn last line (a crash mid-append) is skipped, as are foreign lines. */
 export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
+  return readJournalText(fs, root).entries;
+}
+
+/** readJournal, with the text its entries were read from (dropJournal need not parse them again). */
+export function readJournalText(fs: StoreFs, root: string): { entries: JournalEntry[]; text: string } {
   const path = `${root}/${JOURNAL_FILE}`;
-  if (!fs.stat(path)?.isFile) return [];
+  if (!fs.stat(path)?.isFile) return { entries: [], text: "" };
+  const text = fs.readText(path);
+  return { entries: entriesOf(text), text };
+}
+
+function entriesOf(text: string): JournalEntry[] {
   const out: JournalEntry[] = [];
-  for (const line of fs.readText(path).split("\n")) {
+  for (const line of text.split("\n")) {
     const e = journalEntryOf(line);
     if (e) out.push(e);
   }
@@ -73,10 +91,17 @@ export function removeOldJournalTemps(fs: StoreFs, root: string, nowMs: number):
   removeOldTemps(fs, root, names.map((n) => `${LOCAL_DIR}/${n}`), nowMs);
 }
 
-/** Drop the first `count` entries (those committed), keeping any appended meanwhile. */
-export function dropJournal(fs: StoreFs, root: string, count: number): void {
-  const rest = readJournal(fs, root).slice(count);
+/**
+ * Drop the first `count` entries (those committed), keeping any appended meanwhile. `seen`: the
+ * text those entries were read from (readJournalText); when the journal still begins with it,
+ * only what was appended after it is parsed (a large import's entry is megabytes of texts).
+ */
+export function dropJournal(fs: StoreFs, root: string, count: number, seen?: string): void {
   const path = `${root}/${JOURNAL_FILE}`;
+  const now = fs.stat(path)?.isFile ? fs.readText(path) : "";
+  // a seen text ending mid-line (a torn append) is not a clean boundary: parse it all again
+  const clean = seen !== undefined && (seen === "" || seen.endsWith("\n")) && now.startsWith(seen);
+  const rest = clean ? entriesOf(now.slice(seen.length)) : entriesOf(now).slice(count);
   if (rest.length === 0) {
     if (fs.stat(path)) fs.unlink(path);
     return;

@@ -200,6 +200,12 @@ function forgetDir(ctx: RefreshContext, plan: Plan, dir: string): void {
 
 /** `known`: the folder was indexed before, so what differs now changed outside memsync. */
 function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, names: string[], known: boolean, rows: Map<string, FileStamp>): void {
+  // the texts the index has for the racily clean files, fetched together (a query per file was
+  // most of a commit's refresh after a large write: every file it made is racy then)
+  const racyPaths: string[] = [];
+  for (const [p, r] of rows) if (r.problem === null && !trusted(r.mtime, r.indexed_at)) racyPaths.push(p);
+  const racy = ctx.index.recordJsonsAt(kind, racyPaths);
+  const indexedText = (path: string): string | undefined => (racy.has(path) ? racy.get(path) : ctx.index.recordJsonAt(kind, path));
   for (const name of names) {
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);
@@ -215,7 +221,7 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
     if (same && !row.problem?.startsWith("duplicate")) {
       if (trusted(row.mtime, row.indexed_at)) continue;
       // racily clean: the stat cannot prove the file unchanged, its bytes can
-      if (row.problem === null && sameAsIndexed(ctx, kind, path)) {
+      if (row.problem === null && sameText(ctx, path, indexedText(path))) {
         if (trusted(st.mtime, ctx.now())) plan.settles.push(path);
         continue;
       }
@@ -247,7 +253,11 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
 
 /** Whether a record file holds exactly the canonical JSON the index has for it. */
 export function sameAsIndexed(ctx: Pick<RefreshContext, "fs" | "index" | "root">, kind: RecordKind, path: string): boolean {
-  const indexed = ctx.index.recordJsonAt(kind, path);
+  return sameText(ctx, path, ctx.index.recordJsonAt(kind, path));
+}
+
+/** Whether a record file holds exactly this text (undefined: the index has none). */
+function sameText(ctx: Pick<RefreshContext, "fs" | "root">, path: string, indexed: string | undefined): boolean {
   if (indexed === undefined) return false;
   try {
     return ctx.fs.readText(`${ctx.root}/${path}`) === indexed;

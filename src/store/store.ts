@@ -12,10 +12,10 @@ import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
-import { allCandidatePaths, candidatePaths, dirOf, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
+import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
-import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps } from "./journal.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -60,6 +60,20 @@ function openIndexRetrying(path: string, busyTimeoutMs: number, fs: StoreFs = no
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     }
   }
+}
+
+/** Whether any shared record folder holds a file (a look at each folder until one is found). */
+function hasSharedRecordFile(fs: StoreFs, root: string): boolean {
+  const holds = (dir: string, depth: number): boolean => {
+    let entries;
+    try {
+      entries = fs.readdir(`${root}/${dir}`);
+    } catch {
+      return false;
+    }
+    return entries.some((e) => (e.isDir ? depth === 0 && holds(`${dir}/${e.name}`, 1) : true));
+  };
+  return Object.values(KIND_DIR).some((top) => holds(top, 0));
 }
 
 /** The schemas and serializers, loaded on first need (see codec.ts). */
@@ -209,7 +223,11 @@ export class Store {
     }
     const store = new Store(root, fs, meta, index, ino, opts.nowMs ?? Date.now, busy);
     // a new index cannot tell what changed before it existed: the next commit compares every file
-    if (index.created) appendJournal(fs, root, { op: "rescan", message: "", paths: [], at: store.nowSeconds() });
+    // (only those no change took, when there was no record file to miss)
+    if (index.created) {
+      const none = !hasSharedRecordFile(fs, root);
+      appendJournal(fs, root, { op: "rescan", message: none ? RESCAN_NO_RECORDS : "", paths: [], at: store.nowSeconds() });
+    }
     return store;
   }
 
@@ -836,12 +854,46 @@ export class StoreTx {
   sharedMessage: string | undefined;
 
   /** Relations written by this transaction, and memories it moved between places (scope changes). */
-  private readonly relationsPut = new Set<string>();
+  private readonly relationsPut = new Map<string, Relation>();
   private readonly moved = new Set<string>();
   /** Memories this transaction removed from the local place (a relation to one stays local). */
   private readonly goneLocal = new Set<string>();
   /** Records moved between places: their old text, put back if the transaction fails. */
   private readonly movedFrom: { path: string; text: string }[] = [];
+
+  /**
+   * Where each record this transaction looked for is (null: nowhere), kept up to date by its own
+   * writes and removals. It holds the write lock, so no other writer moves them meanwhile; an
+   * import looked each new record up five times (up to four stats each, most of its stats).
+   */
+  private readonly located = new Map<string, string | null>();
+
+  /** The record's path (Store.locate), looked up once per transaction. */
+  private where(kind: RecordKind, id: string): string | undefined {
+    const key = `${kind}:${id}`;
+    let at = this.located.get(key);
+    if (at === undefined) {
+      at = this.store.locate(kind, id)?.path ?? null;
+      this.located.set(key, at);
+    }
+    return at ?? undefined;
+  }
+
+  /** This transaction put a record's file at rel. */
+  private placed(kind: RecordKind, id: string, rel: string): void {
+    this.located.set(`${kind}:${id}`, rel);
+  }
+
+  /** This transaction removed the file at rel: looked up again if asked (a second copy may be there). */
+  private unplaced(rel: string): void {
+    const id = idFromFileName(rel.slice(rel.lastIndexOf("/") + 1));
+    if (id === null) return;
+    this.located.delete(`memory:${id}`);
+    this.located.delete(`relation:${id}`);
+  }
+
+  /** Record folders this transaction knows exist (a stat each, once). */
+  private readonly dirsThere = new Set<string>();
 
   /**
    * Name the change for history: its kind and its commit message, and (when it touches local
@@ -958,7 +1010,11 @@ export class StoreTx {
   }
 
   memoryExists(id: string): boolean {
-    return this.store.locate("memory", id) !== null;
+    return this.where("memory", id) !== undefined;
+  }
+
+  relationExists(id: string): boolean {
+    return this.where("relation", id) !== undefined;
   }
 
   /**
@@ -970,7 +1026,7 @@ export class StoreTx {
     const memory = withScopeRules(m);
     const place: Place = memory.scope === "local" ? "local" : "shared";
     const json = this.codec.memoryToJson(memory);
-    const before = this.store.locate("memory", memory.id)?.path;
+    const before = this.where("memory", memory.id);
     const path = this.write("memory", memory.id, json, place);
     this.store.index.putMemory(memory, path, json);
     if (before && placeOf(before) !== place) this.moved.add(memory.id);
@@ -982,20 +1038,20 @@ export class StoreTx {
     const json = this.codec.relationToJson(r);
     const path = this.write("relation", r.id, json, this.relationPlace(r));
     this.store.index.putRelation(r, path, json);
-    this.relationsPut.add(r.id);
+    this.relationsPut.set(r.id, r);
     return path;
   }
 
   /** Whether a memory's file is not where its scope says (an edit by hand). */
   misplaced(m: Memory): boolean {
-    const at = this.store.locate("memory", m.id);
-    return at !== null && placeOf(at.path) !== (m.scope === "local" ? "local" : "shared");
+    const at = this.where("memory", m.id);
+    return at !== undefined && placeOf(at) !== (m.scope === "local" ? "local" : "shared");
   }
 
   private isLocalMemory(id: string): boolean {
     if (this.goneLocal.has(id)) return true;
-    const at = this.store.locate("memory", id);
-    return at !== null && placeOf(at.path) === "local";
+    const at = this.where("memory", id);
+    return at !== undefined && placeOf(at) === "local";
   }
 
   private relationPlace(r: Relation): Place {
@@ -1008,9 +1064,13 @@ export class StoreTx {
    * whose memory changed scope). A relation file that cannot be read stays where it is.
    */
   settlePlaces(): void {
-    const ids = new Set(this.relationsPut);
+    const ids = new Set(this.relationsPut.keys());
     if (this.moved.size) for (const rid of this.store.index.relationIdsTouching([...this.moved])) ids.add(rid);
     for (const rid of [...ids].sort()) {
+      // one this transaction wrote and that is where its ends still say: nothing to read back
+      const put = this.relationsPut.get(rid);
+      const was = put && this.where("relation", rid);
+      if (put && was !== undefined && placeOf(was) === this.relationPlace(put)) continue;
       const at = this.store.locate("relation", rid);
       if (!at) continue;
       const read = this.codec.readRecordFile(this.store.fs, `${this.store.root}/${at.path}`, "relation", rid);
@@ -1055,8 +1115,8 @@ export class StoreTx {
   }
 
   removeMemory(id: string): boolean {
-    const at = this.store.locate("memory", id);
-    if (at && placeOf(at.path) === "local") this.goneLocal.add(id);
+    const at = this.where("memory", id);
+    if (at && placeOf(at) === "local") this.goneLocal.add(id);
     return this.remove("memory", id);
   }
 
@@ -1108,7 +1168,7 @@ export class StoreTx {
     // a record keeps the path it has in its place; a new one goes where the layout says, which
     // needs the count of records: on an index that has never seen this store (a fresh clone),
     // look first. A record in the other place (its scope changed) moves: written here, removed there.
-    const found = this.store.locate(kind, id)?.path;
+    const found = this.where(kind, id);
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
@@ -1121,9 +1181,12 @@ export class StoreTx {
       this.movedFrom.push({ path: found, text: fs.readText(`${root}/${found}`) });
     }
     if (existing) this.noticeEditInPlace(kind, rel);
-    if (!fs.stat(`${root}/${dir}`)?.isDir) {
-      fs.mkdirp(`${root}/${dir}`);
-      this.touched.add(top);
+    if (!this.dirsThere.has(dir)) {
+      if (!fs.stat(`${root}/${dir}`)?.isDir) {
+        fs.mkdirp(`${root}/${dir}`);
+        this.touched.add(top);
+      }
+      this.dirsThere.add(dir);
     }
     if (existing) this.keepOld(rel);
     // in bulk, a new file waits for the one flush at the end; a replaced one stays durable at
@@ -1148,6 +1211,7 @@ export class StoreTx {
     }
     this.touched.add(dir);
     if (found !== undefined && found !== rel) this.removeAt(found);
+    this.placed(kind, id, rel);
     return rel;
   }
 
@@ -1170,6 +1234,7 @@ export class StoreTx {
     for (const { id, at } of found) {
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
+      this.unplaced(at.path);
       this.changed.push(at.path);
       this.left.set(at.path, null);
       // no folder fsync for these removals (gc's hundreds of folders): a crash can only bring a
@@ -1240,6 +1305,7 @@ export class StoreTx {
   private removeAt(rel: string): void {
     const dir = dirOf(rel);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
+    this.unplaced(rel);
     const made = this.created.indexOf(rel);
     if (made >= 0) {
       // made and removed by this transaction (a relation written before its memory, then moved

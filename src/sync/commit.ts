@@ -4,7 +4,7 @@ import { unavailable } from "../core/errors.ts";
 import { parseJsonText } from "../core/model/validate.ts";
 import type { Codec } from "../store/codec.ts";
 import { recordFilePaths } from "../store/load-all.ts";
-import { appendJournal, dropJournal, readJournal } from "../store/journal.ts";
+import { appendJournal, dropJournal, readJournalText, RESCAN_NO_RECORDS } from "../store/journal.ts";
 import { idFromFileName, KIND_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
@@ -62,6 +62,8 @@ interface Step {
   message: string;
   paths: string[];
   files?: Record<string, string | null>;
+  /** Leave out the paths an earlier step took (see RESCAN_NO_RECORDS). */
+  untouchedOnly?: boolean;
 }
 
 /** A view of the tree at HEAD plus the changes made so far, read lazily folder by folder. */
@@ -292,7 +294,8 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   // is about to write (exchange.ts), so it never overwrites one
   await store.refresh(opts.full === true);
   const codec = await store.codec();
-  const entries = readJournal(store.fs, dir);
+  const journal = readJournalText(store.fs, dir);
+  const entries = journal.entries;
   const branch = await currentBranchRef(dir);
   let head: string | null = null;
   try {
@@ -306,7 +309,8 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     const model = new TreeModel(dir, rootTree, objects);
     const state = readCommitState(dir);
     const moved = state === null || state.head !== head;
-    const full = entries.some((e) => e.op === "rescan") || moved;
+    const rescans = entries.filter((e) => e.op === "rescan");
+    const full = rescans.length > 0 || moved;
     // the texts an entry carries were left on top of the history memsync knew; when native git
     // moved the branch, or a pull's checkout was finished just now (it may have merged into files
     // written since), they describe a different base: take the files as they are instead
@@ -324,7 +328,9 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
         ...(await model.pathsUnder(KIND_DIR.memory)),
         ...(await model.pathsUnder(KIND_DIR.relation)),
       ]);
-      steps.push({ message: "", paths: [...everything].sort() });
+      // an index made over empty record folders: what an entry took is what it left on disk
+      const untouchedOnly = useTexts && rescans.length > 0 && rescans.every((e) => e.message === RESCAN_NO_RECORDS);
+      steps.push({ message: "", paths: [...everything].sort(), untouchedOnly });
     }
 
     const commits: CommitOutcome["commits"] = [];
@@ -334,6 +340,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       const changed: string[] = [];
       for (const path of [...new Set(step.paths)].sort()) {
         if (!committablePath(path)) continue;
+        if (step.untouchedOnly && touchedPaths.has(path)) continue;
         const content = step.files && Object.hasOwn(step.files, path) ? textBytes(step.files[path]!) : readWorkingFile(dir, path);
         const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
         const now = content === null ? null : objectId("blob", content);
@@ -365,7 +372,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       writeRefAtomic(gitdir, branch, head);
       faultPoint("commit-ref");
     }
-    dropJournal(store.fs, dir, entries.length);
+    dropJournal(store.fs, dir, entries.length, journal.text);
     // a skipped file is looked at again by every commit (and reported) until it is fixed or
     // removed: journaled without a text, so the next commit reads it from disk
     if (skipped.size) {

@@ -210,3 +210,19 @@ describe("redaction is linear", () => {
     }
   });
 });
+
+describe("short texts are cleaned once per process", () => {
+  test("a repeated short text gives the same result each time, and a caller's change to one result does not reach the next", () => {
+    const text = "token=ghp_0123456789abcdefABCDEF0123456789abcd";
+    const first = cleanText(text);
+    assert.deepEqual(first.found.length > 0, true);
+    assert.doesNotMatch(first.text, /ghp_/);
+    first.found.push("changed by the caller");
+    const second = cleanText(text);
+    assert.deepEqual(second, cleanText(text));
+    assert.equal(second.text, first.text);
+    assert.equal(second.found.includes("changed by the caller"), false);
+    assert.deepEqual(cleanText("<private>x</private>").privateRemoved, true);
+    assert.deepEqual(cleanText("<private>x</private>").privateRemoved, true, "and from the kept result too");
+  });
+});

@@ -987,4 +987,26 @@ describe("Store: scoring fields in the index", () => {
     db2.close();
     assert.deepEqual(after, ms.map(storedTerms));
   });
+
+  test("an index of version 6 gets the relations' path index in place", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    const [a, b] = [mem("one end"), mem("the other end")];
+    await save(store, a, b);
+    const rel = createRelation({ from: a.id, to: b.id, type: "related" }, newId(), T0);
+    const relPath = await store.write((tx) => tx.putRelation(rel));
+    store.close();
+    const { DatabaseSync } = await import("node:sqlite");
+    const file = path.join(root, ".memsync/index.db");
+    const db = new DatabaseSync(file);
+    db.exec("DROP INDEX relations_path; PRAGMA user_version = 6");
+    db.close();
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    assert.equal(again.index.recordJsonsAt("relation", [relPath]).size, 1);
+    again.close();
+    const check = new DatabaseSync(file);
+    assert.equal((check.prepare("EXPLAIN QUERY PLAN SELECT json FROM relations WHERE path = ?").all("x") as { detail: string }[]).some((r) => r.detail.includes("relations_path")), true);
+    check.close();
+  });
 });

@@ -88,6 +88,23 @@ describe("memsync commit", () => {
     assert.equal(git(s, "status", "--porcelain").stdout, "");
   });
 
+  test("an index made over empty record folders: its commit still takes what history has and the disk lost, and nothing written since twice", () => {
+    const s = newStore();
+    const a = save(s, "committed, then removed by hand while no index existed");
+    memsyncJson(["--store", s, "commit"]);
+    fs.rmSync(path.join(s, ".memsync/index.db"));
+    fs.rmSync(path.join(s, "memories", `${a}.json`));
+    // the next command makes the index over empty folders (the light rescan), then writes
+    const b = save(s, "written after the new index");
+    const journal = fs.readFileSync(path.join(s, ".memsync/journal.jsonl"), "utf8");
+    assert.match(journal, /"op":"rescan","message":"index made with no record files"/);
+    const out = memsyncJson(["--store", s, "commit"]);
+    assert.equal(out.full_compare, true);
+    assert.deepEqual(out.commits.map((c: { paths: string[] }) => c.paths), [[`memories/${b}.json`], [`memories/${a}.json`]], "the save, then the removal found by the compare");
+    assert.equal(git(s, "status", "--porcelain").stdout, "");
+    assert.equal(git(s, "cat-file", "-e", `HEAD:memories/${a}.json`).status === 0, false);
+  });
+
   test("a native clone of a store is a working store; its first save follows the store's layout", () => {
     const s = newStore();
     const metaPath = path.join(s, ".meta.json");
