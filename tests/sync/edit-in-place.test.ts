@@ -23,18 +23,23 @@ function editInPlace(store: string, id: string, content: string): void {
 const shown = (store: string, rev: string, id: string) => JSON.parse(git(store, "show", `${rev}:memories/${id}.json`).stdout);
 const pastRacyWindow = () => new Promise((r) => setTimeout(r, 2200));
 
+/** Machine a with these memories synced; b a clone of it whose index trusts its folders (past the racy window). */
+async function twoMachines(first: string, second: string) {
+  const h = hub();
+  const a = machine(h.root, "a", h.bare);
+  const ids = [save(a, first), save(a, second)] as const;
+  sync(a);
+  const b = path.join(h.root, "b");
+  assert.equal(memsync(["clone", h.bare, b]).code, 0);
+  memsyncJson(["--store", b, "commit"]); // (a first commit compares every file with history)
+  await pastRacyWindow();
+  memsyncJson(["--store", b, "list"]); // the index looks at the folders again and trusts them now
+  return { h, a, b, ids };
+}
+
 describe("edits saved in place, and syncs that look only into folders whose mtime moved", () => {
   test("a file the pull overwrites is committed and merged first; another one in a folder it writes into is journaled", { timeout: 120_000 }, async () => {
-    const h = hub();
-    const a = machine(h.root, "a", h.bare);
-    const x = save(a, "x as saved on a");
-    const y = save(a, "y as saved on a");
-    sync(a);
-    const b = path.join(h.root, "b");
-    assert.equal(memsync(["clone", h.bare, b]).code, 0);
-    memsyncJson(["--store", b, "commit"]); // (a first commit compares every file with history)
-    await pastRacyWindow();
-    memsyncJson(["--store", b, "list"]); // the index looks at the folders again and trusts them now
+    const { h, a, b, ids: [x, y] } = await twoMachines("x as saved on a", "y as saved on a");
     memsyncJson(["--store", a, "touch", x]);
     sync(a);
 
@@ -57,16 +62,7 @@ describe("edits saved in place, and syncs that look only into folders whose mtim
   });
 
   test("an edit elsewhere waits for a status (or the commit command) to be committed; nothing is overwritten", { timeout: 120_000 }, async () => {
-    const h = hub();
-    const a = machine(h.root, "a", h.bare);
-    const x = save(a, "x, related on a");
-    const z = save(a, "z, edited on b");
-    sync(a);
-    const b = path.join(h.root, "b");
-    assert.equal(memsync(["clone", h.bare, b]).code, 0);
-    memsyncJson(["--store", b, "commit"]); // (a first commit compares every file with history)
-    await pastRacyWindow();
-    memsyncJson(["--store", b, "list"]); // the index looks at the folders again and trusts them now
+    const { h, a, b, ids: [x, z] } = await twoMachines("x, related on a", "z, edited on b");
     memsyncJson(["--store", a, "relate", x, z]);
     sync(a); // the pull brings a relation: memories/ is not written
 
