@@ -16,10 +16,10 @@ import { reportLines } from "./report.ts";
 // load 30 on 2 cores a sync can take over a minute and 70 s hold only ~40 operations and 9 kills
 // (measured), so the time to reach the minimums, the time a process may take before it counts as
 // hung and the test's own timeout stretch by this factor. What is checked does not change, and a
-// quiet machine runs exactly as before (16 s of chaos, 60 s per process).
+// quiet machine runs exactly as before (10 s of chaos, 60 s per process).
 const SLOW = slowness(4);
 
-// its own timeout: up to 61 s of chaos on a quiet machine (16 s, more only to reach the minimums),
+// its own timeout: up to 55 s of chaos on a quiet machine (10 s, more only to reach the minimums),
 // with the set-up and the final syncs; stretched like the rest on a loaded one
 test("chaos: 3 clones, a few hundred operations, syncs killed at random, nothing acknowledged is lost", { timeout: Math.round(300_000 * SLOW) }, async () => {
   const seed = process.env.MEMSYNC_CHAOS_SEED ? Number(process.env.MEMSYNC_CHAOS_SEED) : undefined;
