@@ -40,7 +40,7 @@ export function userName(): string | null {
 }
 
 export function cwd(): string {
-  return process.cwd();
+  return streams?.cwd ?? process.cwd();
 }
 
 export function stderrIsTty(): boolean {
@@ -71,6 +71,8 @@ function isTerminal(fd: 1 | 2): boolean {
  */
 export interface Streams {
   stdin: string;
+  /** The command's working directory, where not the process's own. */
+  cwd?: string;
   out: (text: string) => void;
   err: (text: string) => void;
 }

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, snapshot, tempDir, filesUnder } from "../helpers/env.ts";
+import { binaryThenInProcess, filesUnder, git, newStore, snapshot, tempDir } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // remember and capture, end to end through the compiled binary.
 
@@ -19,10 +22,10 @@ const memoryFiles = (store: string) => filesUnder(path.join(store, "memories"), 
 const readJson = (p: string) => JSON.parse(fs.readFileSync(p, "utf8"));
 
 describe("capture", () => {
-  test("a text argument: each decision stored with its fields, the project from the git remote", () => {
+  test("a text argument: each decision stored with its fields, the project from the git remote", async () => {
     const store = newStore();
     const cwd = projectDir();
-    const out = memsyncJson(
+    const out = await memsyncJson(
       ["--store", store, "capture", "Let's use PostgreSQL for the analytics DB because we need JSONB and vector support. Should we use MongoDB? I chose Redis over Memcached for caching."],
       { cwd },
     );
@@ -44,9 +47,9 @@ describe("capture", () => {
     assert.deepEqual(readJson(path.join(store, out.stored[0].path)), pg);
   });
 
-  test("free text on standard input, and the human output", () => {
+  test("free text on standard input, and the human output", async () => {
     const store = newStore();
-    const r = memsync(["--store", store, "capture"], { input: "don't use var, use const\n", cwd: tempDir() });
+    const r = await memsync(["--store", store, "capture"], { input: "don't use var, use const\n", cwd: tempDir() });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^stored [0-9a-f-]{36}  preference const  over var/m);
     const [m] = memoryFiles(store).map(readJson);
@@ -55,11 +58,11 @@ describe("capture", () => {
     assert.equal(m.project, null, "no git repository around: no project");
   });
 
-  test("a Claude Code UserPromptSubmit payload: prompt, session and the project of its cwd", () => {
+  test("a Claude Code UserPromptSubmit payload: prompt, session and the project of its cwd", async () => {
     const store = newStore();
     const cwd = projectDir("https://github.com/acme/web.git");
     const payload = { session_id: "sess-42", transcript_path: "/tmp/t.jsonl", cwd, hook_event_name: "UserPromptSubmit", prompt: "I decided to go with FastAPI because it is async native" };
-    const out = memsyncJson(["--store", store, "capture"], { input: JSON.stringify(payload), cwd: tempDir() });
+    const out = await memsyncJson(["--store", store, "capture"], { input: JSON.stringify(payload), cwd: tempDir() });
     assert.equal(out.stored.length, 1);
     const m = out.stored[0].memory;
     assert.equal(m.content, payload.prompt);
@@ -69,32 +72,32 @@ describe("capture", () => {
     assert.equal(m.meta.source, "claude-code:UserPromptSubmit");
     assert.deepEqual(m.entities, ["fastapi"]);
     // a payload with no prompt stores nothing, quietly
-    const stop = memsync(["--store", store, "capture"], { input: JSON.stringify({ session_id: "s", cwd, hook_event_name: "Stop" }) });
+    const stop = await memsync(["--store", store, "capture"], { input: JSON.stringify({ session_id: "s", cwd, hook_event_name: "Stop" }) });
     assert.equal(stop.code, 0);
     assert.match(stop.stdout, /nothing stored: the Stop payload carries no prompt/);
   });
 
-  test("--dry-run shows the extraction and writes nothing (no store is even made)", () => {
+  test("--dry-run shows the extraction and writes nothing (no store is even made)", async () => {
     const store = newStore();
     const before = snapshot(store);
-    const r = memsync(["--store", store, "capture", "--dry-run", "We chose Kafka for events, but it adds operational overhead"], { cwd: tempDir() });
+    const r = await memsync(["--store", store, "capture", "--dry-run", "We chose Kafka for events, but it adds operational overhead"], { cwd: tempDir() });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /would store 1 memory/);
     assert.match(r.stdout, /what: Kafka for events/);
     assert.match(r.stdout, /tradeoffs: it adds operational overhead/);
     assert.deepEqual(snapshot(store), before);
     const missing = path.join(tempDir(), "none");
-    const j = memsyncJson(["--store", missing, "capture", "--dry-run", "Let's use Redis for caching"]);
+    const j = await memsyncJson(["--store", missing, "capture", "--dry-run", "Let's use Redis for caching"]);
     assert.equal(j.dry_run, true);
     assert.equal(j.captures[0].decision.what, "Redis for caching");
     assert.ok(!fs.existsSync(missing));
   });
 
-  test("the same decision twice is one memory, reinforced, its labels unioned", () => {
+  test("the same decision twice is one memory, reinforced, its labels unioned", async () => {
     const store = newStore();
     const cwd = projectDir();
-    const first = memsyncJson(["--store", store, "capture", "--tag", "db", "Let's use PostgreSQL for the analytics DB because we need JSONB"], { cwd });
-    const again = memsyncJson(["--store", store, "capture", "--tag", "analytics", "We decided to use postgres for our analytics database, not MySQL"], { cwd });
+    const first = await memsyncJson(["--store", store, "capture", "--tag", "db", "Let's use PostgreSQL for the analytics DB because we need JSONB"], { cwd });
+    const again = await memsyncJson(["--store", store, "capture", "--tag", "analytics", "We decided to use postgres for our analytics database, not MySQL"], { cwd });
     assert.equal(again.stored[0].action, "reinforced");
     assert.equal(again.stored[0].memory.id, first.stored[0].memory.id);
     const files = memoryFiles(store);
@@ -106,11 +109,11 @@ describe("capture", () => {
     assert.equal(m.decision.why, "we need JSONB");
     assert.ok(m.entities.includes("mysql"));
     // another project, or a global memory, is another memory
-    memsyncJson(["--store", store, "capture", "Let's use PostgreSQL for the analytics DB"], { cwd: projectDir("git@github.com:acme/other.git") });
+    await memsyncJson(["--store", store, "capture", "Let's use PostgreSQL for the analytics DB"], { cwd: projectDir("git@github.com:acme/other.git") });
     assert.equal(memoryFiles(store).length, 2);
   });
 
-  test("nothing to store exits 0 and says why; no store is created for it", () => {
+  test("nothing to store exits 0 and says why; no store is created for it", async () => {
     const missing = path.join(tempDir(), "none");
     for (const [text, why] of [
       ["Should we use MongoDB here?", "a question"],
@@ -118,24 +121,24 @@ describe("capture", () => {
       ["If we use Redis, we need persistence", "hypothetical"],
       ["```\nLet's use Redis\n```", "the text is code"],
     ] as const) {
-      const r = memsync(["--store", missing, "capture", text]);
+      const r = await memsync(["--store", missing, "capture", text]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`nothing stored: ${why}`));
-      const j = memsyncJson(["--store", missing, "capture", text]);
+      const j = await memsyncJson(["--store", missing, "capture", text]);
       assert.deepEqual(j.stored, []);
       assert.ok(j.reason.startsWith(why));
     }
     assert.ok(!fs.existsSync(missing));
-    const empty = memsync(["--store", missing, "capture"], { input: "" });
+    const empty = await memsync(["--store", missing, "capture"], { input: "" });
     assert.equal(empty.code, 0);
     assert.match(empty.stdout, /nothing stored: the text is empty/);
   });
 
-  test("several memories from one prompt are one commit", () => {
+  test("several memories from one prompt are one commit", async () => {
     const store = newStore();
-    memsyncJson(["--store", store, "capture", "Let's use pnpm for the monorepo. We chose Vitest over Jest because it is faster. Never use var."], { cwd: tempDir() });
+    await memsyncJson(["--store", store, "capture", "Let's use pnpm for the monorepo. We chose Vitest over Jest because it is faster. Never use var."], { cwd: tempDir() });
     assert.equal(memoryFiles(store).length, 3);
-    memsyncJson(["--store", store, "commit"]);
+    await memsyncJson(["--store", store, "commit"]);
     const log = git(store, "log", "--format=%s").stdout.trim().split("\n");
     assert.equal(log[0], "capture: 3 new memories");
     assert.equal(log.length, 2, "the store's first commit and one for the capture");
@@ -143,9 +146,9 @@ describe("capture", () => {
 });
 
 describe("remember", () => {
-  test("stores the whole text with the fields read from it", () => {
+  test("stores the whole text with the fields read from it", async () => {
     const store = newStore();
-    const out = memsyncJson(["--store", store, "remember", "Use", "JWT", "tokens", "for", "auth,", "not", "session", "cookies", "--tag", "auth"], { cwd: projectDir() });
+    const out = await memsyncJson(["--store", store, "remember", "Use", "JWT", "tokens", "for", "auth,", "not", "session", "cookies", "--tag", "auth"], { cwd: projectDir() });
     assert.equal(out.action, "created");
     const m = out.memory;
     assert.equal(m.content, "Use JWT tokens for auth, not session cookies");
@@ -159,61 +162,61 @@ describe("remember", () => {
     assert.deepEqual(readJson(path.join(store, out.path)), m);
   });
 
-  test("--failed is an anti-pattern, --success a pattern, --type wins and keeps the outcome", () => {
+  test("--failed is an anti-pattern, --success a pattern, --type wins and keeps the outcome", async () => {
     const store = newStore();
     const cwd = tempDir();
-    const failed = memsyncJson(["--store", store, "remember", "--failed", "Offset pagination caused timeouts at 1M rows"], { cwd }).memory;
+    const failed = (await memsyncJson(["--store", store, "remember", "--failed", "Offset pagination caused timeouts at 1M rows"], { cwd })).memory;
     assert.equal(failed.type, "anti-pattern");
     assert.equal(failed.outcome, "failed");
     assert.ok(failed.entities.includes("offset-pagination"));
-    const ok = memsyncJson(["--store", store, "remember", "--success", "Cursor-based pagination scales for 2M+ rows"], { cwd }).memory;
+    const ok = (await memsyncJson(["--store", store, "remember", "--success", "Cursor-based pagination scales for 2M+ rows"], { cwd })).memory;
     assert.equal(ok.type, "pattern");
     assert.equal(ok.outcome, "success");
-    const sol = memsyncJson(["--store", store, "remember", "--type", "solution", "--failed", "Raising the pool size did not fix the timeouts"], { cwd }).memory;
+    const sol = (await memsyncJson(["--store", store, "remember", "--type", "solution", "--failed", "Raising the pool size did not fix the timeouts"], { cwd })).memory;
     assert.equal(sol.type, "solution");
     assert.equal(sol.outcome, "failed");
-    const both = memsync(["--store", store, "remember", "--success", "--failed", "x"]);
+    const both = await memsync(["--store", store, "remember", "--success", "--failed", "x"]);
     assert.equal(both.code, 2);
   });
 
-  test("--global: scope global and no project; --project names one", () => {
+  test("--global: scope global and no project; --project names one", async () => {
     const store = newStore();
     const cwd = projectDir();
-    const g = memsyncJson(["--store", store, "remember", "--global", "Always validate input at API boundaries"], { cwd }).memory;
+    const g = (await memsyncJson(["--store", store, "remember", "--global", "Always validate input at API boundaries"], { cwd })).memory;
     assert.equal(g.scope, "global");
     assert.equal(g.project, null);
-    const p = memsyncJson(["--store", store, "remember", "--project", "github.com/x/y", "We deploy with GitHub Actions"], { cwd }).memory;
+    const p = (await memsyncJson(["--store", store, "remember", "--project", "github.com/x/y", "We deploy with GitHub Actions"], { cwd })).memory;
     assert.equal(p.project, "github.com/x/y");
-    assert.equal(memsync(["--store", store, "remember", "--global", "--project", "a", "x"]).code, 2);
+    assert.equal((await memsync(["--store", store, "remember", "--global", "--project", "a", "x"])).code, 2);
   });
 
-  test("what implicit capture would skip is still remembered; the same text twice is reinforced", () => {
+  test("what implicit capture would skip is still remembered; the same text twice is reinforced", async () => {
     const store = newStore();
     const cwd = tempDir();
-    const a = memsyncJson(["--store", store, "remember", "-"], { input: "Hetzner support set up the staging cluster\n", cwd });
+    const a = await memsyncJson(["--store", store, "remember", "-"], { input: "Hetzner support set up the staging cluster\n", cwd });
     assert.equal(a.memory.type, "fact");
     assert.ok(a.memory.entities.includes("hetzner"));
-    const b = memsyncJson(["--store", store, "remember", "Hetzner support set up the staging cluster"], { cwd });
+    const b = await memsyncJson(["--store", store, "remember", "Hetzner support set up the staging cluster"], { cwd });
     assert.equal(b.action, "reinforced");
     assert.equal(b.memory.use_count, 1);
     assert.equal(memoryFiles(store).length, 1);
   });
 
-  test("a text that is all <private> is refused and nothing changes", () => {
+  test("a text that is all <private> is refused and nothing changes", async () => {
     const store = newStore();
     const before = snapshot(store);
-    const r = memsync(["--store", store, "remember", "<private>my salary is 100k</private>"]);
+    const r = await memsync(["--store", store, "remember", "<private>my salary is 100k</private>"]);
     assert.equal(r.code, 4);
     assert.match(r.stderr, /entirely <private>/);
     assert.deepEqual(snapshot(store), before);
     const missing = path.join(tempDir(), "none");
-    assert.equal(memsync(["--store", missing, "remember", "<private>x</private>"]).code, 4);
+    assert.equal((await memsync(["--store", missing, "remember", "<private>x</private>"])).code, 4);
     assert.ok(!fs.existsSync(missing), "no store made for refused input");
   });
 
-  test("save stays a plain store-as-given", () => {
+  test("save stays a plain store-as-given", async () => {
     const store = newStore();
-    const m = memsyncJson(["--store", store, "save", "Let's use Redis because it is fast"]).memory;
+    const m = (await memsyncJson(["--store", store, "save", "Let's use Redis because it is fast"])).memory;
     assert.equal(m.type, "fact");
     assert.equal(m.decision, null);
     assert.deepEqual(m.entities, []);

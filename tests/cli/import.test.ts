@@ -3,7 +3,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, REPO, saveMany, snapshot, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, memsyncJson as memsyncJsonProcess, REPO, snapshot, tempDir } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson, saveMany } = binaryThenInProcess();
 
 // `memsync import` and `memsync export` through the compiled binary, on the hand-written
 // fixtures of tests/fixtures/import: one commit with the issue's message, the source files
@@ -27,9 +30,9 @@ describe("import cortexgraph", () => {
   const src = copyOf("cortexgraph");
   const before = snapshot(src);
   const store = path.join(tempDir(), "store");
-  const out = memsyncJson(["--store", store, "import", "cortexgraph", src]);
+  const out = memsyncJsonProcess(["--store", store, "import", "cortexgraph", src]);
 
-  test("live records imported; tombstoned ones not; bad lines and missing memories reported by line", () => {
+  test("live records imported; tombstoned ones not; bad lines and missing memories reported by line", async () => {
     assert.deepEqual(out.memories, { imported: 4, existing: 0, invalid: 0 });
     assert.deepEqual(out.relations, { imported: 2, existing: 0, missing_memory: 1, invalid: 0 });
     assert.equal(out.message, "import: cortexgraph 4 memories, 2 relations");
@@ -39,7 +42,7 @@ describe("import cortexgraph", () => {
     assert.equal(fs.existsSync(path.join(store, "memories/2d0f2e4a-5e3c-4f90-9b32-3c4d5e6f7081.json")), false);
   });
 
-  test("every field kept (ids, times, unknown fields), secrets redacted, the source untouched", () => {
+  test("every field kept (ids, times, unknown fields), secrets redacted, the source untouched", async () => {
     const a = JSON.parse(fs.readFileSync(path.join(store, "memories/0b8f0c2e-3c1a-4d7e-9f10-1a2b3c4d5e6f.json"), "utf8"));
     assert.equal(a.content, 'Use PostgreSQL for analytics — JSONB 🚀 "quoted"');
     assert.equal(a.last_used, 1700000100.5);
@@ -52,8 +55,8 @@ describe("import cortexgraph", () => {
     assert.deepEqual(snapshot(src), before, "the source files are never modified");
   });
 
-  test("one commit with the import's message; .meta.json says where the store came from", () => {
-    memsync(["--store", store, "commit"]);
+  test("one commit with the import's message; .meta.json says where the store came from", async () => {
+    await memsync(["--store", store, "commit"]);
     assert.equal(gitLog(store)[0], "import: cortexgraph 4 memories, 2 relations");
     assert.equal(gitLog(store).length, 2, "init, then the whole import as one commit");
     const meta = JSON.parse(fs.readFileSync(path.join(store, ".meta.json"), "utf8"));
@@ -61,32 +64,32 @@ describe("import cortexgraph", () => {
     assert.equal(meta.imports[0].format, "cortexgraph");
   });
 
-  test("running it again changes nothing", () => {
+  test("running it again changes nothing", async () => {
     const files = records(store);
-    const again = memsyncJson(["--store", store, "import", "cortexgraph", src]);
+    const again = await memsyncJson(["--store", store, "import", "cortexgraph", src]);
     assert.equal(again.message, null);
     assert.deepEqual(again.memories, { imported: 0, existing: 4, invalid: 0 });
     assert.equal(again.relations.existing, 2);
     assert.deepEqual(records(store), files);
-    const text = memsync(["--store", store, "import", "cortexgraph", src]);
+    const text = await memsync(["--store", store, "import", "cortexgraph", src]);
     assert.match(text.stdout, /nothing new: the store already holds all of it/);
   });
 
-  test("--dry-run prints the same report and writes nothing, not even a store", () => {
+  test("--dry-run prints the same report and writes nothing, not even a store", async () => {
     const fresh = path.join(tempDir(), "store");
-    const dry = memsyncJson(["--store", fresh, "import", "cortexgraph", src, "--dry-run"]);
+    const dry = await memsyncJson(["--store", fresh, "import", "cortexgraph", src, "--dry-run"]);
     assert.deepEqual([dry.memories, dry.relations, dry.problems_total, dry.dry_run], [out.memories, out.relations, out.problems_total, true]);
     assert.equal(fs.existsSync(fresh), false);
-    const r = memsync(["--store", fresh, "import", "cortexgraph", path.join(src, "memories.jsonl"), "--dry-run"]);
+    const r = await memsync(["--store", fresh, "import", "cortexgraph", path.join(src, "memories.jsonl"), "--dry-run"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /would import 4 memories, 2 relations/);
     assert.match(r.stdout, /memories\.jsonl:7: malformed JSON/);
     assert.match(r.stdout, /dry run: nothing written/);
   });
 
-  test("export cortexgraph gives back every field of every live source record", () => {
+  test("export cortexgraph gives back every field of every live source record", async () => {
     const dir = path.join(tempDir(), "cg-out");
-    const ex = memsyncJson(["--store", store, "export", "cortexgraph", dir]);
+    const ex = await memsyncJson(["--store", store, "export", "cortexgraph", dir]);
     assert.equal(ex.memories, 4);
     const lines = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean);
     const exported = new Map(lines(path.join(dir, "memories.jsonl")).map((l) => [JSON.parse(l).id, JSON.parse(l)]));
@@ -112,7 +115,7 @@ describe("import cortexgraph", () => {
       id: "6b4d6c8e-9c7a-4d34-9f76-708192a3b4c5", from_memory_id: "mem-legacy-7", to_memory_id: "0b8f0c2e-3c1a-4d7e-9f10-1a2b3c4d5e6f", relation_type: "has_decision", strength: 1, created_at: 1700000800, metadata: {},
     });
     // what it exported, CortexGraph's format, imports again as the same records
-    const again = memsyncJson(["--store", store, "import", "cortexgraph", dir]);
+    const again = await memsyncJson(["--store", store, "import", "cortexgraph", dir]);
     assert.equal(again.message, null);
     assert.equal(again.problems_total, 0);
   });
@@ -122,35 +125,35 @@ describe("import orchestkit", () => {
   const src = copyOf("orchestkit");
   const before = snapshot(src);
   const store = path.join(tempDir(), "store");
-  const out = memsyncJson(["--store", store, "import", "orchestkit", path.join(src, ".claude/memory"), "--project", "shop"]);
+  const out = memsyncJsonProcess(["--store", store, "import", "orchestkit", path.join(src, ".claude/memory"), "--project", "shop"]);
 
-  test("decisions (both logs), open problems, flows, MEMORY.md and the graph queue, in one change", () => {
+  test("decisions (both logs), open problems, flows, MEMORY.md and the graph queue, in one change", async () => {
     assert.deepEqual(out.memories, { imported: 10, existing: 0, invalid: 0 });
     assert.deepEqual(out.graph, { entities: 3, relations: 2, observations: 0 });
     assert.match(out.message, /^import: orchestkit 10 memories, 0 relations, graph 3 entities, 2 relations/);
     assert.deepEqual(out.problems.map((p: any) => `${p.file}:${p.line}`), ["decisions.jsonl:3", "decisions.jsonl:4", "decisions.jsonl:5", "graph-queue.jsonl:4", "graph-queue.jsonl:6"]);
     assert.deepEqual(snapshot(src), before);
-    const list = memsyncJson(["--store", store, "list", "--tag", "orchestkit", "--limit", "0", "--status", "all"]);
+    const list = await memsyncJson(["--store", store, "list", "--tag", "orchestkit", "--limit", "0", "--status", "all"]);
     const d = list.memories.find((m: any) => m.content.startsWith("Use cursor-based pagination"));
     assert.equal(d.project, "orchestkit");
     assert.equal(d.decision.alternatives[0], "offset-based pagination");
     assert.equal(list.memories.find((m: any) => m.content === "Keep the monorepo").project, "shop");
   });
 
-  test("the queued graph is the memory profile's graph; a second run changes nothing", () => {
+  test("the queued graph is the memory profile's graph; a second run changes nothing", async () => {
     const files = records(store);
-    const again = memsyncJson(["--store", store, "import", "orchestkit", path.join(src, ".claude")]);
+    const again = await memsyncJson(["--store", store, "import", "orchestkit", path.join(src, ".claude")]);
     assert.equal(again.message, null);
     assert.equal(again.memories.existing, 10);
     assert.deepEqual(records(store), files);
-    const kg = memsyncJson(["--store", store, "list", "--tag", "knowledge-graph", "--limit", "0"]);
+    const kg = await memsyncJson(["--store", store, "list", "--tag", "knowledge-graph", "--limit", "0"]);
     const names = kg.memories.map((m: any) => m.meta.extra.knowledge_graph).filter((k: any) => k.kind === "entity");
     assert.deepEqual(names.find((e: any) => e.name === "cursor-pagination").observations, ["Mentioned in decision: Use cursor-based pagination for all list endpoints", "Stable under inserts"]);
   });
 });
 
 describe("jsonl backup", () => {
-  test("import(export(store)) gives back every record file byte for byte, on generated stores", () => {
+  test("import(export(store)) gives back every record file byte for byte, on generated stores", async () => {
     for (const seed of [1, 2]) {
       const store = path.join(tempDir(), "store");
       let x = seed * 7919;
@@ -166,7 +169,7 @@ describe("jsonl backup", () => {
         meta: { extra: { n: next(), nested: { k: [1, 2.5, null] } } },
         unknown_field: next() < 0.5 ? { v: 1 } : undefined,
       }));
-      const ids = saveMany(store, recs);
+      const ids = await saveMany(store, recs);
       // relations and CortexGraph's own shapes come in through an import (one process, not one per relate)
       const cg = tempDir("memsync-gen-cg-");
       const hex = () => Math.floor(next() * 0xffffffff).toString(16).padStart(8, "0");
@@ -175,10 +178,10 @@ describe("jsonl backup", () => {
       fs.writeFileSync(path.join(cg, "memories.jsonl"), cgIds.map((id, i) => JSON.stringify({ id, content: `cg ${i} ${words[i % words.length]}`, meta: { tags: ["cg"], extra: { i } }, created_at: 1700000000 + i, last_used: 1700000000.25 + i, use_count: i, strength: 1.0, status: i % 4 === 0 ? "archived" : "active", embed: i % 2 ? [0.5, 1e-05] : null, odd: { keep: i } })).join("\n") + "\n");
       const pairs = [...ids, ...cgIds].slice(0, 10).map((from, i, all) => ({ id: uuid(), from_memory_id: from, to_memory_id: all[(i + 3) % all.length], relation_type: ["related", "supports", "causes"][i % 3], strength: Math.round(next() * 100) / 100, created_at: 1700000100 + i, metadata: { n: i } }));
       fs.writeFileSync(path.join(cg, "relations.jsonl"), pairs.map((r) => JSON.stringify(r)).join("\n") + "\n");
-      assert.equal(memsyncJson(["--store", store, "import", "cortexgraph", cg]).relations.imported, 10);
+      assert.equal((await memsyncJson(["--store", store, "import", "cortexgraph", cg])).relations.imported, 10);
       // export(import(file)): every field of every generated CortexGraph line comes back
       const cgOut = path.join(tempDir(), "cg-out");
-      memsyncJson(["--store", store, "export", "cortexgraph", cgOut]);
+      await memsyncJson(["--store", store, "export", "cortexgraph", cgOut]);
       const back = new Map(fs.readFileSync(path.join(cgOut, "memories.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => [JSON.parse(l).id, JSON.parse(l)]));
       for (const line of fs.readFileSync(path.join(cg, "memories.jsonl"), "utf8").split("\n").filter(Boolean)) {
         const v = JSON.parse(line);
@@ -189,43 +192,43 @@ describe("jsonl backup", () => {
       }
       const relBack = new Map(fs.readFileSync(path.join(cgOut, "relations.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => [JSON.parse(l).id, JSON.parse(l)]));
       for (const r of pairs) assert.deepEqual(relBack.get(r.id), r, `seed ${seed} relation`);
-      memsyncJson(["--store", store, "touch", ids[0]!]);
+      await memsyncJson(["--store", store, "touch", ids[0]!]);
       const backup = path.join(tempDir(), "backup.jsonl");
-      const ex = memsyncJson(["--store", store, "export", "jsonl", backup]);
+      const ex = await memsyncJson(["--store", store, "export", "jsonl", backup]);
       assert.equal(ex.memories, ids.length + 8);
       assert.equal(ex.relations, 10);
       const header = JSON.parse(fs.readFileSync(backup, "utf8").split("\n")[0]!);
       assert.deepEqual([header.format, header.version], ["memsync-jsonl", 1]);
       const restored = path.join(tempDir(), "store");
-      const im = memsyncJson(["--store", restored, "import", "jsonl", backup]);
+      const im = await memsyncJson(["--store", restored, "import", "jsonl", backup]);
       assert.equal(im.problems_total, 0, JSON.stringify(im.problems));
       const recordsOf = (s: string) => new Map([...snapshot(s)].filter(([k]) => /^(memories|relations)\//.test(k) || /^\.memsync\/local\/(memories|relations)\//.test(k)));
       assert.deepEqual(recordsOf(restored), recordsOf(store), `seed ${seed}`);
       // and exporting the restored store gives the same backup (but for the time it was made)
       const backup2 = path.join(tempDir(), "backup.jsonl");
-      memsyncJson(["--store", restored, "export", "jsonl", backup2]);
+      await memsyncJson(["--store", restored, "export", "jsonl", backup2]);
       assert.deepEqual(fs.readFileSync(backup2, "utf8").split("\n").slice(1), fs.readFileSync(backup, "utf8").split("\n").slice(1));
     }
   });
 
-  test("export refuses a target inside the store and an existing file (unless --force); import refuses unknown formats", () => {
+  test("export refuses a target inside the store and an existing file (unless --force); import refuses unknown formats", async () => {
     const store = path.join(tempDir(), "store");
-    saveMany(store, ["one memory"]);
-    let r = memsync(["--store", store, "export", "jsonl", path.join(store, "b.jsonl")]);
+    await saveMany(store, ["one memory"]);
+    let r = await memsync(["--store", store, "export", "jsonl", path.join(store, "b.jsonl")]);
     assert.equal(r.code, 4);
     assert.match(r.stderr, /inside the store/);
     const file = path.join(tempDir(), "b.jsonl");
     fs.writeFileSync(file, "mine");
-    r = memsync(["--store", store, "export", "jsonl", file]);
+    r = await memsync(["--store", store, "export", "jsonl", file]);
     assert.equal(r.code, 4);
     assert.equal(fs.readFileSync(file, "utf8"), "mine");
-    assert.equal(memsync(["--store", store, "export", "jsonl", file, "--force"]).code, 0);
-    r = memsync(["--store", store, "import", "sqlite", file]);
+    assert.equal((await memsync(["--store", store, "export", "jsonl", file, "--force"])).code, 0);
+    r = await memsync(["--store", store, "import", "sqlite", file]);
     assert.equal(r.code, 4);
-    r = memsync(["--store", store, "import", "cortexgraph", path.join(tempDir(), "none")]);
+    r = await memsync(["--store", store, "import", "cortexgraph", path.join(tempDir(), "none")]);
     assert.equal(r.code, 3);
     const md = path.join(tempDir(), "notes");
-    const m = memsyncJson(["--store", store, "export", "markdown", md]);
+    const m = await memsyncJson(["--store", store, "export", "markdown", md]);
     assert.equal(m.files.length, 1);
     assert.match(fs.readFileSync(m.files[0], "utf8"), /^---\ntitle: "one memory"\nstm_id: /);
   });

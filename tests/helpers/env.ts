@@ -87,7 +87,10 @@ export function memsyncAsync(args: string[], opts: RunOptions = {}): Promise<Run
 
 /** memsync with --json, parsed; fails the test on a non-zero exit. */
 export function memsyncJson<T = any>(args: string[], opts: RunOptions = {}): T {
-  const r = memsync([...args, "--json"], opts);
+  return jsonOf<T>(args, memsync([...args, "--json"], opts));
+}
+
+function jsonOf<T>(args: string[], r: Run): T {
   if (r.code !== 0) throw new Error(`memsync ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }
@@ -147,10 +150,15 @@ export function newStore(): string {
  * with only its content. For setup: the save path a test checks runs through `save` itself.
  */
 export function saveMany(store: string, records: (string | Record<string, unknown>)[], opts: RunOptions & { flags?: string[] } = {}): string[] {
-  const input = JSON.stringify(records.map((r) => (typeof r === "string" ? { content: r } : r)));
-  const out = memsyncJson(["--store", store, "save", "--input", "-", ...(opts.flags ?? [])], { ...opts, input });
-  return out.saved.map((s: { memory: { id: string } }) => s.memory.id);
+  const [args, input] = saveManyCall(store, records, opts.flags);
+  return savedIds(memsyncJson(args, { ...opts, input }));
 }
+
+const saveManyCall = (store: string, records: (string | Record<string, unknown>)[], flags: string[] = []): [string[], string] => [
+  ["--store", store, "save", "--input", "-", ...flags],
+  JSON.stringify(records.map((r) => (typeof r === "string" ? { content: r } : r))),
+];
+const savedIds = (out: { saved: { memory: { id: string } }[] }) => out.saved.map((s) => s.memory.id);
 
 export function hasCommand(cmd: string): boolean {
   return spawnSync(cmd, ["--version"], { encoding: "utf8" }).status === 0;
@@ -189,7 +197,7 @@ export function filesUnder(dir: string, suffix = ""): string[] {
  * and the cases differ only in what the code decides: each such test still runs representative
  * cases through the compiled binary. Not for kills, locks or anything that needs a process.
  */
-export async function memsyncInProcess(args: string[], opts: Omit<RunOptions, "command" | "cwd"> = {}): Promise<Run> {
+export async function memsyncInProcess(args: string[], opts: Omit<RunOptions, "command"> = {}): Promise<Run> {
   const [{ runCli }, { withStreams }] = await Promise.all([import("../../src/faces/cli/main.ts"), import("../../src/runtime/host.ts")]);
   const env = baseEnv(opts.env);
   const saved = { ...process.env };
@@ -198,7 +206,7 @@ export async function memsyncInProcess(args: string[], opts: Omit<RunOptions, "c
   let stdout = "";
   let stderr = "";
   try {
-    const code = await withStreams({ stdin: opts.input ?? "", out: (t) => (stdout += t), err: (t) => (stderr += t) }, () => runCli(args));
+    const code = await withStreams({ stdin: opts.input ?? "", cwd: opts.cwd ?? REPO, out: (t) => (stdout += t), err: (t) => (stderr += t) }, () => runCli(args));
     return { code, stdout, stderr };
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
@@ -209,4 +217,48 @@ export async function memsyncInProcess(args: string[], opts: Omit<RunOptions, "c
 /** Case `i` of a sweep of one kind: the first through the compiled binary, the rest in-process. */
 export async function memsyncCase(i: number, args: string[], opts: Omit<RunOptions, "command" | "cwd"> = {}): Promise<Run> {
   return i === 0 ? memsync(args, opts) : await memsyncInProcess(args, opts);
+}
+
+/** The command a memsync command line runs: its first word that is not an option or an option's value. */
+function commandOf(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--store" || a === "--cwd") i++;
+    else if (!a.startsWith("-")) return a;
+  }
+  return "";
+}
+
+/**
+ * A test file's memsync, for files that check what commands decide (scores, merges, recall's
+ * ranking, the records written), not how processes behave: each command's first run in the file
+ * goes through the compiled binary, its later runs in-process (memsyncInProcess: same arguments,
+ * environment, standard input, working directory, output and exit code). A process costs 50-150
+ * ms of CPU, an in-process run 5-15; the suite is CPU-bound on 2 cores. Runs given another
+ * program (`command`: the edge build, Deno) always start it. Never for kills, locks, races or
+ * servers: those files keep `memsync` from env.ts, a process every time.
+ */
+export function binaryThenInProcess(): {
+  memsync: (args: string[], opts?: RunOptions) => Promise<Run>;
+  memsyncJson: <T = any>(args: string[], opts?: RunOptions) => Promise<T>;
+  saveMany: (store: string, records: (string | Record<string, unknown>)[], opts?: RunOptions & { flags?: string[] }) => Promise<string[]>;
+} {
+  const seen = new Set<string>();
+  const run = async (args: string[], opts: RunOptions = {}): Promise<Run> => {
+    const cmd = commandOf(args);
+    if (opts.command || !seen.has(cmd)) {
+      if (!opts.command) seen.add(cmd);
+      return memsync(args, opts);
+    }
+    return await memsyncInProcess(args, opts);
+  };
+  const json = async <T = any>(args: string[], opts: RunOptions = {}): Promise<T> => jsonOf<T>(args, await run([...args, "--json"], opts));
+  return {
+    memsync: run,
+    memsyncJson: json,
+    saveMany: async (store, records, opts = {}) => {
+      const [args, input] = saveManyCall(store, records, opts.flags);
+      return savedIds(await json(args, { ...opts, input }));
+    },
+  };
 }

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, newStore, snapshot, tempDir } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // No write follows a symbolic link out of the store: a linked shard folder, record folder, record
 // file, journal, .memsync or .meta.json makes every write refuse (exit 6, one line) with nothing
@@ -10,8 +13,8 @@ import { memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/en
 
 const UNAVAILABLE = 6;
 
-function refused(store: string, args: string[], what: RegExp) {
-  const r = memsync(["--store", store, ...args]);
+async function refused(store: string, args: string[], what: RegExp) {
+  const r = await memsync(["--store", store, ...args]);
   assert.equal(r.code, UNAVAILABLE, `memsync ${args.join(" ")} -> ${r.code}: ${r.stdout} ${r.stderr}`);
   const lines = r.stderr.split("\n").filter(Boolean);
   assert.equal(lines.length, 1, r.stderr);
@@ -19,15 +22,15 @@ function refused(store: string, args: string[], what: RegExp) {
   assert.match(lines[0]!, what);
 }
 
-function statusNames(store: string, rel: string) {
-  const status = memsyncJson(["--store", store, "status"]);
+async function statusNames(store: string, rel: string) {
+  const status = await memsyncJson(["--store", store, "status"]);
   assert.equal(status.health, "degraded", JSON.stringify(status.reasons));
   assert.ok(status.links.includes(rel), `status links ${JSON.stringify(status.links)} name ${rel}`);
   assert.ok(status.reasons.some((r: string) => r.includes("symbolic link") && r.includes(rel)), JSON.stringify(status.reasons));
 }
 
 /** A store with two related memories, and a folder outside it for links to point at. */
-function fixture(sharded = false) {
+async function fixture(sharded = false) {
   const store = newStore();
   if (sharded) {
     const metaPath = path.join(store, ".meta.json");
@@ -35,24 +38,24 @@ function fixture(sharded = false) {
     meta.settings.layout = "sharded";
     fs.writeFileSync(metaPath, JSON.stringify(meta, null, 2));
   }
-  const a: string = memsyncJson(["--store", store, "save", "first memory"]).memory.id;
-  const b: string = memsyncJson(["--store", store, "save", "second memory"]).memory.id;
-  memsyncJson(["--store", store, "relate", a, b]);
+  const a: string = (await memsyncJson(["--store", store, "save", "first memory"])).memory.id;
+  const b: string = (await memsyncJson(["--store", store, "save", "second memory"])).memory.id;
+  await memsyncJson(["--store", store, "relate", a, b]);
   const outside = tempDir("memsync-outside-");
   fs.writeFileSync(path.join(outside, "keep.txt"), "outside the store");
   return { store, a, b, outside, before: snapshot(outside) };
 }
 
 describe("symbolic links in a store", () => {
-  test("a linked shard folder: save, touch and update refuse, status names it", () => {
-    const { store, a, outside, before } = fixture(true);
+  test("a linked shard folder: save, touch and update refuse, status names it", async () => {
+    const { store, a, outside, before } = await fixture(true);
     // every shard a new memory could go to is a link out of the store
     for (let i = 0; i < 256; i++) {
       const shard = i.toString(16).padStart(2, "0");
       const at = path.join(store, "memories", shard);
       if (!fs.existsSync(at)) fs.symlinkSync(outside, at);
     }
-    refused(store, ["save", "a new memory"], /memories\/[0-9a-f]{2} /);
+    await refused(store, ["save", "a new memory"], /memories\/[0-9a-f]{2} /);
     for (const e of fs.readdirSync(path.join(store, "memories"))) {
       if (fs.lstatSync(path.join(store, "memories", e)).isSymbolicLink()) fs.unlinkSync(path.join(store, "memories", e));
     }
@@ -62,31 +65,31 @@ describe("symbolic links in a store", () => {
     fs.renameSync(shard, moved);
     fs.symlinkSync(moved, shard);
     const movedBefore = snapshot(moved);
-    refused(store, ["touch", a], new RegExp(`memories/${a.slice(-2)}`));
-    refused(store, ["update", a, "--content", "changed"], new RegExp(`memories/${a.slice(-2)}`));
-    refused(store, ["delete", a], new RegExp(`memories/${a.slice(-2)}`));
+    await refused(store, ["touch", a], new RegExp(`memories/${a.slice(-2)}`));
+    await refused(store, ["update", a, "--content", "changed"], new RegExp(`memories/${a.slice(-2)}`));
+    await refused(store, ["delete", a], new RegExp(`memories/${a.slice(-2)}`));
     assert.deepEqual(snapshot(moved), movedBefore, "nothing changed where the link points");
     assert.deepEqual(snapshot(outside), before, "nothing written outside the store");
-    statusNames(store, `memories/${a.slice(-2)}`);
+    await statusNames(store, `memories/${a.slice(-2)}`);
   });
 
-  test("a linked record file: touch, update and delete refuse", () => {
-    const { store, a, outside, before } = fixture();
+  test("a linked record file: touch, update and delete refuse", async () => {
+    const { store, a, outside, before } = await fixture();
     const file = path.join(store, "memories", `${a}.json`);
     fs.renameSync(file, path.join(outside, `${a}.json`));
     fs.symlinkSync(path.join(outside, `${a}.json`), file);
     const linked = snapshot(outside);
-    refused(store, ["touch", a], new RegExp(`memories/${a}\\.json`));
-    refused(store, ["update", a, "--content", "changed"], new RegExp(`memories/${a}\\.json`));
-    refused(store, ["delete", a], new RegExp(`memories/${a}\\.json`));
+    await refused(store, ["touch", a], new RegExp(`memories/${a}\\.json`));
+    await refused(store, ["update", a, "--content", "changed"], new RegExp(`memories/${a}\\.json`));
+    await refused(store, ["delete", a], new RegExp(`memories/${a}\\.json`));
     assert.deepEqual(snapshot(outside), linked);
     assert.notDeepEqual(linked, before);
-    statusNames(store, `memories/${a}.json`);
+    await statusNames(store, `memories/${a}.json`);
   });
 
   for (const rel of ["memories", "relations", ".memsync/journal.jsonl", ".memsync", ".meta.json"]) {
-    test(`a linked ${rel}: every write refuses, status names it`, () => {
-      const { store, a, b, outside } = fixture();
+    test(`a linked ${rel}: every write refuses, status names it`, async () => {
+      const { store, a, b, outside } = await fixture();
       const at = path.join(store, rel);
       const target = path.join(outside, "target");
       if (fs.existsSync(at)) fs.renameSync(at, target);
@@ -94,13 +97,13 @@ describe("symbolic links in a store", () => {
       fs.symlinkSync(target, at);
       const linked = snapshot(outside);
       const name = new RegExp(`${rel.replace(/\./g, "\\.")} is a symbolic link`);
-      refused(store, ["save", "another memory"], name);
-      refused(store, ["touch", a], name);
-      refused(store, ["update", a, "--content", "changed"], name);
-      refused(store, ["relate", b, a, "--type", "supports"], name);
-      refused(store, ["delete", a], name);
+      await refused(store, ["save", "another memory"], name);
+      await refused(store, ["touch", a], name);
+      await refused(store, ["update", a, "--content", "changed"], name);
+      await refused(store, ["relate", b, a, "--type", "supports"], name);
+      await refused(store, ["delete", a], name);
       assert.deepEqual(snapshot(outside), linked, "nothing changed outside the store");
-      statusNames(store, rel);
+      await statusNames(store, rel);
     });
   }
 });
