@@ -3,7 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { makeGist } from "../../src/core/gist.ts";
-import { fromTemplate, git, initStore, memsync, memsyncCase, memsyncJson, newStore, snapshot } from "../helpers/env.ts";
+import { binaryThenInProcess, fromTemplate, git, initStore, memsyncCase, memsyncJson as memsyncJsonProcess, newStore, snapshot } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // memsync consolidate end to end: the compiled binary on a real store, native git to read history.
 
@@ -15,7 +18,9 @@ const A = [
 const B = [["The nightly export job times out after thirty seconds when the warehouse is cold"], ["Nightly export job timeout: thirty seconds when the warehouse is cold"]];
 const OTHERS = [["Postgres connection pool size is 20 in production"], ["Redis keeps sessions for the web dashboard"], ["Tabs in Go files, spaces in YAML files"]];
 
-const save = (store: string, args: string[], env?: Record<string, string>) => memsyncJson(["--store", store, "save", ...args], { env }).memory.id as string;
+const save = async (store: string, args: string[], env?: Record<string, string>) => (await memsyncJson(["--store", store, "save", ...args], { env })).memory.id as string;
+/** save as a process, for the fixture built once (fromTemplate takes a function that returns when done) */
+const saveProcess = (store: string, args: string[]) => memsyncJsonProcess(["--store", store, "save", ...args]).memory.id as string;
 
 function readRecord(store: string, kind: "memories" | "relations", id: string): any {
   for (const p of [path.join(store, kind, `${id}.json`), path.join(store, kind, id.slice(-2), `${id}.json`)]) {
@@ -39,14 +44,14 @@ function allRecords(store: string, kind: "memories" | "relations"): any[] {
 /** A store with two clusters of near-duplicates, unrelated notes, relations, all committed. */
 function build(store: string) {
   initStore(store);
-  const a = A.map((args) => save(store, args));
-  const b = B.map((args) => save(store, args));
-  const others = OTHERS.map((args) => save(store, args));
+  const a = A.map((args) => saveProcess(store, args));
+  const b = B.map((args) => saveProcess(store, args));
+  const others = OTHERS.map((args) => saveProcess(store, args));
   // near-duplicates that must stay out: archived, another project
-  const archived = save(store, ["Use cursor pagination for list endpoints in the public API; page size defaults to 50 items"]);
-  memsyncJson(["--store", store, "archive", archived]);
-  const elsewhere = save(store, ["Use cursor pagination for list endpoints in the public API; page size defaults to 50", "--project", "other"]);
-  const rel = (from: string, to: string, type = "related") => memsyncJson(["--store", store, "relate", from, to, "--type", type]).relation.id as string;
+  const archived = saveProcess(store, ["Use cursor pagination for list endpoints in the public API; page size defaults to 50 items"]);
+  memsyncJsonProcess(["--store", store, "archive", archived]);
+  const elsewhere = saveProcess(store, ["Use cursor pagination for list endpoints in the public API; page size defaults to 50", "--project", "other"]);
+  const rel = (from: string, to: string, type = "related") => memsyncJsonProcess(["--store", store, "relate", from, to, "--type", type]).relation.id as string;
   const rels = {
     toA0: rel(others[0]!, a[0]!), // moves to the new memory
     toA1: rel(others[0]!, a[1]!), // becomes the same as toA0: removed
@@ -54,9 +59,9 @@ function build(store: string) {
     fromA2: rel(a[2]!, others[1]!, "causes"), // moves
     unrelated: rel(others[1]!, others[2]!),
   };
-  for (let i = 0; i < 3; i++) memsyncJson(["--store", store, "touch", a[0]!]);
-  memsyncJson(["--store", store, "touch", a[1]!]);
-  memsyncJson(["--store", store, "commit"]);
+  for (let i = 0; i < 3; i++) memsyncJsonProcess(["--store", store, "touch", a[0]!]);
+  memsyncJsonProcess(["--store", store, "touch", a[1]!]);
+  memsyncJsonProcess(["--store", store, "commit"]);
   return { a, b, others, archived, elsewhere, rels };
 }
 
@@ -67,16 +72,16 @@ function fixture() {
   return { store, ...built! };
 }
 
-const preview = (store: string, extra: string[] = [], env?: Record<string, string>) => memsyncJson(["--store", store, "consolidate", ...extra], { env });
+const preview = async (store: string, extra: string[] = [], env?: Record<string, string>) => await memsyncJson(["--store", store, "consolidate", ...extra], { env });
 const clusterOf = (out: any, member: string) => out.clusters.find((c: any) => c.members.some((m: any) => m.id === member));
 const commits = (store: string) => git(store, "log", "--format=%s").stdout.trim().split("\n");
 const notLocal = (rel: string) => rel.startsWith(".memsync") || rel.startsWith(".git");
 
 describe("memsync consolidate: preview", () => {
-  test("shows each cluster with members, cohesion and the merged memory, and changes nothing", () => {
+  test("shows each cluster with members, cohesion and the merged memory, and changes nothing", async () => {
     const f = fixture();
     const before = snapshot(f.store, notLocal);
-    const out = preview(f.store);
+    const out = await preview(f.store);
     assert.equal(out.mode, "preview");
     assert.equal(out.clusters.length, 2);
     const ca = clusterOf(out, f.a[0]!);
@@ -88,27 +93,27 @@ describe("memsync consolidate: preview", () => {
     assert.equal(ca.merged.strength, Math.round(Math.min(1.5 + Math.min(ca.cohesion * 3 * 0.1, 0.5), 2) * 1e6) / 1e6);
     assert.deepEqual(clusterOf(out, f.b[0]!).members.map((m: any) => m.id).sort(), [...f.b].sort());
     assert.ok(out.stats.candidates < (out.memories * (out.memories - 1)) / 2, "not every pair compared");
-    const text = memsync(["--store", f.store, "consolidate"]);
+    const text = await memsync(["--store", f.store, "consolidate"]);
     assert.equal(text.code, 0);
     assert.match(text.stdout, new RegExp(`cluster ${ca.id}  cohesion ${ca.cohesion}  3 memories`));
     assert.match(text.stdout, /memsync consolidate --apply/);
     assert.deepEqual(snapshot(f.store, notLocal), before);
   });
 
-  test("cluster ids are stable across runs and after an unrelated memory arrives; --cluster finds them later", () => {
+  test("cluster ids are stable across runs and after an unrelated memory arrives; --cluster finds them later", async () => {
     const f = fixture();
-    const ids = () => preview(f.store).clusters.map((c: any) => c.id).sort();
-    const first = ids();
-    assert.deepEqual(ids(), first);
-    save(f.store, ["Terraform state lives in an S3 bucket with DynamoDB locking"]);
-    assert.deepEqual(ids(), first);
-    const one = preview(f.store, ["--cluster", first[0]!]);
+    const ids = async () => (await preview(f.store)).clusters.map((c: any) => c.id).sort();
+    const first = await ids();
+    assert.deepEqual(await ids(), first);
+    await save(f.store, ["Terraform state lives in an S3 bucket with DynamoDB locking"]);
+    assert.deepEqual(await ids(), first);
+    const one = await preview(f.store, ["--cluster", first[0]!]);
     assert.deepEqual(one.clusters.map((c: any) => c.id), [first[0]]);
   });
 
   test("a higher threshold finds fewer clusters; bad input is refused plainly", async () => {
     const f = fixture();
-    assert.equal(preview(f.store, ["--threshold", "0.99"]).clusters.length, 0);
+    assert.equal((await preview(f.store, ["--threshold", "0.99"])).clusters.length, 0);
     const cases: [string[], number, RegExp][] = [
       [["--cluster", "not-a-cluster"], 4, /invalid cluster id/],
       [["--cluster", "c000000000000"], 3, /no cluster c000000000000 at threshold 0.6/],
@@ -126,11 +131,11 @@ describe("memsync consolidate: preview", () => {
 });
 
 describe("memsync consolidate --apply", () => {
-  test("merges by the rules, moves every relation, leaves nothing dangling, in exactly one commit", () => {
+  test("merges by the rules, moves every relation, leaves nothing dangling, in exactly one commit", async () => {
     const f = fixture();
-    const ca = clusterOf(preview(f.store), f.a[0]!);
+    const ca = clusterOf(await preview(f.store), f.a[0]!);
     const before = commits(f.store);
-    const out = memsyncJson(["--store", f.store, "consolidate", "--apply", "--cluster", ca.id]);
+    const out = await memsyncJson(["--store", f.store, "consolidate", "--apply", "--cluster", ca.id]);
     assert.equal(out.applied.length, 1);
     const n = out.applied[0].into as string;
     const merged = readRecord(f.store, "memories", n);
@@ -167,10 +172,10 @@ describe("memsync consolidate --apply", () => {
     assert.equal(readRecord(f.store, "relations", f.rels.toA1), null);
     assert.equal(readRecord(f.store, "relations", f.rels.inside), null);
     assert.equal(readRecord(f.store, "relations", f.rels.unrelated).from_memory_id, f.others[1]);
-    assert.equal(memsyncJson(["--store", f.store, "status"]).health, "healthy");
+    assert.equal((await memsyncJson(["--store", f.store, "status"])).health, "healthy");
 
     // exactly one commit, with the plain message, holding every change and .meta.json
-    memsyncJson(["--store", f.store, "commit"]);
+    await memsyncJson(["--store", f.store, "commit"]);
     const after = commits(f.store);
     assert.equal(after.length, before.length + 1);
     assert.equal(after[0], `consolidate: merge ${out.applied[0].sources.map((id: string) => id.slice(-8)).join(", ")} into ${n.slice(-8)}`);
@@ -186,16 +191,16 @@ describe("memsync consolidate --apply", () => {
     assert.equal(git(f.store, "status", "--porcelain").stdout, "");
 
     // the cluster is gone; the other one is still there with the same id
-    const again = preview(f.store);
+    const again = await preview(f.store);
     assert.deepEqual(again.clusters.map((c: any) => c.members.map((m: any) => m.id).sort()), [[...f.b].sort()]);
   });
 
-  test("--apply without --cluster merges every cluster in one commit", () => {
+  test("--apply without --cluster merges every cluster in one commit", async () => {
     const f = fixture();
     const before = commits(f.store).length;
-    const out = memsyncJson(["--store", f.store, "consolidate", "--apply"]);
+    const out = await memsyncJson(["--store", f.store, "consolidate", "--apply"]);
     assert.equal(out.applied.length, 2);
-    memsyncJson(["--store", f.store, "commit"]);
+    await memsyncJson(["--store", f.store, "commit"]);
     const log = commits(f.store);
     assert.equal(log.length, before + 1);
     // names every source and what it went into, cluster by cluster (6 ids named, then "+N more")
@@ -204,13 +209,13 @@ describe("memsync consolidate --apply", () => {
       return `${shown.join(", ")}${x.sources.length > 3 ? `, +${x.sources.length - 3} more` : ""} into ${x.into.slice(-8)}`;
     });
     assert.equal(log[0], `consolidate: merge 5 memories into 2: ${named.join("; ")}`);
-    assert.equal(preview(f.store).clusters.length, 0);
+    assert.equal((await preview(f.store)).clusters.length, 0);
   });
 
-  test("--link relates each cluster's members both ways instead, once", () => {
+  test("--link relates each cluster's members both ways instead, once", async () => {
     const f = fixture();
-    const cb = clusterOf(preview(f.store), f.b[0]!);
-    const out = memsyncJson(["--store", f.store, "consolidate", "--link", "--cluster", cb.id]);
+    const cb = clusterOf(await preview(f.store), f.b[0]!);
+    const out = await memsyncJson(["--store", f.store, "consolidate", "--link", "--cluster", cb.id]);
     assert.equal(out.applied[0].relations_created.length, 2);
     for (const id of out.applied[0].relations_created) {
       const r = readRecord(f.store, "relations", id);
@@ -221,54 +226,55 @@ describe("memsync consolidate --apply", () => {
     const pairs = out.applied[0].relations_created.map((id: string) => readRecord(f.store, "relations", id)).map((r: any) => `${r.from_memory_id}>${r.to_memory_id}`).sort();
     assert.deepEqual(pairs, [`${f.b[0]}>${f.b[1]}`, `${f.b[1]}>${f.b[0]}`].sort());
     for (const id of f.b) assert.ok(readRecord(f.store, "memories", id), "linking keeps the memories");
-    memsyncJson(["--store", f.store, "commit"]);
+    await memsyncJson(["--store", f.store, "commit"]);
     const before = commits(f.store);
     assert.match(before[0]!, new RegExp(`^consolidate: link 2 memories of cluster ${cb.id} \\(2 relations\\)$`));
     // again: nothing new, no commit
-    assert.equal(memsyncJson(["--store", f.store, "consolidate", "--link", "--cluster", cb.id]).applied[0].relations_created.length, 0);
-    memsyncJson(["--store", f.store, "commit"]);
+    assert.equal((await memsyncJson(["--store", f.store, "consolidate", "--link", "--cluster", cb.id])).applied[0].relations_created.length, 0);
+    await memsyncJson(["--store", f.store, "commit"]);
     assert.deepEqual(commits(f.store), before);
   });
 });
 
 describe("memsync consolidate: a cluster too long to merge", () => {
-  test("is shown as such, left out of --apply, refused when named, and can still be linked", () => {
+  test("is shown as such, left out of --apply, refused when named, and can still be linked", async () => {
     const store = newStore();
     const body = Array.from({ length: 2000 }, (_, i) => `note${i % 997} word${(i * 7) % 1009}`).join(" ");
-    const ids = ["first ending", "second ending"].map((end) => memsyncJson(["--store", store, "save", "-"], { input: `${body} ${end}` }).memory.id as string);
-    const out = preview(store);
+    const ids: string[] = [];
+    for (const end of ["first ending", "second ending"]) ids.push((await memsyncJson(["--store", store, "save", "-"], { input: `${body} ${end}` })).memory.id as string);
+    const out = await preview(store);
     assert.equal(out.clusters.length, 1);
     const c = out.clusters[0];
     assert.equal(c.merged, null);
     assert.match(c.problem, /over the limit of 50000/);
-    assert.match(memsync(["--store", store, "consolidate"]).stdout, /cannot be merged: .*over the limit/);
-    assert.equal(memsyncJson(["--store", store, "consolidate", "--apply"]).applied.length, 0);
-    const named = memsync(["--store", store, "consolidate", "--apply", "--cluster", c.id]);
+    assert.match((await memsync(["--store", store, "consolidate"])).stdout, /cannot be merged: .*over the limit/);
+    assert.equal((await memsyncJson(["--store", store, "consolidate", "--apply"])).applied.length, 0);
+    const named = await memsync(["--store", store, "consolidate", "--apply", "--cluster", c.id]);
     assert.equal(named.code, 5);
     assert.match(named.stderr, /cannot be merged: .*--link relates its memories instead/);
     for (const id of ids) assert.ok(readRecord(store, "memories", id));
-    assert.equal(memsyncJson(["--store", store, "consolidate", "--link"]).applied[0].relations_created.length, 2);
+    assert.equal((await memsyncJson(["--store", store, "consolidate", "--link"])).applied[0].relations_created.length, 2);
   });
 });
 
 describe("memsync consolidate: the maintainer role", () => {
-  test("a second machine is refused (exit 5, nothing changed) until it claims the role; a preview needs no role", () => {
+  test("a second machine is refused (exit 5, nothing changed) until it claims the role; a preview needs no role", async () => {
     const f = fixture();
     const laptop = { MEMSYNC_MACHINE: "laptop" };
     const desktop = { MEMSYNC_MACHINE: "desktop" };
-    memsyncJson(["--store", f.store, "maintainer", "--claim"], { env: laptop });
-    const ca = clusterOf(preview(f.store, [], desktop), f.a[0]!);
+    await memsyncJson(["--store", f.store, "maintainer", "--claim"], { env: laptop });
+    const ca = clusterOf(await preview(f.store, [], desktop), f.a[0]!);
     const before = snapshot(f.store, notLocal);
     for (const mode of ["--apply", "--link"]) {
-      const r = memsync(["--store", f.store, "consolidate", mode, "--cluster", ca.id], { env: desktop });
+      const r = await memsync(["--store", f.store, "consolidate", mode, "--cluster", ca.id], { env: desktop });
       assert.equal(r.code, 5, r.stderr);
       assert.match(r.stderr, /^memsync: maintenance of this store belongs to machine laptop \(this is desktop\); .*--claim-maintainer/);
     }
     assert.deepEqual(snapshot(f.store, notLocal), before);
-    const out = memsyncJson(["--store", f.store, "consolidate", "--apply", "--cluster", ca.id, "--claim-maintainer"], { env: desktop });
+    const out = await memsyncJson(["--store", f.store, "consolidate", "--apply", "--cluster", ca.id, "--claim-maintainer"], { env: desktop });
     assert.deepEqual(out.maintainer, { machine: "desktop", claimed: true });
     assert.equal(JSON.parse(fs.readFileSync(path.join(f.store, ".meta.json"), "utf8")).settings.maintainer, "desktop");
     // now the laptop is the one refused
-    assert.equal(memsync(["--store", f.store, "consolidate", "--apply"], { env: laptop }).code, 5);
+    assert.equal((await memsync(["--store", f.store, "consolidate", "--apply"], { env: laptop })).code, 5);
   });
 });

@@ -3,7 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { makeGist } from "../../src/core/gist.ts";
-import { fromTemplate, git, initStore, memsync, memsyncJson, newStore, snapshot, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, fromTemplate, git, initStore, memsyncJson as memsyncJsonProcess, newStore, snapshot, tempDir } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // memsync split end to end: the compiled binary on a real store, native git to read history.
 
@@ -29,14 +32,14 @@ function allRelations(store: string): any[] {
 
 function build(store: string) {
   initStore(store);
-  const save = (args: string[]) => memsyncJson(["--store", store, "save", ...args]).memory.id as string;
-  const x = save([COMPOSITE.join(" "), "--tag", "redis,caching,export", "--entity", "Redis", "--strength", "1.4", "--type", "decision", "--project", "web"]);
-  const other = save(["Postgres connection pool size is 20 in production"]);
-  const later = save(["The export runbook lives in the wiki"]);
-  const r1 = memsyncJson(["--store", store, "relate", other, x, "--type", "supports"]).relation.id as string;
-  const r2 = memsyncJson(["--store", store, "relate", x, later, "--type", "causes"]).relation.id as string;
-  for (let i = 0; i < 3; i++) memsyncJson(["--store", store, "touch", x]);
-  memsyncJson(["--store", store, "commit"]);
+  const saveProcess = (args: string[]) => memsyncJsonProcess(["--store", store, "save", ...args]).memory.id as string;
+  const x = saveProcess([COMPOSITE.join(" "), "--tag", "redis,caching,export", "--entity", "Redis", "--strength", "1.4", "--type", "decision", "--project", "web"]);
+  const other = saveProcess(["Postgres connection pool size is 20 in production"]);
+  const later = saveProcess(["The export runbook lives in the wiki"]);
+  const r1 = memsyncJsonProcess(["--store", store, "relate", other, x, "--type", "supports"]).relation.id as string;
+  const r2 = memsyncJsonProcess(["--store", store, "relate", x, later, "--type", "causes"]).relation.id as string;
+  for (let i = 0; i < 3; i++) memsyncJsonProcess(["--store", store, "touch", x]);
+  memsyncJsonProcess(["--store", store, "commit"]);
   return { x, other, later, r1, r2 };
 }
 
@@ -51,11 +54,11 @@ const commits = (store: string) => git(store, "log", "--format=%s").stdout.trim(
 const notLocal = (rel: string) => rel.startsWith(".memsync") || rel.startsWith(".git");
 
 describe("memsync split", () => {
-  test("parts inherit strength, uses and age, get their own labels; split_from provenance; relations copied; one commit", () => {
+  test("parts inherit strength, uses and age, get their own labels; split_from provenance; relations copied; one commit", async () => {
     const f = fixture();
     const original = readRecord(f.store, "memories", f.x);
     const before = commits(f.store);
-    const out = memsyncJson([
+    const out = await memsyncJson([
       "--store", f.store, "split", f.x,
       "--part", COMPOSITE[0]!, "--part", COMPOSITE[1]!, "--part", COMPOSITE[2]!,
       "--part-tags", "2:caching,api", "--part-entities", "3:Warehouse,Nightly Export",
@@ -93,9 +96,9 @@ describe("memsync split", () => {
     assert.deepEqual(rest.filter((r) => r.relation_type === "supports").map((r) => `${r.from_memory_id}>${r.to_memory_id}`).sort(), ids.map((id) => `${f.other}>${id}`).sort());
     assert.deepEqual(rest.filter((r) => r.relation_type === "causes").map((r) => `${r.from_memory_id}>${r.to_memory_id}`).sort(), ids.map((id) => `${id}>${f.later}`).sort());
     assert.ok(rest.every((r) => r.from_memory_id !== f.x && r.to_memory_id !== f.x));
-    assert.equal(memsyncJson(["--store", f.store, "status"]).health, "healthy");
+    assert.equal((await memsyncJson(["--store", f.store, "status"])).health, "healthy");
 
-    memsyncJson(["--store", f.store, "commit"]);
+    await memsyncJson(["--store", f.store, "commit"]);
     const after = commits(f.store);
     assert.equal(after.length, before.length + 1);
     assert.equal(after[0], `split: decompose ${f.x.slice(-8)} into 3 atomic memories (${ids.map((id) => id.slice(-8)).join(", ")})`);
@@ -105,9 +108,9 @@ describe("memsync split", () => {
     assert.equal(git(f.store, "status", "--porcelain").stdout, "");
   });
 
-  test("--archive keeps the original, archived, with its relations; the parts hold only their provenance", () => {
+  test("--archive keeps the original, archived, with its relations; the parts hold only their provenance", async () => {
     const f = fixture();
-    const out = memsyncJson(["--store", f.store, "split", f.x, "--part", COMPOSITE[0]!, "--part", COMPOSITE.slice(1).join(" "), "--archive"]);
+    const out = await memsyncJson(["--store", f.store, "split", f.x, "--part", COMPOSITE[0]!, "--part", COMPOSITE.slice(1).join(" "), "--archive"]);
     assert.equal(out.original_is, "archived");
     const original = readRecord(f.store, "memories", f.x);
     assert.equal(original.status, "archived");
@@ -118,10 +121,10 @@ describe("memsync split", () => {
     const naming = allRelations(f.store).filter((r) => ids.includes(r.from_memory_id) || ids.includes(r.to_memory_id));
     assert.deepEqual(naming.map((r) => r.relation_type), ["split_from", "split_from"]);
     // the archived original is no split candidate and no cluster member
-    assert.equal(memsyncJson(["--store", f.store, "split", "--candidates"]).candidates.some((c: any) => c.id === f.x), false);
+    assert.equal((await memsyncJson(["--store", f.store, "split", "--candidates"])).candidates.some((c: any) => c.id === f.x), false);
   });
 
-  test("--input gives parts as JSON, with labels and fields per part; each part gets its own gist", () => {
+  test("--input gives parts as JSON, with labels and fields per part; each part gets its own gist", async () => {
     const f = fixture();
     const wordy =
       "We decided that in order to keep the connection count bounded we should basically move all of the session storage over to Redis, which is actually something that the team already runs in production and really knows very well by now.";
@@ -136,7 +139,7 @@ describe("memsync split", () => {
         ],
       }),
     );
-    const out = memsyncJson(["--store", f.store, "split", f.x, "--input", file]);
+    const out = await memsyncJson(["--store", f.store, "split", f.x, "--input", file]);
     const [p1, p2, p3] = out.parts.map((p: any) => readRecord(f.store, "memories", p.id));
     assert.deepEqual(p1.meta.tags, ["sessions"]);
     assert.ok(p1.gist && p1.gist.length < wordy.length);
@@ -148,13 +151,13 @@ describe("memsync split", () => {
     assert.deepEqual(p3.meta.tags, ["redis", "caching", "export"]);
   });
 
-  test("a part's text is kept as given, even when it reads as a number", () => {
+  test("a part's text is kept as given, even when it reads as a number", async () => {
     const f = fixture();
-    const out = memsyncJson(["--store", f.store, "split", f.x, "--part", "007", "--part=1e3", "--part", "a, b, c"]);
+    const out = await memsyncJson(["--store", f.store, "split", f.x, "--part", "007", "--part=1e3", "--part", "a, b, c"]);
     assert.deepEqual(out.parts.map((p: any) => readRecord(f.store, "memories", p.id).content), ["007", "1e3", "a, b, c"]);
   });
 
-  test("bad input is refused plainly and changes nothing", () => {
+  test("bad input is refused plainly and changes nothing", async () => {
     const f = fixture();
     const before = snapshot(f.store, notLocal);
     const missing = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
@@ -170,14 +173,14 @@ describe("memsync split", () => {
       [[f.x, "--candidates"], 2, /give no id/],
     ];
     for (const [args, code, message] of cases) {
-      const r = memsync(["--store", f.store, "split", ...args]);
+      const r = await memsync(["--store", f.store, "split", ...args]);
       assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, message);
     }
     assert.deepEqual(snapshot(f.store, notLocal), before);
   });
 
-  test("--candidates lists memories worth splitting with reasons and suggested parts, read-only", () => {
+  test("--candidates lists memories worth splitting with reasons and suggested parts, read-only", async () => {
     const f = fixture();
     const long = [
       ...COMPOSITE,
@@ -186,34 +189,34 @@ describe("memsync split", () => {
       "Onboarding docs for new engineers now start with the local development setup through docker compose.",
     ].join(" ");
     assert.ok(long.length > 500);
-    const y = memsyncJson(["--store", f.store, "save", long]).memory.id as string;
+    const y = (await memsyncJson(["--store", f.store, "save", long])).memory.id as string;
     const before = snapshot(f.store, notLocal);
-    const out = memsyncJson(["--store", f.store, "split", "--candidates"]);
+    const out = await memsyncJson(["--store", f.store, "split", "--candidates"]);
     const c = out.candidates.find((x: any) => x.id === y);
     assert.ok(c, JSON.stringify(out));
     assert.match(c.reasons.join("; "), /distinct ideas; long: \d+ characters/);
     assert.ok(c.parts.length >= 3);
     assert.equal(c.parts.join(" "), long);
-    const atomic = memsyncJson(["--store", f.store, "save", "Use tabs in Go files"]).memory.id;
-    assert.ok(!memsyncJson(["--store", f.store, "split", "--candidates"]).candidates.some((x: any) => x.id === atomic));
-    const text = memsync(["--store", f.store, "split", "--candidates", "--limit", "1"]);
+    const atomic = (await memsyncJson(["--store", f.store, "save", "Use tabs in Go files"])).memory.id;
+    assert.ok(!(await memsyncJson(["--store", f.store, "split", "--candidates"])).candidates.some((x: any) => x.id === atomic));
+    const text = await memsync(["--store", f.store, "split", "--candidates", "--limit", "1"]);
     assert.equal(text.code, 0);
     assert.match(text.stdout, /part 1: /);
-    memsync(["--store", f.store, "delete", atomic]);
+    await memsync(["--store", f.store, "delete", atomic]);
     assert.deepEqual(snapshot(f.store, notLocal), before);
   });
 
-  test("the maintainer role: a second machine is refused (exit 5) until --claim-maintainer; candidates need no role", () => {
+  test("the maintainer role: a second machine is refused (exit 5) until --claim-maintainer; candidates need no role", async () => {
     const f = fixture();
-    memsyncJson(["--store", f.store, "maintainer", "--claim"], { env: { MEMSYNC_MACHINE: "laptop" } });
+    await memsyncJson(["--store", f.store, "maintainer", "--claim"], { env: { MEMSYNC_MACHINE: "laptop" } });
     const desktop = { MEMSYNC_MACHINE: "desktop" };
     const args = ["--store", f.store, "split", f.x, "--part", COMPOSITE[0]!, "--part", COMPOSITE[1]!];
-    const r = memsync(args, { env: desktop });
+    const r = await memsync(args, { env: desktop });
     assert.equal(r.code, 5);
     assert.match(r.stderr, /belongs to machine laptop/);
     assert.ok(readRecord(f.store, "memories", f.x));
-    assert.equal(memsync(["--store", f.store, "split", "--candidates"], { env: desktop }).code, 0);
-    const out = memsyncJson([...args, "--claim-maintainer"], { env: desktop });
+    assert.equal((await memsync(["--store", f.store, "split", "--candidates"], { env: desktop })).code, 0);
+    const out = await memsyncJson([...args, "--claim-maintainer"], { env: desktop });
     assert.deepEqual(out.maintainer, { machine: "desktop", claimed: true });
   });
 });

@@ -230,12 +230,19 @@ function commandOf(args: string[]): string {
 }
 
 /**
+ * Commands that write how to start memsync (the merge driver git runs: init, clone) or start it
+ * (hooks' background sync, servers): in a test process that would be the test runner, so these
+ * always run as the binary.
+ */
+const SELF_STARTING = new Set(["init", "clone", "hook", "hooks", "serve", "mcp", "merge-driver"]);
+
+/**
  * A test file's memsync, for files that check what commands decide (scores, merges, recall's
  * ranking, the records written), not how processes behave: each command's first run in the file
  * goes through the compiled binary, its later runs in-process (memsyncInProcess: same arguments,
  * environment, standard input, working directory, output and exit code). A process costs 50-150
  * ms of CPU, an in-process run 5-15; the suite is CPU-bound on 2 cores. Runs given another
- * program (`command`: the edge build, Deno) always start it. Never for kills, locks, races or
+ * program (`command`: the edge build, Deno), and SELF_STARTING commands, always start it. Never for kills, locks, races or
  * servers: those files keep `memsync` from env.ts, a process every time.
  */
 export function binaryThenInProcess(): {
@@ -246,7 +253,7 @@ export function binaryThenInProcess(): {
   const seen = new Set<string>();
   const run = async (args: string[], opts: RunOptions = {}): Promise<Run> => {
     const cmd = commandOf(args);
-    if (opts.command || !seen.has(cmd)) {
+    if (opts.command || SELF_STARTING.has(cmd) || !seen.has(cmd)) {
       if (!opts.command) seen.add(cmd);
       return memsync(args, opts);
     }

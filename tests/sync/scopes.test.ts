@@ -3,8 +3,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { filesUnder, memsync, memsyncJson, snapshot } from "../helpers/env.ts";
+import { binaryThenInProcess, filesUnder, snapshot } from "../helpers/env.ts";
 import { hub, machine } from "../helpers/hub.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // The four sharing scopes as rules (README: Scopes), on two machines through a bare remote, with
 // the compiled binary: a local memory never leaves its machine (no commit, no push, no git object
@@ -15,9 +18,9 @@ import { hub, machine } from "../helpers/hub.ts";
 const A = { MEMSYNC_MACHINE: "laptop", MEMSYNC_USER: "alice" };
 const B = { MEMSYNC_MACHINE: "desktop", MEMSYNC_USER: "bob" };
 
-const run = (dir: string, env: Record<string, string>, ...args: string[]) => memsyncJson(["--store", dir, ...args], { env });
-const sync = (dir: string, env: Record<string, string>) => run(dir, env, "sync");
-const saveId = (dir: string, env: Record<string, string>, ...args: string[]) => run(dir, env, "save", ...args).memory.id as string;
+const run = async (dir: string, env: Record<string, string>, ...args: string[]) => await memsyncJson(["--store", dir, ...args], { env });
+const sync = async (dir: string, env: Record<string, string>) => await run(dir, env, "sync");
+const saveId = async (dir: string, env: Record<string, string>, ...args: string[]) => (await run(dir, env, "save", ...args)).memory.id as string;
 
 /** Every object of a repository (reachable or not, loose or packed), as the text git prints it. */
 function allObjectText(gitdir: string): string {
@@ -33,42 +36,42 @@ function allObjectText(gitdir: string): string {
   return all.stdout + reached.stdout;
 }
 
-const listIds = (dir: string, env: Record<string, string>) => (run(dir, env, "list").memories as { id: string }[]).map((m) => m.id);
-const searchIds = (dir: string, env: Record<string, string>, q: string) => (run(dir, env, "search", q).hits as { memory: { id: string } }[]).map((h) => h.memory.id);
-const recallIds = (dir: string, env: Record<string, string>, q: string) => (run(dir, env, "recall", q).items as { id: string }[]).map((i) => i.id);
-const gotten = (dir: string, env: Record<string, string>, id: string) => memsync(["--store", dir, "get", id, "--json"], { env });
+const listIds = async (dir: string, env: Record<string, string>) => ((await run(dir, env, "list")).memories as { id: string }[]).map((m) => m.id);
+const searchIds = async (dir: string, env: Record<string, string>, q: string) => ((await run(dir, env, "search", q)).hits as { memory: { id: string } }[]).map((h) => h.memory.id);
+const recallIds = async (dir: string, env: Record<string, string>, q: string) => ((await run(dir, env, "recall", q)).items as { id: string }[]).map((i) => i.id);
+const gotten = async (dir: string, env: Record<string, string>, id: string) => await memsync(["--store", dir, "get", id, "--json"], { env });
 /** Record files of a store that git tracks (not .git, not .memsync). */
 const sharedFiles = (dir: string) => [...filesUnder(path.join(dir, "memories")), ...filesUnder(path.join(dir, "relations"))].map((p) => path.relative(dir, p));
 const localFiles = (dir: string) => (fs.existsSync(path.join(dir, ".memsync/local")) ? filesUnder(path.join(dir, ".memsync/local")).map((p) => path.relative(dir, p)) : []);
 
 describe("scopes", () => {
-  test("a local memory (and a relation to it) is found on A, never on B, and is in no git object of A, B or the remote", { timeout: 240_000 }, () => {
+  test("a local memory (and a relation to it) is found on A, never on B, and is in no git object of A, B or the remote", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
-    const local = saveId(a, A, "--scope", "local", "quartzmarmot plan for the private laptop only");
-    const team = saveId(a, A, "team note about the shared quartzmarmot build");
+    const local = await saveId(a, A, "--scope", "local", "quartzmarmot plan for the private laptop only");
+    const team = await saveId(a, A, "team note about the shared quartzmarmot build");
     // a relation with a local memory at one end is local: it would name the local id
-    const rel = run(a, A, "relate", team, local).relation.id as string;
-    run(a, A, "touch", local);
+    const rel = (await run(a, A, "relate", team, local)).relation.id as string;
+    await run(a, A, "touch", local);
     // A finds it by every read
-    assert.ok(listIds(a, A).includes(local));
-    assert.ok(searchIds(a, A, "quartzmarmot").includes(local));
-    assert.ok(recallIds(a, A, "quartzmarmot private laptop").includes(local));
-    assert.equal(run(a, A, "get", team).found[0].outgoing[0].id, rel);
+    assert.ok((await listIds(a, A)).includes(local));
+    assert.ok((await searchIds(a, A, "quartzmarmot")).includes(local));
+    assert.ok((await recallIds(a, A, "quartzmarmot private laptop")).includes(local));
+    assert.equal((await run(a, A, "get", team)).found[0].outgoing[0].id, rel);
     assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${local}.json`, `.memsync/local/relations/${rel}.json`].sort());
     assert.ok(!sharedFiles(a).some((p) => p.includes(local) || p.includes(rel)));
 
-    sync(a, A);
-    sync(b, B);
-    run(b, B, "touch", team);
-    sync(b, B);
-    sync(a, A);
+    await sync(a, A);
+    await sync(b, B);
+    await run(b, B, "touch", team);
+    await sync(b, B);
+    await sync(a, A);
     // B: the team memory, never the local one nor its relation
-    assert.equal(gotten(b, B, local).code, 3);
-    assert.ok(!listIds(b, B).includes(local));
-    assert.deepEqual(searchIds(b, B, "quartzmarmot"), [team]);
-    assert.equal(run(b, B, "get", team).found[0].outgoing.length, 0);
+    assert.equal((await gotten(b, B, local)).code, 3);
+    assert.ok(!(await listIds(b, B)).includes(local));
+    assert.deepEqual(await searchIds(b, B, "quartzmarmot"), [team]);
+    assert.equal((await run(b, B, "get", team)).found[0].outgoing.length, 0);
     assert.ok(!fs.existsSync(path.join(b, ".memsync/local")));
     // no git object on A, B or the remote holds its text or names it or its relation
     for (const gitdir of [path.join(a, ".git"), path.join(b, ".git"), h.bare]) {
@@ -77,67 +80,67 @@ describe("scopes", () => {
       for (const leak of ["private laptop", local, rel, local.slice(-8)]) assert.ok(!text.includes(leak), `${gitdir} holds ${leak}`);
     }
     // A still has it as it was, its use counted
-    const onA = run(a, A, "get", local).found[0];
+    const onA = (await run(a, A, "get", local)).found[0];
     assert.equal(onA.memory.use_count, 1);
     assert.equal(onA.incoming[0].id, rel);
   });
 
-  test("local→team appears on B in one commit; team→local leaves B's files in one commit and stays on A", { timeout: 240_000 }, () => {
+  test("local→team appears on B in one commit; team→local leaves B's files in one commit and stays on A", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
     const SECRET = "ibexfalcon notes, private for now";
-    const x = saveId(a, A, "--scope", "local", SECRET);
-    const team = saveId(a, A, "the ibexfalcon team page");
-    const rel = run(a, A, "relate", team, x).relation.id as string;
-    sync(a, A);
+    const x = await saveId(a, A, "--scope", "local", SECRET);
+    const team = await saveId(a, A, "the ibexfalcon team page");
+    const rel = (await run(a, A, "relate", team, x)).relation.id as string;
+    await sync(a, A);
 
     // local → team: one commit adds the memory and its relation; B gets both
-    run(a, A, "update", x, "--scope", "team");
+    await run(a, A, "update", x, "--scope", "team");
     assert.deepEqual(localFiles(a), []);
-    const moved = run(a, A, "commit").commits as { message: string; paths: string[] }[];
+    const moved = (await run(a, A, "commit")).commits as { message: string; paths: string[] }[];
     assert.equal(moved.length, 1);
     assert.deepEqual(moved[0]!.paths.sort(), [`memories/${x}.json`, `relations/${rel}.json`]);
     assert.match(moved[0]!.message, /scope local → team/);
-    sync(a, A);
-    sync(b, B);
-    const onB = run(b, B, "get", x).found[0];
+    await sync(a, A);
+    await sync(b, B);
+    const onB = (await run(b, B, "get", x)).found[0];
     assert.equal(onB.memory.content, SECRET);
     assert.equal(onB.incoming[0].id, rel);
 
     // team → local: one commit deletes both shared files, and its message quotes nothing
-    run(a, A, "update", x, "--scope", "local");
-    const gone = run(a, A, "commit").commits as { message: string; paths: string[] }[];
+    await run(a, A, "update", x, "--scope", "local");
+    const gone = (await run(a, A, "commit")).commits as { message: string; paths: string[] }[];
     assert.equal(gone.length, 1);
     assert.deepEqual(gone[0]!.paths.sort(), [`memories/${x}.json`, `relations/${rel}.json`]);
     assert.doesNotMatch(gone[0]!.message, /ibexfalcon|private/);
-    sync(a, A);
-    sync(b, B);
+    await sync(a, A);
+    await sync(b, B);
     assert.ok(!sharedFiles(b).some((p) => p.includes(x) || p.includes(rel)));
-    assert.equal(gotten(b, B, x).code, 3);
-    assert.deepEqual(searchIds(b, B, "ibexfalcon"), [team]);
-    assert.equal(run(a, A, "get", x).found[0].memory.scope, "local");
-    assert.deepEqual(searchIds(a, A, "ibexfalcon").sort(), [x, team].sort());
+    assert.equal((await gotten(b, B, x)).code, 3);
+    assert.deepEqual(await searchIds(b, B, "ibexfalcon"), [team]);
+    assert.equal((await run(a, A, "get", x)).found[0].memory.scope, "local");
+    assert.deepEqual((await searchIds(a, A, "ibexfalcon")).sort(), [x, team].sort());
     assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${x}.json`, `.memsync/local/relations/${rel}.json`].sort());
     // history that was pushed keeps the shared versions (README: Scopes)
     const log = spawnSync("git", ["--git-dir", h.bare, "log", "--format=%s", "main"], { encoding: "utf8" }).stdout;
     assert.match(log, /scope team → local/);
   });
 
-  test("a global memory is pushed without user or session, also when a team memory becomes global", { timeout: 240_000 }, () => {
+  test("a global memory is pushed without user or session, also when a team memory becomes global", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
-    const g = saveId(a, A, "--scope", "global", "Always pin the toolchain version");
+    const g = await saveId(a, A, "--scope", "global", "Always pin the toolchain version");
     const input = JSON.stringify({ content: "Prefer small releases", captured_by: { session: "sess-7f3a", agent: "claude-code" } });
-    const t = memsyncJson(["--store", a, "save", "--input", "-"], { env: A, input }).memory;
+    const t = (await memsyncJson(["--store", a, "save", "--input", "-"], { env: A, input })).memory;
     assert.equal(t.captured_by.user, "alice");
     assert.equal(t.captured_by.session, "sess-7f3a");
-    const made = run(a, A, "update", t.id, "--scope", "global").memories[0];
+    const made = (await run(a, A, "update", t.id, "--scope", "global")).memories[0];
     assert.equal(made.captured_by.user, null);
     assert.equal(made.captured_by.agent, "claude-code");
-    const remembered = memsyncJson(["--store", a, "remember", "--global", "Always validate input at API boundaries"], { env: A }).memory;
+    const remembered = (await memsyncJson(["--store", a, "remember", "--global", "Always validate input at API boundaries"], { env: A })).memory;
     assert.equal(remembered.captured_by?.user ?? null, null);
-    sync(a, A);
+    await sync(a, A);
     for (const id of [g, t.id, remembered.id]) {
       const shown = spawnSync("git", ["--git-dir", h.bare, "show", `main:memories/${id}.json`], { encoding: "utf8" });
       assert.equal(shown.status, 0, shown.stderr);
@@ -149,66 +152,66 @@ describe("scopes", () => {
     }
   });
 
-  test("team→local on A while B uses it: the merge brings it back, A removes the shared copy again, B loses it", { timeout: 240_000 }, () => {
+  test("team→local on A while B uses it: the merge brings it back, A removes the shared copy again, B loses it", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
     const b = machine(h.root, "b", h.bare, B);
-    const x = saveId(a, A, "the snowleopard runbook, soon private");
-    const t = saveId(a, A, "the snowleopard team page");
-    const rel = run(a, A, "relate", t, x).relation.id as string;
-    sync(a, A);
-    sync(b, B);
-    run(b, B, "touch", x); // B uses it while A makes it local
-    run(a, A, "update", x, "--scope", "local");
-    sync(a, A);
-    const merged = sync(b, B); // a use wins over a deletion: B keeps it, and pushes it back
+    const x = await saveId(a, A, "the snowleopard runbook, soon private");
+    const t = await saveId(a, A, "the snowleopard team page");
+    const rel = (await run(a, A, "relate", t, x)).relation.id as string;
+    await sync(a, A);
+    await sync(b, B);
+    await run(b, B, "touch", x); // B uses it while A makes it local
+    await run(a, A, "update", x, "--scope", "local");
+    await sync(a, A);
+    const merged = await sync(b, B); // a use wins over a deletion: B keeps it, and pushes it back
     assert.equal(merged.pull.mode, "merge");
-    assert.equal(gotten(b, B, x).code, 0);
-    const back = sync(a, A); // the shared copy comes back to A, which removes it again and pushes that
+    assert.equal((await gotten(b, B, x)).code, 0);
+    const back = await sync(a, A); // the shared copy comes back to A, which removes it again and pushes that
     assert.deepEqual([...back.pull.kept_local].sort(), [x, rel].sort());
     assert.ok(!sharedFiles(a).some((p) => p.includes(x) || p.includes(rel)));
     assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${x}.json`, `.memsync/local/relations/${rel}.json`].sort());
-    const onA = run(a, A, "get", x).found[0];
+    const onA = (await run(a, A, "get", x)).found[0];
     assert.equal(onA.memory.scope, "local");
     assert.equal(onA.incoming[0].id, rel);
-    assert.equal(run(a, A, "status").health, "healthy");
-    sync(b, B);
-    assert.equal(gotten(b, B, x).code, 3);
+    assert.equal((await run(a, A, "status")).health, "healthy");
+    await sync(b, B);
+    assert.equal((await gotten(b, B, x)).code, 3);
     assert.ok(!sharedFiles(b).some((p) => p.includes(x) || p.includes(rel)));
     const tree = spawnSync("git", ["--git-dir", h.bare, "ls-tree", "-r", "--name-only", "main"], { encoding: "utf8" }).stdout;
     assert.ok(!tree.includes(x) && !tree.includes(rel), tree);
   });
 
-  test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", { timeout: 240_000 }, () => {
+  test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
-    const id = saveId(a, A, "wombatcrest draft");
-    run(a, A, "commit");
+    const id = await saveId(a, A, "wombatcrest draft");
+    await run(a, A, "commit");
     const file = path.join(a, "memories", `${id}.json`);
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"scope": "team"', '"scope": "local"').replace("wombatcrest draft", "wombatcrest secret draft"));
-    const refused = memsync(["--store", a, "commit"], { env: A });
+    const refused = await memsync(["--store", a, "commit"], { env: A });
     assert.equal(refused.code, 7, refused.stderr);
     assert.match(refused.stdout + refused.stderr, /scope local in a shared folder/);
-    run(a, A, "update", id, "--scope", "local");
+    await run(a, A, "update", id, "--scope", "local");
     assert.ok(!fs.existsSync(file));
-    run(a, A, "commit");
-    sync(a, A);
+    await run(a, A, "commit");
+    await sync(a, A);
     assert.ok(!allObjectText(h.bare).includes("wombatcrest secret"));
-    assert.equal(run(a, A, "get", id).found[0].memory.content, "wombatcrest secret draft");
+    assert.equal((await run(a, A, "get", id)).found[0].memory.content, "wombatcrest secret draft");
   });
 
-  test("a bad scope value: one line, exit 4, nothing changed", { timeout: 240_000 }, () => {
+  test("a bad scope value: one line, exit 4, nothing changed", { timeout: 240_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare, A);
-    const id = saveId(a, A, "a team memory");
+    const id = await saveId(a, A, "a team memory");
     const before = snapshot(a, (rel) => rel === ".git" || rel === ".memsync");
     for (const args of [["update", id, "--scope", "private"], ["save", "--scope", "everyone", "text"], ["remember", "--scope", "nobody", "Use Postgres"]]) {
-      const r = memsync(["--store", a, ...args], { env: A });
+      const r = await memsync(["--store", a, ...args], { env: A });
       assert.ok(r.code === 2 || r.code === 4, `${args.join(" ")}: exit ${r.code}`);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
       assert.match(r.stderr, /local, user, team, global/);
     }
     assert.deepEqual(snapshot(a, (rel) => rel === ".git" || rel === ".memsync"), before);
-    assert.equal(run(a, A, "get", id).found[0].memory.scope, "team");
+    assert.equal((await run(a, A, "get", id)).found[0].memory.scope, "team");
   });
 });
