@@ -7,6 +7,7 @@ import { faultPoint } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
 import { forgetPackIndexes, inPackIndex, readObjectNative } from "./pack-index.ts";
 import { progress } from "./progress.ts";
+import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
 // lacks, children first (isomorphic-git speaks only smart HTTP, so a remote on a local path is
@@ -18,6 +19,7 @@ import { progress } from "./progress.ts";
  * cache per repository for the life of a command.
  */
 const caches = new Map<string, object>();
+forgetAtNextCommand(() => caches.clear());
 export function cacheFor(gitdir: string): object {
   let c = caches.get(gitdir);
   if (!c) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { readLooseObject } from "./loose-objects.ts";
 import { zlibInflate } from "./zlib.ts";
+import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
 // Pack indexes read directly (no isomorphic-git, which would first parse every index whole): is
 // an object in a pack, is an index whole, and the object itself read from its pack. Loaded
@@ -24,6 +25,10 @@ interface PackIndex {
 
 /** Each pack index of a repository, read once per command. */
 const packIndexes = new Map<string, PackIndex[]>();
+forgetAtNextCommand(() => {
+  packIndexes.clear();
+  bases.clear();
+});
 function packIndexesOf(gitdir: string): PackIndex[] {
   let idx = packIndexes.get(gitdir);
   if (!idx) {

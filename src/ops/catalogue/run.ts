@@ -1,6 +1,7 @@
 import { invalidInput, notFound } from "../../core/errors.ts";
 import { parseWith } from "../../core/model/validate.ts";
 import { coded } from "./errors.ts";
+import { startCommand } from "../../runtime/command-scope.ts";
 import { withProgress } from "../../sync/progress.ts";
 import { type OpCall, opNamed } from "./index.ts";
 
@@ -11,6 +12,7 @@ import { type OpCall, opNamed } from "./index.ts";
 export async function runOp<O = unknown>(name: string, call: OpCall, input: unknown): Promise<O> {
   const info = opNamed(name);
   if (!info) throw notFound(`no operation ${JSON.stringify(name.slice(0, 40))} in this build`);
+  startCommand();
   try {
     const impl = await info.load();
     const parsed = parseWith(impl.input, input ?? {});
