@@ -234,7 +234,7 @@ function commandOf(args: string[]): string {
  * (hooks' background sync, servers): in a test process that would be the test runner, so these
  * always run as the binary.
  */
-const SELF_STARTING = new Set(["init", "clone", "hook", "hooks", "serve", "mcp", "merge-driver"]);
+const SELF_STARTING = new Set(["init", "clone", "hook", "hooks", "serve", "mcp"]);
 
 /**
  * A test file's memsync, for files that check what commands decide (scores, merges, recall's
@@ -242,7 +242,8 @@ const SELF_STARTING = new Set(["init", "clone", "hook", "hooks", "serve", "mcp",
  * goes through the compiled binary, its later runs in-process (memsyncInProcess: same arguments,
  * environment, standard input, working directory, output and exit code). A process costs 50-150
  * ms of CPU, an in-process run 5-15; the suite is CPU-bound on 2 cores. Runs given another
- * program (`command`: the edge build, Deno), and SELF_STARTING commands, always start it. Never for kills, locks, races or
+ * program (`command`: the edge build, Deno), SELF_STARTING commands and runs with a fault to inject
+ * (MEMSYNC_FAULT kills the process that reaches it) always start it. Never for kills, locks, races or
  * servers: those files keep `memsync` from env.ts, a process every time.
  */
 export function binaryThenInProcess(): {
@@ -253,7 +254,7 @@ export function binaryThenInProcess(): {
   const seen = new Set<string>();
   const run = async (args: string[], opts: RunOptions = {}): Promise<Run> => {
     const cmd = commandOf(args);
-    if (opts.command || SELF_STARTING.has(cmd) || !seen.has(cmd)) {
+    if (opts.command || SELF_STARTING.has(cmd) || opts.env?.MEMSYNC_FAULT || !seen.has(cmd)) {
       if (!opts.command) seen.add(cmd);
       return memsync(args, opts);
     }

@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson } from "../helpers/env.ts";
+import { binaryThenInProcess, git, memsyncAsync } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { hub, machine } from "../helpers/hub.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // A repository whose refs name objects it lacks: status and doctor say so, doctor --repair takes
 // the objects back from the remote without touching local commits, and says what no one has.
@@ -24,16 +27,16 @@ function fsckClean(gitdir: string): void {
 }
 
 describe("missing git objects: found by status and doctor, restored by doctor --repair", () => {
-  test("a tree and a blob deleted from a clone come back from a local-path remote; a local-only commit stays", () => {
+  test("a tree and a blob deleted from a clone come back from a local-path remote; a local-only commit stays", async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
-    for (const t of ["one", "two", "three"]) memsyncJson(["--store", a, "save", `memory ${t}`]);
-    memsyncJson(["--store", a, "sync"]);
+    for (const t of ["one", "two", "three"]) await memsyncJson(["--store", a, "save", `memory ${t}`]);
+    await memsyncJson(["--store", a, "sync"]);
     const b = path.join(h.root, "b");
-    assert.equal(memsync(["clone", h.bare, b]).code, 0);
+    assert.equal((await memsync(["clone", h.bare, b])).code, 0);
     // a commit only b has
-    const local = memsyncJson(["--store", b, "save", "only on b"]).memory.id as string;
-    memsyncJson(["--store", b, "commit"]);
+    const local = (await memsyncJson(["--store", b, "save", "only on b"])).memory.id as string;
+    await memsyncJson(["--store", b, "commit"]);
     const head = git(b, "rev-parse", "HEAD").stdout.trim();
     const memoriesTree = git(b, "rev-parse", "origin/main:memories").stdout.trim();
     const blob = git(b, "ls-tree", "origin/main", "memories/").stdout.trim().split("\n")[0]!.split(/\s+/)[2]!;
@@ -41,92 +44,92 @@ describe("missing git objects: found by status and doctor, restored by doctor --
     deleteObject(path.join(b, ".git"), memoriesTree);
     deleteObject(path.join(b, ".git"), blob);
 
-    const st = memsyncJson(["--store", b, "status"]);
+    const st = await memsyncJson(["--store", b, "status"]);
     assert.equal(st.health, "degraded");
     assert.match(st.reasons.join("; "), new RegExp(`git objects? (is|are) missing: .*${memoriesTree.slice(0, 8)}.*doctor --repair`));
     assert.ok(st.git_objects.missing.some((m: { oid: string }) => m.oid === memoriesTree));
 
-    const dr = memsync(["--store", b, "doctor"]);
+    const dr = await memsync(["--store", b, "doctor"]);
     assert.equal(dr.code, 6);
     assert.match(dr.stdout, /FAIL\s+git objects: .*missing/);
 
-    const fixed = memsync(["--store", b, "doctor", "--repair", "--json"]);
+    const fixed = await memsync(["--store", b, "doctor", "--repair", "--json"]);
     assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
     const out = JSON.parse(fixed.stdout);
     assert.ok(out.repair.local.restored >= 2, JSON.stringify(out.repair));
     fsckClean(path.join(b, ".git"));
     assert.equal(git(b, "rev-parse", "HEAD").stdout.trim(), head, "the local commit is still the tip");
-    assert.equal(memsyncJson(["--store", b, "status"]).health, "healthy");
-    assert.equal(memsyncJson(["--store", b, "get", local]).found[0].memory.content, "only on b");
-    assert.equal(memsyncJson(["--store", b, "sync"]).push.pushed, true);
+    assert.equal((await memsyncJson(["--store", b, "status"])).health, "healthy");
+    assert.equal((await memsyncJson(["--store", b, "get", local])).found[0].memory.content, "only on b");
+    assert.equal((await memsyncJson(["--store", b, "sync"])).push.pushed, true);
     fsckClean(h.bare);
   });
 
-  test("sync that meets a missing object restores it from the remote and goes on", () => {
+  test("sync that meets a missing object restores it from the remote and goes on", async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
-    memsyncJson(["--store", a, "save", "first"]);
-    memsyncJson(["--store", a, "sync"]);
+    await memsyncJson(["--store", a, "save", "first"]);
+    await memsyncJson(["--store", a, "sync"]);
     const b = path.join(h.root, "b");
-    assert.equal(memsync(["clone", h.bare, b]).code, 0);
+    assert.equal((await memsync(["clone", h.bare, b])).code, 0);
     deleteObject(path.join(b, ".git"), git(b, "rev-parse", "HEAD:memories").stdout.trim());
-    memsyncJson(["--store", a, "save", "second"]);
-    memsyncJson(["--store", a, "sync"]);
-    memsyncJson(["--store", b, "save", "from b"]);
-    const r = memsync(["--store", b, "sync"]);
+    await memsyncJson(["--store", a, "save", "second"]);
+    await memsyncJson(["--store", a, "sync"]);
+    await memsyncJson(["--store", b, "save", "from b"]);
+    const r = await memsync(["--store", b, "sync"]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /repaired: 1 missing git object restored/);
     fsckClean(path.join(b, ".git"));
     fsckClean(h.bare);
-    assert.equal(memsyncJson(["--store", b, "list"]).total, 3);
+    assert.equal((await memsyncJson(["--store", b, "list"])).total, 3);
   });
 
-  test("a remote-tracking ref cut short (a kill while it was written): reported, removed by --repair, written again by the next sync", () => {
+  test("a remote-tracking ref cut short (a kill while it was written): reported, removed by --repair, written again by the next sync", async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
-    memsyncJson(["--store", a, "save", "first"]);
-    memsyncJson(["--store", a, "sync"]);
+    await memsyncJson(["--store", a, "save", "first"]);
+    await memsyncJson(["--store", a, "sync"]);
     fs.writeFileSync(path.join(a, ".git/refs/remotes/origin/main"), "");
-    const st = memsyncJson(["--store", a, "status"]);
+    const st = await memsyncJson(["--store", a, "status"]);
     assert.equal(st.health, "degraded");
     assert.match(st.reasons.join("; "), /refs\/remotes\/origin\/main names no commit/);
-    assert.equal(memsync(["--store", a, "doctor", "--repair"]).code, 0);
-    assert.equal(memsyncJson(["--store", a, "sync"]).pull.mode, "up-to-date");
+    assert.equal((await memsync(["--store", a, "doctor", "--repair"])).code, 0);
+    assert.equal((await memsyncJson(["--store", a, "sync"])).pull.mode, "up-to-date");
     assert.equal(git(a, "rev-parse", "origin/main").stdout.trim(), git(a, "rev-parse", "HEAD").stdout.trim());
-    assert.equal(memsyncJson(["--store", a, "status"]).health, "healthy");
+    assert.equal((await memsyncJson(["--store", a, "status"])).health, "healthy");
   });
 
-  test("an object nobody has: doctor --repair says exactly what is lost, changes nothing, exits 7", () => {
+  test("an object nobody has: doctor --repair says exactly what is lost, changes nothing, exits 7", async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
-    memsyncJson(["--store", a, "save", "shared"]);
-    memsyncJson(["--store", a, "sync"]);
-    memsyncJson(["--store", a, "save", "never pushed"]);
-    memsyncJson(["--store", a, "commit"]);
+    await memsyncJson(["--store", a, "save", "shared"]);
+    await memsyncJson(["--store", a, "sync"]);
+    await memsyncJson(["--store", a, "save", "never pushed"]);
+    await memsyncJson(["--store", a, "commit"]);
     const head = git(a, "rev-parse", "HEAD").stdout.trim();
     const blob = git(a, "diff-tree", "-r", "--no-commit-id", "HEAD").stdout.trim().split("\n").find((l) => l.includes("memories/"))!.split(/\s+/)[3]!;
     deleteObject(path.join(a, ".git"), blob);
-    const r = memsync(["--store", a, "doctor", "--repair"]);
+    const r = await memsync(["--store", a, "doctor", "--repair"]);
     assert.equal(r.code, 7, r.stdout + r.stderr);
     assert.match(r.stdout, new RegExp(`lost objects: 1 .*blob memories/.* of commit ${head.slice(0, 8)} \\(${blob.slice(0, 8)}\\)`));
     assert.equal(git(a, "rev-parse", "HEAD").stdout.trim(), head);
     assert.equal(fs.existsSync(objectFile(path.join(a, ".git"), blob)), false);
   });
 
-  test("a remote on a local path that lacks an object (left by an older memsync) is reported and restored from the store", () => {
+  test("a remote on a local path that lacks an object (left by an older memsync) is reported and restored from the store", async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
-    memsyncJson(["--store", a, "save", "pushed"]);
-    memsyncJson(["--store", a, "sync"]);
+    await memsyncJson(["--store", a, "save", "pushed"]);
+    await memsyncJson(["--store", a, "sync"]);
     const tree = git(h.bare, "rev-parse", "main^{tree}").stdout.trim();
     deleteObject(h.bare, tree);
-    const dr = memsync(["--store", a, "doctor"]);
+    const dr = await memsync(["--store", a, "doctor"]);
     assert.equal(dr.code, 6);
     assert.match(dr.stdout, /FAIL\s+remote objects .*root tree of commit/);
-    assert.equal(memsync(["--store", a, "doctor", "--repair"]).code, 0);
+    assert.equal((await memsync(["--store", a, "doctor", "--repair"])).code, 0);
     fsckClean(h.bare);
     const c = path.join(h.root, "c");
-    assert.equal(memsync(["clone", h.bare, c]).code, 0);
+    assert.equal((await memsync(["clone", h.bare, c])).code, 0);
   });
 
   test("over HTTP: a fresh fetch of the remote gives back what the clone lost", async () => {
@@ -135,12 +138,12 @@ describe("missing git objects: found by status and doctor, restored by doctor --
     const env = { MEMSYNC_GIT_TOKEN: "tok" };
     try {
       const a = machine(root, "a", server.url("hub.git"));
-      memsyncJson(["--store", a, "save", "over http"]);
+      await memsyncJson(["--store", a, "save", "over http"]);
       assert.equal((await memsyncAsync(["--store", a, "sync"], { env })).code, 0);
       // a's objects were written loose by its own commits: delete the memories tree
       const tree = git(a, "rev-parse", "HEAD:memories").stdout.trim();
       deleteObject(path.join(a, ".git"), tree);
-      assert.equal(memsyncJson(["--store", a, "status"]).health, "degraded");
+      assert.equal((await memsyncJson(["--store", a, "status"])).health, "degraded");
       const r = await memsyncAsync(["--store", a, "doctor", "--repair"], { env });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       assert.match(r.stdout, /repair \(this store\): 1 object restored from http/);

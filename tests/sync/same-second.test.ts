@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, tempDir } from "../helpers/env.ts";
-import { type Hub, hub, machine, sync, synced } from "../helpers/hub.ts";
+import { binaryThenInProcess, git, memsyncAsync, readMemoryFile, tempDir } from "../helpers/env.ts";
+import { type Hub, hub, machine, synced } from "../helpers/hub.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
+
+const sync = async (dir: string) => await memsyncJson(["--store", dir, "sync"]);
 
 // Uses on several machines in the same second (issue 9, item 1): with an absolute use_count both
 // files came out byte for byte the same, git saw nothing to merge, and a use was lost. Every
@@ -26,10 +31,10 @@ describe("uses of one memory on several machines in the same second", () => {
     const h = hub();
     const a = clone(h, "a");
     const b = clone(h, "b");
-    const x = memsyncJson(["--store", a, "save", "a memory both machines use"]).memory.id as string;
-    memsyncJson(["--store", a, "touch", x]);
-    sync(a);
-    sync(b);
+    const x = (await memsyncJson(["--store", a, "save", "a memory both machines use"])).memory.id as string;
+    await memsyncJson(["--store", a, "touch", x]);
+    await sync(a);
+    await sync(b);
     const earlier = readMemoryFile(b, x).use_count as number;
     assert.equal(earlier, 1);
 
@@ -47,13 +52,13 @@ describe("uses of one memory on several machines in the same second", () => {
     // what an absolute count wrote identically now differs: each clone counted on its own stream
     assert.notEqual(fs.readFileSync(memoryPath(a, x), "utf8"), fs.readFileSync(memoryPath(b, x), "utf8"));
 
-    for (const d of [a, b, a, b]) sync(d);
+    for (const d of [a, b, a, b]) await sync(d);
     for (const d of [a, b]) assert.equal(readMemoryFile(d, x).use_count, earlier + acknowledged, `${d}: every acknowledged use`);
     assert.equal(fs.readFileSync(memoryPath(a, x), "utf8"), fs.readFileSync(memoryPath(b, x), "utf8"));
     assert.deepEqual(synced(a), synced(b), "the clones hold the same files");
     const counters = readMemoryFile(a, x).counters.use_count as Record<string, number>;
     assert.deepEqual(Object.keys(counters).sort(), [...replicas].sort(), "one stream per checkout (the first touch was a's)");
-    assert.equal(memsyncJson(["--store", b, "get", x]).found[0].memory.use_count, earlier + acknowledged, "memsync reads the merged count");
+    assert.equal((await memsyncJson(["--store", b, "get", x])).found[0].memory.use_count, earlier + acknowledged, "memsync reads the merged count");
     for (const d of [a, b]) assert.equal(git(d, "status", "--porcelain").stdout, "", "native git sees a clean store");
   });
 
@@ -61,20 +66,20 @@ describe("uses of one memory on several machines in the same second", () => {
     const h = hub();
     const dirs = ["a", "b", "c"].map((n) => clone(h, n));
     const [a] = dirs as [string];
-    const x = memsyncJson(["--store", a, "save", "a memory three machines use"]).memory.id as string;
-    const y = memsyncJson(["--store", a, "save", "a second memory, touched on one machine only"]).memory.id as string;
-    for (const d of dirs) sync(d);
+    const x = (await memsyncJson(["--store", a, "save", "a memory three machines use"])).memory.id as string;
+    const y = (await memsyncJson(["--store", a, "save", "a second memory, touched on one machine only"])).memory.id as string;
+    for (const d of dirs) await sync(d);
 
     let acknowledged = 0;
     for (let round = 0; round < 2; round++) {
       // all three start from the same file: an absolute count would write it identically three times
       acknowledged += await touchAll(dirs, x);
       if (round === 1) acknowledged += await touchAll(dirs, x); // twice before a sync
-      for (const d of [...dirs, ...dirs.slice(0, 2)]) sync(d);
+      for (const d of [...dirs, ...dirs.slice(0, 2)]) await sync(d);
       for (const d of dirs) assert.equal(readMemoryFile(d, x).use_count, acknowledged, `round ${round}: every clone has every use`);
     }
-    memsyncJson(["--store", dirs[1]!, "touch", y]);
-    for (let pass = 0; pass < 2; pass++) for (const d of dirs) sync(d);
+    await memsyncJson(["--store", dirs[1]!, "touch", y]);
+    for (let pass = 0; pass < 2; pass++) for (const d of dirs) await sync(d);
 
     const want = synced(dirs[0]!);
     for (const d of dirs) {
@@ -86,15 +91,15 @@ describe("uses of one memory on several machines in the same second", () => {
     assert.equal(git(h.bare, "fsck", "--strict").status, 0);
   });
 
-  test("a store folder copied by hand counts on a stream of its own", () => {
+  test("a store folder copied by hand counts on a stream of its own", async () => {
     const a = path.join(tempDir(), "a");
-    assert.equal(memsync(["init", a]).code, 0);
-    const x = memsyncJson(["--store", a, "save", "a memory in a copied folder"]).memory.id as string;
-    memsyncJson(["--store", a, "touch", x]);
+    assert.equal((await memsync(["init", a])).code, 0);
+    const x = (await memsyncJson(["--store", a, "save", "a memory in a copied folder"])).memory.id as string;
+    await memsyncJson(["--store", a, "touch", x]);
     const b = path.join(path.dirname(a), "b");
     fs.cpSync(a, b, { recursive: true });
-    memsyncJson(["--store", b, "touch", x]);
-    memsyncJson(["--store", a, "touch", x]);
+    await memsyncJson(["--store", b, "touch", x]);
+    await memsyncJson(["--store", a, "touch", x]);
     const streams = (d: string) => Object.keys(readMemoryFile(d, x).counters.use_count).sort();
     assert.equal(streams(a).length, 1);
     assert.equal(streams(b).length, 2, "the copy's touch went to a new stream");
