@@ -34,8 +34,12 @@ export function machine(root: string, name: string, remote: string, env: Record<
   if (/^https?:/.test(remote)) {
     assert.equal(memsync(["--store", dir, "remote", "set", remote, ...insecure(remote)], { env }).code, 0);
   } else {
-    assert.equal(git(dir, "config", "remote.origin.url", path.resolve(remote)).status, 0);
-    assert.equal(git(dir, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*").status, 0);
+    // the two keys as git config writes them (two git processes per machine otherwise)
+    const url = path.resolve(remote);
+    assert.ok(!/["\\\n]/.test(url), `a remote path git config would need to quote: ${url}`);
+    const config = path.join(dir, ".git/config");
+    const ends = fs.readFileSync(config, "utf8").endsWith("\n") ? "" : "\n"; // isomorphic-git writes no last newline
+    fs.appendFileSync(config, `${ends}[remote "origin"]\n\turl = ${url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
   }
   return dir;
 }
