@@ -113,11 +113,11 @@ describe("memsync sync over smart HTTP", () => {
       assert.equal(memsync(["init", a]).code, 0);
       assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
       memsyncJson(["--store", a, "save", "kept while the server says no"]);
-      const started = Date.now();
       const r = await memsyncAsync(["--store", a, "sync"]);
       assert.equal(r.code, 6, r.stderr);
       assert.match(r.stderr, /^memsync: the remote refused the push \(http:\/\/127\.0\.0\.1:\d+\/hub\.git\): .*declined.*; your commits are kept locally\n$/);
-      assert.ok(Date.now() - started < 5000, "no retry loop against a refusal");
+      // counted, not timed (a loaded machine is slow either way): one push, no retry loop against a refusal
+      assert.equal(server.requests.filter((q) => q.startsWith("POST ") && q.includes("/git-receive-pack")).length, 1, server.requests.join("\n"));
       assert.ok(memsyncJson(["--store", a, "status"]).unpushed_commits >= 2);
       assert.equal(git(bare, "rev-parse", "--verify", "-q", "refs/heads/main").status, 1, "nothing reached the remote");
     } finally {
