@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, saveMany, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, git, memsyncAsync, readMemoryFile, tempDir } from "../helpers/env.ts";
 import { healthy as healthyStores, type Hub, hub, killAfter, machine as storeOn, synced } from "../helpers/hub.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson, saveMany } = binaryThenInProcess();
 
 // Sync that never loses a write: writes racing syncs, syncs killed mid-checkout, corrupt files,
 // native git half-way through a merge, commits killed mid-way. Real processes, real git.
@@ -11,11 +14,11 @@ import { healthy as healthyStores, type Hub, hub, killAfter, machine as storeOn,
 /** Each clone is its own machine (its folder's name). */
 const machine = (h: Hub, name: string) => storeOn(h.root, name, h.bare, { MEMSYNC_MACHINE: name });
 const onMachine = (dir: string, extra: Record<string, string> = {}) => ({ env: { MEMSYNC_MACHINE: path.basename(dir), ...extra } });
-const run = (dir: string, args: string[], extra: Record<string, string> = {}) => memsync(["--store", dir, ...args], onMachine(dir, extra));
-const runJson = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args], onMachine(dir));
-const sync = (dir: string) => runJson(dir, "sync");
-const save = (dir: string, text: string) => runJson(dir, "save", text).memory.id as string;
-const touch = (dir: string, ...ids: string[]) => runJson(dir, "touch", ...ids);
+const run = async (dir: string, args: string[], extra: Record<string, string> = {}) => await memsync(["--store", dir, ...args], onMachine(dir, extra));
+const runJson = async (dir: string, ...args: string[]) => await memsyncJson(["--store", dir, ...args], onMachine(dir));
+const sync = async (dir: string) => await runJson(dir, "sync");
+const save = async (dir: string, text: string) => (await runJson(dir, "save", text)).memory.id as string;
+const touch = async (dir: string, ...ids: string[]) => await runJson(dir, "touch", ...ids);
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
 
 const healthy = (...dirs: string[]) => healthyStores(dirs);
@@ -27,10 +30,10 @@ describe("writes made while syncs run", () => {
     const b = machine(h, "b");
     // x: touched on a, edited on b; y: the other way round (each memory's count and text
     // change on one machine only, so every loss is a loss of this machine's sync)
-    const x = save(a, "x: touched on a, edited on b");
-    const y = save(a, "y: touched on b, edited on a");
-    sync(a);
-    sync(b);
+    const x = await save(a, "x: touched on a, edited on b");
+    const y = await save(a, "y: touched on b, edited on a");
+    await sync(a);
+    await sync(b);
     const base = { x: uses(a, x), y: uses(a, y) };
     const acked = { touchX: 0, touchY: 0, textX: "", textY: "" };
     const codes: number[] = [];
@@ -63,7 +66,7 @@ describe("writes made while syncs run", () => {
     }
     await Promise.all(syncs);
     assert.deepEqual(codes, [], "every write was acknowledged");
-    for (const d of [a, b, a, b]) sync(d);
+    for (const d of [a, b, a, b]) await sync(d);
     for (const d of [a, b]) {
       assert.equal(uses(d, x), base.x + acked.touchX, `${d}: every touch of x counted`);
       assert.equal(uses(d, y), base.y + acked.touchY, `${d}: every touch of y counted`);
@@ -81,26 +84,26 @@ describe("writes made while syncs run", () => {
 
 describe("a sync killed in the middle of its checkout", () => {
   for (const point of ["checkout-file:1", "checkout-file:3", "checkout-index", "checkout-ref"]) {
-    test(`killed at ${point}: the next sync finishes it; writes made in between count once`, { timeout: 240_000 }, () => {
+    test(`killed at ${point}: the next sync finishes it; writes made in between count once`, { timeout: 240_000 }, async () => {
       const h = hub();
       const a = machine(h, "a");
       const b = machine(h, "b");
-      const ids = saveMany(a, ["one", "two", "three", "four"].map((t) => `memory ${t}`), onMachine(a));
-      sync(a);
-      sync(b);
+      const ids = await saveMany(a, ["one", "two", "three", "four"].map((t) => `memory ${t}`), onMachine(a));
+      await sync(a);
+      await sync(b);
       const base = uses(a, ids[0]!);
-      touch(b, ...ids);
-      touch(b, ...ids);
-      sync(b);
-      touch(a, ...ids);
-      const killed = run(a, ["sync"], { MEMSYNC_FAULT: point });
+      await touch(b, ...ids);
+      await touch(b, ...ids);
+      await sync(b);
+      await touch(a, ...ids);
+      const killed = await run(a, ["sync"], { MEMSYNC_FAULT: point });
       assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
       // writes after the kill, before anything finishes the checkout: some files already hold
       // the merge, some not yet
-      touch(a, ids[0]!, ids[3]!);
-      sync(a);
-      sync(b);
-      sync(a);
+      await touch(a, ids[0]!, ids[3]!);
+      await sync(a);
+      await sync(b);
+      await sync(a);
       for (const d of [a, b]) {
         ids.forEach((id, i) => assert.equal(uses(d, id), base + 3 + (i === 0 || i === 3 ? 1 : 0), `${d} ${point}: memory ${i} counts every touch once`));
       }
@@ -111,24 +114,24 @@ describe("a sync killed in the middle of its checkout", () => {
 });
 
 describe("a corrupt record file", () => {
-  test("is never committed: sync exits 7 naming it after doing the rest; other machines keep the good copy; a pull leaves it alone", () => {
+  test("is never committed: sync exits 7 naming it after doing the rest; other machines keep the good copy; a pull leaves it alone", async () => {
     const h = hub();
     const a = machine(h, "a");
     const b = machine(h, "b");
-    const x = save(a, "a good memory");
-    const y = save(a, "another memory");
-    sync(a);
-    sync(b);
+    const x = await save(a, "a good memory");
+    const y = await save(a, "another memory");
+    await sync(a);
+    await sync(b);
     const rel = `memories/${x}.json`;
     const good = fs.readFileSync(path.join(a, rel), "utf8");
     const truncated = good.slice(0, 40);
     fs.writeFileSync(path.join(a, rel), truncated);
-    touch(a, y);
+    await touch(a, y);
     // cut short in place (its folder's mtime unchanged): a sync looks only into folders whose
     // mtime moved, so the file is found by a full look first (status, as git status stats every
     // file); a sync alone never commits it either
-    assert.match(run(a, ["status"]).stdout, new RegExp(`problem: ${rel}`));
-    const r = run(a, ["sync", "--json"]);
+    assert.match((await run(a, ["status"])).stdout, new RegExp(`problem: ${rel}`));
+    const r = await run(a, ["sync", "--json"]);
     assert.equal(r.code, 7, r.stderr);
     assert.match(r.stderr, new RegExp(`corrupt record file not committed.*${rel}`));
     assert.equal(r.stderr.trim().split("\n").length, 1, "one line");
@@ -137,39 +140,39 @@ describe("a corrupt record file", () => {
     assert.equal(out.push.pushed, true, "the good change was pushed all the same");
     assert.equal(git(a, "show", `HEAD:${rel}`).stdout, good, "history keeps the last good version");
     assert.equal(fs.readFileSync(path.join(a, rel), "utf8"), truncated, "the file is left as it is");
-    sync(b);
+    await sync(b);
     assert.equal(fs.readFileSync(path.join(b, rel), "utf8"), good, "the other machine keeps the good copy");
     assert.equal(uses(b, y), uses(a, y), "and gets the good change");
     // the other machine changes the memory: a's pull brings it into history, not over the file
-    touch(b, x);
-    sync(b);
-    const again = run(a, ["sync", "--json"]);
+    await touch(b, x);
+    await sync(b);
+    const again = await run(a, ["sync", "--json"]);
     assert.equal(again.code, 7, "reported again until fixed");
     assert.deepEqual(JSON.parse(again.stdout).pull.skipped, [rel]);
     assert.equal(fs.readFileSync(path.join(a, rel), "utf8"), truncated);
     assert.equal(JSON.parse(git(a, "show", `HEAD:${rel}`).stdout).use_count, uses(b, x));
-    const commit = run(a, ["commit"]);
+    const commit = await run(a, ["commit"]);
     assert.equal(commit.code, 7);
     assert.match(commit.stdout, new RegExp(`not committed \\(corrupt\\): ${rel}`));
-    assert.match(run(a, ["status"]).stdout, new RegExp(`problem: ${rel}`));
+    assert.match((await run(a, ["status"])).stdout, new RegExp(`problem: ${rel}`));
     assert.equal(git(a, "fsck", "--strict", "--no-dangling").status, 0);
     // restored with git: clean again
     assert.equal(git(a, "checkout", "--", rel).status, 0);
-    assert.equal(run(a, ["sync"]).code, 0);
+    assert.equal((await run(a, ["sync"])).code, 0);
     assert.deepEqual(synced(a), synced(b));
     healthy(a, b, h.bare);
   });
 
-  test("a .meta.json that does not validate is not committed either", () => {
+  test("a .meta.json that does not validate is not committed either", async () => {
     const h = hub();
     const a = machine(h, "a");
-    sync(a);
+    await sync(a);
     const good = git(a, "show", "HEAD:.meta.json").stdout;
     const meta = JSON.parse(good);
     meta.settings.layout = 42;
     fs.writeFileSync(path.join(a, ".meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
     fs.rmSync(path.join(a, ".memsync/committed.json")); // the next commit compares every file
-    const r = run(a, ["commit"]);
+    const r = await run(a, ["commit"]);
     // 7: left out of the commit and named; 6: a store whose settings do not validate is refused whole
     assert.ok(r.code === 7 || r.code === 6, `exit ${r.code}: ${r.stderr}`);
     assert.match(r.stderr, /\.meta\.json/);
@@ -178,25 +181,25 @@ describe("a corrupt record file", () => {
 });
 
 describe("native git in the middle of an operation", () => {
-  test("a modify/delete conflict left by git pull is refused (exit 5, nothing changed); after git merge --abort, memsync's merge counts right", () => {
+  test("a modify/delete conflict left by git pull is refused (exit 5, nothing changed); after git merge --abort, memsync's merge counts right", async () => {
     const h = hub();
     const a = machine(h, "a");
     const b = machine(h, "b");
-    const x = save(a, "deleted on a, used on b");
-    touch(a, x);
-    sync(a);
-    sync(b);
+    const x = await save(a, "deleted on a, used on b");
+    await touch(a, x);
+    await sync(a);
+    await sync(b);
     const base = uses(b, x);
-    runJson(a, "delete", x);
-    sync(a);
-    for (let i = 0; i < 3; i++) touch(b, x);
-    runJson(b, "commit");
+    await runJson(a, "delete", x);
+    await sync(a);
+    for (let i = 0; i < 3; i++) await touch(b, x);
+    await runJson(b, "commit");
     const pulled = git(b, "pull", "--no-rebase", "-q", "origin", "main");
     assert.notEqual(pulled.status, 0, "native git stops at the modify/delete conflict");
     assert.equal(fs.existsSync(path.join(b, ".git/MERGE_HEAD")), true);
     const before = { files: synced(b), head: git(b, "rev-parse", "HEAD").stdout, index: fs.readFileSync(path.join(b, ".git/index")) };
     for (const verb of ["sync", "pull", "push", "commit"]) {
-      const r = run(b, [verb]);
+      const r = await run(b, [verb]);
       assert.equal(r.code, 5, `${verb}: ${r.stderr}`);
       assert.match(r.stderr, /git merge --abort/);
       assert.equal(r.stderr.trim().split("\n").length, 1);
@@ -206,13 +209,13 @@ describe("native git in the middle of an operation", () => {
     assert.deepEqual(fs.readFileSync(path.join(b, ".git/index")), before.index, "git's index did not change");
     // conflicts left in the index without MERGE_HEAD (a stash pop, say) are refused as well
     fs.renameSync(path.join(b, ".git/MERGE_HEAD"), path.join(b, "MERGE_HEAD.aside"));
-    const unmerged = run(b, ["sync"]);
+    const unmerged = await run(b, ["sync"]);
     assert.equal(unmerged.code, 5);
     assert.match(unmerged.stderr, /unresolved conflict/);
     fs.renameSync(path.join(b, "MERGE_HEAD.aside"), path.join(b, ".git/MERGE_HEAD"));
     assert.equal(git(b, "merge", "--abort").status, 0);
-    sync(b);
-    sync(a);
+    await sync(b);
+    await sync(a);
     for (const d of [a, b]) assert.equal(uses(d, x), base + 3, `${d}: the memory used on b comes back with b's uses, counted once`);
     assert.deepEqual(synced(a), synced(b));
     healthy(a, b, h.bare);
@@ -222,19 +225,19 @@ describe("native git in the middle of an operation", () => {
 describe("a commit killed at any point", () => {
   test("never leaves git's index without a committed path: native git commit deletes nothing, and memsync's next commit leaves git clean", { timeout: 300_000 }, async () => {
     const s = path.join(tempDir(), "store");
-    assert.equal(memsync(["init", s]).code, 0);
-    save(s, "the first memory");
-    runJson(s, "commit");
+    assert.equal((await memsync(["init", s])).code, 0);
+    await save(s, "the first memory");
+    await runJson(s, "commit");
     const treePaths = () => new Set(git(s, "ls-tree", "-r", "--name-only", "HEAD").stdout.trim().split("\n").filter((p) => p.startsWith("memories/")));
     let committed = treePaths();
     const faults = ["commit-index", "commit-ref"];
     let finished = 0;
     for (let i = 0; i < 18; i++) {
-      save(s, `memory number ${i}`);
-      if (i % 3 === 0) touch(s, ...[...committed].slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1, -5)));
+      await save(s, `memory number ${i}`);
+      if (i % 3 === 0) await touch(s, ...[...committed].slice(0, 2).map((p) => p.slice(p.lastIndexOf("/") + 1, -5)));
       // a kill at a random instant, and (every few rounds) exactly between the index and the branch
       const code = i < faults.length * 2
-        ? run(s, ["commit"], { MEMSYNC_FAULT: faults[i % faults.length]! }).code
+        ? (await run(s, ["commit"], { MEMSYNC_FAULT: faults[i % faults.length]! })).code
         : await killAfter(["--store", s, "commit"], Math.floor(Math.random() * 120));
       if (code === 0) finished++;
       const native = git(s, "commit", "-q", "-m", `native ${i}`, "--allow-empty");
@@ -242,7 +245,7 @@ describe("a commit killed at any point", () => {
       const now = treePaths();
       for (const p of committed) assert.ok(now.has(p), `round ${i}: native git commit kept ${p}`);
       committed = now;
-      assert.equal(run(s, ["commit"]).code, 0);
+      assert.equal((await run(s, ["commit"])).code, 0);
       assert.equal(git(s, "status", "--porcelain").stdout, "", `round ${i}: clean after memsync commit`);
       committed = treePaths();
     }
