@@ -3,7 +3,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { filesUnder, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, filesUnder, newStore, tempDir } from "../helpers/env.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // A disk that refuses writes (full, read-only) is exit 6 with one plain line, never "internal
 // error"; a failed write leaves no record file and no temp file; temp files killed processes
@@ -31,13 +34,13 @@ function oneLine(r: { stderr: string }, pattern: RegExp) {
 }
 
 describe("a disk that refuses writes", () => {
-  test("full (ENOSPC): a save fails with exit 6 and leaves no record and no temp file", (t) => {
+  test("full (ENOSPC): a save fails with exit 6 and leaves no record and no temp file", async (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
     try {
       const store = path.join(disk.dir, "store");
-      assert.equal(memsync(["init", store]).code, 0);
-      const first = memsyncJson(["save", "--store", store, "a memory saved while there was room"]).memory.id;
+      assert.equal((await memsync(["init", store])).code, 0);
+      const first = (await memsyncJson(["save", "--store", store, "a memory saved while there was room"])).memory.id;
       // fill the disk, then give back a little room at a time: each save of a ~45 KB memory
       // either succeeds whole or fails leaving nothing (the record, the journal or the index
       // may be what runs out of room)
@@ -55,7 +58,7 @@ describe("a disk that refuses writes", () => {
       for (const room of [0, 8, 24, 40, 56, 72, 96, 128]) {
         fs.truncateSync(fill, Math.max(0, fs.statSync(fill).size - room * 1024));
         const before = memoryFiles(store).length;
-        const r = memsync(["save", "--store", store, `${big} ${room}`]);
+        const r = await memsync(["save", "--store", store, `${big} ${room}`]);
         if (r.code === 0) {
           assert.equal(memoryFiles(store).length, before + 1);
         } else {
@@ -69,15 +72,15 @@ describe("a disk that refuses writes", () => {
         fs.truncateSync(fill, fs.statSync(fill).size + room * 1024);
       }
       assert.ok(failed > 0, "the disk was never full");
-      const touched = memsync(["touch", "--store", store, first]);
+      const touched = await memsync(["touch", "--store", store, first]);
       if (touched.code !== 0) {
         assert.equal(touched.code, UNAVAILABLE);
         oneLine(touched, /no space left|SQLITE_FULL|disk I\/O error|unable to open/);
       }
       // room again: the store works and is healthy
       fs.rmSync(fill);
-      assert.equal(memsync(["save", "--store", store, "saved once there was room again"]).code, 0);
-      const status = memsyncJson(["status", "--store", store]);
+      assert.equal((await memsync(["save", "--store", store, "saved once there was room again"])).code, 0);
+      const status = await memsyncJson(["status", "--store", store]);
       assert.equal(status.health, "healthy", JSON.stringify(status.reasons));
       assert.deepEqual(status.temp_files, []);
     } finally {
@@ -85,14 +88,14 @@ describe("a disk that refuses writes", () => {
     }
   });
 
-  test("full (ENOSPC): an update either replaces the record whole or leaves the old file as it was", { timeout: 180_000 }, (t) => {
+  test("full (ENOSPC): an update either replaces the record whole or leaves the old file as it was", { timeout: 180_000 }, async (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
     try {
       const store = path.join(disk.dir, "store");
-      assert.equal(memsync(["init", store]).code, 0);
+      assert.equal((await memsync(["init", store])).code, 0);
       const big = "a large memory that needs room on the disk ".repeat(1000);
-      const id = memsyncJson(["save", "--store", store, `${big} first`]).memory.id;
+      const id = (await memsyncJson(["save", "--store", store, `${big} first`])).memory.id;
       const file = memoryFiles(store)[0]!;
       const fill = path.join(disk.dir, "fill");
       const fd = fs.openSync(fill, "w");
@@ -106,7 +109,7 @@ describe("a disk that refuses writes", () => {
       for (const room of [0, 8, 24, 40, 48, 56, 72, 96, 128]) {
         fs.truncateSync(fill, Math.max(0, fs.statSync(fill).size - room * 1024));
         const before = fs.readFileSync(file, "utf8");
-        const r = memsync(["update", "--store", store, id, "--content", `${big} ${room}`]);
+        const r = await memsync(["update", "--store", store, id, "--content", `${big} ${room}`]);
         if (r.code === 0) {
           assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).content, `${big} ${room}`);
         } else {
@@ -119,23 +122,23 @@ describe("a disk that refuses writes", () => {
       }
       assert.ok(failed > 0, "the disk was never full");
       fs.rmSync(fill);
-      assert.equal(memsyncJson(["status", "--store", store]).health, "healthy");
+      assert.equal((await memsyncJson(["status", "--store", store])).health, "healthy");
     } finally {
       disk.unmount();
     }
   });
 
-  test("read-only (EROFS): writes fail with exit 6 and one plain line", (t) => {
+  test("read-only (EROFS): writes fail with exit 6 and one plain line", async (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): EROFS not tested");
     try {
       const store = path.join(disk.dir, "store");
-      assert.equal(memsync(["init", store]).code, 0);
-      const id = memsyncJson(["save", "--store", store, "saved before the disk turned read-only"]).memory.id;
+      assert.equal((await memsync(["init", store])).code, 0);
+      const id = (await memsyncJson(["save", "--store", store, "saved before the disk turned read-only"])).memory.id;
       const ro = spawnSync("mount", ["-o", "remount,ro", disk.dir], { encoding: "utf8" });
       if (ro.status !== 0) return t.skip(`remount read-only refused: ${ro.stderr.trim()}`);
       for (const args of [["save", "x"], ["touch", id], ["update", id, "--content", "y"], ["delete", id]]) {
-        const r = memsync(["--store", store, ...args]);
+        const r = await memsync(["--store", store, ...args]);
         assert.equal(r.code, UNAVAILABLE, `${args[0]}: ${r.stderr}`);
         oneLine(r, /^memsync: /);
       }
@@ -145,9 +148,9 @@ describe("a disk that refuses writes", () => {
   });
 });
 
-test("temp files older than five minutes are removed by the next save (or status); young ones are left", () => {
+test("temp files older than five minutes are removed by the next save (or status); young ones are left", async () => {
   const store = newStore();
-  const id = memsyncJson(["save", "--store", store, "a memory"]).memory.id;
+  const id = (await memsyncJson(["save", "--store", store, "a memory"])).memory.id;
   const old = Date.now() / 1000 - 10 * 60;
   const oldTemp = path.join(store, "memories", `.${id}.json.0a1b2c3d4e5f.tmp`);
   const youngTemp = path.join(store, "memories", `.${id}.json.5f4e3d2c1b0a.tmp`);
@@ -155,13 +158,13 @@ test("temp files older than five minutes are removed by the next save (or status
   for (const f of [oldTemp, youngTemp, oldJournalTemp]) fs.writeFileSync(f, "");
   fs.utimesSync(oldTemp, old, old);
   fs.utimesSync(oldJournalTemp, old, old);
-  assert.equal(memsync(["save", "--store", store, "the next writer"]).code, 0);
+  assert.equal((await memsync(["save", "--store", store, "the next writer"])).code, 0);
   assert.equal(fs.existsSync(oldTemp), false, "the old temp file is removed");
   assert.equal(fs.existsSync(oldJournalTemp), false, "the old journal temp file is removed");
   assert.equal(fs.existsSync(youngTemp), true, "a young one may be a write in progress: left");
-  assert.deepEqual(memsyncJson(["status", "--store", store]).temp_files, [`memories/${path.basename(youngTemp)}`]);
+  assert.deepEqual((await memsyncJson(["status", "--store", store])).temp_files, [`memories/${path.basename(youngTemp)}`]);
   // status, which lists every folder, removes old ones too (and reports the rest)
   fs.utimesSync(youngTemp, old, old);
-  assert.deepEqual(memsyncJson(["status", "--store", store]).temp_files, []);
+  assert.deepEqual((await memsyncJson(["status", "--store", store])).temp_files, []);
   assert.equal(fs.existsSync(youngTemp), false);
 });

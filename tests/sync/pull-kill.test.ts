@@ -3,9 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { isTempName } from "../../src/store/atomic-write.ts";
-import { git, memsync, memsyncJson, readMemoryFile, saveMany } from "../helpers/env.ts";
+import { binaryThenInProcess, git, readMemoryFile } from "../helpers/env.ts";
 import { healthy as healthyStores, hub, killAfter, machine, synced } from "../helpers/hub.ts";
 import { makeRng } from "../helpers/rng.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson, saveMany } = binaryThenInProcess();
 
 // A pull writes its files as git's checkout does (no fsync per file, one durable point before
 // git's index and the branch move: src/sync/checkout.ts). Killed at any instant, the next command
@@ -13,8 +16,8 @@ import { makeRng } from "../helpers/rng.ts";
 // file of the checkout cut short is written again from history.
 
 const B = { env: { MEMSYNC_MACHINE: "b" } };
-const onA = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args]);
-const onB = (dir: string, ...args: string[]) => memsyncJson(["--store", dir, ...args], B);
+const onA = async (dir: string, ...args: string[]) => await memsyncJson(["--store", dir, ...args]);
+const onB = async (dir: string, ...args: string[]) => await memsyncJson(["--store", dir, ...args], B);
 const withoutTemps = (files: Map<string, string>) => new Map([...files].filter(([rel]) => !isTempName(path.basename(rel))));
 const uses = (dir: string, id: string) => readMemoryFile(dir, id).use_count as number;
 
@@ -25,9 +28,9 @@ describe("a pull killed at random moments", () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare, B.env);
-    const ids = saveMany(a, Array.from({ length: 20 }, (_, i) => `memory number ${i} about pulls that are killed`));
-    onA(a, "sync");
-    onB(b, "sync");
+    const ids = await saveMany(a, Array.from({ length: 20 }, (_, i) => `memory number ${i} about pulls that are killed`));
+    await onA(a, "sync");
+    await onB(b, "sync");
     const base = uses(a, ids[0]!);
     const expected = new Map(ids.map((id) => [id, base]));
     const rng = makeRng(16);
@@ -35,12 +38,12 @@ describe("a pull killed at random moments", () => {
     // kills spread over the whole of a pull: its length measured on a first one, not killed
     let span = 0;
     for (let round = 0; round < 5; round++) {
-      onB(b, "touch", ...ids);
-      onB(b, "sync");
+      await onB(b, "touch", ...ids);
+      await onB(b, "sync");
       for (const id of ids) expected.set(id, expected.get(id)! + 1);
       // a touch on a before the pull (committed by it) and one after the kill (found by the next)
       const before = ids[Math.floor(rng() * ids.length)]!;
-      onA(a, "touch", before);
+      await onA(a, "touch", before);
       expected.set(before, expected.get(before)! + 1);
       const t0 = performance.now();
       const code = await killAfter(["--store", a, "pull"], round === 0 ? 600_000 : Math.floor(rng() * span * 0.9));
@@ -49,12 +52,12 @@ describe("a pull killed at random moments", () => {
       if (code === null) killed++;
       else assert.equal(code, 0, "a pull that was not killed succeeds");
       const after = ids[Math.floor(rng() * ids.length)]!;
-      onA(a, "touch", after);
+      await onA(a, "touch", after);
       expected.set(after, expected.get(after)! + 1);
     }
-    onA(a, "sync");
-    onB(b, "sync");
-    onA(a, "sync");
+    await onA(a, "sync");
+    await onB(b, "sync");
+    await onA(a, "sync");
     for (const d of [a, b]) for (const id of ids) assert.equal(uses(d, id), expected.get(id), `${d}: ${id} counts every touch once`);
     // a pull killed between a temp file and its rename leaves the temp (git ignores it, status
     // lists it, a writer removes it once old): everything else is the same on both machines
@@ -64,18 +67,18 @@ describe("a pull killed at random moments", () => {
     // about 35 processes: 28 s at load 25 (7 rounds of 40 then), over 300 s at load 44 on 2 cores
   });
 
-  test("killed after its files, before its durable point: the next sync finishes it; after a machine crash, a file it cut short is written again", { timeout: 300_000 }, () => {
+  test("killed after its files, before its durable point: the next sync finishes it; after a machine crash, a file it cut short is written again", { timeout: 300_000 }, async () => {
     const h = hub();
     const a = machine(h.root, "a", h.bare);
     const b = machine(h.root, "b", h.bare, B.env);
-    const ids = saveMany(a, ["one", "two", "three"].map((t) => `memory ${t}`));
-    onA(a, "sync");
-    onB(b, "sync");
-    onB(b, "touch", ...ids);
-    onB(b, "sync");
+    const ids = await saveMany(a, ["one", "two", "three"].map((t) => `memory ${t}`));
+    await onA(a, "sync");
+    await onB(b, "sync");
+    await onB(b, "touch", ...ids);
+    await onB(b, "sync");
     const want = ids.map((id) => uses(b, id));
     // killed with every file written, none of it made durable, git's index and branch not moved
-    const r = memsync(["--store", a, "pull"], { env: { MEMSYNC_FAULT: "checkout-durable" } });
+    const r = await memsync(["--store", a, "pull"], { env: { MEMSYNC_FAULT: "checkout-durable" } });
     assert.equal(r.code, -1, r.stderr);
     const intentFile = path.join(a, ".memsync/checkout.json");
     const intent = JSON.parse(fs.readFileSync(intentFile, "utf8"));
@@ -85,9 +88,9 @@ describe("a pull killed at random moments", () => {
     const second = path.join(a, `memories/${ids[1]}.json`);
     fs.writeFileSync(second, fs.readFileSync(second, "utf8").slice(0, 30));
     fs.writeFileSync(intentFile, `${JSON.stringify({ ...intent, boot: "another-boot" })}\n`);
-    onA(a, "sync");
+    await onA(a, "sync");
     ids.forEach((id, i) => assert.equal(uses(a, id), want[i], `memory ${i} as pulled`));
-    onB(b, "sync");
+    await onB(b, "sync");
     assert.deepEqual(synced(a), synced(b));
     healthy(a, b, h.bare);
   });

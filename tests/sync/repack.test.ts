@@ -8,9 +8,12 @@ import { writeLooseObject } from "../../src/sync/loose-objects.ts";
 import { writePack } from "../../src/sync/pack-write.ts";
 import { repack, repackDue } from "../../src/sync/repack.ts";
 import { objectId } from "../../src/sync/sha1.ts";
-import { git, memsync, memsyncAsync, memsyncJson, snapshot, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, git, memsyncAsync, snapshot, tempDir } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { makeRng } from "../helpers/rng.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // Repacking (src/sync/repack.ts): loose objects, native git's packs (with deltas), memsync's own
 // packs and duplicates between them become one pack that native git and isomorphic-git read,
@@ -111,7 +114,7 @@ describe("repack", () => {
     const seed = Number(process.env.REPACK_SEED ?? Date.now() % 100_000);
     const rng = makeRng(seed);
     const template = path.join(tempDir(), "store");
-    assert.equal(memsync(["init", template]).code, 0);
+    assert.equal((await memsync(["init", template])).code, 0);
     await scatteredHistory(template);
     const before = allObjects(template);
     const total = before.split("\n").filter((l) => /^[0-9a-f]{40} /.test(l)).length;
@@ -120,12 +123,12 @@ describe("repack", () => {
     for (const point of points) {
       const store = path.join(tempDir(), "s");
       fs.cpSync(template, store, { recursive: true });
-      const killed = memsync(["--store", store, "repack", "--all"], { env: { MEMSYNC_FAULT: point } });
+      const killed = await memsync(["--store", store, "repack", "--all"], { env: { MEMSYNC_FAULT: point } });
       assert.notEqual(killed.code, 0, `seed ${seed}, ${point}: the repack was killed`);
       assert.equal(allObjects(store), before, `seed ${seed}, killed at ${point}: every object readable`);
       const fsck = git(store, "fsck", "--strict");
       assert.equal(fsck.status, 0, `seed ${seed}, ${point}: ${fsck.stderr}`);
-      const again = memsyncJson(["--store", store, "repack", "--all"]);
+      const again = await memsyncJson(["--store", store, "repack", "--all"]);
       // killed after its last removal, the kill left one pack and nothing loose: nothing to do
       assert.ok(again.pack === null || again.objects >= total, `seed ${seed}, ${point}: ${JSON.stringify(again)}`);
       assert.deepEqual(countObjects(store), { loose: 0, packs: 1 }, `seed ${seed}, ${point}`);
@@ -140,12 +143,12 @@ describe("repack", () => {
     const server = await startGitHttpServer(httpRoot);
     try {
       const a = path.join(root, "a");
-      assert.equal(memsync(["init", a]).code, 0);
+      assert.equal((await memsync(["init", a])).code, 0);
       gitOk(a, "config", "gc.auto", "15");
-      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
-      for (let i = 0; i < 6; i++) memsyncJson(["--store", a, "save", `loose object number ${i} for the repack`]);
+      assert.equal((await memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"])).code, 0);
+      for (let i = 0; i < 6; i++) await memsyncJson(["--store", a, "save", `loose object number ${i} for the repack`]);
       assert.equal(await repackDue(path.join(a, ".git")), null, "saves alone write no objects");
-      assert.ok(memsyncJson(["--store", a, "commit"]).commits.length >= 4);
+      assert.ok((await memsyncJson(["--store", a, "commit"])).commits.length >= 4);
       assert.deepEqual(countObjects(a), { loose: 0, packs: 1 }, "the commit passed gc.auto 15 and repacked");
       gitOk(a, "fsck", "--strict");
       const first = await memsyncAsync(["--store", a, "sync"]);
@@ -157,7 +160,7 @@ describe("repack", () => {
       gitOk(b, "config", "gc.autoPackLimit", "2");
       // each of b's syncs fetches a pack of a's new commit
       for (let i = 0; i < 3; i++) {
-        memsyncJson(["--store", a, "save", `fetched in pack ${i}`]);
+        await memsyncJson(["--store", a, "save", `fetched in pack ${i}`]);
         const s = await memsyncAsync(["--store", a, "sync"]);
         assert.equal(s.code, 0, s.stderr);
         const t = await memsyncAsync(["--store", b, "sync"]);
@@ -168,7 +171,7 @@ describe("repack", () => {
       const records = (d: string) => [...snapshot(d, (rel) => rel === ".git" || rel === ".memsync")].map(([k, v]) => `${k} ${v}`).sort();
       assert.deepEqual(records(b), records(a));
       // b's repacked history goes back out: a save of b's reaches a, and native git clones b and the hub
-      memsyncJson(["--store", b, "save", "written after the repack"]);
+      await memsyncJson(["--store", b, "save", "written after the repack"]);
       const up = await memsyncAsync(["--store", b, "sync"]);
       assert.equal(up.code, 0, up.stderr);
       const down = await memsyncAsync(["--store", a, "sync"]);
