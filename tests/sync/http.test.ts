@@ -2,8 +2,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncAsync, memsyncJson, tempDir, readMemoryFile } from "../helpers/env.ts";
+import { binaryThenInProcess, git, memsyncAsync, readMemoryFile, tempDir } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // Sync over smart HTTP against native `git http-backend` on 127.0.0.1, with a token. The server
 // runs in this process, so every command that talks to it runs asynchronously (memsyncAsync).
@@ -20,20 +23,20 @@ describe("memsync sync over smart HTTP", () => {
     const server = await startGitHttpServer(root, TOKEN);
     try {
       const env = { MEMSYNC_GIT_TOKEN: TOKEN };
-      const mk = (name: string) => {
+      const mk = async (name: string) => {
         const dir = path.join(root, name);
-        assert.equal(memsync(["init", dir]).code, 0);
-        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
+        assert.equal((await memsync(["init", dir])).code, 0);
+        assert.equal((await memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"])).code, 0);
         return dir;
       };
-      const a = mk("a");
-      const b = mk("b");
-      const x = memsyncJson(["--store", a, "save", "over http"], { env }).memory.id;
+      const a = await mk("a");
+      const b = await mk("b");
+      const x = (await memsyncJson(["--store", a, "save", "over http"], { env })).memory.id;
       const first = await memsyncAsync(["--store", a, "sync", "--json"], { env });
       assert.equal(first.code, 0, first.stderr);
       assert.equal((await memsyncAsync(["--store", b, "sync"], { env })).code, 0);
-      for (let i = 0; i < 3; i++) memsyncJson(["--store", a, "touch", x]);
-      for (let i = 0; i < 2; i++) memsyncJson(["--store", b, "touch", x]);
+      for (let i = 0; i < 3; i++) await memsyncJson(["--store", a, "touch", x]);
+      for (let i = 0; i < 2; i++) await memsyncJson(["--store", b, "touch", x]);
       for (const dir of [a, b, a]) {
         const r = await memsyncAsync(["--store", dir, "sync"], { env });
         assert.equal(r.code, 0, r.stderr);
@@ -41,7 +44,7 @@ describe("memsync sync over smart HTTP", () => {
       assert.equal(readMemory(a, x).use_count, 5);
       assert.equal(readMemory(b, x).use_count, 5);
       // no token: a clear refusal, nothing lost
-      memsyncJson(["--store", a, "save", "waits for the token"]);
+      await memsyncJson(["--store", a, "save", "waits for the token"]);
       const denied = await memsyncAsync(["--store", a, "sync"]);
       assert.equal(denied.code, 6);
       assert.match(denied.stderr, /refused access|MEMSYNC_GIT_TOKEN/);
@@ -62,9 +65,10 @@ describe("memsync sync over smart HTTP", () => {
     const server = await startGitHttpServer(root);
     try {
       const a = path.join(root, "a");
-      assert.equal(memsync(["init", a]).code, 0);
-      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
-      const ids = [0, 1, 2].map((i) => memsyncJson(["--store", a, "save", `memory ${i} before the outage`]).memory.id);
+      assert.equal((await memsync(["init", a])).code, 0);
+      assert.equal((await memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"])).code, 0);
+      const ids: string[] = [];
+      for (const i of [0, 1, 2]) ids.push((await memsyncJson(["--store", a, "save", `memory ${i} before the outage`])).memory.id);
       server.failNextPush();
       const broken = await memsyncAsync(["--store", a, "sync"]);
       assert.equal(broken.code, 6, broken.stderr);
@@ -83,13 +87,15 @@ describe("memsync sync over smart HTTP", () => {
     assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
     const server = await startGitHttpServer(root);
     try {
-      const dirs = ["m1", "m2", "m3", "m4", "m5"].map((name) => {
+      const dirs: string[] = [];
+      const ids: string[] = [];
+      for (const [i, name] of ["m1", "m2", "m3", "m4", "m5"].entries()) {
         const dir = path.join(root, name);
-        assert.equal(memsync(["init", dir]).code, 0);
-        assert.equal(memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
-        return dir;
-      });
-      const ids = dirs.map((d, i) => memsyncJson(["--store", d, "save", `memory ${i} pushed over http at the same time`]).memory.id as string);
+        assert.equal((await memsync(["init", dir])).code, 0);
+        assert.equal((await memsync(["--store", dir, "remote", "set", server.url("hub.git"), "--insecure-http"])).code, 0);
+        dirs.push(dir);
+        ids.push((await memsyncJson(["--store", dir, "save", `memory ${i} pushed over http at the same time`])).memory.id as string);
+      }
       const runs = await Promise.all(dirs.map((d) => memsyncAsync(["--store", d, "sync", "--json"])));
       for (const r of runs) assert.equal(r.code, 0, r.stderr);
       // (when the five overlap, as they usually do, some pushes are refused and retried after a
@@ -110,15 +116,15 @@ describe("memsync sync over smart HTTP", () => {
     const server = await startGitHttpServer(root);
     try {
       const a = path.join(root, "a");
-      assert.equal(memsync(["init", a]).code, 0);
-      assert.equal(memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"]).code, 0);
-      memsyncJson(["--store", a, "save", "kept while the server says no"]);
+      assert.equal((await memsync(["init", a])).code, 0);
+      assert.equal((await memsync(["--store", a, "remote", "set", server.url("hub.git"), "--insecure-http"])).code, 0);
+      await memsyncJson(["--store", a, "save", "kept while the server says no"]);
       const r = await memsyncAsync(["--store", a, "sync"]);
       assert.equal(r.code, 6, r.stderr);
       assert.match(r.stderr, /^memsync: the remote refused the push \(http:\/\/127\.0\.0\.1:\d+\/hub\.git\): .*declined.*; your commits are kept locally\n$/);
       // counted, not timed (a loaded machine is slow either way): one push, no retry loop against a refusal
       assert.equal(server.requests.filter((q) => q.startsWith("POST ") && q.includes("/git-receive-pack")).length, 1, server.requests.join("\n"));
-      assert.ok(memsyncJson(["--store", a, "status"]).unpushed_commits >= 2);
+      assert.ok((await memsyncJson(["--store", a, "status"])).unpushed_commits >= 2);
       assert.equal(git(bare, "rev-parse", "--verify", "-q", "refs/heads/main").status, 1, "nothing reached the remote");
     } finally {
       await server.close();

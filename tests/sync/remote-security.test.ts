@@ -6,8 +6,11 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { httpClient, MAX_REDIRECTS } from "../../src/sync/http-client.ts";
 import { checkHttpUrl, isLoopback, safeUrl } from "../../src/sync/remote-url.ts";
-import { git, memsync, memsyncAsync, memsyncJson, readMemoryFile, snapshot, tempDir } from "../helpers/env.ts";
+import { binaryThenInProcess, git, memsyncAsync, readMemoryFile, snapshot, tempDir } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
+
+// each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
+const { memsync, memsyncJson } = binaryThenInProcess();
 
 // Credentials over HTTP(S) remotes: the token never follows a redirect to another origin, plain
 // http:// only to this machine and only when asked for, and no URL carries a secret (nor does a
@@ -52,11 +55,11 @@ const redirector = (target: string) =>
     },
   );
 
-function store(root: string, name: string): string {
+async function store(root: string, name: string): Promise<string> {
   const dir = path.join(root, name);
-  assert.equal(memsync(["init", dir]).code, 0);
+  assert.equal((await memsync(["init", dir])).code, 0);
   // the index exists from the first command on: later snapshots compare the store itself
-  assert.equal(memsync(["--store", dir, "status"]).code, 0);
+  assert.equal((await memsync(["--store", dir, "status"])).code, 0);
   return dir;
 }
 
@@ -68,9 +71,9 @@ describe("redirects never carry the token to another origin", () => {
     const remote = await redirector(other.url);
     try {
       const root = tempDir();
-      const a = store(root, "a");
-      assert.equal(memsync(["--store", a, "remote", "set", `${remote.url}/hub.git`, "--insecure-http"]).code, 0);
-      memsyncJson(["--store", a, "save", "stays here"]);
+      const a = await store(root, "a");
+      assert.equal((await memsync(["--store", a, "remote", "set", `${remote.url}/hub.git`, "--insecure-http"])).code, 0);
+      await memsyncJson(["--store", a, "save", "stays here"]);
       const env = { MEMSYNC_GIT_TOKEN: TOKEN };
       for (const cmd of ["sync", "pull"]) {
         const r = await memsyncAsync(["--store", a, cmd], { env });
@@ -85,7 +88,7 @@ describe("redirects never carry the token to another origin", () => {
       // the remote was asked with the token (that is its own origin), the other server never
       assert.ok(remote.seen.some((s) => s.endsWith("auth=yes")), remote.seen.join("\n"));
       assert.deepEqual(other.seen, []);
-      assert.ok(memsyncJson(["--store", a, "status"]).unpushed_commits >= 1, "the commit waits locally");
+      assert.ok((await memsyncJson(["--store", a, "status"])).unpushed_commits >= 1, "the commit waits locally");
     } finally {
       await remote.close();
       await other.close();
@@ -97,11 +100,11 @@ describe("redirects never carry the token to another origin", () => {
     assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
     const server = await startGitHttpServer(root, TOKEN, { redirect: { from: "/moved.git/", to: "/hub.git/" } });
     try {
-      const a = store(root, "a");
-      const b = store(root, "b");
-      for (const dir of [a, b]) assert.equal(memsync(["--store", dir, "remote", "set", server.url("moved.git"), "--insecure-http"]).code, 0);
+      const a = await store(root, "a");
+      const b = await store(root, "b");
+      for (const dir of [a, b]) assert.equal((await memsync(["--store", dir, "remote", "set", server.url("moved.git"), "--insecure-http"])).code, 0);
       const env = { MEMSYNC_GIT_TOKEN: TOKEN };
-      const x = memsyncJson(["--store", a, "save", "through a moved repository"]).memory.id;
+      const x = (await memsyncJson(["--store", a, "save", "through a moved repository"])).memory.id;
       const first = await memsyncAsync(["--store", a, "sync"], { env });
       assert.equal(first.code, 0, first.stderr);
       const second = await memsyncAsync(["--store", b, "sync"], { env });
@@ -167,56 +170,56 @@ describe("memsync's HTTP client", () => {
 });
 
 describe("plain http:// only to this machine, and only when asked for", () => {
-  test("without --insecure-http: refused in one line, nothing changed; with it, a loopback URL is kept for later syncs", () => {
+  test("without --insecure-http: refused in one line, nothing changed; with it, a loopback URL is kept for later syncs", async () => {
     const root = tempDir();
-    const a = store(root, "a");
+    const a = await store(root, "a");
     const before = snapshot(a);
-    const r = memsync(["--store", a, "remote", "set", "http://127.0.0.1:9/hub.git"]);
+    const r = await memsync(["--store", a, "remote", "set", "http://127.0.0.1:9/hub.git"]);
     assert.equal(r.code, 4);
     assert.match(r.stderr, /^memsync: plain http:\/\/ sends the token and the memories unencrypted \(http:\/\/127\.0\.0\.1:9\/hub\.git\): use https:\/\/, or for a server on this machine give --insecure-http to remote set or clone\n$/);
     assert.deepEqual(snapshot(a), before);
-    const c = memsync(["clone", "http://localhost:9/hub.git", path.join(root, "c")]);
+    const c = await memsync(["clone", "http://localhost:9/hub.git", path.join(root, "c")]);
     assert.equal(c.code, 4);
     assert.ok(!fs.existsSync(path.join(root, "c")), "clone made nothing");
 
-    assert.equal(memsync(["--store", a, "remote", "set", "http://127.0.0.1:9/hub.git", "--insecure-http"]).code, 0);
+    assert.equal((await memsync(["--store", a, "remote", "set", "http://127.0.0.1:9/hub.git", "--insecure-http"])).code, 0);
     assert.match(config(a), /insecureHttp = http:\/\/127\.0\.0\.1:9\/hub\.git/);
     // allowed for that URL only: a remote changed by hand is checked again
     assert.equal(git(a, "config", "remote.origin.url", "http://127.0.0.1:10/other.git").status, 0);
-    const changed = memsync(["--store", a, "sync"]);
+    const changed = await memsync(["--store", a, "sync"]);
     assert.equal(changed.code, 4, changed.stderr);
     assert.match(changed.stderr, /plain http:\/\//);
     // a remote set again without the flag forgets it
-    assert.equal(memsync(["--store", a, "remote", "set", "https://git.example.com/hub.git"]).code, 0);
+    assert.equal((await memsync(["--store", a, "remote", "set", "https://git.example.com/hub.git"])).code, 0);
     assert.doesNotMatch(config(a), /insecureHttp/);
   });
 
-  test("a host that is not this machine is refused even with --insecure-http", () => {
+  test("a host that is not this machine is refused even with --insecure-http", async () => {
     const root = tempDir();
-    const a = store(root, "a");
+    const a = await store(root, "a");
     const before = snapshot(a);
     for (const url of ["http://git.example.com/hub.git", "http://10.0.0.7/hub.git", "http://[::2]/hub.git", "http://127.0.0.1.example.com/x.git"]) {
-      const r = memsync(["--store", a, "remote", "set", url, "--insecure-http"]);
+      const r = await memsync(["--store", a, "remote", "set", url, "--insecure-http"]);
       assert.equal(r.code, 4, url);
       assert.match(r.stderr, /would send the token and the memories unencrypted: use https:\/\/ \(--insecure-http allows only a server on this machine\)\n$/);
       assert.equal(r.stderr.split("\n").length, 2);
     }
     assert.deepEqual(snapshot(a), before);
-    const c = memsync(["clone", "http://git.example.com/hub.git", path.join(root, "c"), "--insecure-http"]);
+    const c = await memsync(["clone", "http://git.example.com/hub.git", path.join(root, "c"), "--insecure-http"]);
     assert.equal(c.code, 4);
     assert.ok(!fs.existsSync(path.join(root, "c")));
   });
 
-  test("which hosts are this machine", () => {
+  test("which hosts are this machine", async () => {
     for (const h of ["127.0.0.1", "127.8.9.10", "localhost", "LOCALHOST", "[::1]", "::1", "app.localhost"]) assert.ok(isLoopback(h), h);
     for (const h of ["10.0.0.1", "128.0.0.1", "127.0.0.1.example.com", "localhost.example.com", "[::2]", "0.0.0.0", "example.com"]) assert.ok(!isLoopback(h), h);
   });
 });
 
 describe("no secret in a remote URL, nor in a message", () => {
-  test("a token in the query or in the user part is refused without being repeated", () => {
+  test("a token in the query or in the user part is refused without being repeated", async () => {
     const root = tempDir();
-    const a = store(root, "a");
+    const a = await store(root, "a");
     const before = snapshot(a);
     const secret = "glpat-Qm7xV2kT9sLp4RwZ8nYb";
     for (const url of [
@@ -231,22 +234,22 @@ describe("no secret in a remote URL, nor in a message", () => {
       `https://oauth2:${secret}@git.example.com/x.git`,
       `ssh://me:${secret}@git.example.com/x.git`,
     ]) {
-      const r = memsync(["--store", a, "remote", "set", url]);
+      const r = await memsync(["--store", a, "remote", "set", url]);
       assert.equal(r.code, 4, url);
       assert.doesNotMatch(r.stderr, new RegExp(secret), r.stderr);
       assert.doesNotMatch(r.stderr, /Qm7x|Yb\b/);
       assert.equal(r.stderr.split("\n").length, 2);
-      const c = memsync(["clone", url, path.join(root, "c")]);
+      const c = await memsync(["clone", url, path.join(root, "c")]);
       assert.equal(c.code, 4);
       assert.doesNotMatch(c.stderr, new RegExp(secret));
     }
     assert.deepEqual(snapshot(a), before);
     assert.ok(!fs.existsSync(path.join(root, "c")));
-    const q = memsync(["--store", a, "remote", "set", `https://gitlab.example.com/team/mem.git?private_token=${secret}`]);
+    const q = await memsync(["--store", a, "remote", "set", `https://gitlab.example.com/team/mem.git?private_token=${secret}`]);
     assert.match(q.stderr, /must not carry a secret in its query \(https:\/\/gitlab\.example\.com\/team\/mem\.git\?private_token=\*\*\*\): put the token in MEMSYNC_GIT_TOKEN/);
   });
 
-  test("safeUrl and checkHttpUrl", () => {
+  test("safeUrl and checkHttpUrl", async () => {
     assert.equal(safeUrl("https://u:p@h.example/x.git?a=1&token=2#f"), "https://***@h.example/x.git?a=***&token=***");
     assert.equal(safeUrl("not a url ?token=abc"), "not a url ?***");
     assert.equal(checkHttpUrl("https://h.example/x.git?ref=main", false), "https://h.example/x.git?ref=main");
