@@ -148,6 +148,19 @@ describe("arguments", () => {
     assert.equal(saveJson("--", "--json", "is", "-3").content, "--json is -3");
   });
 
+  test("a .env or bunfig.toml in the working folder changes nothing: the binary reads neither (a repository's own files cannot redirect the store or preload code)", () => {
+    const here = tempDir();
+    const home = tempDir("memsync-home-");
+    const elsewhere = path.join(here, "elsewhere");
+    fs.writeFileSync(path.join(here, ".env"), `MEMSYNC_HOME=${elsewhere}\n`);
+    // Bun's default for a compiled program: a preload named here would run (or, missing, fail the start)
+    fs.writeFileSync(path.join(here, "bunfig.toml"), 'preload = ["./missing-preload.ts"]\n');
+    const r = memsync(["save", "kept where the environment says"], { cwd: here, env: { HOME: home } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(elsewhere), false, "no store made where .env points");
+    assert.equal(memsyncJson(["--store", path.join(home, ".memsync"), "list"]).memories.length, 1, "the store is ~/.memsync");
+  });
+
   test("recall of a query with no meaningful word prints nothing and exits 0", () => {
     const store = newStore();
     memsyncJson(["--store", store, "save", "the cache is warm"]);
