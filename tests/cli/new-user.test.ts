@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { BIN, binaryThenInProcess, EDGE_BIN, git, memsyncCase, newStore, tempDir } from "../helpers/env.ts";
+import { BIN, binaryThenInProcess, EDGE_BIN, memsync as memsyncProcess, git, memsyncCase, newStore, tempDir } from "../helpers/env.ts";
 
 // each command's first run through the binary, the rest in-process (tests/helpers/env.ts)
 const { memsync, memsyncJson, saveMany } = binaryThenInProcess();
@@ -149,6 +149,20 @@ describe("arguments", () => {
     assert.equal(out.content, "-x is a flag");
     assert.deepEqual(out.meta.tags, ["cli"]);
     assert.equal((await saveJson("--", "--json", "is", "-3")).content, "--json is -3");
+  });
+
+  test("a .env or bunfig.toml in the working folder changes nothing: the binary reads neither (a repository's own files cannot redirect the store or preload code)", async () => {
+    const here = tempDir();
+    const home = tempDir("memsync-home-");
+    const elsewhere = path.join(here, "elsewhere");
+    fs.writeFileSync(path.join(here, ".env"), `MEMSYNC_HOME=${elsewhere}\n`);
+    // Bun's default for a compiled program: a preload named here would run (or, missing, fail the start)
+    fs.writeFileSync(path.join(here, "bunfig.toml"), 'preload = ["./missing-preload.ts"]\n');
+    // the binary's own start is what this checks: always a process
+    const r = memsyncProcess(["save", "kept where the environment says"], { cwd: here, env: { HOME: home } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(elsewhere), false, "no store made where .env points");
+    assert.equal((await memsyncJson(["--store", path.join(home, ".memsync"), "list"])).memories.length, 1, "the store is ~/.memsync");
   });
 
   test("recall of a query with no meaningful word prints nothing and exits 0", async () => {

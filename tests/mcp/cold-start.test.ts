@@ -63,6 +63,8 @@ describe("cold start: each command loads only what it uses", () => {
     const asking = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), newStore());
     assert.ok(asking.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
     assert.doesNotMatch(asking, SCHEMA_LIB);
+    // nor what hooks install/uninstall edit settings with (the hook has its own entry module)
+    assert.doesNotMatch(asking, /ops\/hooks-install\.ts|commands\/claude\.ts/);
     const stating = imports(["hook", "UserPromptSubmit"], prompt("We decided to use PostgreSQL for analytics because we need JSONB."), newStore());
     assert.match(stating, SCHEMA_LIB);
   });

@@ -570,7 +570,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
   }
   // so does a Claude Code hook: it must answer in milliseconds and never fail the session
-  if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await claude()).hookCli(argv);
+  if (commandWord(argv) === "hook" && !argv.includes("--help") && !argv.includes("-h")) return (await import("./commands/hook.ts")).hookCli(argv);
   try {
     const about = await selfDescription(argv);
     if (about !== undefined) {

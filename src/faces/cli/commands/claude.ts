@@ -1,19 +1,16 @@
 import path from "node:path";
 import { usageError } from "../../../core/errors.ts";
-import type { ClaudeEnv } from "../../../ops/claude-files.ts";
 import { checkHookBase, type HookScope, installHooks, uninstallHooks } from "../../../ops/hooks-install.ts";
 import { projectOf } from "../../../ops/project.ts";
-import { cwd, env, homeDir } from "../../../runtime/host.ts";
+import { cwd, env } from "../../../runtime/host.ts";
 import { selfCommand, shellQuote } from "../../../runtime/self.ts";
 import { json } from "../format.ts";
 import { type Flags, storeRoot, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
+import { claudeEnv } from "./hook.ts";
 
 // Claude Code integration on the command line: hooks install/uninstall (and the MEMORY.md tier).
-
-export function claudeEnv(): ClaudeEnv {
-  return { home: homeDir(), configDir: env("CLAUDE_CONFIG_DIR"), projectDir: env("CLAUDE_PROJECT_DIR") };
-}
+// The hook itself runs from hook.ts, which loads none of this.
 
 function scopeOf(flags: Flags): HookScope {
   if (flags.project && flags.user) throw usageError("give --project or --user, not both");
@@ -41,31 +38,6 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     return { stdout: out.removed ? `removed ${out.removed} memsync hook entr${out.removed === 1 ? "y" : "ies"} from ${out.file}\n` : `no memsync hooks in ${out.file}\n` };
   }
   throw usageError("usage: memsync hooks install|uninstall [--project|--user]");
-}
-
-/**
- * `memsync [--store DIR] hook <Event> [--memory-md]`, run by Claude Code with the event's JSON on
- * standard input. Always exit 0 with the documented JSON on stdout; a failure is a systemMessage.
- */
-export async function hookCli(argv: string[]): Promise<number> {
-  const { writeOut, readStdin } = await import("../../../runtime/host.ts");
-  const { failed } = await import("../../hooks/reply.ts");
-  let reply;
-  try {
-    const rest = argv.slice(argv.indexOf("hook") + 1);
-    const event = rest.find((a) => !a.startsWith("-")) ?? "";
-    const storeAt = argv.indexOf("--store");
-    const flags: Flags = storeAt >= 0 && argv[storeAt + 1] ? { store: argv[storeAt + 1] } : {};
-    const { opsEnv } = await import("../options.ts");
-    const { runHook } = await import("../../hooks/run-hook.ts");
-    const stdin = await readStdin(16 * 1024 * 1024);
-    const env = { ...opsEnv(flags), open: { busyTimeoutMs: 3_000 } };
-    reply = await runHook(event, stdin, { env, claude: claudeEnv(), cwd: cwd(), self: selfCommand(), memoryMd: argv.includes("--memory-md") });
-  } catch (e) {
-    reply = failed(e instanceof Error ? e.message : String(e));
-  }
-  writeOut(`${JSON.stringify(reply)}\n`);
-  return 0;
 }
 
 export async function exportCmd(what: string | undefined, flags: Flags): Promise<CommandResult> {

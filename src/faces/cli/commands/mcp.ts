@@ -4,7 +4,7 @@ import { selfCommand } from "../../../runtime/self.ts";
 import { json } from "../format.ts";
 import { type Flags, opsEnv, storeRoot, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
-import { claudeEnv } from "./claude.ts";
+import { claudeEnv } from "./hook.ts";
 
 // `memsync mcp [--tools PROFILE]`: an MCP server over stdio (only MCP on stdout; it returns when
 // stdin closes); `memsync mcp install|uninstall [--project|--user]`: Claude Code's entry for it.
