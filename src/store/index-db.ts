@@ -216,6 +216,35 @@ export class IndexDb {
     this.connection++;
     this.stmts.clear();
     this.created = fresh.created;
+    if (this.checkpointAfter !== null) this.deferCheckpoints(this.checkpointAfter);
+  }
+
+  /** The WAL size (pages) at which a commit of this connection checkpoints; null: SQLite's 1,000. */
+  private checkpointAfter: number | null = null;
+
+  /**
+   * Let commits of this connection grow the WAL to `pages` before one of them copies it into the
+   * index file (SQLite's automatic checkpoint, every 1,000 pages by default): a long-running
+   * process checkpoints in its idle time instead (checkpoint()), and this is only the bound.
+   */
+  deferCheckpoints(pages: number): void {
+    this.checkpointAfter = Math.max(1, Math.floor(pages));
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${this.checkpointAfter}`);
+  }
+
+  /**
+   * Copy the WAL's pages into the index file, never waiting (PASSIVE, no busy wait: a reader or
+   * writer of another process just leaves some pages for the next one). True when every page
+   * was copied (the next write starts the WAL again from its beginning).
+   */
+  checkpoint(busyTimeoutMs: number): boolean {
+    this.db.exec("PRAGMA busy_timeout = 0");
+    try {
+      const r = this.db.prepare("PRAGMA wal_checkpoint(PASSIVE)").get() as { busy: number; log: number; checkpointed: number };
+      return r.busy === 0 && r.log === r.checkpointed;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    }
   }
 
   /**

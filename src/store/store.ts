@@ -246,6 +246,20 @@ export class Store {
   }
 
   /**
+   * A long-running process checkpoints the index's WAL in its idle time (ops/index-upkeep.ts):
+   * SQLite's own checkpoint, run by the commit that fills 1,000 pages, copied them inside a
+   * request (one touch in 35 to 100 waited for it). Commits checkpoint only past `pages` now.
+   */
+  deferCheckpoints(pages: number): void {
+    this.indexDb.deferCheckpoints(pages);
+  }
+
+  /** Copy the index's WAL into its file without waiting (IndexDb.checkpoint); true when all of it was. */
+  checkpointIndex(): Promise<boolean> {
+    return this.guarded(() => this.indexDb.checkpoint(this.busyTimeoutMs));
+  }
+
+  /**
    * Watch the record folders (a long-running process: ops/kept-store.ts), so that a quick refresh
    * that could find nothing is skipped (store/refresh-watch.ts). Without inotify (Deno, not Linux)
    * nothing changes: every refresh stats the folders.

@@ -1,17 +1,22 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
 import { storedTerms } from "../../src/core/memory-terms.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { createMemory, type JsonObject, type LabelEdits, touchMemory, updateMemory } from "../../src/core/records.ts";
+import { keepIndexMerged } from "../../src/ops/index-upkeep.ts";
+import { WAL_BOUND_PAGES } from "../../src/ops/kept-store.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers/env.ts";
 
-// What a write costs the index (issue 11: the touch's tail): a rewrite that leaves a memory's
-// searchable text as it was keeps its full-text row.
+// What a write costs the index, and what a long-running process does after it (issue 11: the
+// touch's tail): a rewrite that leaves a memory's searchable text as it was keeps its full-text
+// row; the kept store's commits leave the WAL checkpoint to the upkeep, which takes it once the
+// index is left alone.
 
 const T0 = 1_790_000_000;
 
@@ -76,5 +81,55 @@ test("a rewrite that keeps the searchable text keeps the full-text row; a change
     assert.deepEqual(idsOf((await store.search("redis", {}, null)).hits), [m.id]);
   } finally {
     store.close();
+  }
+});
+
+/** Big records, one bulk write: WAL pages enough for SQLite's automatic checkpoint (at 1,000). */
+async function writeMany(store: Store): Promise<void> {
+  const words = "billing worker connections nightly batch timeout retry cache deploy queue postgres".split(" ");
+  const text = (i: number) => Array.from({ length: 3000 }, (_, k) => `${words[(i + k) % 11]}${(i * 31 + k) % 997}`).join(" ");
+  await store.write((tx) => {
+    for (let i = 0; i < 30; i++) tx.putMemory(mem(`note ${i} ${text(i)}`));
+  }, [], { bulk: true });
+}
+
+const indexFile = (root: string) => fs.readFileSync(path.join(root, ".memsync/index.db"));
+
+test("a kept store's commits leave the WAL to the upkeep, which checkpoints it once the index is left alone", async () => {
+  const root = skeleton();
+  const store = await Store.open(root);
+  try {
+    store.deferCheckpoints(WAL_BOUND_PAGES);
+    const before = indexFile(root);
+    await writeMany(store);
+    const walPages = fs.statSync(path.join(root, ".memsync/index.db-wal")).size / (4096 + 24);
+    assert.ok(walPages > 1_000, `the write filled ${walPages} WAL pages: SQLite alone would have checkpointed in it`);
+    assert.deepEqual(indexFile(root), before, "no checkpoint in the write: every page still in the WAL");
+    const found = idsOf((await store.search("note", {}, 5, false)).hits);
+    assert.equal(found.length, 5);
+
+    const upkeep = keepIndexMerged({ use: (fn) => Promise.resolve(fn(store)) }, () => true, { quietMs: 60_000, checkpointQuietMs: 20 });
+    try {
+      const deadline = Date.now() + 3_000;
+      while (indexFile(root).equals(before)) {
+        assert.ok(Date.now() < deadline, "the upkeep checkpointed within 3 s");
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    } finally {
+      upkeep.stop();
+    }
+    // all of it: another connection finds nothing left to copy, and reads the same
+    const left = peek(root, (db) => db.prepare("PRAGMA wal_checkpoint(PASSIVE)").get() as { busy: number; log: number; checkpointed: number });
+    assert.equal(left.busy, 0);
+    assert.equal(left.log, left.checkpointed);
+    assert.deepEqual(idsOf((await store.search("note", {}, 5, false)).hits), found);
+  } finally {
+    store.close();
+  }
+  const again = await Store.open(root);
+  try {
+    assert.equal(await again.countMatches(null), 30, "a fresh open reads every memory");
+  } finally {
+    again.close();
   }
 });
