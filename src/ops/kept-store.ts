@@ -104,6 +104,8 @@ export class KeptStore {
         await store.watchFolders();
         // the index's WAL is checkpointed between requests (ops/index-upkeep.ts), not inside one
         store.deferCheckpoints(WAL_BOUND_PAGES);
+        // and a write answers without waiting for its backups' removal
+        store.removeBackupsLater();
         // the signature as it was before the open: a change during it is seen on the next use
         // (the index file an open creates is seen then too, and the store is opened once more)
         if (!this.closed) this.current = { store, sig: before.sig, settled: before.settled };

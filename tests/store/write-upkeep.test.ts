@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/env.ts";
 // What a write costs the index, and what a long-running process does after it (issue 11: the
 // touch's tail): a rewrite that leaves a memory's searchable text as it was keeps its full-text
 // row; the kept store's commits leave the WAL checkpoint to the upkeep, which takes it once the
-// index is left alone.
+// index is left alone; its writes remove the replaced records' backups without waiting.
 
 const T0 = 1_790_000_000;
 
@@ -131,5 +131,38 @@ test("a kept store's commits leave the WAL to the upkeep, which checkpoints it o
     assert.equal(await again.countMatches(null), 30, "a fresh open reads every memory");
   } finally {
     again.close();
+  }
+});
+
+const leftovers = (root: string) => fs.readdirSync(path.join(root, ".memsync")).filter((n) => n.endsWith(".tmp"));
+
+test("a kept store's writes remove their backups without waiting; a write that fails still gets its old file back", async () => {
+  const root = skeleton();
+  const store = await Store.open(root);
+  try {
+    store.removeBackupsLater();
+    const m = mem("the text before");
+    const rel = await store.write((tx) => tx.putMemory(m));
+    const file = path.join(root, rel);
+    const old = fs.readFileSync(file, "utf8");
+    // the journal's path made a folder: the touch's append fails after its record was replaced
+    const journal = path.join(root, ".memsync/journal.jsonl");
+    fs.renameSync(journal, `${journal}.aside`);
+    fs.mkdirSync(journal);
+    await assert.rejects(store.write((tx) => tx.putMemory(touchMemory(tx.memory(m.id), T0 + 1, false, "m.00000000"))));
+    assert.equal(fs.readFileSync(file, "utf8"), old, "the old record is back, byte for byte");
+    assert.deepEqual(leftovers(root), [], "its backup went back into place");
+    fs.rmdirSync(journal);
+    fs.renameSync(`${journal}.aside`, journal);
+
+    for (let i = 2; i <= 4; i++) await store.write((tx) => tx.putMemory(touchMemory(tx.memory(m.id), T0 + i, false, "m.00000000")));
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).use_count, 3);
+    const deadline = Date.now() + 5_000;
+    while (leftovers(root).length) {
+      assert.ok(Date.now() < deadline, `backups removed: ${leftovers(root).join(", ")}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    store.close();
   }
 });
