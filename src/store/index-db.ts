@@ -487,7 +487,7 @@ export class IndexDb {
           .lastInsertRowid,
       );
     }
-    // a rewrite that leaves the searchable text as it was (a touch, an archive, a score): its
+    // a rewrite that leaves the searchable text as it was (a touch, an archive): its
     // full-text row, tags, entities and recall terms stay. Rewriting them was half a touch's index
     // time and 18 of its 28 WAL pages (a new FTS5 segment per write, merged by later writes; a WAL
     // checkpoint inside every ~35th touch): docs/benchmarks.md, branch touchtail
