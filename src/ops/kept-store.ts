@@ -32,6 +32,12 @@ function signature(root: string, stat: (p: string) => FileStat | null): { sig: s
   return { sig: `${meta ? `${meta.ino}:${meta.size}:${meta.mtime}` : "-"} ${ino(INDEX_FILE)} ${ino(LOCK_FILE)}`, settled };
 }
 
+/**
+ * How far the index's WAL may grow before a request's commit checkpoints it after all (writes
+ * without a pause for the upkeep to take: 16 MiB, ~400 touches or ~130 saves).
+ */
+export const WAL_BOUND_PAGES = 4_000;
+
 export class KeptStore {
   private current: { store: Store; sig: string; settled: boolean } | null = null;
   private opening: Promise<Store> | null = null;
@@ -96,6 +102,10 @@ export class KeptStore {
         const store = await Store.open(this.root, this.open);
         // a request's quick refresh is skipped while no record folder changed (store/refresh-watch.ts)
         await store.watchFolders();
+        // the index's WAL is checkpointed between requests (ops/index-upkeep.ts), not inside one
+        store.deferCheckpoints(WAL_BOUND_PAGES);
+        // and a write answers without waiting for its backups' removal
+        store.removeBackupsLater();
         // the signature as it was before the open: a change during it is seen on the next use
         // (the index file an open creates is seen then too, and the store is opened once more)
         if (!this.closed) this.current = { store, sig: before.sig, settled: before.settled };

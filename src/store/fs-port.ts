@@ -39,6 +39,11 @@ export interface StoreFs {
   /** A second name for an existing file (a hard link: no data copied, so it works on a full disk). */
   link(existing: string, alias: string): void;
   unlink(path: string): void;
+  /**
+   * Remove a file without waiting for it (off the calling thread where the backing can): for a
+   * leftover no one reads, which a failure leaves for the next cleanup of old temp files.
+   */
+  unlinkSoon(path: string): void;
   mkdirp(path: string): void;
   readdir(path: string): DirEntry[];
   /** null when nothing is at the path. */
@@ -104,6 +109,7 @@ export const nodeFs: StoreFs = {
   rename: (a, b) => fs.renameSync(a, b),
   link: (a, b) => fs.linkSync(a, b),
   unlink: (p) => fs.unlinkSync(p),
+  unlinkSoon: (p) => void fs.promises.unlink(p).catch(() => {}),
   mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
   readdir: (p) =>
     fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() })),
