@@ -12,7 +12,7 @@ describe("capture quality on the labelled corpus", () => {
   test("the corpus: >= 300 prompts, both kinds, a third held out", () => {
     assert.ok(rows.length >= 300, `${rows.length} prompts`);
     assert.ok(rows.filter((r) => r.store).length >= 120 && rows.filter((r) => !r.store).length >= 120);
-    const held = rows.filter((r) => r.split === "holdout" && r.set !== "new").length;
+    const held = rows.filter((r) => r.split === "holdout" && r.set === undefined).length;
     const first = rows.filter((r) => r.set === undefined).length;
     assert.ok(held >= first / 4 && held <= first / 2, `${held} held out`);
     assert.ok(rows.filter((r) => r.set === "new").length >= 100, "a later held-out set of 100+ prompts");
