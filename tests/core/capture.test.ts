@@ -174,6 +174,20 @@ describe("the other examples must come out right", () => {
   });
 });
 
+describe("the cue reading (cues.ts)", () => {
+  const kept = (t: string) => extractCaptures(t).captures.map((c) => `${c.type}: ${c.decision?.what ?? c.content}`);
+  test("a tool the vocabulary does not know, named after a verb of the stack, is the thing used", () => {
+    assert.deepEqual(kept("The worker fleet runs on spot instances with a Karpenter autoscaler."), ["decision: The worker fleet runs on spot instances with a Karpenter autoscaler"]);
+    // a name before the verb is its subject (a person), a day is no tool: nothing is kept
+    assert.deepEqual(kept("Maria uses the old laptop for the demo."), []);
+    assert.deepEqual(kept("The review is now on Friday."), []);
+  });
+  test("a negated choice: against it when said as one, undecided otherwise", () => {
+    assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
+    assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);
+  });
+});
+
 describe("explicit capture (remember)", () => {
   test("keeps the whole text and reads its fields; a plain statement is a fact", () => {
     const d = extractExplicit("Use JWT tokens for auth, not session cookies").capture;

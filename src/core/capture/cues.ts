@@ -197,6 +197,18 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
   return near ? near.text : own.text;
 }
 
+/** A name written as one: Capitalised or in capitals (Karpenter, Handlebars, SES), not a day, a month or a language. */
+const NAME = /(?<=^|[\s(/"'])(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|English|German|French|Spanish|I)\b)(?:\p{Lu}[\p{Ll}\p{N}]+(?:\p{Lu}[\p{Ll}\p{N}]*)*|\p{Lu}{2,}[\p{Ll}\p{N}]*)\b/u;
+
+/**
+ * Whether a name follows a cue of the stack ("runs on", "uses", "is templated with"): the thing a
+ * team uses is named after the verb, its people before it ("Maria uses ..."). Names the
+ * vocabulary does not know are most of the tools people name (Karpenter, Handlebars, Unleash).
+ */
+function namedAfter(s: string, from: number): boolean {
+  return NAME.test(s.slice(from));
+}
+
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
  * names (the entity finder) costs more than all the cue patterns.
@@ -221,9 +233,13 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   for (const cue of CUES) {
     const m = cue.re.exec(s);
     if (!m) continue;
-    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known) || (cue.needsTopic && !specific && !devTalk(s))) continue;
+    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known && !namedAfter(s, m.index + m[0].length)) || (cue.needsTopic && !specific && !devTalk(s))) continue;
     // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
-    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) return null;
+    // ("not going with Firebase" is a choice against, read by NOT_CHOOSING further down)
+    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) {
+      if (NOT_CHOOSING.test(s)) continue;
+      return null;
+    }
     // "I love this": a taste for what was just said is no preference to keep
     if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
     let type = cue.type;

@@ -593,7 +593,7 @@ function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters
   let what = cleanPhrase(cue.what);
   if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
   if (cue.type !== "problem" && handsOverCredential(what)) return null;
-  if (cue.against && !/^(?:no|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
+  if (cue.against && !/^(?:no|not|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
   const seen = new Set<string>();
   const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
   const whys: string[] = [];
