@@ -15,8 +15,8 @@ import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts
 export interface CorpusRow {
   id: number;
   split: "tune" | "holdout";
-  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3). */
-  set?: "new" | "tune2" | "new3";
+  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it. */
+  set?: "new" | "tune2" | "new3" | "tune3";
   class: string;
   text: string;
   store: boolean;
