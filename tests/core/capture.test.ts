@@ -182,6 +182,16 @@ describe("the cue reading (cues.ts)", () => {
     assert.deepEqual(kept("Maria uses the old laptop for the demo."), []);
     assert.deepEqual(kept("The review is now on Friday."), []);
   });
+  test("a heading of how the team does a thing, with its answer, is the practice; an open one is not", () => {
+    assert.deepEqual(kept("How we version the SDK: semver, and breaking changes only in major releases."), ["decision: How we version the SDK: semver, and breaking changes only in major releases"]);
+    assert.deepEqual(kept("What we still need to figure out: the cache layer"), []);
+    assert.deepEqual(kept("What we should do next: the cache layer"), []);
+  });
+  test("a person's 'ok' is no test runner's line; 'said yes to' is a choice", () => {
+    assert.equal(kept("ok team, we're ditching Heroku and going to Render next month").length, 1);
+    assert.equal(kept("we all said yes to Storybook for the design system, so that's happening").length, 1);
+    assert.deepEqual(kept("ok 1 - parses the config\nok 2 - rejects a bad port"), []);
+  });
   test("a negated choice: against it when said as one, undecided otherwise", () => {
     assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
     assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);

@@ -564,6 +564,8 @@ function problemIn(prefix: string): string | null {
 }
 
 const MAX_CLAUSES_AFTER_REQUEST = 8;
+/** An answer that is none yet: "What we still need to settle: the cache". */
+const OPEN_ANSWER = /\b(?:no idea|not sure|unknown|unclear|tbd|to be (?:decided|discussed|defined)|figure out|find out|open question|undecided|(?:need|needs|want|wants|have) to|should|could|might|would|next)\b|\?/i;
 
 /** Clause breaks after which a strong statement may follow a request. */
 const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
@@ -686,6 +688,13 @@ export function readSentence(sentence: string): Reading {
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;
+        // "How we version the SDK: semver, breaking changes only in majors": a heading of how
+        // the team does a thing, and the answer after its colon, is the practice itself
+        const answer = s.slice(wh[0].length);
+        if (wh[0].trimEnd().endsWith(":") && answer.split(/\s+/).length >= 2 && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && !OPEN_ANSWER.test(s)) {
+          const d = statementDraft(whole, boosted);
+          if (d) return { kind: "capture", draft: d };
+        }
       }
       return r;
     }
