@@ -192,6 +192,12 @@ describe("the cue reading (cues.ts)", () => {
     assert.equal(kept("we all said yes to Storybook for the design system, so that's happening").length, 1);
     assert.deepEqual(kept("ok 1 - parses the config\nok 2 - rejects a bad port"), []);
   });
+  test("a numbered list and a 'note:' are a person's, unless a tool's lines are beside them", () => {
+    assert.equal(kept("1) PR #212 merged\n2) switched the image CDN to imgix\n3) still waiting on legal").length, 1);
+    assert.equal(kept("note: the mobile team uses Kotlin Multiplatform for the shared logic").length, 1);
+    assert.deepEqual(kept("  1) checkout applies the discount:\n     AssertionError: expected 90 to equal 85\n      at Context.<anonymous> (test/cart.spec.js:14:22)"), []);
+    assert.deepEqual(kept("error[E0277]: the trait bound is not satisfied\nnote: required by a bound in `spawn`"), []);
+  });
   test("a negated choice: against it when said as one, undecided otherwise", () => {
     assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
     assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);

@@ -62,6 +62,9 @@ const LOG_LINE =
   /^\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\b|#\d+\s+(?:\[|ERROR|\d+\.\d+\s)|={3,}|-{3,}\s*\S|FAILED\b|ERROR\b|Ran\s+\d+\s+tests?\b|Module (?:build|parse) failed|Exit Code:|Restart Count:|OOMKilled\b|\d+\)\s+\S|\s*●\s|Expected:|Received:|\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
 const TOOL_LINE =
   /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\])?:|error(?:\[[\w-]+\])?:|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL)\s+\S|(?:not )?ok\s+\d+\b|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$)|[\w./\\-]+\.[a-z]{1,5}\(\d+,\d+\):)/;
+// Lines a tool prints that people write too: "note: ...", "1) ...", "2) ..." (a list). They are
+// a tool's only beside a line no person writes (an error line, a log line, a test summary).
+const PERSON_TOO = /^(?:note|hint|help):\s|^\s?\d+\)\s+\S/i;
 // A line of source code pasted without a fence.
 const CODE_LINE =
   /^\s*(?:import\s+[\w{*].*\sfrom\s|import\s+["']|export\s+(?:default|const|function|class|interface|type)\b|def\s+\w+\s*\(|class\s+\w+[\s:({<]|(?:async\s+)?function\s*\w*\s*\(|return\s|#include\b|package\s+[\w.]+;?\s*$|using\s+[\w.]+;|fn\s+\w+\s*[(<]|func\s+[\w(]|(?:const|let|var|val|auto|int|string|bool)\s+[\w$]+\s*(?::\s*[\w<>[\]|]+\s*)?=|(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\s+[A-Z*(])|[;{]\s*$|^\s*[}\])]/;
@@ -118,7 +121,10 @@ export function prepareText(raw: string): Prepared {
   let toolLines = 0;
   let inFence = false;
   let prose = 0;
-  for (const line of noBlobs.split(/\r?\n/)) {
+  const lines = noBlobs.split(/\r?\n/);
+  const printed = (line: string) => LOG_LINE.test(line) || TOOL_LINE.test(line);
+  const toolBeside = lines.some((l) => printed(l) && !PERSON_TOO.test(l));
+  for (const line of lines) {
     if (FENCE.test(line)) {
       if (!inFence) fenced++;
       inFence = !inFence;
@@ -129,8 +135,9 @@ export function prepareText(raw: string): Prepared {
       kept.push("");
       continue;
     }
-    if (LOG_LINE.test(line)) logLines++;
-    else if (TOOL_LINE.test(line)) toolLines++;
+    const personToo = !toolBeside && PERSON_TOO.test(line);
+    if (!personToo && LOG_LINE.test(line)) logLines++;
+    else if (!personToo && TOOL_LINE.test(line)) toolLines++;
     else if (CODE_LINE.test(line) || (line.trim().length >= 12 && letterRatio(line) < 0.45)) codeLines++;
     else {
       kept.push(line);
