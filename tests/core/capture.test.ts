@@ -198,6 +198,16 @@ describe("the cue reading (cues.ts)", () => {
     assert.deepEqual(kept("  1) checkout applies the discount:\n     AssertionError: expected 90 to equal 85\n      at Context.<anonymous> (test/cart.spec.js:14:22)"), []);
     assert.deepEqual(kept("error[E0277]: the trait bound is not satisfied\nnote: required by a bound in `spawn`"), []);
   });
+  test("quoted text is another text's words: a markdown quote, 'Quoting the ADR: ...', 'the style guide says: ...'", () => {
+    assert.deepEqual(kept("> Always set a timeout on outbound HTTP calls.\nIs that in our client wrapper already?"), []);
+    assert.deepEqual(kept("Quoting the ADR: We will use Kafka for all domain events. Is the billing service following it?"), []);
+    assert.deepEqual(kept("The style guide says: prefer composition over inheritance. Do we follow that?"), []);
+    // the user's own decision beside a quote is kept
+    assert.equal(kept("> Always set a timeout on outbound HTTP calls.\nWe decided to use a 5 second timeout for every outbound call.").length, 1);
+  });
+  test("a build tool's summary line goes with its output", () => {
+    assert.deepEqual(kept("webpack 5.90.1 compiled with 3 errors in 8123 ms\nERROR in ./src/app.tsx 12:4\nModule not found: Error: Can't resolve './Header'"), []);
+  });
   test("a negated choice: against it when said as one, undecided otherwise", () => {
     assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
     assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);

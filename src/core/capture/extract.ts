@@ -564,6 +564,13 @@ function problemIn(prefix: string): string | null {
 }
 
 const MAX_CLAUSES_AFTER_REQUEST = 8;
+/**
+ * A sentence that hands on what a text says, not what was decided: "Quoting the ADR: ...", "From
+ * the Terraform docs: ...", "The style guide says: ...", "per the RFC: ...".
+ */
+const QUOTE_LEAD =
+  /^(?:quoting\b|(?:quote|quoted|excerpt|an excerpt)\s+from\b|(?:from|per|according to|in)\s+(?:the\s+|our\s+|their\s+|its\s+|a\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|specification|guide|manual|wiki|handbook|changelog|article|blog post|post|faq|man page|book)\s*:|(?:the\s+|our\s+|their\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|guide|manual|wiki|handbook|changelog|article|post|faq)\s+(?:says?|said|states?|reads?)\s*:)/i;
+
 /** An answer that is none yet: "What we still need to settle: the cache". */
 const OPEN_ANSWER = /\b(?:no idea|not sure|unknown|unclear|tbd|to be (?:decided|discussed|defined)|figure out|find out|open question|undecided|(?:need|needs|want|wants|have) to|should|could|might|would|next)\b|\?/i;
 
@@ -655,6 +662,7 @@ export function readSentence(sentence: string): Reading {
   const boosted = BOOSTERS.test(sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
+  if (QUOTE_LEAD.test(s)) return { kind: "skip", reason: "quoted text" };
   // "remember that X", "X, that's settled": the statement is kept whole, as said
   const lead = REMEMBER_LEAD.exec(s);
   const tail = SETTLED_TAIL.exec(s);
