@@ -208,6 +208,11 @@ describe("the cue reading (cues.ts)", () => {
   test("a build tool's summary line goes with its output", () => {
     assert.deepEqual(kept("webpack 5.90.1 compiled with 3 errors in 8123 ms\nERROR in ./src/app.tsx 12:4\nModule not found: Error: Can't resolve './Header'"), []);
   });
+  test("trouble with a thing of the trade as subject is a problem; a person's state is not", () => {
+    assert.deepEqual(kept("The checkout page freezes for a few seconds when the cart has more than 50 items."), ["problem: The checkout page freezes for a few seconds when the cart has more than 50 items."]);
+    assert.deepEqual(kept("I keep running out of ideas for the onboarding page design"), []);
+    assert.deepEqual(kept("Nobody should be running migrations from their laptop."), ["decision: Nobody should be running migrations from their laptop"]);
+  });
   test("a negated choice: against it when said as one, undecided otherwise", () => {
     assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
     assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);

@@ -56,7 +56,7 @@ const RULE =
   /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|as of (?:now|today|this release|the next release|v?\d[\w.]*)|effective (?:immediately|today|now|from|as of)|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more)\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -94,7 +94,10 @@ const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:\d+\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+
+/** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
+const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that)\b)(?:the|our|their|some|all|every|most|\p{L}+s)\b/iu;
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
@@ -246,7 +249,8 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     let type = cue.type;
     let against = Boolean(cue.against);
     // "the payments service must never log card numbers": a subject's rule, kept as said
-    if (against && m.index > 0 && FORBID_RULE.test(m[0])) {
+    // "nobody should run migrations from a laptop": the rule names who it binds, kept as said
+    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || /^(?:nobody|no one|no-one)\b/i.test(m[0]))) {
       type = "decision";
       against = false;
     }
@@ -261,7 +265,11 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
   const trouble = TROUBLE.exec(s);
-  if (trouble && !ERROR_LINE.test(s) && specific && (s.match(CONTENT_WORD) ?? []).length >= 5) {
+  // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
+  // not "I'm stuck on the login bug": a person's state is no problem to keep)
+  const words = (s.match(CONTENT_WORD) ?? []).length;
+  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && devTalk(s);
+  if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }
   return null;
