@@ -2,7 +2,8 @@
 // stores anything (precision, recall), the type of what it stores, whether the statement kept is
 // the one that holds the decision (`what`), and the entities (precision, recall). Scored per
 // split: "tune" (looked at while improving extraction), "holdout" (never looked at) and "new" (held
-// out too: 122 prompts in other voices written later, before extraction was run on them).
+// out too: 122 prompts in other voices written later, before extraction was run on them) and
+// "new3" (a third held-out set, 94 prompts, written on branch quality3 the same way).
 //
 //   bun scripts/bench-lib/capture-quality.ts [--misses tune]   (lists the tune split's errors)
 
@@ -14,8 +15,8 @@ import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts
 export interface CorpusRow {
   id: number;
   split: "tune" | "holdout";
-  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then. */
-  set?: "new" | "tune2";
+  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it. */
+  set?: "new" | "tune2" | "new3" | "tune3";
   class: string;
   text: string;
   store: boolean;
@@ -119,11 +120,12 @@ export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) =>
   };
 }
 
-export function captureQuality(rows = loadCorpus()): Record<"tune" | "holdout" | "new" | "all", Quality> {
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "holdout" | "new" | "new3" | "all", Quality> {
   return {
     tune: scoreRows(rows.filter((r) => r.split === "tune")),
-    holdout: scoreRows(rows.filter((r) => r.split === "holdout" && r.set !== "new")),
+    holdout: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === undefined)),
     new: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new")),
+    new3: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new3")),
     all: scoreRows(rows),
   };
 }

@@ -35,7 +35,7 @@ export interface Scores {
 export interface QualityResult {
   memories: number;
   queries: number;
-  /** kind -> split ("tune", "heldout", "new": held out and written later, "all") -> scores; for memsync and the BM25 baseline. */
+  /** kind -> split ("tune", "heldout", "new" and "new3": held out and written later, "all") -> scores; for memsync and the BM25 baseline. */
   memsync: Record<string, Record<string, Scores>>;
   bm25: Record<string, Record<string, Scores>>;
   /** Superseded queries: the newer memory shown before the older, and the older marked. */
@@ -74,8 +74,9 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
     const of = CORPUS_QUERIES.filter((q) => (kind === "on-topic" ? q.kind !== "offtopic" : q.kind === kind));
     out[kind] = {
       tune: score(of.filter((q) => q.split === "tune"), results),
-      heldout: score(of.filter((q) => q.split === "heldout" && q.batch !== "new"), results),
+      heldout: score(of.filter((q) => q.split === "heldout" && q.batch === undefined), results),
       new: score(of.filter((q) => q.batch === "new"), results),
+      new3: score(of.filter((q) => q.batch === "new3"), results),
       all: score(of, results),
     };
   }
@@ -160,13 +161,13 @@ const f2 = (x: number) => x.toFixed(2);
 
 export function qualityTable(r: QualityResult): string[] {
   const out = [
-    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new": held-out queries written later); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
+    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3": held-out queries written later); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
     "",
     "| queries | split | n | recall@5 memsync | recall@5 BM25 | MRR@10 memsync | MRR@10 BM25 |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const kind of ["paraphrase", "exact", "superseded", "on-topic"]) {
-    for (const split of ["tune", "heldout", "new", "all"]) {
+    for (const split of ["tune", "heldout", "new", "new3", "all"]) {
       if (r.memsync[kind]![split]!.queries === 0) continue;
       const m = r.memsync[kind]![split]!;
       const b = r.bm25[kind]![split]!;
@@ -174,7 +175,7 @@ export function qualityTable(r: QualityResult): string[] {
     }
   }
   out.push("", "| off-topic prompts that return anything | split | n | memsync | BM25 |", "| --- | --- | ---: | ---: | ---: |");
-  for (const split of ["tune", "heldout", "new", "all"]) {
+  for (const split of ["tune", "heldout", "new", "new3", "all"]) {
     const m = r.memsync.offtopic![split]!;
     const b = r.bm25.offtopic![split]!;
     out.push(`| off-topic | ${split} | ${m.queries} | ${f2(m.answered)} | ${f2(b.answered)} |`);

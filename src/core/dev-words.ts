@@ -9,7 +9,7 @@
  */
 export const DEV_WORDS: ReadonlySet<string> = new Set(
   (
-    "code codebase function functions method methods class classes module modules component components hook hooks file files folder folders " +
+    "constant constants literal literals code codebase function functions method methods class classes module modules component components hook hooks file files folder folders " +
     "directory test tests testing spec specs fixture fixtures mock mocks build builds deploy deploys deployment release releases branch branches " +
     "commit commits merge merges rebase pr prs review reviews reviewer diff diffs patch repo repos repository monorepo package packages dependency " +
     "dependencies library libraries framework version versions api apis endpoint endpoints route routes request requests response responses " +

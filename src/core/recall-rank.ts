@@ -106,6 +106,10 @@ export interface Fit {
   covered: number;
   /** The memory shares something meaningful with the query (see fitOf). */
   passes: boolean;
+  /** The query's strong words this memory holds (by word, stem, prefix or a concept). */
+  strongFound: string[];
+  /** All the query's words this memory holds. */
+  found: ReadonlySet<string>;
 }
 
 /**
@@ -139,19 +143,66 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const strong = new Set(terms.strong);
   let weight = 0;
   let got = 0;
-  let strongFound = 0;
+  const strongFound: string[] = [];
   for (const w of terms.words) {
     const wt = strong.has(w) ? 1 : 0.5;
     weight += wt;
     if (!found.has(w)) continue;
     got += wt;
-    if (strong.has(w)) strongFound++;
+    if (strong.has(w)) strongFound.push(w);
   }
   const covered = weight ? got / weight : 0;
+  const n = strongFound.length;
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")
-  const passes = strongFound > 0 && ((concept && (strongFound >= 2 || covered >= CONCEPT_ALONE)) || strongFound >= Math.min(2, strong.size));
-  return { covered, passes };
+  const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size));
+  return { covered, passes, strongFound, found };
+}
+
+/**
+ * Coverage for ranking, each query word weighted by how rare it is among the candidates (they are
+ * every memory that holds any query word, up to a limit, so a word's count among them stands for
+ * its document frequency at no extra cost): a memory that holds the query's rare word ("keys" in
+ * "how do cache keys look") ranks above one that holds its common ones ("cache", "look"). Strong
+ * words weigh twice a weak one, as in fitOf. 0..1 per fit.
+ */
+export function rareCoverage(terms: RecallTerms, fits: readonly Fit[]): number[] {
+  const count = new Map<string, number>();
+  for (const f of fits) for (const w of f.found) count.set(w, (count.get(w) ?? 0) + 1);
+  const strong = new Set(terms.strong);
+  const c = Math.max(1, fits.length);
+  const weight = new Map(terms.words.map((w) => [w, (strong.has(w) ? 1 : 0.5) * Math.log(1 + c / (1 + (count.get(w) ?? 0)))]));
+  let total = 0;
+  for (const x of weight.values()) total += x;
+  return fits.map((f) => {
+    let got = 0;
+    for (const w of f.found) got += weight.get(w) ?? 0;
+    return total > 0 ? got / total : 0;
+  });
+}
+
+/**
+ * The relevance floor over all of a query's candidates (fitOf's for each, in order), relaxed for
+ * a query in the store's own language. When every strong word of the query is held by some
+ * candidate (the store speaks of each), a memory that shares one strong word passes too, if that
+ * word is one no memory passing fitOf's floor holds: it answers a part of the query the better
+ * matches leave open. A paraphrase says what a memory says with other words the store knows ("how
+ * are pdfs generated": the store speaks of generating, the memory of rendering PDFs); a prompt
+ * about something else brings words no memory holds ("a card for my mom's birthday": no memory
+ * speaks of birthdays), so one word shared by chance stays no match. And a memory that shares
+ * only what the better matches share adds noise, not an answer. Returns whether each passes.
+ */
+export function floorOf(terms: RecallTerms, fits: readonly Fit[]): boolean[] {
+  const known = new Set<string>();
+  const held = new Set<string>();
+  for (const f of fits) {
+    for (const w of f.strongFound) {
+      known.add(w);
+      if (f.passes) held.add(w);
+    }
+  }
+  const inLanguage = terms.strong.length >= 2 && terms.strong.every((w) => known.has(w));
+  return fits.map((f) => f.passes || (inLanguage && f.strongFound.some((w) => !held.has(w))));
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */

@@ -3,7 +3,7 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, termsFromStored } from "../core/memory-terms.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, matchAll, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
@@ -13,7 +13,7 @@ import type { Store } from "../store/store.ts";
 // out, any word may match, and the concepts the query names (core/recall-concepts.ts: a product
 // by any alias, a kind of thing by its products, abbreviations) match too; every match is ranked
 // by BM25 in the index. Quiet where search is not: a candidate that shares no concept and too few
-// meaningful words with the query is dropped (the relevance floor, core/recall-rank.ts fitOf),
+// meaningful words with the query is dropped (the relevance floor, core/recall-rank.ts fitOf and floorOf),
 // so a prompt about something else gets nothing. The rest are re-ranked by the blend of
 // relevance (BM25 and the share of the query found), decay score and recency; a memory a newer
 // one replaces comes after it, marked; near-duplicates fold into the best of them; lines are
@@ -125,12 +125,13 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const decay = scoringSettingsFrom(store.rawSettings).decay;
   // the relevance floor first: a memory that shares nothing meaningful with the query is no
   // match however BM25 ranks it (a common word, a prefix), and does not set the scale either
-  const fitting = hits.flatMap((h) => {
-    const m = h.memory;
-    const mt = termsOf(m, h.terms);
-    const fit = fitOf(terms, mt);
-    return fit.passes ? [{ memory: m, terms: mt, bm25: h.score, covered: fit.covered }] : [];
+  const fits = hits.map((h) => {
+    const mt = termsOf(h.memory, h.terms);
+    return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
+  const passes = floorOf(terms, fits.map((f) => f.fit));
+  const rare = rareCoverage(terms, fits.map((f) => f.fit));
+  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]! }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
   const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) }));

@@ -174,6 +174,51 @@ describe("the other examples must come out right", () => {
   });
 });
 
+describe("the cue reading (cues.ts)", () => {
+  const kept = (t: string) => extractCaptures(t).captures.map((c) => `${c.type}: ${c.decision?.what ?? c.content}`);
+  test("a tool the vocabulary does not know, named after a verb of the stack, is the thing used", () => {
+    assert.deepEqual(kept("The worker fleet runs on spot instances with a Karpenter autoscaler."), ["decision: The worker fleet runs on spot instances with a Karpenter autoscaler"]);
+    // a name before the verb is its subject (a person), a day is no tool: nothing is kept
+    assert.deepEqual(kept("Maria uses the old laptop for the demo."), []);
+    assert.deepEqual(kept("The review is now on Friday."), []);
+  });
+  test("a heading of how the team does a thing, with its answer, is the practice; an open one is not", () => {
+    assert.deepEqual(kept("How we version the SDK: semver, and breaking changes only in major releases."), ["decision: How we version the SDK: semver, and breaking changes only in major releases"]);
+    assert.deepEqual(kept("What we still need to figure out: the cache layer"), []);
+    assert.deepEqual(kept("What we should do next: the cache layer"), []);
+  });
+  test("a person's 'ok' is no test runner's line; 'said yes to' is a choice", () => {
+    assert.equal(kept("ok team, we're ditching Heroku and going to Render next month").length, 1);
+    assert.equal(kept("we all said yes to Storybook for the design system, so that's happening").length, 1);
+    assert.deepEqual(kept("ok 1 - parses the config\nok 2 - rejects a bad port"), []);
+  });
+  test("a numbered list and a 'note:' are a person's, unless a tool's lines are beside them", () => {
+    assert.equal(kept("1) PR #212 merged\n2) switched the image CDN to imgix\n3) still waiting on legal").length, 1);
+    assert.equal(kept("note: the mobile team uses Kotlin Multiplatform for the shared logic").length, 1);
+    assert.deepEqual(kept("  1) checkout applies the discount:\n     AssertionError: expected 90 to equal 85\n      at Context.<anonymous> (test/cart.spec.js:14:22)"), []);
+    assert.deepEqual(kept("error[E0277]: the trait bound is not satisfied\nnote: required by a bound in `spawn`"), []);
+  });
+  test("quoted text is another text's words: a markdown quote, 'Quoting the ADR: ...', 'the style guide says: ...'", () => {
+    assert.deepEqual(kept("> Always set a timeout on outbound HTTP calls.\nIs that in our client wrapper already?"), []);
+    assert.deepEqual(kept("Quoting the ADR: We will use Kafka for all domain events. Is the billing service following it?"), []);
+    assert.deepEqual(kept("The style guide says: prefer composition over inheritance. Do we follow that?"), []);
+    // the user's own decision beside a quote is kept
+    assert.equal(kept("> Always set a timeout on outbound HTTP calls.\nWe decided to use a 5 second timeout for every outbound call.").length, 1);
+  });
+  test("a build tool's summary line goes with its output", () => {
+    assert.deepEqual(kept("webpack 5.90.1 compiled with 3 errors in 8123 ms\nERROR in ./src/app.tsx 12:4\nModule not found: Error: Can't resolve './Header'"), []);
+  });
+  test("trouble with a thing of the trade as subject is a problem; a person's state is not", () => {
+    assert.deepEqual(kept("The checkout page freezes for a few seconds when the cart has more than 50 items."), ["problem: The checkout page freezes for a few seconds when the cart has more than 50 items."]);
+    assert.deepEqual(kept("I keep running out of ideas for the onboarding page design"), []);
+    assert.deepEqual(kept("Nobody should be running migrations from their laptop."), ["decision: Nobody should be running migrations from their laptop"]);
+  });
+  test("a negated choice: against it when said as one, undecided otherwise", () => {
+    assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
+    assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);
+  });
+});
+
 describe("explicit capture (remember)", () => {
   test("keeps the whole text and reads its fields; a plain statement is a fact", () => {
     const d = extractExplicit("Use JWT tokens for auth, not session cookies").capture;

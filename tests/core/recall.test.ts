@@ -5,7 +5,7 @@ import { isShortId } from "../../src/core/ids.ts";
 import { recallText, storedTerms, termsFromStored, TERMS_VERSION } from "../../src/core/memory-terms.ts";
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
-import { collapseNearDuplicates, contentWords, fitOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
+import { collapseNearDuplicates, contentWords, fitOf, floorOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -178,6 +178,30 @@ describe("the relevance floor and concepts", () => {
     assert.equal(fits("webhook retry", "Webhooks are retried with backoff").covered, 1);
     assert.equal(fits("postgres replica", "the postgresql replica").covered, 1);
     assert.equal(fits("log work", "login workflow").covered, 0);
+  });
+
+  // floorOf over a query's candidates: one strong word is enough when the store knows every strong
+  // word of the query and no better match holds that word
+  const floor = (query: string, memories: string[]) => {
+    const t = recallTerms(query);
+    return floorOf(t, memories.map((m) => fitOf(t, memoryTerms(m, []))));
+  };
+
+  test("a query in the store's words: one word shared passes when no better match holds it", () => {
+    const store = ["Invoice PDFs are rendered in a separate worker", "The OpenAPI spec is generated from the route schemas"];
+    assert.deepEqual(floor("how are pdfs generated", store), [true, true]);
+    // a word no memory holds: the query speaks of something else, one word shared is chance
+    assert.deepEqual(floor("write a birthday card for my sister", ["Card data never touches our servers", "Commit messages are short"]), [false, false]);
+    // a memory holding only what a better match holds is not let through
+    const better = ["Signing keys rotate every 90 days", "The keys of the cache are namespaced", "Emails are signed with DKIM"];
+    assert.deepEqual(floor("how do we rotate the signing keys", better), [true, false, false]);
+  });
+
+  test("rare words weigh more in the coverage that ranks", () => {
+    const t = recallTerms("how do cache keys look");
+    const ms = ["Cache keys are namespaced by service", "Reads use cache-aside: look in the cache first", "The cache holds product pages", "CI caches the store"];
+    const [keys, aside] = rareCoverage(t, ms.map((m) => fitOf(t, memoryTerms(m, []))));
+    assert.ok(keys! > aside!, `${keys} > ${aside}`);
   });
 });
 

@@ -48,15 +48,15 @@ const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*
 
 /** Choosing, agreeing, concluding: a decision whatever the wording around it. */
 const CHOSE =
-  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b)\b/i;
+  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
 /** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
 const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
 const RULE =
-  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|as of (?:now|today|this release|the next release|v?\d[\w.]*)|effective immediately|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
+  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|as of (?:now|today|this release|the next release|v?\d[\w.]*)|effective (?:immediately|today|now|from|as of)|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more)\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -64,7 +64,8 @@ const MUST = /(?<=\S\s+)\bmust\b/i;
 /** One thing in place of another. */
 const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
-const CHANGE = /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?=[^.;]{0,60}\b(?:off|from|to|over)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b/i;
+const CHANGE =
+  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?=[^.;]{0,60}\b(?:off|from|to|over)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
   /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
@@ -73,27 +74,30 @@ const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choo
 /** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
 const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b/i;
 /** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
-const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed)\s+(?:with|through|via|by|using|on|in|to)\b/i;
+const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:with|through|via|by|using|on|in|to)\b/i;
 /** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
 const STACK =
   /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by)\b/i;
 /** A statement of how things are done, for every case: "All API responses are camelCase", "Branch names follow the pattern ...". */
 const UNIVERSAL =
-  /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,4}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
+  /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,7}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
 /** The user's own taste. */
 const LIKE =
-  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
+  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
 /** A standing instruction to the assistant: "when you write commit messages keep them ...". */
 const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
 /** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
 const FIXED =
-  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\bmade (?:it|them|the [\w-]+) (?:pass|work|stable|reliable|faster|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+)?(?:under|below|to) ~?\d|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|no longer (?:fails|crashes|happens|times out))\b/i;
+  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\bmade (?:it|them|the [\w-]+) (?:pass|work|stable|reliable|faster|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+)?(?:under|below|to) ~?\d|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
 /** What was done to fix it. */
 const ACTION =
-  /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b/i;
+  /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:\d+\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+
+/** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
+const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that)\b)(?:the|our|their|some|all|every|most|\p{L}+s)\b/iu;
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
@@ -127,7 +131,7 @@ const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN
 const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 
 /** Output the assistant gives: a standing instruction about it is a preference, not a task. */
-const OUTPUT = /\b(?:answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?)\b/i;
+const OUTPUT = /\b(?:answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
 /** Words that make an instruction standing rather than for now. */
 const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every time|in general|from now on|short|shorter|concise|brief|terse|skip|without|no more|don't|do not)\b/i;
 
@@ -197,6 +201,18 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
   return near ? near.text : own.text;
 }
 
+/** A name written as one: Capitalised or in capitals (Karpenter, Handlebars, SES), not a day, a month or a language. */
+const NAME = /(?<=^|[\s(/"'])(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|English|German|French|Spanish|I)\b)(?:\p{Lu}[\p{Ll}\p{N}]+(?:\p{Lu}[\p{Ll}\p{N}]*)*|\p{Lu}{2,}[\p{Ll}\p{N}]*)\b/u;
+
+/**
+ * Whether a name follows a cue of the stack ("runs on", "uses", "is templated with"): the thing a
+ * team uses is named after the verb, its people before it ("Maria uses ..."). Names the
+ * vocabulary does not know are most of the tools people name (Karpenter, Handlebars, Unleash).
+ */
+function namedAfter(s: string, from: number): boolean {
+  return NAME.test(s.slice(from));
+}
+
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
  * names (the entity finder) costs more than all the cue patterns.
@@ -221,22 +237,27 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   for (const cue of CUES) {
     const m = cue.re.exec(s);
     if (!m) continue;
-    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known) || (cue.needsTopic && !specific && !devTalk(s))) continue;
+    if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known && !namedAfter(s, m.index + m[0].length)) || (cue.needsTopic && !specific && !devTalk(s))) continue;
     // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
-    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) return null;
+    // ("not going with Firebase" is a choice against, read by NOT_CHOOSING further down)
+    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) {
+      if (NOT_CHOOSING.test(s)) continue;
+      return null;
+    }
     // "I love this": a taste for what was just said is no preference to keep
     if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
     let type = cue.type;
     let against = Boolean(cue.against);
     // "the payments service must never log card numbers": a subject's rule, kept as said
-    if (against && m.index > 0 && FORBID_RULE.test(m[0])) {
+    // "nobody should run migrations from a laptop": the rule names who it binds, kept as said
+    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || /^(?:nobody|no one|no-one)\b/i.test(m[0]))) {
       type = "decision";
       against = false;
     }
     return { type, what: clauseOf(s, m.index, ctx, type, cue.re === CONTRAST, cue.re === RULE || cue.re === CHOSE || cue.re === NOTE), base: cue.base, signal: m[0].trim().toLowerCase() || type, against };
   }
   // "The analytics pipeline is Kafka → Flink → ClickHouse": a thing of ours said to be a known one
-  for (const m of s.matchAll(/^(?:the|our|all|every)\s+(?:[\w.-]+\s+){0,4}?(?:is|are)\s+/gi)) {
+  for (const m of s.matchAll(/^(?:the|our|all|every|(?!(?:this|that|it|he|she|they|there|what|who|which|here)\b)[\w.-]+)\s+(?:[\w.-]+\s+){0,4}?(?:is|are)\s+/gi)) {
     if (ctx.at.includes(m.index + m[0].length)) return { type: "decision", what: s, base: 0.6, signal: "is", against: false };
   }
   // "please keep explanations short, skip the basics": a standing instruction about the output
@@ -244,7 +265,11 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
   const trouble = TROUBLE.exec(s);
-  if (trouble && !ERROR_LINE.test(s) && specific && (s.match(CONTENT_WORD) ?? []).length >= 5) {
+  // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
+  // not "I'm stuck on the login bug": a person's state is no problem to keep)
+  const words = (s.match(CONTENT_WORD) ?? []).length;
+  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && devTalk(s);
+  if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }
   return null;

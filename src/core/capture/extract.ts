@@ -564,6 +564,15 @@ function problemIn(prefix: string): string | null {
 }
 
 const MAX_CLAUSES_AFTER_REQUEST = 8;
+/**
+ * A sentence that hands on what a text says, not what was decided: "Quoting the ADR: ...", "From
+ * the Terraform docs: ...", "The style guide says: ...", "per the RFC: ...".
+ */
+const QUOTE_LEAD =
+  /^(?:quoting\b|(?:quote|quoted|excerpt|an excerpt)\s+from\b|(?:from|per|according to|in)\s+(?:the\s+|our\s+|their\s+|its\s+|a\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|specification|guide|manual|wiki|handbook|changelog|article|blog post|post|faq|man page|book)\s*:|(?:the\s+|our\s+|their\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|guide|manual|wiki|handbook|changelog|article|post|faq)\s+(?:says?|said|states?|reads?)\s*:)/i;
+
+/** An answer that is none yet: "What we still need to settle: the cache". */
+const OPEN_ANSWER = /\b(?:no idea|not sure|unknown|unclear|tbd|to be (?:decided|discussed|defined)|figure out|find out|open question|undecided|(?:need|needs|want|wants|have) to|should|could|might|would|next)\b|\?/i;
 
 /** Clause breaks after which a strong statement may follow a request. */
 const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
@@ -593,7 +602,7 @@ function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters
   let what = cleanPhrase(cue.what);
   if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
   if (cue.type !== "problem" && handsOverCredential(what)) return null;
-  if (cue.against && !/^(?:no|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
+  if (cue.against && !/^(?:no|not|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
   const seen = new Set<string>();
   const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
   const whys: string[] = [];
@@ -653,6 +662,7 @@ export function readSentence(sentence: string): Reading {
   const boosted = BOOSTERS.test(sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
+  if (QUOTE_LEAD.test(s)) return { kind: "skip", reason: "quoted text" };
   // "remember that X", "X, that's settled": the statement is kept whole, as said
   const lead = REMEMBER_LEAD.exec(s);
   const tail = SETTLED_TAIL.exec(s);
@@ -671,7 +681,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -686,6 +696,13 @@ export function readSentence(sentence: string): Reading {
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;
+        // "How we version the SDK: semver, breaking changes only in majors": a heading of how
+        // the team does a thing, and the answer after its colon, is the practice itself
+        const answer = s.slice(wh[0].length);
+        if (wh[0].trimEnd().endsWith(":") && answer.split(/\s+/).length >= 2 && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && !OPEN_ANSWER.test(s)) {
+          const d = statementDraft(whole, boosted);
+          if (d) return { kind: "capture", draft: d };
+        }
       }
       return r;
     }
