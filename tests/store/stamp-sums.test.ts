@@ -95,7 +95,9 @@ describe("full refresh by folder sums", () => {
       const planA = await store.refresh(true);
       assert.deepEqual(planA.upserts.map((u) => u.row.path), [`memories/${ms[0]!.id}.json`]);
       assert.ok(loads.n > 0, "the changed folder was compared row by row");
-      assert.equal((await store.readMemory(ms[0]!.id))?.result.ok && (await store.readMemory(ms[0]!.id))!.result.record.content, "ALPHA ONE");
+      const readA = (await store.readMemory(ms[0]!.id))?.result;
+      assert.ok(readA?.ok);
+      assert.equal(readA.record.content, "ALPHA ONE");
 
       // two edits whose mtimes move by the same amount in opposite directions: the plain sums of
       // mtimes and sizes are as they were; the mixed sum is not
