@@ -37,6 +37,13 @@ export interface StatusOutcome {
 export async function unpushed(root: string): Promise<number | null> {
   const config = `${root}/.git/config`;
   if (!fs.existsSync(config) || !fs.readFileSync(config, "utf8").includes('[remote "origin"]')) return null;
+  // the usual answer (the branch where the last sync left the remote-tracking branch, or no commit
+  // yet) read from the two ref files, as git does; only commits to count load the history reader
+  const { headBranch, readRef, TRACKING } = await import("../sync/connectivity.ts");
+  const gitdir = `${root}/.git`;
+  const local = readRef(gitdir, headBranch(gitdir) ?? "refs/heads/main");
+  if (!local) return 0;
+  if (local === readRef(gitdir, TRACKING)) return 0;
   const { commitsAhead } = await import("../sync/exchange.ts");
   return commitsAhead(root);
 }

@@ -3,6 +3,7 @@ import { storedTerms, TERMS_VERSION } from "../core/memory-terms.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
+import { FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
 // record files so reads need not open thousands of them. Everything in it can be rebuilt from the
@@ -397,6 +398,12 @@ export class IndexDb {
   /** The stamps of every file of one kind, in one query (a full refresh looks at all of them). */
   stampsOfKind(kind: RecordKind): FileStamp[] {
     return this.q("SELECT path, dir, mtime, size, ino, indexed_at, problem FROM files WHERE kind = ?").all(kind) as unknown as FileStamp[];
+  }
+
+  /** Per folder, sums of the stamps of one kind's files (see stamp-sums.ts): what a full refresh compares first. */
+  folderSums(kind: RecordKind): Map<string, StampSums> {
+    const rows = this.q(FOLDER_SUMS_SQL).all(kind) as unknown as (StampSums & { dir: string })[];
+    return new Map(rows.map((r) => [r.dir, r]));
   }
 
   file(path: string): FileRow | undefined {

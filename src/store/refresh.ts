@@ -4,18 +4,18 @@ import type { FileStat, StoreFs } from "./fs-port.ts";
 import type { DirRow, FileRow, FileStamp, IndexDb } from "./index-db.ts";
 import { idFromFileName, isShardDirName, placeOf, type RecordKind, topDir, topDirs } from "./layout.ts";
 import { isTempName } from "./atomic-write.ts";
+import { trusted } from "./racy.ts";
+import { addStamp, emptySums, sameSums, type StampSums } from "./stamp-sums.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
 // every write memsync or git makes is one of those, so an unchanged folder needs no listing.
-// Timestamps are coarse, so a folder (or file) seen too soon after its last change is not
-// trusted and is looked at again next time, as git does with "racily clean" index entries: too
-// soon is 100 ms where timestamps have sub-second precision (the kernel's clock tick is at most
-// 10 ms), and RACY_MS where they look like whole seconds (ext3, HFS+, FAT's 2 s).
-// Edits made in place by an editor are found by a full refresh (memsync status, reindex).
+// A folder seen too soon after its last change is not trusted (racy.ts, git's racily clean rule).
+// Edits made in place by an editor are found by a full refresh (memsync status, reindex), which
+// stats every file and compares the stats by folder sums where it can (stamp-sums.ts).
 
-export const RACY_MS = 2000;
+export { RACY_FINE_MS, RACY_MS, trusted } from "./racy.ts";
 
 export interface Change {
   row: FileRow;
@@ -47,11 +47,6 @@ export interface RefreshContext {
   codec: Codec | null;
 }
 
-export const RACY_FINE_MS = 100;
-
-/** A folder or file looked at long enough after its last change can be trusted unchanged while its stat is. */
-export const trusted = (mtime: number, checkedAt: number) => checkedAt - mtime > (mtime % 1000 === 0 ? RACY_MS : RACY_FINE_MS);
-
 export function emptyPlan(): Plan {
   return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [], links: [] };
 }
@@ -71,9 +66,10 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
   // the shared folders and the machine-local ones (scope local): one more stat per kind when
   // there is no local record
   for (const kind of kinds) {
-    // a full refresh loads the kind's rows once, for both its top folders
-    const rowsIn = full ? prefetchedRows(ctx, kind) : rowsFromIndex(ctx);
-    for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full, "all", rowsIn);
+    // a full refresh compares most folders by their sums, and loads rows only for the others
+    const rowsIn = full ? lazyRows(ctx, kind) : rowsFromIndex(ctx);
+    const sums = full ? ctx.index.folderSums(kind) : null;
+    for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full, "all", rowsIn, sums);
   }
   return plan;
 }
@@ -132,7 +128,21 @@ const rowsFromIndex =
   (dir) =>
     new Map(ctx.index.stampsIn(dir).map((r) => [r.path, r]));
 
-/** For a full refresh: every row of the kind in one query, grouped by folder (not a query per shard). */
+/**
+ * For a full refresh: a folder's rows when its sums did not settle it; past a few such folders
+ * (a first refresh after a copy, which moved every inode) every row of the kind in one query.
+ */
+function lazyRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
+  let all: RowsIn | null = null;
+  let asked = 0;
+  const one = rowsFromIndex(ctx);
+  return (dir) => {
+    if (!all && ++asked > 16) all = prefetchedRows(ctx, kind);
+    return all ? all(dir) : one(dir);
+  };
+}
+
+/** Every row of the kind in one query, grouped by folder (not a query per shard). */
 function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
   const byDir = new Map<string, Map<string, FileStamp>>();
   for (const r of ctx.index.stampsOfKind(kind)) {
@@ -144,7 +154,16 @@ function prefetchedRows(ctx: RefreshContext, kind: RecordKind): RowsIn {
 }
 
 /** `shards`: "all" looks into every shard folder (a refresh); "new" only into those the index does not know yet (a write into the top folder). */
-function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string, full: boolean, shards: "all" | "new" = "all", rowsIn: RowsIn = rowsFromIndex(ctx)): void {
+function scanTop(
+  ctx: RefreshContext,
+  plan: Plan,
+  kind: RecordKind,
+  top: string,
+  full: boolean,
+  shards: "all" | "new" = "all",
+  rowsIn: RowsIn = rowsFromIndex(ctx),
+  sums: Map<string, StampSums> | null = null,
+): void {
   const st = ctx.fs.stat(`${ctx.root}/${top}`);
   const rec = ctx.index.dir(top);
   const recordedSubs = ctx.index.subdirs(top);
@@ -155,32 +174,78 @@ function scanTop(ctx: RefreshContext, plan: Plan, kind: RecordKind, top: string,
   }
   const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
-  if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) {
+  const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
+  if (!full && listed) {
     subs = [...known.keys()];
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
-    scanFiles(ctx, plan, kind, top, entries.filter((e) => !e.isDir).map((e) => e.name), rec !== undefined, rowsIn(top));
+    const names = entries.filter((e) => !e.isDir).map((e) => e.name);
+    if (!(listed && sums && unchangedBySums(ctx, plan, top, names, sums, false))) scanFiles(ctx, plan, kind, top, names, rec !== undefined, rowsIn(top));
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
     noteDir(ctx, plan, top, st, rec);
   }
-  for (const sub of subs) if (shards === "all" || !known.has(sub)) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn);
+  for (const sub of subs) if (shards === "all" || !known.has(sub)) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn, sums);
 }
 
-function scanLeaf(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: string, rec: DirRow | undefined, full: boolean, rowsIn: RowsIn = rowsFromIndex(ctx)): void {
+function scanLeaf(
+  ctx: RefreshContext,
+  plan: Plan,
+  kind: RecordKind,
+  dir: string,
+  rec: DirRow | undefined,
+  full: boolean,
+  rowsIn: RowsIn = rowsFromIndex(ctx),
+  sums: Map<string, StampSums> | null = null,
+): void {
   const st = ctx.fs.stat(`${ctx.root}/${dir}`);
   if (!st?.isDir) {
     if (rec) forgetDir(ctx, plan, dir);
     return;
   }
-  if (!full && rec && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at)) return;
+  const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
+  if (!full && listed) return;
+  // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
+  if (listed && sums && unchangedBySums(ctx, plan, dir, ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;
   const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
   scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
   noteDir(ctx, plan, dir, st, rec);
+}
+
+/**
+ * A folder whose listing cannot have changed (its mtime the recorded one, trusted): whether its
+ * files' stamps add up to the index's sums, so none was edited in place (stamp-sums.ts). When
+ * they do, the temp files and links found are noted; when not, the caller compares row by row.
+ * `findLinks`: the names come from a plain listing, so each is lstat'ed (the caller noted links).
+ */
+function unchangedBySums(ctx: RefreshContext, plan: Plan, dir: string, names: string[], sums: Map<string, StampSums>, findLinks = true): boolean {
+  const disk = emptySums();
+  const temps: string[] = [];
+  const links: string[] = [];
+  const base = `${ctx.root}/${dir}/`;
+  for (const name of names) {
+    if (isTempName(name)) {
+      temps.push(`${dir}/${name}`);
+      continue;
+    }
+    const record = name.endsWith(".json") && !name.startsWith(".");
+    if (!record && !findLinks) continue;
+    let st: (FileStat & { isLink?: boolean }) | null = findLinks ? ctx.fs.lstat(base + name) : ctx.fs.stat(base + name);
+    if (findLinks && st?.isLink) {
+      links.push(`${dir}/${name}`);
+      // a record file reached through a link is indexed by what it points at, as a listing's stat does
+      st = record ? ctx.fs.stat(base + name) : null;
+    }
+    if (record && st?.isFile) addStamp(disk, st.mtime, st.size, st.ino);
+  }
+  if (!sameSums(disk, sums.get(dir))) return false;
+  plan.temps.push(...temps);
+  plan.links.push(...links);
+  return true;
 }
 
 /** Record a folder's new state only when it tells the next run something new. */

@@ -47,7 +47,7 @@ export function headBranch(gitdir: string): string | null {
 }
 
 /** The commit a ref names, from its file or packed-refs (null: none). */
-function readRef(gitdir: string, ref: string): string | null {
+export function readRef(gitdir: string, ref: string): string | null {
   try {
     const v = fs.readFileSync(`${gitdir}/${ref}`, "utf8").trim();
     if (/^[0-9a-f]{40}$/.test(v)) return v;

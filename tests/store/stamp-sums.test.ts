@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { newId } from "../../src/core/new-id.ts";
+import { type Memory, memoryToJson } from "../../src/core/model/memory.ts";
+import { createMemory, updateMemory } from "../../src/core/records.ts";
+import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
+import { nodeFs } from "../../src/store/fs-port.ts";
+import { writeStoreSkeleton } from "../../src/store/init-files.ts";
+import { planIsEmpty } from "../../src/store/refresh.ts";
+import { addStamp, emptySums } from "../../src/store/stamp-sums.ts";
+import { Store } from "../../src/store/store.ts";
+import { tempDir } from "../helpers/env.ts";
+
+// A full refresh (status) compares a folder whose listing cannot have changed by sums of its
+// files' stamps (src/store/stamp-sums.ts) instead of row by row. These check that the sums SQLite
+// makes are the ones made from the files, that edits in place the sums could miss if they were
+// plain sums are found, and that what status reports from a listing (links, temp files) is still
+// reported when no row is compared.
+
+const T0 = 1_790_000_000;
+
+function mem(content: string, id = newId()): Memory {
+  return createMemory({ content }, id, { now: T0, machine: "test-machine", user: "tester" });
+}
+
+/** A store whose memories are written into shard folders (`sharded`) or the top folder. */
+async function settledStore(contents: string[], layout: "flat" | "sharded"): Promise<{ store: Store; root: string; ms: Memory[]; skip: (ms: number) => void }> {
+  const root = path.join(tempDir(), "store");
+  writeStoreSkeleton(nodeFs, root, T0);
+  const metaPath = path.join(root, ".meta.json");
+  const meta = JSON.parse(fs.readFileSync(metaPath, "utf8"));
+  fs.writeFileSync(metaPath, `${JSON.stringify({ ...meta, settings: { ...meta.settings, layout } }, null, 2)}\n`);
+  let offset = 0;
+  const store = await Store.open(root, { nowMs: () => Date.now() + offset });
+  // one shard folder for all (the shard is the id's last two hex digits)
+  const ms = contents.map((c) => mem(c, layout === "sharded" ? `${newId().slice(0, -2)}a7` : newId()));
+  await store.write((tx) => ms.map((m) => tx.putMemory(m)));
+  // everything indexed so far trusted (looked at well after its last change)
+  offset += 10_000;
+  await store.refresh();
+  assert.ok(planIsEmpty(await store.refresh()));
+  return { store, root, ms, skip: (n) => void (offset += n) };
+}
+
+/** The folder's sums made from its files, as a full refresh makes them. */
+function diskSums(dir: string) {
+  const sums = emptySums();
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith(".json")) continue;
+    const st = nodeFs.stat(path.join(dir, name))!;
+    addStamp(sums, st.mtime, st.size, st.ino);
+  }
+  return sums;
+}
+
+/** Rewrite a record file in place (same inode, same size) and give it this mtime. */
+function editInPlace(file: string, from: string, to: string, mtimeMs: number): void {
+  const text = fs.readFileSync(file, "utf8");
+  assert.equal(from.length, to.length);
+  fs.writeFileSync(file, text.replace(from, to));
+  fs.utimesSync(file, new Date(), mtimeMs / 1000);
+}
+
+/** Count the file rows a refresh loads (a settled store's full refresh loads none). */
+function countRowLoads(store: Store): { n: number; restore: () => void } {
+  const index = store.index;
+  const counter = { n: 0, restore: () => {} };
+  const a = index.stampsIn.bind(index);
+  const b = index.stampsOfKind.bind(index);
+  index.stampsIn = (dir) => (counter.n++, a(dir));
+  index.stampsOfKind = (kind) => (counter.n++, b(kind));
+  counter.restore = () => {
+    index.stampsIn = a;
+    index.stampsOfKind = b;
+  };
+  return counter;
+}
+
+describe("full refresh by folder sums", () => {
+  test("the index's sums are the files' sums; an unchanged store loads no row; edits whose plain sums cancel are still found", async () => {
+    const { store, root, ms } = await settledStore(["alpha one", "bravo two", "charlie three", "delta four"], "flat");
+    try {
+      const dir = path.join(root, "memories");
+      const { dir: _, ...indexed } = store.index.folderSums("memory").get("memories") as ReturnType<typeof emptySums> & { dir: string };
+      assert.deepEqual(indexed, diskSums(dir), "SQLite's sums and the ones made while statting agree");
+      const loads = countRowLoads(store);
+      assert.ok(planIsEmpty(await store.refresh(true)));
+      assert.equal(loads.n, 0, "a folder whose sums agree is not compared row by row");
+
+      // a file copied in place with its old mtime kept (cp -p): its mtime goes back, its size stays
+      const rowA = store.index.file(`memories/${ms[0]!.id}.json`)!;
+      editInPlace(path.join(dir, `${ms[0]!.id}.json`), "alpha one", "ALPHA ONE", rowA.mtime - 60_000);
+      const planA = await store.refresh(true);
+      assert.deepEqual(planA.upserts.map((u) => u.row.path), [`memories/${ms[0]!.id}.json`]);
+      assert.ok(loads.n > 0, "the changed folder was compared row by row");
+      const readA = (await store.readMemory(ms[0]!.id))?.result;
+      assert.ok(readA?.ok);
+      assert.equal(readA.record.content, "ALPHA ONE");
+
+      // two edits whose mtimes move by the same amount in opposite directions: the plain sums of
+      // mtimes and sizes are as they were; the mixed sum is not
+      const rowB = store.index.file(`memories/${ms[1]!.id}.json`)!;
+      const rowC = store.index.file(`memories/${ms[2]!.id}.json`)!;
+      editInPlace(path.join(dir, `${ms[1]!.id}.json`), "bravo two", "BRAVO TWO", rowB.mtime + 7_000);
+      editInPlace(path.join(dir, `${ms[2]!.id}.json`), "charlie three", "CHARLIE THREE", rowC.mtime - 7_000);
+      const after = diskSums(dir);
+      const { dir: __, ...before } = store.index.folderSums("memory").get("memories") as ReturnType<typeof emptySums> & { dir: string };
+      assert.equal(after.mtimeHigh * 1_048_576 + after.mtimeLow, before.mtimeHigh * 1_048_576 + before.mtimeLow);
+      assert.equal(after.size, before.size);
+      const planBC = await store.refresh(true);
+      assert.deepEqual(planBC.upserts.map((u) => u.row.path).sort(), [`memories/${ms[1]!.id}.json`, `memories/${ms[2]!.id}.json`].sort());
+      loads.restore();
+    } finally {
+      store.close();
+    }
+  });
+
+  for (const layout of ["flat", "sharded"] as const) {
+  test(`links and temp files in a folder compared by its sums are still reported (${layout})`, async () => {
+    const { store, root, skip } = await settledStore(["echo five", "foxtrot six"], layout);
+    try {
+      const rel = layout === "flat" ? "memories" : "memories/a7";
+      const dir = path.join(root, rel);
+      assert.equal(fs.readdirSync(dir).filter((n) => n.endsWith(".json")).length, 2);
+      const temp = `.${newId()}.json.abc123${TEMP_SUFFIX}`;
+      fs.writeFileSync(path.join(dir, temp), "{");
+      fs.symlinkSync(tempDir(), path.join(dir, "elsewhere"));
+      const listed = await store.refresh(true); // the folder changed: listed whole
+      assert.deepEqual(listed.temps, [`${rel}/${temp}`]);
+      assert.deepEqual(listed.links, [`${rel}/elsewhere`]);
+      skip(10_000);
+      await store.refresh(); // the folder's new state trusted
+      const loads = countRowLoads(store);
+      const again = await store.refresh(true, undefined, { lookFirst: true });
+      assert.equal(loads.n, 0, "compared by its sums");
+      assert.deepEqual(again.temps, [`${rel}/${temp}`]);
+      assert.deepEqual(again.links, [`${rel}/elsewhere`]);
+      loads.restore();
+    } finally {
+      store.close();
+    }
+  });
+  }
+});
