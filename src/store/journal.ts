@@ -63,7 +63,8 @@ export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
   return readJournalText(fs, root).entries;
 }
 
-const utf8 = new TextDecoder();
+/** As readText decodes (Buffer's decoder: a TextDecoder took twice as long on a 16 MB journal). */
+const utf8 = { decode: (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8") };
 const NO_BYTES = new Uint8Array(0);
 
 /** readJournal, with the bytes its entries were read from (dropJournal need not parse them again). */
