@@ -416,11 +416,6 @@ export class IndexDb {
     this.q("UPDATE files SET indexed_at = ? WHERE path = ?").run(indexedAt, path);
   }
 
-  /** settleFile for many files at once (one statement). */
-  settleFiles(paths: readonly string[], indexedAt: number): void {
-    if (paths.length) this.q("UPDATE files SET indexed_at = ? WHERE path IN (SELECT value FROM json_each(?))").run(indexedAt, JSON.stringify(paths));
-  }
-
   problems(): FileRow[] {
     // scanned in table order and sorted here: ordered by path, SQLite walked the path index and
     // looked up every row by it (13,000 lookups at 10k for the few rows with a problem)

@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/val
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
-import { type FileStat, loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
+import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
@@ -844,9 +844,6 @@ export class StoreTx {
   /** New record files written in bulk, not yet durable. */
   private readonly unsyncedFiles: string[] = [];
 
-  /** A bulk transaction's record files and the stat its index rows hold (settleWritten). */
-  private readonly bulkStats = new Map<string, FileStat>();
-
   /** Paths this transaction wrote or removed, in order. */
   readonly changed: string[] = [];
   /** What this transaction left at each path it changed: the text written, or null (removed). */
@@ -1255,7 +1252,6 @@ export class StoreTx {
     const st = fs.stat(`${root}/${rel}`);
     if (st) {
       this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
-      if (this.bulk) this.bulkStats.set(rel, st);
     }
     this.touched.add(dir);
     if (found !== undefined && found !== rel) this.removeAt(found);
@@ -1352,7 +1348,6 @@ export class StoreTx {
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
     const dir = dirOf(rel);
-    this.bulkStats.delete(rel);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
     this.unplaced(rel);
     const made = this.created.indexOf(rel);
@@ -1420,35 +1415,6 @@ export class StoreTx {
   }
 
   /**
-   * A bulk transaction's files, each written with its index row in the racy moment (the stat
-   * taken just after the write cannot prove a change in the same clock tick absent), are proven
-   * unchanged here by their bytes, as a refresh proves a racily clean file (refresh.ts): same stat
-   * as its row, looked at long enough after its last change, the text this transaction wrote. The
-   * next commit's refresh then trusts their stat instead of comparing 13,000 files with the
-   * index's texts again (a query of every text, most of a commit's refresh after an import); those
-   * written too recently stay racy and are compared there.
-   */
-  private settleWritten(): void {
-    if (this.bulkStats.size === 0) return;
-    const { fs, root } = this.store;
-    const now = this.store.nowMs();
-    const settled: string[] = [];
-    for (const [rel, was] of this.bulkStats) {
-      const text = this.left.get(rel);
-      if (typeof text !== "string") continue;
-      const st = fs.stat(`${root}/${rel}`);
-      if (!st?.isFile || st.mtime !== was.mtime || st.size !== was.size || st.ino !== was.ino || !trusted(st.mtime, now)) continue;
-      try {
-        if (fs.readText(`${root}/${rel}`) === text) settled.push(rel);
-      } catch {
-        // unreadable now: left racy, the refresh looks again
-      }
-    }
-    this.store.index.settleFiles(settled, now);
-    this.bulkStats.clear();
-  }
-
-  /**
    * Remember the folders this transaction changed, as they are now. Called at its end, before
    * its journal entry: the removals become durable here, one fsync per folder.
    */
@@ -1463,7 +1429,6 @@ export class StoreTx {
     }
     for (const dir of this.unsynced) fs.fsyncDir(`${root}/${dir}`);
     this.unsynced.clear();
-    this.settleWritten();
     const now = this.store.nowMs();
     for (const dir of this.touched) {
       const st = this.store.fs.stat(`${this.store.root}/${dir}`);
