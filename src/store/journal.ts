@@ -63,8 +63,7 @@ export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
   return readJournalText(fs, root).entries;
 }
 
-/** As readText decodes (Buffer's decoder: a TextDecoder took twice as long on a 16 MB journal). */
-const utf8 = { decode: (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("utf8") };
+const utf8 = new TextDecoder();
 const NO_BYTES = new Uint8Array(0);
 
 /** readJournal, with the bytes its entries were read from (dropJournal need not parse them again). */
