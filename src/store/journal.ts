@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import { parseJsonText } from "../core/model/validate.ts";
 import { removeOldTemps } from "./atomic-write.ts";
 import type { StoreFs } from "./fs-port.ts";
@@ -63,15 +62,12 @@ export function readJournal(fs: StoreFs, root: string): JournalEntry[] {
   return readJournalText(fs, root).entries;
 }
 
-const utf8 = new TextDecoder();
-const NO_BYTES = new Uint8Array(0);
-
-/** readJournal, with the bytes its entries were read from (dropJournal need not parse them again). */
-export function readJournalText(fs: StoreFs, root: string): { entries: JournalEntry[]; bytes: Uint8Array } {
+/** readJournal, with the text its entries were read from (dropJournal need not parse them again). */
+export function readJournalText(fs: StoreFs, root: string): { entries: JournalEntry[]; text: string } {
   const path = `${root}/${JOURNAL_FILE}`;
-  if (!fs.stat(path)?.isFile) return { entries: [], bytes: NO_BYTES };
-  const bytes = fs.readBytes(path);
-  return { entries: entriesOf(utf8.decode(bytes)), bytes };
+  if (!fs.stat(path)?.isFile) return { entries: [], text: "" };
+  const text = fs.readText(path);
+  return { entries: entriesOf(text), text };
 }
 
 function entriesOf(text: string): JournalEntry[] {
@@ -97,20 +93,15 @@ export function removeOldJournalTemps(fs: StoreFs, root: string, nowMs: number):
 
 /**
  * Drop the first `count` entries (those committed), keeping any appended meanwhile. `seen`: the
- * bytes those entries were read from (readJournalText); when the journal still begins with them,
- * only what was appended after them is decoded and parsed (a large import's entry is tens of
- * megabytes of texts: compared as bytes, not read into a string again).
+ * text those entries were read from (readJournalText); when the journal still begins with it,
+ * only what was appended after it is parsed (a large import's entry is megabytes of texts).
  */
-export function dropJournal(fs: StoreFs, root: string, count: number, seen?: Uint8Array): void {
+export function dropJournal(fs: StoreFs, root: string, count: number, seen?: string): void {
   const path = `${root}/${JOURNAL_FILE}`;
-  const now = fs.stat(path)?.isFile ? fs.readBytes(path) : NO_BYTES;
-  // seen bytes ending mid-line (a torn append) are not a clean boundary: parse it all again
-  const clean =
-    seen !== undefined &&
-    (seen.length === 0 || seen[seen.length - 1] === 0x0a) &&
-    now.length >= seen.length &&
-    Buffer.compare(now.subarray(0, seen.length), seen) === 0;
-  const rest = clean ? entriesOf(utf8.decode(now.subarray(seen.length))) : entriesOf(utf8.decode(now)).slice(count);
+  const now = fs.stat(path)?.isFile ? fs.readText(path) : "";
+  // a seen text ending mid-line (a torn append) is not a clean boundary: parse it all again
+  const clean = seen !== undefined && (seen === "" || seen.endsWith("\n")) && now.startsWith(seen);
+  const rest = clean ? entriesOf(now.slice(seen.length)) : entriesOf(now).slice(count);
   if (rest.length === 0) {
     if (fs.stat(path)) fs.unlink(path);
     return;

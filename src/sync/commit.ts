@@ -372,7 +372,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       writeRefAtomic(gitdir, branch, head);
       faultPoint("commit-ref");
     }
-    dropJournal(store.fs, dir, entries.length, journal.bytes);
+    dropJournal(store.fs, dir, entries.length, journal.text);
     // a skipped file is looked at again by every commit (and reported) until it is fixed or
     // removed: journaled without a text, so the next commit reads it from disk
     if (skipped.size) {
