@@ -24,8 +24,6 @@ export interface DirEntry {
 
 export interface StoreFs {
   readText(path: string): string;
-  /** A file's bytes as they are (no decoding): what a comparison with stored bytes needs. */
-  readBytes(path: string): Uint8Array;
   /** Write and fsync a new file; fails if it exists (temp names are unique). */
   writeNewDurable(path: string, text: string): void;
   /** Write a new file without fsync (made durable later, with others: see syncAll); fails if it exists. */
@@ -92,7 +90,6 @@ function writeSynced(path: string, flags: "wx" | "a", text: string): void {
 
 export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
-  readBytes: (p) => fs.readFileSync(p),
   writeNewDurable: (p, text) => writeSynced(p, "wx", text),
   writeNew: (p, text) => fs.writeFileSync(p, text, { flag: "wx", mode: 0o644 }),
   fsyncFile(p) {

@@ -526,19 +526,14 @@ export class IndexDb {
     return (this.q(sql).get(path) as { json: string } | undefined)?.json;
   }
 
-  /**
-   * recordJsonAt for many files of one kind, in one query, as UTF-8 bytes (path -> bytes; a path
-   * not indexed is missing): what racily clean files are compared with. Read as a
-   * blob, the text is not made into a string: 13,000 of them were half a commit's refresh after
-   * an import (Bun's node:sqlite makes a string of SQLite's UTF-8 at about twice the cost).
-   */
-  recordBytesAt(kind: RecordKind, paths: readonly string[]): Map<string, Uint8Array> {
+  /** recordJsonAt for many files of one kind, in one query (path -> JSON; a path not indexed is missing). */
+  recordJsonsAt(kind: RecordKind, paths: readonly string[]): Map<string, string> {
     const sql =
       kind === "memory"
-        ? "SELECT m.path, CAST(d.json AS BLOB) AS bytes FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.path IN (SELECT value FROM json_each(?))"
-        : "SELECT path, CAST(json AS BLOB) AS bytes FROM relations WHERE path IN (SELECT value FROM json_each(?))";
-    const rows = paths.length ? (this.q(sql).all(JSON.stringify(paths)) as { path: string; bytes: Uint8Array }[]) : [];
-    return new Map(rows.map((r) => [r.path, r.bytes]));
+        ? "SELECT m.path, d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.path IN (SELECT value FROM json_each(?))"
+        : "SELECT path, json FROM relations WHERE path IN (SELECT value FROM json_each(?))";
+    const rows = paths.length ? (this.q(sql).all(JSON.stringify(paths)) as { path: string; json: string }[]) : [];
+    return new Map(rows.map((r) => [r.path, r.json]));
   }
 
   /**

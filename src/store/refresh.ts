@@ -1,4 +1,3 @@
-import { Buffer } from "node:buffer";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { FileStat, StoreFs } from "./fs-port.ts";
@@ -205,11 +204,8 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
   // most of a commit's refresh after a large write: every file it made is racy then)
   const racyPaths: string[] = [];
   for (const [p, r] of rows) if (r.problem === null && !trusted(r.mtime, r.indexed_at)) racyPaths.push(p);
-  const racy = ctx.index.recordBytesAt(kind, racyPaths);
-  const sameAsIndex = (path: string): boolean => {
-    const bytes = racy.get(path);
-    return bytes !== undefined ? sameBytes(ctx, path, bytes) : sameText(ctx, path, ctx.index.recordJsonAt(kind, path));
-  };
+  const racy = ctx.index.recordJsonsAt(kind, racyPaths);
+  const indexedText = (path: string): string | undefined => (racy.has(path) ? racy.get(path) : ctx.index.recordJsonAt(kind, path));
   for (const name of names) {
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);
@@ -225,7 +221,7 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
     if (same && !row.problem?.startsWith("duplicate")) {
       if (trusted(row.mtime, row.indexed_at)) continue;
       // racily clean: the stat cannot prove the file unchanged, its bytes can
-      if (row.problem === null && sameAsIndex(path)) {
+      if (row.problem === null && sameText(ctx, path, indexedText(path))) {
         if (trusted(st.mtime, ctx.now())) plan.settles.push(path);
         continue;
       }
@@ -265,16 +261,6 @@ function sameText(ctx: Pick<RefreshContext, "fs" | "root">, path: string, indexe
   if (indexed === undefined) return false;
   try {
     return ctx.fs.readText(`${ctx.root}/${path}`) === indexed;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a record file holds exactly these bytes (read undecoded: no string is made of either). */
-function sameBytes(ctx: Pick<RefreshContext, "fs" | "root">, path: string, indexed: Uint8Array): boolean {
-  try {
-    const bytes = ctx.fs.readBytes(`${ctx.root}/${path}`);
-    return bytes.byteLength === indexed.byteLength && Buffer.compare(bytes, indexed) === 0;
   } catch {
     return false;
   }

@@ -1003,10 +1003,7 @@ describe("Store: scoring fields in the index", () => {
     db.close();
     const again = await openStore(root);
     assert.equal(again.index.created, false, "not rebuilt");
-    const bytes = again.index.recordBytesAt("relation", [relPath]);
-    assert.equal(bytes.size, 1);
-    // the index's bytes are the file's, byte for byte (what a racily clean file is compared with)
-    assert.deepEqual(new Uint8Array(bytes.get(relPath)!), new Uint8Array(fs.readFileSync(path.join(root, relPath))));
+    assert.equal(again.index.recordJsonsAt("relation", [relPath]).size, 1);
     again.close();
     const check = new DatabaseSync(file);
     assert.equal((check.prepare("EXPLAIN QUERY PLAN SELECT json FROM relations WHERE path = ?").all("x") as { detail: string }[]).some((r) => r.detail.includes("relations_path")), true);
