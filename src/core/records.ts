@@ -1,5 +1,6 @@
 import { COUNTED_FIELDS, LEGACY_STREAM, increment, normalizeCounts, streamsOf, sumOf, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
+import { cloneJson } from "./json-clone.ts";
 import { jsonEqual } from "./merge/json-merge.ts";
 import { checkTagCount, normalizeEntities, sanitizeTagList, sanitizeTags } from "./labels.ts";
 import { type Memory, MemorySchema } from "./model/memory.ts";
@@ -87,7 +88,7 @@ function normalizeLabels(obj: JsonObject): void {
  * accepted as a shorthand for meta.tags.
  */
 export function createMemory(fields: JsonObject, id: string, origin: Origin): Memory {
-  const obj: JsonObject = structuredClone(fields);
+  const obj: JsonObject = cloneJson(fields);
   cleanFields(obj);
   if (obj.tags !== undefined) {
     const meta = isPlainObject(obj.meta) ? obj.meta : {};

@@ -4,6 +4,7 @@ import { invalidInput, isMemsyncError, notFound } from "../core/errors.ts";
 import * as kg from "../core/knowledge-graph.ts";
 import { entityContent, entityRecord, graphOfMemories, KG_TAG, relationRecord } from "../core/knowledge-graph-records.ts";
 import { isId } from "../core/ids.ts";
+import { cloneJson } from "../core/json-clone.ts";
 import { derivedId } from "../core/import/derived-id.ts";
 import type { Problem } from "../core/import/lines.ts";
 import type { Fields, ImportPlan, SourceFile } from "../core/import/plan.ts";
@@ -46,7 +47,8 @@ export interface ImportOutcome {
   store_created: boolean;
 }
 
-const readBytes = (p: string): Uint8Array => new Uint8Array(fs.readFileSync(p));
+// the Buffer itself (a Uint8Array): copying a 9 MB source into a new Uint8Array took ~0.4 s on Bun
+const readBytes = (p: string): Uint8Array => fs.readFileSync(p);
 const isFile = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
 const isDir = (p: string) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
 const source = (p: string): SourceFile => ({ name: path.basename(p), bytes: readBytes(p) });
@@ -180,7 +182,7 @@ function withProject(fields: Fields, project: string | null): Fields {
 
 /** A memsync record from a backup, as it was (its secrets redacted, should it hold any). */
 function exactMemory(fields: Fields): Memory {
-  const copy = structuredClone(fields);
+  const copy = cloneJson(fields);
   cleanRecord(copy);
   const r = parseWith(MemorySchema, copy);
   if (!r.ok) throw invalidInput(`invalid memory: ${r.problem}`);
@@ -188,7 +190,7 @@ function exactMemory(fields: Fields): Memory {
 }
 
 function exactRelation(fields: Fields): Relation {
-  const copy = structuredClone(fields);
+  const copy = cloneJson(fields);
   cleanRecord(copy);
   const r = parseWith(RelationSchema, copy);
   if (!r.ok) throw invalidInput(`invalid relation: ${r.problem}`);
