@@ -720,16 +720,22 @@ export class IndexDb {
 
   /**
    * The fields consolidation compares, of every memory with one of these statuses, in id order:
-   * taken out of the records inside SQLite, so a whole store is never parsed into objects.
+   * taken out of the records inside SQLite, so a whole store is never parsed into objects. Sorted
+   * here, not by SQL: with the scan's small page cache its sort of every row's text spilled to a
+   * temporary file (1,351 page writes at 10k).
    */
   clusterRows(statuses: readonly string[]): ClusterRow[] {
-    return this.scanning(() =>
-      this.db.prepare(
-        `SELECT m.id AS id, m.project AS project, json_extract(d.json, '$.scope') AS scope, json_extract(d.json, '$.content') AS content,
+    const rows = this.scanning(
+      () =>
+        this.db
+          .prepare(
+            `SELECT m.id AS id, m.project AS project, json_extract(d.json, '$.scope') AS scope, json_extract(d.json, '$.content') AS content,
            json_extract(d.json, '$.meta.tags') AS tags, json_extract(d.json, '$.entities') AS entities
-         FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.status IN (${statuses.map(() => "?").join(", ")}) ORDER BY m.id`,
-      ).all(...statuses) as unknown as ClusterRow[],
+         FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.status IN (${statuses.map(() => "?").join(", ")})`,
+          )
+          .all(...statuses) as unknown as ClusterRow[],
     );
+    return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**

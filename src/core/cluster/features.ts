@@ -53,6 +53,18 @@ export function stem(w: string): string {
 /** A negation reaches this many words ahead for a content word to mark ("not really use"). */
 const NEGATION_REACH = 3;
 
+/** What a word is to contentTerms: a negation, a word that carries no meaning, or the term it gives. */
+const NEGATION = 0;
+const SKIP = 1;
+type Token = typeof NEGATION | typeof SKIP | string;
+
+function tokenOf(raw: string): Token {
+  const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
+  if (NEGATIONS.has(w)) return NEGATION;
+  if (STOP.has(w) || (w.length < 2 && !(w >= "0" && w <= "9"))) return SKIP;
+  return stem(w.includes("'") ? w.replace(/'/g, "") : w);
+}
+
 /**
  * The content words that carry meaning, stemmed, in order (with repeats); a word after a negation
  * is marked "!" (and listed in `negated`, plain).
@@ -62,22 +74,20 @@ export function contentTerms(text: string): { terms: string[]; negated: string[]
   const negated: string[] = [];
   let reach = 0;
   for (const raw of words(text)) {
-    const w = raw.includes("’") ? raw.replace(/’/g, "'") : raw;
-    if (NEGATIONS.has(w)) {
+    const t = tokenOf(raw);
+    if (t === NEGATION) {
       reach = NEGATION_REACH;
       continue;
     }
-    const skip = STOP.has(w) || (w.length < 2 && !(w >= "0" && w <= "9"));
-    if (skip) {
+    if (t === SKIP) {
       if (reach) reach--;
       continue;
     }
-    const term = stem(w.includes("'") ? w.replace(/'/g, "") : w);
     if (reach) {
-      negated.push(term);
-      terms.push(`!${term}`);
+      negated.push(t);
+      terms.push(`!${t}`);
       reach = 0;
-    } else terms.push(term);
+    } else terms.push(t);
   }
   return { terms, negated };
 }
@@ -104,12 +114,40 @@ export class Interner {
   }
 }
 
+/** A word of content as featuresOf takes it: the term's word id, and that of its negated form (-1: not made yet). */
+interface Term {
+  term: string;
+  id: number;
+  negated: number;
+}
+
 /** Interners for words, tags and entities sharing one id space (and one hash table). */
 export class Vocabulary {
   readonly hashes: number[] = [];
   readonly words = new Interner(this.hashes, 0x811c9dc5);
   readonly tags = new Interner(this.hashes, 0x5bd1e995);
   readonly entities = new Interner(this.hashes, 0x1b873593);
+  /**
+   * Each word met, as tokenOf reads it and interned: a store says the same words over and over,
+   * so each is classified, stemmed and looked up once, not at every occurrence (making features
+   * was the largest part of consolidate's time).
+   */
+  private readonly seen = new Map<string, typeof NEGATION | typeof SKIP | Term>();
+
+  token(raw: string): typeof NEGATION | typeof SKIP | Term {
+    let t = this.seen.get(raw);
+    if (t === undefined) {
+      const k = tokenOf(raw);
+      t = typeof k === "string" ? { term: k, id: this.words.id(k), negated: -1 } : k;
+      this.seen.set(raw, t);
+    }
+    return t;
+  }
+
+  negatedId(t: Term): number {
+    if (t.negated < 0) t.negated = this.words.id(`!${t.term}`);
+    return t.negated;
+  }
 }
 
 function sortedSet(xs: number[]): Int32Array {
@@ -122,12 +160,31 @@ function sortedSet(xs: number[]): Int32Array {
   return n === a.length ? a : a.slice(0, n);
 }
 
+/** The features of a memory: contentTerms' terms and negated words as word ids (through the vocabulary's memo). */
 export function featuresOf(m: { content: string; tags: readonly string[]; entities: readonly string[] }, vocab: Vocabulary): Features {
-  const { terms, negated } = contentTerms(m.content);
+  const terms: number[] = [];
+  const negated: number[] = [];
+  let reach = 0;
+  for (const raw of words(m.content)) {
+    const t = vocab.token(raw);
+    if (t === NEGATION) {
+      reach = NEGATION_REACH;
+      continue;
+    }
+    if (t === SKIP) {
+      if (reach) reach--;
+      continue;
+    }
+    if (reach) {
+      negated.push(t.id);
+      terms.push(vocab.negatedId(t));
+      reach = 0;
+    } else terms.push(t.id);
+  }
   return {
-    words: sortedSet(terms.map((t) => vocab.words.id(t))),
+    words: sortedSet(terms),
     tags: sortedSet(m.tags.map((t) => vocab.tags.id(t))),
     entities: sortedSet(m.entities.map((e) => vocab.entities.id(e.toLowerCase()))),
-    negates: sortedSet(negated.map((t) => vocab.words.id(t))),
+    negates: sortedSet(negated),
   };
 }
