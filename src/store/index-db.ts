@@ -812,7 +812,7 @@ export class IndexDb {
    * all matches is skipped (total -1). `scoreAtMost`: bm25 is worked out for every match before
    * the LIMIT (FTS5 has no early exit), so a common word's search grows with the store; with it,
    * only the newest `scoreAtMost` matches of the expression (by rowid: the order memories were
-   * first indexed in) are scored, ranked and counted, a bounded cost. Fewer matches: all of them, as without.
+   * first indexed in) are scored and ranked, a bounded cost. Fewer matches: all of them, as without.
    */
   searchMemories(
     match: string,
