@@ -24,21 +24,6 @@ export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
 /** Matches re-ranked by the blend; BM25 order decides which get that far. */
 const CANDIDATES = 50;
-/**
- * A candidate search ranks by BM25 at most this many matches of its expression, the newest (see
- * store searchWithTerms): FTS5 scores every match before taking the best, so the search of a
- * common word grew with the store (4-8x from 1k to 50k memories). A store of up to this many
- * memories is searched whole, as before; past it only a query whose words are all common (every
- * one in more than WORD_COMMON_ABOVE memories) has more matches than this.
- */
-export const SCORED_AT_MOST = 2000;
-/**
- * A word in more memories than this (or than COMMON_SHARE of the store, when fewer) is too common
- * to choose candidates by: its matches are counted this far and no further, so telling the
- * discriminating words costs the same at any store size (counting to a share of the store was
- * most of a long prompt's cost at 50k).
- */
-export const WORD_COMMON_ABOVE = 1000;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
@@ -179,41 +164,21 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * The candidates, best BM25 first. Few matches: any word. Many (ranking each costs time): every
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
- *
- * A search ranks at most SCORED_AT_MOST matches, the newest, only when every word and phrase of
- * its expression is common (in more than `bound` memories, counted that far and no further): a
- * memory holding a rarer word is always ranked, however old, and the cost of a query of common
- * words stays bounded as the store grows.
  */
 async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number): Promise<Hit[]> {
-  const whole = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
-  if (!narrow) return whole(all);
-  const size = await store.countMatches(null);
-  // discriminating() only asks whether a word is in more than a share of the store; a word past
-  // WORD_COMMON_ABOVE is common whatever that share, and counted no further (it reads as the whole store)
-  const bound = Math.min(Math.floor(size * COMMON_SHARE), WORD_COMMON_ABOVE);
-  const seen = new Map<string, number>();
-  const docFreq = async (expr: string) => {
-    let n = seen.get(expr);
-    if (n === undefined) seen.set(expr, (n = await store.countMatches(expr, {}, bound + 1)));
-    return n > bound ? size : n;
-  };
-  const allCommon = async (ws: readonly string[]) => {
-    for (const e of [...ws.map((w) => matchAny([w])), ...phrases.map((p) => `"${p}"`)]) if ((await docFreq(e)) <= bound) return false;
-    return true;
-  };
-  const search = async (match: string, ws: readonly string[]) => store.searchWithTerms(match, filter, CANDIDATES, (await allCommon(ws)) ? SCORED_AT_MOST : undefined);
-  if (words.length < 2) return search(all, words);
+  const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
+  if (!narrow || words.length < 2) return search(all);
   // the search of every word tells by itself whether enough memories hold them all (a count
-  // first evaluated the same query twice); past what one search returns, they are counted. More
-  // than SCORED_AT_MOST memories holding every word means every word is common: bounded
+  // first evaluated the same query twice); past what one search returns, they are counted
   const every = matchAll(words);
-  const hits = await store.searchWithTerms(every, filter, CANDIDATES, SCORED_AT_MOST);
+  const hits = await search(every);
   if (hits.length >= enough || (hits.length === CANDIDATES && (await store.countMatches(every, filter, enough)) >= enough)) return hits;
+  const size = await store.countMatches(null);
+  // discriminating() only asks whether a word is in more than a share of the store
+  const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
-  for (const w of words) df.set(w, await docFreq(matchAny([w])));
-  const chosen = discriminating(df, size);
-  return search([matchAny(chosen), ...phrases.map((p) => `"${p}"`)].join(" OR "), chosen);
+  for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
+  return search([matchAny(discriminating(df, size)), ...phrases.map((p) => `"${p}"`)].join(" OR "));
 }
 
 /** How many memories' terms a process keeps. */

@@ -794,40 +794,12 @@ export class IndexDb {
   }
 
   /**
-   * The rowid below which a search that scores at most `n` matches looks no further: the n-th
-   * newest match of the expression, counted over the full-text index alone (FTS5 walks its
-   * doclists newest first and stops there, so this costs n rows however large the store); none
-   * when the expression has n matches or fewer.
-   */
-  private scoringEdge(match: string, n: number): number | undefined {
-    const row = this.q("SELECT rowid AS r FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?").get(match, Math.max(0, Math.floor(n))) as
-      | { r: number }
-      | undefined;
-    return row?.r;
-  }
-
-  /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
-   * all matches is skipped (total -1). `scoreAtMost`: bm25 is worked out for every match before
-   * the LIMIT (FTS5 has no early exit), so a common word's search grows with the store; with it,
-   * only the newest `scoreAtMost` matches of the expression (by rowid: the order memories were
-   * first indexed in) are scored and ranked, a bounded cost. Fewer matches: all of them, as without.
+   * all matches is skipped (total -1).
    */
-  searchMemories(
-    match: string,
-    f: MemoryFilter,
-    limit: number | null,
-    withTotal = true,
-    withTerms = false,
-    scoreAtMost?: number,
-  ): { rows: { json: string; score: number; terms: string | null }[]; total: number } {
+  searchMemories(match: string, f: MemoryFilter, limit: number | null, withTotal = true, withTerms = false): { rows: { json: string; score: number; terms: string | null }[]; total: number } {
     const { where, params } = this.filterSql(f);
-    const edge = scoreAtMost === undefined ? undefined : this.scoringEdge(match, scoreAtMost);
-    if (edge !== undefined) {
-      where.unshift("memory_fts.rowid > ?");
-      params.unshift(edge);
-    }
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     const from = "FROM memory_fts JOIN memories m ON m.rid = memory_fts.rowid";
     const ranked = `SELECT m.rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score, m.last_used, m.id ${from} WHERE ${cond}`;

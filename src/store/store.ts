@@ -810,14 +810,10 @@ export class Store {
 
   /**
    * Ranked matches, best first, each with what recall compares it by as the index made it
-   * (core/memory-terms.ts storedTerms; null when not made). No count. `scoreAtMost`: rank only
-   * the newest this many matches of the expression (index-db.ts searchMemories), a cost that
-   * does not grow with the store.
+   * (core/memory-terms.ts storedTerms; null when not made). No count.
    */
-  searchWithTerms(match: string, filter: MemoryFilter, limit: number, scoreAtMost?: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
-    return this.guarded(() =>
-      this.indexDb.searchMemories(match, filter, limit, false, true, scoreAtMost).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })),
-    );
+  searchWithTerms(match: string, filter: MemoryFilter, limit: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
+    return this.guarded(() => this.indexDb.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })));
   }
 
   /**

@@ -102,27 +102,6 @@ describe("recall", () => {
     });
   });
 
-  test("past 2,000 memories holding every common word (only the newest are ranked), an old memory with a rare word is still found", async () => {
-    const store = newStore();
-    // indexed first, so outside the newest matches of the common words
-    const old = await saveAt(store, "Zeppelin builds hit the connection timeout of the artifact proxy", 700);
-    for (let i = 0; i < 2100; i++) {
-      const id = randomUUID();
-      const t = NOW - (i % 30) * DAY;
-      fs.writeFileSync(path.join(store, "memories", `${id}.json`), JSON.stringify({ id, content: `Note ${i}: the connection pool timeout was tuned for service ${i % 17}`, created_at: t, last_used: t, use_count: 20 }));
-    }
-    await withStore({ storeRoot: store, hostName: "test-host", user: null, machineOverride: "test-machine" }, async (s) => {
-      for (const query of ["zeppelin connection timeout", "what did zeppelin builds hit?", "zeppelin"]) {
-        const r = await recall(s, { query });
-        assert.equal(r.items[0]?.id, old, `${query}: the rare word's memory first`);
-      }
-      const common = await recall(s, { query: "connection pool timeout" });
-      assert.equal(common.items.length, 10);
-      for (const item of common.items) assert.match(item.text, /connection pool timeout/);
-      assert.deepEqual([common.total, common.total_exact], [1001, false]);
-    });
-  });
-
   test("gist first: a memory with a gist shows its gist, and open gives the full text", async () => {
     const store = newStore();
     const id = await saveAt(store, "We moved session storage to a separate Redis database with the noeviction policy because the shared cache evicted sessions.", 3, {

@@ -904,25 +904,6 @@ describe("Store: scoring fields in the index", () => {
     store.close();
   });
 
-  test("a search that scores at most n matches ranks the newest n of them; fewer matches: all, as without", async () => {
-    const store = await openStore(skeletonStore());
-    const ms = Array.from({ length: 12 }, (_, i) => mem(`alpha note ${i}${i % 3 ? "" : " alpha alpha"}`));
-    // one write each: indexed in this order (the rowid order the bound follows)
-    for (const m of ms) await save(store, m);
-    const idsOf = (hits: { memory: Memory }[]) => hits.map((h) => h.memory.id).sort();
-    const all = await store.searchWithTerms('"alpha"', {}, 50);
-    assert.equal(all.length, 12);
-    const newest = await store.searchWithTerms('"alpha"', {}, 50, 5);
-    assert.deepEqual(idsOf(newest), ms.slice(7).map((m) => m.id).sort(), "the 5 indexed last");
-    // ranked among themselves: the one saying alpha three times first (ms[0], [3] and [6] do too, but are older)
-    assert.equal(newest[0]!.memory.id, ms[9]!.id);
-    const limited = await store.searchWithTerms('"alpha"', {}, 2, 5);
-    assert.deepEqual(limited.map((h) => h.memory.id), newest.slice(0, 2).map((h) => h.memory.id));
-    assert.deepEqual(idsOf(await store.searchWithTerms('"alpha"', {}, 50, 12)), idsOf(all), "n matches or more: every one");
-    assert.deepEqual(idsOf(await store.searchWithTerms('"alpha" AND "0"', {}, 50, 5)), [ms[0]!.id], "the bound counts the expression's matches, not the store");
-    store.close();
-  });
-
   test("an index of the previous version gets the columns in place, filled from its records, without a rebuild", async () => {
     const root = skeletonStore();
     const store = await openStore(root);
