@@ -7,7 +7,7 @@ import type { WordSet } from "./memory-terms.ts";
 // days") and as many with any other memory about dumps or databases: the duration in the memory
 // is what tells the answer. Pure; looks at a memory's word set only (the index keeps it).
 
-export type AnswerKind = "duration" | "frequency" | "time" | "count" | "amount";
+export type AnswerKind = "duration" | "frequency" | "time" | "count" | "amount" | "choice";
 
 const ASKS: readonly [RegExp, AnswerKind][] = [
   [/\bhow often\b|\bhow frequently\b|\bhow many times\b|\bwhat cadence\b|\bwhat schedule\b|\bon what schedule\b/, "frequency"],
@@ -17,11 +17,18 @@ const ASKS: readonly [RegExp, AnswerKind][] = [
   [/\bhow many\b|\bnumber of\b|\bhow fast\b|\bhow slow\b/, "count"],
 ];
 
-/** The kind of quantity a question asks for, if it asks for one. */
-export function asksFor(query: string): AnswerKind | null {
+/** A question for a choice: "which X", "what X do we use", "what is it written in". */
+const CHOICE = /\bwhich\b|^(?:so |and |ok )?what\b|\bwhat (?:\w+ )?(?:do|does|did|are|is|should) (?:we|they|you|i)\b/;
+
+/**
+ * The kind of quantity a question asks for, if it asks for one; else "choice" for a question that
+ * asks which product of a kind (names: the query names a kind of thing, a recall concept with
+ * products: "which database"), answered by a memory that carries one of them as an entity.
+ */
+export function asksFor(query: string, names = false): AnswerKind | null {
   const q = query.toLowerCase();
   for (const [re, kind] of ASKS) if (re.test(q)) return kind;
-  return null;
+  return names && CHOICE.test(q) ? "choice" : null;
 }
 
 const NUMBER_WORDS = new Set(
@@ -41,8 +48,8 @@ const AMOUNT_UNITS = new Set("kb mb gb tb bytes dollars dollar usd eur gbp cents
 /** A number in digits or in words. */
 export const isNumber = (w: string) => /^\d+$/.test(w) || NUMBER_WORDS.has(w);
 
-/** Whether a memory's words state the kind of quantity asked for. */
-export function answers(words: WordSet, kind: AnswerKind): boolean {
+/** Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). */
+export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">): boolean {
   let number = false;
   let unit = false;
   for (const w of words) {

@@ -21,6 +21,8 @@ export interface Concept {
   terms: string[];
   /** Canonical entity names a memory may carry. */
   names: string[];
+  /** A kind of thing ("the db", "which linter"), standing for the products of its categories. */
+  kind?: true;
   /** The terms' words as stems. */
   termStems: string[][];
 }
@@ -256,7 +258,7 @@ export function queryConcepts(query: string): Concept[] {
         if (c) c.from.push(...us.slice(i, i + n));
         else {
           const { terms, names } = t.make();
-          out.set(`kind:${t.label}`, concept(t.label, us.slice(i, i + n), terms, names));
+          out.set(`kind:${t.label}`, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}) });
         }
       }
       i += n - 1;

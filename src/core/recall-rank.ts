@@ -81,7 +81,7 @@ export function recallTerms(query: string): RecallTerms {
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   const phrases = [...new Set([...bases, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
-  const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS));
+  const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR "), ...(asks ? { asks } : {}) };
 }
 
@@ -159,7 +159,10 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   }
   // a question for a quantity ("how long...") is answered by a memory that states one: it counts as
   // one more word of the query found (floorOf lets it carry a one-word match in the store's language)
-  const answered = terms.asks !== undefined && answers(m.words, terms.asks);
+  const answered =
+    terms.asks === "choice"
+      ? terms.concepts.some((c) => c.kind && c.names.some((n) => m.entities.has(n)))
+      : terms.asks !== undefined && answers(m.words, terms.asks);
   if (terms.asks !== undefined) weight += 1;
   if (answered) got += 1;
   const covered = weight ? got / weight : 0;

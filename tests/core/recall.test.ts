@@ -204,6 +204,12 @@ describe("the relevance floor and concepts", () => {
     assert.equal(asksFor("when does the nightly export job run"), "time");
     assert.equal(asksFor("max avatar size"), "amount");
     assert.equal(asksFor("which database do we use"), null);
+    // a question for a product of a kind the query names: answered by a memory carrying one
+    const t = recallTerms("which database do we use");
+    assert.equal(t.asks, "choice");
+    assert.equal(fitOf(t, memoryTerms("We use PostgreSQL 16 for orders", ["postgresql"])).answered, true);
+    assert.equal(fitOf(t, memoryTerms("The database is backed up nightly", [])).answered, false);
+    assert.equal(recallTerms("are we on postgres").asks, undefined);
     assert.equal(answers(wordSet("backups are kept for 30 days"), "duration"), true);
     assert.equal(answers(wordSet("we keep three availability zones"), "duration"), false);
     assert.equal(answers(wordSet("releases ship every two weeks"), "frequency"), true);
