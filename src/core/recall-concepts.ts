@@ -315,6 +315,31 @@ export function baseWord(word: string): string {
   return m ? word.slice(0, word.length - m[0].length) : word;
 }
 
+/**
+ * Irregular verbs of developer talk, each form with the others: porter stems "kept" and "keep"
+ * apart ("how long do we keep dumps" / "backups are kept for 30 days").
+ */
+const IRREGULAR_GROUPS =
+  "keep keeps kept|run runs ran|write writes wrote written|build builds built|send sends sent|hold holds held|choose chooses chose chosen|" +
+  "break breaks broke broken|take takes took taken|make makes made|pay pays paid|find finds found|lose loses lost|begin begins began begun|" +
+  "drive drives drove driven|get gets got gotten|go goes went gone|give gives gave given|know knows knew known|see sees saw seen|" +
+  "buy buys bought|bring brings brought|teach teaches taught|think thinks thought|catch catches caught|throw throws threw thrown|" +
+  "freeze freezes froze frozen|hide hides hid hidden|ship ships shipped|fall falls fell fallen|leave leaves left|spend spends spent|" +
+  "split splits|set sets|put puts|cut cuts|hit hits|shut shuts|rise rises rose risen|grow grows grew grown|draw draws drew drawn";
+let irregular: Map<string, string[]> | undefined;
+
+/** The other forms of an irregular verb ("kept" -> keep, keeps), none for any other word. */
+export function irregularForms(word: string): readonly string[] {
+  if (!irregular) {
+    irregular = new Map();
+    for (const g of IRREGULAR_GROUPS.split("|")) {
+      const forms = g.split(" ");
+      for (const f of forms) irregular.set(f, forms.filter((x) => x !== f));
+    }
+  }
+  return irregular.get(word) ?? [];
+}
+
 /** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */
 export function holdsConcept(m: MemoryTerms, c: Concept): boolean {
   for (const n of c.names) if (m.entities.has(n)) return true;

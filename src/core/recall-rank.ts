@@ -1,6 +1,6 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
 import { contentWords, type StemSet, stem, wordSet } from "./memory-terms.ts";
-import { baseStem, baseWord, type Concept, holdsConcept, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
+import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
 
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
@@ -133,7 +133,7 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     else {
       // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
       const b = baseStem(q);
-      if (b !== null && m.stems.has(b)) found.add(q);
+      if ((b !== null && m.stems.has(b)) || irregularForms(q).some((f) => m.words.has(f))) found.add(q);
       else if (q.length >= PREFIX_FROM) prefixed.push(q);
     }
   }

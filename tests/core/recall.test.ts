@@ -222,6 +222,12 @@ describe("the relevance floor and concepts", () => {
     assert.deepEqual(floor("how many players are on a basketball team", ["The team has 5 engineers"]), [false]);
   });
 
+  test("irregular verbs are found in their other forms", () => {
+    const t = recallTerms("how long do we keep dumps");
+    assert.ok(fitOf(t, memoryTerms("pg_dump backups are kept for 30 days", [])).found.has("keep"));
+    assert.ok(!fitOf(t, memoryTerms("the keeper of the dumps", [])).found.has("keep"));
+  });
+
   test("rare words weigh more in the coverage that ranks", () => {
     const t = recallTerms("how do cache keys look");
     const ms = ["Cache keys are namespaced by service", "Reads use cache-aside: look in the cache first", "The cache holds product pages", "CI caches the store"];
