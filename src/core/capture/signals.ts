@@ -305,7 +305,7 @@ export const CONSTRAINT =
 
 /** A question by its words, when its question mark is missing. */
 export const QUESTION_START =
-  /^(?:(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|have|has|am)\s+(?:we|i|you|they|it|this|that|there|the|he|she|anyone|someone)\b|(?:what|why|how|which|who|whom|whose)\b(?!\s+(?:we|i)\s+(?:decided|chose|agreed|settled)))/i;
+  /^(?:(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|have|has|am)\s+(?:we|i|you|they|it|this|that|there|the|he|she|anyone|someone)\b|(?:any|some|no)\s+(?:idea|clue|thoughts?)\s+(?:why|how|what|where|when|whether|if|on)\b|(?:what|why|how|which|who|whom|whose)\b(?!\s+(?:we|i)\s+(?:decided|chose|agreed|settled)))/i;
 
 /** Words before a sentence that carry nothing ("ok, so ..."). */
 export const INTERJECTIONS = /^(?:(?:ok|okay|so|now|alright|all right|hey|hi|well|great|thanks|thank you|cool|also|and|then|next|btw|fyi|note|remember|just so you know|for the record|keep in mind)(?:\s+that)?[,!.:;-]?\s+)+/i;
