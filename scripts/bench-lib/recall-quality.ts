@@ -35,7 +35,7 @@ export interface Scores {
 export interface QualityResult {
   memories: number;
   queries: number;
-  /** kind -> split ("tune", "heldout", "new" and "new3": held out and written later, "all") -> scores; for memsync and the BM25 baseline. */
+  /** kind -> split ("tune", of which "tune4"; "heldout", "new", "new3" and "new4": held out and written later, "all") -> scores; for memsync and the BM25 baseline. */
   memsync: Record<string, Record<string, Scores>>;
   bm25: Record<string, Record<string, Scores>>;
   /** Superseded queries: the newer memory shown before the older, and the older marked. */
@@ -77,6 +77,8 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
       heldout: score(of.filter((q) => q.split === "heldout" && q.batch === undefined), results),
       new: score(of.filter((q) => q.batch === "new"), results),
       new3: score(of.filter((q) => q.batch === "new3"), results),
+      new4: score(of.filter((q) => q.batch === "new4"), results),
+      tune4: score(of.filter((q) => q.batch === "tune4"), results),
       all: score(of, results),
     };
   }
@@ -121,7 +123,7 @@ export async function measureRecallQuality(): Promise<QualityResult> {
       const flat = keys.flat();
       const relevantIn5 = new Set(keys.slice(0, 5).flat());
       if (q.kind === "offtopic" ? keys.length > 0 : !q.relevant.some((k) => relevantIn5.has(k)) || !q.relevant.includes(keys[0]?.[0] ?? "")) {
-        misses.push(`${q.split} ${q.kind}: ${JSON.stringify(q.q)} -> ${keys.slice(0, 5).map((k) => k.join("+")).join(", ") || "(nothing)"}${q.relevant.length ? `; wanted ${q.relevant.join(", ")}` : ""}`);
+        misses.push(`${q.split}${q.batch ? `/${q.batch}` : ""} ${q.kind}: ${JSON.stringify(q.q)} -> ${keys.slice(0, 5).map((k) => k.join("+")).join(", ") || "(nothing)"}${q.relevant.length ? `; wanted ${q.relevant.join(", ")}` : ""}`);
       }
       if (q.kind === "superseded") {
         const newer = q.relevant[0]!;
@@ -161,13 +163,13 @@ const f2 = (x: number) => x.toFixed(2);
 
 export function qualityTable(r: QualityResult): string[] {
   const out = [
-    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3": held-out queries written later); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
+    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3", "new4": held-out queries written later; "tune4": part of tune); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
     "",
     "| queries | split | n | recall@5 memsync | recall@5 BM25 | MRR@10 memsync | MRR@10 BM25 |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const kind of ["paraphrase", "exact", "superseded", "on-topic"]) {
-    for (const split of ["tune", "heldout", "new", "new3", "all"]) {
+    for (const split of ["tune", "tune4", "heldout", "new", "new3", "new4", "all"]) {
       if (r.memsync[kind]![split]!.queries === 0) continue;
       const m = r.memsync[kind]![split]!;
       const b = r.bm25[kind]![split]!;
@@ -175,7 +177,7 @@ export function qualityTable(r: QualityResult): string[] {
     }
   }
   out.push("", "| off-topic prompts that return anything | split | n | memsync | BM25 |", "| --- | --- | ---: | ---: | ---: |");
-  for (const split of ["tune", "heldout", "new", "new3", "all"]) {
+  for (const split of ["tune", "tune4", "heldout", "new", "new3", "new4", "all"]) {
     const m = r.memsync.offtopic![split]!;
     const b = r.bm25.offtopic![split]!;
     out.push(`| off-topic | ${split} | ${m.queries} | ${f2(m.answered)} | ${f2(b.answered)} |`);
@@ -194,6 +196,6 @@ if (import.meta.main) {
   else {
     console.log(qualityTable(r).join("\n"));
     // only the tune split's misses are printed: the held-out queries stay unseen while tuning
-    if (process.argv.includes("--misses")) console.log(["", "misses (tune):", ...r.misses.filter((m) => m.startsWith("tune ")).map((m) => `  ${m}`)].join("\n"));
+    if (process.argv.includes("--misses")) console.log(["", "misses (tune):", ...r.misses.filter((m) => m.startsWith("tune")).map((m) => `  ${m}`)].join("\n"));
   }
 }

@@ -30,7 +30,8 @@ export const DEV_WORDS: ReadonlySet<string> = new Set(
     "push pull main master trunk tag tags clause clauses guard guards path paths happy exports import imports default defaults " +
     "const let var null undefined boolean string strings integer array arrays object objects map maps set sets dictionary " +
     "statement statements expression expressions operator operators syntax compile compiler runtime debug debugger breakpoint " +
-    "refactors readable readability maintainable dry kiss solid tdd bdd pairing vim emacs vscode git github gitlab ssh"
+    "refactors readable readability maintainable dry kiss solid tdd bdd pairing vim emacs vscode git github gitlab ssh " +
+    "dashboard dashboards notification notifications admin console"
   ).split(" "),
 );
 

@@ -21,6 +21,8 @@ export interface Concept {
   terms: string[];
   /** Canonical entity names a memory may carry. */
   names: string[];
+  /** A kind of thing ("the db", "which linter"), standing for the products of its categories. */
+  kind?: true;
   /** The terms' words as stems. */
   termStems: string[][];
 }
@@ -136,6 +138,65 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["ssrf", "internal addresses", "private ips", "private addresses"], ["ssrf", "private address"]],
   [["lcp", "core web vitals", "page load", "load time", "page speed"], ["largest contentful paint", "lcp", "page weight"]],
   [["review", "reviews", "code review", "reviewer", "reviewers"], ["review", "reviews", "reviewers"]],
+  // short forms of the trade and their long forms, and a few everyday equivalents (branch
+  // quality4: written as a list of developer usage, not from recall's misses)
+  [["cert", "certs"], ["certificate", "certificates"]],
+  [["app", "apps"], ["application", "applications", "app", "apps"]],
+  [["admin", "admins"], ["administrator", "administrators", "admin", "admins"]],
+  [["msg", "msgs"], ["message", "messages"]],
+  [["img", "imgs"], ["image", "images"]],
+  [["pkg", "pkgs"], ["package", "packages"]],
+  [["lib", "libs"], ["library", "libraries"]],
+  [["fn", "func", "funcs"], ["function", "functions"]],
+  [["param", "params"], ["parameter", "parameters"]],
+  [["arg", "args"], ["argument", "arguments"]],
+  [["impl"], ["implementation"]],
+  [["perms", "authz"], ["permissions", "authorization"]],
+  [["authn"], ["authentication"]],
+  [["org", "orgs"], ["organization", "organizations", "organisation"]],
+  [["txn", "txns"], ["transaction", "transactions"]],
+  [["req", "reqs"], ["request", "requests"]],
+  [["resp"], ["response", "responses"]],
+  [["err", "errs"], ["error", "errors"]],
+  [["tz", "timezone", "timezones", "time zone"], ["timezone", "time zone", "utc"]],
+  [["dep"], ["dependency", "dependencies"]],
+  [["stg"], ["staging"]],
+  [["vm", "vms"], ["virtual machine", "virtual machines"]],
+  [["regex", "regexes", "regexp", "regexps"], ["regular expression", "regular expressions", "regex"]],
+  [["a11y"], ["accessibility", "accessible", "keyboard"]],
+  [["eng"], ["engineering", "engineer", "engineers"]],
+  [["mgmt"], ["management", "managed"]],
+  [["async"], ["asynchronous"]],
+  [["id", "ids", "identifier", "identifiers"], ["id", "ids", "identifier", "identifiers", "uuid", "uuids", "primary key", "primary keys"]],
+  [["erase", "erasure", "wipe", "wiped", "purge", "purged", "delete", "deleted", "deletion"], ["delete", "deleted", "deletion", "removed", "erased", "purged", "wiped"]],
+  [["outage", "outages", "downtime"], ["outage", "downtime", "incident", "goes down", "went down"]],
+  [["ship", "ships", "shipped", "shipping"], ["deploy", "deploys", "release", "releases", "ship", "ships"]],
+  [["bot", "bots", "chatbot", "chatbots", "assistant", "assistants"], ["assistant", "bot", "chatbot"]],
+  [["quota", "quotas", "throttle", "throttled", "throttling", "rate limit", "rate limits"], ["rate limit", "rate limited", "limit", "quota", "throttled"]],
+  [["spam", "junk"], ["spam", "junk"]],
+  [["avatar", "avatars", "profile picture", "profile pictures", "profile photo", "profile photos", "profile image"], ["profile pictures", "profile picture", "avatar", "avatars"]],
+  [["pentest", "pentests", "pen test", "pen tests", "penetration test", "penetration tests", "pentesting"], ["penetration test", "pentest", "pen test"]],
+  [["internet", "publicly", "public-facing", "internet-facing", "exposed"], ["public", "exposed", "internet"]],
+  [["panel", "console", "backoffice", "back office", "back-office"], ["admin tool", "admin", "dashboard", "panel", "console"]],
+  [["laptop", "laptops", "locally", "my machine", "local machine"], ["local", "locally", "laptop", "local development"]],
+  [["signup", "signups", "sign up", "sign-up", "register", "registration", "onboarding"], ["sign-up", "signup", "sign up", "registration"]],
+  [["logout", "log out", "sign out", "signed out", "logged out"], ["logged out", "log out", "session", "sessions"]],
+  [["wiki", "knowledge base"], ["notion", "confluence", "docs", "wiki"]],
+  [["ticket", "tickets", "issue tracker", "bug tracker"], ["tickets", "jira", "linear", "zendesk"]],
+  [["vulnerability", "vulnerabilities", "cve", "cves", "security patch", "security patches"], ["security updates", "vulnerability", "dependabot", "cve"]],
+  [["upgrade", "upgrades", "upgrading", "bump", "bumps", "bumping"], ["upgrade", "upgraded", "bump", "version"]],
+  [["crash report", "crash reports", "crash reporting", "exception tracking"], ["sentry", "exceptions", "crash reports"]],
+  [["cdn", "edge", "edge cache"], ["cloudfront", "cdn", "edge"]],
+  [["bucket", "buckets", "object storage", "blob storage", "blobs"], ["s3", "bucket", "object storage"]],
+  [["firewall", "waf", "bot protection", "bad bots"], ["waf", "firewall", "bots"]],
+  [["healthcheck", "healthchecks", "health check", "health checks", "uptime", "ping"], ["healthz", "uptime", "health"]],
+  [["encrypt", "encrypted", "encryption", "hash", "hashed", "hashing"], ["hashed", "encrypted", "sha-256", "bcrypt", "encryption"]],
+  [["rotate", "rotated", "rotation", "rotating"], ["rotate", "rotated", "rotation"]],
+  [["realtime", "real-time", "real time", "live updates", "push updates"], ["server-sent events", "websockets", "live", "realtime"]],
+  [["microservice", "microservices", "service-to-service", "internal calls", "inter-service"], ["internal service calls", "grpc", "services"]],
+  [["startup", "boot", "boots", "launch", "on launch", "cold start", "cold starts"], ["startup", "on startup", "launch", "boot", "cold start"]],
+  [["memory leak", "memory leaks", "leak", "leaks", "leaking"], ["leaked memory", "leak", "leaks", "leaked"]],
+  [["large files", "big files", "binaries", "binary files", "assets"], ["git lfs", "large files", "design files"]],
 ];
 
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
@@ -220,7 +281,7 @@ export function queryConcepts(query: string): Concept[] {
         if (c) c.from.push(...us.slice(i, i + n));
         else {
           const { terms, names } = t.make();
-          out.set(`kind:${t.label}`, concept(t.label, us.slice(i, i + n), terms, names));
+          out.set(`kind:${t.label}`, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}) });
         }
       }
       i += n - 1;
@@ -252,6 +313,31 @@ export function baseStem(word: string): string | null {
 export function baseWord(word: string): string {
   const m = DERIVED.exec(word);
   return m ? word.slice(0, word.length - m[0].length) : word;
+}
+
+/**
+ * Irregular verbs of developer talk, each form with the others: porter stems "kept" and "keep"
+ * apart ("how long do we keep dumps" / "backups are kept for 30 days").
+ */
+const IRREGULAR_GROUPS =
+  "keep keeps kept|run runs ran|write writes wrote written|build builds built|send sends sent|hold holds held|choose chooses chose chosen|" +
+  "break breaks broke broken|take takes took taken|make makes made|pay pays paid|find finds found|lose loses lost|begin begins began begun|" +
+  "drive drives drove driven|get gets got gotten|go goes went gone|give gives gave given|know knows knew known|see sees saw seen|" +
+  "buy buys bought|bring brings brought|teach teaches taught|think thinks thought|catch catches caught|throw throws threw thrown|" +
+  "freeze freezes froze frozen|hide hides hid hidden|ship ships shipped|fall falls fell fallen|leave leaves left|spend spends spent|" +
+  "split splits|set sets|put puts|cut cuts|hit hits|shut shuts|rise rises rose risen|grow grows grew grown|draw draws drew drawn";
+let irregular: Map<string, string[]> | undefined;
+
+/** The other forms of an irregular verb ("kept" -> keep, keeps), none for any other word. */
+export function irregularForms(word: string): readonly string[] {
+  if (!irregular) {
+    irregular = new Map();
+    for (const g of IRREGULAR_GROUPS.split("|")) {
+      const forms = g.split(" ");
+      for (const f of forms) irregular.set(f, forms.filter((x) => x !== f));
+    }
+  }
+  return irregular.get(word) ?? [];
 }
 
 /** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */

@@ -1,9 +1,10 @@
 import { DEFAULT_DECAY, type DecaySettings, scoreMemory, SECONDS_PER_DAY } from "./decay.ts";
 import { contentWords, type StemSet, stem, wordSet } from "./memory-terms.ts";
-import { baseStem, baseWord, type Concept, holdsConcept, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
+import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type MemoryTerms, queryConcepts } from "./recall-concepts.ts";
 
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
+import { type AnswerKind, answers, asksFor, isNumber } from "./recall-answer.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
 // text relevance with the decay score and recency, and near-duplicate detection.
@@ -22,6 +23,8 @@ export interface RecallTerms {
   match: string | null;
   /** The concepts' phrases in the expression (beside the words). */
   phrases: string[];
+  /** The kind of quantity the query asks for ("how long": a duration), when it asks for one (core/recall-answer.ts). */
+  asks?: AnswerKind;
 }
 
 /**
@@ -78,7 +81,8 @@ export function recallTerms(query: string): RecallTerms {
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   const phrases = [...new Set([...bases, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
-  return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR ") };
+  const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
+  return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR "), ...(asks ? { asks } : {}) };
 }
 
 /**
@@ -110,6 +114,8 @@ export interface Fit {
   strongFound: string[];
   /** All the query's words this memory holds. */
   found: ReadonlySet<string>;
+  /** The query asks for a quantity (RecallTerms.asks) and the memory states one. */
+  answered: boolean;
 }
 
 /**
@@ -127,7 +133,7 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     else {
       // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
       const b = baseStem(q);
-      if (b !== null && m.stems.has(b)) found.add(q);
+      if ((b !== null && m.stems.has(b)) || irregularForms(q).some((f) => m.words.has(f))) found.add(q);
       else if (q.length >= PREFIX_FROM) prefixed.push(q);
     }
   }
@@ -151,12 +157,20 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     got += wt;
     if (strong.has(w)) strongFound.push(w);
   }
+  // a question for a quantity ("how long...") is answered by a memory that states one: it counts as
+  // one more word of the query found (floorOf lets it carry a one-word match in the store's language)
+  const answered =
+    terms.asks === "choice"
+      ? terms.concepts.some((c) => c.kind && c.names.some((n) => m.entities.has(n)))
+      : terms.asks !== undefined && answers(m.words, terms.asks);
+  if (terms.asks !== undefined) weight += 1;
+  if (answered) got += 1;
   const covered = weight ? got / weight : 0;
   const n = strongFound.length;
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")
   const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size));
-  return { covered, passes, strongFound, found };
+  return { covered, passes, strongFound, found, answered };
 }
 
 /**
@@ -174,8 +188,12 @@ export function rareCoverage(terms: RecallTerms, fits: readonly Fit[]): number[]
   const weight = new Map(terms.words.map((w) => [w, (strong.has(w) ? 1 : 0.5) * Math.log(1 + c / (1 + (count.get(w) ?? 0)))]));
   let total = 0;
   for (const x of weight.values()) total += x;
+  // the quantity asked for weighs as a strong word, by how rare stating one is among the candidates
+  const answeredBy = fits.filter((f) => f.answered).length;
+  const answerWeight = terms.asks !== undefined ? Math.log(1 + c / (1 + answeredBy)) : 0;
+  total += answerWeight;
   return fits.map((f) => {
-    let got = 0;
+    let got = f.answered ? answerWeight : 0;
     for (const w of f.found) got += weight.get(w) ?? 0;
     return total > 0 ? got / total : 0;
   });
@@ -202,7 +220,8 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[]): boolean[] {
     }
   }
   const inLanguage = terms.strong.length >= 2 && terms.strong.every((w) => known.has(w));
-  return fits.map((f) => f.passes || (inLanguage && f.strongFound.some((w) => !held.has(w))));
+  // a memory that states the quantity asked for ("how long...": a duration) answers with one word
+  return fits.map((f) => f.passes || (inLanguage && (f.answered || f.strongFound.some((w) => !held.has(w)))));
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
@@ -260,12 +279,17 @@ export interface RankParts {
   score: number;
 }
 
-/** Weights of the blend: relevance leads; use and freshness reorder matches of like relevance. */
-export const BLEND = { base: 0.6, decay: 0.25, recency: 0.15, recencyHalfLifeDays: 30 } as const;
+/**
+ * Weights of the blend: relevance leads; use and freshness reorder matches of like relevance (within
+ * 10%). They weighed 0.4 before (0.25 + 0.15): a fresh memory 10% less relevant then outranked the
+ * answer ("what is the mobile app written in": the newest mobile memory first), and what freshness
+ * was for, a newer statement before the one it replaces, supersededAmong does by itself.
+ */
+export const BLEND = { base: 0.9, decay: 0.06, recency: 0.04, recencyHalfLifeDays: 30 } as const;
 
 /**
- * score = relevance · (0.6 + 0.25 · decay/(decay+1) + 0.15 · recency). An exact old match
- * (relevance 1) still scores 0.6, above a fresh memory half as relevant (at most 0.5); of two
+ * score = relevance · (0.9 + 0.06 · decay/(decay+1) + 0.04 · recency). An exact old match
+ * (relevance 1) still scores 0.9, above a fresh memory 10% less relevant (at most 0.9); of two
  * equally relevant memories the more used, the fresher ranks first.
  */
 export function rank(m: RankInputs, bestRelevance: number, now: number, decay: DecaySettings = DEFAULT_DECAY): RankParts {
@@ -347,17 +371,44 @@ export function replacedWords(content: string): string[] {
 }
 
 /**
+ * What a statement says before its first number, and that number: "The free trial is 30 days"
+ * -> ["the free trial is", "30"]. null without a number, or with fewer than two meaningful words
+ * before it (too little to be the same subject).
+ */
+export function leadAndNumber(content: string): [string, string] | null {
+  const words = content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const i = words.findIndex(isNumber);
+  if (i < 0) return null;
+  const lead = words.slice(0, i);
+  if (lead.filter((w) => !STOP_WORDS.has(w) && !WEAK_WORDS.has(w)).length < 2) return null;
+  return [lead.join(" "), words[i]!];
+}
+
+/**
  * Which of these memories a newer one among them replaces: a newer statement that names what it
  * replaces ("we moved from Sidekiq to BullMQ"), and an older statement that holds those words
- * (all of them, or two when more were named). Returns older id -> newer id.
+ * (all of them, or two when more were named); or a newer statement that says the same words up
+ * to a number and another number there ("The free trial is 14 days" after "The free trial is 30
+ * days": the figure changed). Returns older id -> newer id.
  */
 export function supersededAmong(items: readonly Statement[]): Map<string, string> {
   const out = new Map<string, string>();
   // what each statement says it replaces, worked out once (a regex over its text), not per pair
   const says = new Map<Statement, string[]>();
   const replacedBy = (s: Statement) => says.get(s) ?? says.set(s, replacedWords(s.content)).get(s)!;
+  const leads = new Map<Statement, [string, string] | null>();
+  const leadOf = (s: Statement) => (leads.has(s) ? leads.get(s)! : leads.set(s, leadAndNumber(s.content)).get(s)!);
+  const olderThan = (o: Statement, n: Statement) => o.created_at < n.created_at || (o.created_at === n.created_at && o.id < n.id);
   for (const n of items) {
     if (!STATEMENTS.has(n.type)) continue;
+    const lead = leadOf(n);
+    if (lead) {
+      for (const o of items) {
+        if (o === n || !olderThan(o, n) || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
+        const other = leadOf(o);
+        if (other && other[0] === lead[0] && other[1] !== lead[1]) out.set(o.id, n.id);
+      }
+    }
     for (const phrase of replacedBy(n)) {
       const named = phrase.split(" ").map(stem);
       const need = Math.min(named.length, 2);

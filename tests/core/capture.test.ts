@@ -213,6 +213,17 @@ describe("the cue reading (cues.ts)", () => {
     assert.deepEqual(kept("I keep running out of ideas for the onboarding page design"), []);
     assert.deepEqual(kept("Nobody should be running migrations from their laptop."), ["decision: Nobody should be running migrations from their laptop"]);
   });
+  test("policies from a date, a plan against, a practice named by its use, a check before reporting", () => {
+    assert.deepEqual(kept("starting today, hotfixes go through the same review as everything else"), ["decision: hotfixes go through the same review as everything else"]);
+    assert.deepEqual(kept("The way we do it here: feature folders, not layer folders."), ["decision: feature folders, not layer folders"]);
+    assert.equal(kept("we're not doing server components yet, the team isn't ready").length, 1);
+    assert.deepEqual(kept("we're not doing anything on Friday"), []);
+    assert.equal(kept("Redis INCR with a TTL per user is how we count API calls.").length, 1);
+    assert.equal(kept("I'd like you to run the linter before telling me something is done.").length, 1);
+    assert.deepEqual(kept("I'd like you to run the linter on this file"), []);
+    // a status line: moving on is no move
+    assert.deepEqual(kept("migrations ran fine on staging, moving on to the API changes"), []);
+  });
   test("a negated choice: against it when said as one, undecided otherwise", () => {
     assert.deepEqual(kept("Not going with Firebase — vendor lock-in."), ["decision: Not going with Firebase"]);
     assert.deepEqual(kept("We haven't decided, not going with anything yet"), []);

@@ -5,7 +5,8 @@ import { isShortId } from "../../src/core/ids.ts";
 import { recallText, storedTerms, termsFromStored, TERMS_VERSION } from "../../src/core/memory-terms.ts";
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
-import { collapseNearDuplicates, contentWords, fitOf, floorOf, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
+import { answers, asksFor } from "../../src/core/recall-answer.ts";
+import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -197,6 +198,36 @@ describe("the relevance floor and concepts", () => {
     assert.deepEqual(floor("how do we rotate the signing keys", better), [true, false, false]);
   });
 
+  test("a question for a quantity: a memory that states one answers it with one word shared", () => {
+    assert.equal(asksFor("how long do we keep database dumps around"), "duration");
+    assert.equal(asksFor("how often does the ios app get released"), "frequency");
+    assert.equal(asksFor("when does the nightly export job run"), "time");
+    assert.equal(asksFor("max avatar size"), "amount");
+    assert.equal(asksFor("which database do we use"), null);
+    // a question for a product of a kind the query names: answered by a memory carrying one
+    const t = recallTerms("which database do we use");
+    assert.equal(t.asks, "choice");
+    assert.equal(fitOf(t, memoryTerms("We use PostgreSQL 16 for orders", ["postgresql"])).answered, true);
+    assert.equal(fitOf(t, memoryTerms("The database is backed up nightly", [])).answered, false);
+    assert.equal(recallTerms("are we on postgres").asks, undefined);
+    assert.equal(answers(wordSet("backups are kept for 30 days"), "duration"), true);
+    assert.equal(answers(wordSet("we keep three availability zones"), "duration"), false);
+    assert.equal(answers(wordSet("releases ship every two weeks"), "frequency"), true);
+    assert.equal(answers(wordSet("the export runs at 02:00 UTC"), "time"), true);
+    const store = ["The nightly invoice export loads the whole month", "The invoice export runs at 02:00 UTC", "The invoice export is written in Go"];
+    // "export" alone is held by a better match: the time stated carries the second memory
+    assert.deepEqual(floor("when does the nightly export run", store), [true, true, false]);
+    assert.deepEqual(floor("what does the nightly export load", store), [true, false, false]);
+    // never without a word of the store's: an off-topic question for a number stays unanswered
+    assert.deepEqual(floor("how many players are on a basketball team", ["The team has 5 engineers"]), [false]);
+  });
+
+  test("irregular verbs are found in their other forms", () => {
+    const t = recallTerms("how long do we keep dumps");
+    assert.ok(fitOf(t, memoryTerms("pg_dump backups are kept for 30 days", [])).found.has("keep"));
+    assert.ok(!fitOf(t, memoryTerms("the keeper of the dumps", [])).found.has("keep"));
+  });
+
   test("rare words weigh more in the coverage that ranks", () => {
     const t = recallTerms("how do cache keys look");
     const ms = ["Cache keys are namespaced by service", "Reads use cache-aside: look in the cache first", "The cache holds product pages", "CI caches the store"];
@@ -220,6 +251,16 @@ describe("superseded knowledge", () => {
     // an older memory never replaces a newer one; the same order stays when the newer leads
     assert.equal(supersededAmong([{ ...old, created_at: 3 }, newer]).size, 0);
     assert.deepEqual(newerFirst(["new", "old"], (x) => x, replaced), ["new", "old"]);
+  });
+
+  test("a newer statement with the same words up to another number replaces the older", () => {
+    const old = st("old", "fact", 1, "The free trial is 30 days and requires a credit card.");
+    const newer = st("new", "decision", 2, "The free trial is 14 days and does not ask for a card.");
+    const same = st("same", "fact", 3, "The free trial is 14 days long.");
+    const other = st("other", "fact", 4, "Logs are kept for 14 days.");
+    assert.deepEqual(leadAndNumber(old.content), ["the free trial is", "30"]);
+    assert.equal(leadAndNumber("We keep 3 zones"), null);
+    assert.deepEqual([...supersededAmong([old, newer, same, other])], [["old", "new"]]);
   });
 
   test("what a change names is cut at the first small word; numbers and weak words are not names", () => {

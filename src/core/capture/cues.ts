@@ -53,7 +53,7 @@ const CHOSE =
 const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
 const RULE =
-  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|as of (?:now|today|this release|the next release|v?\d[\w.]*)|effective (?:immediately|today|now|from|as of)|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
+  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
   /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
@@ -65,7 +65,7 @@ const MUST = /(?<=\S\s+)\bmust\b/i;
 const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
 const CHANGE =
-  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?=[^.;]{0,60}\b(?:off|from|to|over)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
+  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
   /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
@@ -73,11 +73,16 @@ const NOW_STATE =
 const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choose|chose|adopt|adopted)\s+(?:with\s+|for\s+)?/i;
 /** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
 const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b/i;
+/** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
+const NOT_DOING =
+  /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)/i;
+/** A practice named by its use: "Redis INCR with a TTL per user is how we count API calls". */
+const HOW_WE = /\b(?:is|are)\s+how\s+(?:we|the team)\s+(?!(?:feel|felt|think|thought|got|ended up|found)\b)/i;
 /** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
 const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:with|through|via|by|using|on|in|to)\b/i;
 /** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
 const STACK =
-  /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by)\b/i;
+  /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by|talks?|speaks?)\b/i;
 /** A statement of how things are done, for every case: "All API responses are camelCase", "Branch names follow the pattern ...". */
 const UNIVERSAL =
   /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,7}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
@@ -94,7 +99,7 @@ const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:\d+\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:\d+\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed)|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
 
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
 const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that)\b)(?:the|our|their|some|all|every|most|\p{L}+s)\b/iu;
@@ -108,6 +113,8 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: MUST, base: 0.6 },
   { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOT_CHOOSING, base: 0.65, against: true },
+  { type: "decision", re: NOT_DOING, base: 0.6, against: true, needsTopic: true },
+  { type: "decision", re: HOW_WE, base: 0.6, needsTopic: true },
   { type: "decision", re: NOTE, base: 0.6, needsSpecific: true },
   { type: "decision", re: TAKE, base: 0.6, needsKnown: true },
   { type: "decision", re: CHANGE, base: 0.6, needsSpecific: true },
@@ -132,6 +139,8 @@ const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 
 /** Output the assistant gives: a standing instruction about it is a preference, not a task. */
 const OUTPUT = /\b(?:answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
+/** A step asked for before every report of work done: a standing instruction whatever the task. */
+const BEFORE_REPORT = /\bbefore (?:you (?:tell|say|report|claim|mark|call|declare)|telling|saying|reporting|claiming|marking|calling|declaring)\b[^.;]{0,40}\b(?:done|finished|complete|ready|works|fixed|passes)\b/i;
 /** Words that make an instruction standing rather than for now. */
 const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every time|in general|from now on|short|shorter|concise|brief|terse|skip|without|no more|don't|do not)\b/i;
 
@@ -140,7 +149,10 @@ const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every tim
  * short, skip the basics", "give me TypeScript examples by default"): the preference it states.
  */
 export function standingInstruction(s: string): CueReading | null {
-  if (!OUTPUT.test(s) || !STANDING_WORDS.test(s) || NOT_KEPT.test(s)) return null;
+  if (NOT_KEPT.test(s)) return null;
+  // "run the linter before telling me something is done": a check asked for before any report
+  if (BEFORE_REPORT.test(s)) return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
+  if (!OUTPUT.test(s) || !STANDING_WORDS.test(s)) return null;
   return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
 }
 
@@ -172,6 +184,8 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
   // "Consensus in the arch meeting: event sourcing only for the ledger": a lead names what follows
   const lead = label && s.slice(cs[i]!.end).trimStart().startsWith(":") && i + 1 < cs.length;
   if (lead) {
+    // "The way we do it here: feature folders, not layer folders": all that follows the colon
+    if (type !== "solution" && type !== "problem") return s.slice(cs[i + 1]!.start);
     i++;
     label = false;
   }
@@ -219,7 +233,7 @@ function namedAfter(s: string, from: number): boolean {
  */
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
-  return FIXED.test(s) || TROUBLE.test(s) || OUTPUT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return FIXED.test(s) || TROUBLE.test(s) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**

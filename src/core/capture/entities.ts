@@ -132,7 +132,10 @@ const NOT_TERMS = new Set(
     // words written in capitals that name no technology: commands, keywords, states, units
     "listen notify incr decr ttl user users failed failure fail failing passed pass error errors warn warning info debug skip skipped " +
     "locked lts get post put patch delete head select insert update where join limit offset null true false done utc gmt pst est cet " +
-    "max min avg sum count todo asap eta faq diy etc"
+    "max min avg sum count todo asap eta faq diy etc " +
+    // days in the plural ("releases move to Tuesdays"), roles and the shorthand of chat and planning
+    "mondays tuesdays wednesdays thursdays fridays saturdays sundays dst " +
+    "dba dbas sre sres po cfo coo cio vp vps hr fe be em ic sme pto ooo wfh eow tbh btw fwiw iirc nb ps cc dm dms pov okr okrs kpis poc pocs mvps"
   ).split(" "),
 );
 

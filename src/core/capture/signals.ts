@@ -124,7 +124,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   // a policy from now on: the statement is the clause that holds the words
-  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now))\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now|(?:this|next) (?:week|sprint|month|release))|starting (?:today|now|immediately|(?:this|next) (?:week|sprint|month|release)))\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
   // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
   {
     type: "decision",
@@ -153,7 +153,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
   {
     type: "decision",
-    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|keep|put|send|route|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
+    re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|keep|put|send|route|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style|index|search|render|serve|compile|generate|validate|encrypt|hash|sign|track|trace|parse|sync|stream|publish|process|transform|load|import|export|back up|replicate|proxy|resize|compress)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
     base: 0.55,
     needsEntity: true,
   },
@@ -305,7 +305,7 @@ export const CONSTRAINT =
 
 /** A question by its words, when its question mark is missing. */
 export const QUESTION_START =
-  /^(?:(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|have|has|am)\s+(?:we|i|you|they|it|this|that|there|the|he|she|anyone|someone)\b|(?:what|why|how|which|who|whom|whose)\b(?!\s+(?:we|i)\s+(?:decided|chose|agreed|settled)))/i;
+  /^(?:(?:should|shall|could|can|would|will|do|does|did|is|are|was|were|have|has|am)\s+(?:we|i|you|they|it|this|that|there|the|he|she|anyone|someone)\b|(?:any|some|no)\s+(?:idea|clue|thoughts?)\s+(?:why|how|what|where|when|whether|if|on)\b|(?:what|why|how|which|who|whom|whose)\b(?!\s+(?:we|i)\s+(?:decided|chose|agreed|settled)))/i;
 
 /** Words before a sentence that carry nothing ("ok, so ..."). */
 export const INTERJECTIONS = /^(?:(?:ok|okay|so|now|alright|all right|hey|hi|well|great|thanks|thank you|cool|also|and|then|next|btw|fyi|note|remember|just so you know|for the record|keep in mind)(?:\s+that)?[,!.:;-]?\s+)+/i;

@@ -1,0 +1,77 @@
+import type { WordSet } from "./memory-terms.ts";
+
+// What kind of answer a question asks for, when it asks for a quantity ("how long", "how often",
+// "when", "how many", "how much", "max size"), and whether a memory states one. The asking words
+// are stop or weak words, so a paraphrase that asks "how long do we keep database dumps" shares
+// one strong word ("dumps") with the memory that answers it ("pg_dump backups are kept for 30
+// days") and as many with any other memory about dumps or databases: the duration in the memory
+// is what tells the answer. Pure; looks at a memory's word set only (the index keeps it).
+
+export type AnswerKind = "duration" | "frequency" | "time" | "count" | "amount" | "choice";
+
+const ASKS: readonly [RegExp, AnswerKind][] = [
+  [/\bhow often\b|\bhow frequently\b|\bhow many times\b|\bwhat cadence\b|\bwhat schedule\b|\bon what schedule\b/, "frequency"],
+  [/\bhow long\b|\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\b|\b(?:expiry|lifetime|retention period|ttl|timeout) of\b/, "duration"],
+  [/^(?:so |and |but |ok |okay )?when\b|\bwhen (?:do|does|did|is|are|was|were|will|should|can)\b|\bwhat time\b|\bwhich day\b|\bwhat day\b/, "time"],
+  [/\bhow much\b|\bhow big\b|\bhow large\b|\bhow small\b|\bwhat size\b|\b(?:max|maximum|min|minimum|largest|biggest|smallest) (?:\w+ )?(?:size|amount|length|number|count|limit|price|cost|upload|file|width|height)\b|\bsize limit\b|\b(?:max|maximum|largest|biggest) \w+ size\b/, "amount"],
+  [/\bhow many\b|\bnumber of\b|\bhow fast\b|\bhow slow\b/, "count"],
+];
+
+/** A question for a choice: "which X", "what X do we use", "what is it written in". */
+const CHOICE = /\bwhich\b|^(?:so |and |ok )?what\b|\bwhat (?:\w+ )?(?:do|does|did|are|is|should) (?:we|they|you|i)\b/;
+
+/**
+ * The kind of quantity a question asks for, if it asks for one; else "choice" for a question that
+ * asks which product of a kind (names: the query names a kind of thing, a recall concept with
+ * products: "which database"), answered by a memory that carries one of them as an entity.
+ */
+export function asksFor(query: string, names = false): AnswerKind | null {
+  const q = query.toLowerCase();
+  for (const [re, kind] of ASKS) if (re.test(q)) return kind;
+  return names && CHOICE.test(q) ? "choice" : null;
+}
+
+const NUMBER_WORDS = new Set(
+  "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty ninety hundred thousand million dozen half".split(" "),
+);
+const TIME_UNITS = new Set("ms millisecond milliseconds second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks month months year years".split(" "));
+const FREQUENCY = new Set("every daily nightly weekly monthly yearly annually quarterly hourly once twice biweekly fortnightly".split(" "));
+const CALENDAR = new Set(
+  (
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays " +
+    "january february march april may june july august september october november december " +
+    "nightly daily weekly monthly midnight noon utc am pm morning evening"
+  ).split(" "),
+);
+const AMOUNT_UNITS = new Set("kb mb gb tb bytes dollars dollar usd eur gbp cents percent ms rps requests seats".split(" "));
+
+/** A number in digits or in words. */
+export const isNumber = (w: string) => /^\d+$/.test(w) || NUMBER_WORDS.has(w);
+
+/** Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). */
+export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">): boolean {
+  let number = false;
+  let unit = false;
+  for (const w of words) {
+    if (isNumber(w)) number = true;
+    switch (kind) {
+      case "frequency":
+        if (FREQUENCY.has(w)) return true;
+        break;
+      case "time":
+        if (CALENDAR.has(w) || /^\d{1,2}$/.test(w) && words.has("utc")) return true;
+        break;
+      case "duration":
+        if (TIME_UNITS.has(w)) unit = true;
+        break;
+      case "amount":
+        if (AMOUNT_UNITS.has(w)) unit = true;
+        break;
+      case "count":
+        unit = true;
+        break;
+    }
+    if (number && unit) return true;
+  }
+  return false;
+}
