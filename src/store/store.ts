@@ -15,6 +15,7 @@ import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
+import { EV } from "./watch-events.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
@@ -289,6 +290,15 @@ export class Store {
     const w = await openFolderWatch();
     if (w && !this.watch) this.watch = new RefreshWatch(w, this.fs, this.root);
     else w?.close();
+  }
+
+  /**
+   * This process is about to make these events in a record folder, keeping the index in step
+   * with them (RefreshWatch.expect); null when no watch is kept.
+   */
+  get expectOwn(): ((dir: string, name: string, mask: number) => void) | null {
+    const w = this.watch;
+    return w ? (dir, name, mask) => w.expect(dir, name, mask) : null;
   }
 
   close(): void {
@@ -1303,7 +1313,15 @@ export class StoreTx {
       this.store.bulkMarked = true;
     }
     const logged = !deferred && this.logged(rel);
-    writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json, !deferred && !logged);
+    const name = rel.slice(dir.length + 1);
+    const expect = this.store.expectOwn;
+    const onTemp = expect
+      ? (temp: string) => {
+          expect(dir, temp, EV.CREATE | EV.CLOSE_WRITE | EV.MOVED_FROM);
+          expect(dir, name, EV.MOVED_TO);
+        }
+      : undefined;
+    writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
     if (deferred) {
       this.unsyncedFiles.push(rel);
       this.unsynced.add(dir);
@@ -1419,6 +1437,7 @@ export class StoreTx {
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
     const dir = dirOf(rel);
+    this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
     this.unplaced(rel);
     const made = this.created.indexOf(rel);
