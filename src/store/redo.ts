@@ -117,22 +117,30 @@ export function recoverRedo(fs: StoreFs, root: string): string[] {
   return redone;
 }
 
+/** Above this many paths a durable point flushes the whole file system at once (one syncfs). */
+const FSYNC_EACH_UP_TO = 64;
+
 /**
  * A durable point (holding the write lock): every file the journal's not-durable writes left is
- * flushed (syncfs where it can, else an fsync of each file and folder), then the marker goes.
- * A commit calls this before it drops the entries it committed.
+ * flushed, then the marker goes. A commit calls this before it drops the entries it committed.
+ * A few paths are fsynced one by one (with their folders): syncfs flushes everything every
+ * process has written on that file system, seconds on a busy shared disk; many (a server's hours
+ * of touches) at once by syncfs, where the backing can.
  */
 export function settleRedo(fs: StoreFs, root: string): void {
   const marker = `${root}/${REDO_MARKER}`;
   if (!fs.stat(marker)) return;
-  if (!fs.syncAll(root)) {
-    const dirs = new Set<string>();
-    for (const [rel, { text }] of lastWrites(fs, root)) {
-      dirs.add(dirOf(rel));
-      if (text !== null && fs.stat(`${root}/${rel}`)?.isFile) fs.fsyncFile(`${root}/${rel}`);
-    }
-    for (const dir of dirs) fs.fsyncDir(`${root}/${dir}`);
+  // every path such a write named, also those changed again since by someone else: a crash after
+  // the entries are gone would otherwise be free to bring back an older file
+  const paths = new Set<string>();
+  for (const e of readJournal(fs, root)) for (const p of Object.keys(e.redo ?? {})) paths.add(p);
+  if (paths.size > FSYNC_EACH_UP_TO && fs.syncAll(root)) paths.clear();
+  const dirs = new Set<string>();
+  for (const rel of paths) {
+    dirs.add(dirOf(rel));
+    if (fs.stat(`${root}/${rel}`)?.isFile) fs.fsyncFile(`${root}/${rel}`);
   }
+  for (const dir of dirs) fs.fsyncDir(`${root}/${dir}`);
   try {
     fs.unlink(marker);
   } catch {
