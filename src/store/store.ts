@@ -1410,6 +1410,9 @@ export class StoreTx {
       try {
         fs.rename(`${root}/${backup}`, `${root}/${rel}`);
         fs.fsyncDir(`${root}/${dirOf(rel)}`);
+        // the record was never replaced (its new file could not be written): both names are the
+        // one file, and rename(2) then leaves both; the backup name goes
+        if (fs.stat(`${root}/${backup}`)) fs.unlink(`${root}/${backup}`);
       } catch {
         // the next refresh indexes whatever is there; the backup, if left, is cleared when old
       }
