@@ -18,9 +18,12 @@ export function isTempName(name: string): boolean {
  * `durable: false` (a bulk write): no fsync of the file or its folder here; the caller makes the
  * whole batch durable at one point before it acknowledges anything (StoreTx.makeDurable). The
  * rename is still atomic, so a killed process leaves the old file or the new one, whole.
+ * `onTemp`: told the temp file's name before it is made (a watch told of a process's own writes).
  */
-export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string, durable = true): void {
-  const tmp = `${dir}/.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
+export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string, durable = true, onTemp?: (tempName: string) => void): void {
+  const tempName = `.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
+  onTemp?.(tempName);
+  const tmp = `${dir}/${tempName}`;
   try {
     if (durable) fs.writeNewDurable(tmp, text);
     else fs.writeNew(tmp, text);

@@ -1,5 +1,6 @@
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
+import { bootId } from "./boot.ts";
 import type { StoreFs } from "./fs-port.ts";
 import { KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR } from "./layout.ts";
 
@@ -16,19 +17,8 @@ import { KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR } from "./layout.ts";
 
 export const BULK_MARKER = `${LOCAL_DIR}/bulk-write.json`;
 
-const BOOT_ID = "/proc/sys/kernel/random/boot_id";
-
-/** This boot of the machine (Linux), or null where it cannot be told. */
-function bootId(fs: StoreFs): string | null {
-  try {
-    return fs.readText(BOOT_ID).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
 export function writeBulkMarker(fs: StoreFs, root: string, nowMs: number): void {
-  writeAtomic(fs, `${root}/${LOCAL_DIR}`, BULK_MARKER.slice(LOCAL_DIR.length + 1), `${JSON.stringify({ boot: bootId(fs), started: nowMs })}\n`);
+  writeAtomic(fs, `${root}/${LOCAL_DIR}`, BULK_MARKER.slice(LOCAL_DIR.length + 1), `${JSON.stringify({ boot: bootId(), started: nowMs })}\n`);
 }
 
 export function removeBulkMarker(fs: StoreFs, root: string): void {
@@ -71,7 +61,7 @@ export function recoverBulkWrite(fs: StoreFs, root: string): string[] {
     // unreadable: treated as a crash of unknown time (every record file is looked at)
   }
   const removed: string[] = [];
-  const boot = bootId(fs);
+  const boot = bootId();
   const sameBoot = boot !== null && marker.boot === boot;
   if (!sameBoot) {
     // a second of slack: mtimes and the marker's clock may differ by the file system's granularity

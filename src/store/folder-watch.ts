@@ -7,6 +7,13 @@
 // Only under Bun on Linux (bun:ffi and glibc); anywhere else there is no watch and every refresh
 // stats the folders as before.
 
+/** One event: the watch, what happened (inotify's mask) and the entry's name ("" for the folder itself). */
+export interface WatchEvent {
+  wd: number;
+  mask: number;
+  name: string;
+}
+
 export interface FolderWatch {
   /** Watch a folder (again: the same watch); false when it cannot be watched (gone, the watch limit reached). */
   add(path: string, parentOnly: boolean): number | null;
@@ -14,7 +21,7 @@ export interface FolderWatch {
    * The watches with events since the last call; `gone`: those whose folder was removed or moved
    * away (to be watched again by path); `overflow`: the queue overflowed, anything may have changed.
    */
-  drain(): { wds: Set<number>; gone: Set<number>; overflow: boolean };
+  drain(): { events: WatchEvent[]; gone: Set<number>; overflow: boolean };
   close(): void;
 }
 
@@ -77,6 +84,7 @@ export async function openFolderWatch(): Promise<FolderWatch | null> {
   const buf = new Uint8Array(64 * 1024);
   const view = new DataView(buf.buffer);
   const bufPtr = c.ptr(buf);
+  const decoder = new TextDecoder();
   let open = true;
   return {
     add(path, parentOnly) {
@@ -85,7 +93,7 @@ export async function openFolderWatch(): Promise<FolderWatch | null> {
       return wd < 0 ? null : wd;
     },
     drain() {
-      const wds = new Set<number>();
+      const events: WatchEvent[] = [];
       const gone = new Set<number>();
       let overflow = !open;
       while (open) {
@@ -96,12 +104,15 @@ export async function openFolderWatch(): Promise<FolderWatch | null> {
           const mask = view.getUint32(at + 4, true);
           if (mask & IN_Q_OVERFLOW || wd < 0) overflow = true;
           else {
-            wds.add(wd);
+            const len = view.getUint32(at + 12, true);
+            let end = at + 16;
+            while (end < at + 16 + len && buf[end] !== 0) end++;
+            events.push({ wd, mask, name: end > at + 16 ? decoder.decode(buf.subarray(at + 16, end)) : "" });
             if (mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) gone.add(wd);
           }
         }
       }
-      return { wds, gone, overflow };
+      return { events, gone, overflow };
     },
     close() {
       if (!open) return;

@@ -83,6 +83,9 @@ function writeSynced(path: string, flags: "wx" | "a", text: string): void {
     if (flags === "a") size = fs.fstatSync(fd).size;
     fs.writeSync(fd, text);
     fs.fsyncSync(fd);
+    // a file this append made (the journal, after a commit emptied it): its name must survive a
+    // crash too, as its line may be the only durable copy of a write (store/redo.ts)
+    if (size === 0) fsyncFolder(path.slice(0, path.lastIndexOf("/")) || ".");
   } catch (e) {
     if (size !== undefined) {
       try {
@@ -94,6 +97,18 @@ function writeSynced(path: string, flags: "wx" | "a", text: string): void {
     throw e;
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+function fsyncFolder(p: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(p, "r");
+    fs.fsyncSync(fd);
+  } catch {
+    // some filesystems refuse fsync on a folder; the rename itself is still atomic
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -159,15 +174,5 @@ export const nodeFs: StoreFs = {
     }
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),
-  fsyncDir(p) {
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(p, "r");
-      fs.fsyncSync(fd);
-    } catch {
-      // some filesystems refuse fsync on a folder; the rename itself is still atomic
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  },
+  fsyncDir: fsyncFolder,
 };

@@ -32,7 +32,23 @@ export interface JournalEntry {
    * missing here (or an entry without it) is read from disk when committed.
    */
   files?: Record<string, string | null>;
+  /**
+   * The paths this change wrote without an fsync of their own (store/redo.ts): for each, the
+   * inode its new file got and its mtime (0 and the time of the removal for a file removed).
+   * After a crash of the machine the entry's texts are written again where the disk lost them.
+   */
+  redo?: Record<string, RedoStamp>;
   at: number;
+}
+
+/** [inode of the file written (0: removed), its mtime or the removal's time, in ms]. */
+export type RedoStamp = [number, number];
+
+function redoOf(v: unknown): Record<string, RedoStamp> | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  const out: Record<string, RedoStamp> = Object.create(null);
+  for (const [k, x] of Object.entries(v)) if (Array.isArray(x) && x.length === 2 && typeof x[0] === "number" && typeof x[1] === "number") out[k] = [x[0], x[1]];
+  return out;
 }
 
 /** A journal entry's files, kept only when each is a text or null (anything else: read the disk). */
@@ -54,7 +70,8 @@ export function journalEntryOf(line: string): JournalEntry | null {
   const e = parsed.ok ? (parsed.value as Partial<JournalEntry>) : null;
   if (!e || typeof e.op !== "string" || typeof e.message !== "string" || !Array.isArray(e.paths)) return null;
   const files = filesOf(e.files);
-  return { op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), at: typeof e.at === "number" ? e.at : 0 };
+  const redo = redoOf(e.redo);
+  return { op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), ...(redo ? { redo } : {}), at: typeof e.at === "number" ? e.at : 0 };
 }
 
 /** Entries in order; a torn last line (a crash mid-append) is skipped, as are foreign lines. */

@@ -1,5 +1,6 @@
 import type { StoreFs } from "./fs-port.ts";
-import type { FolderWatch } from "./folder-watch.ts";
+import type { FolderWatch, WatchEvent } from "./folder-watch.ts";
+import { OWN_BITS } from "./watch-events.ts";
 import { isShardDirName, LOCAL_DIR, LOCAL_RECORDS, type RecordKind, topDirs } from "./layout.ts";
 
 // When a long-running process may skip the quick refresh (store.ts refresh): the quick refresh
@@ -11,11 +12,23 @@ import { isShardDirName, LOCAL_DIR, LOCAL_RECORDS, type RecordKind, topDirs } fr
 //   the watches being set on every folder of the kind, and on the folders above them, before that
 //   scan listed them;
 // - no other connection committed to the index (SQLite's data_version), nor was it replaced.
-// Otherwise the scan runs exactly as it would without a watch. What a skip leaves undone is only
+// Otherwise the scan runs exactly as it would without a watch. Two kinds of event are not
+// changes a scan could find: in a folder above the record folders, an entry that is not a record
+// folder (the journal, the index's files, a backup of a replaced record: every write makes some);
+// and in a record folder, the events this process's own write announced just before it made
+// them (expect: its temp file made, written and renamed, the record's new name, a removal), each
+// taken once, by name, at the next look. That write kept the index in step with those files, so
+// its own events no longer cost the next read a scan of every folder; anything else in the same
+// folder (a hand edit, another process's write: other names, or the same name once more) is an
+// event as before. What a skip leaves undone is only
 // bookkeeping: a folder or file found settled once its racy window has passed is recorded as
 // trusted at the next scan instead (refresh.ts).
 
 export const ALL_KINDS: readonly RecordKind[] = ["memory", "relation"];
+
+/** Entries of the folders above the record folders that are (or hold) record folders. */
+const RECORD_FOLDER_NAMES = new Set(["memories", "relations", "local"]);
+const IN_ISDIR = 0x40000000;
 
 export interface ScanToken {
   kinds: readonly RecordKind[];
@@ -34,6 +47,34 @@ export class RefreshWatch {
   /** Folders whose entries (shards) must be listed again before the next scan: changed, or never listed. */
   private readonly relist = new Set<number>();
   private broken = false;
+  /** Watches of the folders above the record folders. */
+  private readonly parents = new Set<number>();
+  /** Events announced by this process's own writes, not yet seen: "wd/name" -> the mask bits still to come. */
+  private readonly expected = new Map<string, number>();
+
+  /**
+   * This process is about to make these events in a record folder (store-relative), holding the
+   * write lock and keeping the index in step with them; a folder not watched is left out (its
+   * events, if any, count).
+   */
+  expect(dir: string, name: string, mask: number): void {
+    const wd = this.watched.get(dir);
+    if (wd === undefined || this.parents.has(wd)) return;
+    const key = `${wd}/${name}`;
+    this.expected.set(key, (this.expected.get(key) ?? 0) | mask);
+  }
+
+  /** Whether an event could change what a scan finds. */
+  private counts(e: WatchEvent): boolean {
+    if (this.parents.has(e.wd)) return e.name === "" || RECORD_FOLDER_NAMES.has(e.name);
+    const key = `${e.wd}/${e.name}`;
+    const left = this.expected.get(key);
+    const bits = e.mask & OWN_BITS;
+    if (left === undefined || bits === 0 || bits !== (e.mask & ~IN_ISDIR) || (left & bits) !== bits) return true;
+    if (left & ~bits) this.expected.set(key, left & ~bits);
+    else this.expected.delete(key);
+    return false;
+  }
 
   constructor(
     private readonly watch: FolderWatch,
@@ -43,11 +84,15 @@ export class RefreshWatch {
 
   /** Whether these kinds' folders and the index are as their last complete scan found them. */
   unchanged(kinds: readonly RecordKind[], version: string): boolean {
-    const { wds, gone, overflow } = this.watch.drain();
-    for (const wd of wds) {
-      for (const k of this.kindsOf.get(wd) ?? ALL_KINDS) this.bump(k);
-      this.relist.add(wd);
+    const { events, gone, overflow } = this.watch.drain();
+    for (const e of events) {
+      if (!this.counts(e)) continue;
+      for (const k of this.kindsOf.get(e.wd) ?? ALL_KINDS) this.bump(k);
+      this.relist.add(e.wd);
     }
+    // a write's own events are all queued by the time it returns (inotify queues inside the
+    // system call): whatever was announced and not seen by now is not waited for
+    this.expected.clear();
     for (const wd of gone) for (const [rel, w] of this.watched) if (w === wd) this.watched.delete(rel);
     if (overflow) {
       for (const k of ALL_KINDS) this.bump(k);
@@ -92,6 +137,7 @@ export class RefreshWatch {
     if (had !== undefined) return this.relist.delete(had);
     const wd = this.watch.add(`${this.root}/${rel}`, parentOnly);
     if (wd !== null) {
+      if (parentOnly) this.parents.add(wd);
       const was = this.kindsOf.get(wd);
       this.kindsOf.set(wd, was && was !== kinds ? ALL_KINDS : kinds);
       this.watched.set(rel, wd);

@@ -15,7 +15,9 @@ import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
-import { appendJournal, JOURNAL_FILE, type JournalEntry, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
+import { EV } from "./watch-events.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
+import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
@@ -220,10 +222,14 @@ export class Store {
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
       const store = new Store(root, fs, meta, IndexDb.open(":memory:", busy), ino, opts.nowMs ?? Date.now, busy);
+      if (crashedRedo(fs, root)) await store.recoverRedo();
       await store.recoverIndex(ino);
       return store;
     }
     const store = new Store(root, fs, meta, index, ino, opts.nowMs ?? Date.now, busy);
+    // the machine restarted since writes that were durable only in the journal: before anything
+    // reads the files, each the crash lost is written again (store/redo.ts)
+    if (crashedRedo(fs, root)) await store.recoverRedo();
     // a new index cannot tell what changed before it existed: the next commit compares every file
     // (only those no change took, when there was no record file to miss)
     if (index.created) {
@@ -284,6 +290,15 @@ export class Store {
     const w = await openFolderWatch();
     if (w && !this.watch) this.watch = new RefreshWatch(w, this.fs, this.root);
     else w?.close();
+  }
+
+  /**
+   * This process is about to make these events in a record folder, keeping the index in step
+   * with them (RefreshWatch.expect); null when no watch is kept.
+   */
+  get expectOwn(): ((dir: string, name: string, mask: number) => void) | null {
+    const w = this.watch;
+    return w ? (dir, name, mask) => w.expect(dir, name, mask) : null;
   }
 
   close(): void {
@@ -449,7 +464,8 @@ export class Store {
             // later changes do to the same files before the commit runs
             const paths = [...new Set(shared)];
             const files = Object.fromEntries([...tx.left].filter(([p]) => !isMachineLocalPath(p)));
-            this.journalBuffer.push({ op: tx.op, message, paths, files, at: this.nowSeconds() });
+            const redo = tx.redoStamps.size ? { redo: Object.fromEntries(tx.redoStamps) } : {};
+            this.journalBuffer.push({ op: tx.op, message, paths, files, ...redo, at: this.nowSeconds() });
           }
           return out;
         },
@@ -523,6 +539,18 @@ export class Store {
 
   /** Set by a bulk transaction that wrote its marker (bulk-write.ts). */
   bulkMarked = false;
+
+  /**
+   * Shared record files are written without their own fsyncs, the journal's line being their
+   * durable point (store/redo.ts); only where a crash of the machine can be told apart.
+   */
+  readonly redoWrites = redoAvailable();
+
+  /** Write again what a crash of the machine lost of the journal's writes (holding the lock); returns those paths. */
+  async recoverRedo(): Promise<string[]> {
+    await loadSyncAll();
+    return this.writeLock().hold(() => (crashedRedo(this.fs, this.root) ? recoverRedo(this.fs, this.root) : []));
+  }
 
   /**
    * Once per process, in a write: temp files a killed process left at the store's top and in its
@@ -869,6 +897,23 @@ export class StoreTx {
 
   /** New record files written in bulk, not yet durable. */
   private readonly unsyncedFiles: string[] = [];
+
+  /**
+   * Shared paths written or removed without an fsync of their own: the stamp the journal entry
+   * keeps for each, so that after a crash its text is put back where the disk lost it (redo.ts).
+   */
+  readonly redoStamps = new Map<string, RedoStamp>();
+  private redoMarked = false;
+
+  /** Whether a change at this path may wait for a later durable point, its journal line being its own. */
+  private logged(rel: string): boolean {
+    if (this.bulk || !this.store.redoWrites || isMachineLocalPath(rel)) return false;
+    if (!this.redoMarked) {
+      ensureRedoMarker(this.store.fs, this.store.root);
+      this.redoMarked = true;
+    }
+    return true;
+  }
 
   /** Paths this transaction wrote or removed, in order. */
   readonly changed: string[] = [];
@@ -1267,7 +1312,16 @@ export class StoreTx {
       writeBulkMarker(fs, root, this.store.nowMs());
       this.store.bulkMarked = true;
     }
-    writeAtomic(fs, `${root}/${dir}`, rel.slice(dir.length + 1), json, !deferred);
+    const logged = !deferred && this.logged(rel);
+    const name = rel.slice(dir.length + 1);
+    const expect = this.store.expectOwn;
+    const onTemp = expect
+      ? (temp: string) => {
+          expect(dir, temp, EV.CREATE | EV.CLOSE_WRITE | EV.MOVED_FROM);
+          expect(dir, name, EV.MOVED_TO);
+        }
+      : undefined;
+    writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
     if (deferred) {
       this.unsyncedFiles.push(rel);
       this.unsynced.add(dir);
@@ -1276,6 +1330,10 @@ export class StoreTx {
     this.changed.push(rel);
     this.left.set(rel, json);
     const st = fs.stat(`${root}/${rel}`);
+    if (logged) {
+      if (st) this.redoStamps.set(rel, [st.ino, st.mtime]);
+      else fs.fsyncDir(`${root}/${dir}`); // gone already (a racing hand removal): nothing to redo, as before
+    }
     if (st) {
       this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
     }
@@ -1352,6 +1410,9 @@ export class StoreTx {
       try {
         fs.rename(`${root}/${backup}`, `${root}/${rel}`);
         fs.fsyncDir(`${root}/${dirOf(rel)}`);
+        // the record was never replaced (its new file could not be written): both names are the
+        // one file, and rename(2) then leaves both; the backup name goes
+        if (fs.stat(`${root}/${backup}`)) fs.unlink(`${root}/${backup}`);
       } catch {
         // the next refresh indexes whatever is there; the backup, if left, is cleared when old
       }
@@ -1379,6 +1440,7 @@ export class StoreTx {
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
     const dir = dirOf(rel);
+    this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
     this.unplaced(rel);
     const made = this.created.indexOf(rel);
@@ -1387,6 +1449,7 @@ export class StoreTx {
       // where its ends say): no change at that path at all
       this.created.splice(made, 1);
       this.left.delete(rel);
+      this.redoStamps.delete(rel);
       for (let i = this.changed.indexOf(rel); i >= 0; i = this.changed.indexOf(rel)) this.changed.splice(i, 1);
       // and a failure must not put it back (it may name a local memory)
       for (let i = this.movedFrom.findIndex((m) => m.path === rel); i >= 0; i = this.movedFrom.findIndex((m) => m.path === rel)) this.movedFrom.splice(i, 1);
@@ -1394,8 +1457,10 @@ export class StoreTx {
       this.changed.push(rel);
       this.left.set(rel, null);
     }
-    // the folder is fsynced once, at the end of the transaction (gc removes thousands of files)
-    this.unsynced.add(dir);
+    // a logged removal is redone after a crash (redo.ts); any other's folder is fsynced once, at
+    // the end of the transaction (gc removes thousands of files)
+    if (made < 0 && this.logged(rel)) this.redoStamps.set(rel, [0, Date.now()]);
+    else this.unsynced.add(dir);
     this.store.index.deleteFile(rel);
     this.touched.add(dir);
   }

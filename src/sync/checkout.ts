@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
+import { bootId } from "../store/boot.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
 import { readJournal } from "../store/journal.ts";
 import { LOCAL_DIR } from "../store/layout.ts";
@@ -56,16 +57,6 @@ export interface CheckoutPlan {
   boot?: string;
 }
 
-const BOOT_ID = "/proc/sys/kernel/random/boot_id";
-
-/** This boot of the machine (Linux), or undefined where it cannot be told. */
-function bootId(): string | undefined {
-  try {
-    return fs.readFileSync(BOOT_ID, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function writeIntent(root: string, plan: CheckoutPlan): void {
   fs.mkdirSync(`${root}/${LOCAL_DIR}`, { recursive: true });
@@ -171,7 +162,7 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
 /** Check out a new commit (the caller holds the store's write lock). */
 export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<void> {
   const gitdir = `${store.root}/.git`;
-  const boot = bootId();
+  const boot = bootId() ?? undefined;
   writeIntent(store.root, boot ? { ...plan, boot } : plan);
   faultPoint("checkout-intent");
   const files = plan.paths.filter((p) => !p.keep);
@@ -215,7 +206,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const codec = await store.codec();
   const firstSeen = firstJournalOps(store);
   // the machine restarted since the checkout began: its files may not all have reached the disk
-  const crashed = plan.boot !== undefined && plan.boot !== bootId();
+  const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   for (const p of plan.paths) {
     if (p.keep) continue;
     const now = await fileOid(`${store.root}/${p.path}`);

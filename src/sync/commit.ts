@@ -5,6 +5,8 @@ import { parseJsonText } from "../core/model/validate.ts";
 import type { Codec } from "../store/codec.ts";
 import { recordFilePaths } from "../store/load-all.ts";
 import { appendJournal, dropJournal, readJournalText, RESCAN_NO_RECORDS } from "../store/journal.ts";
+import { loadSyncAll } from "../store/fs-port.ts";
+import { settleRedo } from "../store/redo.ts";
 import { idFromFileName, KIND_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
@@ -372,6 +374,10 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       writeRefAtomic(gitdir, branch, head);
       faultPoint("commit-ref");
     }
+    // the files of the entries about to go are made durable first: until now their lines were
+    // their only durable copy (store/redo.ts)
+    await loadSyncAll();
+    settleRedo(store.fs, dir);
     dropJournal(store.fs, dir, entries.length, journal.text);
     // a skipped file is looked at again by every commit (and reported) until it is fixed or
     // removed: journaled without a text, so the next commit reads it from disk

@@ -55,6 +55,15 @@ describe("memsync serve: one store kept open, every outside write seen", () => {
       assert.deepEqual(await searchIds(s.url, "quetzal"), [hid]);
       fs.unlinkSync(added);
       assert.deepEqual(await searchIds(s.url, "quetzal"), []);
+
+      // the server's own write leaves its watch clean (no scan for the next read), yet a hand
+      // edit of the same file right after it, by rename as editors do, is seen
+      assert.equal((await post(`${s.url}/v1/touch`, { ids: [sid] })).status, 200);
+      const now = JSON.parse(fs.readFileSync(file, "utf8"));
+      fs.writeFileSync(`${file}.edit`, JSON.stringify({ ...now, content: "ocelot edited by hand after a touch" }));
+      fs.renameSync(`${file}.edit`, file);
+      assert.equal((await found(s.url, sid))?.content, "ocelot edited by hand after a touch");
+      assert.deepEqual(await searchIds(s.url, "ocelot"), [sid]);
     });
   });
 
