@@ -121,6 +121,7 @@ const MIGRATE_6 = "ALTER TABLE memory_docs ADD COLUMN terms TEXT";
  */
 const MIGRATE_7 = `${DIR_SUMS_SCHEMA}
 ${FILES_PROBLEM}
+DELETE FROM dir_sums;
 INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure) SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM (${DIR_SUMS_FROM_FILES});`;
 
 const DROP = `
