@@ -479,9 +479,9 @@ export class IndexDb {
   }
 
   problems(): FileRow[] {
-    // through the partial index of the rows with a problem (a scan of the whole table before
+    // the partial index of the rows with a problem serves this (a scan of the whole table before
     // version 8); sorted here, as ordered by path SQLite would walk the path index, every row
-    const rows = this.q("SELECT * FROM files INDEXED BY files_problem WHERE problem IS NOT NULL").all() as unknown as FileRow[];
+    const rows = this.q("SELECT * FROM files WHERE problem IS NOT NULL").all() as unknown as FileRow[];
     return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 

@@ -3,8 +3,8 @@
 // git's index. What it compares those stats with need not be 13,000 rows loaded from SQLite:
 // in a folder whose listing cannot have changed (its mtime is the one recorded, and trusted), the
 // names are the index's names and each name keeps its inode, so the folder is unchanged exactly
-// when every file's (mtime, size) is. Sums of the stamps, made by SQLite per folder on one side
-// and while statting on the other, tell that: an edit moves the sum of mtimes (whole, kept exact
+// when every file's (mtime, size) is. Sums of the stamps, kept per folder by triggers on the
+// index's files table on one side (DIR_SUMS_SCHEMA) and made while statting on the other, tell that: an edit moves the sum of mtimes (whole, kept exact
 // in two parts) or of sizes, and edits that cancel each other there (an mtime set back by one
 // file's copy with -p and forward by another's edit, by the same millisecond) still move a mixed
 // sum of (inode, mtime, size) terms. A folder whose sums differ, or that holds a racily clean or a
