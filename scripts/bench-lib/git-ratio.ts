@@ -17,7 +17,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { loadAverage } from "./cold.ts";
-import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
+import { ensureBenchStore, scratchCopy } from "./generate.ts";
 import { arg } from "./args.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -96,7 +96,11 @@ function setUp(size: number, storeDir: string): Contender[] {
       run(["git", "-C", store, "config", "user.name", "bench"]);
       run(["git", "-C", store, "status", "--porcelain"]); // refreshes the index the clone wrote racily
     }
-    run([PUSHER, "clone", hub, other]);
+    // the clone that pushes the 100 changes (untimed): a copy of the store on the hub, as each
+    // memsync contender is (a `memsync clone` of the 50k hub took over 16 minutes at load 40-70)
+    scratchCopy(storeDir, other);
+    run([PUSHER, "--store", other, "remote", "set", hub]);
+    run([PUSHER, "--store", other, "sync"]);
     out.push({ label: c.label, bin: c.bin, store, hub, other });
   }
   return out;
@@ -150,7 +154,10 @@ for (const size of sizes) {
   if (!fs.existsSync(path.join(storeDir, ".memsync", "committed.json")) || (fs.existsSync(journal) && fs.statSync(journal).size > 0)) run([PUSHER, "--store", storeDir, "commit"]);
   console.error(`[${new Date().toISOString()}] ${size}: setting up ${bins.length + 1} contenders`);
   const cs = setUp(size, storeDir);
-  for (const c of cs) if (c.bin) await settle(c.store);
+  // settled by each contender's own binary (an in-process Store of this checkout would give an
+  // older binary an index of a newer version, which it rebuilds)
+  await new Promise((r) => setTimeout(r, 2100));
+  for (const c of cs) if (c.bin) run([c.bin, "--store", c.store, "status"]);
   const hundred = hundredOf(storeDir);
   if (only.includes("status")) {
     const l0 = loadAverage();

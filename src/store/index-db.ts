@@ -3,7 +3,7 @@ import { storedTerms, TERMS_VERSION } from "../core/memory-terms.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
-import { FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
+import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
 // record files so reads need not open thousands of them. Everything in it can be rebuilt from the
@@ -11,7 +11,7 @@ import { FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 7;
+const INDEX_VERSION = 8;
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -32,6 +32,9 @@ FROM memory_docs d;`;
 /** A relation read by its file's path (a commit's refresh compares each new file with the index: a scan of every relation per file without it). */
 const RELATIONS_PATH = "CREATE INDEX IF NOT EXISTS relations_path ON relations(path);";
 
+/** The few files with a problem, found without a scan of every file row (status asks on every run). */
+const FILES_PROBLEM = "CREATE INDEX IF NOT EXISTS files_problem ON files(path) WHERE problem IS NOT NULL;";
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
   path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, checked_at INTEGER NOT NULL
@@ -42,6 +45,7 @@ CREATE TABLE IF NOT EXISTS files (
   problem TEXT
 );
 CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
+${FILES_PROBLEM}
 CREATE TABLE IF NOT EXISTS memories (
   rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
   type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
@@ -71,6 +75,7 @@ CREATE TABLE IF NOT EXISTS relations (
 CREATE INDEX IF NOT EXISTS relations_from ON relations(from_id);
 CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 ${RELATIONS_PATH}
+${DIR_SUMS_SCHEMA}
 `;
 
 /**
@@ -110,10 +115,19 @@ CREATE INDEX IF NOT EXISTS memories_conflicts ON memories(created_at) WHERE conf
  */
 const MIGRATE_6 = "ALTER TABLE memory_docs ADD COLUMN terms TEXT";
 
+/**
+ * Version 7 to 8: each folder's stamp sums in a table of their own, kept by triggers on the files
+ * table (stamp-sums.ts), filled from the files in place, and the files with a problem indexed.
+ */
+const MIGRATE_7 = `${DIR_SUMS_SCHEMA}
+${FILES_PROBLEM}
+DELETE FROM dir_sums;
+INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure) SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM (${DIR_SUMS_FROM_FILES});`;
+
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
-DROP TABLE IF EXISTS relations;
+DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums;
 `;
 
 export interface DirRow {
@@ -280,12 +294,15 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6) {
+              if (version === 2 || version === 5 || version === 6 || version === 7) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
-                if (!(db.prepare("PRAGMA table_info(memory_docs)").all() as { name: string }[]).some((c) => c.name === "terms")) db.exec(MIGRATE_6);
-                idx.fillTerms();
-                db.exec(RELATIONS_PATH);
+                if (version <= 6) {
+                  if (!(db.prepare("PRAGMA table_info(memory_docs)").all() as { name: string }[]).some((c) => c.name === "terms")) db.exec(MIGRATE_6);
+                  idx.fillTerms();
+                  db.exec(RELATIONS_PATH);
+                }
+                db.exec(MIGRATE_7);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -320,7 +337,7 @@ export class IndexDb {
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
   clear(): void {
     this.db.exec(
-      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations;",
+      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations; DELETE FROM dir_sums;",
     );
   }
 
@@ -462,8 +479,8 @@ export class IndexDb {
   }
 
   problems(): FileRow[] {
-    // scanned in table order and sorted here: ordered by path, SQLite walked the path index and
-    // looked up every row by it (13,000 lookups at 10k for the few rows with a problem)
+    // the partial index of the rows with a problem serves this (a scan of the whole table before
+    // version 8); sorted here, as ordered by path SQLite would walk the path index, every row
     const rows = this.q("SELECT * FROM files WHERE problem IS NOT NULL").all() as unknown as FileRow[];
     return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }

@@ -9,8 +9,8 @@ import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { planIsEmpty } from "../../src/store/refresh.ts";
-import { addStamp, emptySums } from "../../src/store/stamp-sums.ts";
-import { Store } from "../../src/store/store.ts";
+import { addStamp, DIR_SUMS_FROM_FILES, emptySums } from "../../src/store/stamp-sums.ts";
+import { INDEX_FILE, Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers/env.ts";
 
 // A full refresh (status) compares a folder whose listing cannot have changed by sums of its
@@ -143,4 +143,62 @@ describe("full refresh by folder sums", () => {
     }
   });
   }
+  test("the sums kept by triggers stay the files table's sums through writes, rewrites, settles, duplicates and deletes; an index of version 7 gets them in place", async () => {
+    const { DatabaseSync } = await import("node:sqlite");
+    const { store, root, ms, skip } = await settledStore(["golf seven", "hotel eight", "india nine"], "sharded");
+    const kept = (db: InstanceType<typeof DatabaseSync>) => db.prepare("SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM dir_sums ORDER BY kind, dir").all();
+    const made = (db: InstanceType<typeof DatabaseSync>) => db.prepare(`SELECT * FROM (${DIR_SUMS_FROM_FILES}) ORDER BY kind, dir`).all();
+    const file = path.join(root, INDEX_FILE);
+    const check = (what: string) => {
+      const db = new DatabaseSync(file);
+      try {
+        assert.deepEqual(kept(db), made(db), what);
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      check("after the first writes and their settling");
+      // new files in two folders (a new shard folder too), racily clean at first
+      await store.write((tx) => [tx.putMemory(mem("juliet ten")), tx.putMemory(mem("kilo eleven", `${newId().slice(0, -2)}b8`))]);
+      check("after new files");
+      await store.write((tx) => tx.putMemory(updateMemory(tx.memory(ms[0]!.id), { content: "golf seven, rewritten" }, T0 + 5).memory));
+      check("after a rewrite");
+      skip(10_000);
+      await store.refresh(true); // racily clean rows settled: their indexed_at moves
+      check("after settling");
+      // a second copy of a record in another folder: set aside as a duplicate
+      const dupDir = path.join(root, "memories", "c9");
+      fs.mkdirSync(dupDir, { recursive: true });
+      fs.copyFileSync(path.join(root, "memories", "a7", `${ms[1]!.id}.json`), path.join(dupDir, `${ms[1]!.id}.json`));
+      await store.refresh(true);
+      check("after a duplicate was found");
+      await store.write((tx) => tx.removeMemory(ms[1]!.id));
+      check("after a delete of the record with a duplicate");
+      fs.rmSync(dupDir, { recursive: true });
+      await store.refresh(true);
+      check("after a folder went away");
+      const db = new DatabaseSync(file);
+      assert.equal((db.prepare("SELECT count(*) AS n FROM dir_sums WHERE dir = 'memories/c9'").get() as { n: number }).n, 0, "an emptied folder's row is dropped");
+      db.exec("DROP TABLE dir_sums; DROP INDEX files_problem; PRAGMA user_version = 7");
+      db.close();
+    } finally {
+      store.close();
+    }
+    // an index of version 7 (no sums table, no triggers): upgraded in place, not rebuilt
+    const again = await Store.open(root);
+    try {
+      assert.equal(again.index.created, false, "not rebuilt");
+      check("after the upgrade");
+      const plan = new DatabaseSync(file);
+      const detail = (plan.prepare("EXPLAIN QUERY PLAN SELECT * FROM files WHERE problem IS NOT NULL").all() as { detail: string }[]).map((r) => r.detail).join("; ");
+      plan.close();
+      assert.match(detail, /files_problem/, "the files with a problem found through their index, made by the upgrade");
+      assert.ok(planIsEmpty(await again.refresh(true)));
+      await again.write((tx) => tx.putMemory(mem("lima twelve")));
+      check("the upgrade's triggers keep them");
+    } finally {
+      again.close();
+    }
+  });
 });
