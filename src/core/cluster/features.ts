@@ -72,9 +72,23 @@ function tokenOf(raw: string): Token {
 export function contentTerms(text: string): { terms: string[]; negated: string[] } {
   const terms: string[] = [];
   const negated: string[] = [];
+  walkTerms(text, tokenOf, (t, isNegated) => {
+    if (isNegated) {
+      negated.push(t);
+      terms.push(`!${t}`);
+    } else terms.push(t);
+  });
+  return { terms, negated };
+}
+
+/**
+ * The negation rule, once: each token of `text`, told whether a negation word stands within
+ * NEGATION_REACH skipped words before it (the first term after a negation takes it).
+ */
+function walkTerms<T>(text: string, tokenize: (raw: string) => typeof NEGATION | typeof SKIP | T, onTerm: (t: T, negated: boolean) => void): void {
   let reach = 0;
   for (const raw of words(text)) {
-    const t = tokenOf(raw);
+    const t = tokenize(raw);
     if (t === NEGATION) {
       reach = NEGATION_REACH;
       continue;
@@ -83,13 +97,9 @@ export function contentTerms(text: string): { terms: string[]; negated: string[]
       if (reach) reach--;
       continue;
     }
-    if (reach) {
-      negated.push(t);
-      terms.push(`!${t}`);
-      reach = 0;
-    } else terms.push(t);
+    onTerm(t as T, reach > 0);
+    reach = 0;
   }
-  return { terms, negated };
 }
 
 /**
@@ -164,23 +174,12 @@ function sortedSet(xs: number[]): Int32Array {
 export function featuresOf(m: { content: string; tags: readonly string[]; entities: readonly string[] }, vocab: Vocabulary): Features {
   const terms: number[] = [];
   const negated: number[] = [];
-  let reach = 0;
-  for (const raw of words(m.content)) {
-    const t = vocab.token(raw);
-    if (t === NEGATION) {
-      reach = NEGATION_REACH;
-      continue;
-    }
-    if (t === SKIP) {
-      if (reach) reach--;
-      continue;
-    }
-    if (reach) {
+  walkTerms(m.content, (raw) => vocab.token(raw), (t, isNegated) => {
+    if (isNegated) {
       negated.push(t.id);
       terms.push(vocab.negatedId(t));
-      reach = 0;
     } else terms.push(t.id);
-  }
+  });
   return {
     words: sortedSet(terms),
     tags: sortedSet(m.tags.map((t) => vocab.tags.id(t))),
