@@ -2,7 +2,7 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "./atomic-write.ts";
 import { bootId } from "./boot.ts";
 import type { StoreFs } from "./fs-port.ts";
-import { readJournal, type RedoStamp } from "./journal.ts";
+import { type JournalEntry, readJournal, type RedoStamp } from "./journal.ts";
 import { dirOf, LOCAL_DIR } from "./layout.ts";
 
 // One durable point per acknowledged write: the journal line. A write of a shared record already
@@ -127,13 +127,14 @@ const FSYNC_EACH_UP_TO = 64;
  * process has written on that file system, seconds on a busy shared disk; many (a server's hours
  * of touches) at once by syncfs, where the backing can.
  */
-export function settleRedo(fs: StoreFs, root: string): void {
+export function settleRedo(fs: StoreFs, root: string, entries?: readonly JournalEntry[]): void {
   const marker = `${root}/${REDO_MARKER}`;
   if (!fs.stat(marker)) return;
   // every path such a write named, also those changed again since by someone else: a crash after
   // the entries are gone would otherwise be free to bring back an older file
   const paths = new Set<string>();
-  for (const e of readJournal(fs, root)) for (const p of Object.keys(e.redo ?? {})) paths.add(p);
+  // (the caller's entries when it has read the journal already: a commit has, under the same lock)
+  for (const e of entries ?? readJournal(fs, root)) for (const p of Object.keys(e.redo ?? {})) paths.add(p);
   if (paths.size > FSYNC_EACH_UP_TO && fs.syncAll(root)) paths.clear();
   const dirs = new Set<string>();
   for (const rel of paths) {

@@ -377,7 +377,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     // the files of the entries about to go are made durable first: until now their lines were
     // their only durable copy (store/redo.ts)
     await loadSyncAll();
-    settleRedo(store.fs, dir);
+    settleRedo(store.fs, dir, entries);
     dropJournal(store.fs, dir, entries.length, journal.text);
     // a skipped file is looked at again by every commit (and reported) until it is fixed or
     // removed: journaled without a text, so the next commit reads it from disk
