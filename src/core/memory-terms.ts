@@ -133,25 +133,47 @@ export function storedTerms(m: Pick<Memory, "content" | "gist" | "entities"> & {
  * Words of one stored line, looked up in the text itself (a native search) and split only when
  * gone through: a cold process runs recall's code before the JIT has warmed up, and building a
  * Set of every word, stem and content word of 50 candidates cost more than the lookups it served.
+ * A long-running process (serve, mcp) keeps a memory's terms across requests (ops/recall.ts), so
+ * one line is looked up many times: past SET_AFTER lookups it becomes a Set, whose lookup does
+ * not grow with the line's length.
  */
 class StoredWords implements WordSet, StemSet {
   private readonly padded: string;
   private list: string[] | undefined;
+  private set: Set<string> | undefined;
+  private lookups = 0;
 
   constructor(private readonly line: string) {
     this.padded = ` ${line} `;
   }
 
   has(word: string): boolean {
+    if (this.set) return this.set.has(word);
+    if (++this.lookups > SET_AFTER) {
+      this.set = new Set(this.words());
+      return this.set.has(word);
+    }
     return word !== "" && !word.includes(" ") && this.padded.includes(` ${word} `);
   }
 
   [Symbol.iterator](): Iterator<string> {
-    return (this.list ??= this.line ? this.line.split(" ") : []).values();
+    return this.words().values();
+  }
+
+  private words(): string[] {
+    return (this.list ??= this.line ? this.line.split(" ") : []);
   }
 }
 
+/** Lookups of one stored line before it is made a Set (one recall makes a few dozen at most). */
+const SET_AFTER = 64;
+
 const HEAD = `${TERMS_VERSION}\n`;
+
+/** Whether stored terms are of this version (termsFromStored reads them). */
+export function storedTermsCurrent(stored: string): boolean {
+  return stored.startsWith(HEAD);
+}
 
 /** A memory's terms from what storedTerms made (null when the text is not of this version's form). */
 export function termsFromStored(stored: string, entities: readonly string[]): RecallMemoryTerms | null {

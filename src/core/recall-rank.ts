@@ -317,24 +317,65 @@ export const NEAR_DUPLICATE = 0.85;
  * Whether two word sets are near-duplicates. The shared words are at most the smaller set, so
  * sets whose sizes differ by more than the threshold allows are not, without comparing their
  * words (most pairs of candidates: comparing each pair's words was most of recall's own time).
+ * Then each set's sketch (sketchOf) bounds what they can share: a bit set in one sketch and not
+ * in the other stands for at least one word of that set missing from the other, so most pairs
+ * of sets of like size are ruled out with a few integer operations too.
  */
 export function nearDuplicates(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   const [small, large] = a.size <= b.size ? [a.size, b.size] : [b.size, a.size];
   if (large > 0 && small / large <= NEAR_DUPLICATE) return false;
+  const sa = sketchOf(a);
+  const sb = sketchOf(b);
+  let onlyA = 0;
+  let onlyB = 0;
+  for (let i = 0; i < SKETCH_WORDS; i++) {
+    onlyA += bitCount(sa[i]! & ~sb[i]!);
+    onlyB += bitCount(sb[i]! & ~sa[i]!);
+  }
+  const shared = Math.min(a.size - onlyA, b.size - onlyB);
+  if (shared / (a.size + b.size - shared) <= NEAR_DUPLICATE) return false;
   return similarity(a, b) > NEAR_DUPLICATE;
+}
+
+/** 32-bit words in a sketch: 128 bits, one set per word of the set (FNV-1a of the word). */
+const SKETCH_WORDS = 4;
+/** Sketches of the sets compared, made once per set (a server keeps a memory's set across requests). */
+const sketches = new WeakMap<ReadonlySet<string>, Uint32Array>();
+
+export function sketchOf(set: ReadonlySet<string>): Uint32Array {
+  let sk = sketches.get(set);
+  if (sk) return sk;
+  sk = new Uint32Array(SKETCH_WORDS);
+  for (const w of set) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+    const bit = (h >>> 0) % (SKETCH_WORDS * 32);
+    sk[bit >>> 5]! |= 1 << (bit & 31);
+  }
+  sketches.set(set, sk);
+  return sk;
+}
+
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 /**
  * Group items (best first) so each near-duplicate joins the first, better item it resembles.
- * Returns the kept items with the ids folded into each.
+ * Returns the kept items with the ids folded into each; with `limit`, the first `limit` of them
+ * (an item that resembles none of those starts a group past the limit, which is not returned,
+ * and later items are not compared with it: the first group they resemble is among the first
+ * `limit` or is not returned either).
  */
-export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) => ReadonlySet<string>, idOf: (t: T) => string): { item: T; collapsed: string[] }[] {
+export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) => ReadonlySet<string>, idOf: (t: T) => string, limit = Infinity): { item: T; collapsed: string[] }[] {
   const kept: { item: T; words: ReadonlySet<string>; collapsed: string[] }[] = [];
   for (const item of items) {
     const words = wordsOf(item);
     const twin = kept.find((k) => nearDuplicates(words, k.words));
     if (twin) twin.collapsed.push(idOf(item));
-    else kept.push({ item, words, collapsed: [] });
+    else if (kept.length < limit) kept.push({ item, words, collapsed: [] });
   }
   return kept.map(({ item, collapsed }) => ({ item, collapsed }));
 }
@@ -384,6 +425,30 @@ export function leadAndNumber(content: string): [string, string] | null {
   return [lead.join(" "), words[i]!];
 }
 
+/** What a statement's text says of what it replaces: replacedWords and leadAndNumber of it. */
+interface Said {
+  replaces: string[];
+  lead: [string, string] | null;
+}
+
+/** Texts whose Said a process keeps (a server ranks the same memories on many prompts). */
+const SAID_KEPT = 4096;
+const said = new Map<string, Said>();
+
+/** Said of a text, kept by the text itself (a changed memory is a new text); the oldest go first. */
+function saidOf(content: string): Said {
+  const had = said.get(content);
+  if (had) {
+    said.delete(content);
+    said.set(content, had);
+    return had;
+  }
+  const made: Said = { replaces: replacedWords(content), lead: leadAndNumber(content) };
+  if (said.size >= SAID_KEPT) said.delete(said.keys().next().value!);
+  said.set(content, made);
+  return made;
+}
+
 /**
  * Which of these memories a newer one among them replaces: a newer statement that names what it
  * replaces ("we moved from Sidekiq to BullMQ"), and an older statement that holds those words
@@ -393,32 +458,32 @@ export function leadAndNumber(content: string): [string, string] | null {
  */
 export function supersededAmong(items: readonly Statement[]): Map<string, string> {
   const out = new Map<string, string>();
-  // what each statement says it replaces, worked out once (a regex over its text), not per pair
-  const says = new Map<Statement, string[]>();
-  const replacedBy = (s: Statement) => says.get(s) ?? says.set(s, replacedWords(s.content)).get(s)!;
-  const leads = new Map<Statement, [string, string] | null>();
-  const leadOf = (s: Statement) => (leads.has(s) ? leads.get(s)! : leads.set(s, leadAndNumber(s.content)).get(s)!);
   const olderThan = (o: Statement, n: Statement) => o.created_at < n.created_at || (o.created_at === n.created_at && o.id < n.id);
+  // statements by what they say before their number: only those with the same lead are compared
+  // (every pair was compared before, most of this function's time), in the items' order
+  const byLead = new Map<string, Statement[]>();
+  for (const s of items) {
+    const lead = STATEMENTS.has(s.type) ? saidOf(s.content).lead : null;
+    if (lead) byLead.set(lead[0], [...(byLead.get(lead[0]) ?? []), s]);
+  }
   for (const n of items) {
     if (!STATEMENTS.has(n.type)) continue;
-    const lead = leadOf(n);
+    const { lead, replaces } = saidOf(n.content);
     if (lead) {
-      for (const o of items) {
-        if (o === n || !olderThan(o, n) || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
-        const other = leadOf(o);
-        if (other && other[0] === lead[0] && other[1] !== lead[1]) out.set(o.id, n.id);
+      for (const o of byLead.get(lead[0])!) {
+        if (o === n || !olderThan(o, n) || out.has(o.id)) continue;
+        if (saidOf(o.content).lead![1] !== lead[1]) out.set(o.id, n.id);
       }
     }
-    for (const phrase of replacedBy(n)) {
+    for (const phrase of replaces) {
       const named = phrase.split(" ").map(stem);
       const need = Math.min(named.length, 2);
       for (const o of items) {
         // older: created earlier, or in the same second with an earlier id (UUIDv7 ids follow time)
-        const older = o.created_at < n.created_at || (o.created_at === n.created_at && o.id < n.id);
-        if (o === n || !older || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
+        if (o === n || !olderThan(o, n) || !STATEMENTS.has(o.type) || out.has(o.id)) continue;
         if (named.filter((w) => o.terms.stems.has(w)).length < need) continue;
         // the older one saying it replaced the same thing is another change, not the old state
-        if (replacedBy(o).includes(phrase)) continue;
+        if (saidOf(o.content).replaces.includes(phrase)) continue;
         out.set(o.id, n.id);
       }
     }

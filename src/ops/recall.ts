@@ -2,7 +2,7 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
-import { memoryTerms, recallText, type RecallMemoryTerms, termsFromStored } from "../core/memory-terms.ts";
+import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
@@ -144,7 +144,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
   for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
   const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
-  const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id).slice(0, limit);
+  const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id, limit);
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
 
   const block = renderBlock({
@@ -185,34 +185,50 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
 const TERMS_KEPT = 8192;
 
 type Terms = RecallMemoryTerms;
-const kept = new Map<string, { text: string; terms: Terms }>();
+/** Per memory id: what its terms were made from (the index's stored terms, or its text) and them. */
+const kept = new Map<string, { from: string; entities: readonly string[]; terms: Terms }>();
 
 /**
  * A memory's terms (its words and their stems, over content, gist, tags and entities; the content's
  * meaningful words for near-duplicates), kept per memory: a long-running process (serve, mcp)
- * ranks the same memories on many prompts, and splitting and stemming each candidate's text was
- * most of recall's own time. The text is compared whole, so a changed memory is split again; the
- * oldest go first. The index keeps every memory's terms (made when it was indexed): those are
- * taken as they are, and only terms the index does not have (of another version) are made here.
+ * ranks the same memories on many prompts, and splitting and stemming each candidate's text, or
+ * reading its stored terms again and making the same sets of them, was most of recall's own time.
+ * They are kept while what they were made from is the same (the stored terms or the text, and
+ * the entities, compared whole): a changed memory gets terms of its new text. The index keeps
+ * every memory's terms (made when it was indexed): those are used; only a memory whose stored
+ * terms are of another version has its terms made from its text here. The oldest go first.
  */
 function termsOf(m: Memory, stored: string | null): Terms {
-  const fromIndex = stored === null ? null : termsFromStored(stored, m.entities);
-  if (fromIndex) return fromIndex;
-  const text = recallText(m);
   const had = kept.get(m.id);
-  if (had?.text === text) return had.terms;
+  // terms of another version are not used: keyed by the text they are then made from
+  const fromIndex = stored !== null && storedTermsCurrent(stored) ? stored : null;
+  const from = fromIndex ?? recallText(m);
+  if (had && had.from === from && sameWords(had.entities, m.entities)) {
+    // used again: the newest to go
+    kept.delete(m.id);
+    kept.set(m.id, had);
+    return had.terms;
+  }
+  const terms = (fromIndex === null ? null : termsFromStored(fromIndex, m.entities)) ?? termsOfText(m, fromIndex === null ? from : recallText(m));
+  if (had) kept.delete(m.id);
+  else if (kept.size >= TERMS_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(m.id, { from, entities: m.entities, terms });
+  return terms;
+}
+
+function termsOfText(m: Memory, text: string): Terms {
   // the content's words only for near-duplicates among those that pass the floor (most do not)
   let content: ReadonlySet<string> | undefined;
-  const terms: Terms = {
+  return {
     ...memoryTerms(text, m.entities),
     get content() {
       return (content ??= contentWords(m.content));
     },
   };
-  if (had) kept.delete(m.id);
-  else if (kept.size >= TERMS_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(m.id, { text, terms });
-  return terms;
+}
+
+function sameWords(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 function toItem(m: Memory, parts: RankParts, collapsed: string[], supersededBy: string | undefined): RecallItem {
