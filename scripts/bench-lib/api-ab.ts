@@ -5,10 +5,11 @@
 // (/proc/PID/stat); start to the first answer of GET /v1/health and of a get; MCP tools/call
 // (search, recall, get, save over /mcp; open_nodes over /mcp/memory) p50/p99 and CPU per call.
 //
-//   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--floor] [--duration 5] [--starts 6] [--calls 200] [--ops get,recall,touch,save]
+//   bun scripts/bench-lib/api-ab.ts --side NAME=BIN --side NAME=BIN [...] [--floor] [--duration 5] [--starts 6] [--calls 200] [--warm 500] [--ops get,recall,touch,save]
 //
 // --floor: the floor of api-bench.ts (a minimal Hono app compiled the same way, api-floor.ts) as
 // one more side, taking the same HTTP requests; it has no MCP, so its MCP cells are empty.
+// --warm: requests of each operation to each server before it is timed (api-bench.ts WARM_REQUESTS).
 //
 // Prints Markdown. The store comes from .bench/store-10000 (made by scripts/bench if missing).
 
@@ -17,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { bodyMaker, cannon, check, cpuMs, ensureFloor, OPS, type Op, type Run, sampleIds, startServer } from "./api-bench.ts";
+import { bodyMaker, cannon, check, cpuMs, ensureFloor, OPS, type Op, type Run, sampleIds, startServer, WARM_REQUESTS } from "./api-bench.ts";
 import { loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
@@ -40,6 +41,7 @@ const A = SIDES[0]!;
 const duration = num("--duration", 5);
 const starts = num("--starts", 6);
 const calls = num("--calls", 200);
+const warm = num("--warm", WARM_REQUESTS);
 const ops = (opt("--ops") ?? OPS.join(",")).split(",") as Op[];
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -91,7 +93,7 @@ try {
     full[op] = {};
     for (const s of servers) {
       await check(s, op, make(k++));
-      await cannon(s, op, make, { amount: 50, connections: 1 });
+      await cannon(s, op, make, { amount: warm, connections: 1 });
     }
     for (const s of servers) rate[op][s.name] = await cannon(s, op, make, { duration, connections: 1, rate: 100 });
     for (const s of servers) full[op][s.name] = await cannon(s, op, make, { duration, connections: 10 });

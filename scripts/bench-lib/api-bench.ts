@@ -31,6 +31,13 @@ export const OPS = ["get", "recall", "touch", "save"] as const;
 export type Op = (typeof OPS)[number];
 export const TARGETS = { recallP99: 15, touchP99: 10, saveRate: 200, start: 150 };
 
+/**
+ * Requests of each operation before it is timed. A server runs for days: what it answers at a
+ * steady rate is the figure, not its first requests (a fresh server's first ~1,000 recalls take
+ * ~6 ms of CPU each while the JIT and its kept terms warm up, later ones ~4.3).
+ */
+export const WARM_REQUESTS = 500;
+
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   const n = i >= 0 ? Number(process.argv[i + 1]) : fallback;
@@ -324,7 +331,7 @@ export async function measureApi(o: { size: number; duration: number; connection
       for (const name of ["memsync", "floor"] as const) {
         const s = servers[name];
         await check(s, op, make(counter++));
-        await cannon(s, op, make, { amount: 50, connections: 1 }); // warm-up
+        await cannon(s, op, make, { amount: WARM_REQUESTS, connections: 1 }); // warm-up
         // autocannon's overallRate is a quota per connection per second: one connection keeps the
         // requests one at a time (several would arrive together at each second's start)
         rate[op][name] = await cannon(s, op, make, { duration: o.duration, connections: 1, rate: 100 });
