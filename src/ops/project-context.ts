@@ -89,11 +89,7 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   const p = shellWord(opts.project);
 
   // the user's global best practices: the most confident first, in their share of the budget
-  const globals = (await store.list({ statuses: LIVE, types: GLOBAL_TYPES }, null)).memories
-    .filter((m) => m.scope === "global" && m.project === null)
-    .sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0) || b.created_at - a.created_at)
-    .slice(0, GLOBAL_MAX)
-    .map((m) => toItem(m, true));
+  const globals = (await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX)).map((m) => toItem(m, true));
   const global = renderBlock({
     heading: "## Global Best Practices",
     entries: globals.map(entryOf),

@@ -813,6 +813,11 @@ export class Store {
     });
   }
 
+  /** The user's global rules (IndexDb.globalRules), from the index (refresh first). */
+  globalRules(statuses: readonly string[], types: readonly string[], limit: number): Promise<Memory[]> {
+    return this.guarded(() => this.indexDb.globalRules(statuses, types, limit).map((j) => JSON.parse(j) as Memory));
+  }
+
   /** What consolidation compares of each memory with these statuses, from the index (refresh first). */
   clusterRows(statuses: readonly string[]): Promise<ClusterRow[]> {
     return this.guarded(() => this.indexDb.clusterRows(statuses));
