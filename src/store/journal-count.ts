@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./atomic-write.ts";
 import type { ReadHandle, StoreFs } from "./fs-port.ts";
 import { JOURNAL_FILE, journalEntryOf } from "./journal.ts";
 import { LOCAL_DIR } from "./layout.ts";
@@ -184,7 +184,7 @@ function writeCache(fs: StoreFs, root: string, c: CountCache): void {
   const path = `${root}/${JOURNAL_COUNT_FILE}`;
   // a temp name of the store's kind (status reports one a killed process left); no fsync: a
   // cache lost to a crash is counted again
-  const tmp = `${root}/${LOCAL_DIR}/.journal-count.json.${randomBytes(6).toString("hex")}.tmp`;
+  const tmp = `${root}/${LOCAL_DIR}/.journal-count.json.${randomHex(6)}.tmp`;
   try {
     fs.writeNew(tmp, JSON.stringify(c));
     fs.rename(tmp, path);
