@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { isMemsyncError } from "../core/errors.ts";
 import { storeLevelTemps } from "../store/atomic-write.ts";
-import { readJournal } from "../store/journal.ts";
+import { countJournal } from "../store/journal-count.ts";
 import { LOCAL_DIR } from "../store/layout.ts";
 import { nodeFs } from "../store/fs-port.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
@@ -124,7 +124,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
         new_records_sharded: store.shardsNewRecords(),
       },
       meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
-      uncommitted_changes: readJournal(store.fs, store.root).filter((e) => e.op !== "rescan").length,
+      uncommitted_changes: countJournal(store.fs, store.root),
       // counting needs the commits: with some missing it is not known
       unpushed_commits: whole ? await unpushed(store.root) : null,
       git_objects: objects,

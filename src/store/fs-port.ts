@@ -22,8 +22,19 @@ export interface DirEntry {
   isLink: boolean;
 }
 
+/** A file opened for reads by position (the journal, counted a chunk at a time). */
+export interface ReadHandle {
+  /** The open file's own stat (a rename over its path meanwhile is not seen); birth: its birth time in ms, 0 where unknown. */
+  stat(): FileStat & { birth: number };
+  /** Bytes read into buf from the file's position (fewer at its end). */
+  read(buf: Uint8Array, position: number): number;
+  close(): void;
+}
+
 export interface StoreFs {
   readText(path: string): string;
+  /** null when nothing is at the path. */
+  openRead(path: string): ReadHandle | null;
   /** Write and fsync a new file; fails if it exists (temp names are unique). */
   writeNewDurable(path: string, text: string): void;
   /** Write a new file without fsync (made durable later, with others: see syncAll); fails if it exists. */
@@ -112,8 +123,27 @@ function fsyncFolder(p: string): void {
   }
 }
 
+function openRead(p: string): ReadHandle | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, "r");
+  } catch (e) {
+    if (isNotFound(e)) return null;
+    throw e;
+  }
+  return {
+    stat() {
+      const s = fs.fstatSync(fd);
+      return { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isDir: s.isDirectory(), isFile: s.isFile(), birth: s.birthtimeMs || 0 };
+    },
+    read: (buf, position) => fs.readSync(fd, buf, 0, buf.length, position),
+    close: () => fs.closeSync(fd),
+  };
+}
+
 export const nodeFs: StoreFs = {
   readText: (p) => fs.readFileSync(p, "utf8"),
+  openRead,
   writeNewDurable: (p, text) => writeSynced(p, "wx", text),
   writeNew: (p, text) => fs.writeFileSync(p, text, { flag: "wx", mode: 0o644 }),
   fsyncFile(p) {
