@@ -18,6 +18,7 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "new").length >= 100, "a later held-out set of 100+ prompts");
     assert.ok(rows.filter((r) => r.set === "new3").length >= 80, "a third held-out set of 80+ prompts");
     assert.ok(rows.filter((r) => r.set === "new4").length >= 80, "a fourth held-out set of 80+ prompts");
+    assert.ok(rows.filter((r) => r.set === "new5").length >= 80, "a fifth held-out set of 80+ prompts");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
