@@ -755,7 +755,10 @@ export function readSentence(sentence: string): Reading {
     firstReason ??= r;
   }
   // a trigger that named nothing known ("we switched to select_related"): the cue reading may
-  if (!request && firstReason?.startsWith("names nothing known")) {
+  // "I want error messages to say what to do, not just what failed": only a word of trouble was
+  // found, undone by a negation before it; the cue reading may hold the preference around it
+  const troubleOnly = firstReason === "negated" && found.every((f) => f.trigger.type === "problem");
+  if (!request && (troubleOnly || firstReason?.startsWith("names nothing known"))) {
     const cue = cueDraft(whole, boosted);
     if (cue) return { kind: "capture", draft: cue };
   }
