@@ -692,7 +692,8 @@ export function readSentence(sentence: string): Reading {
       const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : cueDraft(whole, boosted);
       if (d) return { kind: "capture", draft: d };
       // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
-      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)/i.exec(s);
+      // ("How releases work now: tag on main, ...": a heading of how a thing works, the same)
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)/i.exec(s);
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;

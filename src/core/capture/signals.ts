@@ -185,7 +185,7 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using)\s+/i, base: 0.7, against: true, strong: true, rule: true },
   // "no more Jenkins jobs", "no new code in CoffeeScript": the team stops doing a thing, a change of course
   { type: "decision", re: /(?:^|[,;:—–]\s*|\b(?:so|and|then)\s+)no (?:more|new)\s+/i, base: 0.7, against: true, strong: true },
-  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped(?!\s+(?:from|to|by|below|under)\s+~?\d)|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
     re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,

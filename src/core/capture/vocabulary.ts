@@ -281,6 +281,7 @@ const TABLE: Record<string, string[]> = {
     // infrastructure and cloud
     "docker|infrastructure|dockerfile,docker containers",
     "docker compose|infrastructure|docker-compose,compose file",
+    "docker hub|infrastructure|dockerhub",
     "podman|infrastructure",
     "kubernetes|infrastructure|k8s,kube",
     "helm|infrastructure|helm chart,helm charts",
