@@ -693,7 +693,7 @@ export function readSentence(sentence: string): Reading {
       if (d) return { kind: "capture", draft: d };
       // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
       // ("How releases work now: tag on main, ...": a heading of how a thing works, the same)
-      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)/i.exec(s);
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)/i.exec(s);
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;

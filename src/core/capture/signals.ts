@@ -336,7 +336,7 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|nobody has made a call|no one has made a call)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|nobody has made a call|no one has made a call)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
