@@ -1,6 +1,7 @@
 import { findMentions } from "./capture/entities.ts";
 import { VOCABULARY, type VocabEntry } from "./capture/vocabulary.ts";
 import { type MemoryTerms, stem } from "./memory-terms.ts";
+import { STOP_WORDS } from "./stop-words.ts";
 
 // made in memory-terms.ts (the store keeps them per memory); named here too for recall's callers
 export { type MemoryTerms, memoryTerms, stem, type StemSet } from "./memory-terms.ts";
@@ -34,7 +35,7 @@ export interface Concept {
 const KINDS: readonly { words: string[]; categories: string[] }[] = [
   { words: ["db", "dbs", "database", "databases", "datastore", "rdbms"], categories: ["database"] },
   {
-    words: ["auth", "authentication", "authenticate", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords"],
+    words: ["auth", "authentication", "authenticate", "identity provider", "idp", "user accounts", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords"],
     categories: ["auth"],
   },
   { words: ["cache", "caches", "caching", "cached"], categories: ["cache", "caching"] },
@@ -49,7 +50,9 @@ const KINDS: readonly { words: string[]; categories: string[] }[] = [
   { words: ["state management", "data fetching", "server state"], categories: ["state"] },
   { words: ["mobile", "ios", "android", "mobile app"], categories: ["mobile"] },
   { words: ["cloud", "cloud provider", "hosting provider"], categories: ["cloud"] },
-  { words: ["iac", "infrastructure as code", "infra", "container orchestration"], categories: ["infrastructure"] },
+  { words: ["infra", "container orchestration"], categories: ["infrastructure", "iac"] },
+  // tools that provision resources from code, a kind of its own: "which iac tool" is not asking about Docker
+  { words: ["iac", "infrastructure as code", "as code", "provisioning"], categories: ["iac"] },
   { words: ["package manager", "package managers", "lockfile"], categories: ["package-manager"] },
   { words: ["linter", "linters", "linting", "lint"], categories: ["lint"] },
   { words: ["orm", "orms", "query builder"], categories: ["orm"] },
@@ -82,7 +85,7 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["rollout", "rollouts", "progressive delivery", "gradual rollout", "staged rollout"], ["canary", "rollout", "staged rollout"]],
   [["canary", "canaries"], ["canary", "rollout", "staged rollout"]],
   [["languages", "multilingual", "locales"], ["i18n", "translations", "locale"]],
-  [["alert", "alerts", "alerting", "pager", "paging", "on-call", "oncall"], ["alerts", "page", "on-call"]],
+  [["alert", "alerts", "alerting", "pager", "paging", "paged", "gets paged", "get paged", "gets called", "get called", "woken up", "on-call", "oncall", "on call"], ["alerts", "on-call"]],
   [["compute", "computed", "computes", "calculate", "calculated", "calculates", "calculation"], ["computed", "calculated", "calculation"]],
   [["newsletter", "newsletters", "marketing email", "marketing emails", "email campaigns"], ["marketing email", "mailchimp", "newsletter"]],
   [["recurring", "periodic", "repeating", "scheduler", "schedulers"], ["repeatable", "cron", "schedule", "scheduled"]],
@@ -93,13 +96,13 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["session", "sessions", "logged in", "login state"], ["session", "sessions", "cookie", "cookies"]],
   [["cookie", "cookies"], ["cookie", "cookies", "session"]],
   [["jwt", "jwts", "bearer token", "access token"], ["jwt", "token", "tokens"]],
-  [["lockout", "locked out", "brute force", "credential stuffing"], ["locked", "lockout", "rate limited", "failed sign-in"]],
+  [["lockout", "locked out", "brute force", "credential stuffing", "wrong password", "wrong passwords", "too many attempts", "failed attempts", "failed logins"], ["locked", "lockout", "rate limited", "failed sign-in"]],
   [["permissions", "authorization", "authorisation", "access control", "acl"], ["permissions", "rbac", "roles", "role-based"]],
   [["roles", "rbac"], ["roles", "role-based", "permissions"]],
   [["sso", "single sign-on", "single sign on", "saml"], ["sso", "saml", "single sign-on"]],
   [["ttl", "expiry", "expiration", "expire", "expires", "lifetime", "valid for"], ["expire", "expires", "ttl", "valid"]],
   [["mock", "mocks", "mocking", "stub", "stubs", "stubbing", "fake", "fakes"], ["mock", "mocks", "fixtures"]],
-  [["e2e", "end-to-end", "end to end", "browser tests", "ui tests"], ["end-to-end", "playwright", "e2e"]],
+  [["e2e", "end-to-end", "end to end", "browser test", "browser tests", "ui test", "ui tests", "e2e test", "e2e tests"], ["end-to-end", "playwright", "e2e"]],
   [["coverage", "code coverage", "test coverage"], ["coverage"]],
   [["flaky", "flakiness", "intermittent", "intermittently"], ["flaky", "stable", "intermittent"]],
   [["snapshot", "snapshots", "snapshot tests"], ["snapshot", "snapshots"]],
@@ -108,7 +111,7 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["merge", "merged", "merging", "squash"], ["merge", "merged", "squash-merged"]],
   [["branching", "branches", "feature branches", "long-lived", "long lived"], ["branches", "trunk-based", "short-lived"]],
   [["commit message", "commit messages", "commit style"], ["commit messages", "conventional commits"]],
-  [["format", "formatter", "formatting", "print width", "line length"], ["formatting", "prettier", "print width"]],
+  [["formatter", "formatting", "code format", "code style", "print width", "line length"], ["formatting", "prettier", "print width"]],
   [["strict", "strictness", "type safety", "typing"], ["strict mode", "typescript", "any"]],
   [["container", "containers", "image", "images", "dockerfile", "base image"], ["docker", "image", "images", "dockerfile"]],
   [["helm", "chart", "charts", "manifests"], ["helm", "charts", "kubernetes"]],
@@ -121,13 +124,13 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["money", "amount", "amounts", "cents", "float", "floats", "floating point", "decimal"], ["money", "amounts", "cents", "floats"]],
   [["refund", "refunds", "chargeback"], ["refund", "refunds"]],
   [["tax", "taxes", "vat", "sales tax"], ["tax", "stripe tax"]],
-  [["offline", "no connection", "no network", "connectivity"], ["offline", "connection", "queues writes"]],
+  [["offline", "no connection", "no network", "connectivity", "network connection", "no internet", "without internet", "lost connection"], ["offline", "connection returns", "queues writes"]],
   [["app store", "play store", "google play", "mobile release", "mobile releases"], ["app store", "google play", "mobile releases"]],
-  [["typo", "typos", "misspelling", "misspellings", "fuzzy"], ["typo", "fuzziness"]],
+  [["typo", "typos", "misspelling", "misspellings", "misspelled", "spelling", "spelling mistake", "spelling mistakes", "fuzzy"], ["typo", "fuzziness"]],
   [["synonym", "synonyms"], ["synonyms"]],
   [["logging library", "logger", "loggers", "structured logging"], ["pino", "log", "logs", "logger"]],
   [["retention", "retained", "retain", "kept for"], ["kept", "retention", "days"]],
-  [["analytics", "product analytics", "tracking", "event data"], ["analytics", "posthog", "events"]],
+  [["analytics", "product analytics", "tracking", "event data", "product telemetry", "usage data", "usage events", "usage tracking"], ["analytics", "posthog", "events"]],
   [["idempotent", "idempotency", "exactly once", "dedupe", "deduplicate", "deduplication"], ["idempotent", "idempotency", "duplicate"]],
   [["retry", "retries", "retried", "retrying", "backoff"], ["retry", "retried", "backoff", "jitter"]],
   [["versioning", "api version", "api versions", "deprecation", "deprecated"], ["versioned", "version", "supported"]],
@@ -163,7 +166,7 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["stg"], ["staging"]],
   [["vm", "vms"], ["virtual machine", "virtual machines"]],
   [["regex", "regexes", "regexp", "regexps"], ["regular expression", "regular expressions", "regex"]],
-  [["a11y"], ["accessibility", "accessible", "keyboard"]],
+  [["a11y", "accessibility", "accessible", "screen reader", "screen readers", "keyboard navigation", "color contrast", "contrast", "wcag"], ["accessibility", "accessible", "keyboard", "color"]],
   [["eng"], ["engineering", "engineer", "engineers"]],
   [["mgmt"], ["management", "managed"]],
   [["async"], ["asynchronous"]],
@@ -196,6 +199,13 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["microservice", "microservices", "service-to-service", "internal calls", "inter-service"], ["internal service calls", "grpc", "services"]],
   [["startup", "boot", "boots", "launch", "on launch", "cold start", "cold starts"], ["startup", "on startup", "launch", "boot", "cold start"]],
   [["memory leak", "memory leaks", "leak", "leaks", "leaking"], ["leaked memory", "leak", "leaks", "leaked"]],
+  [["evict", "evicts", "evicted", "eviction", "evictions", "threw away", "thrown away", "throws away", "discarded"], ["evicted", "evict", "eviction", "maxmemory"]],
+  [["clean up", "cleaned up", "cleanup", "prune", "pruned", "pruning"], ["removal", "removed", "cleanup", "older than"]],
+  [["christmas", "holidays", "holiday season", "new year", "year end", "end of year"], ["december", "january", "freeze", "holiday"]],
+  [["scope", "scopes", "oauth scopes", "oauth permissions"], ["scopes", "scope"]],
+  [["checks", "status checks", "required checks", "ci checks"], ["lint", "typecheck", "required"]],
+  [["kept out", "keep out", "scrub", "scrubbed", "scrubbing", "mask", "masked", "masking", "redact", "redacted", "redaction"], ["redacts", "redact", "redacted", "redaction"]],
+  [["bi", "business intelligence", "analysts", "reporting"], ["reporting", "warehouse", "bigquery", "dashboards"]],
   [["large files", "big files", "binaries", "binary files", "assets"], ["git lfs", "large files", "design files"]],
 ];
 
@@ -292,11 +302,18 @@ export function queryConcepts(query: string): Concept[] {
 }
 
 function concept(label: string, from: string[], terms: string[], names: string[]): Concept {
-  return { label, from, terms, names, termStems: terms.map((t) => t.split(" ").map(stem)) };
+  // a phrase's stop words are not in a memory's stems ("on call" is held as "call"): matched without them
+  return { label, from, terms, names, termStems: terms.map((t) => phraseWords(t).map(stem)) };
+}
+
+function phraseWords(phrase: string): string[] {
+  const all = phrase.split(" ");
+  const kept = all.filter((w) => !STOP_WORDS.has(w));
+  return kept.length ? kept : all;
 }
 
 /** Derivational endings the porter stemmer keeps ("parseable", "scheduler", "retention"), longest first. */
-const DERIVED = /(?:abilities|ability|ibility|ations|ation|ments|ment|able|ible|ness|ers|er|ors|or|ity|ize|ise|ized|ised|izes|ises|ful|less)$/;
+const DERIVED = /(?:abilities|ability|ibility|ations|ation|ments|ment|able|ible|ness|ures|ure|ers|er|ors|or|ity|ize|ise|ized|ised|izes|ises|ful|less)$/;
 
 /**
  * The stem of a word's base, when it carries a derivational ending and enough is left (4+

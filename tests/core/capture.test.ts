@@ -177,7 +177,7 @@ describe("the other examples must come out right", () => {
 describe("the cue reading (cues.ts)", () => {
   const kept = (t: string) => extractCaptures(t).captures.map((c) => `${c.type}: ${c.decision?.what ?? c.content}`);
   test("a tool the vocabulary does not know, named after a verb of the stack, is the thing used", () => {
-    assert.deepEqual(kept("The worker fleet runs on spot instances with a Karpenter autoscaler."), ["decision: The worker fleet runs on spot instances with a Karpenter autoscaler"]);
+    assert.deepEqual(kept("The worker fleet runs on spot instances with a Spotinst autoscaler."), ["decision: The worker fleet runs on spot instances with a Spotinst autoscaler"]);
     // a name before the verb is its subject (a person), a day is no tool: nothing is kept
     assert.deepEqual(kept("Maria uses the old laptop for the demo."), []);
     assert.deepEqual(kept("The review is now on Friday."), []);

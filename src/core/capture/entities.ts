@@ -140,7 +140,7 @@ const NOT_TERMS = new Set(
 );
 
 /** Words shaped like names that carry nothing: quarters, chips, architectures, severities, versions. */
-const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3})$/i;
+const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|p(?:50|75|90|95|99|999)|crlf|lf|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3})$/i;
 
 /**
  * Short names that mean a technology only in its context: "ES" is Elasticsearch next to search

@@ -681,7 +681,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -692,7 +692,8 @@ export function readSentence(sentence: string): Reading {
       const d = /\b(?:settled|decided|final|agreed)\b/i.test(wh[0]) ? statementDraft(s.slice(wh[0].length), boosted) : cueDraft(whole, boosted);
       if (d) return { kind: "capture", draft: d };
       // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
-      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)/i.exec(s);
+      // ("How releases work now: tag on main, ...": a heading of how a thing works, the same)
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)/i.exec(s);
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;
@@ -755,7 +756,10 @@ export function readSentence(sentence: string): Reading {
     firstReason ??= r;
   }
   // a trigger that named nothing known ("we switched to select_related"): the cue reading may
-  if (!request && firstReason?.startsWith("names nothing known")) {
+  // "I want error messages to say what to do, not just what failed": only a word of trouble was
+  // found, undone by a negation before it; the cue reading may hold the preference around it
+  const troubleOnly = firstReason === "negated" && found.every((f) => f.trigger.type === "problem");
+  if (!request && (troubleOnly || firstReason?.startsWith("names nothing known"))) {
     const cue = cueDraft(whole, boosted);
     if (cue) return { kind: "capture", draft: cue };
   }

@@ -124,7 +124,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   // a policy from now on: the statement is the clause that holds the words
-  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now|(?:this|next) (?:week|sprint|month|release))|starting (?:today|now|immediately|(?:this|next) (?:week|sprint|month|release)))\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now|(?:this|next) (?:week|sprint|month|release))|starting (?:today|now|immediately|(?:this|next) (?:week|sprint|month|release))|from (?:this|next|the next) (?:week|sprint|month|quarter|release) on)\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
   // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
   {
     type: "decision",
@@ -182,8 +182,10 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
     rule: true,
   },
   { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, base: 0.7, against: true, strong: true },
-  { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using|no more)\s+/i, base: 0.7, against: true, strong: true, rule: true },
-  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
+  { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using)\s+/i, base: 0.7, against: true, strong: true, rule: true },
+  // "no more Jenkins jobs", "no new code in CoffeeScript": the team stops doing a thing, a change of course
+  { type: "decision", re: /(?:^|[,;:—–]\s*|\b(?:so|and|then)\s+)no (?:more|new)\s+/i, base: 0.7, against: true, strong: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped(?!\s+(?:from|to|by|below|under)\s+~?\d)|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
     re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,
@@ -228,7 +230,7 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     base: 0.55,
     wholeClause: true,
   },
-  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, base: 0.55, wholeClause: true },
+  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with|throws?|threw|gives?|gave)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, base: 0.55, wholeClause: true },
   {
     type: "problem",
     re: /\b(?:getting|get|got|seeing|see|hitting|hit|throws|threw)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:error|exception|timeout|crash|panic|segfault|oom)s?\b/i,
@@ -334,10 +336,10 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|nobody has made a call|no one has made a call)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|nobody has made a call|no one has made a call)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
-  /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+  /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
   /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details)\b/i;
