@@ -60,6 +60,19 @@ describe("an import killed before its own commit", () => {
     });
   }
 
+  test("a marker with no fill entry (the import died before its entry was appended): the next writer removes it and changes no other entry", { timeout: 60_000 }, () => {
+    const store = newStore();
+    const saved = memsyncJson(["--store", store, "save", "pending before the marker"]).memory.id;
+    const journal = path.join(store, ".memsync/journal.jsonl");
+    const before = fs.readFileSync(journal, "utf8");
+    fs.writeFileSync(path.join(store, FILL_MARKER), `${JSON.stringify({ started: Date.now() })}\n`);
+    assert.equal(memsync(["--store", store, "touch", saved]).code, 0);
+    assert.equal(fs.existsSync(path.join(store, FILL_MARKER)), false);
+    assert.ok(fs.readFileSync(journal, "utf8").startsWith(before), "the entries before are as they were");
+    const c = memsyncJson(["--store", store, "commit"]);
+    assert.deepEqual(c.commits.map((x: { message: string }) => x.message.split(":")[0]), ["save", "touch"]);
+  });
+
   test("uninterrupted: one import commit with every file, reported by --json; run again: nothing written, no empty commit", { timeout: 60_000 }, () => {
     const store = newStore();
     const src = source();
