@@ -477,14 +477,16 @@ export class Store {
             const files = Object.fromEntries([...tx.left].filter(([p]) => !isMachineLocalPath(p)));
             const redo = tx.redoStamps.size ? { redo: Object.fromEntries(tx.redoStamps) } : {};
             let fill = {};
-            if (opts.fill && tx.createdFiles.length) {
-              // the caller commits these texts itself; the entry keeps only those of files it
-              // replaced, and the marker (durable first) has a dead caller's filled in from disk
+            if (opts.fill) {
               opts.fill(new Map(Object.entries(files)));
-              for (const p of tx.createdFiles) delete files[p];
-              writeFillMarker(this.fs, this.root, this.nowMs());
-              this.fillOwned = true;
-              fill = { fill: true };
+              if (tx.createdFiles.length) {
+                // the caller commits these texts itself; the entry keeps only those of files it
+                // replaced, and the marker (durable first) has a dead caller's filled in from disk
+                for (const p of tx.createdFiles) delete files[p];
+                writeFillMarker(this.fs, this.root, this.nowMs());
+                this.fillOwned = true;
+                fill = { fill: true };
+              }
             }
             this.journalBuffer.push({ op: tx.op, message, paths, files, ...redo, ...fill, at: this.nowSeconds() });
           }
