@@ -16,7 +16,12 @@ import { createMemory, type Origin, updateMemory } from "../core/records.ts";
 import { cleanRecord, cleanText } from "../core/redact.ts";
 import { progress } from "../sync/progress.ts";
 import type { Store } from "../store/store.ts";
+import { type CommitOutcome, commitLocked } from "../sync/commit.ts";
+import { faultPoint } from "../sync/fault.ts";
+import { removeFillMarker } from "../store/journal-fill.ts";
+import { commitAuthor } from "./commit.ts";
 import { type OpsEnv, originOf, withStore } from "./context.ts";
+import { autoRepack } from "./repack.ts";
 import { ensureStore, storeExists } from "./init.ts";
 
 // import: another tool's files into the store, as one change (one commit). The files are only
@@ -44,6 +49,8 @@ export interface ImportOutcome {
   problems_total: number;
   /** The commit message of the change (null: nothing to write). */
   message: string | null;
+  /** The commit the import made (null: nothing written, a dry run, or a store without git). */
+  commit: string | null;
   store_created: boolean;
 }
 
@@ -291,6 +298,7 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
     problems: [],
     problems_total: 0,
     message: null,
+    commit: null,
     store_created: false,
   };
   const finish = () => {
@@ -318,7 +326,11 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
   return withStore(env, async (store) => {
     const graph = plan.graph.length ? await graphMemories(store) : [];
     const origin = originOf(store, env);
-    await store.write((tx) => {
+    // with git, the import commits itself under the same hold of the write lock, from the texts
+    // it wrote (journal-fill.ts): no megabyte journal entry to write, read and check again
+    const committing = fs.existsSync(path.join(store.root, ".git"));
+    let texts: Map<string, string | null> | null = null;
+    const write = () => store.write((tx) => {
       const sink: Sink = {
         exists: (kind, id) => (kind === "memory" ? tx.memoryExists(id) : tx.relationExists(id)),
         putMemory: (m) => void tx.putMemory(m),
@@ -336,7 +348,36 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
       });
       tx.note("import", message);
       // thousands of new files: made durable together at the end, not one fsync each
-    }, undefined, { bulk: true });
+    }, undefined, { bulk: true, ...(committing ? { fill: (t: Map<string, string | null>) => void (texts = t) } : {}) });
+    if (!committing) {
+      await write();
+      return finish();
+    }
+    let committed = false;
+    try {
+      await store.exclusive(async () => {
+        await write();
+        if (texts === null) return;
+        faultPoint("import-written");
+        progress("committing", 0);
+        let made: CommitOutcome;
+        try {
+          made = await commitLocked(store, commitAuthor(store, env), origin.now, { fillTexts: texts });
+        } catch (e) {
+          // the records are written and journaled; the next command that takes the lock fills the
+          // entry's texts from disk and `memsync commit` commits them
+          plan.problems.push({ file: "", line: 0, problem: `not committed (${oneLine(e)}): run memsync commit` });
+          return;
+        }
+        // the entry is committed and gone from the journal: nothing left for a next holder to fill
+        removeFillMarker(store.fs, store.root);
+        committed = made.commits.length > 0;
+        out.commit = made.commits.findLast((c) => c.message === messageOf(input.format, out))?.oid ?? made.head;
+      });
+    } finally {
+      store.fillOwned = false;
+    }
+    if (committed) await autoRepack(store, false);
     return finish();
   });
 }

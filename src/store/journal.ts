@@ -38,6 +38,11 @@ export interface JournalEntry {
    * After a crash of the machine the entry's texts are written again where the disk lost them.
    */
   redo?: Record<string, RedoStamp>;
+  /**
+   * Written without the texts of the files it created (an import's megabytes): they are on disk,
+   * and the next holder of the write lock fills them in before it writes anything (journal-fill.ts).
+   */
+  fill?: boolean;
   at: number;
 }
 
@@ -71,7 +76,8 @@ export function journalEntryOf(line: string): JournalEntry | null {
   if (!e || typeof e.op !== "string" || typeof e.message !== "string" || !Array.isArray(e.paths)) return null;
   const files = filesOf(e.files);
   const redo = redoOf(e.redo);
-  return { op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), ...(redo ? { redo } : {}), at: typeof e.at === "number" ? e.at : 0 };
+  const fill = e.fill === true ? { fill: true } : {};
+  return { op: e.op, message: e.message, paths: e.paths.filter((p): p is string => typeof p === "string"), ...(files ? { files } : {}), ...(redo ? { redo } : {}), ...fill, at: typeof e.at === "number" ? e.at : 0 };
 }
 
 /** Entries in order; a torn last line (a crash mid-append) is skipped, as are foreign lines. */
@@ -123,10 +129,16 @@ export function dropJournal(fs: StoreFs, root: string, count: number, seen?: str
     if (fs.stat(path)) fs.unlink(path);
     return;
   }
+  rewriteJournal(fs, root, rest);
+}
+
+/** Replace the journal with these entries, atomically (a temp file made durable, renamed over it). */
+export function rewriteJournal(fs: StoreFs, root: string, entries: JournalEntry[]): void {
+  const path = `${root}/${JOURNAL_FILE}`;
   removeOldJournalTemps(fs, root, Date.now());
   const tmp = `${path}.${Date.now()}.tmp`;
   try {
-    fs.writeNewDurable(tmp, rest.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    fs.writeNewDurable(tmp, entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
     fs.rename(tmp, path);
   } catch (e) {
     try {

@@ -16,6 +16,7 @@ import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLoca
 import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
+import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
@@ -30,6 +31,16 @@ export interface OpenOptions {
   /** How long a writer waits for another process's write to finish. */
   busyTimeoutMs?: number;
   nowMs?: () => number;
+}
+
+export interface WriteOptions {
+  /** Thousands of new record files: made durable together at the end, not one fsync each. */
+  bulk?: boolean;
+  /**
+   * The caller commits this change itself, holding the write lock throughout (an import): it is
+   * given the texts the change left, and its journal entry is a `fill` one (journal-fill.ts).
+   */
+  fill?: (texts: Map<string, string | null>) => void;
 }
 
 export const INDEX_FILE = `${LOCAL_DIR}/index.db`;
@@ -439,7 +450,7 @@ export class Store {
    * relations); none for a change that only reads files. Every folder a change writes into is
    * brought up to date before its new state is recorded, so that hides nothing either.
    */
-  async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"], opts: { bulk?: boolean } = {}): Promise<T> {
+  async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"], opts: WriteOptions = {}): Promise<T> {
     await this.codec();
     if (opts.bulk) await loadSyncAll();
     let started = false;
@@ -465,7 +476,19 @@ export class Store {
             const paths = [...new Set(shared)];
             const files = Object.fromEntries([...tx.left].filter(([p]) => !isMachineLocalPath(p)));
             const redo = tx.redoStamps.size ? { redo: Object.fromEntries(tx.redoStamps) } : {};
-            this.journalBuffer.push({ op: tx.op, message, paths, files, ...redo, at: this.nowSeconds() });
+            let fill = {};
+            if (opts.fill) {
+              opts.fill(new Map(Object.entries(files)));
+              if (tx.createdFiles.length) {
+                // the caller commits these texts itself; the entry keeps only those of files it
+                // replaced, and the marker (durable first) has a dead caller's filled in from disk
+                for (const p of tx.createdFiles) delete files[p];
+                writeFillMarker(this.fs, this.root, this.nowMs());
+                this.fillOwned = true;
+                fill = { fill: true };
+              }
+            }
+            this.journalBuffer.push({ op: tx.op, message, paths, files, ...redo, ...fill, at: this.nowSeconds() });
           }
           return out;
         },
@@ -541,6 +564,17 @@ export class Store {
   bulkMarked = false;
 
   /**
+   * Set while this process holds a `fill` journal entry of its own (journal-fill.ts), which it
+   * commits from memory: the marker then is not a dead writer's.
+   */
+  fillOwned = false;
+
+  /** Holding the write lock: a dead writer's `fill` entry gets its texts from disk before any write. */
+  private recoverFill(): void {
+    if (!this.fillOwned && hasFillMarker(this.fs, this.root)) fillJournal(this.fs, this.root);
+  }
+
+  /**
    * Shared record files are written without their own fsyncs, the journal's line being their
    * durable point (store/redo.ts); only where a crash of the machine can be told apart.
    */
@@ -599,7 +633,10 @@ export class Store {
   /** Run asynchronous work (git) holding the store's write lock, so no write interleaves. */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return await this.writeLock().holdAsync(fn);
+      return await this.writeLock().holdAsync(() => {
+        this.recoverFill();
+        return fn();
+      });
     } catch (e) {
       if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
         throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
@@ -635,6 +672,7 @@ export class Store {
             recoverBulkWrite(this.fs, this.root);
             this.bulkMarked = false; // (this process's own, from an attempt that failed: written again if needed)
           }
+          this.recoverFill();
         }
         try {
           const out = this.indexDb.transaction(() => {
@@ -886,6 +924,10 @@ export class StoreTx {
 
   /** Record files this transaction made (not replaced): removed again if it fails. */
   private readonly created: string[] = [];
+
+  get createdFiles(): readonly string[] {
+    return this.created;
+  }
 
   /** Record files this transaction replaced: each old file kept under a temp name until it succeeds. */
   private readonly replaced = new Map<string, string>();

@@ -66,6 +66,8 @@ interface Step {
   files?: Record<string, string | null>;
   /** Leave out the paths an earlier step took (see RESCAN_NO_RECORDS). */
   untouchedOnly?: boolean;
+  /** Its texts were checked and written by this process (an import's): not parsed again. */
+  trusted?: boolean;
 }
 
 /** A view of the tree at HEAD plus the changes made so far, read lazily folder by folder. */
@@ -277,13 +279,24 @@ export async function commitPending(store: Store, author: Author, nowSeconds: nu
   return store.exclusive(() => commitLocked(store, author, nowSeconds, { full: true }));
 }
 
+export interface CommitOptions {
+  /** Stat every record file (the commit command), not only the folders whose mtime moved. */
+  full?: boolean;
+  /**
+   * The texts of the `fill` journal entry this process wrote and holds in memory (an import
+   * committing itself, journal-fill.ts): its commit is made from them, unchecked (the import
+   * validated every record it wrote).
+   */
+  fillTexts?: Map<string, string | null>;
+}
+
 /**
  * The commit itself; the caller holds the store's write lock (a sync commits and merges under
  * one hold, so nothing written in between can be overwritten by the merge). A checkout a killed
  * pull left is finished first. Record files that do not parse or validate are left out: history
  * keeps their last good version, the file stays as it is, and the outcome lists it (skipped).
  */
-export async function commitLocked(store: Store, author: Author, nowSeconds: number, opts: { full?: boolean } = {}): Promise<CommitOutcome> {
+export async function commitLocked(store: Store, author: Author, nowSeconds: number, opts: CommitOptions = {}): Promise<CommitOutcome> {
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   if (!fs.existsSync(gitdir)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
@@ -320,7 +333,10 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
 
     const steps: Step[] = entries
       .filter((e) => e.op !== "rescan")
-      .map((e) => ({ message: e.message, paths: e.paths, ...(useTexts && e.files ? { files: e.files } : {}) }));
+      .map((e): Step => {
+        if (useTexts && e.fill && opts.fillTexts) return { message: e.message, paths: e.paths, files: { ...e.files, ...Object.fromEntries(opts.fillTexts) }, trusted: true };
+        return { message: e.message, paths: e.paths, ...(useTexts && e.files ? { files: e.files } : {}) };
+      });
     if (full) {
       // after every entry, everything else: each file compared with what history then holds
       const everything = new Set<string>([
@@ -343,11 +359,12 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       for (const path of [...new Set(step.paths)].sort()) {
         if (!committablePath(path)) continue;
         if (step.untouchedOnly && touchedPaths.has(path)) continue;
-        const content = step.files && Object.hasOwn(step.files, path) ? textBytes(step.files[path]!) : readWorkingFile(dir, path);
+        const given = step.files !== undefined && Object.hasOwn(step.files, path);
+        const content = given ? textBytes(step.files![path]!) : readWorkingFile(dir, path);
         const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
         const now = content === null ? null : objectId("blob", content);
         if (now === before) continue;
-        const problem = content === null ? null : problemOf(codec, path, content);
+        const problem = content === null || (given && step.trusted) ? null : problemOf(codec, path, content);
         if (problem !== null) {
           skipped.set(path, problem);
           continue;

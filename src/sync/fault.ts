@@ -15,6 +15,8 @@ import { env } from "../runtime/host.ts";
 //   pack-entry:N    after the Nth object a pack writer (a commit's pack, a repack) appended
 //   repack-written  in a repack, after the new pack and its index are in place, before anything goes
 //   repack-delete:N in a repack, after the Nth pack index or loose object it removed
+//   import-written  in an import, after its records and its `fill` journal entry are written, before
+//                   it commits them (store/journal-fill.ts)
 //   checkout-intent, checkout-file, checkout-durable, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 

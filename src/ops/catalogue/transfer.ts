@@ -43,6 +43,7 @@ export const importOp = def(
       problems: v.array(v.object({ file: o.Text, line: Count, problem: o.Text })),
       problems_total: Count,
       message: o.NullableText,
+      commit: o.NullableText,
       store_created: o.Flag,
     });
   },

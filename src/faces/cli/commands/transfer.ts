@@ -47,6 +47,7 @@ export function importReport(o: ImportOutcome): string[] {
     if (o.problems_total > SHOWN) lines.push(`  and ${o.problems_total - SHOWN} more (--json lists up to ${o.problems.length})`);
   }
   if (o.dry_run) lines.push("dry run: nothing written");
+  else if (o.message && o.commit) lines.push(`committed ${o.commit.slice(0, 12)}: ${o.message}`);
   else if (o.message) lines.push(`one change: ${o.message} (memsync commit or sync records it)`);
   else lines.push("nothing new: the store already holds all of it");
   return lines;
