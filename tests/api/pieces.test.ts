@@ -127,6 +127,9 @@ describe("the API's pieces", () => {
     const long = (n: number) => `${JSON.stringify({ op: "save", message: "x".repeat(n % 3 === 0 ? chunk + 17 : 300), paths: [], at: n })}\n`;
     let big = "";
     for (let n = 0; big.length <= 5 * chunk; n++) big += n % 7 === 0 ? line("rescan", n) : long(n);
+    // and lines of many chunks (an import's entry holding every text)
+    big += `${JSON.stringify({ op: "import", message: "y".repeat(10 * chunk + 5), paths: [], at: 1 })}\n${line("touch", 9)}`;
+    big += `${JSON.stringify({ op: "import", message: "z".repeat(7 * chunk), paths: [], at: 2 })}\n`;
     fs.appendFileSync(journal, big + line("save", 8).slice(0, 10));
     const fresh = new PendingCount(chunk);
     assert.equal(fresh.of(root), null);

@@ -190,20 +190,28 @@ export class PendingCount {
     try {
       // the file opened is the one counted: a commit replacing it meanwhile is seen by the next call
       if ((await file.stat()).ino !== ino) return;
-      let carry = Buffer.alloc(0);
+      // the bytes read past the last whole line, kept as chunks and joined once its newline comes
+      // (joined on every chunk, a line of n chunks was copied n times: an old import's entry is
+      // one line of the whole import's texts)
+      let carry: Buffer[] = [];
+      let carried = 0;
       for (;;) {
         const chunk = Buffer.alloc(this.syncBytes);
-        const { bytesRead } = await file.read(chunk, 0, chunk.length, this.offset + carry.length);
+        const { bytesRead } = await file.read(chunk, 0, chunk.length, this.offset + carried);
         if (bytesRead === 0) break;
-        const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
-        const end = buf.lastIndexOf(NL);
+        const got = chunk.subarray(0, bytesRead);
+        const end = got.lastIndexOf(NL);
         if (end < 0) {
-          carry = buf;
+          carry.push(got);
+          carried += bytesRead;
           continue;
         }
-        this.count += countWholeLines(buf.subarray(0, end + 1));
-        this.offset += end + 1;
-        carry = Buffer.from(buf.subarray(end + 1));
+        const whole = got.subarray(0, end + 1);
+        this.count += countWholeLines(carry.length ? Buffer.concat([...carry, whole]) : whole);
+        this.offset += carried + end + 1;
+        const rest = got.subarray(end + 1);
+        carry = rest.length ? [rest] : [];
+        carried = rest.length;
       }
     } catch {
       // unreadable now: counted again from the start by the next call
