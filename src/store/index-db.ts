@@ -11,7 +11,7 @@ import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums }
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 8;
+const INDEX_VERSION = 9;
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -35,6 +35,15 @@ const RELATIONS_PATH = "CREATE INDEX IF NOT EXISTS relations_path ON relations(p
 /** The few files with a problem, found without a scan of every file row (status asks on every run). */
 const FILES_PROBLEM = "CREATE INDEX IF NOT EXISTS files_problem ON files(path) WHERE problem IS NOT NULL;";
 
+/**
+ * A project's memories of some types counted from the index alone (a session start counted a
+ * project's decisions by reading each of its rows: 33 ms at 50k), and the user's global rules
+ * found among the few memories that are global and of no project (they were read out of every
+ * project-less record's text: 34 ms at 50k).
+ */
+const PROJECT_AND_GLOBAL_INDEXES = `CREATE INDEX IF NOT EXISTS memories_project_type ON memories(project, type, status);
+CREATE INDEX IF NOT EXISTS memories_global ON memories(created_at) WHERE scope = 'global' AND project IS NULL;`;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS dirs (
   path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, checked_at INTEGER NOT NULL
@@ -51,7 +60,7 @@ CREATE TABLE IF NOT EXISTS memories (
   type TEXT NOT NULL, status TEXT NOT NULL, project TEXT,
   created_at REAL NOT NULL, last_used REAL NOT NULL,
   use_count INTEGER NOT NULL DEFAULT 0, strength REAL NOT NULL DEFAULT 1, fingerprint TEXT,
-  conflicts INTEGER NOT NULL DEFAULT 0
+  conflicts INTEGER NOT NULL DEFAULT 0, scope TEXT NOT NULL DEFAULT 'team', confidence REAL
 );
 -- the record text lives apart, so filters and counts scan small rows; terms: what recall compares
 -- it by (core/memory-terms.ts storedTerms), made when it is indexed
@@ -63,6 +72,7 @@ CREATE INDEX IF NOT EXISTS memories_type ON memories(type);
 CREATE INDEX IF NOT EXISTS memories_project ON memories(project);
 CREATE INDEX IF NOT EXISTS memories_fingerprint ON memories(fingerprint) WHERE fingerprint IS NOT NULL;
 CREATE INDEX IF NOT EXISTS memories_conflicts ON memories(created_at) WHERE conflicts > 0;
+${PROJECT_AND_GLOBAL_INDEXES}
 CREATE TABLE IF NOT EXISTS memory_tags (tag TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS memory_tags_rid ON memory_tags(rid);
 CREATE TABLE IF NOT EXISTS memory_entities (entity TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (entity, rid)) WITHOUT ROWID;
@@ -123,6 +133,20 @@ const MIGRATE_7 = `${DIR_SUMS_SCHEMA}
 ${FILES_PROBLEM}
 DELETE FROM dir_sums;
 INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure) SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM (${DIR_SUMS_FROM_FILES});`;
+
+/**
+ * Version 8 to 9: each memory's sharing scope and confidence as columns (filled from the indexed
+ * records in place), with the indexes a session start asks (PROJECT_AND_GLOBAL_INDEXES).
+ */
+const MIGRATE_8_COLUMNS = `
+ALTER TABLE memories ADD COLUMN scope TEXT NOT NULL DEFAULT 'team';
+ALTER TABLE memories ADD COLUMN confidence REAL;`;
+const MIGRATE_8 = `
+UPDATE memories SET
+  scope = coalesce((SELECT json_extract(d.json, '$.scope') FROM memory_docs d WHERE d.rid = memories.rid), 'team'),
+  confidence = (SELECT json_extract(d.json, '$.confidence') FROM memory_docs d WHERE d.rid = memories.rid);
+${PROJECT_AND_GLOBAL_INDEXES}
+`;
 
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
@@ -294,7 +318,7 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6 || version === 7) {
+              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
                 if (version <= 6) {
@@ -302,7 +326,9 @@ export class IndexDb {
                   idx.fillTerms();
                   db.exec(RELATIONS_PATH);
                 }
-                db.exec(MIGRATE_7);
+                if (version <= 7) db.exec(MIGRATE_7);
+                if (!(db.prepare("PRAGMA table_info(memories)").all() as { name: string }[]).some((c) => c.name === "scope")) db.exec(MIGRATE_8_COLUMNS);
+                db.exec(MIGRATE_8);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -503,7 +529,7 @@ export class IndexDb {
   }
 
   putMemory(m: Memory, path: string, json: string): void {
-    const cols = [m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.use_count, m.strength, m.fingerprint ?? null, m.content_conflicts?.length ?? 0] as const;
+    const cols = [m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.use_count, m.strength, m.fingerprint ?? null, m.content_conflicts?.length ?? 0, m.scope ?? "team", m.confidence ?? null] as const;
     // looked up, then inserted or updated: an upsert with RETURNING read through get() cost
     // 0.2-0.4 ms a row (most of a 10k import's index time), a lookup and a plain insert 0.03
     const had = this.q("SELECT rid FROM memories WHERE id = ?").get(m.id) as { rid: number } | undefined;
@@ -512,11 +538,11 @@ export class IndexDb {
       rid = had.rid;
       this.q(
         `UPDATE memories SET path = ?2, type = ?3, status = ?4, project = ?5, created_at = ?6, last_used = ?7, use_count = ?8,
-         strength = ?9, fingerprint = ?10, conflicts = ?11 WHERE id = ?1`,
+         strength = ?9, fingerprint = ?10, conflicts = ?11, scope = ?12, confidence = ?13 WHERE id = ?1`,
       ).run(...cols);
     } else {
       rid = Number(
-        this.q("INSERT INTO memories(id, path, type, status, project, created_at, last_used, use_count, strength, fingerprint, conflicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(...cols)
+        this.q("INSERT INTO memories(id, path, type, status, project, created_at, last_used, use_count, strength, fingerprint, conflicts, scope, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").run(...cols)
           .lastInsertRowid,
       );
     }
@@ -799,18 +825,17 @@ export class IndexDb {
 
   /**
    * The user's global rules: memories of these statuses and types with no project whose scope is
-   * global, the most confident first (then newest), at most `limit`. The project filter takes the
-   * index's column and the scope and confidence are read from the record's text inside SQLite:
-   * listing every decision, preference and pattern and parsing each in JS cost a session start
-   * 231 ms at 50k memories (24,000 records parsed for 5 shown).
+   * global, the most confident first (then newest), at most `limit`; found through their own
+   * partial index (memories_global), and only the rules returned are read whole.
    */
   globalRules(statuses: readonly string[], types: readonly string[], limit: number): string[] {
     const { where, params } = this.filterSql({ statuses, types });
     const rows = this.db
       .prepare(
-        `SELECT d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid
-         WHERE ${[...where, "m.project IS NULL", "json_extract(d.json, '$.scope') = 'global'"].join(" AND ")}
-         ORDER BY coalesce(json_extract(d.json, '$.confidence'), 0) DESC, m.created_at DESC, m.id DESC LIMIT ?`,
+        `SELECT d.json FROM (SELECT m.rid, m.confidence, m.created_at, m.id FROM memories m INDEXED BY memories_global
+           WHERE ${[...where, "m.scope = 'global'", "m.project IS NULL"].join(" AND ")}
+           ORDER BY coalesce(m.confidence, 0) DESC, m.created_at DESC, m.id DESC LIMIT ?) g
+         JOIN memory_docs d ON d.rid = g.rid ORDER BY coalesce(g.confidence, 0) DESC, g.created_at DESC, g.id DESC`,
       )
       .all(...params, Math.max(0, Math.floor(limit))) as { json: string }[];
     return rows.map((r) => r.json);

@@ -1013,4 +1013,36 @@ describe("Store: scoring fields in the index", () => {
     assert.equal((check.prepare("EXPLAIN QUERY PLAN SELECT json FROM relations WHERE path = ?").all("x") as { detail: string }[]).some((r) => r.detail.includes("relations_path")), true);
     check.close();
   });
+
+  test("an index of version 8 gets scope and confidence in place, from its records, and the session start's indexes", async () => {
+    const root = skeletonStore();
+    const store = await openStore(root);
+    const rule = mem("Never log secrets", { type: "preference", scope: "global", confidence: 0.9 });
+    const team = mem("Tabs in Go files", { type: "preference", scope: "team", confidence: 1 });
+    const plain = mem("Billing uses Postgres", { type: "decision", project: "billing" });
+    await save(store, rule, team, plain);
+    store.close();
+    const { DatabaseSync } = await import("node:sqlite");
+    const file = path.join(root, ".memsync/index.db");
+    const db = new DatabaseSync(file);
+    db.exec("DROP INDEX memories_project_type; DROP INDEX memories_global; ALTER TABLE memories DROP COLUMN scope; ALTER TABLE memories DROP COLUMN confidence; PRAGMA user_version = 8");
+    db.close();
+    const again = await openStore(root);
+    assert.equal(again.index.created, false, "not rebuilt");
+    assert.deepEqual((await again.globalRules(["active"], ["decision", "preference", "pattern"], 5)).map((m) => m.id), [rule.id]);
+    assert.equal((await again.list({ statuses: ["active"], types: ["decision"], project: "billing" }, 5)).total, 1);
+    // a write keeps the columns: the team preference made global joins the rules, the more confident first
+    await again.write((tx) => tx.putMemory({ ...tx.memory(team.id)!, scope: "global" }));
+    assert.deepEqual((await again.globalRules(["active"], ["decision", "preference", "pattern"], 5)).map((m) => m.id), [team.id, rule.id]);
+    again.close();
+    const check = new DatabaseSync(file);
+    const plan = (sql: string) => (check.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join("; ");
+    assert.match(plan("SELECT count(*) FROM memories m WHERE m.status IN ('active') AND m.type IN ('decision') AND m.project = 'billing'"), /COVERING INDEX memories_project_type/);
+    assert.deepEqual(check.prepare("SELECT scope, confidence FROM memories ORDER BY scope, confidence").all().map((r) => ({ ...(r as object) })), [
+      { scope: "global", confidence: 0.9 },
+      { scope: "global", confidence: 1 },
+      { scope: "team", confidence: null },
+    ]);
+    check.close();
+  });
 });
