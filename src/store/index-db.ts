@@ -882,7 +882,9 @@ export class IndexDb {
     const scored = Math.max(SCORED_FIRST, limit * 4);
     const top = `SELECT rowid AS rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score LIMIT ?`;
     const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
-    const page = `SELECT t.rid, t.score, m.last_used, m.id FROM t JOIN memories m ON m.rid = t.rid ${cond} ORDER BY t.score ASC, m.last_used DESC, m.id DESC LIMIT ?`;
+    // CROSS JOIN keeps the scored rows outside: the planner otherwise walked every memory of the
+    // statuses asked for (its index) and probed the few scored rows for each
+    const page = `SELECT t.rid, t.score, m.last_used, m.id FROM t CROSS JOIN memories m ON m.rid = t.rid ${cond} ORDER BY t.score ASC, m.last_used DESC, m.id DESC LIMIT ?`;
     const rows = this.db
       .prepare(`WITH t AS MATERIALIZED (${top}) ${docs(page, ", (SELECT count(*) FROM t) AS scored, (SELECT max(score) FROM t) AS edge")}`)
       .all(match, scored, ...params, limit) as { json: string; score: number; terms: string | null; scored: number; edge: number }[];
