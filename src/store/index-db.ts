@@ -18,6 +18,9 @@ const INDEX_VERSION = 9;
  * deletes allowed (SQLite 3.43+), so removing a memory drops its row without re-reading and
  * re-tokenizing the text first (gc deleting thousands of memories spent most of its time there).
  */
+/** searchMemories ranks a page from this many best scores of the full-text index first (at least 4x the page). */
+const SCORED_FIRST = 200;
+
 const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
   content, gist, tags, entities, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
 );`;
@@ -871,7 +874,10 @@ export class IndexDb {
     const page = (from: string) => `SELECT s.rid, s.score, s.last_used, s.id FROM ${from} s ${order} ${lim}`;
     const docs = (inner: string, extra = "") =>
       `SELECT d.json AS json, p.score AS score, ${withTerms ? "d.terms" : "NULL"} AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
-    if (!withTotal) return { rows: this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[], total: -1 };
+    if (!withTotal) {
+      const best = limit === null ? null : this.bestByScore(match, where, params, limit, docs);
+      return { rows: best ?? (this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[]), total: -1 };
+    }
     // with the count: the matches are found and scored once (a materialized CTE) and both counted
     // and ranked from there, instead of a count(*) pass before the ranking pass (a common word at
     // 50k: one pass of ~34 ms instead of two of ~15 + ~36)
@@ -881,6 +887,40 @@ export class IndexDb {
     // no row returned (no match, or a limit of 0 past them): count apart
     const total = rows.length ? rows[0]!.total : limit === 0 ? this.countMatches(match, f) : 0;
     return { rows: rows.map((r) => ({ json: r.json, score: r.score, terms: r.terms })), total };
+  }
+
+  /**
+   * The `limit` best matches by score (then last used, then id), as the full ranking would give
+   * them, from the SCORED_FIRST best scores of the full-text index alone: scoring every match is
+   * unavoidable, but joining each to its memory row for the filter and the tie-break cost as much
+   * again (a common word at 50k: ~6,000 rows, and a cold process reads their pages). null when
+   * those cannot be shown to hold the same answer (too few pass the filter, or the last one ties
+   * with a score left out): the caller then ranks every match.
+   */
+  private bestByScore(
+    match: string,
+    where: string[],
+    params: Param[],
+    limit: number,
+    docs: (inner: string, extra?: string) => string,
+  ): { json: string; score: number; terms: string | null }[] | null {
+    const scored = Math.max(SCORED_FIRST, limit * 4);
+    const top = `SELECT rowid AS rid, bm25(memory_fts, 1.0, 0.8, 2.0, 2.0) AS score FROM memory_fts WHERE memory_fts MATCH ? ORDER BY score LIMIT ?`;
+    const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    // CROSS JOIN keeps the scored rows outside: the planner otherwise walked every memory of the
+    // statuses asked for (its index) and probed the few scored rows for each
+    const page = `SELECT t.rid, t.score, m.last_used, m.id FROM t CROSS JOIN memories m ON m.rid = t.rid ${cond} ORDER BY t.score ASC, m.last_used DESC, m.id DESC LIMIT ?`;
+    const rows = this.db
+      .prepare(`WITH t AS MATERIALIZED (${top}) ${docs(page, ", (SELECT count(*) FROM t) AS scored, (SELECT max(score) FROM t) AS edge")}`)
+      .all(match, scored, ...params, limit) as { json: string; score: number; terms: string | null; scored: number; edge: number }[];
+    const out = () => rows.map((r) => ({ json: r.json, score: r.score, terms: r.terms }));
+    if (rows.length === 0) return null;
+    // fewer scored than asked for: those were every match
+    if (rows[0]!.scored < scored) return out();
+    // a match left out scores at least the edge (lower is better): the last kept must beat it
+    // strictly, or one left out could tie with it and come first by last use or id
+    if (rows.length === limit && rows[rows.length - 1]!.score < rows[0]!.edge) return out();
+    return null;
   }
 
   // --- relations ---------------------------------------------------------------------------

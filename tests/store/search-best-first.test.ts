@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import path from "node:path";
+import { test } from "node:test";
+import type { Memory } from "../../src/core/model/memory.ts";
+import { newId } from "../../src/core/new-id.ts";
+import { createMemory } from "../../src/core/records.ts";
+import { nodeFs } from "../../src/store/fs-port.ts";
+import { writeStoreSkeleton } from "../../src/store/init-files.ts";
+import { Store } from "../../src/store/store.ts";
+import { tempDir } from "../helpers/env.ts";
+
+// A page of the best matches (recall's candidates: Store.searchWithTerms) is ranked from the
+// full-text index's best scores first (IndexDb bestByScore), and joined to the memory rows only
+// for those: the page must be the one ranking every match gives (Store.search with a count ranks
+// every match), whatever the filter drops and however scores tie at the edge.
+
+const T0 = 1_790_000_000;
+const FILLER = "alpha beta gamma delta epsilon zeta theta iota kappa lambda".split(" ");
+
+async function storeOf(memories: Memory[]): Promise<Store> {
+  const root = path.join(tempDir(), "store");
+  writeStoreSkeleton(nodeFs, root, T0);
+  const store = await Store.open(root);
+  await store.write((tx) => {
+    for (const m of memories) tx.putMemory(m);
+  });
+  return store;
+}
+
+function memory(i: number, content: string, status: Memory["status"] = "active"): Memory {
+  const m = createMemory({ content }, newId(), { now: T0 + i, machine: "m", user: null });
+  return { ...m, status, last_used: T0 + (i % 7) };
+}
+
+const ids = (hits: { memory: Memory; score: number }[]) => hits.map((h) => [h.memory.id, h.score]);
+
+async function samePages(store: Store, match: string, statuses: string[], limit: number): Promise<number> {
+  const all = await store.search(match, { statuses }, limit, true);
+  const page = await store.searchWithTerms(match, { statuses }, limit);
+  assert.deepEqual(ids(page), ids(all.hits), `${match} (${statuses.join(",")}): the page of every match ranked`);
+  return page.length;
+}
+
+test("recall's page of best matches is the page that ranking every match gives", async () => {
+  const memories: Memory[] = [];
+  // 600 matches of varied length (varied scores), many archived, and 300 that tie exactly
+  for (let i = 0; i < 600; i++) {
+    const words = Array.from({ length: 3 + (i % 40) }, (_, k) => FILLER[(i + k) % FILLER.length]).join(" ");
+    memories.push(memory(i, `connection timeout ${i % 3 === 0 ? "timeout " : ""}${words}`, i % 5 === 0 ? "active" : "archived"));
+  }
+  for (let i = 0; i < 300; i++) memories.push(memory(1000 + i, "retry queue after the retry limit", i % 2 ? "active" : "archived"));
+  const store = await storeOf(memories);
+  try {
+    // every status: the page comes from the best scores (more than 200 match)
+    assert.equal(await samePages(store, `"connection" AND "timeout"`, ["active", "archived"], 50), 50);
+    // most matches filtered out: too few of the best scores pass, every match is ranked
+    assert.equal(await samePages(store, `"connection" AND "timeout"`, ["active"], 50), 50);
+    // none passes the filter
+    assert.equal(await samePages(store, `"connection" AND "timeout"`, ["promoted"], 50), 0);
+    // 300 identical scores: the page's last ties with scores left out, so every match is ranked
+    // (the tie is broken by last use and id, which the best scores alone do not know)
+    assert.equal(await samePages(store, `"retry" AND "queue"`, ["active", "archived"], 50), 50);
+    assert.equal(await samePages(store, `"retry" AND "queue"`, ["active"], 50), 50);
+    // fewer matches than the best scores taken: those are every match
+    assert.equal(await samePages(store, `"connection" AND "epsilon" AND "lambda" AND "alpha"`, ["active", "archived"], 50), 50);
+    assert.equal(await samePages(store, `"nothing" AND "here"`, ["active"], 50), 0);
+    // prefixes and any-word, as recall asks
+    assert.equal(await samePages(store, `"connect"* OR "timeout"* OR "retry"`, ["active", "archived"], 50), 50);
+    assert.equal(await samePages(store, `"connect"*`, ["active"], 10), 10);
+  } finally {
+    store.close();
+  }
+});
