@@ -222,22 +222,7 @@ export class IndexDb {
   /** True when this open made the index from nothing (a new store, a lost or outdated index). */
   created = false;
 
-  private constructor(private conn: DatabaseSync) {}
-
-  /**
-   * File rows a bulk write put, not inserted yet (deferFileRows); null when rows go in at once.
-   * Inserted in one run before any statement that reads or writes the files (or their folder
-   * sums) and before the transaction commits; dropped with it when it rolls back.
-   */
-  private pendingFiles: FileRow[] | null = null;
-  /** Per statement: whether it reaches the files table or the folder sums its triggers keep. */
-  private readonly touchesFiles = new Map<string, boolean>();
-
-  /** The connection: whatever reaches it directly sees the deferred file rows first. */
-  private get db(): DatabaseSync {
-    this.flushFiles();
-    return this.conn;
-  }
+  private constructor(private db: DatabaseSync) {}
 
   /**
    * Take over a freshly opened connection (to a file that replaced this one's), closing this one's.
@@ -250,7 +235,7 @@ export class IndexDb {
     } catch {
       // already closed
     }
-    this.conn = fresh.conn;
+    this.db = fresh.db;
     this.connection++;
     this.stmts.clear();
     this.created = fresh.created;
@@ -365,28 +350,8 @@ export class IndexDb {
     if (!s) {
       s = this.db.prepare(sql);
       this.stmts.set(sql, s);
-    } else if (this.pendingFiles !== null) {
-      let touches = this.touchesFiles.get(sql);
-      if (touches === undefined) this.touchesFiles.set(sql, (touches = /\b(files|dir_sums)\b/i.test(sql)));
-      if (touches) this.flushFiles();
     }
     return s;
-  }
-
-  /**
-   * Until this transaction ends, putFile keeps its rows and inserts them together when something
-   * needs them (a bulk write's records first, then their files: inserting each file's row between
-   * its record's rows cost a third of an import's index time, measured). No-op outside a transaction.
-   */
-  deferFileRows(): void {
-    if (this.depth > 0) this.pendingFiles ??= [];
-  }
-
-  private flushFiles(): void {
-    const rows = this.pendingFiles;
-    if (rows === null) return;
-    this.pendingFiles = null;
-    for (const row of rows) this.insertFile(row);
   }
 
   /** Run fn in one IMMEDIATE transaction; nested calls join it. */
@@ -396,20 +361,17 @@ export class IndexDb {
     this.depth++;
     try {
       const out = fn();
-      this.db.exec("COMMIT"); // (the deferred file rows go in first: the getter)
+      this.db.exec("COMMIT");
       return out;
     } catch (e) {
-      // rows of a change that is rolled back are not inserted
-      this.pendingFiles = null;
       try {
-        this.conn.exec("ROLLBACK");
+        this.db.exec("ROLLBACK");
       } catch {
         // the transaction may already be gone (SQLite rolls back on some errors)
       }
       throw e;
     } finally {
       this.depth--;
-      this.pendingFiles = null;
     }
   }
 
@@ -466,11 +428,6 @@ export class IndexDb {
   }
 
   putFile(row: FileRow): void {
-    if (this.pendingFiles !== null) this.pendingFiles.push(row);
-    else this.insertFile(row);
-  }
-
-  private insertFile(row: FileRow): void {
     this.q(
       `INSERT INTO files(path, dir, kind, id, mtime, size, ino, indexed_at, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET dir = excluded.dir, kind = excluded.kind, id = excluded.id, mtime = excluded.mtime,

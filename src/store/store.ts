@@ -940,9 +940,7 @@ export class StoreTx {
     private readonly refreshed: readonly RecordKind[] = [],
     /** New record files are written without an fsync each and made durable together (recordDirs). */
     private readonly bulk = false,
-  ) {
-    if (bulk) store.index.deferFileRows();
-  }
+  ) {}
 
   /** New record files written in bulk, not yet durable. */
   private readonly unsyncedFiles: string[] = [];
