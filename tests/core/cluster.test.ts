@@ -129,6 +129,32 @@ describe("similarity", () => {
     }
     assert.ok(above > 100 && halved > 100, `${above} above, ${halved} with a contradiction: both kinds are tested`);
   });
+
+  test("similarityAtLeast's early rejection never drops a pair: random sets, thresholds at each pair's own similarity", () => {
+    const r = rng(16);
+    const set = (size: number, of: number) => {
+      const s = new Set<number>();
+      while (s.size < Math.min(size, of)) s.add(Math.floor(r() * of));
+      return Int32Array.from([...s].sort((x, y) => x - y));
+    };
+    const make = (of: number) => ({ words: set(Math.floor(r() * 30), of), tags: set(Math.floor(r() * 3), 4), entities: set(Math.floor(r() * 3), 4), negates: set(Math.floor(r() * 2), of) });
+    let kept = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const of = 2 + Math.floor(r() * 50);
+      const a = make(of);
+      const b = make(of);
+      const s = similarity(a, b);
+      // the pair's own similarity (the boundary), just above it, and fixed thresholds
+      for (const t of [s, s + 1e-12, 0.3, 0.6, 0.9]) {
+        const at = similarityAtLeast(a, b, t);
+        if (s >= t) {
+          assert.equal(at, s, `threshold ${t}`);
+          kept++;
+        } else assert.equal(at, null, `threshold ${t}`);
+      }
+    }
+    assert.ok(kept > 20_000, `${kept} kept`);
+  });
 });
 
 describe("MinHash and LSH", () => {
