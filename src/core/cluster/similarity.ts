@@ -102,31 +102,26 @@ export function contradicts(a: Features, b: Features): boolean {
   return negatesWhatOtherSays(a, b) || negatesWhatOtherSays(b, a);
 }
 
-/** Tags' and entities' Jaccard, NaN where either side has none (they then do not count). */
-function labels(a: Features, b: Features): { tags: number; entities: number } {
-  return {
-    tags: a.tags.length && b.tags.length ? jaccard(a.tags, b.tags) : Number.NaN,
-    entities: a.entities.length && b.entities.length ? jaccard(a.entities, b.entities) : Number.NaN,
-  };
-}
+/** Tags' (or entities') Jaccard, NaN where either side has none (they then do not count). */
+const labelJaccard = (a: Int32Array, b: Int32Array) => (a.length && b.length ? jaccard(a, b) : Number.NaN);
 
 /** The blend of content, tags and entities, before the negation penalty (one order of operations for every caller). */
-function blend(content: number, l: { tags: number; entities: number }): number {
+function blend(content: number, tags: number, entities: number): number {
   let sum = WEIGHTS.content * content;
   let weight = WEIGHTS.content;
-  if (!Number.isNaN(l.tags)) {
-    sum += WEIGHTS.tags * l.tags;
+  if (!Number.isNaN(tags)) {
+    sum += WEIGHTS.tags * tags;
     weight += WEIGHTS.tags;
   }
-  if (!Number.isNaN(l.entities)) {
-    sum += WEIGHTS.entities * l.entities;
+  if (!Number.isNaN(entities)) {
+    sum += WEIGHTS.entities * entities;
     weight += WEIGHTS.entities;
   }
   return sum / weight;
 }
 
 function blended(a: Features, b: Features): number {
-  return blend(contentSimilarity(a.words, b.words), labels(a, b));
+  return blend(contentSimilarity(a.words, b.words), labelJaccard(a.tags, b.tags), labelJaccard(a.entities, b.entities));
 }
 
 /** Slack for floating-point rounding: a bound only rejects a pair that misses by more. */
@@ -157,13 +152,18 @@ export function similarityAtLeast(a: Features, b: Features, threshold: number): 
 function blendAtLeast(a: Features, b: Features, threshold: number): number | null {
   const x = a.words.length;
   const y = b.words.length;
-  const l = labels(a, b);
-  if (x === 0 || y === 0) return blend(x === y ? 1 : 0, l);
-  const weight = WEIGHTS.content + (Number.isNaN(l.tags) ? 0 : WEIGHTS.tags) + (Number.isNaN(l.entities) ? 0 : WEIGHTS.entities);
-  const rest = (Number.isNaN(l.tags) ? 0 : WEIGHTS.tags * l.tags) + (Number.isNaN(l.entities) ? 0 : WEIGHTS.entities * l.entities);
+  if (x === 0 || y === 0) return blend(x === y ? 1 : 0, labelJaccard(a.tags, b.tags), labelJaccard(a.entities, b.entities));
+  const tagged = a.tags.length > 0 && b.tags.length > 0;
+  const named = a.entities.length > 0 && b.entities.length > 0;
+  const weight = WEIGHTS.content + (tagged ? WEIGHTS.tags : 0) + (named ? WEIGHTS.entities : 0);
+  const most = contentOf(Math.min(x, y), x, y);
+  // labels at their best first (no walk of them), then as they are
+  if (most < (threshold * weight - (weight - WEIGHTS.content)) / WEIGHTS.content - SLACK) return null;
+  const tags = tagged ? jaccard(a.tags, b.tags) : Number.NaN;
+  const entities = named ? jaccard(a.entities, b.entities) : Number.NaN;
+  const rest = (tagged ? WEIGHTS.tags * tags : 0) + (named ? WEIGHTS.entities * entities : 0);
   const needed = (threshold * weight - rest) / WEIGHTS.content - SLACK;
-  const m = Math.min(x, y);
-  if (contentOf(m, x, y) < needed) return null;
+  if (most < needed) return null;
   const n = overlapAtLeast(a.words, b.words, overlapNeeded(needed, x, y));
-  return n < 0 ? null : blend(contentOf(n, x, y), l);
+  return n < 0 ? null : blend(contentOf(n, x, y), tags, entities);
 }
