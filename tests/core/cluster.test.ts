@@ -42,6 +42,29 @@ function crowded(n: number, seed: number): ClusterInput[] {
 }
 
 describe("features", () => {
+  test("features read a text in place as contentTerms reads it through words(): apostrophes, digits, negations, non-ASCII", () => {
+    const texts = [
+      "Don't use it's 5'x don't5 a''b rock'n'roll O'Neil 'quoted' end' x' ' a1'b2'c",
+      "Never NEVER use the API; do not really use v2 either, can't won't isn't",
+      "KELVIN \u212a sign, naïve café ’s don’t, ÄÖÜ straße",
+      "",
+      "   ...   ",
+      "The Endpoints are using cursors; we decided it. The endpoints, again: endpoints!",
+    ];
+    const v = new Vocabulary();
+    // twice: the second time every word comes from the table of words met
+    for (const pass of [1, 2]) {
+      for (const text of texts) {
+        const { terms, negated } = contentTerms(text);
+        const f = featuresOf({ content: text, tags: [], entities: [] }, v);
+        const hashes = (ids: Int32Array) => [...ids].map((id) => v.hashes[id]!).sort((a, b) => a - b);
+        const want = (ts: string[]) => [...new Set(ts.map((t) => hashString(t)))].sort((a, b) => a - b);
+        assert.deepEqual(hashes(f.words), want(terms), `pass ${pass}: ${text}`);
+        assert.deepEqual(hashes(f.negates), want(negated), `pass ${pass}: ${text}`);
+      }
+    }
+  });
+
   test("content words: lowercased, stop words out, light stemming; a negated word is marked", () => {
     const { terms, negated } = contentTerms("The Endpoints are using cursors; we decided it.");
     assert.deepEqual(terms, ["endpoint", "using", "cursor", "decid"]);
