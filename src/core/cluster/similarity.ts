@@ -11,20 +11,7 @@ export const NEGATION_PENALTY = 0.5;
 
 /** Size of the intersection of two sorted integer sets. */
 export function overlap(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      n++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return n;
+  return overlapAtLeast(a, b, 0);
 }
 
 export function jaccard(a: Int32Array, b: Int32Array): number {
