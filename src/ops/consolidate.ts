@@ -133,6 +133,17 @@ export async function findConsolidation(
   threshold = DEFAULT_THRESHOLD,
 ): Promise<{ memories: number; clusters: Cluster[]; stats: ClusterStats; members: Map<string, Memory> }> {
   await store.refresh(false, ["memory"]);
+  const found = await clustersOfActive(store, threshold);
+  // the rows are out of reach here: collected with the rest before whole members are read
+  gcHint(found.memories)?.();
+  const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
+  // a member changed by another process between the two reads: its cluster is left for the next run
+  const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
+  return { memories: found.memories, clusters, stats: found.stats, members };
+}
+
+/** The clusters among the active memories' index rows; the rows (every memory's text) die with this call. */
+async function clustersOfActive(store: Store, threshold: number): Promise<{ memories: number; clusters: Cluster[]; stats: ClusterStats }> {
   const rows = await store.clusterRows(["active"]);
   const found = findClusters(
     rows.map((r) => ({
@@ -146,11 +157,7 @@ export async function findConsolidation(
     // making features leaves ~3 KB of garbage per memory: collected before the next phases
     { threshold, afterFeatures: gcHint(rows.length) },
   );
-  gcHint(rows.length)?.();
-  const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
-  // a member changed by another process between the two reads: its cluster is left for the next run
-  const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
-  return { memories: rows.length, clusters, stats: found.stats, members };
+  return { memories: rows.length, ...found };
 }
 
 function select(clusters: Cluster[], wanted: readonly string[] | undefined, threshold: number): Cluster[] {
