@@ -85,6 +85,8 @@ export interface ConsolidateOutcome {
 /** Below this many memories the garbage is small and a collection would only cost time. */
 const GC_HINT_ABOVE = 5000;
 const gcHint = (memories: number) => (memories >= GC_HINT_ABOVE ? collectGarbage : undefined);
+/** Merge previews between two collections in a large store: at 50k, ~3,300 previews made ~80 MB of garbage at once. */
+const VIEWS_PER_GC = 1500;
 
 const PREVIEW_ID = "00000000-0000-4000-8000-000000000000";
 
@@ -133,6 +135,17 @@ export async function findConsolidation(
   threshold = DEFAULT_THRESHOLD,
 ): Promise<{ memories: number; clusters: Cluster[]; stats: ClusterStats; members: Map<string, Memory> }> {
   await store.refresh(false, ["memory"]);
+  const found = await clustersOfActive(store, threshold);
+  // the rows are out of reach here: collected with the rest before whole members are read
+  gcHint(found.memories)?.();
+  const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
+  // a member changed by another process between the two reads: its cluster is left for the next run
+  const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
+  return { memories: found.memories, clusters, stats: found.stats, members };
+}
+
+/** The clusters among the active memories' index rows; the rows (every memory's text) die with this call. */
+async function clustersOfActive(store: Store, threshold: number): Promise<{ memories: number; clusters: Cluster[]; stats: ClusterStats }> {
   const rows = await store.clusterRows(["active"]);
   const found = findClusters(
     rows.map((r) => ({
@@ -146,11 +159,7 @@ export async function findConsolidation(
     // making features leaves ~3 KB of garbage per memory: collected before the next phases
     { threshold, afterFeatures: gcHint(rows.length) },
   );
-  gcHint(rows.length)?.();
-  const members = new Map((await store.memoriesByIds(found.clusters.flatMap((c) => c.members))).map((m) => [m.id, m]));
-  // a member changed by another process between the two reads: its cluster is left for the next run
-  const clusters = found.clusters.filter((c) => c.members.every((id) => members.get(id)?.status === "active"));
-  return { memories: rows.length, clusters, stats: found.stats, members };
+  return { memories: rows.length, ...found };
 }
 
 function select(clusters: Cluster[], wanted: readonly string[] | undefined, threshold: number): Cluster[] {
@@ -245,9 +254,14 @@ export async function consolidate(store: Store, env: OpsEnv, input: ConsolidateI
   const found = await findConsolidation(store, threshold);
   const chosen = select(found.clusters, input.clusterIds, threshold);
   const now = store.nowSeconds();
-  const clusters = chosen.map((c) => view(c, c.members.map((id) => found.members.get(id)!), now));
-  // the merge previews leave garbage too; the caller's output comes next
-  gcHint(found.memories)?.();
+  // the merge previews leave garbage too (~25 KB each): collected every VIEWS_PER_GC of them, and
+  // before the caller's output
+  const gc = gcHint(found.memories);
+  const clusters = chosen.map((c, i) => {
+    if (i > 0 && i % VIEWS_PER_GC === 0) gc?.();
+    return view(c, c.members.map((id) => found.members.get(id)!), now);
+  });
+  gc?.();
   const out: ConsolidateOutcome = { mode: input.mode, threshold, memories: found.memories, stats: found.stats, clusters, applied: [] };
   if (input.mode === "preview") return out;
 

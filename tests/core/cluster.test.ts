@@ -42,6 +42,29 @@ function crowded(n: number, seed: number): ClusterInput[] {
 }
 
 describe("features", () => {
+  test("features read a text in place as contentTerms reads it through words(): apostrophes, digits, negations, non-ASCII", () => {
+    const texts = [
+      "Don't use it's 5'x don't5 a''b rock'n'roll O'Neil 'quoted' end' x' ' a1'b2'c",
+      "Never NEVER use the API; do not really use v2 either, can't won't isn't",
+      "KELVIN \u212a sign, naïve café ’s don’t, ÄÖÜ straße",
+      "",
+      "   ...   ",
+      "The Endpoints are using cursors; we decided it. The endpoints, again: endpoints!",
+    ];
+    const v = new Vocabulary();
+    // twice: the second time every word comes from the table of words met
+    for (const pass of [1, 2]) {
+      for (const text of texts) {
+        const { terms, negated } = contentTerms(text);
+        const f = featuresOf({ content: text, tags: [], entities: [] }, v);
+        const hashes = (ids: Int32Array) => [...ids].map((id) => v.hashes[id]!).sort((a, b) => a - b);
+        const want = (ts: string[]) => [...new Set(ts.map((t) => hashString(t)))].sort((a, b) => a - b);
+        assert.deepEqual(hashes(f.words), want(terms), `pass ${pass}: ${text}`);
+        assert.deepEqual(hashes(f.negates), want(negated), `pass ${pass}: ${text}`);
+      }
+    }
+  });
+
   test("content words: lowercased, stop words out, light stemming; a negated word is marked", () => {
     const { terms, negated } = contentTerms("The Endpoints are using cursors; we decided it.");
     assert.deepEqual(terms, ["endpoint", "using", "cursor", "decid"]);
@@ -128,6 +151,32 @@ describe("similarity", () => {
       }
     }
     assert.ok(above > 100 && halved > 100, `${above} above, ${halved} with a contradiction: both kinds are tested`);
+  });
+
+  test("similarityAtLeast's early rejection never drops a pair: random sets, thresholds at each pair's own similarity", () => {
+    const r = rng(16);
+    const set = (size: number, of: number) => {
+      const s = new Set<number>();
+      while (s.size < Math.min(size, of)) s.add(Math.floor(r() * of));
+      return Int32Array.from([...s].sort((x, y) => x - y));
+    };
+    const make = (of: number) => ({ words: set(Math.floor(r() * 30), of), tags: set(Math.floor(r() * 3), 4), entities: set(Math.floor(r() * 3), 4), negates: set(Math.floor(r() * 2), of) });
+    let kept = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const of = 2 + Math.floor(r() * 50);
+      const a = make(of);
+      const b = make(of);
+      const s = similarity(a, b);
+      // the pair's own similarity (the boundary), just above it, and fixed thresholds
+      for (const t of [s, s + 1e-12, 0.3, 0.6, 0.9]) {
+        const at = similarityAtLeast(a, b, t);
+        if (s >= t) {
+          assert.equal(at, s, `threshold ${t}`);
+          kept++;
+        } else assert.equal(at, null, `threshold ${t}`);
+      }
+    }
+    assert.ok(kept > 20_000, `${kept} kept`);
   });
 });
 

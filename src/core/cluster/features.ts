@@ -40,6 +40,11 @@ export function words(text: string): string[] {
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
+const APOSTROPHE = 39;
+/** [a-z0-9] */
+const isWordCode = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+/** [a-z] */
+const isLetterCode = (c: number) => c >= 97 && c <= 122;
 
 /** A light stemmer: plural and common verb endings, so "endpoints" meets "endpoint". */
 export function stem(w: string): string {
@@ -72,7 +77,9 @@ function tokenOf(raw: string): Token {
 export function contentTerms(text: string): { terms: string[]; negated: string[] } {
   const terms: string[] = [];
   const negated: string[] = [];
-  walkTerms(text, tokenOf, (t, isNegated) => {
+  walkTerms<string>((visit) => {
+    for (const w of words(text)) visit(tokenOf(w));
+  }, (t, isNegated) => {
     if (isNegated) {
       negated.push(t);
       terms.push(`!${t}`);
@@ -82,24 +89,23 @@ export function contentTerms(text: string): { terms: string[]; negated: string[]
 }
 
 /**
- * The negation rule, once: each token of `text`, told whether a negation word stands within
+ * The negation rule, once: each token, told whether a negation word stands within
  * NEGATION_REACH skipped words before it (the first term after a negation takes it).
  */
-function walkTerms<T>(text: string, tokenize: (raw: string) => typeof NEGATION | typeof SKIP | T, onTerm: (t: T, negated: boolean) => void): void {
+function walkTerms<T>(eachToken: (visit: (t: typeof NEGATION | typeof SKIP | T) => void) => void, onTerm: (t: T, negated: boolean) => void): void {
   let reach = 0;
-  for (const raw of words(text)) {
-    const t = tokenize(raw);
+  eachToken((t) => {
     if (t === NEGATION) {
       reach = NEGATION_REACH;
-      continue;
+      return;
     }
     if (t === SKIP) {
       if (reach) reach--;
-      continue;
+      return;
     }
     onTerm(t as T, reach > 0);
     reach = 0;
-  }
+  });
 }
 
 /**
@@ -154,6 +160,73 @@ export class Vocabulary {
     return t;
   }
 
+  /**
+   * Each token of a text, as words() and token() give them. An ASCII text is read in place: each
+   * word is hashed as it is scanned and found in a table of the words met (no substring, no regex
+   * match); a word met for the first time goes through token(). In order, one at a time: what
+   * `visit` interns comes between the words, as it would after words().
+   */
+  eachToken(text: string, visit: (t: typeof NEGATION | typeof SKIP | Term) => void): void {
+    const lower = text.toLowerCase();
+    if (!ASCII.test(lower)) {
+      for (const w of words(text)) visit(this.token(w));
+      return;
+    }
+    // /[a-z0-9]+(?:'[a-z]+)*/g by hand
+    const n = lower.length;
+    let i = 0;
+    while (i < n) {
+      if (!isWordCode(lower.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = 0x811c9dc5;
+      for (let c: number; i < n && isWordCode((c = lower.charCodeAt(i))); i++) h = Math.imul(h ^ c, 0x01000193);
+      while (i + 1 < n && lower.charCodeAt(i) === APOSTROPHE && isLetterCode(lower.charCodeAt(i + 1))) {
+        h = Math.imul(h ^ APOSTROPHE, 0x01000193);
+        i++;
+        for (let c: number; i < n && isLetterCode((c = lower.charCodeAt(i))); i++) h = Math.imul(h ^ c, 0x01000193);
+      }
+      visit(this.tokenAt(lower, start, i, h | 0));
+    }
+  }
+
+  /** Open addressing over the raw words met (tokensOf): slot -> index in rawWords, -1 empty. */
+  private slots = new Int32Array(1024).fill(-1);
+  private readonly rawWords: string[] = [];
+  private readonly rawHashes: number[] = [];
+  private readonly rawTokens: (typeof NEGATION | typeof SKIP | Term)[] = [];
+
+  private tokenAt(text: string, start: number, end: number, h: number): typeof NEGATION | typeof SKIP | Term {
+    const len = end - start;
+    const mask = this.slots.length - 1;
+    let slot = h & mask;
+    for (let at = this.slots[slot]!; at >= 0; at = this.slots[slot]!) {
+      const w = this.rawWords[at]!;
+      if (this.rawHashes[at] === h && w.length === len && text.startsWith(w, start)) return this.rawTokens[at]!;
+      slot = (slot + 1) & mask;
+    }
+    const raw = text.slice(start, end);
+    const t = this.token(raw);
+    this.slots[slot] = this.rawWords.length;
+    this.rawWords.push(raw);
+    this.rawHashes.push(h);
+    this.rawTokens.push(t);
+    // at most half full: probes stay short
+    if (this.rawWords.length * 2 > this.slots.length) {
+      const grown = new Int32Array(this.slots.length * 2).fill(-1);
+      const m = grown.length - 1;
+      for (let k = 0; k < this.rawWords.length; k++) {
+        let s = this.rawHashes[k]! & m;
+        while (grown[s]! >= 0) s = (s + 1) & m;
+        grown[s] = k;
+      }
+      this.slots = grown;
+    }
+    return t;
+  }
+
   negatedId(t: Term): number {
     if (t.negated < 0) t.negated = this.words.id(`!${t.term}`);
     return t.negated;
@@ -174,7 +247,7 @@ function sortedSet(xs: number[]): Int32Array {
 export function featuresOf(m: { content: string; tags: readonly string[]; entities: readonly string[] }, vocab: Vocabulary): Features {
   const terms: number[] = [];
   const negated: number[] = [];
-  walkTerms(m.content, (raw) => vocab.token(raw), (t, isNegated) => {
+  walkTerms<Term>((visit) => vocab.eachToken(m.content, visit), (t, isNegated) => {
     if (isNegated) {
       negated.push(t.id);
       terms.push(vocab.negatedId(t));

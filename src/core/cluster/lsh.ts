@@ -40,13 +40,19 @@ export function signature(featureHashes: ArrayLike<number>, k: number, out = new
   let fam = families.get(k);
   if (!fam) families.set(k, (fam = family(k)));
   const { mul, add } = fam;
-  out.fill(0xffffffff);
-  for (let f = 0; f < featureHashes.length; f++) {
-    const x = featureHashes[f]!;
-    for (let i = 0; i < k; i++) {
-      const v = (Math.imul(x, mul[i]!) + add[i]!) >>> 0;
-      if (v < out[i]!) out[i] = v;
+  const len = featureHashes.length;
+  // one function at a time over all the features: its constants and the running minimum stay in
+  // registers. The minimum is kept as a signed 32-bit integer with the top bit flipped, which
+  // orders as the unsigned value does, so the loop never leaves integer arithmetic.
+  for (let i = 0; i < k; i++) {
+    const m = mul[i]!;
+    const a = add[i]!;
+    let least = 0x7fffffff; // 0xffffffff, flipped
+    for (let f = 0; f < len; f++) {
+      const v = (Math.imul(featureHashes[f]!, m) + a) ^ 0x80000000;
+      if (v < least) least = v;
     }
+    out[i] = least ^ 0x80000000;
   }
   return out;
 }
