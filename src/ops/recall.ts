@@ -178,7 +178,13 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
   const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
   for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
-  return search([matchAny(discriminating(df, size)), ...phrases.map((p) => `"${p}"`)].join(" OR "));
+  // a word or phrase no memory holds matches nothing and adds exactly 0 to every match's BM25:
+  // left out, the search finds and ranks the same, while BM25 costs a step per term for each
+  // row it ranks (a concept brings ~50 phrases, most absent from a store; at 50k, ~35,000 rows)
+  const present: string[] = [];
+  for (const w of discriminating(df, size)) if (df.get(w)! > 0) present.push(matchAny([w]));
+  for (const p of phrases) if ((await store.countMatches(`"${p}"`, {}, 1)) > 0) present.push(`"${p}"`);
+  return present.length ? search(present.join(" OR ")) : [];
 }
 
 /** How many memories' terms a process keeps. */
