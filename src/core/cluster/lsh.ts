@@ -162,7 +162,7 @@ export function candidatePairs(
     }
   }
   compact();
-  const kept = strongestPairs(pairs.subarray(0, count), n, sigs, k, params.perItem ?? DEFAULT_LSH.perItem!);
+  const kept = strongestPairs(pairs.subarray(0, count), n, sigs, k, Math.max(1, Math.floor(params.perItem ?? DEFAULT_LSH.perItem!)));
   for (let p = 0; p < count; p++) {
     if (kept !== null && kept[p] === 0) continue;
     const v = pairs[p]!;
@@ -194,7 +194,7 @@ function strongestPairs(pairs: Float64Array, n: number, sigs: Uint32Array, k: nu
   for (let x = 0; x < n; x++) start[x + 1] = start[x]! + degree[x]!;
   const fill = start.slice(0, n);
   const of = new Int32Array(2 * m);
-  const agree = new Uint8Array(m);
+  const agree = k > 255 ? new Uint16Array(m) : new Uint8Array(m);
   // the same bits as signed integers: compared for equality only, and they stay small integers
   // for the engine (an unsigned value past 2^31 is a double)
   const ints = new Int32Array(sigs.buffer, sigs.byteOffset, sigs.length);
