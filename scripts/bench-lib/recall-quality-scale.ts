@@ -7,6 +7,7 @@
 //
 //   bun scripts/bench-lib/recall-quality-scale.ts --before /tmp/main-checkout [--size 50000]
 
+import fs from "node:fs";
 import path from "node:path";
 import { findMentions } from "../../src/core/capture/entities.ts";
 import type { OpsEnv } from "../../src/ops/context.ts";
@@ -71,6 +72,8 @@ for (const q of CORPUS_QUERIES) {
 }
 store.close();
 theirStore.close();
+// the copy (a 50k store's index is ~600 MB with its files): made again on the next run
+fs.rmSync(dir, { recursive: true, force: true });
 const f = (t: Tally) => (t.off ? `answered ${(t.answered / t.off).toFixed(3)}` : `recall@5 ${(t.r5 / t.n).toFixed(3)} MRR@10 ${(t.mrr / t.n).toFixed(3)}`);
 console.log(`${n} labelled memories in a store of ${size} bench memories; ${CORPUS_QUERIES.length} queries, ${changed} outcomes differ`);
 console.log("| kind split | n | this checkout | before |\n| --- | --: | --- | --- |");
