@@ -27,6 +27,13 @@ const CANDIDATES = 50;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
+ * Chosen that way, by the rarest words and concept phrases whose matches together are at most
+ * this many: a bound on what BM25 ranks whatever the store's size. Set on the labelled corpus
+ * inside a 50k bench store (scripts/bench-lib/recall-quality-scale.ts): 8,000 kept every held-out
+ * split at or above ranking every match; 4,000 lost on one.
+ */
+const RANKED_AT_MOST = 8000;
+/**
  * Matches are counted up to this many and no further (a common word matches much of the store,
  * and counting every match cost more than ranking the candidates): past it, total is a lower
  * bound, total_exact is false and the block says "more than N more".
@@ -178,7 +185,35 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
   const common = Math.floor(size * COMMON_SHARE) + 1;
   const df = new Map<string, number>();
   for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
-  return search([matchAny(discriminating(df, size)), ...phrases.map((p) => `"${p}"`)].join(" OR "));
+  // a word or phrase no memory holds matches nothing and adds exactly 0 to every match's BM25:
+  // left out, the search finds and ranks the same, while BM25 costs a step per term for each
+  // row it ranks (a concept brings ~50 phrases, most absent from a store)
+  const present: { match: string; df: number }[] = [];
+  for (const w of discriminating(df, size)) if (df.get(w)! > 0) present.push({ match: matchAny([w]), df: df.get(w)! });
+  for (const p of phrases) {
+    const n = await store.countMatches(`"${p}"`, {}, RANKED_AT_MOST + 1);
+    if (n > 0) present.push({ match: `"${p}"`, df: n });
+  }
+  // then the rarest of them within a bound: ranking every match of all of them grew with the
+  // store (the paraphrase prompt at 50k: ~35,000 rows)
+  const chosen = rarestWithin(present, RANKED_AT_MOST);
+  return chosen.length ? search(chosen.join(" OR ")) : [];
+}
+
+/**
+ * The rarest terms (fewest matches first; ties in order) while their matches together are at most
+ * `atMost`, and always the rarest one: BM25 weighs a rare term most. In the order given.
+ */
+export function rarestWithin(terms: readonly { match: string; df: number }[], atMost: number): string[] {
+  const order = terms.map((t, i) => ({ ...t, i })).sort((a, b) => a.df - b.df || a.i - b.i);
+  const chosen = new Set<number>();
+  let matches = 0;
+  for (const t of order) {
+    if (chosen.size > 0 && matches + t.df > atMost) break;
+    chosen.add(t.i);
+    matches += t.df;
+  }
+  return terms.flatMap((t, i) => (chosen.has(i) ? [t.match] : []));
 }
 
 /** How many memories' terms a process keeps. */

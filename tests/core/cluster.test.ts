@@ -254,8 +254,58 @@ describe("MinHash and LSH", () => {
     });
     const bound = 2 * DEFAULT_LSH.window! * DEFAULT_LSH.bands;
     assert.ok(Math.max(...perItem) <= bound, `${Math.max(...perItem)} candidates for one item, bound ${bound}`);
-    // most pairs here are alike enough to share a band: all of them would be ~80k
-    assert.ok(pairs < (items.length * (items.length - 1)) / 2 / 2, `${pairs} candidates`);
+    // each item keeps perItem of its own; a pair stays when either side keeps it
+    assert.ok(pairs <= items.length * DEFAULT_LSH.perItem!, `${pairs} candidates, bound ${items.length * DEFAULT_LSH.perItem!}`);
+  });
+
+  test("the per-item cap keeps exactly each item's most agreeing pairs (against every pair's signature, the slow way)", () => {
+    const v = new Vocabulary();
+    for (const [notes, perItem] of [[crowded(300, 17), 8], [crowded(200, 5), 3], [[...unrelated(300, 9), ...crowded(60, 21)], 5]] as const) {
+      const items = notes.map((n, i) => {
+        const f = featuresOf(n, v);
+        return { hashes: Uint32Array.from(f.words, (x) => v.hashes[x]!), group: i % 7 === 0 ? 2 : 1 };
+      });
+      const params = { ...DEFAULT_LSH, perItem };
+      const all: [number, number][] = [];
+      candidatePairs(items, { ...params, perItem: Number.MAX_SAFE_INTEGER }, (i, j) => all.push([i, j]));
+      const k = params.bands * params.rows;
+      const sigs = items.map((x) => signature(x.hashes, k));
+      const agree = (i: number, j: number) => sigs[i]!.reduce((a, x, r) => a + (x === sigs[j]![r] ? 1 : 0), 0);
+      // each item's pairs, best agreement first, then the smaller partner: the first perItem stay
+      const expected = new Set<string>();
+      for (let x = 0; x < items.length; x++) {
+        const mine = all.filter(([i, j]) => i === x || j === x).map(([i, j]) => ({ i, j, other: i === x ? j : i, a: agree(i, j) }));
+        mine.sort((p, q) => q.a - p.a || p.other - q.other);
+        for (const e of mine.slice(0, perItem)) expected.add(`${e.i} ${e.j}`);
+      }
+      const got: string[] = [];
+      candidatePairs(items, params, (i, j) => got.push(`${i} ${j}`));
+      assert.ok(expected.size < all.length, "the cap dropped some pairs (else this proves nothing)");
+      assert.deepEqual(got, all.map(([i, j]) => `${i} ${j}`).filter((p) => expected.has(p)), "kept pairs, in the same order");
+    }
+  });
+
+  test("the per-item cap changes nothing where no item has more pairs than it", () => {
+    const v = new Vocabulary();
+    const items = [...unrelated(300, 7), ...crowded(80, 21)].map((n) => {
+      const f = featuresOf(n, v);
+      return { hashes: Uint32Array.from(f.words, (x) => v.hashes[x]!), group: 1 };
+    });
+    const perItem = new Int32Array(items.length);
+    const uncapped: string[] = [];
+    candidatePairs(items, { ...DEFAULT_LSH, perItem: Number.MAX_SAFE_INTEGER }, (i, j) => {
+      uncapped.push(`${i} ${j}`);
+      perItem[i]!++;
+      perItem[j]!++;
+    });
+    const most = Math.max(...perItem);
+    assert.ok(most > 1);
+    const capped: string[] = [];
+    candidatePairs(items, { ...DEFAULT_LSH, perItem: most }, (i, j) => capped.push(`${i} ${j}`));
+    assert.deepEqual(capped, uncapped);
+    const fewer: string[] = [];
+    candidatePairs(items, { ...DEFAULT_LSH, perItem: 1 }, (i, j) => fewer.push(`${i} ${j}`));
+    assert.ok(fewer.length <= items.length && fewer.length < uncapped.length, `${fewer.length} of ${uncapped.length}`);
   });
 });
 
@@ -322,7 +372,7 @@ describe("findClusters", () => {
   test("a store where everything is alike: bounded candidates, small clusters, each cohesive", () => {
     const notes = crowded(600, 13);
     const { clusters, stats } = findClusters(notes);
-    assert.ok(stats.candidates <= notes.length * DEFAULT_LSH.window! * DEFAULT_LSH.bands, `${stats.candidates} candidates`);
+    assert.ok(stats.candidates <= notes.length * DEFAULT_LSH.perItem!, `${stats.candidates} candidates`);
     assert.ok(clusters.length > 10);
     for (const c of clusters) {
       assert.ok(c.cohesion >= 0.6, `cluster of ${c.members.length} at ${c.cohesion}`);

@@ -11,9 +11,14 @@ export interface LshParams {
   rows: number;
   /** A crowded bucket pairs each item with this many neighbours on either side (candidatePairs). */
   window?: number;
+  /**
+   * Each item keeps its this many most alike candidates (by signature agreement); a pair stays
+   * when either side keeps it, so there are at most items · perItem pairs (candidatePairs).
+   */
+  perItem?: number;
 }
 
-export const DEFAULT_LSH: LshParams = { bands: 24, rows: 3, window: 4 };
+export const DEFAULT_LSH: LshParams = { bands: 24, rows: 3, window: 4, perItem: 8 };
 
 /** The hash family's constants, from a fixed seed: odd multipliers and offsets, per function. */
 function family(k: number): { mul: Uint32Array; add: Uint32Array } {
@@ -77,7 +82,9 @@ const MAX_ITEMS = 2 ** 21;
  * neighbours on either side in signature order (the values of the following bands): items that
  * agree on more values, so on more of their features, sit next to each other. So an item has at
  * most 2 · window · bands candidates, and the count grows with n, not n²; a pair of near-
- * duplicates that lands in a crowded bucket is still found through its other bands.
+ * duplicates that lands in a crowded bucket is still found through its other bands. Then each
+ * item keeps its `perItem` pairs whose signatures agree most (strongestPairs): at most
+ * n · perItem pairs in all, whatever the corpus.
  */
 export function candidatePairs(
   items: readonly { hashes: ArrayLike<number>; group: number }[],
@@ -155,9 +162,82 @@ export function candidatePairs(
     }
   }
   compact();
+  const kept = strongestPairs(pairs.subarray(0, count), n, sigs, k, Math.max(1, Math.floor(params.perItem ?? DEFAULT_LSH.perItem!)));
   for (let p = 0; p < count; p++) {
+    if (kept !== null && kept[p] === 0) continue;
     const v = pairs[p]!;
     const i = Math.floor(v / n);
     visit(i, v - i * n);
   }
+}
+
+/**
+ * Which of the unique pairs (i·n + j, sorted) to keep (1) so that each item keeps at most `perItem`
+ * of its own: those whose signatures agree on the most values (the MinHash estimate of their
+ * Jaccard similarity; ties: the smaller partner index). A pair stays when either side keeps it.
+ * null: no item has more than `perItem` pairs, all stay. Without it a growing store meets more
+ * chance collisions per item (a band of three common words), and candidates grow faster than n.
+ */
+function strongestPairs(pairs: Float64Array, n: number, sigs: Uint32Array, k: number, perItem: number): Uint8Array | null {
+  const m = pairs.length;
+  const degree = new Int32Array(n + 1);
+  for (let p = 0; p < m; p++) {
+    const i = Math.floor(pairs[p]! / n);
+    degree[i]!++;
+    degree[pairs[p]! - i * n]!++;
+  }
+  let crowded = false;
+  for (let x = 0; x < n; x++) if (degree[x]! > perItem) crowded = true;
+  if (!crowded) return null;
+  // each item's pairs (by pair index), grouped by item: offsets from the degrees
+  const start = new Int32Array(n + 1);
+  for (let x = 0; x < n; x++) start[x + 1] = start[x]! + degree[x]!;
+  const fill = start.slice(0, n);
+  const of = new Int32Array(2 * m);
+  const agree = k > 255 ? new Uint16Array(m) : new Uint8Array(m);
+  // the same bits as signed integers: compared for equality only, and they stay small integers
+  // for the engine (an unsigned value past 2^31 is a double)
+  const ints = new Int32Array(sigs.buffer, sigs.byteOffset, sigs.length);
+  for (let p = 0; p < m; p++) {
+    const i = Math.floor(pairs[p]! / n) | 0;
+    const j = (pairs[p]! - i * n) | 0;
+    const a = i * k;
+    const b = j * k;
+    let same = 0;
+    for (let r = 0; r < k; r++) if (ints[a + r] === ints[b + r]) same++;
+    agree[p] = same;
+    of[fill[i]!++] = p;
+    of[fill[j]!++] = p;
+  }
+  const keep = new Uint8Array(m);
+  // each crowded item's best perItem, kept best first by insertion (no sort of all its pairs)
+  const best = new Int32Array(perItem);
+  const bestOther = new Int32Array(perItem);
+  for (let x = 0; x < n; x++) {
+    const from = start[x]!;
+    const to = start[x + 1]!;
+    if (to - from <= perItem) {
+      for (let t = from; t < to; t++) keep[of[t]!] = 1;
+      continue;
+    }
+    let len = 0;
+    for (let t = from; t < to; t++) {
+      const p = of[t]!;
+      const i = Math.floor(pairs[p]! / n);
+      const other = i === x ? pairs[p]! - i * n : i;
+      const a = agree[p]!;
+      // the pairs come in order of pair index, so of partner: an equal agreement never beats
+      if (len === perItem && a <= agree[best[len - 1]!]!) continue;
+      let at = len < perItem ? len++ : len - 1;
+      while (at > 0 && (a > agree[best[at - 1]!]! || (a === agree[best[at - 1]!]! && other < bestOther[at - 1]!))) {
+        best[at] = best[at - 1]!;
+        bestOther[at] = bestOther[at - 1]!;
+        at--;
+      }
+      best[at] = p;
+      bestOther[at] = other;
+    }
+    for (let t = 0; t < len; t++) keep[best[t]!] = 1;
+  }
+  return keep;
 }
