@@ -207,6 +207,11 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["kept out", "keep out", "scrub", "scrubbed", "scrubbing", "mask", "masked", "masking", "redact", "redacted", "redaction"], ["redacts", "redact", "redacted", "redaction"]],
   [["bi", "business intelligence", "analysts", "reporting"], ["reporting", "warehouse", "bigquery", "dashboards"]],
   [["large files", "big files", "binaries", "binary files", "assets"], ["git lfs", "large files", "design files"]],
+  // more of the trade's words for the same thing (branch quality6: a list of usage, checked on tune6)
+  [["schema change", "schema changes", "ddl", "alter table", "migrate the schema"], ["migration", "migrations", "schema migrations"]],
+  [["thundering herd", "dogpile", "dog-pile", "cache stampede", "stampede"], ["stampede", "at once", "coalescing"]],
+  [["poison message", "poison messages", "poison pill", "poison pills", "undeliverable", "failed messages", "dead letter", "dead letters"], ["dead-letter", "dead-letter queue", "fail five times"]],
+  [["error tracking", "error tracker", "error reporting", "exception reporting", "exceptions"], ["sentry", "exceptions", "reported"]],
 ];
 
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
