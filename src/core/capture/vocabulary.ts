@@ -123,7 +123,7 @@ const TABLE: Record<string, string[]> = {
     "typescript|language|ts",
     "javascript|language|js,ecmascript",
     "python|language|py,python3",
-    "java|language",
+    "java|language|jdk,openjdk",
     "kotlin|language",
     "scala|language",
     "go!c!v|language|golang",
