@@ -204,6 +204,14 @@ const TABLE: Record<string, string[]> = {
     "apollo!c|api|apollo client,apollo server",
     "relay!c!v|api",
     "react native|mobile|react-native",
+    // payment processors (branch quality6: named in tune6's prompts, absent before). Android and
+    // iOS were tried too: capture's entities gained, but recall read them as products of the
+    // mobile kind and tune's paraphrase MRR fell 0.01: left out
+    "stripe|payments|stripe checkout,stripe connect,stripe billing",
+    "paypal|payments",
+    "adyen|payments",
+    "braintree|payments",
+    "paddle!c|payments",
     "flutter|mobile",
     "expo!c|mobile",
     "ionic|mobile",
@@ -307,7 +315,7 @@ const TABLE: Record<string, string[]> = {
     "aws|cloud|amazon web services",
     "gcp|cloud|google cloud,google cloud platform",
     "azure|cloud|microsoft azure",
-    "aws lambda|cloud|lambda functions",
+    "aws lambda|cloud|lambda functions,lambda!c,lambdas!c",
     "s3|cloud|amazon s3,aws s3",
     "ec2|cloud|aws ec2",
     "ecs|cloud|aws ecs",
