@@ -61,6 +61,7 @@ describe("capture quality on the labelled corpus", () => {
     // code identifiers, file formats and generic acronyms of the trade are no entities
     assert.deepEqual(names("closing the pool in afterAll and passing maxWorkers fixed it"), []);
     assert.deepEqual(names("The PDF export on the VM is signed with an HMAC over SHA256"), []);
+    assert.deepEqual(names("The CDN answers over HTTP; variables in camelCase, types in PascalCase"), []);
     assert.deepEqual(names("the iOS app talks to LaunchDarkly"), ["ios", "launchdarkly"]);
     for (const t of ["Releases move to Tuesdays", "Every schema change needs a DBA review", "Postgres LISTEN/NOTIFY", "Redis INCR with a TTL per user", "The job FAILED on the M1 runner, amd64 is fine", "Revisit in Q3", "POST with SKIP LOCKED"]) {
       assert.deepEqual(names(t).filter((n) => !["postgresql", "redis"].includes(n)), [], t);

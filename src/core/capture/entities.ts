@@ -137,7 +137,7 @@ const NOT_TERMS = new Set(
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays dst " +
     "dba dbas sre sres po cfo coo cio vp vps hr fe be em ic sme pto ooo wfh eow tbh btw fwiw iirc nb ps cc dm dms pov okr okrs kpis poc pocs mvps " +
     // file formats, generic protocols and acronyms of the trade: what a thing is made of, not which thing
-    "pdf pdfs csv csvs tsv png jpg jpeg gif svg exif utf ascii iso rfc tls ssl vm vms oom ntp spf dkim dmarc etl hmac sha saas paas iaas gc tz crud ttfb dom pii phi http https cdn dns camelcase pascalcase"
+    "pdf pdfs csv csvs tsv png jpg jpeg gif svg exif utf ascii iso rfc tls ssl vm vms oom ntp spf dkim dmarc etl hmac sha saas paas iaas gc tz crud ttfb dom pii phi http https cdn camelcase pascalcase"
   ).split(" "),
 );
 
