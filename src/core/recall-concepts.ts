@@ -35,10 +35,13 @@ export interface Concept {
 const KINDS: readonly { words: string[]; categories: string[] }[] = [
   { words: ["db", "dbs", "database", "databases", "datastore", "rdbms"], categories: ["database"] },
   {
-    words: ["auth", "authentication", "authenticate", "identity provider", "idp", "user accounts", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords"],
+    words: ["auth", "authentication", "authenticate", "identity provider", "idp", "user accounts", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords", "identity server", "identity service", "auth server", "auth service", "user directory"],
     categories: ["auth"],
   },
   { words: ["cache", "caches", "caching", "cached"], categories: ["cache", "caching"] },
+  { words: ["payment provider", "payment providers", "payment processor", "payment processors", "payment gateway", "payments provider", "psp", "card processor"], categories: ["payments"] },
+  { words: ["email provider", "email service", "mail provider", "mail service", "esp", "email delivery"], categories: ["email"] },
+  { words: ["push provider", "push service", "push notifications", "push notification"], categories: ["push"] },
   { words: ["test framework", "testing framework", "test runner", "unit test", "unit tests"], categories: ["testing"] },
   { words: ["ci", "continuous integration", "build server", "pipeline", "pipelines"], categories: ["ci"] },
   { words: ["message broker", "message brokers", "broker", "message queue", "event bus", "pubsub", "event streaming"], categories: ["messaging"] },
@@ -72,7 +75,7 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["creds", "credentials"], ["secrets", "credentials"]],
   [["toggle", "toggles"], ["feature flag", "feature flags", "flags"]],
   [["undo", "revert"], ["rollback", "roll back", "rolled back", "revert"]],
-  [["translate", "translation", "localize", "localization", "l10n"], ["i18n", "translations", "locale"]],
+  [["translate", "translation", "localize", "localization", "l10n", "i18n", "internationalization", "internationalisation"], ["i18n", "i18next", "translations", "locale"]],
   [["xss"], ["content-security-policy", "csp"]],
   [["perf"], ["performance"]],
   [["deps"], ["dependencies", "dependency"]],
@@ -207,6 +210,14 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["kept out", "keep out", "scrub", "scrubbed", "scrubbing", "mask", "masked", "masking", "redact", "redacted", "redaction"], ["redacts", "redact", "redacted", "redaction"]],
   [["bi", "business intelligence", "analysts", "reporting"], ["reporting", "warehouse", "bigquery", "dashboards"]],
   [["large files", "big files", "binaries", "binary files", "assets"], ["git lfs", "large files", "design files"]],
+  // more of the trade's words for the same thing (branch quality6: a list of usage, checked on tune6)
+  [["uuid", "uuids", "guid", "guids", "ulid", "ulids"], ["uuid", "uuidv7", "uuidv4", "primary keys"]],
+  [["practise", "practice", "practised", "practiced", "drill", "drills", "rehearse", "rehearsal", "fire drill"], ["rehearsed", "rehearsal", "drill"]],
+  [["split tests", "parallel tests", "parallelize", "parallelise", "parallelized", "shard", "shards", "sharding", "sharded", "test splitting"], ["sharding", "shards", "parallel", "runners"]],
+  [["schema change", "schema changes", "ddl", "alter table", "migrate the schema"], ["migration", "migrations", "schema migrations"]],
+  [["thundering herd", "dogpile", "dog-pile", "cache stampede", "stampede"], ["stampede", "at once", "coalescing"]],
+  [["poison message", "poison messages", "poison pill", "poison pills", "undeliverable", "failed messages", "dead letter", "dead letters"], ["dead-letter", "dead-letter queue", "fail five times"]],
+  [["error tracking", "error tracker", "error reporting", "exception reporting", "exceptions"], ["sentry", "exceptions", "reported"]],
 ];
 
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */

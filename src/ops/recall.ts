@@ -141,7 +141,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]! }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
-  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) }));
+  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) }));
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
     .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
@@ -285,4 +285,15 @@ function entryOf(i: RecallItem): BlockEntry {
   const similar = i.collapsed.length ? ` +${i.collapsed.length} similar` : "";
   const replaced = i.superseded_by ? ` superseded by ${short(i.superseded_by)}` : "";
   return { text: i.text, tail: `[${i.type} ${isoTime(i.created_at).slice(0, 10)} ${i.short_id}${similar}${replaced}]`, covers: 1 + i.collapsed.length };
+}
+
+/** How much a decision counts over another memory, for a question for a choice. */
+const CHOICE_DECISION_WEIGHT = 1.2;
+
+/**
+ * A question for which product of a kind ("which database do we use") is answered by a decision
+ * that names one; a problem or a fix that mentions the product ranks after it when they match alike.
+ */
+export function choiceWeight(terms: RecallTerms, type: string): number {
+  return terms.asks === "choice" && type === "decision" ? CHOICE_DECISION_WEIGHT : 1;
 }

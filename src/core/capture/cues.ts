@@ -48,15 +48,21 @@ const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*
 
 /** Choosing, agreeing, concluding: a decision whatever the wording around it. */
 const CHOSE =
-  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
+  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
 /** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
 const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
+/**
+ * The user taking up what the assistant proposed, in so many words: "yes, do it the way you
+ * suggested", "sounds good, go with your plan". A bare "ok" or "sounds interesting" is not.
+ */
+export const ACCEPTED =
+  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:plan|suggestion|proposal|approach|design|option))\b/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
 const RULE =
   /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b)/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -65,7 +71,7 @@ const MUST = /(?<=\S\s+)\bmust\b/i;
 const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
 const CHANGE =
-  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
+  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
   /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
@@ -76,38 +82,47 @@ const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|b
 /** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
 const NOT_DOING =
   /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)/i;
+/**
+ * A plan stated as the team's, with the thing it names: "the plan is to put jobs on SQS", "we'll be
+ * using Turso for ...", "the rewrite will be in Kotlin", "Postgres it is".
+ */
+const PLAN =
+  /\b(?:the|our) plan is (?:to|that)\b|\b(?:we'll|we will|we're going to|we are going to|we're gonna)\s+(?:be\s+)?(?:using|use|host|hosting|run|running|deploy|deploying|build|building|put|putting|store|storing|go with|adopt|adopting|switch to|move to|standardi[sz]e on)\b|\bwill be (?:in|built (?:with|on|in)|written in|done (?:in|with)|hosted on|powered by)\b|^[\w.-]+(?:\s+[\w.-]+)?\s+it is\b/i;
+/** The team's one place or default for a thing: "the canonical place for runbooks is ...", "our default region is ...". */
+const CANONICAL = /^(?:the|our)\s+(?:canonical|default|official|standard|single|preferred|go-to)\s+(?:place|region|tool|way|format|location|home|source|store|registry|channel|repo|repository|branch|language|runtime|database|queue|provider)\b(?:\s+(?:for|of)\s+[^.;]{1,60}?)?\s+(?:is|are)\s+(?=\S)/i;
 /** A practice named by its use: "Redis INCR with a TTL per user is how we count API calls". */
-const HOW_WE = /\b(?:is|are)\s+how\s+(?:we|the team)\s+(?!(?:feel|felt|think|thought|got|ended up|found)\b)/i;
+const HOW_WE = /\b(?:is|are)\s+how\s+(?:(?:we|the team)\s+(?!(?:feel|felt|think|thought|got|ended up|found)\b)|(?:this|the|our)\s+(?:codebase|code|repo|repository|project|team|app|service)\s+(?:is|are|gets?)\s+\w+)/i;
 /** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
-const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:with|through|via|by|using|on|in|to)\b/i;
+const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:and\s+[a-z]+ed\s+)?(?:with|through|via|by|using|on|in|to)\b/i;
 /** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
 const STACK =
   /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by|talks?|speaks?)\b/i;
 /** A statement of how things are done, for every case: "All API responses are camelCase", "Branch names follow the pattern ...". */
 const UNIVERSAL =
-  /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,7}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\bstart with\b/i;
+  /^(?:all|every|each|any)\s+(?:[\w.-]+\s+){0,7}?(?:is|are|gets?|goes|go|uses?|follows?|starts?|ends?|lives?|runs?|happens?|stays?|ships?|must|need|needs|should|has|have)\b|\b(?:follows?|use)\s+the\s+(?:pattern|format|convention|scheme)\b|\b(?:are|is)\s+named\b|\b(?:we|i)\s+name\s+(?!(?:it|them|this|that)\b)|\bstart with\b/i;
 /** The user's own taste. */
 const LIKE =
-  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
+  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
 /** A standing instruction to the assistant: "when you write commit messages keep them ...". */
 const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
 /** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
 const FIXED =
-  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s|[a-z]{3,}ed\s)|\blet (?:it|them|the [\w-]+(?: [\w-]+)?) (?:finish|complete|pass|succeed|start|through)\b|\bstopped (?:the [\w-]+ )?(?:restarting|crashing|failing|timing out|leaking|hanging|flapping|crashlooping)\b|\bmade (?:it|them|the [\w-]+) (?:\d+(?:\.\d+)?x\s+)?(?:pass|work|stable|reliable|faster|quicker|smaller|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+)?(?:under|below|to) ~?\d|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:stopped|ended|eliminated|prevented|removed) the (?:[\w-]+\s+)?(?:evictions?|errors?|crash(?:es)?|timeouts?|leaks?|restarts?|failures?|spikes?|duplicates?|warnings?|oom\w*|drops|lag|flakiness|deadlocks?|retries|outages?|kills)\b|\bcut (?:it|them|this|that|the [\w-]+(?: [\w-]+)?) (?:down )?(?:to|from|by|in half)\b|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
+  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s|[a-z]{3,}ed\s|(?:built|made|set|put|cut|wrote|split|ran|threw|took|gave)\s)|\bwas\s+~?\d[\d.,]*\s?(?:ms|s|mb|gb|kb|%|x|minutes?|seconds?)?\b[^.;]{0,80}?,\s*now\s+(?:it's|it is|its|we're at|down to|at|only)\s+~?\d|\blet (?:it|them|the [\w-]+(?: [\w-]+)?) (?:finish|complete|pass|succeed|start|through)\b|\bstopped (?:the [\w-]+ )?(?:restarting|crashing|failing|timing out|leaking|hanging|flapping|crashlooping|rejecting|refusing|dropping|erroring|throwing)\b|\bmade (?:it|them|the [\w-]+) (?:\d+(?:\.\d+)?x\s+)?(?:pass|work|stable|reliable|faster|quicker|smaller|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+|back\s+)?(?:under|below|to) ~?\d|\bgot (?:it|them|things|the [\w-]+) (?:moving|working|running|going|flowing) again\b|\bgot (?:it|them|things) (?:moving|working|running|going|flowing)\b|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:stopped|ended|eliminated|prevented|removed) the (?:[\w-]+\s+)?(?:evictions?|errors?|crash(?:es)?|timeouts?|leaks?|restarts?|failures?|spikes?|duplicates?|warnings?|oom\w*|drops|lag|flakiness|deadlocks?|retries|outages?|kills)\b|\bcut (?:it|them|this|that|the [\w-]+(?: [\w-]+)?) (?:down )?(?:to|from|by|in half)\b|\bthe (?:fix|solution|workaround|remedy)(?: for [^.;:]{1,60}?)? (?:was|is) (?:to\s+)?(?!(?:in|under|ready|merged|deployed|done|coming|pending|landing|still|not|being|on)\b)|^workaround(?: for [^.;:]{1,60}?)?\s*:\s*(?=\S)|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
 /** What was done to fix it. */
 const ACTION =
-  /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?)\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
+  /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?|capp(?:ed|ing)|built with|preload(?:ed|ing))\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** The trouble ended by what was done: "the bugs went away once we stored ...". */
 const ENDED_BY = /\b(?:went away|disappeared|vanished|stopped|(?:is|are) gone)\s+(?:once|after|when)\s+(?:we|i)\s+[a-z]+ed\b/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:\d+\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed)|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
 
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
 const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
+  { type: "decision", re: ACCEPTED, base: 0.7 },
   { type: "decision", re: RULE, base: 0.65 },
   { type: "preference", re: FORBID, base: 0.7, against: true },
   { type: "preference", re: LIKE, base: 0.65, needsTopic: true },
@@ -119,6 +134,8 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: HOW_WE, base: 0.6, needsTopic: true },
   { type: "decision", re: NOTE, base: 0.6, needsSpecific: true },
   { type: "decision", re: TAKE, base: 0.6, needsKnown: true },
+  { type: "decision", re: PLAN, base: 0.6, needsKnown: true },
+  { type: "decision", re: CANONICAL, base: 0.65 },
   { type: "decision", re: CHANGE, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOW_STATE, base: 0.6, needsKnown: true },
   { type: "decision", re: HANDLED, base: 0.6, needsKnown: true },
@@ -131,7 +148,7 @@ export const PASSING = /\b(?:(?<!from |as of )today|tonight|right now|at the mom
 
 /** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past, a passing state. */
 const NOT_KEPT =
-  /\b(?:any idea|no (?:decision|consensus|agreement|idea)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+  /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
 
 /** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
 const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
@@ -140,7 +157,7 @@ const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN
 const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 
 /** Output the assistant gives: a standing instruction about it is a preference, not a task. */
-const OUTPUT = /\b(?:answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
+const OUTPUT = /\b(?:(?:pr|pull request|commit|merge request) (?:descriptions?|messages?|titles?)|answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
 /** A step asked for before every report of work done: a standing instruction whatever the task. */
 const BEFORE_REPORT = /\bbefore (?:you (?:tell|say|report|claim|mark|call|declare)|telling|saying|reporting|claiming|marking|calling|declaring)\b[^.;]{0,40}\b(?:done|finished|complete|ready|works|fixed|passes)\b/i;
 /** Words that make an instruction standing rather than for now. */
@@ -201,13 +218,19 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
     const by = /\bby\s+/i.exec(s.slice(cueAt));
     if (by) return s.slice(cueAt + by.index + by[0].length);
     const act = cs.find((c) => ACTION.test(c.text));
+    // "setting it to 3600 fixed the duplicates": "it" is named in another clause, keep them all
+    if (act && /^\s*(?:and\s+)?[a-z]+(?:ing|ed)\s+(?:it|them|that|this)\b/i.test(act.text)) return s;
     return act ? act.text : s;
   }
   if (type === "problem") return s;
   const holds = (c: { start: number; end: number }) => ctx.at.some((p) => p >= c.start && p < c.end);
   // "Secrets are rotated every 90 days, enforced by the vault policy": a label in a later clause
   // names the kind of statement; the statement is the first clause
-  if (label && i > 0 && !holds(cs[i]!)) return (cs.find(holds) ?? cs[0]!).text;
+  if (label && i > 0 && !holds(cs[i]!)) {
+    const first = cs.find(holds) ?? cs[0]!;
+    // "Also, we landed on ULIDs ...": a lone filler before the cue is no statement
+    if ((first.text.match(CONTENT_WORD) ?? []).length >= 2) return first.text;
+  }
   const own = cs[i]!;
   const words = (own.text.match(CONTENT_WORD) ?? []).length;
   if (holds(own) || (words >= 4 && !POINTER.test(own.text.trim()))) return own.text;
@@ -266,11 +289,15 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     let against = Boolean(cue.against);
     // "the payments service must never log card numbers": a subject's rule, kept as said
     // "nobody should run migrations from a laptop": the rule names who it binds, kept as said
-    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || /^(?:nobody|no one|no-one)\b/i.test(m[0]))) {
+    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || /^(?:nobody|no one|no-one)\b/i.test(m[0]) || (/^no\s/i.test(m[0]) && !/\b(?:please|pls|i|me|my)\b/i.test(s)))) {
       type = "decision";
       against = false;
     }
-    return { type, what: clauseOf(s, m.index, ctx, type, cue.re === CONTRAST, cue.re === RULE || cue.re === CHOSE || cue.re === NOTE), base: cue.base, signal: m[0].trim().toLowerCase() || type, against };
+    // "yes, do it the way you suggested: a tenant_id column": what was accepted follows the colon
+    // "Feature folders, not layer folders, is how this codebase is organised": the practice is all of it
+    if (cue.re === HOW_WE) return { type, what: s, base: cue.base, signal: m[0].trim().toLowerCase(), against: false };
+    if (cue.re === ACCEPTED) return { type, what: s.includes(":") ? s.slice(s.indexOf(":") + 1) : s, base: cue.base, signal: "accepted", against: false };
+    return { type, what: clauseOf(s, m.index, ctx, type, cue.re === CONTRAST, cue.re === RULE || cue.re === CHOSE || cue.re === NOTE || cue.re === ACCEPTED), base: cue.base, signal: m[0].trim().toLowerCase() || type, against };
   }
   // "The analytics pipeline is Kafka → Flink → ClickHouse": a thing of ours said to be a known one
   for (const m of s.matchAll(/^(?:the|our|all|every|(?!(?:this|that|it|he|she|they|there|what|who|which|here)\b)[\w.-]+)\s+(?:[\w.-]+\s+){0,4}?(?:is|are)\s+/gi)) {

@@ -135,12 +135,14 @@ const NOT_TERMS = new Set(
     "max min avg sum count todo asap eta faq diy etc " +
     // days in the plural ("releases move to Tuesdays"), roles and the shorthand of chat and planning
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays dst " +
-    "dba dbas sre sres po cfo coo cio vp vps hr fe be em ic sme pto ooo wfh eow tbh btw fwiw iirc nb ps cc dm dms pov okr okrs kpis poc pocs mvps"
+    "dba dbas sre sres po cfo coo cio vp vps hr fe be em ic sme pto ooo wfh eow tbh btw fwiw iirc nb ps cc dm dms pov okr okrs kpis poc pocs mvps " +
+    // file formats, generic protocols and acronyms of the trade: what a thing is made of, not which thing
+    "pdf pdfs csv csvs tsv png jpg jpeg gif svg exif utf ascii iso rfc tls ssl vm vms oom ntp spf dkim dmarc etl hmac sha saas paas iaas gc tz crud ttfb dom pii phi http https cdn camelcase pascalcase"
   ).split(" "),
 );
 
 /** Words shaped like names that carry nothing: quarters, chips, architectures, severities, versions. */
-const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|p(?:50|75|90|95|99|999)|crlf|lf|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3})$/i;
+const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|p(?:50|75|90|95|99|999)|crlf|lf|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3}|sha\d{1,3}|md5|utf\d{1,2}|xm[xs]\d+[kmg]?)$/i;
 
 /**
  * Short names that mean a technology only in its context: "ES" is Elasticsearch next to search
@@ -150,10 +152,16 @@ const CONTEXT_ALIASES: Record<string, { name: string; upper: boolean; context: R
   es: { name: "elasticsearch", upper: true, context: /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i },
 };
 
+/** A function or variable name: a verb or a quantity word, then a capitalised word (getUser, afterAll, maxWorkers). */
+const CODE_IDENTIFIER =
+  /^(?:get|set|use|is|has|on|handle|init|max|min|after|before|fetch|create|update|delete|load|make|to|from|remove|add|read|write|parse|render|build|run|start|stop|local|session|request|response|with|should|can|do|find|check|validate|format|compute|process)\p{Lu}\p{Ll}/u;
+
 function looksTechnical(u: Unit): boolean {
   const t = u.text;
   if (t.length < 2 || NOT_TERMS.has(u.lower) || LOW_VALUE.test(t)) return false;
   if (/^v?\d/.test(u.lower) || /^\d/.test(t)) return false; // versions and numbers
+  // a code identifier (afterAll, maxWorkers, initContainer, useCart.ts) is no name; iOS, macOS, pgBouncer are
+  if (CODE_IDENTIFIER.test(t)) return false;
   if (/\p{Ll}\p{Lu}/u.test(t)) return true; // CamelCase: GraphQL, PgBouncer, macOS
   if (/^\p{L}+\d[\p{L}\d]*$/u.test(t)) return true; // letters then digits: EC2, Log4j
   if (/^\p{Lu}{2,6}$/u.test(t)) return true; // an acronym: ACL, ORM

@@ -34,7 +34,7 @@ import {
   WH_SUBJECT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
@@ -395,7 +395,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   if (t.type !== "solution" && t.subjectGroup === undefined) {
     if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
     if (NEGATED.test(prefix)) return "negated";
-    if (REPORTED.test(prefix)) return "someone else's view, reported";
+    // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
+    if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
   }
   if (t.type === "decision" || t.type === "preference") {
     if (UNDECIDED.test(s)) return "not decided yet";
@@ -594,7 +595,7 @@ function handsOverCredential(what: string): boolean {
  * someone undecided, another's view, a credential handed over are not kept.
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
-  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || REPORTED.test(s) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -693,7 +694,7 @@ export function readSentence(sentence: string): Reading {
       if (d) return { kind: "capture", draft: d };
       // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
       // ("How releases work now: tag on main, ...": a heading of how a thing works, the same)
-      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)/i.exec(s);
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^what\s+(?=(?:changed|has changed|is new|is different)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)/i.exec(s);
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;
