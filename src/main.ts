@@ -1,4 +1,7 @@
-import { runCli } from "./faces/cli/main.ts";
+import { quickRoute } from "./faces/cli/quick.ts";
 import { args, setExitCode } from "./runtime/host.ts";
 
-setExitCode(await runCli(args()));
+// A hook, the merge driver and a plain get run without loading the command-line parser (quick.ts).
+const argv = args();
+const quick = quickRoute(argv);
+setExitCode(await (quick ? quick() : (await import("./faces/cli/main.ts")).runCli(argv)));

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { quickRoute } from "../../src/faces/cli/quick.ts";
+import { memsync, newStore } from "../helpers/env.ts";
+
+// A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
+// as the parser's path does: each case runs the binary twice, the second time with a trailing
+// "--", which only the parser reads (nothing follows it, so the command is the same), and the two
+// runs must agree on stdout, stderr and exit code.
+
+describe("quick get: the same answers as through the parser", () => {
+  const store = newStore();
+  const saved = (text: string) => JSON.parse(memsync(["save", text, "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+  const a = saved("Use cursor pagination for list endpoints");
+  const b = saved("Retry the billing worker's connection with backoff");
+  memsync(["relate", a, b, "--type", "supports"], { env: { MEMSYNC_HOME: store } });
+  const missing = "01936552-35ba-7a03-b44b-d40957434960";
+  const cases: string[][] = [
+    ["get", a],
+    ["open", b, "--json"],
+    ["--json", "get", a, b],
+    ["get", a.slice(-12)],
+    ["get", a.slice(0, 13)],
+    ["get", missing],
+    ["get", a, missing, "--json"],
+    ["get", "not-an-id"],
+    ["get", "a"],
+    ["get", "zzz", "--json"],
+  ];
+  for (const args of cases) {
+    test(args.join(" "), () => {
+      assert.ok(quickRoute(["--store", store, ...args]), "this form takes the quick path");
+      assert.equal(quickRoute(["--store", store, ...args, "--"]), null, "with -- it takes the parser");
+      const quick = memsync(["--store", store, ...args]);
+      const parsed = memsync(["--store", store, ...args, "--"]);
+      assert.deepEqual(quick, parsed);
+    });
+  }
+  test("a found memory prints and exits 0; a missing one exits as not found", () => {
+    const r = memsync(["--store", store, "get", a]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /cursor pagination/);
+    assert.notEqual(memsync(["--store", store, "get", missing]).code, 0);
+  });
+  test("--store=DIR is read as --store DIR", () => {
+    assert.deepEqual(memsync([`--store=${store}`, "get", a]), memsync(["--store", store, "get", a]));
+  });
+});
+
+describe("quick route: only the forms it reads exactly", () => {
+  const id = "01936552-35ba-7a03-b44b-d4095743496d";
+  test("forms the parser must read", () => {
+    for (const argv of [
+      ["get"], // no id: the parser's usage error
+      ["get", id, "--help"],
+      ["get", id, "-h"],
+      ["get", id, "--scores"],
+      ["get", id, "-"],
+      ["get", "1234"], // mri reads it as a number
+      ["get", "1e5"],
+      ["--store", "007", "get", id],
+      ["--store", id, "--store", id, "get", id],
+      ["--json", "--json", "get", id],
+      ["save", "text"],
+      ["recall", id],
+      ["get", id, "--"],
+      ["--version"],
+      [],
+    ]) assert.equal(quickRoute(argv), null, argv.join(" "));
+  });
+  test("forms it takes", () => {
+    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"]]) {
+      assert.notEqual(quickRoute(argv), null, argv.join(" "));
+    }
+  });
+});
