@@ -1,7 +1,9 @@
-import { quickRoute } from "./faces/cli/quick.ts";
-import { args, setExitCode } from "./runtime/host.ts";
+import { isBrief, quickRoute } from "./faces/cli/quick.ts";
+import { args, setExitCode, usualJit } from "./runtime/host.ts";
 
-// A hook, the merge driver and a plain get run without loading the command-line parser (quick.ts).
+// A hook, the merge driver and a plain get run without loading the command-line parser; a command
+// that may run long gets the usual JIT policy (the binary starts reluctant: faces/cli/quick.ts).
 const argv = args();
+if (!isBrief(argv)) usualJit();
 const quick = quickRoute(argv);
 setExitCode(await (quick ? quick() : (await import("./faces/cli/main.ts")).runCli(argv)));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { quickRoute } from "../../src/faces/cli/quick.ts";
+import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
 import { memsync, newStore } from "../helpers/env.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
@@ -71,6 +71,22 @@ describe("quick route: only the forms it reads exactly", () => {
   test("forms it takes", () => {
     for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"]]) {
       assert.notEqual(quickRoute(argv), null, argv.join(" "));
+    }
+  });
+});
+
+// The binary starts with a reluctant JIT (scripts/build.ts); only commands that always run briefly
+// keep it, every other asks for the usual policy before its work (src/main.ts).
+describe("brief commands: the ones that keep the reluctant JIT", () => {
+  const id = "01936552-35ba-7a03-b44b-d4095743496d";
+  test("brief", () => {
+    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"]]) {
+      assert.ok(isBrief(argv), argv.join(" "));
+    }
+  });
+  test("not brief: anything that may run long", () => {
+    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["recall", "pagination"], ["status"], []]) {
+      assert.equal(isBrief(argv), false, argv.join(" "));
     }
   });
 });

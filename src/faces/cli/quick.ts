@@ -17,6 +17,17 @@ export function quickRoute(argv: readonly string[]): Run | null {
   return get && (() => runGet(get.ids, get.flags));
 }
 
+/**
+ * Commands measured to gain from the binary's reluctant JIT (scripts/build.ts), as they always
+ * run briefly: what quickRoute takes, a save of one memory (not a list from --input) and the
+ * version line. Every other command asks for the usual JIT first (src/main.ts).
+ */
+export function isBrief(argv: readonly string[]): boolean {
+  if (quickRoute(argv)) return true;
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version")) return true;
+  return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
+}
+
 /** The first word that is no option (the command), as the parser's path finds it. */
 export function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
