@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
-import { memsync, newStore } from "../helpers/env.ts";
+import fs from "node:fs";
+import path from "node:path";
+import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
 // as the parser's path does: each case runs the binary twice, the second time with a trailing
@@ -47,6 +49,38 @@ describe("quick get: the same answers as through the parser", () => {
   });
 });
 
+// A plain save, the same way: each form saves into two fresh stores, once quick and once through
+// the parser; the outputs and the record files must be the same but for the new id and times.
+describe("quick save: the same memory and output as through the parser", () => {
+  const same = (text: string, store: string) =>
+    text
+      .replaceAll(store, "STORE")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "ID")
+      .replace(/"(created_at|last_used|updated_at|at)": \d+/g, '"$1": T');
+  const recordOf = (store: string) => {
+    const files = filesUnder(path.join(store, "memories"), ".json");
+    assert.equal(files.length, 1);
+    return same(fs.readFileSync(files[0]!, "utf8"), store);
+  };
+  const cases: string[][] = [
+    ["save", "Use cursor pagination for list endpoints", "--tag", "api", "-t", "db,paging", "--json"],
+    ["--json", "save", "Retry", "the", "billing", "worker", "--tag=ops"],
+    ["save", "Prefer small modules with names that explain themselves"],
+  ];
+  for (const args of cases) {
+    test(args.join(" "), () => {
+      const root = tempDir();
+      const [quick, parsed] = [path.join(root, "quick"), path.join(root, "parsed")];
+      assert.ok(quickRoute(["--store", quick, ...args]), "this form takes the quick path");
+      const q = memsync(["--store", quick, ...args]);
+      const p = memsync(["--store", parsed, ...args, "--"]);
+      assert.equal(q.code, 0, q.stderr);
+      assert.deepEqual({ ...q, stdout: same(q.stdout, quick), stderr: same(q.stderr, quick) }, { ...p, stdout: same(p.stdout, parsed), stderr: same(p.stderr, parsed) });
+      assert.equal(recordOf(quick), recordOf(parsed));
+    });
+  }
+});
+
 describe("quick route: only the forms it reads exactly", () => {
   const id = "01936552-35ba-7a03-b44b-d4095743496d";
   test("forms the parser must read", () => {
@@ -61,7 +95,11 @@ describe("quick route: only the forms it reads exactly", () => {
       ["--store", "007", "get", id],
       ["--store", id, "--store", id, "get", id],
       ["--json", "--json", "get", id],
-      ["save", "text"],
+      ["save", "retry", "3", "times"], // "3" would become a number
+      ["save", "text", "--type", "decision"],
+      ["save", "text", "--tag", "-x"],
+      ["save", "--tag", "a"],
+      ["save", "-", "--tag", "a"],
       ["recall", id],
       ["get", id, "--"],
       ["--version"],
@@ -69,7 +107,7 @@ describe("quick route: only the forms it reads exactly", () => {
     ]) assert.equal(quickRoute(argv), null, argv.join(" "));
   });
   test("forms it takes", () => {
-    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"]]) {
+    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"], ["save", "text", "-t", "a", "--tag=b", "--json"]]) {
       assert.notEqual(quickRoute(argv), null, argv.join(" "));
     }
   });

@@ -59,8 +59,9 @@ describe("cold start: each command loads only what it uses", () => {
     assert.doesNotMatch(log, SAVE_SIDE);
   });
 
-  // a hook and a plain get skip the command-line parser (faces/cli/quick.ts); save goes through it
-  test("get and the hook load no command-line parser; save does", () => {
+  // a hook, a plain get and a plain save skip the command-line parser (faces/cli/quick.ts); a save
+  // with another option goes through it
+  test("get, save and the hook load no command-line parser; a save with --type does", () => {
     const store = newStore();
     const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
     const PARSER = /-> cac$|faces\/cli\/main\.ts/m;
@@ -70,7 +71,10 @@ describe("cold start: each command loads only what it uses", () => {
     const hook = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), store);
     assert.ok(hook.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
     assert.doesNotMatch(hook, PARSER);
-    assert.match(imports(["save", "Retry with backoff"], "", store), PARSER);
+    const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);
+    assert.ok(save.includes("ops/save.ts"), "the trace saw save run");
+    assert.doesNotMatch(save, PARSER);
+    assert.match(imports(["save", "Retry with backoff", "--type", "decision"], "", store), PARSER);
   });
 
   test("a question's hook loads no valibot; a decision's does", () => {

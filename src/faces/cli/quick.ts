@@ -1,10 +1,11 @@
 import type { Flags } from "./options.ts";
 
 // The commands run most often skip the command-line parser: a Claude Code hook (every prompt),
-// git's merge driver (every conflicted file) and `get ID...` in its plain forms. Evaluating cac
-// and declaring a command to it cost ~1-2 ms of a start the empty Bun program does in ~5 (issue
-// 16). Each runs the very function the parser's path runs, with the flags that path would give
-// it; anything else (another option, "--", a value mri would read as a number) takes the parser.
+// git's merge driver (every conflicted file), and `get ID...` and `save TEXT [--tag T]` in their
+// plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
+// program does in ~5 (issue 16). Each runs the very function the parser's path runs, with the
+// flags that path would give it; anything else (another option, "--", a value mri would read as a
+// number) takes the parser.
 
 type Run = () => Promise<number>;
 
@@ -14,7 +15,9 @@ export function quickRoute(argv: readonly string[]): Run | null {
   if (argv[0] === "merge-driver") return async () => (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
   if (commandWord(argv) === "hook") return async () => (await import("./commands/hook.ts")).hookCli([...argv]);
   const get = plainGet(argv);
-  return get && (() => runGet(get.ids, get.flags));
+  if (get) return () => answer(get.flags, async () => (await import("./commands/read.ts")).get(get.ids, get.flags));
+  const save = plainSave(argv);
+  return save && (() => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags)));
 }
 
 /**
@@ -45,37 +48,60 @@ const readsAsNumber = (s: string) => {
   return x * 0 === 0;
 };
 
-/** `[--store DIR] [--json] get|open ID... [--json] [--store DIR]`: ids and flags, or null. */
-function plainGet(argv: readonly string[]): { ids: string[]; flags: Flags } | null {
-  const flags: Flags = {};
-  const ids: string[] = [];
-  let command: string | undefined;
-  const setStore = (v: string | undefined) => {
-    if (v === undefined || v === "" || v.startsWith("-") || readsAsNumber(v) || flags.store !== undefined) return false;
-    flags.store = v;
-    return true;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--json" && flags.json === undefined) flags.json = true;
-    else if (a === "--store") {
-      if (!setStore(argv[++i])) return null;
-    } else if (a.startsWith("--store=")) {
-      if (!setStore(a.slice("--store=".length))) return null;
-    } else if (a.startsWith("-")) return null;
-    else if (command === undefined) {
-      if (a !== "get" && a !== "open") return null;
-      command = a;
-    } else if (readsAsNumber(a)) return null;
-    else ids.push(a);
-  }
-  return command !== undefined && ids.length > 0 ? { ids, flags } : null;
+/** The arguments of a plain form: the command word, the words after it, and the flags cac would give. */
+interface Plain {
+  command: string;
+  words: string[];
+  flags: Flags;
 }
 
-async function runGet(ids: string[], flags: Flags): Promise<number> {
+/**
+ * `--store DIR`, `--json` and (where `tags` allows) `--tag T` / `-t T`, around a command word and
+ * its words, each option as the parser reads it; null for anything else.
+ */
+function plainForm(argv: readonly string[], tags: boolean): Plain | null {
+  const flags: Flags = {};
+  const words: string[] = [];
+  const tagList: string[] = [];
+  let command: string | undefined;
+  // a value the parser would keep as the same text
+  const plainValue = (v: string | undefined): v is string => v !== undefined && v !== "" && !v.startsWith("-") && !readsAsNumber(v);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (a === "--json" && flags.json === undefined) flags.json = true;
+    else if (name === "--store" || (tags && (name === "--tag" || a === "-t"))) {
+      const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
+      if (!plainValue(value)) return null;
+      if (name !== "--store") tagList.push(value);
+      else if (flags.store === undefined) flags.store = value;
+      else return null;
+    } else if (a.startsWith("-") || readsAsNumber(a)) return null;
+    else if (command === undefined) command = a;
+    else words.push(a);
+  }
+  if (tagList.length) flags.tag = tagList;
+  return command === undefined ? null : { command, words, flags };
+}
+
+/** `[--store DIR] [--json] get|open ID...`: ids and flags, or null. */
+function plainGet(argv: readonly string[]): { ids: string[]; flags: Flags } | null {
+  const p = plainForm(argv, false);
+  return p && (p.command === "get" || p.command === "open") && p.words.length > 0 ? { ids: p.words, flags: p.flags } : null;
+}
+
+/** `[--store DIR] [--json] save WORD... [--tag T]...`: the memory's words and flags, or null. */
+function plainSave(argv: readonly string[]): Plain | null {
+  const p = plainForm(argv, true);
+  return p && p.command === "save" && p.words.length > 0 ? p : null;
+}
+
+/** Run a command's function and print what it gives, or its error, as the parser's path does. */
+async function answer(flags: Flags, run: () => Promise<import("./result.ts").CommandResult>): Promise<number> {
   const { printResult, report } = await import("./report.ts");
   try {
-    return printResult(await (await import("./commands/read.ts")).get(ids, flags));
+    return printResult(await run());
   } catch (e) {
     return report(e, flags.json === true);
   }
