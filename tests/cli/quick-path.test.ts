@@ -81,6 +81,16 @@ describe("quick save: the same memory and output as through the parser", () => {
   }
 });
 
+test("the version line: the same as through the parser", () => {
+  for (const form of ["--version", "-v", "version"]) {
+    assert.ok(quickRoute([form]), form);
+    const quick = memsync([form]);
+    assert.equal(quick.code, 0);
+    assert.match(quick.stdout, /^memsync \d+\.\d+\.\d+/);
+    assert.deepEqual(quick, memsync([form, "--"]), form);
+  }
+});
+
 describe("quick route: only the forms it reads exactly", () => {
   const id = "01936552-35ba-7a03-b44b-d4095743496d";
   test("forms the parser must read", () => {
@@ -102,7 +112,8 @@ describe("quick route: only the forms it reads exactly", () => {
       ["save", "-", "--tag", "a"],
       ["recall", id],
       ["get", id, "--"],
-      ["--version"],
+      ["--version", "--json"],
+      ["get", id, "--version"],
       [],
     ]) assert.equal(quickRoute(argv), null, argv.join(" "));
   });

@@ -1,8 +1,8 @@
 import type { Flags } from "./options.ts";
 
 // The commands run most often skip the command-line parser: a Claude Code hook (every prompt),
-// git's merge driver (every conflicted file), and `get ID...` and `save TEXT [--tag T]` in their
-// plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
+// git's merge driver (every conflicted file), the version line, and `get ID...` and `save TEXT
+// [--tag T]` in their plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
 // program does in ~5 (issue 16). Each runs the very function the parser's path runs, with the
 // flags that path would give it; anything else (another option, "--", a value mri would read as a
 // number) takes the parser.
@@ -12,6 +12,7 @@ type Run = () => Promise<number>;
 /** How to run these arguments without the parser, or null when only the parser can read them. */
 export function quickRoute(argv: readonly string[]): Run | null {
   if (argv.includes("--help") || argv.includes("-h")) return null;
+  if (isVersion(argv)) return versionRun;
   if (argv[0] === "merge-driver") return async () => (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
   if (commandWord(argv) === "hook") return async () => (await import("./commands/hook.ts")).hookCli([...argv]);
   const get = plainGet(argv);
@@ -27,8 +28,16 @@ export function quickRoute(argv: readonly string[]): Run | null {
  */
 export function isBrief(argv: readonly string[]): boolean {
   if (quickRoute(argv)) return true;
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version")) return true;
   return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
+}
+
+/** `--version`, `-v` or `version` alone. */
+const isVersion = (argv: readonly string[]) => argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version");
+
+async function versionRun(): Promise<number> {
+  const [{ versionLine }, { IS_EDGE }, { writeOut }] = await Promise.all([import("./help.ts"), import("../../runtime/edition.ts"), import("../../runtime/host.ts")]);
+  writeOut(versionLine(IS_EDGE));
+  return 0;
 }
 
 /** The first word that is no option (the command), as the parser's path finds it. */
