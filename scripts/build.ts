@@ -5,7 +5,13 @@
 // and bunfig.toml on every start: memsync reads neither (its settings are flags, MEMSYNC_*
 // variables and the store's .meta.json), and a repository's .env must not redirect its store or
 // its token, so both are off (about 100 fewer page faults per process; more in a crowded folder).
+// --compile-jit-policy: the binary starts with JavaScriptCore's JIT tier-up thresholds scaled up
+// JIT_POLICY times: a command that lives 10-60 ms otherwise spends CPU compiling run-once startup
+// code on compiler threads (a hook at 10k: ~20% of its CPU). Commands that may run long ask for the
+// usual policy first (src/main.ts, runtime/host.ts usualJit); docs/benchmarks.md, branch coldstart3.
 import { mkdirSync } from "node:fs";
+
+const JIT_POLICY = 30;
 
 const targets = [
   { entry: "src/main.ts", out: "dist/memsync", edition: "main" },
@@ -14,7 +20,7 @@ const targets = [
 
 mkdirSync("dist", { recursive: true });
 for (const t of targets) {
-  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "--outfile", t.out];
+  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "--outfile", t.out];
   const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
   if (proc.exitCode !== 0) {
     console.error(`build failed: bun ${args.join(" ")}`);

@@ -1,4 +1,9 @@
-import { runCli } from "./faces/cli/main.ts";
-import { args, setExitCode } from "./runtime/host.ts";
+import { isBrief, quickRoute } from "./faces/cli/quick.ts";
+import { args, setExitCode, usualJit } from "./runtime/host.ts";
 
-setExitCode(await runCli(args()));
+// A hook, the merge driver and a plain get run without loading the command-line parser; a command
+// that may run long gets the usual JIT policy (the binary starts reluctant: faces/cli/quick.ts).
+const argv = args();
+if (!isBrief(argv)) usualJit();
+const quick = quickRoute(argv);
+setExitCode(await (quick ? quick() : (await import("./faces/cli/main.ts")).runCli(argv)));

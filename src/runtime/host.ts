@@ -171,6 +171,17 @@ export function setExitCode(code: number): void {
 }
 
 /**
+ * JavaScriptCore's usual JIT tier-up from here on. The compiled binary starts with its thresholds
+ * scaled up (scripts/build.ts: a short command's run-once code stays in the interpreter instead of
+ * paying compiler threads); a command that may run long (a server, an import, a sync) asks for
+ * the usual policy before its work. Nothing elsewhere (Deno, or Bun without the API).
+ */
+export function usualJit(): void {
+  const bun = (globalThis as { Bun?: { unsafe?: { setJITPolicy?: (scale: number) => void } } }).Bun;
+  bun?.unsafe?.setJITPolicy?.(1);
+}
+
+/**
  * Collect garbage now, where the runtime allows it (Bun; Deno and Node only with --expose-gc):
  * between the phases of a long command that each leave much short-lived garbage, so the next
  * phase reuses that memory instead of growing the peak (consolidate at 50k: 390 MB -> under 300).

@@ -30,7 +30,7 @@ describe("cold start: the MCP SDK loads only inside mcp", () => {
       [["recall", "pagination"], ""],
     ] as [string[], string][]) {
       const log = imports(args, input, store);
-      assert.ok(log.includes("faces/cli/main.ts"), `${args[0]}: the trace saw the run`);
+      assert.match(log, /faces\/cli\/(main|quick)\.ts/, `${args[0]}: the trace saw the run`);
       assert.doesNotMatch(log, MCP, `${args.join(" ")} must not load the MCP SDK`);
     }
   });
@@ -57,6 +57,24 @@ describe("cold start: each command loads only what it uses", () => {
     const log = imports(["get", id], "", store);
     assert.ok(log.includes("ops/get.ts"), "the trace saw get run");
     assert.doesNotMatch(log, SAVE_SIDE);
+  });
+
+  // a hook, a plain get and a plain save skip the command-line parser (faces/cli/quick.ts); a save
+  // with another option goes through it
+  test("get, save and the hook load no command-line parser; a save with --type does", () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    const PARSER = /-> cac$|faces\/cli\/main\.ts/m;
+    const get = imports(["get", id, "--json"], "", store);
+    assert.ok(get.includes("ops/get.ts"), "the trace saw get run");
+    assert.doesNotMatch(get, PARSER);
+    const hook = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), store);
+    assert.ok(hook.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
+    assert.doesNotMatch(hook, PARSER);
+    const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);
+    assert.ok(save.includes("ops/save.ts"), "the trace saw save run");
+    assert.doesNotMatch(save, PARSER);
+    assert.match(imports(["save", "Retry with backoff", "--type", "decision"], "", store), PARSER);
   });
 
   test("a question's hook loads no valibot; a decision's does", () => {

@@ -1,10 +1,11 @@
 import { cac } from "cac";
-import { ERROR_CODES, isMemsyncError, MemsyncError, oneLine, usageError } from "../../core/errors.ts";
-import { coded } from "../../ops/catalogue/errors.ts";
+import { ERROR_CODES, MemsyncError, usageError } from "../../core/errors.ts";
 import { edgeRefusal, IS_EDGE } from "../../runtime/edition.ts";
-import { writeErr, writeOut } from "../../runtime/host.ts";
+import { writeOut } from "../../runtime/host.ts";
 import { commandHelp, didYouMean, fullHelp, type HelpCommand, type HelpOption, nameOf, shortUsage, versionLine } from "./help.ts";
 import { type Flags, STDIN_ARG, TEXT_MARK } from "./options.ts";
+import { commandWord } from "./quick.ts";
+import { printResult, report } from "./report.ts";
 import type { CommandResult } from "./result.ts";
 
 // The memsync command line. cac parses (it adds ~1 ms to start-up against ~4 ms for commander,
@@ -491,16 +492,6 @@ export const COMMANDS: readonly CommandSpec[] = [
 ];
 
 /** The command word in argv: the first word that is not an option or the value of --store. */
-function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") return undefined;
-    if (a === "--store") i++;
-    else if (!a.startsWith("-")) return a;
-  }
-  return undefined;
-}
-
 /** The options every command takes, as help shows them. */
 const GLOBAL_OPTIONS: HelpOption[] = [
   { rawName: "--store <dir>", description: "store folder (default: $MEMSYNC_HOME, else ~/.memsync)", config: {} },
@@ -661,10 +652,7 @@ async function finish(parsed: Parsed | { ok: false; error: unknown }, argv: stri
     await cli.runMatchedCommand();
     const handler = parsed.handler();
     if (!handler) return 0;
-    const result = await handler();
-    if (result.stdout) writeOut(result.stdout);
-    if (result.stderr) writeErr(result.stderr);
-    return result.exitCode ?? 0;
+    return printResult(await handler());
   } catch (e) {
     return report(e, argv.includes("--json"));
   }
@@ -720,15 +708,4 @@ function switchesAsBooleans(flags: Flags): Flags {
     if (flags[key] === "true") flags[key] = true;
   }
   return flags;
-}
-
-function report(e: unknown, asJson: boolean): number {
-  let err: MemsyncError;
-  if (isMemsyncError(e)) err = e;
-  else if (e instanceof Error && e.name === "CACError") err = new MemsyncError("usage", `${e.message} (see memsync --help)`);
-  else err = coded(e); // a full or read-only disk is unavailable, not a bug (ops/catalogue/errors.ts)
-  // a message never repeats the program's name after the prefix
-  writeErr(`memsync: ${oneLine(err.message).replace(/^memsync:?\s+/, "")}\n`);
-  if (asJson) writeOut(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);
-  return err.exitCode;
 }

@@ -1,0 +1,117 @@
+import type { Flags } from "./options.ts";
+
+// The commands run most often skip the command-line parser: a Claude Code hook (every prompt),
+// git's merge driver (every conflicted file), the version line, and `get ID...` and `save TEXT
+// [--tag T]` in their plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
+// program does in ~5 (issue 16). Each runs the very function the parser's path runs, with the
+// flags that path would give it; anything else (another option, "--", a value mri would read as a
+// number) takes the parser.
+
+type Run = () => Promise<number>;
+
+/** How to run these arguments without the parser, or null when only the parser can read them. */
+export function quickRoute(argv: readonly string[]): Run | null {
+  if (argv.includes("--help") || argv.includes("-h")) return null;
+  if (isVersion(argv)) return versionRun;
+  if (argv[0] === "merge-driver") return async () => (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
+  if (commandWord(argv) === "hook") return async () => (await import("./commands/hook.ts")).hookCli([...argv]);
+  const get = plainGet(argv);
+  if (get) return () => answer(get.flags, async () => (await import("./commands/read.ts")).get(get.ids, get.flags));
+  const save = plainSave(argv);
+  return save && (() => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags)));
+}
+
+/**
+ * Commands measured to gain from the binary's reluctant JIT (scripts/build.ts), as they always
+ * run briefly: what quickRoute takes, a save of one memory (not a list from --input) and the
+ * version line. Every other command asks for the usual JIT first (src/main.ts).
+ */
+export function isBrief(argv: readonly string[]): boolean {
+  if (quickRoute(argv)) return true;
+  return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
+}
+
+/** `--version`, `-v` or `version` alone. */
+const isVersion = (argv: readonly string[]) => argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version");
+
+async function versionRun(): Promise<number> {
+  const [{ versionLine }, { IS_EDGE }, { writeOut }] = await Promise.all([import("./help.ts"), import("../../runtime/edition.ts"), import("../../runtime/host.ts")]);
+  writeOut(versionLine(IS_EDGE));
+  return 0;
+}
+
+/** The first word that is no option (the command), as the parser's path finds it. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return undefined;
+    if (a === "--store") i++;
+    else if (!a.startsWith("-")) return a;
+  }
+  return undefined;
+}
+
+/** mri (cac's parser) turns such a value into a number ("007" -> 7, "1e5" -> 100000). */
+const readsAsNumber = (s: string) => {
+  const x = +s;
+  return x * 0 === 0;
+};
+
+/** The arguments of a plain form: the command word, the words after it, and the flags cac would give. */
+interface Plain {
+  command: string;
+  words: string[];
+  flags: Flags;
+}
+
+/**
+ * `--store DIR`, `--json` and (where `tags` allows) `--tag T` / `-t T`, around a command word and
+ * its words, each option as the parser reads it; null for anything else.
+ */
+function plainForm(argv: readonly string[], tags: boolean): Plain | null {
+  const flags: Flags = {};
+  const words: string[] = [];
+  const tagList: string[] = [];
+  let command: string | undefined;
+  // a value the parser would keep as the same text
+  const plainValue = (v: string | undefined): v is string => v !== undefined && v !== "" && !v.startsWith("-") && !readsAsNumber(v);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.startsWith("--") ? a.indexOf("=") : -1;
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (a === "--json" && flags.json === undefined) flags.json = true;
+    else if (name === "--store" || (tags && (name === "--tag" || a === "-t"))) {
+      const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
+      if (!plainValue(value)) return null;
+      if (name !== "--store") tagList.push(value);
+      else if (flags.store === undefined) flags.store = value;
+      else return null;
+    } else if (a.startsWith("-") || readsAsNumber(a)) return null;
+    else if (command === undefined) command = a;
+    else words.push(a);
+  }
+  if (tagList.length) flags.tag = tagList;
+  return command === undefined ? null : { command, words, flags };
+}
+
+/** `[--store DIR] [--json] get|open ID...`: ids and flags, or null. */
+function plainGet(argv: readonly string[]): { ids: string[]; flags: Flags } | null {
+  const p = plainForm(argv, false);
+  return p && (p.command === "get" || p.command === "open") && p.words.length > 0 ? { ids: p.words, flags: p.flags } : null;
+}
+
+/** `[--store DIR] [--json] save WORD... [--tag T]...`: the memory's words and flags, or null. */
+function plainSave(argv: readonly string[]): Plain | null {
+  const p = plainForm(argv, true);
+  return p && p.command === "save" && p.words.length > 0 ? p : null;
+}
+
+/** Run a command's function and print what it gives, or its error, as the parser's path does. */
+async function answer(flags: Flags, run: () => Promise<import("./result.ts").CommandResult>): Promise<number> {
+  const { printResult, report } = await import("./report.ts");
+  try {
+    return printResult(await run());
+  } catch (e) {
+    return report(e, flags.json === true);
+  }
+}

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
+import fs from "node:fs";
+import path from "node:path";
+import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
+
+// A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
+// as the parser's path does: each case runs the binary twice, the second time with a trailing
+// "--", which only the parser reads (nothing follows it, so the command is the same), and the two
+// runs must agree on stdout, stderr and exit code.
+
+describe("quick get: the same answers as through the parser", () => {
+  const store = newStore();
+  const saved = (text: string) => JSON.parse(memsync(["save", text, "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+  const a = saved("Use cursor pagination for list endpoints");
+  const b = saved("Retry the billing worker's connection with backoff");
+  memsync(["relate", a, b, "--type", "supports"], { env: { MEMSYNC_HOME: store } });
+  const missing = "01936552-35ba-7a03-b44b-d40957434960";
+  const cases: string[][] = [
+    ["get", a],
+    ["open", b, "--json"],
+    ["--json", "get", a, b],
+    ["get", a.slice(-12)],
+    ["get", a.slice(0, 13)],
+    ["get", missing],
+    ["get", a, missing, "--json"],
+    ["get", "not-an-id"],
+    ["get", "a"],
+    ["get", "zzz", "--json"],
+  ];
+  for (const args of cases) {
+    test(args.join(" "), () => {
+      assert.ok(quickRoute(["--store", store, ...args]), "this form takes the quick path");
+      assert.equal(quickRoute(["--store", store, ...args, "--"]), null, "with -- it takes the parser");
+      const quick = memsync(["--store", store, ...args]);
+      const parsed = memsync(["--store", store, ...args, "--"]);
+      assert.deepEqual(quick, parsed);
+    });
+  }
+  test("a found memory prints and exits 0; a missing one exits as not found", () => {
+    const r = memsync(["--store", store, "get", a]);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /cursor pagination/);
+    assert.notEqual(memsync(["--store", store, "get", missing]).code, 0);
+  });
+  test("--store=DIR is read as --store DIR", () => {
+    assert.deepEqual(memsync([`--store=${store}`, "get", a]), memsync(["--store", store, "get", a]));
+  });
+});
+
+// A plain save, the same way: each form saves into two fresh stores, once quick and once through
+// the parser; the outputs and the record files must be the same but for the new id and times.
+describe("quick save: the same memory and output as through the parser", () => {
+  const same = (text: string, store: string) =>
+    text
+      .replaceAll(store, "STORE")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "ID")
+      .replace(/"(created_at|last_used|updated_at|at)": \d+/g, '"$1": T');
+  const recordOf = (store: string) => {
+    const files = filesUnder(path.join(store, "memories"), ".json");
+    assert.equal(files.length, 1);
+    return same(fs.readFileSync(files[0]!, "utf8"), store);
+  };
+  const cases: string[][] = [
+    ["save", "Use cursor pagination for list endpoints", "--tag", "api", "-t", "db,paging", "--json"],
+    ["--json", "save", "Retry", "the", "billing", "worker", "--tag=ops"],
+    ["save", "Prefer small modules with names that explain themselves"],
+  ];
+  for (const args of cases) {
+    test(args.join(" "), () => {
+      const root = tempDir();
+      const [quick, parsed] = [path.join(root, "quick"), path.join(root, "parsed")];
+      assert.ok(quickRoute(["--store", quick, ...args]), "this form takes the quick path");
+      const q = memsync(["--store", quick, ...args]);
+      const p = memsync(["--store", parsed, ...args, "--"]);
+      assert.equal(q.code, 0, q.stderr);
+      assert.deepEqual({ ...q, stdout: same(q.stdout, quick), stderr: same(q.stderr, quick) }, { ...p, stdout: same(p.stdout, parsed), stderr: same(p.stderr, parsed) });
+      assert.equal(recordOf(quick), recordOf(parsed));
+    });
+  }
+});
+
+test("the version line: the same as through the parser", () => {
+  for (const form of ["--version", "-v", "version"]) {
+    assert.ok(quickRoute([form]), form);
+    const quick = memsync([form]);
+    assert.equal(quick.code, 0);
+    assert.match(quick.stdout, /^memsync \d+\.\d+\.\d+/);
+    assert.deepEqual(quick, memsync([form, "--"]), form);
+  }
+});
+
+describe("quick route: only the forms it reads exactly", () => {
+  const id = "01936552-35ba-7a03-b44b-d4095743496d";
+  test("forms the parser must read", () => {
+    for (const argv of [
+      ["get"], // no id: the parser's usage error
+      ["get", id, "--help"],
+      ["get", id, "-h"],
+      ["get", id, "--scores"],
+      ["get", id, "-"],
+      ["get", "1234"], // mri reads it as a number
+      ["get", "1e5"],
+      ["--store", "007", "get", id],
+      ["--store", id, "--store", id, "get", id],
+      ["--json", "--json", "get", id],
+      ["save", "retry", "3", "times"], // "3" would become a number
+      ["save", "text", "--type", "decision"],
+      ["save", "text", "--tag", "-x"],
+      ["save", "--tag", "a"],
+      ["save", "-", "--tag", "a"],
+      ["recall", id],
+      ["get", id, "--"],
+      ["--version", "--json"],
+      ["get", id, "--version"],
+      [],
+    ]) assert.equal(quickRoute(argv), null, argv.join(" "));
+  });
+  test("forms it takes", () => {
+    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"], ["save", "text", "-t", "a", "--tag=b", "--json"]]) {
+      assert.notEqual(quickRoute(argv), null, argv.join(" "));
+    }
+  });
+});
+
+// The binary starts with a reluctant JIT (scripts/build.ts); only commands that always run briefly
+// keep it, every other asks for the usual policy before its work (src/main.ts).
+describe("brief commands: the ones that keep the reluctant JIT", () => {
+  const id = "01936552-35ba-7a03-b44b-d4095743496d";
+  test("brief", () => {
+    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"]]) {
+      assert.ok(isBrief(argv), argv.join(" "));
+    }
+  });
+  test("not brief: anything that may run long", () => {
+    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["recall", "pagination"], ["status"], []]) {
+      assert.equal(isBrief(argv), false, argv.join(" "));
+    }
+  });
+});
