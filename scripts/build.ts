@@ -5,6 +5,8 @@
 // and bunfig.toml on every start: memsync reads neither (its settings are flags, MEMSYNC_*
 // variables and the store's .meta.json), and a repository's .env must not redirect its store or
 // its token, so both are off (about 100 fewer page faults per process; more in a crowded folder).
+// src/stat-worker.ts is a second entry point: the thread status starts to stat a large store's
+// folders (store/parallel-snapshot.ts) is loaded from the binary by that name.
 import { mkdirSync } from "node:fs";
 
 const targets = [
@@ -14,7 +16,7 @@ const targets = [
 
 mkdirSync("dist", { recursive: true });
 for (const t of targets) {
-  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "--outfile", t.out];
+  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "src/stat-worker.ts", "--outfile", t.out];
   const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
   if (proc.exitCode !== 0) {
     console.error(`build failed: bun ${args.join(" ")}`);
