@@ -10,8 +10,7 @@ import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 // per-file work is done where the stats are made, so the refresh's own thread does one lookup
 // per folder; a folder whose sums do not match, or that the snapshot lacks or could not read
 // whole (an error other than "not found"), is compared from the disk as before.
-// Threads (parallel-snapshot.ts) send folders back in a compact form: one array of numbers and
-// one string of names joined by "/" (which no name holds).
+// Threads (parallel-snapshot.ts) write each folder's numbers into shared memory.
 
 const GONE = 0; // nothing there (ENOENT, ENOTDIR): the port's null
 const FILE = 1;
@@ -19,12 +18,14 @@ const DIR = 2;
 const OTHER = 3;
 const UNREAD = -1; // an error other than "not found": the disk answers when asked
 
-/** Per folder: unit, stat (code, mtime, size, ino), read whole (1/0), sums (n, mtimeHigh, mtimeLow, size, mixed), temp and link counts. */
-const FOLDER_NUMS = 13;
+/** Per folder: stat (code, mtime, size, ino), read whole (1/0), sums (n, mtimeHigh, mtimeLow, size, mixed), temp and link counts. */
+export const FOLDER_NUMS = 12;
 
-export interface EncodedFolders {
-  names: string;
-  nums: Float64Array;
+/** What a thread found of one folder: FOLDER_NUMS numbers, and the names of its temp files and links. */
+export interface FolderRead {
+  nums: number[];
+  temps: string[];
+  links: string[];
 }
 
 /** What the refresh reads of a folder in place of the disk. */
@@ -55,87 +56,54 @@ function statOf(take: () => fs.Stats | undefined): fs.Stats | undefined {
   }
 }
 
-/** Collects the folders one thread takes. */
-export class FolderRecorder {
-  private readonly names: string[] = [];
-  private readonly nums: number[] = [];
-
-  /** Take one folder (absolute path) as unit `unit`. */
-  take(unit: number, dir: string): void {
-    const { nums } = this;
-    nums.push(unit);
-    let st: fs.Stats | undefined;
-    try {
-      st = statOf(() => fs.statSync(dir, { throwIfNoEntry: false }));
-      if (!st) nums.push(GONE, 0, 0, 0);
-      else nums.push(st.isFile() ? FILE : st.isDirectory() ? DIR : OTHER, Math.floor(st.mtimeMs), st.size, st.ino);
-    } catch {
-      nums.push(UNREAD, 0, 0, 0);
-    }
-    const seen = st?.isDirectory() ? this.read(dir) : null;
-    if (!seen) {
-      nums.push(0, 0, 0, 0, 0, 0, 0, 0);
-      return;
-    }
-    const { sums, temps, links } = seen;
-    nums.push(1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length);
-    for (const n of temps) this.names.push(n);
-    for (const n of links) this.names.push(n);
+/** Stat and read one folder (absolute path) as the refresh's compare by sums would (refresh.ts unchangedBySums). */
+export function readFolder(dir: string): FolderRead {
+  const nums: number[] = [];
+  let st: fs.Stats | undefined;
+  try {
+    st = statOf(() => fs.statSync(dir, { throwIfNoEntry: false }));
+    if (!st) nums.push(GONE, 0, 0, 0);
+    else nums.push(st.isFile() ? FILE : st.isDirectory() ? DIR : OTHER, Math.floor(st.mtimeMs), st.size, st.ino);
+  } catch {
+    nums.push(UNREAD, 0, 0, 0);
   }
-
-  /** The sums and names the refresh's compare by sums makes of this folder (refresh.ts unchangedBySums); null if unreadable. */
-  private read(dir: string): { sums: StampSums; temps: string[]; links: string[] } | null {
-    const sums = emptySums();
-    const temps: string[] = [];
-    const links: string[] = [];
-    try {
-      for (const name of fs.readdirSync(dir)) {
-        if (isTempName(name)) {
-          temps.push(name);
-          continue;
-        }
-        const record = name.endsWith(".json") && !name.startsWith(".");
-        const p = `${dir}/${name}`;
-        let st = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
-        if (st?.isSymbolicLink()) {
-          links.push(name);
-          // a record file reached through a link is indexed by what it points at
-          st = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
-        }
-        if (record && st?.isFile()) addStamp(sums, Math.floor(st.mtimeMs), st.size, st.ino);
+  const sums = emptySums();
+  const temps: string[] = [];
+  const links: string[] = [];
+  if (!st?.isDirectory()) {
+    nums.push(0, 0, 0, 0, 0, 0, 0, 0);
+    return { nums, temps, links };
+  }
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (isTempName(name)) {
+        temps.push(name);
+        continue;
       }
-    } catch {
-      return null;
+      const record = name.endsWith(".json") && !name.startsWith(".");
+      const p = `${dir}/${name}`;
+      let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
+      if (fst?.isSymbolicLink()) {
+        links.push(name);
+        // a record file reached through a link is indexed by what it points at
+        fst = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
+      }
+      if (record && fst?.isFile()) addStamp(sums, Math.floor(fst.mtimeMs), fst.size, fst.ino);
     }
-    return { sums, temps, links };
+  } catch {
+    // unreadable: the refresh compares it from the disk (and meets the error there)
+    nums.push(0, 0, 0, 0, 0, 0, 0, 0);
+    return { nums, temps: [], links: [] };
   }
-
-  encoded(): EncodedFolders {
-    return { names: this.names.join("/"), nums: Float64Array.from(this.nums) };
-  }
+  nums.push(1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length);
+  return { nums, temps, links };
 }
 
-/** Add what one thread took; `paths[unit]` is each unit's folder. Returns the units added. */
-export function addEncoded(seen: SeenFolders, enc: EncodedFolders, paths: readonly string[]): number[] {
-  const names = enc.names === "" ? [] : enc.names.split("/");
-  const { nums } = enc;
-  const units: number[] = [];
-  let n = 0;
-  for (let i = 0; i < nums.length; i += FOLDER_NUMS) {
-    const unit = nums[i]!;
-    const path = paths[unit];
-    if (path === undefined) throw new Error(`folder snapshot: unit ${unit} out of range`);
-    const code = nums[i + 1]!;
-    const stat = code === UNREAD ? undefined : code === GONE ? null : { mtime: nums[i + 2]!, size: nums[i + 3]!, ino: nums[i + 4]!, isDir: code === DIR, isFile: code === FILE };
-    const folder: SeenFolder = { stat };
-    if (nums[i + 5] === 1) {
-      const disk: StampSums = { n: nums[i + 6]!, mtimeHigh: nums[i + 7]!, mtimeLow: nums[i + 8]!, size: nums[i + 9]!, mixed: nums[i + 10]!, unsure: 0 };
-      const temps = names.slice(n, (n += nums[i + 11]!));
-      const links = names.slice(n, (n += nums[i + 12]!));
-      folder.sums = { disk, temps, links };
-    }
-    seen.set(path, folder);
-    units.push(unit);
-  }
-  return units;
+/** A folder as the refresh reads it, from its FOLDER_NUMS numbers at `at`. */
+export function seenFolder(nums: ArrayLike<number>, at: number, temps: string[], links: string[]): SeenFolder {
+  const code = nums[at]!;
+  const stat = code === UNREAD ? undefined : code === GONE ? null : { mtime: nums[at + 1]!, size: nums[at + 2]!, ino: nums[at + 3]!, isDir: code === DIR, isFile: code === FILE };
+  if (nums[at + 4] !== 1) return { stat };
+  const disk: StampSums = { n: nums[at + 5]!, mtimeHigh: nums[at + 6]!, mtimeLow: nums[at + 7]!, size: nums[at + 8]!, mixed: nums[at + 9]!, unsure: 0 };
+  return { stat, sums: { disk, temps, links } };
 }
