@@ -12,6 +12,7 @@ import { startSnapshot } from "../../src/store/parallel-snapshot.ts";
 import { planIsEmpty, planRefresh, type RefreshContext } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsync, tempDir } from "../helpers/env.ts";
+import { countRowLoads } from "../helpers/row-loads.ts";
 
 // status's full refresh of a large store reads the record folders as threads saw them
 // (src/store/parallel-snapshot.ts, folder-snapshot.ts): its plan must be the one made from the
@@ -80,21 +81,6 @@ function recordDirs(root: string): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isDirectory() && /^[0-9a-f]{2}$/.test(e.name)) out.push(path.join(dir, e.name));
   }
   return out;
-}
-
-/** Count the file rows a refresh loads (a settled folder's compare by sums loads none). */
-function countRowLoads(store: Store): { n: number; restore: () => void } {
-  const index = store.index;
-  const counter = { n: 0, restore: () => {} };
-  const a = index.stampsIn.bind(index);
-  const b = index.stampsOfKind.bind(index);
-  index.stampsIn = (dir) => (counter.n++, a(dir));
-  index.stampsOfKind = (kind) => (counter.n++, b(kind));
-  counter.restore = () => {
-    index.stampsIn = a;
-    index.stampsOfKind = b;
-  };
-  return counter;
 }
 
 describe("status's folders stat'ed by threads", () => {
