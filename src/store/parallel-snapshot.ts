@@ -14,8 +14,8 @@ import { isShardDirName, type RecordKind, topDirs } from "./layout.ts";
 // left and reads the others' results from shared memory, for the refresh to read instead of the
 // disk. It never waits for a thread: a folder a thread took and has not finished (it failed, it
 // hangs, the machine gave it no core) is taken again by the main thread. A thread only helps when
-// a core is idle, so there is none while the load average says every core is busy; none under
-// Deno, nor for a small store: the refresh then stats as before.
+// a core is idle, so there is none while every core is busy (measured under load: a thread then
+// made status slower); none under Deno, nor for a small store: the refresh then stats as before.
 
 /** What a worker is sent: shared memory (see DONE) and the folders, by unit number. */
 export interface SnapshotJob {
@@ -55,13 +55,27 @@ function cores(): number {
   return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 }
 
+/**
+ * Cores running nothing now: Linux's count of runnable threads at this instant (this one among
+ * them, /proc/loadavg's fourth field), else the one-minute load average (which a benchmark's own
+ * back-to-back runs keep near 1).
+ */
+function idleCores(n: number): number {
+  try {
+    const running = Number(fs.readFileSync("/proc/loadavg", "utf8").split(" ")[3]?.split("/")[0]);
+    if (Number.isInteger(running) && running > 0) return n - running;
+  } catch {
+    // not Linux: the average
+  }
+  return Math.round(n - os.loadavg()[0]!);
+}
+
 /** Threads to start besides the main one: one per idle core, at most 3 (MEMSYNC_STAT_THREADS sets it). */
 function threadCount(): number {
   const set = env("MEMSYNC_STAT_THREADS");
   if (set !== undefined) return Math.max(0, Math.min(16, Math.floor(Number(set)) || 0));
   const n = cores();
-  const idle = Math.floor(n - os.loadavg()[0]!);
-  return Math.max(0, Math.min(3, n - 1, idle));
+  return Math.max(0, Math.min(3, n - 1, idleCores(n)));
 }
 
 /** The record folders a full refresh looks at: each top folder and its shard folders (absolute paths). */
