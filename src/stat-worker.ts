@@ -1,5 +1,4 @@
-import { FOLDER_NUMS, readFolder } from "./store/folder-snapshot.ts";
-import { DONE, DONE_NOTED, type SnapshotJob, type SnapshotNote } from "./store/parallel-snapshot.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SnapshotJob, type SnapshotNote } from "./store/folder-snapshot.ts";
 
 // A thread of a status's parallel folder snapshot (store/parallel-snapshot.ts): it takes folders
 // from the shared counter until none is left, writes each one's numbers into shared memory and

@@ -21,6 +21,30 @@ const UNREAD = -1; // an error other than "not found": the disk answers when ask
 /** Per folder: stat (code, mtime, size, ino), read whole (1/0), sums (n, mtimeHigh, mtimeLow, size, mixed), temp and link counts. */
 export const FOLDER_NUMS = 12;
 
+// What the threads of parallel-snapshot.ts share (here, so that the worker's module loads no more
+// than this one).
+/** What a worker is sent: shared memory (see DONE) and the folders, by unit number. */
+export interface SnapshotJob {
+  claims: SharedArrayBuffer;
+  results: SharedArrayBuffer;
+  paths: string[];
+  id: number;
+  /** Fault injection for tests (MEMSYNC_STAT_WORKER_FAULT): "start", "midway", "hang". */
+  fault?: string;
+}
+
+/** What a worker posts: a finished folder's temp files and links (few folders have any), or that it is done. */
+export type SnapshotNote = { unit: number; temps: string[]; links: string[] } | { end: true };
+
+/**
+ * The shared memory of one snapshot over n folders: claims[0] is the next unit to take,
+ * claims[1 + u] who took unit u (a worker's id; the main thread leaves 0), claims[1 + n + u]
+ * DONE or DONE_NOTED once the worker wrote unit u's numbers at results[u * FOLDER_NUMS].
+ */
+export const DONE = 1;
+/** Done, and its names posted before the flag was set. */
+export const DONE_NOTED = 2;
+
 /** What a thread found of one folder: FOLDER_NUMS numbers, and the names of its temp files and links. */
 export interface FolderRead {
   nums: number[];

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { env, runtimeName } from "../runtime/host.ts";
 import { STAT_WORKER_URL } from "../stat-worker-url.ts";
-import { FOLDER_NUMS, readFolder, type SeenFolders, seenFolder } from "./folder-snapshot.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SeenFolders, seenFolder, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
 import { isShardDirName, type RecordKind, topDirs } from "./layout.ts";
 
 // A full refresh of a large store is mostly system calls: a stat of every record file and a
@@ -16,28 +16,6 @@ import { isShardDirName, type RecordKind, topDirs } from "./layout.ts";
 // hangs, the machine gave it no core) is taken again by the main thread. A thread only helps when
 // a core is idle, so there is none while every core is busy (measured under load: a thread then
 // made status slower); none under Deno, nor for a small store: the refresh then stats as before.
-
-/** What a worker is sent: shared memory (see DONE) and the folders, by unit number. */
-export interface SnapshotJob {
-  claims: SharedArrayBuffer;
-  results: SharedArrayBuffer;
-  paths: string[];
-  id: number;
-  /** Fault injection for tests (MEMSYNC_STAT_WORKER_FAULT): "start", "midway", "hang". */
-  fault?: string;
-}
-
-/** What a worker posts: a finished folder's temp files and links (few folders have any), or that it is done. */
-export type SnapshotNote = { unit: number; temps: string[]; links: string[] } | { end: true };
-
-/**
- * The shared memory of one snapshot over n folders: claims[0] is the next unit to take,
- * claims[1 + u] who took unit u (a worker's id; the main thread leaves 0), claims[1 + n + u]
- * DONE or DONE_NOTED once the worker wrote unit u's numbers at results[u * FOLDER_NUMS].
- */
-export const DONE = 1;
-/** Done, and its names posted before the flag was set. */
-export const DONE_NOTED = 2;
 
 /** Below this many record files the threads' start (~3 ms each) costs more than they save. */
 const DEFAULT_MIN_FILES = 2000;
