@@ -9,6 +9,8 @@
 // JIT_POLICY times: a command that lives 10-60 ms otherwise spends CPU compiling run-once startup
 // code on compiler threads (a hook at 10k: ~20% of its CPU). Commands that may run long ask for the
 // usual policy first (src/main.ts, runtime/host.ts usualJit); docs/benchmarks.md, branch coldstart3.
+// src/stat-worker.ts is a second entry point: the thread status starts to stat a large store's
+// folders (store/parallel-snapshot.ts) is loaded from the binary by that name.
 import { mkdirSync } from "node:fs";
 
 const JIT_POLICY = 30;
@@ -20,7 +22,7 @@ const targets = [
 
 mkdirSync("dist", { recursive: true });
 for (const t of targets) {
-  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "--outfile", t.out];
+  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "src/stat-worker.ts", "--outfile", t.out];
   const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
   if (proc.exitCode !== 0) {
     console.error(`build failed: bun ${args.join(" ")}`);

@@ -4,6 +4,8 @@ import { storeLevelTemps } from "../store/atomic-write.ts";
 import { countJournal } from "../store/journal-count.ts";
 import { LOCAL_DIR } from "../store/layout.ts";
 import { nodeFs } from "../store/fs-port.ts";
+import type { IndexDb } from "../store/index-db.ts";
+import { startSnapshot } from "../store/parallel-snapshot.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
@@ -48,6 +50,18 @@ export async function unpushed(root: string): Promise<number | null> {
   return commitsAhead(root);
 }
 
+/** What status reports from the index alone. */
+function indexReport(index: IndexDb) {
+  const dangling = index.danglingRelations();
+  return {
+    problems: index.problems().map((r) => ({ path: r.path, problem: r.problem ?? "" })),
+    dangling,
+    memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
+    relations: { total: index.relationCount(), dangling },
+    content_conflicts: index.contentConflictCount(),
+  };
+}
+
 function linksReason(links: string[]): string {
   const shown = links.slice(0, 5).join(", ");
   return `${links.length} symbolic link${links.length === 1 ? "" : "s"} in the store (memsync refuses to write through them): ${shown}${links.length > 5 ? ", ..." : ""}`;
@@ -87,6 +101,8 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     if (!isMemsyncError(e)) throw e;
     return { ...base, reasons: [e.message] };
   }
+  // a large store's record folders are listed and stat'ed by threads while this one does the rest
+  const pending = store.fs === nodeFs ? startSnapshot(store.root, store.index.fileCount()) : null;
   try {
     await store.codec();
     try {
@@ -95,26 +111,30 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       if (!isMemsyncError(e)) throw e;
       return { ...base, reasons: [e.message] };
     }
+    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
+    // what the index says, read before the refresh while the threads stat: a look that finds the
+    // store unchanged writes nothing, so it stands unless the index was written meanwhile
+    const state = store.indexState();
+    let report = indexReport(store.index);
+    const seen = pending ? await pending.finish() : null;
     // looked at without the lock first: a check of a healthy store never holds up writers
-    const plan = await store.refresh(true, undefined, { lookFirst: true });
-    const { index } = store;
-    const problems = index.problems().map((r) => ({ path: r.path, problem: r.problem ?? "" }));
-    const dangling = index.danglingRelations();
+    const plan = await store.refresh(true, undefined, { lookFirst: true, ...(seen ? { seen } : {}) });
+    if (store.indexState() !== state) report = indexReport(store.index);
+    const { problems, dangling } = report;
     const reasons: string[] = [];
     const corruptCount = problems.length;
     if (corruptCount) reasons.push(`${corruptCount} record file${corruptCount === 1 ? " is" : "s are"} corrupt or invalid (left untouched)`);
     if (plan.links.length) reasons.push(linksReason(plan.links));
     if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
-    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
     reasons.push(...gitReasons);
     const whole = gitReasons.length === 0;
     return {
       ...base,
       health: reasons.length ? "degraded" : "healthy",
       reasons,
-      memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
-      relations: { total: index.relationCount(), dangling },
-      content_conflicts: index.contentConflictCount(),
+      memories: report.memories,
+      relations: report.relations,
+      content_conflicts: report.content_conflicts,
       problems,
       temp_files: [...storeLevelTemps(store.fs, store.root, LOCAL_DIR), ...plan.temps],
       links: plan.links,
@@ -130,6 +150,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       git_objects: objects,
     };
   } finally {
+    pending?.stop();
     store.close();
   }
 }

@@ -452,6 +452,11 @@ export class IndexDb {
     return new Map(rows.map((r) => [r.dir, r]));
   }
 
+  /** Record files the index knows, from the folder sums (one small row per folder). */
+  fileCount(): number {
+    return (this.q("SELECT coalesce(sum(n), 0) AS n FROM dir_sums").get() as { n: number }).n;
+  }
+
   file(path: string): FileRow | undefined {
     return this.q("SELECT * FROM files WHERE path = ?").get(path) as FileRow | undefined;
   }

@@ -7,6 +7,7 @@ import { isTempName } from "./atomic-write.ts";
 import { trusted } from "./racy.ts";
 import { addStamp, emptySums, sameSums, type StampSums } from "./stamp-sums.ts";
 import type { Codec, ReadResult } from "./codec.ts";
+import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
@@ -45,6 +46,8 @@ export interface RefreshContext {
   now: () => number;
   /** Present when files may be parsed; without it a plan only finds what changed. */
   codec: Codec | null;
+  /** The record folders as threads saw them just before (parallel-snapshot.ts): read instead of the disk where present. */
+  seen?: SeenFolders;
 }
 
 export function emptyPlan(): Plan {
@@ -164,7 +167,7 @@ function scanTop(
   rowsIn: RowsIn = rowsFromIndex(ctx),
   sums: Map<string, StampSums> | null = null,
 ): void {
-  const st = ctx.fs.stat(`${ctx.root}/${top}`);
+  const st = folderStat(ctx, top);
   const rec = ctx.index.dir(top);
   const recordedSubs = ctx.index.subdirs(top);
   if (!st?.isDir) {
@@ -181,7 +184,7 @@ function scanTop(
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
     const names = entries.filter((e) => !e.isDir).map((e) => e.name);
-    if (!(listed && sums && unchangedBySums(ctx, plan, top, names, sums, false))) scanFiles(ctx, plan, kind, top, names, rec !== undefined, rowsIn(top));
+    if (!(listed && sums && unchangedBySums(ctx, plan, top, () => names, sums, false))) scanFiles(ctx, plan, kind, top, names, rec !== undefined, rowsIn(top));
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
@@ -200,7 +203,7 @@ function scanLeaf(
   rowsIn: RowsIn = rowsFromIndex(ctx),
   sums: Map<string, StampSums> | null = null,
 ): void {
-  const st = ctx.fs.stat(`${ctx.root}/${dir}`);
+  const st = folderStat(ctx, dir);
   if (!st?.isDir) {
     if (rec) forgetDir(ctx, plan, dir);
     return;
@@ -208,7 +211,7 @@ function scanLeaf(
   const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
   if (!full && listed) return;
   // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
-  if (listed && sums && unchangedBySums(ctx, plan, dir, ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;
+  if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;
   const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
@@ -216,36 +219,51 @@ function scanLeaf(
   noteDir(ctx, plan, dir, st, rec);
 }
 
+/** A record folder's stat: as the threads saw it, if they did, else from the disk. */
+function folderStat(ctx: RefreshContext, dir: string): FileStat | null {
+  const path = `${ctx.root}/${dir}`;
+  const seen = ctx.seen?.get(path)?.stat;
+  return seen === undefined ? ctx.fs.stat(path) : seen;
+}
+
 /**
  * A folder whose listing cannot have changed (its mtime the recorded one, trusted): whether its
  * files' stamps add up to the index's sums, so none was edited in place (stamp-sums.ts). When
  * they do, the temp files and links found are noted; when not, the caller compares row by row.
  * `findLinks`: the names come from a plain listing, so each is lstat'ed (the caller noted links).
+ * The sums and names threads made of the folder (folder-snapshot.ts: the same stats, the same
+ * terms) stand in for the stats here when present.
  */
-function unchangedBySums(ctx: RefreshContext, plan: Plan, dir: string, names: string[], sums: Map<string, StampSums>, findLinks = true): boolean {
+function unchangedBySums(ctx: RefreshContext, plan: Plan, dir: string, names: () => string[], sums: Map<string, StampSums>, findLinks = true): boolean {
+  const seen = ctx.seen?.get(`${ctx.root}/${dir}`)?.sums ?? folderSums(ctx, dir, names(), findLinks);
+  if (!sameSums(seen.disk, sums.get(dir))) return false;
+  for (const name of seen.temps) plan.temps.push(`${dir}/${name}`);
+  if (findLinks) for (const name of seen.links) plan.links.push(`${dir}/${name}`);
+  return true;
+}
+
+/** The stamp sums of a folder's record files, and its temp files and (with findLinks) links, from the disk. */
+function folderSums(ctx: RefreshContext, dir: string, names: string[], findLinks: boolean): NonNullable<SeenFolder["sums"]> {
   const disk = emptySums();
   const temps: string[] = [];
   const links: string[] = [];
   const base = `${ctx.root}/${dir}/`;
   for (const name of names) {
     if (isTempName(name)) {
-      temps.push(`${dir}/${name}`);
+      temps.push(name);
       continue;
     }
     const record = name.endsWith(".json") && !name.startsWith(".");
     if (!record && !findLinks) continue;
     let st: (FileStat & { isLink?: boolean }) | null = findLinks ? ctx.fs.lstat(base + name) : ctx.fs.stat(base + name);
     if (findLinks && st?.isLink) {
-      links.push(`${dir}/${name}`);
+      links.push(name);
       // a record file reached through a link is indexed by what it points at, as a listing's stat does
       st = record ? ctx.fs.stat(base + name) : null;
     }
     if (record && st?.isFile) addStamp(disk, st.mtime, st.size, st.ino);
   }
-  if (!sameSums(disk, sums.get(dir))) return false;
-  plan.temps.push(...temps);
-  plan.links.push(...links);
-  return true;
+  return { disk, temps, links };
 }
 
 /** Record a folder's new state only when it tells the next run something new. */

@@ -8,6 +8,7 @@ import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/val
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
+import type { SeenFolders } from "./folder-snapshot.ts";
 import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
@@ -356,14 +357,15 @@ export class Store {
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
    * loads the schemas, only when something changed.
    */
-  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean } = {}): Promise<Plan> {
+  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean; seen?: SeenFolders } = {}): Promise<Plan> {
     return this.guarded(async () => {
       if (full) {
         // `lookFirst` (status): a lock-free look, and the lock only when it found something to
         // apply, so writers beside a check of a healthy store never wait for its O(store) stats;
-        // a change found costs the stats twice
+        // a change found costs the stats twice. `seen`: the look reads the record folders as
+        // threads saw them (parallel-snapshot.ts); what the lock then applies is stat'ed again.
         if (opts.lookFirst) {
-          const look = planRefresh({ ...this.ctx, codec: null }, true, kinds);
+          const look = planRefresh({ ...this.ctx, codec: null, ...(opts.seen ? { seen: opts.seen } : {}) }, true, kinds);
           if (planIsEmpty(look) && look.temps.length === 0) return look;
         }
         // a full refresh stats every record file: do that once, under the lock, schemas at hand

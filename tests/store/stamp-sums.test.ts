@@ -12,6 +12,7 @@ import { planIsEmpty } from "../../src/store/refresh.ts";
 import { addStamp, DIR_SUMS_FROM_FILES, emptySums } from "../../src/store/stamp-sums.ts";
 import { INDEX_FILE, Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers/env.ts";
+import { countRowLoads } from "../helpers/row-loads.ts";
 
 // A full refresh (status) compares a folder whose listing cannot have changed by sums of its
 // files' stamps (src/store/stamp-sums.ts) instead of row by row. These check that the sums SQLite
@@ -61,21 +62,6 @@ function editInPlace(file: string, from: string, to: string, mtimeMs: number): v
   assert.equal(from.length, to.length);
   fs.writeFileSync(file, text.replace(from, to));
   fs.utimesSync(file, new Date(), mtimeMs / 1000);
-}
-
-/** Count the file rows a refresh loads (a settled store's full refresh loads none). */
-function countRowLoads(store: Store): { n: number; restore: () => void } {
-  const index = store.index;
-  const counter = { n: 0, restore: () => {} };
-  const a = index.stampsIn.bind(index);
-  const b = index.stampsOfKind.bind(index);
-  index.stampsIn = (dir) => (counter.n++, a(dir));
-  index.stampsOfKind = (kind) => (counter.n++, b(kind));
-  counter.restore = () => {
-    index.stampsIn = a;
-    index.stampsOfKind = b;
-  };
-  return counter;
 }
 
 describe("full refresh by folder sums", () => {

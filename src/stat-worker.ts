@@ -1,0 +1,31 @@
+import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SnapshotJob, type SnapshotNote } from "./store/folder-snapshot.ts";
+
+// A thread of a status's parallel folder snapshot (store/parallel-snapshot.ts): it takes folders
+// from the shared counter until none is left, writes each one's numbers into shared memory and
+// then marks it done (posting its temp files' and links' names first, when it has any). It sits
+// at the top of src/ because the compiled binary keeps its entry points by their path under src/
+// and its code at the root (see stat-worker-url.ts). `fault` makes it fail on purpose (tests).
+
+declare const self: { onmessage: ((e: MessageEvent<SnapshotJob>) => void) | null; postMessage(data: SnapshotNote): void };
+
+self.onmessage = (e) => {
+  const { claims, results, paths, id, fault } = e.data;
+  if (fault === "start") throw new Error("stat worker: failing at start (fault injection)");
+  if (fault === "hang") return;
+  const counter = new Int32Array(claims);
+  const shared = new Float64Array(results);
+  const n = paths.length;
+  for (;;) {
+    const unit = Atomics.add(counter, 0, 1);
+    if (unit >= n) break;
+    Atomics.store(counter, 1 + unit, id);
+    if (fault === "midway") throw new Error("stat worker: failing after taking a folder (fault injection)");
+    const { nums, temps, links } = readFolder(paths[unit]!);
+    shared.set(nums, unit * FOLDER_NUMS);
+    const noted = temps.length > 0 || links.length > 0;
+    if (noted) self.postMessage({ unit, temps, links });
+    // after the numbers (and the note): the main thread reads them once it sees this
+    Atomics.store(counter, 1 + n + unit, noted ? DONE_NOTED : DONE);
+  }
+  self.postMessage({ end: true });
+};

@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import { isTempName } from "./atomic-write.ts";
+import type { FileStat } from "./fs-port.ts";
+import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
+
+// What a full refresh's compare by sums (refresh.ts, stamp-sums.ts) needs of one record folder,
+// made ahead of it by any thread: the folder's stat, then, from one listing, the sums of its
+// record files' stamps and the names of its temp files and symbolic links, each name stat'ed
+// exactly as the refresh would (lstat; a link's target stat'ed when its name is a record's). The
+// per-file work is done where the stats are made, so the refresh's own thread does one lookup
+// per folder; a folder whose sums do not match, or that the snapshot lacks or could not read
+// whole (an error other than "not found"), is compared from the disk as before.
+// Threads (parallel-snapshot.ts) write each folder's numbers into shared memory.
+
+const GONE = 0; // nothing there (ENOENT, ENOTDIR): the port's null
+const FILE = 1;
+const DIR = 2;
+const OTHER = 3;
+const UNREAD = -1; // an error other than "not found": the disk answers when asked
+
+/** Per folder: stat (code, mtime, size, ino), read whole (1/0), sums (n, mtimeHigh, mtimeLow, size, mixed), temp and link counts. */
+export const FOLDER_NUMS = 12;
+
+// What the threads of parallel-snapshot.ts share (here, so that the worker's module loads no more
+// than this one).
+/** What a worker is sent: shared memory (see DONE) and the folders, by unit number. */
+export interface SnapshotJob {
+  claims: SharedArrayBuffer;
+  results: SharedArrayBuffer;
+  paths: string[];
+  id: number;
+  /** Fault injection for tests (MEMSYNC_STAT_WORKER_FAULT): "start", "midway", "hang". */
+  fault?: string;
+}
+
+/** What a worker posts: a finished folder's temp files and links (few folders have any), or that it is done. */
+export type SnapshotNote = { unit: number; temps: string[]; links: string[] } | { end: true };
+
+/**
+ * The shared memory of one snapshot over n folders: claims[0] is the next unit to take,
+ * claims[1 + u] who took unit u (a worker's id; the main thread leaves 0), claims[1 + n + u]
+ * DONE or DONE_NOTED once the worker wrote unit u's numbers at results[u * FOLDER_NUMS].
+ */
+export const DONE = 1;
+/** Done, and its names posted before the flag was set. */
+export const DONE_NOTED = 2;
+
+/** What a thread found of one folder: FOLDER_NUMS numbers, and the names of its temp files and links. */
+export interface FolderRead {
+  nums: number[];
+  temps: string[];
+  links: string[];
+}
+
+/** What the refresh reads of a folder in place of the disk. */
+export interface SeenFolder {
+  /** The folder's stat (a link followed), null when nothing was there; undefined: ask the disk. */
+  stat: FileStat | null | undefined;
+  /** undefined: not read whole; compare from the disk. */
+  sums?: { disk: StampSums; temps: string[]; links: string[] };
+}
+
+/** Folders by absolute path. */
+export type SeenFolders = Map<string, SeenFolder>;
+
+class Unreadable extends Error {}
+
+function notFound(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** A stat as the port makes it: undefined for nothing there; Unreadable for any other failure. */
+function statOf(take: () => fs.Stats | undefined): fs.Stats | undefined {
+  try {
+    return take();
+  } catch (e) {
+    if (notFound(e)) return undefined;
+    throw new Unreadable();
+  }
+}
+
+/** Stat and read one folder (absolute path) as the refresh's compare by sums would (refresh.ts unchangedBySums). */
+export function readFolder(dir: string): FolderRead {
+  const nums: number[] = [];
+  let st: fs.Stats | undefined;
+  try {
+    st = statOf(() => fs.statSync(dir, { throwIfNoEntry: false }));
+    if (!st) nums.push(GONE, 0, 0, 0);
+    else nums.push(st.isFile() ? FILE : st.isDirectory() ? DIR : OTHER, Math.floor(st.mtimeMs), st.size, st.ino);
+  } catch {
+    nums.push(UNREAD, 0, 0, 0);
+  }
+  const sums = emptySums();
+  const temps: string[] = [];
+  const links: string[] = [];
+  if (!st?.isDirectory()) {
+    nums.push(0, 0, 0, 0, 0, 0, 0, 0);
+    return { nums, temps, links };
+  }
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (isTempName(name)) {
+        temps.push(name);
+        continue;
+      }
+      const record = name.endsWith(".json") && !name.startsWith(".");
+      const p = `${dir}/${name}`;
+      let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
+      if (fst?.isSymbolicLink()) {
+        links.push(name);
+        // a record file reached through a link is indexed by what it points at
+        fst = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
+      }
+      if (record && fst?.isFile()) addStamp(sums, Math.floor(fst.mtimeMs), fst.size, fst.ino);
+    }
+  } catch {
+    // unreadable: the refresh compares it from the disk (and meets the error there)
+    nums.push(0, 0, 0, 0, 0, 0, 0, 0);
+    return { nums, temps: [], links: [] };
+  }
+  nums.push(1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length);
+  return { nums, temps, links };
+}
+
+/** A folder as the refresh reads it, from its FOLDER_NUMS numbers at `at`. */
+export function seenFolder(nums: ArrayLike<number>, at: number, temps: string[], links: string[]): SeenFolder {
+  const code = nums[at]!;
+  const stat = code === UNREAD ? undefined : code === GONE ? null : { mtime: nums[at + 1]!, size: nums[at + 2]!, ino: nums[at + 3]!, isDir: code === DIR, isFile: code === FILE };
+  if (nums[at + 4] !== 1) return { stat };
+  const disk: StampSums = { n: nums[at + 5]!, mtimeHigh: nums[at + 6]!, mtimeLow: nums[at + 7]!, size: nums[at + 8]!, mixed: nums[at + 9]!, unsure: 0 };
+  return { stat, sums: { disk, temps, links } };
+}

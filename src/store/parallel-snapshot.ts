@@ -1,0 +1,193 @@
+import fs from "node:fs";
+import os from "node:os";
+import { env, runtimeName } from "../runtime/host.ts";
+import { STAT_WORKER_URL } from "../stat-worker-url.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SeenFolders, seenFolder, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
+import { isShardDirName, type RecordKind, topDirs } from "./layout.ts";
+
+// A full refresh of a large store is mostly system calls: a stat of every record file and a
+// listing of every folder (13,900 stats and 980 listings at 10k, ~3-4 µs each however they are
+// made). `git status` spreads its lstats over threads; this does the same for status: worker
+// threads and the main thread take the record folders from one shared counter (so a thread that
+// starts late or is slowed takes fewer), each lists its folders and stats their entries
+// (folder-snapshot.ts), and the main thread, once it has done its own other work, takes what is
+// left and reads the others' results from shared memory, for the refresh to read instead of the
+// disk. It never waits for a thread: a folder a thread took and has not finished (it failed, it
+// hangs, the machine gave it no core) is taken again by the main thread. A thread only helps when
+// a core is idle, so there is none while every core is busy (measured under load: a thread then
+// made status slower); none under Deno, nor for a small store: the refresh then stats as before.
+
+/** Below this many record files the threads' start (~3 ms each) costs more than they save. */
+const DEFAULT_MIN_FILES = 2000;
+/** How long the main thread waits for a finished folder's names (posted before it was marked done). */
+const WAIT_MS = 2000;
+
+export interface PendingSnapshot {
+  /** Take the folders left and read the threads' results: every record folder as seen. */
+  finish(): Promise<SeenFolders>;
+  /** Stop the threads (finish does; for a caller that gives up before it). */
+  stop(): void;
+}
+
+function cores(): number {
+  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+}
+
+/**
+ * Cores running nothing now: Linux's count of runnable threads at this instant (this one among
+ * them, /proc/loadavg's fourth field), else the one-minute load average (which a benchmark's own
+ * back-to-back runs keep near 1).
+ */
+function idleCores(n: number): number {
+  try {
+    const running = Number(fs.readFileSync("/proc/loadavg", "utf8").split(" ")[3]?.split("/")[0]);
+    if (Number.isInteger(running) && running > 0) return n - running;
+  } catch {
+    // not Linux: the average
+  }
+  return Math.round(n - os.loadavg()[0]!);
+}
+
+/** Threads to start besides the main one: one per idle core, at most 3 (MEMSYNC_STAT_THREADS sets it). */
+function threadCount(): number {
+  const set = env("MEMSYNC_STAT_THREADS");
+  if (set !== undefined) return Math.max(0, Math.min(16, Math.floor(Number(set)) || 0));
+  const n = cores();
+  return Math.max(0, Math.min(3, n - 1, idleCores(n)));
+}
+
+/** The record folders a full refresh looks at: each top folder and its shard folders (absolute paths). */
+function recordFolders(root: string, kinds: readonly RecordKind[]): string[] {
+  const out: string[] = [];
+  for (const kind of kinds) {
+    for (const top of topDirs(kind)) {
+      const dir = `${root}/${top}`;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue; // not there (or unreadable): the refresh asks the disk itself
+      }
+      out.push(dir);
+      for (const e of entries) if (e.isDirectory() && isShardDirName(e.name)) out.push(`${dir}/${e.name}`);
+    }
+  }
+  return out;
+}
+
+interface Thread {
+  worker: Worker | null;
+  /** Names posted for finished units. */
+  notes: Map<number, { temps: string[]; links: string[] }>;
+  /** Resolves when the worker said it is done (true), or failed (false). */
+  ended: Promise<boolean>;
+  /** Called whenever a note arrives. */
+  onNote: (() => void) | null;
+}
+
+function startThread(job: SnapshotJob): Thread {
+  const t: Thread = { worker: null, notes: new Map(), ended: Promise.resolve(false), onNote: null };
+  let worker: Worker;
+  try {
+    worker = new Worker(STAT_WORKER_URL);
+  } catch {
+    return t;
+  }
+  t.worker = worker;
+  t.ended = new Promise<boolean>((resolve) => {
+    worker.onmessage = (e: MessageEvent<SnapshotNote>) => {
+      const note = e.data;
+      if ("end" in note) resolve(true);
+      else {
+        t.notes.set(note.unit, { temps: note.temps, links: note.links });
+        t.onNote?.();
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault(); // a thread's failure is not the process's: its folders are taken again
+      resolve(false);
+    };
+    worker.addEventListener("close", () => resolve(false));
+  });
+  // never what keeps the process alive
+  (worker as Worker & { unref?: () => void }).unref?.();
+  worker.postMessage(job);
+  return t;
+}
+
+/** Wait until every unit in `want` (unit -> thread id) has its note, or the time is up; the units still without. */
+async function awaitNotes(threads: Thread[], want: Map<number, number>): Promise<Set<number>> {
+  const missing = () => new Set([...want].filter(([u, id]) => !threads[id - 1]?.notes.has(u)).map(([u]) => u));
+  if (missing().size === 0) return new Set();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, WAIT_MS);
+    for (const t of threads) t.onNote = () => void (missing().size === 0 && resolve());
+  });
+  clearTimeout(timer);
+  return missing();
+}
+
+/**
+ * Start the threads for a full refresh of a store of about `files` record files; null when it is
+ * not worth it or not possible here (the refresh then stats as before).
+ */
+export function startSnapshot(root: string, files: number, kinds: readonly RecordKind[] = ["memory", "relation"]): PendingSnapshot | null {
+  const min = Number(env("MEMSYNC_STAT_PARALLEL_MIN") ?? DEFAULT_MIN_FILES);
+  if (runtimeName !== "bun" || files < min || typeof SharedArrayBuffer === "undefined") return null;
+  const n = threadCount();
+  if (n < 1) return null;
+  const paths = recordFolders(root, kinds);
+  const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
+  const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
+  const fault = env("MEMSYNC_STAT_WORKER_FAULT");
+  const threads = Array.from({ length: n }, (_, k) => startThread({ claims, results, paths, id: k + 1, ...(fault ? { fault } : {}) }));
+  const stop = () => {
+    for (const t of threads) t.worker?.terminate();
+  };
+  return {
+    stop,
+    async finish() {
+      try {
+        const counter = new Int32Array(claims);
+        const shared = new Float64Array(results);
+        const seen: SeenFolders = new Map();
+        const take = (u: number) => {
+          const r = readFolder(paths[u]!);
+          seen.set(paths[u]!, seenFolder(r.nums, 0, r.temps, r.links));
+        };
+        for (;;) {
+          const u = Atomics.add(counter, 0, 1);
+          if (u >= paths.length) break;
+          take(u);
+        }
+        // MEMSYNC_STAT_WORKERS_REQUIRED (tests): every thread must end well, so a binary whose
+        // threads cannot start fails instead of quietly taking every folder itself
+        if (env("MEMSYNC_STAT_WORKERS_REQUIRED") === "1") {
+          const ok = await Promise.race([Promise.all(threads.map((t) => t.ended)), new Promise<null>((r) => setTimeout(() => r(null), WAIT_MS * 5))]);
+          if (!ok || ok.some((e) => !e)) throw new Error("status: a stat thread did not answer (MEMSYNC_STAT_WORKERS_REQUIRED)");
+        }
+        // the threads' finished folders; a folder taken and not finished is taken again here
+        const noted = new Map<number, number>();
+        const again: number[] = [];
+        for (let u = 0; u < paths.length; u++) {
+          if (seen.has(paths[u]!)) continue;
+          const state = Atomics.load(counter, 1 + paths.length + u);
+          if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
+          else if (state === DONE_NOTED) noted.set(u, Atomics.load(counter, 1 + u));
+          else again.push(u);
+        }
+        const unnoted = await awaitNotes(threads, noted);
+        for (const [u, id] of noted) {
+          const note = threads[id - 1]?.notes.get(u);
+          if (note && !unnoted.has(u)) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
+          else again.push(u);
+        }
+        for (const u of again) take(u);
+        return seen;
+      } finally {
+        stop();
+      }
+    },
+  };
+}
