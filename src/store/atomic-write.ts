@@ -21,8 +21,18 @@ export function isTempName(name: string): boolean {
  * `onTemp`: told the temp file's name before it is made (a watch told of a process's own writes).
  */
 export function writeAtomic(fs: StoreFs, dir: string, name: string, text: string, durable = true, onTemp?: (tempName: string) => void): void {
-  const tempName = `.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
+  const tempName = tempNameFor(name);
   onTemp?.(tempName);
+  writeAtomicVia(fs, dir, tempName, name, text, durable);
+}
+
+/** A fresh temp name beside `name` (a leftover of it is cleared as any other temp file). */
+export function tempNameFor(name: string): string {
+  return `.${name}.${randomHex(6)}${TEMP_SUFFIX}`;
+}
+
+/** writeAtomic through a temp name chosen already (tempNameFor). */
+export function writeAtomicVia(fs: StoreFs, dir: string, tempName: string, name: string, text: string, durable = true): void {
   const tmp = `${dir}/${tempName}`;
   try {
     if (durable) fs.writeNewDurable(tmp, text);

@@ -1,0 +1,165 @@
+// Making a file costs this kind of VM's ext4 ~280 µs of kernel time, even an empty one: an
+// import's 13,000 new record files were ~4 s of system time on the import's one thread. A bulk
+// write hands its new files to worker threads instead (each file as writeAtomic makes it, without
+// an fsync: a temp name opened O_CREAT|O_EXCL, which never follows a link, then a rename), while
+// its own thread goes on with the records' index rows. It waits for them (settle) before anything
+// reads, replaces or removes a file and before the one flush that makes them durable, so the
+// order of durable writes is what it was. The wait is Atomics.wait on a counter the threads share:
+// the store's transaction is synchronous (one SQLite transaction), so it cannot await.
+
+/** Makes new files (dir/temp written, then renamed to dir/name) somewhere other than this thread. */
+export interface FileCreator {
+  create(dir: string, temp: string, name: string, text: string): void;
+  /** Wait for every file started; throws the first failure as the call threw it (code, path). */
+  settle(): void;
+  /** Wait for every file started, ignoring failures, and stop the threads. */
+  close(): void;
+}
+
+/** Files made on the calling thread before the threads are worth starting (a few ms each). */
+const INLINE_FIRST = 64;
+/** Files handed over per message. */
+const BATCH = 128;
+/** Without one file made in this long, the threads are taken for dead and the write fails. */
+const STALL_MS = 120_000;
+
+// run as a module worker from a Blob (no file of its own in the compiled binary); a failed file's
+// temp is removed (a full disk fails the write after the open made it), as writeAtomic does, and
+// the first failure kept for the waiting thread; the rest are still made
+const WORKER_SOURCE = `
+import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+let state, errBytes;
+self.onmessage = (ev) => {
+  const d = ev.data;
+  if (d instanceof SharedArrayBuffer) { state = new Int32Array(d, 0, 3); errBytes = new Uint8Array(d, 12); return; }
+  for (let i = 0; i < d.length; i += 4) {
+    const temp = d[i] + "/" + d[i + 1];
+    try {
+      writeFileSync(temp, d[i + 3], { flag: "wx", mode: 0o644 });
+      renameSync(temp, d[i] + "/" + d[i + 2]);
+    } catch (e) {
+      try { unlinkSync(temp); } catch {}
+      if (Atomics.compareExchange(state, 1, 0, 1) === 0) {
+        const b = new TextEncoder().encode(JSON.stringify({ code: e?.code, syscall: e?.syscall, path: e?.path, message: String(e?.message ?? e) }));
+        const n = Math.min(b.length, errBytes.length);
+        errBytes.set(b.subarray(0, n));
+        Atomics.store(state, 2, n);
+      }
+    }
+    Atomics.add(state, 0, 1);
+    Atomics.notify(state, 0);
+  }
+};
+`;
+
+let workerUrl: string | undefined;
+
+type Inline = (dir: string, temp: string, name: string, text: string) => void;
+
+class WorkerCreator implements FileCreator {
+  private workers: Worker[] | null = null;
+  private batch: string[] = [];
+  private next = 0;
+  /** Files handed to the threads. */
+  private posted = 0;
+  private inlineLeft = INLINE_FIRST;
+  private readonly shared = new SharedArrayBuffer(12 + 2048);
+  /** [files finished, a failure seen, its bytes' length]; the failure as JSON after. */
+  private readonly state = new Int32Array(this.shared, 0, 3);
+
+  constructor(
+    private readonly threads: number,
+    private readonly inline: Inline,
+  ) {}
+
+  create(dir: string, temp: string, name: string, text: string): void {
+    if (this.workers === null && this.inlineLeft > 0) {
+      this.inlineLeft--;
+      this.inline(dir, temp, name, text);
+      return;
+    }
+    if (this.workers === null) this.workers = this.start();
+    if (this.workers.length === 0) return this.inline(dir, temp, name, text);
+    this.batch.push(dir, temp, name, text);
+    if (this.batch.length >= BATCH * 4) this.flush();
+  }
+
+  private start(): Worker[] {
+    try {
+      workerUrl ??= URL.createObjectURL(new Blob([WORKER_SOURCE], { type: "application/javascript" }));
+      return Array.from({ length: this.threads }, () => {
+        const w = new Worker(workerUrl!, { type: "module" });
+        (w as { unref?: () => void }).unref?.(); // a process that fails elsewhere still exits
+        w.postMessage(this.shared);
+        return w;
+      });
+    } catch {
+      return []; // no threads here: every file on this thread, as before
+    }
+  }
+
+  private flush(): void {
+    if (!this.batch.length || !this.workers?.length) return;
+    this.workers[this.next++ % this.workers.length]!.postMessage(this.batch);
+    this.posted += this.batch.length / 4;
+    this.batch = [];
+  }
+
+  private wait(): void {
+    this.flush();
+    let seen = Atomics.load(this.state, 0);
+    let since = Date.now();
+    while (seen < this.posted) {
+      Atomics.wait(this.state, 0, seen, 1000);
+      const now = Atomics.load(this.state, 0);
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      } else if (Date.now() - since > STALL_MS) {
+        throw new Error(`making the record files stalled (${seen} of ${this.posted} made)`);
+      }
+    }
+  }
+
+  settle(): void {
+    this.wait();
+    if (Atomics.load(this.state, 1) === 0) return;
+    const bytes = new Uint8Array(this.shared, 12, Atomics.load(this.state, 2)).slice();
+    let info: { code?: string; syscall?: string; path?: string; message?: string } = {};
+    try {
+      info = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      // cut short: the message alone
+    }
+    const e = new Error(info.message ?? "a record file could not be made") as Error & { code?: string; syscall?: string; path?: string };
+    if (info.code) e.code = info.code;
+    if (info.syscall) e.syscall = info.syscall;
+    if (info.path) e.path = info.path;
+    throw e;
+  }
+
+  close(): void {
+    try {
+      this.wait();
+    } catch {
+      // stalled: the threads go anyway (the caller is failing already, or the files are made)
+    }
+    for (const w of this.workers ?? []) w.terminate();
+    this.workers = null;
+  }
+}
+
+/** Threads for a bulk write's new files: MEMSYNC_CREATE_THREADS (0: none), else 2. */
+function threadCount(): number {
+  const n = Number(process.env.MEMSYNC_CREATE_THREADS ?? "2");
+  return Number.isInteger(n) && n >= 0 ? Math.min(n, 16) : 2;
+}
+
+/** A creator over worker threads; files are made by `inline` until enough come, or where threads cannot be had. */
+export function threadedCreator(inline: Inline): FileCreator {
+  const n = threadCount();
+  if (n === 0 || typeof Worker === "undefined" || typeof Atomics.wait !== "function") {
+    return { create: inline, settle() {}, close() {} };
+  }
+  return new WorkerCreator(n, inline);
+}
