@@ -212,5 +212,9 @@ export const nodeFs: StoreFs = {
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),
   fsyncDir: fsyncFolder,
-  parallelCreator: () => threadedCreator((dir, temp, name, text) => writeAtomicVia(nodeFs, dir, temp, name, text, false)),
+  parallelCreator: () =>
+    threadedCreator((dir, temp, name, text) => {
+      writeAtomicVia(nodeFs, dir, temp, name, text, false);
+      return nodeFs.stat(`${dir}/${name}`);
+    }),
 };

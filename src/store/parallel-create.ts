@@ -7,11 +7,21 @@
 // order of durable writes is what it was. The wait is Atomics.wait on a counter the threads share:
 // the store's transaction is synchronous (one SQLite transaction), so it cannot await.
 
+/** A made file's stat, as the store's port gives it (FileStat). */
+export interface MadeStat {
+  mtime: number;
+  size: number;
+  ino: number;
+}
+
 /** Makes new files (dir/temp written, then renamed to dir/name) somewhere other than this thread. */
 export interface FileCreator {
   create(dir: string, temp: string, name: string, text: string): void;
-  /** Wait for every file started; throws the first failure as the call threw it (code, path). */
-  settle(): void;
+  /**
+   * Wait for every file started; throws the first failure as the call threw it (code, path).
+   * Returns the stat of each file started since the last settle, in order (null: not known).
+   */
+  settle(): (MadeStat | null)[];
   /** Wait for every file started, ignoring failures, and stop the threads. */
   close(): void;
 }
@@ -23,21 +33,33 @@ const BATCH = 128;
 /** Without one file made in this long, the threads are taken for dead and the write fails. */
 const STALL_MS = 120_000;
 
-// run as a module worker from a Blob (no file of its own in the compiled binary); a failed file's
-// temp is removed (a full disk fails the write after the open made it), as writeAtomic does, and
-// the first failure kept for the waiting thread; the rest are still made
+// run as a module worker from a Blob (no file of its own in the compiled binary). A message is a
+// batch: its stats' shared buffer, then dir, temp, name, text per file. Each file's stat is taken
+// by its own descriptor after the write (the rename changes no mtime), so the waiting thread does
+// not stat 13,000 files again. A failed file's temp is removed (a full disk fails the write after
+// the open made it), as writeAtomic does, and the first failure kept for the waiting thread; the
+// rest are still made.
 const WORKER_SOURCE = `
-import { renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 let state, errBytes;
+const enc = new TextEncoder();
 self.onmessage = (ev) => {
   const d = ev.data;
   if (d instanceof SharedArrayBuffer) { state = new Int32Array(d, 0, 3); errBytes = new Uint8Array(d, 12); return; }
-  for (let i = 0; i < d.length; i += 4) {
+  const out = new Float64Array(d[0]);
+  for (let i = 1, k = 0; i < d.length; i += 4, k++) {
     const temp = d[i] + "/" + d[i + 1];
     try {
-      writeFileSync(temp, d[i + 3], { flag: "wx", mode: 0o644 });
+      const bytes = enc.encode(d[i + 3]);
+      const fd = openSync(temp, "wx", 0o644);
+      try {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+        const st = fstatSync(fd);
+        out[3 * k] = Math.floor(st.mtimeMs); out[3 * k + 1] = st.size; out[3 * k + 2] = st.ino;
+      } finally { closeSync(fd); }
       renameSync(temp, d[i] + "/" + d[i + 2]);
     } catch (e) {
+      out[3 * k + 2] = 0;
       try { unlinkSync(temp); } catch {}
       if (Atomics.compareExchange(state, 1, 0, 1) === 0) {
         const b = new TextEncoder().encode(JSON.stringify({ code: e?.code, syscall: e?.syscall, path: e?.path, message: String(e?.message ?? e) }));
@@ -54,11 +76,15 @@ self.onmessage = (ev) => {
 
 let workerUrl: string | undefined;
 
-type Inline = (dir: string, temp: string, name: string, text: string) => void;
+/** Makes one file on the calling thread; its stat (null: not known). */
+type Inline = (dir: string, temp: string, name: string, text: string) => MadeStat | null;
 
 class WorkerCreator implements FileCreator {
   private workers: Worker[] | null = null;
   private batch: string[] = [];
+  /** Each file started since the last settle: where its stat will be (a batch's buffer and slot), or its stat. */
+  private made: ({ buf: Float64Array; at: number } | MadeStat | null)[] = [];
+  private batchStats = new Float64Array(new SharedArrayBuffer(BATCH * 3 * 8));
   private next = 0;
   /** Files handed to the threads. */
   private posted = 0;
@@ -75,11 +101,12 @@ class WorkerCreator implements FileCreator {
   create(dir: string, temp: string, name: string, text: string): void {
     if (this.workers === null && this.inlineLeft > 0) {
       this.inlineLeft--;
-      this.inline(dir, temp, name, text);
+      this.made.push(this.inline(dir, temp, name, text));
       return;
     }
     if (this.workers === null) this.workers = this.start();
-    if (this.workers.length === 0) return this.inline(dir, temp, name, text);
+    if (this.workers.length === 0) return void this.made.push(this.inline(dir, temp, name, text));
+    this.made.push({ buf: this.batchStats, at: this.batch.length / 4 });
     this.batch.push(dir, temp, name, text);
     if (this.batch.length >= BATCH * 4) this.flush();
   }
@@ -100,9 +127,10 @@ class WorkerCreator implements FileCreator {
 
   private flush(): void {
     if (!this.batch.length || !this.workers?.length) return;
-    this.workers[this.next++ % this.workers.length]!.postMessage(this.batch);
+    this.workers[this.next++ % this.workers.length]!.postMessage([this.batchStats.buffer, ...this.batch]);
     this.posted += this.batch.length / 4;
     this.batch = [];
+    this.batchStats = new Float64Array(new SharedArrayBuffer(BATCH * 3 * 8));
   }
 
   private wait(): void {
@@ -121,9 +149,17 @@ class WorkerCreator implements FileCreator {
     }
   }
 
-  settle(): void {
+  settle(): (MadeStat | null)[] {
     this.wait();
-    if (Atomics.load(this.state, 1) === 0) return;
+    if (Atomics.load(this.state, 1) === 0) {
+      const made = this.made.map((m) => {
+        if (m === null || !("buf" in m)) return m;
+        const ino = m.buf[3 * m.at + 2]!;
+        return ino ? { mtime: m.buf[3 * m.at]!, size: m.buf[3 * m.at + 1]!, ino } : null;
+      });
+      this.made = [];
+      return made;
+    }
     const bytes = new Uint8Array(this.shared, 12, Atomics.load(this.state, 2)).slice();
     let info: { code?: string; syscall?: string; path?: string; message?: string } = {};
     try {
@@ -159,7 +195,12 @@ function threadCount(): number {
 export function threadedCreator(inline: Inline): FileCreator {
   const n = threadCount();
   if (n === 0 || typeof Worker === "undefined" || typeof Atomics.wait !== "function") {
-    return { create: inline, settle() {}, close() {} };
+    let made: (MadeStat | null)[] = [];
+    return {
+      create: (dir, temp, name, text) => void made.push(inline(dir, temp, name, text)),
+      settle: () => made.splice(0),
+      close() {},
+    };
   }
   return new WorkerCreator(n, inline);
 }

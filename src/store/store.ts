@@ -964,10 +964,10 @@ export class StoreTx {
    */
   private settleCreated(): void {
     if (!this.pendingRows.length) return;
-    this.creating?.settle();
+    const made = this.creating?.settle() ?? [];
     const { fs, root } = this.store;
-    for (const { rel, dir, kind, id } of this.pendingRows.splice(0)) {
-      const st = fs.stat(`${root}/${rel}`);
+    for (const [i, { rel, dir, kind, id }] of this.pendingRows.splice(0).entries()) {
+      const st = made[i] ?? fs.stat(`${root}/${rel}`);
       if (st) this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
     }
   }

@@ -7,7 +7,7 @@ import { nodeFs } from "../../src/store/fs-port.ts";
 import { tempDir } from "../helpers/env.ts";
 
 // A bulk write's new files made on worker threads (src/store/parallel-create.ts), on a real disk:
-// every file whole, no temp file left, a failure thrown by settle as the fs call threw it, and a
+// every file whole with its stat, no temp file left, a failure thrown by settle as the fs call threw it, and a
 // link at a temp name never followed.
 
 const names = (dir: string) => fs.readdirSync(dir).sort();
@@ -26,9 +26,13 @@ describe("parallel file creation", () => {
       creator.create(dir, tempNameFor(name), name, text);
       want.set(path.join(dir, name), text);
     }
-    creator.settle();
+    const made = creator.settle();
     creator.close();
     for (const [file, text] of want) assert.equal(fs.readFileSync(file, "utf8"), text, file);
+    // each file's stat, in order, as the store's port gives it (the index row is made of it)
+    assert.equal(made.length, 300);
+    const three = (s: { mtime: number; size: number; ino: number } | null | undefined) => s && { mtime: s.mtime, size: s.size, ino: s.ino };
+    [...want.keys()].forEach((file, i) => assert.deepEqual(three(made[i]), three(nodeFs.stat(file)), file));
     for (const d of dirs) assert.deepEqual(names(d).filter((n) => n.startsWith(".")), [], `temp files left in ${d}`);
     assert.equal(dirs.reduce((n, d) => n + names(d).length, 0), 300);
   });
