@@ -19,9 +19,12 @@ export interface FileCreator {
   create(dir: string, temp: string, name: string, text: string): void;
   /**
    * Wait for every file started; throws the first failure as the call threw it (code, path).
-   * Returns the stat of each file started since the last settle, in order (null: not known).
+   * Returns the stat of each file started since the last settle and not given by ready, in order
+   * (null: not known).
    */
   settle(): (MadeStat | null)[];
+  /** Without waiting: the stats of the next files in order that are made already (maybe none). */
+  ready(): (MadeStat | null)[];
   /** Wait for every file started, ignoring failures, and stop the threads. */
   close(): void;
 }
@@ -34,7 +37,8 @@ const BATCH = 128;
 const STALL_MS = 120_000;
 
 // run as a module worker from a Blob (no file of its own in the compiled binary). A message is a
-// batch: its stats' shared buffer, then dir, temp, name, text per file. Each file's stat is taken
+// batch: its stats' shared buffer (its last 8 bytes: set once the batch is done), then dir, temp,
+// name, text per file. Each file's stat is taken
 // by its own descriptor after the write (the rename changes no mtime), so the waiting thread does
 // not stat 13,000 files again. A failed file's temp is removed (a full disk fails the write after
 // the open made it), as writeAtomic does, and the first failure kept for the waiting thread; the
@@ -71,10 +75,29 @@ self.onmessage = (ev) => {
     Atomics.add(state, 0, 1);
     Atomics.notify(state, 0);
   }
+  Atomics.store(new Int32Array(d[0], d[0].byteLength - 8, 1), 0, 1);
 };
 `;
 
 let workerUrl: string | undefined;
+
+/** A batch's stats (mtime, size, ino per file), and its flag the thread sets once all are made. */
+interface Batch {
+  stats: Float64Array;
+  done: Int32Array;
+}
+
+function newBatch(): Batch {
+  const buf = new SharedArrayBuffer(BATCH * 3 * 8 + 8);
+  return { stats: new Float64Array(buf, 0, BATCH * 3), done: new Int32Array(buf, BATCH * 3 * 8, 1) };
+}
+
+function statOf(m: { batch: Batch; at: number } | MadeStat | null): MadeStat | null {
+  if (m === null || !("batch" in m)) return m;
+  const s = m.batch.stats;
+  const ino = s[3 * m.at + 2]!;
+  return ino ? { mtime: s[3 * m.at]!, size: s[3 * m.at + 1]!, ino } : null;
+}
 
 /** Makes one file on the calling thread; its stat (null: not known). */
 type Inline = (dir: string, temp: string, name: string, text: string) => MadeStat | null;
@@ -82,9 +105,11 @@ type Inline = (dir: string, temp: string, name: string, text: string) => MadeSta
 class WorkerCreator implements FileCreator {
   private workers: Worker[] | null = null;
   private batch: string[] = [];
-  /** Each file started since the last settle: where its stat will be (a batch's buffer and slot), or its stat. */
-  private made: ({ buf: Float64Array; at: number } | MadeStat | null)[] = [];
-  private batchStats = new Float64Array(new SharedArrayBuffer(BATCH * 3 * 8));
+  /** Each file started since the last settle: where its stat will be (its batch and slot there), or its stat. */
+  private made: ({ batch: Batch; at: number } | MadeStat | null)[] = [];
+  /** How many of made were given by ready. */
+  private given = 0;
+  private batchStats = newBatch();
   private next = 0;
   /** Files handed to the threads. */
   private posted = 0;
@@ -106,7 +131,7 @@ class WorkerCreator implements FileCreator {
     }
     if (this.workers === null) this.workers = this.start();
     if (this.workers.length === 0) return void this.made.push(this.inline(dir, temp, name, text));
-    this.made.push({ buf: this.batchStats, at: this.batch.length / 4 });
+    this.made.push({ batch: this.batchStats, at: this.batch.length / 4 });
     this.batch.push(dir, temp, name, text);
     if (this.batch.length >= BATCH * 4) this.flush();
   }
@@ -127,10 +152,10 @@ class WorkerCreator implements FileCreator {
 
   private flush(): void {
     if (!this.batch.length || !this.workers?.length) return;
-    this.workers[this.next++ % this.workers.length]!.postMessage([this.batchStats.buffer, ...this.batch]);
+    this.workers[this.next++ % this.workers.length]!.postMessage([this.batchStats.stats.buffer, ...this.batch]);
     this.posted += this.batch.length / 4;
     this.batch = [];
-    this.batchStats = new Float64Array(new SharedArrayBuffer(BATCH * 3 * 8));
+    this.batchStats = newBatch();
   }
 
   private wait(): void {
@@ -149,15 +174,23 @@ class WorkerCreator implements FileCreator {
     }
   }
 
+  ready(): (MadeStat | null)[] {
+    const out: (MadeStat | null)[] = [];
+    if (Atomics.load(this.state, 1) !== 0) return out; // a failure: settle throws it
+    for (; this.given < this.made.length; this.given++) {
+      const m = this.made[this.given]!;
+      if (m !== null && "batch" in m && Atomics.load(m.batch.done, 0) === 0) break;
+      out.push(statOf(m));
+    }
+    return out;
+  }
+
   settle(): (MadeStat | null)[] {
     this.wait();
     if (Atomics.load(this.state, 1) === 0) {
-      const made = this.made.map((m) => {
-        if (m === null || !("buf" in m)) return m;
-        const ino = m.buf[3 * m.at + 2]!;
-        return ino ? { mtime: m.buf[3 * m.at]!, size: m.buf[3 * m.at + 1]!, ino } : null;
-      });
+      const made = this.made.slice(this.given).map(statOf);
       this.made = [];
+      this.given = 0;
       return made;
     }
     const bytes = new Uint8Array(this.shared, 12, Atomics.load(this.state, 2)).slice();
@@ -199,6 +232,7 @@ export function threadedCreator(inline: Inline): FileCreator {
     return {
       create: (dir, temp, name, text) => void made.push(inline(dir, temp, name, text)),
       settle: () => made.splice(0),
+      ready: () => made.splice(0),
       close() {},
     };
   }

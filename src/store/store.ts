@@ -9,7 +9,7 @@ import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, tempNameFor, w
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
-import type { FileCreator } from "./parallel-create.ts";
+import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
@@ -963,10 +963,13 @@ export class StoreTx {
    * anything reads, replaces or removes a file, and before the flush that makes them durable.
    */
   private settleCreated(): void {
-    if (!this.pendingRows.length) return;
-    const made = this.creating?.settle() ?? [];
+    if (this.pendingRows.length) this.indexMade(this.creating?.settle() ?? []);
+  }
+
+  /** Index rows for the next files made, in order, with their stats (null: stat here). */
+  private indexMade(made: readonly (MadeStat | null)[]): void {
     const { fs, root } = this.store;
-    for (const [i, { rel, dir, kind, id }] of this.pendingRows.splice(0).entries()) {
+    for (const [i, { rel, dir, kind, id }] of this.pendingRows.splice(0, made.length).entries()) {
       const st = made[i] ?? fs.stat(`${root}/${rel}`);
       if (st) this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
     }
@@ -1418,6 +1421,8 @@ export class StoreTx {
       onTemp?.(temp);
       creator.create(`${root}/${dir}`, temp, name, json);
       this.pendingRows.push({ rel, dir, kind, id });
+      // the rows of files made meanwhile go in now, beside the threads, not all at the end
+      if (this.pendingRows.length >= 256) this.indexMade(creator.ready());
     } else {
       writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
     }
