@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import { writeAtomicVia } from "./atomic-write.ts";
+import { type FileCreator, threadedCreator } from "./parallel-create.ts";
 
 // The store reaches the disk only through this port, so another backing (a browser build over
 // IndexedDB, a test double that injects faults) can stand in. It is synchronous on purpose:
@@ -71,6 +73,11 @@ export interface StoreFs {
   fsyncDir(path: string): void;
   /** Append to a file (made if missing) and fsync it. */
   appendDurable(path: string, text: string): void;
+  /**
+   * Where the backing can: new files made off the calling thread (a bulk write's, without fsync;
+   * parallel-create.ts). Absent: the caller writes them one by one.
+   */
+  parallelCreator?(): FileCreator;
 }
 
 function isNotFound(e: unknown): boolean {
@@ -205,4 +212,9 @@ export const nodeFs: StoreFs = {
   },
   appendDurable: (p, text) => writeSynced(p, "a", text),
   fsyncDir: fsyncFolder,
+  parallelCreator: () =>
+    threadedCreator((dir, temp, name, text) => {
+      writeAtomicVia(nodeFs, dir, temp, name, text, false);
+      return nodeFs.stat(`${dir}/${name}`);
+    }),
 };

@@ -5,11 +5,12 @@ import type { StoreMeta } from "../core/model/store-meta.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
-import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, writeAtomic } from "./atomic-write.ts";
+import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, tempNameFor, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
 import type { SeenFolders } from "./folder-snapshot.ts";
 import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
+import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
@@ -496,7 +497,10 @@ export class Store {
         },
         // the records it replaced get their old file back (under the lock, so no later writer's
         // change is overwritten), so a failed update changes nothing
-        () => (tx as StoreTx | undefined)?.restoreReplaced(),
+        () => {
+          (tx as StoreTx | undefined)?.stopCreating();
+          (tx as StoreTx | undefined)?.restoreReplaced();
+        },
       );
       (tx as StoreTx | undefined)?.dropBackups();
       return out;
@@ -947,6 +951,38 @@ export class StoreTx {
   /** New record files written in bulk, not yet durable. */
   private readonly unsyncedFiles: string[] = [];
 
+  /** A bulk write's new files being made off this thread (parallel-create.ts), and their index rows to come. */
+  private creating: FileCreator | null | undefined;
+  private readonly pendingRows: { rel: string; dir: string; kind: RecordKind; id: string }[] = [];
+
+  private creator(): FileCreator | null {
+    if (this.creating === undefined) this.creating = this.store.fs.parallelCreator?.() ?? null;
+    return this.creating;
+  }
+
+  /**
+   * Wait for the files being made (throws the first that failed), then index them: before
+   * anything reads, replaces or removes a file, and before the flush that makes them durable.
+   */
+  private settleCreated(): void {
+    if (this.pendingRows.length) this.indexMade(this.creating?.settle() ?? []);
+  }
+
+  /** Index rows for the next files made, in order, with their stats (null: stat here). */
+  private indexMade(made: readonly (MadeStat | null)[]): void {
+    const { fs, root } = this.store;
+    for (const [i, { rel, dir, kind, id }] of this.pendingRows.splice(0, made.length).entries()) {
+      const st = made[i] ?? fs.stat(`${root}/${rel}`);
+      if (st) this.store.index.putFile({ path: rel, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: this.store.nowMs(), problem: null });
+    }
+  }
+
+  /** The transaction failed or ended: no thread is still making a file once this returns. */
+  stopCreating(): void {
+    this.creating?.close();
+    this.creating = null;
+  }
+
   /**
    * Shared paths written or removed without an fsync of their own: the stamp the journal entry
    * keeps for each, so that after a crash its text is put back where the disk lost it (redo.ts).
@@ -994,6 +1030,7 @@ export class StoreTx {
     let at = this.located.get(key);
     if (at === undefined) {
       const listed = this.bulk ? this.byListing(kind, id) : undefined;
+      if (listed === undefined) this.settleCreated(); // the disk decides: every file made first
       at = listed !== undefined ? listed : (this.store.locate(kind, id)?.path ?? null);
       this.located.set(key, at);
     }
@@ -1127,6 +1164,7 @@ export class StoreTx {
    * indexed well after its last change); otherwise as memory(id). For passes over many records.
    */
   memoryQuick(id: string): Memory {
+    this.settleCreated();
     const path = this.indexedAsIs("memory", id);
     const json = path === null ? undefined : this.store.index.recordJsonAt("memory", path);
     return json ? (JSON.parse(json) as Memory) : this.memory(id);
@@ -1137,6 +1175,7 @@ export class StoreTx {
    * after its last change), so what the index says of it is what the file says; else null.
    */
   indexedAsIs(kind: RecordKind, id: string): string | null {
+    this.settleCreated();
     const at = this.store.locate(kind, id);
     const row = at && this.store.index.file(at.path);
     const same = at && row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino;
@@ -1144,6 +1183,7 @@ export class StoreTx {
   }
 
   private read<K extends RecordKind>(kind: K, id: string): K extends "memory" ? Memory : Relation {
+    this.settleCreated();
     const at = this.store.locate(kind, id);
     if (!at) throw notFound(`${kind} ${id} not found`, { id });
     // a record read to be changed is not read through a link (the file, or its shard folder)
@@ -1228,6 +1268,7 @@ export class StoreTx {
    * whose memory changed scope). A relation file that cannot be read stays where it is.
    */
   settlePlaces(): void {
+    this.settleCreated();
     const ids = new Set(this.relationsPut.keys());
     if (this.moved.size) for (const rid of this.store.index.relationIdsTouching([...this.moved])) ids.add(rid);
     for (const rid of [...ids].sort()) {
@@ -1253,6 +1294,7 @@ export class StoreTx {
    * shared relation naming a memory that is local here becomes local. Returns whether it changed.
    */
   keepLocal(kind: RecordKind, id: string): boolean {
+    this.settleCreated();
     const { fs, root } = this.store;
     const exists = (p: string) => fs.stat(`${root}/${p}`)?.isFile === true;
     const shared = candidatePaths(kind, id, "shared").filter(exists);
@@ -1333,6 +1375,9 @@ export class StoreTx {
     // needs the count of records: on an index that has never seen this store (a fresh clone),
     // look first. A record in the other place (its scope changed) moves: written here, removed there.
     const found = this.where(kind, id);
+    // anything but a new record's file (a replacement, a move) reads or replaces files: those
+    // being made are made first
+    if (!this.bulk || found !== undefined) this.settleCreated();
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
@@ -1370,7 +1415,19 @@ export class StoreTx {
           expect(dir, name, EV.MOVED_TO);
         }
       : undefined;
-    writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
+    // a bulk write's new file is made off this thread where the store's disk port can; its index
+    // row waits until it is there (settleCreated)
+    const creator = deferred ? this.creator() : null;
+    if (creator) {
+      const temp = tempNameFor(name);
+      onTemp?.(temp);
+      creator.create(`${root}/${dir}`, temp, name, json);
+      this.pendingRows.push({ rel, dir, kind, id });
+      // the rows of files made meanwhile go in now, beside the threads, not all at the end
+      if (this.pendingRows.length >= 256) this.indexMade(creator.ready());
+    } else {
+      writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
+    }
     if (deferred) {
       this.unsyncedFiles.push(rel);
       this.unsynced.add(dir);
@@ -1378,7 +1435,7 @@ export class StoreTx {
     if (!existing) this.created.push(rel);
     this.changed.push(rel);
     this.left.set(rel, json);
-    const st = fs.stat(`${root}/${rel}`);
+    const st = creator ? null : fs.stat(`${root}/${rel}`);
     if (logged) {
       if (st) this.redoStamps.set(rel, [st.ino, st.mtime]);
       else fs.fsyncDir(`${root}/${dir}`); // gone already (a racing hand removal): nothing to redo, as before
@@ -1398,6 +1455,7 @@ export class StoreTx {
    * ids removed; ids with no file are skipped.
    */
   removeMany(kind: RecordKind, ids: readonly string[]): string[] {
+    this.settleCreated();
     const removed: string[] = [];
     const paths: string[] = [];
     const found = ids.flatMap((id) => {
@@ -1425,6 +1483,7 @@ export class StoreTx {
   }
 
   private remove(kind: RecordKind, id: string): boolean {
+    this.settleCreated();
     const at = this.store.locate(kind, id);
     if (!at) return false;
     this.freshen(kind, dirOf(at.path));
@@ -1488,6 +1547,7 @@ export class StoreTx {
 
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
+    this.settleCreated();
     const dir = dirOf(rel);
     this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
@@ -1543,6 +1603,7 @@ export class StoreTx {
    * back those it moved to the other place. Best effort.
    */
   undoCreated(): void {
+    this.stopCreating(); // a file still being made would outlive its removal
     for (const { path, text } of this.movedFrom.splice(0)) {
       try {
         writeAtomic(this.store.fs, `${this.store.root}/${dirOf(path)}`, path.slice(dirOf(path).length + 1), text);
@@ -1565,6 +1626,8 @@ export class StoreTx {
    */
   recordDirs(): void {
     const { fs, root } = this.store;
+    this.settleCreated();
+    this.stopCreating();
     if (this.unsyncedFiles.length) {
       // the bulk write's files become durable here, before its journal entry: at once where the
       // file system can (syncfs), else one by one (removed since: nothing to sync)

@@ -128,6 +128,31 @@ describe("a disk that refuses writes", () => {
     }
   });
 
+  test("full (ENOSPC) during an import's bulk write (files made on worker threads): exit 6, no record and no temp file left", { timeout: 180_000 }, async (t) => {
+    const disk = tinyDisk("1m");
+    if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): ENOSPC not tested");
+    try {
+      const store = path.join(disk.dir, "store");
+      assert.equal((await memsync(["init", store])).code, 0);
+      // 400 memories of ~3 KB (past the few made on the calling thread): more than the disk holds
+      const src = tempDir("memsync-import-src-");
+      const line = (i: number) => JSON.stringify({ id: crypto.randomUUID(), content: `memory ${i} ${"needs room on the disk ".repeat(140)}`, meta: { tags: ["t"] }, created_at: 1700000000 + i, last_used: 1700000000 + i, use_count: 1, strength: 1.0, status: "active" });
+      fs.writeFileSync(path.join(src, "memories.jsonl"), Array.from({ length: 400 }, (_, i) => line(i)).join("\n") + "\n");
+      const r = await memsync(["--store", store, "import", "cortexgraph", src]);
+      assert.equal(r.code, UNAVAILABLE, r.stderr);
+      oneLine(r, /^memsync: cannot (write|open).*(no space left|SQLITE_FULL|disk I\/O error|unable to open)/);
+      assert.deepEqual(memoryFiles(store), [], "the failed import left record files");
+      assert.deepEqual(tempsIn(store), [], "the failed import left temp files");
+      // the room it took is free again: a small import goes through and the store is healthy
+      fs.writeFileSync(path.join(src, "memories.jsonl"), Array.from({ length: 3 }, (_, i) => line(i)).join("\n") + "\n");
+      assert.equal((await memsync(["--store", store, "import", "cortexgraph", src])).code, 0);
+      assert.equal(memoryFiles(store).length, 3);
+      assert.equal((await memsyncJson(["status", "--store", store])).health, "healthy");
+    } finally {
+      disk.unmount();
+    }
+  });
+
   test("read-only (EROFS): writes fail with exit 6 and one plain line", async (t) => {
     const disk = tinyDisk("1m");
     if (!disk) return t.skip("mount -t tmpfs is not permitted here (needs root): EROFS not tested");
