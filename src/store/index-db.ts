@@ -20,6 +20,8 @@ const INDEX_VERSION = 9;
  */
 /** searchMemories ranks a page from this many best scores of the full-text index first (at least 4x the page). */
 const SCORED_FIRST = 200;
+/** bestByScore is tried when the filter's share of the scored rows is expected to be this many pages (see passesFew). */
+const PASS_MARGIN = 1.5;
 
 const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
   content, gist, tags, entities, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
@@ -880,7 +882,7 @@ export class IndexDb {
     const docs = (inner: string, extra = "") =>
       `SELECT d.json AS json, p.score AS score, ${withTerms ? "d.terms" : "NULL"} AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
     if (!withTotal) {
-      const best = limit === null ? null : this.bestByScore(match, where, params, limit, docs);
+      const best = limit === null || this.passesFew(f, Math.max(SCORED_FIRST, limit * 4), limit) ? null : this.bestByScore(match, where, params, limit, docs);
       return { rows: best ?? (this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[]), total: -1 };
     }
     // with the count: the matches are found and scored once (a materialized CTE) and both counted
@@ -892,6 +894,27 @@ export class IndexDb {
     // no row returned (no match, or a limit of 0 past them): count apart
     const total = rows.length ? rows[0]!.total : limit === 0 ? this.countMatches(match, f) : 0;
     return { rows: rows.map((r) => ({ json: r.json, score: r.score, terms: r.terms })), total };
+  }
+
+  /**
+   * Whether a filter by project passes so small a share of the memories that the `scored` best
+   * scores would hold fewer than `limit` of them (with some margin): bestByScore would then score
+   * every match only to find too few and the full ranking score them all again (the hook's
+   * project or none, in a store of many projects: ~4 ms of a cold process's ~40). Either way the
+   * answer is the same; this only chooses the cheaper way. Counted on the project index, at most
+   * as far as the answer needs.
+   */
+  private passesFew(f: MemoryFilter, scored: number, limit: number): boolean {
+    if (f.project === undefined && f.projectOrNone === undefined) return false;
+    const total = this.memoryCount();
+    // enough when their share of the scored rows is 1.5 times the page
+    const enough = Math.ceil((PASS_MARGIN * limit * total) / scored);
+    if (enough >= total) return true;
+    const upTo = "SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE project = ? LIMIT ?)";
+    const name = f.project ?? f.projectOrNone!;
+    let n = (this.q(upTo).get(name, enough) as { n: number }).n;
+    if (f.project === undefined && n < enough) n += (this.q("SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE project IS NULL LIMIT ?)").get(enough - n) as { n: number }).n;
+    return n < enough;
   }
 
   /**
