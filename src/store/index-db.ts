@@ -865,6 +865,20 @@ export class IndexDb {
   }
 
   /**
+   * The first `upTo` matches of an FTS5 expression (of every memory, as countMatches without a
+   * filter counts them) and how many of those pass the filter, in one pass: recall's hook asks
+   * both, and each query of a cold process merges every prefix term's lists again.
+   */
+  countMatchesPassing(match: string, f: MemoryFilter, upTo: number): { all: number; passing: number } {
+    const { where, params } = this.filterSql(f);
+    const pass = where.length ? `(${where.join(" AND ")})` : "1";
+    // LEFT JOIN: a row of the full-text index counts as countMatches counts it, with or without its memory row
+    const sql = `SELECT count(*) AS n, coalesce(sum(pass), 0) AS passing FROM (SELECT ${pass} AS pass FROM memory_fts LEFT JOIN memories m ON m.rid = memory_fts.rowid WHERE memory_fts MATCH ? LIMIT ?)`;
+    const r = this.q(sql).get(...params, match, Math.max(0, Math.floor(upTo))) as { n: number; passing: number };
+    return { all: r.n, passing: r.passing };
+  }
+
+  /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
    * all matches is skipped (total -1).

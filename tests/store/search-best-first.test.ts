@@ -100,3 +100,25 @@ test("a page filtered to a project (or none) is the page that ranking every matc
     store.close();
   }
 });
+
+test("one pass counts the first matches of every memory and those of them that pass the filter, as the two counts do", async () => {
+  const memories: Memory[] = [];
+  for (let i = 0; i < 400; i++) memories.push(memory(i, `billing worker ${FILLER[i % FILLER.length]}`, i % 3 === 0 ? "archived" : "active", i % 4 === 0 ? "small" : i % 4 === 1 ? undefined : "large"));
+  const store = await storeOf(memories);
+  try {
+    for (const match of [`"billing"* OR "worker"*`, `"alpha"`, `"nothing"`]) {
+      for (const filter of [{}, { statuses: ["active"] }, { statuses: ["active"], projectOrNone: "small" }, { project: "absent" }] as MemoryFilter[]) {
+        for (const upTo of [0, 1, 39, 41, 399, 401]) {
+          const got = await store.countMatchesPassing(match, filter, upTo);
+          const all = await store.countMatches(match, {}, upTo);
+          assert.equal(got.all, all, `${match} ${JSON.stringify(filter)} ${upTo}`);
+          // of the first `all` matches: every one passing when they are every match
+          if (all < upTo) assert.equal(got.passing, await store.countMatches(match, filter), `${match} ${JSON.stringify(filter)} ${upTo}`);
+          else assert.ok(got.passing <= Math.min(all, await store.countMatches(match, filter)));
+        }
+      }
+    }
+  } finally {
+    store.close();
+  }
+});
