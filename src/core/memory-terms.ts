@@ -52,6 +52,11 @@ export interface StemSet {
 /** A memory's words: looked up one by one, and gone through (prefixes). A Set is one. */
 export interface WordSet extends Iterable<string> {
   has(word: string): boolean;
+  /**
+   * Where the first word that starts with this one (letters and digits) and is longer is, as a
+   * position that grows with the words' order; -1 for none. Without it, the words are gone through.
+   */
+  whereWordStarts?(prefix: string): number;
 }
 
 /** What recall compares a memory by: its words and their stems, its entities. */
@@ -154,6 +159,15 @@ class StoredWords implements WordSet, StemSet {
       return this.set.has(word);
     }
     return word !== "" && !word.includes(" ") && this.padded.includes(` ${word} `);
+  }
+
+  whereWordStarts(prefix: string): number {
+    if (prefix === "" || prefix.includes(" ")) return -1;
+    // a native search of the line: words are one space apart, so a match after a space is at a
+    // word's start, and the word is longer when no space follows the match
+    const at = ` ${prefix}`;
+    for (let i = this.padded.indexOf(at); i >= 0; i = this.padded.indexOf(at, i + 1)) if (this.padded[i + at.length] !== " ") return i;
+    return -1;
   }
 
   [Symbol.iterator](): Iterator<string> {

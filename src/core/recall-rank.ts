@@ -128,17 +128,21 @@ export interface Fit {
 export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const found = new Set<string>();
   const prefixed: string[] = [];
-  for (const q of terms.words) {
-    if (m.words.has(q) || m.stems.has(stem(q))) found.add(q);
-    else {
-      // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
-      const b = baseStem(q);
-      if ((b !== null && m.stems.has(b)) || irregularForms(q).some((f) => m.words.has(f))) found.add(q);
-      else if (q.length >= PREFIX_FROM) prefixed.push(q);
-    }
+  for (const f of wordFormsOf(terms)) {
+    const q = f.word;
+    if (m.words.has(q) || m.stems.has(f.stem)) found.add(q);
+    // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
+    else if ((f.base !== null && m.stems.has(f.base)) || f.irregular.some((x) => m.words.has(x))) found.add(q);
+    else if (f.prefix) prefixed.push(q);
   }
   if (prefixed.length) {
-    for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
+    // not found as a word: any word it starts is longer. Added in the order of the words they
+    // start (as going through the words adds them): rareCoverage sums over found in its order
+    const where = m.words.whereWordStarts;
+    if (where) {
+      const at = prefixed.map((q) => ({ q, at: where.call(m.words, q) })).filter((x) => x.at >= 0);
+      for (const x of at.sort((a, b) => a.at - b.at)) found.add(x.q);
+    } else for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
   }
   let concept = false;
   for (const c of terms.concepts) {
@@ -171,6 +175,31 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   // query is about something else ("how do I reverse a linked list in Python?")
   const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size));
   return { covered, passes, strongFound, found, answered };
+}
+
+/** What fitOf looks for of one query word: its stem, its base's stem, its irregular forms. */
+interface WordForms {
+  word: string;
+  stem: string;
+  base: string | null;
+  irregular: readonly string[];
+  /** Long enough to be found as the start of a longer word. */
+  prefix: boolean;
+}
+
+const formsOfTerms = new WeakMap<RecallTerms, readonly WordForms[]>();
+
+/**
+ * The forms of the query's words, made once per query: fitOf runs for each of ~50 candidates,
+ * and a cold process (no JIT yet) spent most of its time there making the same forms again.
+ */
+function wordFormsOf(terms: RecallTerms): readonly WordForms[] {
+  let forms = formsOfTerms.get(terms);
+  if (!forms) {
+    forms = terms.words.map((q) => ({ word: q, stem: stem(q), base: baseStem(q), irregular: irregularForms(q), prefix: q.length >= PREFIX_FROM }));
+    formsOfTerms.set(terms, forms);
+  }
+  return forms;
 }
 
 /**

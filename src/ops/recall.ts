@@ -120,9 +120,12 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     total = await store.countMatches(terms.match, filter, upTo);
     narrow = total > NARROW_ABOVE;
   } else {
-    // every memory, whatever its status or project: at least as many as the filtered matches
-    narrow = (await store.countMatches(terms.match, {}, NARROW_ABOVE + 1)) > NARROW_ABOVE;
-    total = await store.countMatches(terms.match, filter, narrow ? upTo : NARROW_ABOVE + 1);
+    // every memory, whatever its status or project: at least as many as the filtered matches;
+    // the same pass counts those that pass the filter, which is the total when it has seen every
+    // match or found upTo of them (else they are counted on, up to upTo)
+    const first = await store.countMatchesPassing(terms.match, filter, NARROW_ABOVE + 1);
+    narrow = first.all > NARROW_ABOVE;
+    total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(terms.match, filter, upTo);
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);

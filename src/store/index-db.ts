@@ -20,6 +20,8 @@ const INDEX_VERSION = 9;
  */
 /** searchMemories ranks a page from this many best scores of the full-text index first (at least 4x the page). */
 const SCORED_FIRST = 200;
+/** bestByScore is tried when the filter's share of the scored rows is expected to be this many pages (see passesFew). */
+const PASS_MARGIN = 1.5;
 
 const FTS_TABLE = `CREATE VIRTUAL TABLE IF NOT EXISTS memory_fts USING fts5(
   content, gist, tags, entities, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2'
@@ -863,6 +865,20 @@ export class IndexDb {
   }
 
   /**
+   * The first `upTo` matches of an FTS5 expression (of every memory, as countMatches without a
+   * filter counts them) and how many of those pass the filter, in one pass: recall's hook asks
+   * both, and each query of a cold process merges every prefix term's lists again.
+   */
+  countMatchesPassing(match: string, f: MemoryFilter, upTo: number): { all: number; passing: number } {
+    const { where, params } = this.filterSql(f);
+    const pass = where.length ? `(${where.join(" AND ")})` : "1";
+    // LEFT JOIN: a row of the full-text index counts as countMatches counts it, with or without its memory row
+    const sql = `SELECT count(*) AS n, coalesce(sum(pass), 0) AS passing FROM (SELECT ${pass} AS pass FROM memory_fts LEFT JOIN memories m ON m.rid = memory_fts.rowid WHERE memory_fts MATCH ? LIMIT ?)`;
+    const r = this.q(sql).get(...params, match, Math.max(0, Math.floor(upTo))) as { n: number; passing: number };
+    return { all: r.n, passing: r.passing };
+  }
+
+  /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
    * all matches is skipped (total -1).
@@ -880,7 +896,7 @@ export class IndexDb {
     const docs = (inner: string, extra = "") =>
       `SELECT d.json AS json, p.score AS score, ${withTerms ? "d.terms" : "NULL"} AS terms${extra} FROM (${inner}) p JOIN memory_docs d ON d.rid = p.rid ORDER BY p.score ASC, p.last_used DESC, p.id DESC`;
     if (!withTotal) {
-      const best = limit === null ? null : this.bestByScore(match, where, params, limit, docs);
+      const best = limit === null || this.passesFew(f, Math.max(SCORED_FIRST, limit * 4), limit) ? null : this.bestByScore(match, where, params, limit, docs);
       return { rows: best ?? (this.db.prepare(docs(page(`(${ranked})`))).all(...args) as { json: string; score: number; terms: string | null }[]), total: -1 };
     }
     // with the count: the matches are found and scored once (a materialized CTE) and both counted
@@ -892,6 +908,27 @@ export class IndexDb {
     // no row returned (no match, or a limit of 0 past them): count apart
     const total = rows.length ? rows[0]!.total : limit === 0 ? this.countMatches(match, f) : 0;
     return { rows: rows.map((r) => ({ json: r.json, score: r.score, terms: r.terms })), total };
+  }
+
+  /**
+   * Whether a filter by project passes so small a share of the memories that the `scored` best
+   * scores would hold fewer than `limit` of them (with some margin): bestByScore would then score
+   * every match only to find too few and the full ranking score them all again (the hook's
+   * project or none, in a store of many projects: ~4 ms of a cold process's ~40). Either way the
+   * answer is the same; this only chooses the cheaper way. Counted on the project index, at most
+   * as far as the answer needs.
+   */
+  private passesFew(f: MemoryFilter, scored: number, limit: number): boolean {
+    if (f.project === undefined && f.projectOrNone === undefined) return false;
+    const total = this.memoryCount();
+    // enough when their share of the scored rows is 1.5 times the page
+    const enough = Math.ceil((PASS_MARGIN * limit * total) / scored);
+    if (enough >= total) return true;
+    const upTo = "SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE project = ? LIMIT ?)";
+    const name = f.project ?? f.projectOrNone!;
+    let n = (this.q(upTo).get(name, enough) as { n: number }).n;
+    if (f.project === undefined && n < enough) n += (this.q("SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE project IS NULL LIMIT ?)").get(enough - n) as { n: number }).n;
+    return n < enough;
   }
 
   /**

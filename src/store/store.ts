@@ -901,6 +901,11 @@ export class Store {
     return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter, upTo)));
   }
 
+  /** The first `upTo` matches of every memory and how many of them pass the filter (IndexDb.countMatchesPassing). */
+  countMatchesPassing(match: string, filter: MemoryFilter, upTo: number): Promise<{ all: number; passing: number }> {
+    return this.guarded(() => this.indexDb.countMatchesPassing(match, filter, upTo));
+  }
+
   /** [from, to] of every relation of this type to any of these memories, from the index (refresh first). */
   relationsOfTypeTo(type: string, memoryIds: readonly string[]): Promise<[string, string][]> {
     return this.guarded(() => (memoryIds.length ? this.indexDb.relationsOfTypeTo(type, memoryIds) : []));

@@ -305,6 +305,25 @@ describe("superseded knowledge", () => {
     assert.equal(termsFromStored("word", []), null);
   });
 
+  test("a query fits a memory's kept terms as it fits terms made from its text, found words in the same order", () => {
+    const texts = [...PROSE_MEMORIES, "Yesterday's yearly retries: naïve caching, ÉCOLE, 2FA, k8s, x86_64 — résumé", ""];
+    // prefixes of 5+ letters found in longer words ("connection" in "connections"), in another
+    // order than the query's; forms, irregular verbs and concepts
+    const queries = ["why do the billing workers retry connections during nightly batches", "connection paginat retri cachi", "which database do we keep backups in", "naïve écol résum yesterd", ...PROSE_MEMORIES.slice(0, 8)];
+    for (const [i, content] of texts.entries()) {
+      const m = { content, gist: i % 3 ? null : "Gist: the retried ﬁle", entities: i % 2 ? ["PostgreSQL", "redis"] : [], meta: { tags: i % 2 ? ["db-choice", "ops"] : [] } };
+      const made = memoryTerms(recallText(m), m.entities);
+      const kept = termsFromStored(storedTerms(m), m.entities)!;
+      for (const q of queries) {
+        const terms = recallTerms(q);
+        const a = fitOf(terms, kept);
+        const b = fitOf(terms, made);
+        // the order matters: rareCoverage sums weights over found in its order
+        assert.deepEqual({ ...a, found: [...a.found] }, { ...b, found: [...b.found] }, `${q} / ${content.slice(0, 40)}`);
+      }
+    }
+  });
+
   test("what the index keeps is of the version it says: a change to the terms made raises TERMS_VERSION", async () => {
     // the index keeps each memory's terms and uses those of its version as they are: terms made
     // differently under the same version would be used stale. Made anew, raise TERMS_VERSION (and

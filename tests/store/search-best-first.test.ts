@@ -6,6 +6,7 @@ import { newId } from "../../src/core/new-id.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
+import type { MemoryFilter } from "../../src/store/index-db.ts";
 import { Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers/env.ts";
 
@@ -27,17 +28,17 @@ async function storeOf(memories: Memory[]): Promise<Store> {
   return store;
 }
 
-function memory(i: number, content: string, status: Memory["status"] = "active"): Memory {
-  const m = createMemory({ content }, newId(), { now: T0 + i, machine: "m", user: null });
+function memory(i: number, content: string, status: Memory["status"] = "active", project?: string): Memory {
+  const m = createMemory({ content, ...(project ? { project } : {}) }, newId(), { now: T0 + i, machine: "m", user: null });
   return { ...m, status, last_used: T0 + (i % 7) };
 }
 
 const ids = (hits: { memory: Memory; score: number }[]) => hits.map((h) => [h.memory.id, h.score]);
 
-async function samePages(store: Store, match: string, statuses: string[], limit: number): Promise<number> {
-  const all = await store.search(match, { statuses }, limit, true);
-  const page = await store.searchWithTerms(match, { statuses }, limit);
-  assert.deepEqual(ids(page), ids(all.hits), `${match} (${statuses.join(",")}): the page of every match ranked`);
+async function samePages(store: Store, match: string, statuses: string[], limit: number, projects: Pick<MemoryFilter, "project" | "projectOrNone"> = {}): Promise<number> {
+  const all = await store.search(match, { statuses, ...projects }, limit, true);
+  const page = await store.searchWithTerms(match, { statuses, ...projects }, limit);
+  assert.deepEqual(ids(page), ids(all.hits), `${match} (${statuses.join(",")} ${JSON.stringify(projects)}): the page of every match ranked`);
   return page.length;
 }
 
@@ -67,6 +68,56 @@ test("recall's page of best matches is the page that ranking every match gives",
     // prefixes and any-word, as recall asks
     assert.equal(await samePages(store, `"connect"* OR "timeout"* OR "retry"`, ["active", "archived"], 50), 50);
     assert.equal(await samePages(store, `"connect"*`, ["active"], 10), 10);
+  } finally {
+    store.close();
+  }
+});
+
+test("a page filtered to a project (or none) is the page that ranking every match gives, whatever the project's share", async () => {
+  // 900 matches: a small project (a few percent of the store), no project (a tenth), and the rest
+  // in one large project; the hook asks for its project or none (a small share: every match is
+  // ranked at once, not the best scores first), recall of the large project for most of the store
+  const memories: Memory[] = [];
+  for (let i = 0; i < 900; i++) {
+    const words = Array.from({ length: 3 + (i % 40) }, (_, k) => FILLER[(i + k) % FILLER.length]).join(" ");
+    const project = i % 30 === 0 ? "small" : i % 10 === 1 ? undefined : "large";
+    memories.push(memory(i, `billing worker ${i % 3 === 0 ? "billing " : ""}${words}`, i % 7 === 0 ? "archived" : "active", project));
+  }
+  for (let i = 0; i < 300; i++) memories.push(memory(1000 + i, "nightly batch after the batch window", "active", i % 4 ? "large" : undefined));
+  const store = await storeOf(memories);
+  try {
+    for (const match of [`"billing"* OR "worker"*`, `"billing" AND "worker"`, `"nightly" OR "batch"*`, `"epsilon" AND "lambda" AND "alpha"`]) {
+      for (const projects of [{ projectOrNone: "small" }, { projectOrNone: "large" }, { projectOrNone: "absent" }, { project: "small" }, { project: "large" }, { project: "absent" }]) {
+        await samePages(store, match, ["active", "promoted"], 50, projects);
+        await samePages(store, match, ["active", "promoted"], 10, projects);
+      }
+    }
+    // the pages are not empty where they should not be
+    assert.equal(await samePages(store, `"billing"* OR "worker"*`, ["active"], 50, { projectOrNone: "small" }), 50);
+    assert.equal(await samePages(store, `"billing"* OR "worker"*`, ["active"], 50, { project: "small" }), 25);
+    assert.equal(await samePages(store, `"nightly" OR "batch"*`, ["active"], 50, { projectOrNone: "absent" }), 50);
+  } finally {
+    store.close();
+  }
+});
+
+test("one pass counts the first matches of every memory and those of them that pass the filter, as the two counts do", async () => {
+  const memories: Memory[] = [];
+  for (let i = 0; i < 400; i++) memories.push(memory(i, `billing worker ${FILLER[i % FILLER.length]}`, i % 3 === 0 ? "archived" : "active", i % 4 === 0 ? "small" : i % 4 === 1 ? undefined : "large"));
+  const store = await storeOf(memories);
+  try {
+    for (const match of [`"billing"* OR "worker"*`, `"alpha"`, `"nothing"`]) {
+      for (const filter of [{}, { statuses: ["active"] }, { statuses: ["active"], projectOrNone: "small" }, { project: "absent" }] as MemoryFilter[]) {
+        for (const upTo of [0, 1, 39, 41, 399, 401]) {
+          const got = await store.countMatchesPassing(match, filter, upTo);
+          const all = await store.countMatches(match, {}, upTo);
+          assert.equal(got.all, all, `${match} ${JSON.stringify(filter)} ${upTo}`);
+          // of the first `all` matches: every one passing when they are every match
+          if (all < upTo) assert.equal(got.passing, await store.countMatches(match, filter), `${match} ${JSON.stringify(filter)} ${upTo}`);
+          else assert.ok(got.passing <= Math.min(all, await store.countMatches(match, filter)));
+        }
+      }
+    }
   } finally {
     store.close();
   }
