@@ -48,11 +48,16 @@ const AMOUNT_UNITS = new Set("kb mb gb tb bytes dollars dollar usd eur gbp cents
 /** A number in digits or in words. */
 export const isNumber = (w: string) => /^\d+$/.test(w) || NUMBER_WORDS.has(w);
 
-/** Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). */
-export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">): boolean {
+/**
+ * Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). The
+ * query's own words are no answer: "when does the nightly export run" is answered by "runs at 02:00
+ * UTC", not by another memory's "nightly", which only repeats the question.
+ */
+export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">, asked: readonly string[] = []): boolean {
   let number = false;
   let unit = false;
   for (const w of words) {
+    if (asked.includes(w)) continue;
     if (isNumber(w)) number = true;
     switch (kind) {
       case "frequency":

@@ -5,6 +5,7 @@ import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type Me
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
 import { type AnswerKind, answers, asksFor, isNumber } from "./recall-answer.ts";
+import { PART_FROM, spellingVariants } from "./recall-spelling.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
 // text relevance with the decay score and recency, and near-duplicate detection.
@@ -25,6 +26,8 @@ export interface RecallTerms {
   phrases: string[];
   /** The kind of quantity the query asks for ("how long": a duration), when it asks for one (core/recall-answer.ts). */
   asks?: AnswerKind;
+  /** Two neighbouring words of the query, and what they make written as one ("rate limit": "ratelimit"). */
+  pairs?: [string, string, string][];
 }
 
 /**
@@ -80,9 +83,31 @@ export function recallTerms(query: string): RecallTerms {
   const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
-  const phrases = [...new Set([...bases, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
+  // and its other spelling ("colour" -> "color"): the index stems them apart
+  const spelled = words.flatMap(spellingVariants);
+  const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
-  return { words, strong, concepts, phrases, match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR "), ...(asks ? { asks } : {}) };
+  const pairs = neighbours(all, words);
+  return {
+    words,
+    strong,
+    concepts,
+    phrases,
+    match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR "),
+    ...(asks ? { asks } : {}),
+    ...(pairs.length ? { pairs } : {}),
+  };
+}
+
+/** Neighbouring words of the query that are both looked for, with what they make as one word. */
+function neighbours(all: readonly string[], words: readonly string[]): [string, string, string][] {
+  const out: [string, string, string][] = [];
+  for (let i = 1; i < all.length; i++) {
+    const a = all[i - 1]!;
+    const b = all[i]!;
+    if (a.length >= PART_FROM && b.length >= PART_FROM && words.includes(a) && words.includes(b)) out.push([a, b, a + b]);
+  }
+  return out;
 }
 
 /**
@@ -133,8 +158,16 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     else {
       // derived forms: "parseable" finds "parse", "scheduler" finds "schedule"
       const b = baseStem(q);
-      if ((b !== null && m.stems.has(b)) || irregularForms(q).some((f) => m.words.has(f))) found.add(q);
+      if ((b !== null && m.stems.has(b)) || irregularForms(q).some((f) => m.words.has(f)) || spellingVariants(q).some((v) => m.words.has(v) || m.stems.has(stem(v)))) found.add(q);
       else if (q.length >= PREFIX_FROM) prefixed.push(q);
+    }
+  }
+  // two words of the query the memory writes as one ("rate limit": "ratelimit", "ratelimiter")
+  for (const [a, b, ab] of terms.pairs ?? []) {
+    if (found.has(a) && found.has(b)) continue;
+    if (m.words.has(ab) || m.stems.has(stem(ab)) || holdsPrefix(m.words, ab)) {
+      found.add(a);
+      found.add(b);
     }
   }
   if (prefixed.length) {
@@ -162,7 +195,7 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const answered =
     terms.asks === "choice"
       ? terms.concepts.some((c) => c.kind && c.names.some((n) => m.entities.has(n)))
-      : terms.asks !== undefined && answers(m.words, terms.asks);
+      : terms.asks !== undefined && answers(m.words, terms.asks, terms.words);
   if (terms.asks !== undefined) weight += 1;
   if (answered) got += 1;
   const covered = weight ? got / weight : 0;
@@ -171,6 +204,12 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   // query is about something else ("how do I reverse a linked list in Python?")
   const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size));
   return { covered, passes, strongFound, found, answered };
+}
+
+/** Whether a longer word of the memory starts with this one. */
+function holdsPrefix(words: Iterable<string>, start: string): boolean {
+  for (const w of words) if (w.length > start.length && w.startsWith(start)) return true;
+  return false;
 }
 
 /**

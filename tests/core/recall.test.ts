@@ -228,6 +228,26 @@ describe("the relevance floor and concepts", () => {
     assert.ok(!fitOf(t, memoryTerms("the keeper of the dumps", [])).found.has("keep"));
   });
 
+  test("a word is found in its British or American spelling, and two words as the one word a memory writes", () => {
+    const found = (q: string, text: string) => [...fitOf(recallTerms(q), memoryTerms(text, [])).found].sort();
+    assert.deepEqual(found("the colour of buttons", "Buttons need a 4.5:1 color contrast"), ["buttons", "colour"]);
+    assert.deepEqual(found("how are invoices modelled", "Invoices are modeled as rows"), ["invoices", "modelled"]);
+    assert.deepEqual(found("where is the data center", "Servers live in one data centre"), ["center", "data"]);
+    assert.deepEqual(found("how do we analyze logs", "We analyse the logs in Loki"), ["analyze", "logs"]);
+    // the other spelling is looked for in the index too, so a memory holding only it is a candidate
+    assert.ok(recallTerms("which colour for errors").phrases.includes("color"));
+    // no other spelling for a short word or one without such an ending ("four" is no "for")
+    assert.deepEqual(found("four replicas", "for the replicas"), ["replicas"]);
+    assert.deepEqual(found("what is our rate limit", "The API ratelimiter allows 100 requests a minute"), ["limit", "rate"]);
+    assert.deepEqual(found("what is our rate limit", "The API rate is capped"), ["rate"]);
+  });
+
+  test("a quantity the query itself says is no answer to it", () => {
+    const t = recallTerms("when does the nightly export job run");
+    assert.equal(fitOf(t, memoryTerms("The nightly invoice export ran out of memory", [])).answered, false);
+    assert.equal(fitOf(t, memoryTerms("The invoice export runs at 02:00 UTC", [])).answered, true);
+  });
+
   test("rare words weigh more in the coverage that ranks", () => {
     const t = recallTerms("how do cache keys look");
     const ms = ["Cache keys are namespaced by service", "Reads use cache-aside: look in the cache first", "The cache holds product pages", "CI caches the store"];
