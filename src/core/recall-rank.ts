@@ -28,6 +28,8 @@ export interface RecallTerms {
   asks?: AnswerKind;
   /** Two neighbouring words of the query, and what they make written as one ("rate limit": "ratelimit"). */
   pairs?: [string, string, string][];
+  /** How many choices the query offers between two strong words ("postmark or sendgrid": 1). */
+  alternatives?: number;
 }
 
 /**
@@ -88,6 +90,7 @@ export function recallTerms(query: string): RecallTerms {
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const pairs = neighbours(all, words);
+  const alternatives = choicesBetween(all, strong);
   return {
     words,
     strong,
@@ -96,7 +99,18 @@ export function recallTerms(query: string): RecallTerms {
     match: [matchAny(words), ...phrases.map((p) => `"${p}"`)].join(" OR "),
     ...(asks ? { asks } : {}),
     ...(pairs.length ? { pairs } : {}),
+    ...(alternatives ? { alternatives } : {}),
   };
+}
+
+/**
+ * The choices a query offers ("postmark or sendgrid", "utc or local time"): two strong words either
+ * side of "or". A memory that names one of them answers the question as well as one naming both.
+ */
+function choicesBetween(all: readonly string[], strong: readonly string[]): number {
+  let n = 0;
+  for (let i = 1; i + 1 < all.length; i++) if (all[i] === "or" && strong.includes(all[i - 1]!) && strong.includes(all[i + 1]!)) n++;
+  return n;
 }
 
 /** Neighbouring words of the query that are both looked for, with what they make as one word. */
@@ -202,7 +216,8 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   const n = strongFound.length;
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")
-  const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size));
+  // each choice the query offers counts its two words as one ("postmark or sendgrid": one is enough)
+  const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size - (terms.alternatives ?? 0)));
   return { covered, passes, strongFound, found, answered };
 }
 

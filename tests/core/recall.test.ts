@@ -242,6 +242,17 @@ describe("the relevance floor and concepts", () => {
     assert.deepEqual(found("what is our rate limit", "The API rate is capped"), ["rate"]);
   });
 
+  test("a choice between two things: a memory naming one of them passes the floor", () => {
+    const passes = (q: string, text: string) => fitOf(recallTerms(q), memoryTerms(text, [])).passes;
+    assert.equal(recallTerms("postmark or sendgrid").alternatives, 1);
+    assert.equal(passes("postmark or sendgrid", "Transactional email is sent through Postmark"), true);
+    // without the "or", two strong words are still both needed
+    assert.equal(passes("postmark sendgrid", "Transactional email is sent through Postmark"), false);
+    // the rest of the query still counts: one alternative and nothing else of three is no match
+    assert.equal(passes("postmark or sendgrid for invoices", "Transactional email is sent through Postmark"), false);
+    assert.equal(passes("postmark or sendgrid for invoices", "Invoices are mailed through Postmark"), true);
+  });
+
   test("a quantity the query itself says is no answer to it", () => {
     const t = recallTerms("when does the nightly export job run");
     assert.equal(fitOf(t, memoryTerms("The nightly invoice export ran out of memory", [])).answered, false);
