@@ -253,6 +253,16 @@ describe("the relevance floor and concepts", () => {
     assert.equal(passes("postmark or sendgrid for invoices", "Invoices are mailed through Postmark"), true);
   });
 
+  test("a question for a version is answered by a number that counts nothing", () => {
+    assert.equal(asksFor("pg version"), "version");
+    assert.equal(asksFor("which version of node do the services run"), "version");
+    assert.equal(asksFor("where does the api version go"), null);
+    assert.equal(answers(wordSet("We use PostgreSQL 16 as the primary store"), "version"), true);
+    assert.equal(answers(wordSet("The public API is versioned in the URL path (/v1, /v2)"), "version"), true);
+    assert.equal(answers(wordSet("Dumps are kept for 30 days"), "version"), false);
+    assert.equal(answers(wordSet("Postgres holds the orders"), "version"), false);
+  });
+
   test("a quantity the query itself says is no answer to it", () => {
     const t = recallTerms("when does the nightly export job run");
     assert.equal(fitOf(t, memoryTerms("The nightly invoice export ran out of memory", [])).answered, false);
