@@ -280,7 +280,9 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[]): boolean[] {
   }
   const inLanguage = terms.strong.length >= 2 && terms.strong.every((w) => known.has(w));
   // a memory that states the quantity asked for ("how long...": a duration) answers with one word
-  return fits.map((f) => f.passes || (inLanguage && (f.answered || f.strongFound.some((w) => !held.has(w)))));
+  // (a version is not: a number that counts nothing is in too many memories to carry a match alone)
+  const carries = terms.asks !== "version";
+  return fits.map((f) => f.passes || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w)))));
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */

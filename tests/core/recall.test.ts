@@ -263,6 +263,9 @@ describe("the relevance floor and concepts", () => {
     assert.equal(answers(wordSet("The public API is versioned in the URL path (/v1, /v2)"), "version"), true);
     assert.equal(answers(wordSet("Dumps are kept for 30 days"), "version"), false);
     assert.equal(answers(wordSet("Postgres holds the orders"), "version"), false);
+    // it ranks, but does not carry a match past the floor on its own (a number is in too many memories)
+    const store = ["The services run on Node 22 LTS; the version is pinned", "Product search runs on Elasticsearch 8 for the services", "Node scripts live in tools/"];
+    assert.deepEqual(floor("which node version do the services run", store), [true, false, false]);
   });
 
   test("a quantity the query itself says is no answer to it", () => {
