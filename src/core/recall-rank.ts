@@ -179,15 +179,28 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     }
   }
   // two words of the query the memory writes as one ("rate limit": "ratelimit", "ratelimiter")
-  for (const [a, b, ab] of terms.pairs ?? []) {
+  let joined: (readonly [string, string, string])[] | undefined;
+  for (const p of terms.pairs ?? []) {
+    const [a, b, ab] = p;
     if (found.has(a) && found.has(b)) continue;
-    if (m.words.has(ab) || m.stems.has(stem(ab)) || holdsPrefix(m.words, ab)) {
+    if (m.words.has(ab) || m.stems.has(stem(ab))) {
       found.add(a);
       found.add(b);
-    }
+    } else (joined ??= []).push(p);
   }
-  if (prefixed.length) {
-    for (const w of m.words) for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
+  if (prefixed.length || joined) {
+    // one pass over the memory's words for both kinds of prefix
+    for (const w of m.words) {
+      for (const q of prefixed) if (w.length > q.length && w.startsWith(q)) found.add(q);
+      if (joined) {
+        for (const [a, b, ab] of joined) {
+          if (w.length > ab.length && w.startsWith(ab)) {
+            found.add(a);
+            found.add(b);
+          }
+        }
+      }
+    }
   }
   let concept = false;
   for (const c of terms.concepts) {
@@ -221,12 +234,6 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   // each choice the query offers counts its two words as one ("postmark or sendgrid": one is enough)
   const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size - (terms.alternatives ?? 0)));
   return { covered, passes, strongFound, found, answered };
-}
-
-/** Whether a longer word of the memory starts with this one. */
-function holdsPrefix(words: Iterable<string>, start: string): boolean {
-  for (const w of words) if (w.length > start.length && w.startsWith(start)) return true;
-  return false;
 }
 
 /**
