@@ -5,7 +5,7 @@ import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type Me
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
 import { type AnswerKind, answers, asksFor, isNumber } from "./recall-answer.ts";
-import { PART_FROM, spellingVariants } from "./recall-spelling.ts";
+import { spellingVariants } from "./recall-spelling.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
 // text relevance with the decay score and recency, and near-duplicate detection.
@@ -94,7 +94,7 @@ export function recallTerms(query: string): RecallTerms {
   }));
   const spelled = [...spellings.values()].flat();
   // (two neighbouring words written as one, "time stamp" -> "timestamp", are not looked for in the
-  // index: a term each cost ~2-3% of an off-topic prompt's recall at 10k; fitOf still finds them)
+  // index: their terms cost an off-topic prompt's recall 5-9% at 10k; fitOf still finds them)
   const pairs = neighbours(all, words);
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
@@ -121,6 +121,9 @@ function choicesBetween(all: readonly string[], strong: readonly string[]): numb
   for (let i = 1; i + 1 < all.length; i++) if (all[i] === "or" && strong.includes(all[i - 1]!) && strong.includes(all[i + 1]!)) n++;
   return n;
 }
+
+/** Two words make one only when each has this many letters ("in" + "put" is no "input"). */
+const PART_FROM = 3;
 
 /** The endings a word written from two is looked up with ("timestamps", "ratelimiter"). */
 const JOINED_ENDINGS = ["", "s", "er", "ers"];

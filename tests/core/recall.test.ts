@@ -6,6 +6,7 @@ import { recallText, storedTerms, termsFromStored, TERMS_VERSION } from "../../s
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 import { answers, asksFor } from "../../src/core/recall-answer.ts";
+import { spellingVariants } from "../../src/core/recall-spelling.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
@@ -236,6 +237,10 @@ describe("the relevance floor and concepts", () => {
     assert.deepEqual(found("how do we analyze logs", "We analyse the logs in Loki"), ["analyze", "logs"]);
     // the other spelling is looked for in the index too, so a memory holding only it is a candidate
     assert.ok(recallTerms("which colour for errors").phrases.includes("color"));
+    // common words with such an ending have none: each would be a term looked for in the index
+    for (const w of ["error", "monitor", "vendor", "floor", "changelog", "backlog", "filter", "cluster", "called", "sequence"]) assert.deepEqual(spellingVariants(w), [], w);
+    assert.deepEqual(spellingVariants("behaviour"), ["behavior"]);
+    assert.deepEqual(spellingVariants("center"), ["centre"]);
     // no other spelling for a short word or one without such an ending ("four" is no "for")
     assert.deepEqual(found("four replicas", "for the replicas"), ["replicas"]);
     assert.deepEqual(found("what is our rate limit", "The API ratelimiter allows 100 requests a minute"), ["limit", "rate"]);
