@@ -7,7 +7,7 @@ import type { WordSet } from "./memory-terms.ts";
 // days") and as many with any other memory about dumps or databases: the duration in the memory
 // is what tells the answer. Pure; looks at a memory's word set only (the index keeps it).
 
-export type AnswerKind = "duration" | "frequency" | "time" | "count" | "amount" | "choice";
+export type AnswerKind = "duration" | "frequency" | "time" | "count" | "amount" | "version" | "choice";
 
 const ASKS: readonly [RegExp, AnswerKind][] = [
   [/\bhow often\b|\bhow frequently\b|\bhow many times\b|\bwhat cadence\b|\bwhat schedule\b|\bon what schedule\b/, "frequency"],
@@ -15,6 +15,8 @@ const ASKS: readonly [RegExp, AnswerKind][] = [
   [/^(?:so |and |but |ok |okay )?when\b|\bwhen (?:do|does|did|is|are|was|were|will|should|can)\b|\bwhat time\b|\bwhich day\b|\bwhat day\b/, "time"],
   [/\bhow much\b|\bhow big\b|\bhow large\b|\bhow small\b|\bwhat size\b|\b(?:max|maximum|min|minimum|largest|biggest|smallest) (?:\w+ )?(?:size|amount|length|number|count|limit|price|cost|upload|file|width|height)\b|\bsize limit\b|\b(?:max|maximum|largest|biggest) \w+ size\b/, "amount"],
   [/\bhow many\b|\bnumber of\b|\bhow fast\b|\bhow slow\b/, "count"],
+  // "pg version", "which version of node": a release of a thing, not versions as a practice ("api versioning")
+  [/\b(?:which|what) version\b|\bversion (?:of|are|is|do|does)\b|\bversion\W*$/, "version"],
 ];
 
 /** A question for a choice: "which X", "what X do we use", "what is it written in". */
@@ -48,11 +50,17 @@ const AMOUNT_UNITS = new Set("kb mb gb tb bytes dollars dollar usd eur gbp cents
 /** A number in digits or in words. */
 export const isNumber = (w: string) => /^\d+$/.test(w) || NUMBER_WORDS.has(w);
 
-/** Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). */
-export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">): boolean {
+/**
+ * Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). The
+ * query's own words are no answer: "when does the nightly export run" is answered by "runs at 02:00
+ * UTC", not by another memory's "nightly", which only repeats the question.
+ */
+export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">, asked: readonly string[] = []): boolean {
+  if (kind === "version") return statesVersion(words, asked);
   let number = false;
   let unit = false;
   for (const w of words) {
+    if (asked.includes(w)) continue;
     if (isNumber(w)) number = true;
     switch (kind) {
       case "frequency":
@@ -74,4 +82,19 @@ export function answers(words: WordSet, kind: Exclude<AnswerKind, "choice">): bo
     if (number && unit) return true;
   }
   return false;
+}
+
+/**
+ * A version stated: "v2", or a number that counts nothing ("PostgreSQL 16", "Node 22 LTS"; not
+ * "kept for 30 days", "a 90-day lifecycle", "100 requests").
+ */
+function statesVersion(words: WordSet, asked: readonly string[]): boolean {
+  let number = false;
+  for (const w of words) {
+    if (asked.includes(w)) continue;
+    if (/^v\d+$/.test(w)) return true;
+    if (TIME_UNITS.has(w) || AMOUNT_UNITS.has(w) || FREQUENCY.has(w)) return false;
+    if (/^\d+$/.test(w)) number = true;
+  }
+  return number;
 }

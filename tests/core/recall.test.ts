@@ -6,6 +6,7 @@ import { recallText, storedTerms, termsFromStored, TERMS_VERSION } from "../../s
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 import { answers, asksFor } from "../../src/core/recall-answer.ts";
+import { spellingVariants } from "../../src/core/recall-spelling.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
@@ -226,6 +227,54 @@ describe("the relevance floor and concepts", () => {
     const t = recallTerms("how long do we keep dumps");
     assert.ok(fitOf(t, memoryTerms("pg_dump backups are kept for 30 days", [])).found.has("keep"));
     assert.ok(!fitOf(t, memoryTerms("the keeper of the dumps", [])).found.has("keep"));
+  });
+
+  test("a word is found in its British or American spelling, and two words as the one word a memory writes", () => {
+    const found = (q: string, text: string) => [...fitOf(recallTerms(q), memoryTerms(text, [])).found].sort();
+    assert.deepEqual(found("the colour of buttons", "Buttons need a 4.5:1 color contrast"), ["buttons", "colour"]);
+    assert.deepEqual(found("how are invoices modelled", "Invoices are modeled as rows"), ["invoices", "modelled"]);
+    assert.deepEqual(found("where is the data center", "Servers live in one data centre"), ["center", "data"]);
+    assert.deepEqual(found("how do we analyze logs", "We analyse the logs in Loki"), ["analyze", "logs"]);
+    // the other spelling is looked for in the index too, so a memory holding only it is a candidate
+    assert.ok(recallTerms("which colour for errors").phrases.includes("color"));
+    // common words with such an ending have none: each would be a term looked for in the index
+    for (const w of ["error", "monitor", "vendor", "floor", "changelog", "backlog", "filter", "cluster", "called", "sequence"]) assert.deepEqual(spellingVariants(w), [], w);
+    assert.deepEqual(spellingVariants("behaviour"), ["behavior"]);
+    assert.deepEqual(spellingVariants("center"), ["centre"]);
+    // no other spelling for a short word or one without such an ending ("four" is no "for")
+    assert.deepEqual(found("four replicas", "for the replicas"), ["replicas"]);
+    assert.deepEqual(found("what is our rate limit", "The API ratelimiter allows 100 requests a minute"), ["limit", "rate"]);
+    assert.deepEqual(found("what is our rate limit", "The API rate is capped"), ["rate"]);
+  });
+
+  test("a choice between two things: a memory naming one of them passes the floor", () => {
+    const passes = (q: string, text: string) => fitOf(recallTerms(q), memoryTerms(text, [])).passes;
+    assert.equal(recallTerms("postmark or sendgrid").alternatives, 1);
+    assert.equal(passes("postmark or sendgrid", "Transactional email is sent through Postmark"), true);
+    // without the "or", two strong words are still both needed
+    assert.equal(passes("postmark sendgrid", "Transactional email is sent through Postmark"), false);
+    // the rest of the query still counts: one alternative and nothing else of three is no match
+    assert.equal(passes("postmark or sendgrid for invoices", "Transactional email is sent through Postmark"), false);
+    assert.equal(passes("postmark or sendgrid for invoices", "Invoices are mailed through Postmark"), true);
+  });
+
+  test("a question for a version is answered by a number that counts nothing", () => {
+    assert.equal(asksFor("pg version"), "version");
+    assert.equal(asksFor("which version of node do the services run"), "version");
+    assert.equal(asksFor("where does the api version go"), null);
+    assert.equal(answers(wordSet("We use PostgreSQL 16 as the primary store"), "version"), true);
+    assert.equal(answers(wordSet("The public API is versioned in the URL path (/v1, /v2)"), "version"), true);
+    assert.equal(answers(wordSet("Dumps are kept for 30 days"), "version"), false);
+    assert.equal(answers(wordSet("Postgres holds the orders"), "version"), false);
+    // it ranks, but does not carry a match past the floor on its own (a number is in too many memories)
+    const store = ["The services run on Node 22 LTS; the version is pinned", "Product search runs on Elasticsearch 8 for the services", "Node scripts live in tools/"];
+    assert.deepEqual(floor("which node version do the services run", store), [true, false, false]);
+  });
+
+  test("a quantity the query itself says is no answer to it", () => {
+    const t = recallTerms("when does the nightly export job run");
+    assert.equal(fitOf(t, memoryTerms("The nightly invoice export ran out of memory", [])).answered, false);
+    assert.equal(fitOf(t, memoryTerms("The invoice export runs at 02:00 UTC", [])).answered, true);
   });
 
   test("rare words weigh more in the coverage that ranks", () => {
