@@ -1,6 +1,8 @@
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
+import { parseIdRef } from "../core/ids.ts";
 import type { Store } from "../store/store.ts";
+import { type OpsEnv, withStore } from "./context.ts";
 import { lookUpIds } from "./id-lookup.ts";
 
 export { lookUpIds, resolveId, resolveIds } from "./id-lookup.ts";
@@ -27,4 +29,10 @@ export async function getMemories(store: Store, ids: readonly string[]): Promise
     else out.found.push({ memory: hit.result.record, path: hit.path, ...(await store.relationsOf(id)) });
   }
   return out;
+}
+
+/** The catalogue's get (ops/catalogue/records.ts, direct.ts): every id parsed before the store is opened. */
+export function getByIds(env: OpsEnv, ids: readonly string[]): Promise<GetOutcome> {
+  for (const id of ids) parseIdRef(id);
+  return withStore(env, (store) => getMemories(store, ids));
 }

@@ -59,6 +59,20 @@ describe("cold start: each command loads only what it uses", () => {
     assert.doesNotMatch(log, SAVE_SIDE);
   });
 
+  // a plain get skips the catalogue (ops/catalogue/direct.ts); an id the schema refuses takes it
+  test("a plain get loads no schema library nor the catalogue; one the schema must refuse does", () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    const CATALOGUE = /ops\/catalogue\/(run|index|records)\.ts$/m;
+    const plain = imports(["get", id, id.slice(-12)], "", store);
+    assert.ok(plain.includes("ops/get.ts"), "the trace saw get run");
+    assert.doesNotMatch(plain, SCHEMA_LIB);
+    assert.doesNotMatch(plain, CATALOGUE);
+    const long = imports(["get", `${id.slice(0, 8)}${"-".repeat(200)}`], "", store);
+    assert.match(long, SCHEMA_LIB);
+    assert.match(long, CATALOGUE);
+  });
+
   // a hook, a plain get and a plain save skip the command-line parser (faces/cli/quick.ts); a save
   // with another option goes through it
   test("get, save and the hook load no command-line parser; a save with --type does", () => {

@@ -1,4 +1,5 @@
 import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
+import { runDirect } from "../../ops/catalogue/direct.ts";
 import type { ProgressListener } from "../../sync/progress.ts";
 import { cwd } from "../../runtime/host.ts";
 import { type Flags, opsEnv } from "./options.ts";
@@ -17,9 +18,12 @@ export interface CallOptions {
 }
 
 export async function call<O = any>(name: string, flags: Flags, input: Record<string, unknown>, opts: CallOptions = {}): Promise<O> {
-  const { runOp } = await import("../../ops/catalogue/run.ts");
   try {
-    return await runOp<O>(name, { env: opsEnv(flags, opts.root), cwd: cwd(), ...(opts.progress ? { progress: opts.progress } : {}) }, dropUndefined(input));
+    const op = { env: opsEnv(flags, opts.root), cwd: cwd(), ...(opts.progress ? { progress: opts.progress } : {}) };
+    const given = dropUndefined(input);
+    // a plain get skips the catalogue's module graph (ops/catalogue/direct.ts)
+    const direct = runDirect<O>(name, op, given);
+    return await (direct ?? (await import("../../ops/catalogue/run.ts")).runOp<O>(name, op, given));
   } catch (e) {
     throw inFlags(e, opts.flagOf ?? {});
   }

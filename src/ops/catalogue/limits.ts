@@ -2,6 +2,11 @@
 // (queries.ts) are built from them, and the CLI reads its flags against the same numbers without
 // loading a schema.
 
+/** At most this many ids in one call. */
+export const MAX_IDS = 10_000;
+/** An id as given (full or abbreviated) is at most this many characters. */
+export const ID_TEXT_MAX = 200;
+
 export const QUERY_LIMITS = {
   /** list and search: at most this many results; 0 means all. */
   limit: { min: 0, max: 1_000_000 },

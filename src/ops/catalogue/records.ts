@@ -76,11 +76,7 @@ export const get = def(
       not_found: o.Ids,
       unreadable: o.Unreadable,
     }),
-  async (call, input) => {
-  parseIds(input.ids);
-  const { getMemories } = await import("../get.ts");
-  return withStore(call.env, (store) => getMemories(store, input.ids));
-  },
+  async (call, input) => (await import("../get.ts")).getByIds(call.env, input.ids),
 );
 
 const Edits = () =>

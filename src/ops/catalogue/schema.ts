@@ -2,15 +2,15 @@ import * as v from "../../core/model/valibot.ts";
 import { Int, Num } from "../../core/model/common.ts";
 import { type IdRef, parseIdRef } from "../../core/ids.ts";
 import type { OpImpl, OutputSchema } from "./index.ts";
+import { ID_TEXT_MAX, MAX_IDS } from "./limits.ts";
 
 // Pieces the catalogue's input schemas share. Ids are checked twice over: the schema says an id
 // is a short string; parseIds (called before a store is opened) refuses anything that is not a
 // full id or an abbreviation of one, with invalid_input, so "../x" never reaches a path.
 
-/** At most this many ids in one call. */
-export const MAX_IDS = 10_000;
+export { MAX_IDS };
 
-export const IdText = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+export const IdText = v.pipe(v.string(), v.minLength(1), v.maxLength(ID_TEXT_MAX));
 export const IdList = v.pipe(v.array(IdText), v.minLength(1), v.maxLength(MAX_IDS));
 export const Json = v.record(v.string(), v.unknown());
 export const Texts = v.pipe(v.array(v.pipe(v.string(), v.maxLength(1000))), v.maxLength(1000));

@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { runDirect } from "../../src/ops/catalogue/direct.ts";
+import type { OpCall } from "../../src/ops/catalogue/index.ts";
+import { runOp } from "../../src/ops/catalogue/run.ts";
+import { opsEnvOf } from "../../src/runtime/ops-env.ts";
+import { memsync, newStore, tempDir } from "../helpers/env.ts";
+
+// A plain get runs without the catalogue (ops/catalogue/direct.ts): for every input it takes, it
+// must give what the catalogue gives, results and errors alike; every input the entry's schema
+// would refuse or change must go to the catalogue (null), so its refusals stay the schema's.
+
+function callOn(store: string): OpCall {
+  const dir = tempDir("memsync-direct-");
+  return { env: opsEnvOf({ store, vars: {}, cwd: dir, home: dir, hostName: "host", user: "tester" }), cwd: dir };
+}
+
+/** What a promise gives: its value, or its error's code and message. */
+async function outcome(p: Promise<unknown>): Promise<unknown> {
+  try {
+    return { value: await p };
+  } catch (e) {
+    const err = e as { code?: string; message?: string };
+    return { code: err.code, message: err.message };
+  }
+}
+
+describe("direct get: the catalogue's answers without the catalogue", () => {
+  const store = newStore();
+  const saved = (text: string) => JSON.parse(memsync(["save", text, "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+  const a = saved("Use cursor pagination for list endpoints");
+  const b = saved("Retry the billing worker's connection with backoff");
+  memsync(["relate", a, b, "--type", "supports"], { env: { MEMSYNC_HOME: store } });
+  const missing = "01936552-35ba-7a03-b44b-d40957434960";
+  const call = callOn(store);
+
+  const taken: string[][] = [[a], [b, a], [a.slice(-12)], [a.slice(0, 8)], [missing], [a, missing, a], ["not-an-id"], ["0000000"], [a.toUpperCase()], [`  ${a}  `]];
+  for (const ids of taken) {
+    test(`takes ${JSON.stringify(ids)} and answers as the catalogue`, async () => {
+      const direct = runDirect("get", call, { ids });
+      assert.ok(direct, "a plain list of ids runs directly");
+      assert.deepEqual(await outcome(direct), await outcome(runOp("get", call, { ids })));
+    });
+  }
+
+  const refused: Record<string, unknown>[] = [{ ids: [] }, { ids: [""] }, { ids: [`${a.slice(0, 8)}${"-".repeat(200)}`] }, { ids: [a, 7] }, { ids: a }, {}];
+  for (const input of refused) {
+    test(`leaves ${JSON.stringify(input).slice(0, 60)} to the catalogue`, async () => {
+      assert.equal(runDirect("get", call, input), null);
+      // and the catalogue refuses it (else the plain test would be narrower than it needs to be)
+      assert.equal(((await outcome(runOp("get", call, input))) as { code?: string }).code, "invalid_input");
+    });
+  }
+
+  test("only get, with ids alone, and never a call with a progress listener", () => {
+    assert.equal(runDirect("touch", call, { ids: [a] }), null);
+    // a key the schema would drop: the catalogue decides
+    assert.equal(runDirect("get", call, { ids: [a], extra: 1 }), null);
+    assert.equal(runDirect("get", { ...call, progress: () => {} }, { ids: [a] }), null);
+  });
+});
