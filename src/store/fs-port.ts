@@ -63,6 +63,8 @@ export interface StoreFs {
   readdirNames(path: string): string[];
   /** null when nothing is at the path. */
   stat(path: string): FileStat | null;
+  /** A folder's mtime alone (ms, as stat gives it); null when no folder is at the path. */
+  folderMtime(path: string): number | null;
   /** The entry itself, a symbolic link not followed; null when nothing is at the path. */
   lstat(path: string): (FileStat & { isLink: boolean }) | null;
   /** Whether the path itself is a symbolic link (false when nothing is there). */
@@ -193,6 +195,18 @@ export const nodeFs: StoreFs = {
     }
     if (!s) return null;
     return { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isDir: s.isDirectory(), isFile: s.isFile() };
+  },
+  folderMtime(p) {
+    // a quick refresh stats every shard folder of a kind (475 at 10k for a get) and needs only
+    // this: building stat's whole answer was about a third of each such stat's cost (issue 16)
+    let s: fs.Stats | undefined;
+    try {
+      s = fs.statSync(p, { throwIfNoEntry: false });
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+    return s?.isDirectory() ? Math.floor(s.mtimeMs) : null;
   },
   isLink(p) {
     try {

@@ -167,17 +167,17 @@ function scanTop(
   rowsIn: RowsIn = rowsFromIndex(ctx),
   sums: Map<string, StampSums> | null = null,
 ): void {
-  const st = folderStat(ctx, top);
+  const mtime = folderMtime(ctx, top);
   const rec = ctx.index.dir(top);
   const recordedSubs = ctx.index.subdirs(top);
-  if (!st?.isDir) {
+  if (mtime === null) {
     if (rec || ctx.index.filesIn(top).length) forgetDir(ctx, plan, top);
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
     return;
   }
   const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
-  const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
+  const listed = rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
   if (!full && listed) {
     subs = [...known.keys()];
   } else {
@@ -188,7 +188,7 @@ function scanTop(
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
-    noteDir(ctx, plan, top, st, rec);
+    noteDir(ctx, plan, top, mtime, rec);
   }
   for (const sub of subs) if (shards === "all" || !known.has(sub)) scanLeaf(ctx, plan, kind, sub, known.get(sub), full, rowsIn, sums);
 }
@@ -203,12 +203,12 @@ function scanLeaf(
   rowsIn: RowsIn = rowsFromIndex(ctx),
   sums: Map<string, StampSums> | null = null,
 ): void {
-  const st = folderStat(ctx, dir);
-  if (!st?.isDir) {
+  const mtime = folderMtime(ctx, dir);
+  if (mtime === null) {
     if (rec) forgetDir(ctx, plan, dir);
     return;
   }
-  const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
+  const listed = rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
   if (!full && listed) return;
   // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
   if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;
@@ -216,14 +216,15 @@ function scanLeaf(
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
   scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
-  noteDir(ctx, plan, dir, st, rec);
+  noteDir(ctx, plan, dir, mtime, rec);
 }
 
-/** A record folder's stat: as the threads saw it, if they did, else from the disk. */
-function folderStat(ctx: RefreshContext, dir: string): FileStat | null {
+/** A record folder's mtime (null: no folder there): as the threads saw it, if they did, else from the disk. */
+function folderMtime(ctx: RefreshContext, dir: string): number | null {
   const path = `${ctx.root}/${dir}`;
   const seen = ctx.seen?.get(path)?.stat;
-  return seen === undefined ? ctx.fs.stat(path) : seen;
+  if (seen === undefined) return ctx.fs.folderMtime(path);
+  return seen?.isDir ? seen.mtime : null;
 }
 
 /**
@@ -267,9 +268,9 @@ function folderSums(ctx: RefreshContext, dir: string, names: string[], findLinks
 }
 
 /** Record a folder's new state only when it tells the next run something new. */
-function noteDir(ctx: RefreshContext, plan: Plan, dir: string, st: FileStat, rec: { mtime: number; checked_at: number } | undefined): void {
-  if (!rec || rec.mtime !== st.mtime || (!trusted(rec.mtime, rec.checked_at) && trusted(st.mtime, ctx.now()))) {
-    plan.dirs.push({ path: dir, mtime: st.mtime });
+function noteDir(ctx: RefreshContext, plan: Plan, dir: string, mtime: number, rec: { mtime: number; checked_at: number } | undefined): void {
+  if (!rec || rec.mtime !== mtime || (!trusted(rec.mtime, rec.checked_at) && trusted(mtime, ctx.now()))) {
+    plan.dirs.push({ path: dir, mtime });
   }
 }
 
