@@ -12,6 +12,12 @@ const mark = (kind: string) => `${MARK_PREFIX}${kind}]`;
 
 interface TokenRule {
   kind: string;
+  /**
+   * Every match of `re` contains one of these: a text holding none is not searched. Most texts
+   * hold none, and a rule's first search compiles its pattern (all of them: ~1 ms of a cold
+   * save's CPU, issue 16). tests/core/redact.test.ts checks each against the corpus.
+   */
+  hints: readonly string[];
   re: RegExp;
   /** Keep the first capture group (a scheme word, a URL's user) in front of the marker. */
   keepGroup?: boolean;
@@ -20,37 +26,38 @@ interface TokenRule {
 }
 
 /** Long-lived vendor formats first (they name their kind best), generic shapes after. */
-const TOKEN_RULES: TokenRule[] = [
-  { kind: "anthropic-key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: "openai-key", re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
-  { kind: "stripe-key", re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g },
-  { kind: "stripe-webhook-secret", re: /\bwhsec_[A-Za-z0-9]{20,}/g },
-  { kind: "github-token", re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g },
-  { kind: "github-token", re: /\bgithub_pat_[A-Za-z0-9_]{30,}/g },
-  { kind: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: "slack-token", re: /\bxox[abposrce]-[A-Za-z0-9-]{10,}/g },
-  { kind: "slack-webhook", re: /\bhttps:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{10,}/g },
-  { kind: "discord-webhook", re: /\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{20,}/g },
-  { kind: "aws-access-key", re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/g },
-  { kind: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}/g },
-  { kind: "google-oauth-secret", re: /\bGOCSPX-[A-Za-z0-9_-]{20,}/g },
-  { kind: "google-oauth-token", re: /\bya29\.[A-Za-z0-9_-]{20,}/g },
-  { kind: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { kind: "npm-token", re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { kind: "pypi-token", re: /\bpypi-[A-Za-z0-9_-]{50,}/g },
-  { kind: "huggingface-token", re: /\bhf_[A-Za-z0-9]{30,}/g },
-  { kind: "sendgrid-key", re: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
-  { kind: "twilio-key", re: /\bSK[0-9a-f]{32}\b/g },
-  { kind: "mailgun-key", re: /\bkey-[0-9a-f]{32}\b/g },
-  { kind: "digitalocean-token", re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
-  { kind: "shopify-token", re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
-  { kind: "databricks-token", re: /\bdapi[a-f0-9]{32}\b/g },
-  { kind: "doppler-token", re: /\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}/g },
-  { kind: "age-secret-key", re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
-  { kind: "telegram-bot-token", re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
+export const TOKEN_RULES: readonly TokenRule[] = [
+  { kind: "anthropic-key", hints: ["sk-ant-"], re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: "openai-key", hints: ["sk-"], re: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "stripe-key", hints: ["_live_", "_test_"], re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g },
+  { kind: "stripe-webhook-secret", hints: ["whsec_"], re: /\bwhsec_[A-Za-z0-9]{20,}/g },
+  { kind: "github-token", hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g },
+  { kind: "github-token", hints: ["github_pat_"], re: /\bgithub_pat_[A-Za-z0-9_]{30,}/g },
+  { kind: "gitlab-token", hints: ["glpat-"], re: /\bglpat-[A-Za-z0-9_-]{20,}/g },
+  { kind: "slack-token", hints: ["xox"], re: /\bxox[abposrce]-[A-Za-z0-9-]{10,}/g },
+  { kind: "slack-webhook", hints: ["https://hooks.slack.com/services/"], re: /\bhttps:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{10,}/g },
+  { kind: "discord-webhook", hints: ["discord"], re: /\bhttps:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{20,}/g },
+  { kind: "aws-access-key", hints: ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"], re: /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b/g },
+  { kind: "google-api-key", hints: ["AIza"], re: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { kind: "google-oauth-secret", hints: ["GOCSPX-"], re: /\bGOCSPX-[A-Za-z0-9_-]{20,}/g },
+  { kind: "google-oauth-token", hints: ["ya29."], re: /\bya29\.[A-Za-z0-9_-]{20,}/g },
+  { kind: "jwt", hints: ["eyJ"], re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: "npm-token", hints: ["npm_"], re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "pypi-token", hints: ["pypi-"], re: /\bpypi-[A-Za-z0-9_-]{50,}/g },
+  { kind: "huggingface-token", hints: ["hf_"], re: /\bhf_[A-Za-z0-9]{30,}/g },
+  { kind: "sendgrid-key", hints: ["SG."], re: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
+  { kind: "twilio-key", hints: ["SK"], re: /\bSK[0-9a-f]{32}\b/g },
+  { kind: "mailgun-key", hints: ["key-"], re: /\bkey-[0-9a-f]{32}\b/g },
+  { kind: "digitalocean-token", hints: ["_v1_"], re: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: "shopify-token", hints: ["shp"], re: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { kind: "databricks-token", hints: ["dapi"], re: /\bdapi[a-f0-9]{32}\b/g },
+  { kind: "doppler-token", hints: ["dp."], re: /\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}/g },
+  { kind: "age-secret-key", hints: ["AGE-SECRET-KEY-1"], re: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  { kind: "telegram-bot-token", hints: [":AA"], re: /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g },
   {
     // Authorization: Bearer <token> / Basic <base64>; a prose word after "Basic" is no token
     kind: "bearer-token",
+    hints: ["Bearer", "Basic", "Token", "token"],
     re: /\b(Bearer|Basic|Token|token)\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
     keepGroup: true,
     accept: (m) => /[0-9]/.test(m[2]!) || (/^B/.test(m[1]!) && /[A-Z=+/]/.test(m[2]!.slice(1))),
@@ -58,6 +65,7 @@ const TOKEN_RULES: TokenRule[] = [
   {
     // scheme://user:password@host: the password goes, the user and host stay
     kind: "url-password",
+    hints: ["://"],
     re: /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@'"<>]{0,256}:)([^\s/?#'"<>]{1,256})@/g,
     keepGroup: true,
   },
@@ -195,9 +203,13 @@ const SPOKEN_NOT_A_VALUE = new Set([
 /** A command-line flag followed by its secret: --password hunter2, --token abc. */
 const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|auth-token|client-secret))([ \t]+)([^\s"'`-][^\s"'`]{0,300})/gi;
 
+/** Every match of FLAG_VALUE holds one of these, lower-cased. */
+const FLAG_HINTS = ["-pass", "-token", "-secret", "-api-key", "-apikey", "-access-key", "-auth-token", "-client-secret"];
+
 function redactTokens(text: string, found: string[]): string {
   let out = text;
   for (const rule of TOKEN_RULES) {
+    if (!rule.hints.some((h) => out.includes(h))) continue;
     rule.re.lastIndex = 0;
     if (!rule.re.test(out)) continue;
     rule.re.lastIndex = 0;
@@ -216,7 +228,9 @@ function redactAssignments(text: string, found: string[]): string {
   let out = "";
   let at = 0;
   ASSIGNMENT_HEAD.lastIndex = 0;
-  for (let m = ASSIGNMENT_HEAD.exec(text); m; m = ASSIGNMENT_HEAD.exec(text)) {
+  // as TOKEN_RULES' hints: a pattern is searched (and so compiled) only where it can match
+  const assigns = text.includes("=") || text.includes(":");
+  for (let m = assigns ? ASSIGNMENT_HEAD.exec(text) : null; m; m = ASSIGNMENT_HEAD.exec(text)) {
     const named = nameKind(m[2]!);
     if (!named) continue;
     const kind = named.kind;
@@ -235,13 +249,18 @@ function redactAssignments(text: string, found: string[]): string {
     ASSIGNMENT_HEAD.lastIndex = at;
   }
   out += text.slice(at);
-  out = out.replace(SPOKEN_PASSWORD, (whole, word: string, forWhat: string | undefined, is: string, value: string) => {
-    const bare = value.replace(/[.,;:!?)"']+$/, "");
-    if (!bare || SPOKEN_NOT_A_VALUE.has(bare.toLowerCase()) || PLACEHOLDER.test(bare) || bare.includes(MARK_PREFIX)) return whole;
-    found.push("password");
-    return `${word}${forWhat ?? ""}${is}${mark("password")}${value.slice(bare.length)}`;
-  });
-  out = out.replace(FLAG_VALUE, (whole, flag: string, sp: string, value: string) => {
+  // both are case-insensitive over ASCII words: a match leaves its word in the lower-cased text
+  let lower = out.toLowerCase();
+  if (lower.includes("pass") || lower.includes("pwd")) {
+    out = out.replace(SPOKEN_PASSWORD, (whole, word: string, forWhat: string | undefined, is: string, value: string) => {
+      const bare = value.replace(/[.,;:!?)"']+$/, "");
+      if (!bare || SPOKEN_NOT_A_VALUE.has(bare.toLowerCase()) || PLACEHOLDER.test(bare) || bare.includes(MARK_PREFIX)) return whole;
+      found.push("password");
+      return `${word}${forWhat ?? ""}${is}${mark("password")}${value.slice(bare.length)}`;
+    });
+    lower = out.toLowerCase();
+  }
+  if (FLAG_HINTS.some((h) => lower.includes(h))) out = out.replace(FLAG_VALUE, (whole, flag: string, sp: string, value: string) => {
     if (PLACEHOLDER.test(value) || value.includes(MARK_PREFIX)) return whole;
     const kind = /pass/i.test(flag) ? "password" : "secret";
     found.push(kind);
@@ -288,7 +307,7 @@ const PRIVATE_TAG = /<(\/?)private\s*>/gi;
  * counted). An unclosed <private> hides the rest of the text; a stray </private> is dropped.
  */
 export function stripPrivate(text: string): { text: string; removed: boolean } {
-  if (!/<\/?private\s*>/i.test(text)) return { text, removed: false };
+  if (!text.toLowerCase().includes("private") || !/<\/?private\s*>/i.test(text)) return { text, removed: false };
   let out = "";
   let depth = 0;
   let at = 0;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createMemory, createRelation, updateMemory } from "../../src/core/records.ts";
-import { cleanText, redactSecrets, secretKindOfName, stripPrivate } from "../../src/core/redact.ts";
+import { cleanText, redactSecrets, secretKindOfName, stripPrivate, TOKEN_RULES } from "../../src/core/redact.ts";
 import { assertInvalid } from "../helpers/assert-error.ts";
 import { cpuMs } from "../helpers/cpu-time.ts";
 import { leaks, loadSecrets } from "../helpers/secrets.ts";
@@ -26,6 +26,35 @@ describe("redaction corpus", () => {
       assert.equal(cleanText(out.text).text, out.text, "redacting twice changes nothing");
     });
   }
+});
+
+// A token rule searches only a text holding one of its hints (a cold save compiled every pattern):
+// each hint must be in every match of its rule, and the corpus must exercise every rule.
+describe("token rules' hints", () => {
+  test("every match of every rule over the corpus holds one of its hints; every rule matches", () => {
+    const matched = new Set<number>();
+    // forms the corpus does not hold (made up, of each format's shape)
+    const extra = [`oauth ya29.${"a0_B-".repeat(6)} here`, `MG key-${"0123456789abcdef".repeat(2)} ok`, `doppler dp.st.${"Ab1".repeat(14)} set`];
+    for (const text of [...SECRETS.map((s) => s.text), ...extra]) {
+      TOKEN_RULES.forEach((rule, i) => {
+        for (const m of text.matchAll(new RegExp(rule.re.source, rule.re.flags))) {
+          matched.add(i);
+          assert.ok(rule.hints.some((h) => m[0].includes(h)), `${rule.kind}: ${m[0]} holds none of ${rule.hints.join(" ")}`);
+        }
+      });
+    }
+    const unmatched = TOKEN_RULES.filter((_, i) => !matched.has(i)).map((r) => r.re.source);
+    assert.deepEqual(unmatched, [], "rules the corpus never exercises");
+  });
+  test("a text without a hint is not searched, one with it is", () => {
+    assert.deepEqual(redactSecrets("deploy with the ghp token from the vault").found, []);
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    assert.deepEqual(redactSecrets(`deploy with ${token}`).found, ["github-token"]);
+    assert.deepEqual(redactSecrets("run it with --password hunter22").found, ["password"]);
+    assert.deepEqual(redactSecrets("RUN IT WITH --PASSWORD hunter22").found, ["password"]);
+    assert.deepEqual(redactSecrets("the PASSWORD is Xk29fjQ01mzp").found, ["password"]);
+    assert.equal(stripPrivate("a <PRIVATE>b</Private> c").text, "a  c");
+  });
 });
 
 describe("environment-style assignments (forms the corpus does not repeat)", () => {
