@@ -73,6 +73,14 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(long, CATALOGUE);
   });
 
+  test("a plain save loads none of the catalogue; a list of records from --input does", () => {
+    const store = newStore();
+    const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);
+    assert.ok(save.includes("ops/save-entry.ts"), "the trace saw save run");
+    assert.doesNotMatch(save, /ops\/catalogue\/(run|index|records)\.ts$/m);
+    assert.match(imports(["save", "--input", "-"], JSON.stringify([{ content: "a" }, { content: "b" }]), store), /ops\/catalogue\/run\.ts$/m);
+  });
+
   // a hook, a plain get and a plain save skip the command-line parser (faces/cli/quick.ts); a save
   // with another option goes through it
   test("get, save and the hook load no command-line parser; a save with --type does", () => {

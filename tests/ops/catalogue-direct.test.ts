@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import path from "node:path";
 import { describe, test } from "node:test";
 import { runDirect } from "../../src/ops/catalogue/direct.ts";
 import type { OpCall } from "../../src/ops/catalogue/index.ts";
@@ -6,7 +7,7 @@ import { runOp } from "../../src/ops/catalogue/run.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { memsync, newStore, tempDir } from "../helpers/env.ts";
 
-// A plain get runs without the catalogue (ops/catalogue/direct.ts): for every input it takes, it
+// A plain get or save runs without the catalogue (ops/catalogue/direct.ts): for every input it takes, it
 // must give what the catalogue gives, results and errors alike; every input the entry's schema
 // would refuse or change must go to the catalogue (null), so its refusals stay the schema's.
 
@@ -57,5 +58,46 @@ describe("direct get: the catalogue's answers without the catalogue", () => {
     // a key the schema would drop: the catalogue decides
     assert.equal(runDirect("get", call, { ids: [a], extra: 1 }), null);
     assert.equal(runDirect("get", { ...call, progress: () => {} }, { ids: [a] }), null);
+  });
+});
+
+describe("direct save: the catalogue's memory without the catalogue", () => {
+  // the same input saved once directly and once through the catalogue, each into a fresh store:
+  // the same outcome but for the new id, times and the store's folder
+  const norm = (o: unknown, store: string) =>
+    JSON.parse(
+      JSON.stringify(o)
+        .replaceAll(store, "STORE")
+        .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "ID")
+        .replace(/"(created_at|last_used|updated_at)":\d+(\.\d+)?/g, '"$1":0')
+        .replace(/"(machine|replica)":"[^"]*"/g, '"$1":"M"'),
+    );
+  const taken: Record<string, unknown>[] = [
+    { content: "Use cursor pagination for list endpoints" },
+    { content: "Retry with backoff", tags: ["ops", "billing"], type: "decision" },
+    { content: "token ghp_" + "a1B2c3D4e5".repeat(4) + " is in the vault" },
+    { content: "" },
+    { content: "x", type: "no-such-type" },
+    { content: "scoped", scope: "global", project: "p1" },
+  ];
+  for (const memory of taken) {
+    test(`takes ${JSON.stringify(memory).slice(0, 60)} and answers as the catalogue`, async () => {
+      const a = path.join(tempDir("memsync-direct-a-"), "store");
+      const b = path.join(tempDir("memsync-direct-b-"), "store");
+      const direct = runDirect("save", callOn(a), { memory: { ...memory } });
+      assert.ok(direct, "one plain memory runs directly");
+      assert.deepEqual(norm(await outcome(direct), a), norm(await outcome(runOp("save", callOn(b), { memory: { ...memory } })), b));
+    });
+  }
+  test("leaves anything the schema would change or refuse to the catalogue", () => {
+    const call = callOn(path.join(tempDir("memsync-direct-c-"), "store"));
+    const withKey = (k: string) => {
+      const o: Record<string, unknown> = { content: "x" };
+      Object.defineProperty(o, k, { value: 1, enumerable: true });
+      return o;
+    };
+    for (const input of [{ memories: [{ content: "x" }] }, { memory: { content: "x" }, labels: ["a"] }, { memory: ["x"] }, { memory: "x" }, { memory: Object.create(null) }, { memory: withKey("constructor") }, { memory: withKey("__proto__") }, {}]) {
+      assert.equal(runDirect("save", call, input as Record<string, unknown>), null, JSON.stringify(input));
+    }
   });
 });

@@ -21,7 +21,7 @@ export async function call<O = any>(name: string, flags: Flags, input: Record<st
   try {
     const op = { env: opsEnv(flags, opts.root), cwd: cwd(), ...(opts.progress ? { progress: opts.progress } : {}) };
     const given = dropUndefined(input);
-    // a plain get skips the catalogue's module graph (ops/catalogue/direct.ts)
+    // a plain get or save skips the catalogue (ops/catalogue/direct.ts)
     const direct = runDirect<O>(name, op, given);
     return await (direct ?? (await import("../../ops/catalogue/run.ts")).runOp<O>(name, op, given));
   } catch (e) {

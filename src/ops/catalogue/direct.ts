@@ -3,11 +3,12 @@ import { coded } from "./errors.ts";
 import type { OpCall } from "./index.ts";
 import { ID_TEXT_MAX, MAX_IDS } from "./limits.ts";
 
-// The catalogue's get without the catalogue: a cold `get` spent ~3 ms of a ~17 ms start loading the
-// operation table, the record operations' module and valibot only to check that a list of ids is
-// a list of ids (issue 16). An input the entry's schema passes unchanged runs the entry's own
-// function (ops/get.ts getByIds) here, with the same error coding; anything else returns null and
-// goes through the catalogue (ops/catalogue/run.ts), so every refusal stays the schema's.
+// The catalogue's get and save without the catalogue: a cold command spent ~1 ms loading the
+// operation table, the record operations' module and their input schemas only to check an input
+// that the command line had already made plain (issue 16). An input the entry's schema passes
+// unchanged runs the entry's own function here (ops/get.ts getByIds, ops/save-entry.ts), with the
+// same error coding; anything else returns null and goes through the catalogue
+// (ops/catalogue/run.ts), so every refusal stays the schema's.
 
 /** The get entry's input schema (IdList: 1 to MAX_IDS texts of 1 to ID_TEXT_MAX characters), as a plain test. */
 function plainIds(input: Record<string, unknown>): string[] | null {
@@ -16,13 +17,38 @@ function plainIds(input: Record<string, unknown>): string[] | null {
   return ids.every((id) => typeof id === "string" && id.length >= 1 && id.length <= ID_TEXT_MAX) ? (ids as string[]) : null;
 }
 
+/** Keys the schema library leaves out of a record it copies. */
+const DROPPED_KEYS = new Set(["__proto__", "prototype", "constructor"]);
+
+/**
+ * The save entry's input for one memory (`memory`: a record of any values), as a plain test: a
+ * plain object none of whose keys the schema would leave out. The copy is what the schema gives.
+ */
+function plainMemory(input: Record<string, unknown>): Record<string, unknown> | null {
+  const memory = input.memory;
+  if (Object.keys(input).length !== 1 || typeof memory !== "object" || memory === null || Object.getPrototypeOf(memory) !== Object.prototype) return null;
+  const keys = Reflect.ownKeys(memory);
+  if (keys.some((k) => typeof k !== "string" || DROPPED_KEYS.has(k) || !Object.prototype.propertyIsEnumerable.call(memory, k))) return null;
+  return { ...(memory as Record<string, unknown>) };
+}
+
 /** Run `name` without the catalogue when this input allows it; null when the catalogue must. */
 export function runDirect<O>(name: string, call: OpCall, input: Record<string, unknown>): Promise<O> | null {
-  if (name !== "get" || call.progress) return null;
-  const ids = plainIds(input);
-  if (!ids) return null;
+  if (call.progress) return null;
+  let run: (() => Promise<unknown>) | null = null;
+  if (name === "get") {
+    const ids = plainIds(input);
+    if (ids) run = async () => (await import("../get.ts")).getByIds(call.env, ids);
+  } else if (name === "save") {
+    const memory = plainMemory(input);
+    if (memory) run = async () => (await import("../save-entry.ts")).saveEntry(call, { memory });
+  }
+  if (!run) return null;
   startCommand();
-  return import("../get.ts").then(({ getByIds }) => getByIds(call.env, ids) as Promise<O>).catch((e: unknown) => {
-    throw coded(e);
-  });
+  return run().then(
+    (out) => out as O,
+    (e: unknown) => {
+      throw coded(e);
+    },
+  );
 }

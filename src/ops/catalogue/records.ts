@@ -1,10 +1,9 @@
 import * as v from "../../core/model/valibot.ts";
-import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
+import { MemsyncError } from "../../core/errors.ts";
 import { RELATION_TYPES } from "../../core/model/vocab.ts";
 import type { JsonObject, LabelEdits } from "../../core/records.ts";
 import { withStore } from "../context.ts";
 import { resolveId, resolveIds } from "../id-lookup.ts";
-import type { SaveOutcome } from "../save.ts";
 import type { OpCall } from "./index.ts";
 import { def, IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
 
@@ -12,23 +11,12 @@ import { def, IdList, IdText, Json, num, parseIds, Texts } from "./schema.ts";
 // Each entry loads its own operation's module when it runs: a get never evaluates save's (the
 // gist rules, the capture vocabulary, record building), which is most of a cold get's start-up.
 
-const saveOps = () => import("../save.ts");
 const editOps = () => import("../edit.ts");
 const markOps = () => import("../mark.ts");
 
-export type SaveResult = (SaveOutcome & { store_created: boolean }) | { saved: SaveOutcome[]; store_created: boolean };
+import type { SaveResult } from "../save-entry.ts";
 
-/**
- * Each record's project: its own, else none for a global memory, else the caller's working
- * directory's (ops/project.ts projectOf, the one way every face resolves it).
- */
-function withProject(fields: JsonObject, call: OpCall, projectOf: typeof import("../project.ts").projectOf): JsonObject {
-  if (fields.project === undefined && fields.scope !== "global" && call.cwd !== undefined) {
-    const here = projectOf({ cwd: call.cwd });
-    if (here !== null) fields.project = here;
-  }
-  return fields;
-}
+export type { SaveResult };
 
 export const save = def(
   () => v.object({
@@ -42,28 +30,7 @@ export const save = def(
     const saved = { memory: o.Memory, path: o.Text };
     return v.union([v.object({ ...saved, store_created: o.Flag }), v.object({ saved: v.array(v.object(saved)), store_created: o.Flag })]);
   },
-  async (call, input): Promise<SaveResult> => {
-    const many = input.memories !== undefined;
-    if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
-    const [{ projectOf }, { ensureStore, storeExists }, { checkNewMemory, saveMemories, saveMemory }] = await Promise.all([import("../project.ts"), import("../init.ts"), saveOps()]);
-    const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call, projectOf));
-    const labels = input.labels ?? records.map((_, i) => (many ? `record ${i + 1}` : "the record"));
-    const env = call.env;
-    // where the first save would create the store, bad input is refused before that
-    if (!storeExists(env)) {
-      records.forEach((r, i) => {
-        try {
-          checkNewMemory(r);
-        } catch (e) {
-          if (many && isMemsyncError(e)) throw new MemsyncError(e.code, `${labels[i]}: ${e.message}`, e.data);
-          throw e;
-        }
-      });
-    }
-    const created = await ensureStore(env);
-    if (!many) return { ...(await withStore(env, (store) => saveMemory(store, env, records[0]!))), store_created: created };
-    return { saved: await withStore(env, (store) => saveMemories(store, env, records, labels)), store_created: created };
-  },
+  async (call, input): Promise<SaveResult> => (await import("../save-entry.ts")).saveEntry(call, input),
 );
 
 const Edited = (o: typeof import("./outputs.ts")) => v.object({ memories: v.array(o.Memory), unchanged: o.Ids });
