@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
 import fs from "node:fs";
 import path from "node:path";
-import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
+import { filesUnder, memsync, tempDir } from "../helpers/env.ts";
+import { relatedPair } from "../helpers/related-pair.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
 // as the parser's path does: each case runs the binary twice, the second time with a trailing
@@ -11,12 +12,7 @@ import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
 // runs must agree on stdout, stderr and exit code.
 
 describe("quick get: the same answers as through the parser", () => {
-  const store = newStore();
-  const saved = (text: string) => JSON.parse(memsync(["save", text, "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
-  const a = saved("Use cursor pagination for list endpoints");
-  const b = saved("Retry the billing worker's connection with backoff");
-  memsync(["relate", a, b, "--type", "supports"], { env: { MEMSYNC_HOME: store } });
-  const missing = "01936552-35ba-7a03-b44b-d40957434960";
+  const { store, a, b, missing } = relatedPair();
   const cases: string[][] = [
     ["get", a],
     ["open", b, "--json"],

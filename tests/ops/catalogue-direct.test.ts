@@ -5,7 +5,8 @@ import { runDirect } from "../../src/ops/catalogue/direct.ts";
 import type { OpCall } from "../../src/ops/catalogue/index.ts";
 import { runOp } from "../../src/ops/catalogue/run.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
-import { memsync, newStore, tempDir } from "../helpers/env.ts";
+import { tempDir } from "../helpers/env.ts";
+import { relatedPair } from "../helpers/related-pair.ts";
 
 // A plain get or save runs without the catalogue (ops/catalogue/direct.ts): for every input it takes, it
 // must give what the catalogue gives, results and errors alike; every input the entry's schema
@@ -27,12 +28,7 @@ async function outcome(p: Promise<unknown>): Promise<unknown> {
 }
 
 describe("direct get: the catalogue's answers without the catalogue", () => {
-  const store = newStore();
-  const saved = (text: string) => JSON.parse(memsync(["save", text, "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
-  const a = saved("Use cursor pagination for list endpoints");
-  const b = saved("Retry the billing worker's connection with backoff");
-  memsync(["relate", a, b, "--type", "supports"], { env: { MEMSYNC_HOME: store } });
-  const missing = "01936552-35ba-7a03-b44b-d40957434960";
+  const { store, a, b, missing } = relatedPair();
   const call = callOn(store);
 
   const taken: string[][] = [[a], [b, a], [a.slice(-12)], [a.slice(0, 8)], [missing], [a, missing, a], ["not-an-id"], ["0000000"], [a.toUpperCase()], [`  ${a}  `]];
