@@ -48,24 +48,24 @@ const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*
 
 /** Choosing, agreeing, concluding: a decision whatever the wording around it. */
 const CHOSE =
-  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|(?:we|team|everyone)\s+committed to|action items?\b(?=[^.:]{0,40}(?:\bis\b|\bare\b|:))|decisions\b(?=[^.:;]{0,40}:)|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
+  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|(?:team|we|everyone)\s+voted\b(?=\s*[:—–-])|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|(?:we|team|everyone)\s+committed to|action items?\b(?=[^.:]{0,40}(?:\bis\b|\bare\b|:))|decisions\b(?=[^.:;]{0,40}:)|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
 /** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
-const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
+const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+(?:later|next time|the future|future sessions?|future reference|you|claude))?|for later|for next time|for future sessions?|nb|n\.b\.)\s*:\s*(?=\S)/i;
 /**
  * The user taking up what the assistant proposed, in so many words: "yes, do it the way you
  * suggested", "sounds good, go with your plan". A bare "ok" or "sounds interesting" is not.
  */
 export const ACCEPTED =
-  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:plan|suggestion|proposal|approach|design|option))\b/i;
+  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:(?:first|second|third|last|other|original)\s+)?(?:plan|suggestion|proposal|approach|design|option))\b/i;
 /** What the team will keep, and where or how: "we'll keep the events in an append-only table". */
 const KEEP_PLAN =
   /\b(?:we'll|we will|we're going to|we are going to)\s+(?:keep|store|put|hold|write|log|encrypt|partition|shard|version|track)\s+(?!(?:an? eye|track|it|this|that|them|going|trying|looking|you|in touch|at it)\b)[^.;]{3,80}?\s+(?:in|on|as|with|behind|under|per)\s+(?=\S)/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
 const RULE =
-  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
+  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|^in (?:this|our) (?:codebase|repo|repository|project|service|team)\b(?=,?\s+(?:we|all|every|each|[\w-]+s)\b)|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:please\s+|pls\s+|plz\s+)?(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -77,7 +77,7 @@ const CHANGE =
   /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
-  /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
+  /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:(?![a-z]+ing\s)[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
 /** A choice with its chooser: "we go Postgres for the audit service", "for the queue we will take SQS". */
 const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choose|chose|adopt|adopted)\s+(?:with\s+|for\s+)?/i;
 /** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
@@ -104,7 +104,7 @@ const CANONICAL = /^(?:the|our)\s+(?:canonical|default|official|standard|single|
 /** A practice named by its use: "Redis INCR with a TTL per user is how we count API calls". */
 const HOW_WE = /\b(?:is|are)\s+how\s+(?:(?:we|the team)\s+(?!(?:feel|felt|think|thought|got|ended up|found)\b)|(?:this|the|our)\s+(?:codebase|code|repo|repository|project|team|app|service)\s+(?:is|are|gets?)\s+\w+)/i;
 /** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
-const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:and\s+[a-z]+ed\s+)?(?:with|through|via|by|using|on|in|to)\b/i;
+const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:and\s+[a-z]+ed\s+)?(?:(?:server|client|build|compile|run)[- ]?(?:side|time)\s+)?(?:with|through|via|by|using|on|in|to)\b/i;
 /** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
 const STACK =
   /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by|talks?|speaks?)\b/i;
@@ -124,12 +124,12 @@ const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?|capp(?:ed|ing)|built with|preload(?:ed|ing))\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** A fix's own clause: what was done, said first ("raising it to 8 ...", "we split it into batches", "so we now reindex"). */
 const FIX_CLAUSE =
-  /^(?:and\s+|so\s+|then\s+)?(?:(?:we|i)\s+(?:(?:now|then|just|finally)\s+(?!(?:have|know|see|think|need|want|wait)\b)(?=[a-z]{3,}\s)|(?=[a-z]+ed\s)|(?=(?:set|split|cut|put|moved|pinned|bumped|capped|swapped|added|rewrote|gave|made)\s))|(?=[a-z]+ing\s+(?:it|them|the|a|an|our|this|that|to|\d)\b)|(?=(?:added|bumped|raised|set|pinned|moved|swapped|capped|lowered|increased|reduced|switched|split|trimmed|enabled|disabled|upgraded|downgraded|replaced|removed|inlined|bundled|reindexed|sharded|batched|cached|limited|wrapped|restarted|reconfigured|tuned|patched|reverted|allowlisted|whitelisted)\s))(?:[a-z]+\s+){0,2}?(?:add(?:ed|ing)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|set(?:ting)?|split(?:ting)?|trimm(?:ed|ing)|trim|pinn(?:ed|ing)|pin|mov(?:e|ed|ing)|switch(?:ed|ing)?|swapp(?:ed|ing)|swap|reindex(?:ed|ing)?|rewr(?:ote|ite|iting)|replac(?:e|ed|ing)|enabl(?:e|ed|ing)|disabl(?:e|ed|ing)|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|dropp(?:ed|ing)|capp(?:ed|ing)|cap|limit(?:ed|ing)?|batch(?:ed|ing)?|cach(?:e|ed|ing)|shard(?:ed|ing)?|inlin(?:e|ed|ing)|bundl(?:e|ed|ing)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|restart(?:ed|ing)?|reconfigur(?:e|ed|ing)|configur(?:e|ed|ing)|tun(?:e|ed|ing)|patch(?:ed|ing)?|revert(?:ed|ing)?|wrapp(?:ed|ing)|turn(?:ed|ing)\s+(?:on|off)|sampl(?:e|ed|ing)|reduc(?:e|ed|ing)|remov(?:e|ed|ing)|allowlist(?:ed|ing)?|whitelist(?:ed|ing)?|put(?:ting)?|us(?:e|ed|ing)|write|wrote|writ(?:e|ing)|run(?:ning)?|ran|stream(?:ed|ing)?|retr(?:y|ied|ying)|dedup(?:e|ed|ing)?|index(?:ed|ing)?|gave|giv(?:e|ing)|made|mak(?:e|ing)|scal(?:e|ed|ing)\s+(?:up|out|down))\b/i;
+  /^(?:and\s+|so\s+|then\s+)?(?:(?:we|i)\s+(?:(?:now|then|just|finally)\s+(?!(?:have|know|see|think|need|want|wait)\b)(?=[a-z]{3,}\s)|(?=[a-z]+ed\s)|(?=(?:set|split|cut|put|moved|pinned|bumped|capped|swapped|added|rewrote|gave|made)\s))|(?=[a-z]{3,}ing\s)|(?=(?:added|bumped|raised|set|pinned|moved|swapped|capped|lowered|increased|reduced|switched|split|trimmed|enabled|disabled|upgraded|downgraded|replaced|removed|inlined|bundled|reindexed|sharded|batched|cached|limited|wrapped|restarted|reconfigured|tuned|patched|reverted|allowlisted|whitelisted)\s))(?:[a-z]+\s+){0,2}?(?:add(?:ed|ing)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|set(?:ting)?|split(?:ting)?|trimm(?:ed|ing)|trim|pinn(?:ed|ing)|pin|mov(?:e|ed|ing)|switch(?:ed|ing)?|swapp(?:ed|ing)|swap|reindex(?:ed|ing)?|rewr(?:ote|ite|iting)|replac(?:e|ed|ing)|enabl(?:e|ed|ing)|disabl(?:e|ed|ing)|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|dropp(?:ed|ing)|capp(?:ed|ing)|cap|limit(?:ed|ing)?|batch(?:ed|ing)?|cach(?:e|ed|ing)|shard(?:ed|ing)?|inlin(?:e|ed|ing)|bundl(?:e|ed|ing)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|restart(?:ed|ing)?|reconfigur(?:e|ed|ing)|configur(?:e|ed|ing)|tun(?:e|ed|ing)|patch(?:ed|ing)?|revert(?:ed|ing)?|wrapp(?:ed|ing)|turn(?:ed|ing)\s+(?:on|off)|sampl(?:e|ed|ing)|reduc(?:e|ed|ing)|remov(?:e|ed|ing)|allowlist(?:ed|ing)?|whitelist(?:ed|ing)?|put(?:ting)?|us(?:e|ed|ing)|write|wrote|writ(?:e|ing)|run(?:ning)?|ran|stream(?:ed|ing)?|retr(?:y|ied|ying)|dedup(?:e|ed|ing)?|index(?:ed|ing)?|gave|giv(?:e|ing)|made|mak(?:e|ing)|scal(?:e|ed|ing)\s+(?:up|out|down))\b/i;
 /** Trouble or its cause in a sentence's first part: what a fix clause after it fixes. */
 const CAUSE = /\b(?:because|since(?!\s+(?:then|\d))|due to|caused by|root cause|kept\s+[a-z]+ing|keeps?\s+[a-z]+ing|were\s+[a-z]+ing|was\s+[a-z]+ing)\b/i;
 /** The fix said with its result: the latency "smoothed out", "it runs clean now", "they're gone", "got them delivered". */
 const FIX_RESULT =
-  /\b(?:smooth(?:ed|s)? (?:it |them |things )?out|even(?:ed|s)? (?:it |them |things )?out|runs? (?:clean|fine|green)|pass(?:es)? (?:reliably|consistently|again|now)|(?:they're|they are|it's|it is) (?:gone|back to normal|fine now|stable now)|back to normal (?:speed|times?)|got (?:it|them) (?:delivered|through|passing|green|stable)|(?:the )?(?:errors?|timeouts?|crashes|failures|drops|duplicates|warnings|alerts) (?:stopped|went away|are gone|disappeared)|(?:the )?counts? match(?:es)?|(?:got|brought|took) (?:it|them) (?:down\s+|back\s+)?(?:under|below) (?:a|one) (?:second|minute))\b/i;
+  /\b(?:smooth(?:ed|s)? (?:it |them |things )?out|even(?:ed|s)? (?:it |them |things )?out|runs? (?:clean|fine|green)|pass(?:es)? (?:reliably|consistently|again|now)|(?:they're|they are|it's|it is) (?:gone|back to normal|fine now|stable now)|back to normal (?:speed|times?)|got (?:it|them) (?:delivered|through|passing|green|stable)|(?:the )?(?:errors?|timeouts?|crashes|failures|drops|duplicates|warnings|alerts) (?:stopped|went away|are gone|disappeared)|(?:the )?counts? match(?:es)?|(?:got|brought|took) (?:it|them) (?:down\s+|back\s+)?(?:under|below) (?:a|one) (?:second|minute)|(?:brought|got|put|took) (?:us|it|them|things) back (?:under|below|within|to))\b/i;
 /** A number cut by what was done: "Got the test suite from 9 minutes down to 2 by running ...". */
 const CUT_FROM_TO = /\b(?:got|brought|took|cut|dropped|shrank|reduced)\s+(?:[\w.-]+\s+){1,4}?from\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+(?:down\s+)?to\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+by\s+(?=[a-z]+ing\b)/i;
 /** A state that lasted until what was done: "PDFs rendered with the wrong fonts until we bundled the fonts". */
@@ -175,7 +175,9 @@ const TROUBLE =
  * set on purpose is no trouble: TARGET below.)
  */
 const METRIC =
-  /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])|\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|working|using|getting|asking|saying|telling|coming back to)\b)(?:re)?[a-z]{3,}ing\b|\b(?:it's|it is|is|are)\s+(?:blocking|killing|hurting|eating)\s+(?:every|our|the|all)\b/i;
+  /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])/i;
+/** A symptom that goes on: "the consumers keep rebalancing", "it's blocking every merge". */
+const ONGOING = /\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|working|using|getting|asking|saying|telling|coming back to)\b)(?:re)?[a-z]{3,}ing\b|\b(?:it's|it is|is|are)\s+(?:blocking|killing|hurting|eating)\s+(?:every|our|the|all)\b/i;
 /** A number that is a limit, target or setting, not a symptom. */
 const TARGET = /\b(?:timeout|ttl|limit|budget|target|goal|max|maximum|min|minimum|interval|window|retention|threshold|slo|sla|should|must|needs? to|under|below|within)\b/i;
 
@@ -192,7 +194,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: MUST, base: 0.6 },
   { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOT_CHOOSING, base: 0.65, against: true },
-  { type: "decision", re: END_SUPPORT, base: 0.65, needsSpecific: true },
+  { type: "decision", re: END_SUPPORT, base: 0.65 },
   { type: "decision", re: NEVER_RULE, base: 0.65, needsTopic: true },
   { type: "decision", re: NOT_DOING, base: 0.6, against: true, needsTopic: true },
   { type: "decision", re: HOW_WE, base: 0.6, needsTopic: true },
@@ -216,7 +218,7 @@ const NOT_KEPT =
   /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
 
 /** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
-const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
+const ERROR_LINE = /^\s*(?:[\w .-]{1,40}:\s*)?(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
 
 /** Cues a negation before them undoes: "the team hasn't agreed", "we never decided". */
 const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
@@ -225,6 +227,9 @@ const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 const OUTPUT = /\b(?:(?:pr|pull request|commit|merge request) (?:descriptions?|messages?|titles?)|answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
 /** A step asked for before every report of work done: a standing instruction whatever the task. */
 const BEFORE_REPORT = /\bbefore (?:you (?:tell|say|report|claim|mark|call|declare)|telling|saying|reporting|claiming|marking|calling|declaring)\b[^.;]{0,40}\b(?:done|finished|complete|ready|works|fixed|passes)\b/i;
+/** The language the user wants answers in: "Reply in French", "answer in German please". */
+const LANGUAGE =
+  /^(?:please\s+|pls\s+)?(?:always\s+)?(?:reply|answer|respond|write|talk|speak)\s+(?:to me\s+)?in\s+(?:english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|czech|turkish|greek|japanese|chinese|korean|russian|ukrainian|hindi|arabic|hebrew)\b(?!\s+or\b)/i;
 /** Words that make an instruction standing rather than for now. */
 const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every time|in general|from now on|short|shorter|concise|brief|terse|skip|without|no more|don't|do not)\b/i;
 
@@ -234,6 +239,8 @@ const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every tim
  */
 export function standingInstruction(s: string): CueReading | null {
   if (NOT_KEPT.test(s)) return null;
+  // "Answer in German please, but keep identifiers in English": the language of every answer
+  if (LANGUAGE.test(s)) return { type: "preference", what: s, base: 0.65, signal: "language", against: false };
   // "run the linter before telling me something is done": a check asked for before any report
   if (BEFORE_REPORT.test(s)) return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
   if (!OUTPUT.test(s) || !STANDING_WORDS.test(s)) return null;
@@ -323,7 +330,7 @@ function namedAfter(s: string, from: number): boolean {
  */
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
-  return FIXED.test(s) || TROUBLE.test(s) || CAUSE.test(s) || CUT_FROM_TO.test(s) || FIX_RESULT.test(s) || METRIC.test(s) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return FIXED.test(s) || TROUBLE.test(s) || CAUSE.test(s) || CUT_FROM_TO.test(s) || FIX_RESULT.test(s) || METRIC.test(s) || ONGOING.test(s) || LANGUAGE.test(s) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -374,7 +381,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const standing = standingInstruction(s);
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
-  const trouble = TROUBLE.exec(s) ?? (TARGET.test(s) ? null : METRIC.exec(s));
+  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : METRIC.exec(s));
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;

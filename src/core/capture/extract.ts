@@ -531,6 +531,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
   if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
+  // "Please use yarn for anything you add for me, not npm": a rule for the assistant's own work
+  if (type === "decision" && t.rule && /\b(?:for me|you (?:add|install|write|use|create|generate|hand me|give me))\b/i.test(s)) type = "preference";
   const relations: EntityRelation[] = [];
   if (type === "decision" || type === "preference") {
     for (const c of chosenThings.slice(0, 10)) for (const r of rejected.slice(0, 10)) relations.push({ from: c.name, type: "CHOSE_OVER", to: r.name });
@@ -596,7 +598,8 @@ function handsOverCredential(what: string): boolean {
  * someone undecided, another's view, a credential handed over are not kept.
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
-  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
+  if (!mayHoldCue(s) || HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -711,7 +714,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);

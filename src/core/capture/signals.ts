@@ -102,7 +102,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
     strong: true,
   },
   // moved X off Y to Z
-  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?to\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
+  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?(?:to|onto|into)\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
   // present state stated as settled: "CI is now on GitHub Actions", "Uploads are stored in S3", "jobs run on BullMQ"
   { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, base: 0.6, needsEntity: true },
   {
