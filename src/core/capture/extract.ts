@@ -599,7 +599,7 @@ function handsOverCredential(what: string): boolean {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -783,6 +783,8 @@ export function readSentence(sentence: string): Reading {
       if (r.type === "problem" && !request) {
         const fix = cueDraft(whole, boosted);
         if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
+        // "In this repo we return errors as values": a convention whose words sound like trouble
+        if (fix?.type === "decision" && /^in (?:this|our) /.test(fix.signal)) return { kind: "capture", draft: fix };
       }
       return { kind: "capture", draft: r };
     }
