@@ -175,7 +175,7 @@ const TROUBLE =
  * set on purpose is no trouble: TARGET below.)
  */
 const METRIC =
-  /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])/i;
+  /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|deploys?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])/i;
 /** A symptom that goes on: "the consumers keep rebalancing", "it's blocking every merge". */
 const ONGOING = /\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|working|using|getting|asking|saying|telling|coming back to)\b)(?:re)?[a-z]{3,}ing\b|\b(?:it's|it is|is|are)\s+(?:blocking|killing|hurting|eating)\s+(?:every|our|the|all)\b/i;
 /** A number that is a limit, target or setting, not a symptom. */
@@ -342,7 +342,8 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const specific = ctx.known || CODE_TOKEN.test(s);
   // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
   const fixed = FIXED.exec(s);
-  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s))) {
+  // "Workaround for the Safari date bug: pass ISO strings": a fix named as one needs no word of trouble
+  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]))) {
     return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
   }
   const fix = troubleThenFix(s);

@@ -495,6 +495,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
+  // "the fix is in review, should land tomorrow": where the fix is, not what it is
+  if (t.type === "solution" && /^(?:in (?:review|progress|ci|qa|staging)|merged|deployed|ready|pending|coming|landing|on (?:its|the) way|up for review|waiting)\b/i.test(what)) return "progress on a fix, not the fix";
   if (t.type !== "problem" && handsOverCredential(what)) return "hands over a credential for a task";
   if (t.rule && DEICTIC_TASK.test(s)) return "a task on the code at hand";
   if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what) || /^(?:it|this|that|them|things)\s+(?:up|back|over)\b/i.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
