@@ -330,7 +330,8 @@ function namedAfter(s: string, from: number): boolean {
  */
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
-  return FIXED.test(s) || TROUBLE.test(s) || CAUSE.test(s) || CUT_FROM_TO.test(s) || FIX_RESULT.test(s) || METRIC.test(s) || ONGOING.test(s) || LANGUAGE.test(s) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
+  return FIXED.test(s) || TROUBLE.test(s) || CUT_FROM_TO.test(s) || FIX_RESULT.test(s) || METRIC.test(s) || ONGOING.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
