@@ -142,21 +142,22 @@ const UNTIL_DONE = /\b(?:was|were|kept|had|did|would|wrong|without|missing|broke
  * it"), or from the fix's clause on when the sentence is too long to keep whole.
  */
 export function troubleThenFix(s: string): CueReading | null {
-  const cut = CUT_FROM_TO.exec(s);
+  // the cheap tests first: a fixed word ("from", "until"), then anchored clause starts
+  const cut = s.includes("from") ? CUT_FROM_TO.exec(s) : null;
   if (cut) return { type: "solution", what: s.slice(cut.index + cut[0].length), base: 0.65, signal: "cut by", against: false };
-  const until = UNTIL_DONE.exec(s);
+  const until = s.includes("until") ? UNTIL_DONE.exec(s) : null;
   if (until) return { type: "solution", what: s.slice(until.index + until[0].lastIndexOf("until")), base: 0.65, signal: "until", against: false };
   const cs = clauses(s);
   if (cs.length < 2) return null;
-  const first = s.slice(0, cs[1]!.start);
-  // "cold starts were around 4s; trimming the bundle got them under a second": a number, then its fix
-  if (!(TROUBLE.test(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
   for (let i = 1; i < cs.length; i++) {
     const c = cs[i]!;
     if (!FIX_CLAUSE.test(c.text)) continue;
     const rest = s.slice(c.start);
     // the fix names what it did and what came of it, or a setting or a number
     if (!(FIX_RESULT.test(rest) || FIXED.test(rest) || /\d|[_.=]\w|`/.test(rest) || /^(?:and\s+|so\s+)?(?:we|i)\s+now\b/i.test(c.text))) continue;
+    const first = s.slice(0, cs[1]!.start);
+    // "cold starts were around 4s; trimming the bundle got them under a second": a number, then its fix
+    if (!(TROUBLE.test(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
     // one memory of trouble and fix: the whole sentence while it fits a statement, else the fix on
     return { type: "solution", what: s.length <= 160 ? s : rest, base: 0.65, signal: "fix clause", against: false };
   }
@@ -324,6 +325,9 @@ function namedAfter(s: string, from: number): boolean {
   return NAME.test(s.slice(from));
 }
 
+/** METRIC, ONGOING and FIX_RESULT in one pass over a sentence (most sentences hold none of them). */
+const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(?:${r.source})`).join("|"), "i");
+
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
  * names (the entity finder) costs more than all the cue patterns.
@@ -331,7 +335,7 @@ function namedAfter(s: string, from: number): boolean {
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return FIXED.test(s) || TROUBLE.test(s) || CUT_FROM_TO.test(s) || FIX_RESULT.test(s) || METRIC.test(s) || ONGOING.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
