@@ -6,7 +6,8 @@
 // "new3" (a third held-out set, 94 prompts, written on branch quality3 the same way) and "new4"
 // (85 prompts, branch quality4, the same way; "tune4" is the tuning batch written after it) and
 // "new5" (88 prompts, branch quality5, the same way; "tune5" its tuning batch) and "new6" (98
-// prompts, branch quality6, the same way; "tune6" its tuning batch).
+// prompts, branch quality6, the same way; "tune6" its tuning batch) and "new8" (122 prompts, branch
+// quality8, the same way; "tune8" its tuning batch).
 //
 //   bun scripts/bench-lib/capture-quality.ts [--misses tune]   (lists the tune split's errors)
 
@@ -18,8 +19,8 @@ import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts
 export interface CorpusRow {
   id: number;
   split: "tune" | "holdout";
-  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6). */
-  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6";
+  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6); "new8", "tune8": the same (branch quality8). */
+  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6" | "new8" | "tune8";
   class: string;
   text: string;
   store: boolean;
@@ -123,18 +124,20 @@ export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) =>
   };
 }
 
-export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "all", Quality> {
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "all", Quality> {
   return {
     tune: scoreRows(rows.filter((r) => r.split === "tune")),
     tune4: scoreRows(rows.filter((r) => r.set === "tune4")),
     tune5: scoreRows(rows.filter((r) => r.set === "tune5")),
     tune6: scoreRows(rows.filter((r) => r.set === "tune6")),
+    tune8: scoreRows(rows.filter((r) => r.set === "tune8")),
     holdout: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === undefined)),
     new: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new")),
     new3: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new3")),
     new4: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new4")),
     new5: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new5")),
     new6: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new6")),
+    new8: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new8")),
     all: scoreRows(rows),
   };
 }

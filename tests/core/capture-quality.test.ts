@@ -21,6 +21,7 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "new4").length >= 80, "a fourth held-out set of 80+ prompts");
     assert.ok(rows.filter((r) => r.set === "new5").length >= 80, "a fifth held-out set of 80+ prompts");
     assert.ok(rows.filter((r) => r.set === "new6").length >= 90, "a sixth held-out set of 90+ prompts");
+    assert.ok(rows.filter((r) => r.set === "new8").length >= 100, "a seventh held-out set (branch quality8) of 100+ prompts");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -41,8 +42,11 @@ describe("capture quality on the labelled corpus", () => {
       new5: { precision: 0.94, recall: 0.87, typeAccuracy: 0.9, whatAccuracy: 0.85, entityPrecision: 0.74, entityRecall: 0.85 },
       // a sixth (branch quality6)
       new6: { precision: 0.94, recall: 0.84, typeAccuracy: 0.92, whatAccuracy: 0.84, entityPrecision: 0.68, entityRecall: 0.8 },
+      // branch quality8 read the misses of the sets above by class (not new8's), so their floors
+      // were not raised with it; new8 was written first and measured twice (before, after)
+      new8: { precision: 0.88, recall: 0.8, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
@@ -84,5 +88,47 @@ describe("capture: the shapes tune6 added", () => {
     const got = stored("Our workers were killed twice an hour because the heartbeat_interval was too short; raising it to 30s stopped the restarts.");
     assert.equal(got[0]?.type, "solution");
     assert.match(got[0]?.decision?.what ?? "", /heartbeat_interval/);
+  });
+});
+
+describe("capture: the shapes tune8 added", () => {
+  const stored = (t: string) => extractCaptures(t).captures;
+  const first = (t: string) => stored(t)[0];
+  test("trouble and its fix in one sentence is a fix, whatever clause holds it", () => {
+    for (const t of [
+      "Uploads stalled because the multipart chunk size was 1MB; raising it to 8MB fixed the throughput.",
+      "The sitemap job kept crashing on big shops, we paginated the product query and it runs clean now.",
+      "Got the docker image from 1.2GB down to 180MB by switching to a distroless base.",
+      "Emails went out without a sender name until we set MAIL_FROM_NAME in the env.",
+    ]) assert.equal(first(t)?.type, "solution", t);
+    const two = stored("Root cause of the double refunds: the retry ran before the first call timed out. We now pass an idempotency key.");
+    assert.equal(two.length, 1);
+    assert.equal(two[0]?.type, "solution");
+    assert.match(two[0]?.decision?.what ?? "", /idempotency key/);
+  });
+  test("a symptom said as a measure is a problem; a limit set on purpose is not", () => {
+    assert.equal(first("Our p95 on the checkout API climbed to 3.1s since Tuesday's deploy.")?.type, "problem");
+    assert.equal(first("The Sidekiq workers keep respawning whenever Redis fails over.")?.type, "problem");
+    assert.deepEqual(stored("Our p99 target for search is 300ms."), []);
+    assert.deepEqual(stored("The build takes 4 minutes, which is fine."), []);
+  });
+  test("negatives, wh-clefts and a debate's outcome are decisions", () => {
+    assert.equal(first("We won't be using Mongo for the event store.")?.type, "decision");
+    assert.equal(first("We're dropping support for Chrome 90 in the dashboard.")?.type, "decision");
+    assert.equal(first("What we ended up with is one Redis per region behind Envoy.")?.type, "decision");
+    assert.match(first("long debate about ORMs, but in the end we're going with Drizzle for the new service.")?.decision?.what ?? "", /drizzle/i);
+  });
+  test("a wish to understand, a phrasal 'pick it up', a decision put off and a key handed over are not kept", () => {
+    for (const t of [
+      "I want to understand why we're using Celery before I touch the beat schedule.",
+      "let's pick it up after the standup",
+      "We won't be deciding on the queue until the load test is done.",
+      "use this key for the load test: AKIAQQQQQQQQEXAMPLE2",
+      "I pushed the tag, the release pipeline is running now.",
+    ]) assert.deepEqual(stored(t), [], t);
+  });
+  test("the language of answers and a '..., that's how I like it' are preferences", () => {
+    assert.equal(first("Answer in Italian please, but keep identifiers in English.")?.type, "preference");
+    assert.equal(first("Keep functions short and pure, that's how I like them.")?.type, "preference");
   });
 });

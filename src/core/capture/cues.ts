@@ -48,21 +48,24 @@ const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*
 
 /** Choosing, agreeing, concluding: a decision whatever the wording around it. */
 const CHOSE =
-  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
+  /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|(?:team|we|everyone)\s+voted\b(?=\s*[:—–-])|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|(?:we|team|everyone)\s+committed to|action items?\b(?=[^.:]{0,40}(?:\bis\b|\bare\b|:))|decisions\b(?=[^.:;]{0,40}:)|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
 /** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
-const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+later)?|for later|nb|n\.b\.)\s*:\s*(?=\S)/i;
+const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+(?:later|next time|the future|future sessions?|future reference|you|claude))?|for later|for next time|for future sessions?|nb|n\.b\.)\s*:\s*(?=\S)/i;
 /**
  * The user taking up what the assistant proposed, in so many words: "yes, do it the way you
  * suggested", "sounds good, go with your plan". A bare "ok" or "sounds interesting" is not.
  */
 export const ACCEPTED =
-  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:plan|suggestion|proposal|approach|design|option))\b/i;
+  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:(?:first|second|third|last|other|original)\s+)?(?:plan|suggestion|proposal|approach|design|option))\b/i;
+/** What the team will keep, and where or how: "we'll keep the events in an append-only table". */
+const KEEP_PLAN =
+  /\b(?:we'll|we will|we're going to|we are going to)\s+(?:keep|store|put|hold|write|log|encrypt|partition|shard|version|track)\s+(?!(?:an? eye|track|it|this|that|them|going|trying|looking|you|in touch|at it)\b)[^.;]{3,80}?\s+(?:in|on|as|with|behind|under|per)\s+(?=\S)/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
 const RULE =
-  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
+  /\b(?:rule|rules|policy|convention|conventions|standard|guideline|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|^in (?:this|our) (?:codebase|repo|repository|project|service|team)\b(?=,?\s+(?:we|all|every|each|[\w-]+s)\b)|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:please|pls|plz)\s+no\s+(?=\S+(?:\s+\S+)?\s+(?:in|at|on|for|anywhere|ever)\b)|^(?:please\s+|pls\s+|plz\s+)?(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -74,11 +77,19 @@ const CHANGE =
   /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
-  /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
+  /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:(?![a-z]+ing\s)[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
 /** A choice with its chooser: "we go Postgres for the audit service", "for the queue we will take SQS". */
 const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choose|chose|adopt|adopted)\s+(?:with\s+|for\s+)?/i;
 /** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
 const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b/i;
+/** Support ended for a version or a platform: "we're dropping support for Safari 14". */
+const END_SUPPORT = /\b(?:we|i|the team)(?:'re| are|'ve| have|'ll| will)?\s+(?:now\s+)?(?:dropping|dropped|drop|ending|ended|end|removing|removed)\s+support\s+for\s+(?=\S)/i;
+/**
+ * A thing that never does something, said of a kind of thing: "Feature flags never live longer
+ * than two releases", "Credentials never go into committed files". A rule the team keeps.
+ */
+const NEVER_RULE =
+  /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,3}?never\s+(?:go|goes|live|lives|get|gets|touch|touches|run|runs|ship|ships|leave|leaves|call|calls|talk|talks|log|logs|land|lands|merge|merges|hit|hits|store|stores|contain|contains|depend|depends|import|imports|reach|reaches|expose|exposes|stay|stays|end up|bypass|bypasses|skip|skips)\b/i;
 /** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
 const NOT_DOING =
   /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)/i;
@@ -93,7 +104,7 @@ const CANONICAL = /^(?:the|our)\s+(?:canonical|default|official|standard|single|
 /** A practice named by its use: "Redis INCR with a TTL per user is how we count API calls". */
 const HOW_WE = /\b(?:is|are)\s+how\s+(?:(?:we|the team)\s+(?!(?:feel|felt|think|thought|got|ended up|found)\b)|(?:this|the|our)\s+(?:codebase|code|repo|repository|project|team|app|service)\s+(?:is|are|gets?)\s+\w+)/i;
 /** A participle of how a thing is handled, with a known tool: "emails are templated with Handlebars". */
-const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:and\s+[a-z]+ed\s+)?(?:with|through|via|by|using|on|in|to)\b/i;
+const HANDLED = /\b(?:is|are)\s+(?:[a-z]+ed|cut|built|run|kept|sent|made|written|driven|set|put|shown|held|taken|given|drawn|bound)\s+(?:and\s+[a-z]+ed\s+)?(?:(?:server|client|build|compile|run)[- ]?(?:side|time)\s+)?(?:with|through|via|by|using|on|in|to)\b/i;
 /** The stack as it is: "Background jobs in the Node services run on BullMQ", "the package targets ES2022". */
 const STACK =
   /\b(?:runs? on|run in|runs in|uses|is built (?:with|on)|are built (?:with|on)|lives? in|(?:is|are) (?:hosted|deployed|stored|kept|scheduled|written|managed|handled|rendered|served|generated|cached|tested) (?:on|in|with|by|via|through|to)|is backed by|are backed by|goes through|go through|targets|is powered by|are powered by|talks?|speaks?)\b/i;
@@ -111,11 +122,65 @@ const FIXED =
 /** What was done to fix it. */
 const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?|capp(?:ed|ing)|built with|preload(?:ed|ing))\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
+/** A fix's own clause: what was done, said first ("raising it to 8 ...", "we split it into batches", "so we now reindex"). */
+const FIX_CLAUSE =
+  /^(?:and\s+|so\s+|then\s+)?(?:(?:we|i)\s+(?:(?:now|then|just|finally)\s+(?!(?:have|know|see|think|need|want|wait)\b)(?=[a-z]{3,}\s)|(?=[a-z]+ed\s)|(?=(?:set|split|cut|put|moved|pinned|bumped|capped|swapped|added|rewrote|gave|made)\s))|(?=[a-z]{3,}ing\s)|(?=(?:added|bumped|raised|set|pinned|moved|swapped|capped|lowered|increased|reduced|switched|split|trimmed|enabled|disabled|upgraded|downgraded|replaced|removed|inlined|bundled|reindexed|sharded|batched|cached|limited|wrapped|restarted|reconfigured|tuned|patched|reverted|allowlisted|whitelisted)\s))(?:[a-z]+\s+){0,2}?(?:add(?:ed|ing)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|set(?:ting)?|split(?:ting)?|trimm(?:ed|ing)|trim|pinn(?:ed|ing)|pin|mov(?:e|ed|ing)|switch(?:ed|ing)?|swapp(?:ed|ing)|swap|reindex(?:ed|ing)?|rewr(?:ote|ite|iting)|replac(?:e|ed|ing)|enabl(?:e|ed|ing)|disabl(?:e|ed|ing)|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|dropp(?:ed|ing)|capp(?:ed|ing)|cap|limit(?:ed|ing)?|batch(?:ed|ing)?|cach(?:e|ed|ing)|shard(?:ed|ing)?|inlin(?:e|ed|ing)|bundl(?:e|ed|ing)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|restart(?:ed|ing)?|reconfigur(?:e|ed|ing)|configur(?:e|ed|ing)|tun(?:e|ed|ing)|patch(?:ed|ing)?|revert(?:ed|ing)?|wrapp(?:ed|ing)|turn(?:ed|ing)\s+(?:on|off)|sampl(?:e|ed|ing)|reduc(?:e|ed|ing)|remov(?:e|ed|ing)|allowlist(?:ed|ing)?|whitelist(?:ed|ing)?|put(?:ting)?|us(?:e|ed|ing)|write|wrote|writ(?:e|ing)|run(?:ning)?|ran|stream(?:ed|ing)?|retr(?:y|ied|ying)|dedup(?:e|ed|ing)?|index(?:ed|ing)?|narrow(?:ed|ing)?|shorten(?:ed|ing)?|lengthen(?:ed|ing)?|extend(?:ed|ing)?|loosen(?:ed|ing)?|tighten(?:ed|ing)?|throttl(?:e|ed|ing)|debounc(?:e|ed|ing)|paginat(?:e|ed|ing)|compress(?:ed|ing)?|migrat(?:e|ed|ing)|split(?:ting)?|gave|giv(?:e|ing)|made|mak(?:e|ing)|scal(?:e|ed|ing)\s+(?:up|out|down))\b/i;
+/** Trouble or its cause in a sentence's first part: what a fix clause after it fixes. */
+const CAUSE = /\b(?:because|since(?!\s+(?:then|\d))|due to|caused by|root cause|kept\s+[a-z]+ing|keeps?\s+[a-z]+ing|were\s+[a-z]+ing|was\s+[a-z]+ing)\b/i;
+/** The fix said with its result: the latency "smoothed out", "it runs clean now", "they're gone", "got them delivered". */
+const FIX_RESULT =
+  /\b(?:smooth(?:ed|s)? (?:it |them |things )?out|even(?:ed|s)? (?:it |them |things )?out|runs? (?:clean|fine|green)|pass(?:es)? (?:reliably|consistently|again|now)|(?:they're|they are|it's|it is) (?:gone|back to normal|fine now|stable now)|back to normal (?:speed|times?)|got (?:it|them) (?:delivered|through|passing|green|stable)|(?:the )?(?:errors?|timeouts?|crashes|failures|drops|duplicates|warnings|alerts) (?:stopped|went away|are gone|disappeared)|(?:the )?counts? match(?:es)?|(?:got|brought|took) (?:it|them) (?:down\s+|back\s+)?(?:under|below) (?:a|one) (?:second|minute)|(?:brought|got|put|took) (?:us|it|them|things) back (?:under|below|within|to))\b/i;
+/** A number cut by what was done: "Got the test suite from 9 minutes down to 2 by running ...". */
+const CUT_FROM_TO = /\b(?:got|brought|took|cut|dropped|shrank|reduced)\s+(?:[\w.-]+\s+){1,4}?from\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+(?:down\s+)?to\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+by\s+(?=[a-z]+ing\b)/i;
+/** A state that lasted until what was done: "PDFs rendered with the wrong fonts until we bundled the fonts". */
+const UNTIL_DONE = /\b(?:was|were|kept|had|did|would|wrong|without|missing|broken|never|didn't|wouldn't|couldn't|wasn't|weren't)\b[^.;]{3,120}?\buntil (?:we|i)\s+[a-z]+ed\b/i;
+
+/**
+ * Trouble and its fix in one sentence, the fix in a clause of its own after the trouble: "X were
+ * queueing because Y; raising it to 8 smoothed out the latency", "X kept failing, we split it
+ * into batches". The statement kept is the sentence (the fix points back at the trouble: "raising
+ * it"), or from the fix's clause on when the sentence is too long to keep whole.
+ */
+export function troubleThenFix(s: string): CueReading | null {
+  // the cheap tests first: a fixed word ("from", "until"), then anchored clause starts
+  const cut = s.includes("from") ? CUT_FROM_TO.exec(s) : null;
+  if (cut) return { type: "solution", what: s.slice(cut.index + cut[0].length), base: 0.65, signal: "cut by", against: false };
+  const until = s.includes("until") ? UNTIL_DONE.exec(s) : null;
+  if (until) return { type: "solution", what: s.slice(until.index + until[0].lastIndexOf("until")), base: 0.65, signal: "until", against: false };
+  const cs = clauses(s);
+  if (cs.length < 2) return null;
+  for (let i = 1; i < cs.length; i++) {
+    const c = cs[i]!;
+    if (!FIX_CLAUSE.test(c.text)) continue;
+    const rest = s.slice(c.start);
+    // the fix names what it did and what came of it, or a setting or a number
+    if (!(FIX_RESULT.test(rest) || FIXED.test(rest) || /\d|[_.=]\w|`/.test(rest) || /^(?:and\s+|so\s+)?(?:we|i)\s+now\b/i.test(c.text))) continue;
+    const first = s.slice(0, cs[1]!.start);
+    // "cold starts were around 4s; trimming the bundle got them under a second": a number, then its fix
+    if (!(TROUBLE.test(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
+    // one memory of trouble and fix: the whole sentence while it fits a statement, else the fix on
+    return { type: "solution", what: s.length <= 160 ? s : rest, base: 0.65, signal: "fix clause", against: false };
+  }
+  return null;
+}
+
 /** The trouble ended by what was done: "the bugs went away once we stored ...". */
 const ENDED_BY = /\b(?:went away|disappeared|vanished|stopped|(?:is|are) gone)\s+(?:once|after|when)\s+(?:we|i)\s+[a-z]+ed\b/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
   /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+
+/**
+ * A measure of the system at a level that hurts: "our p99 jumped to 2.4s", "database CPU sits at
+ * 90%", "the e2e suite takes 45 minutes on CI", "cold start is 6 seconds". (A limit or a target
+ * set on purpose is no trouble: TARGET below.)
+ */
+const METRIC =
+  /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|deploys?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])/i;
+/** A symptom that goes on: "the consumers keep rebalancing", "it's blocking every merge". */
+const ONGOING = /\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|working|using|getting|asking|saying|telling|coming back to)\b)(?:re)?[a-z]{3,}ing\b|\b(?:it's|it is|is|are)\s+(?:blocking|killing|hurting|eating)\s+(?:every|our|the|all)\b/i;
+/** A number that is a limit, target or setting, not a symptom. */
+const TARGET = /\b(?:timeout|ttl|limit|budget|target|goal|max|maximum|min|minimum|interval|window|retention|threshold|slo|sla|should|must|needs? to|under|below|within|fine|ok|okay|acceptable|good enough|expected|normal|fast enough|down from|improved|better)\b/i;
 
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
 const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
@@ -130,12 +195,15 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: MUST, base: 0.6 },
   { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOT_CHOOSING, base: 0.65, against: true },
+  { type: "decision", re: END_SUPPORT, base: 0.65 },
+  { type: "decision", re: NEVER_RULE, base: 0.65, needsTopic: true },
   { type: "decision", re: NOT_DOING, base: 0.6, against: true, needsTopic: true },
   { type: "decision", re: HOW_WE, base: 0.6, needsTopic: true },
   { type: "decision", re: NOTE, base: 0.6, needsSpecific: true },
   { type: "decision", re: TAKE, base: 0.6, needsKnown: true },
   { type: "decision", re: PLAN, base: 0.6, needsKnown: true },
   { type: "decision", re: CANONICAL, base: 0.65 },
+  { type: "decision", re: KEEP_PLAN, base: 0.6, needsTopic: true },
   { type: "decision", re: CHANGE, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOW_STATE, base: 0.6, needsKnown: true },
   { type: "decision", re: HANDLED, base: 0.6, needsKnown: true },
@@ -151,7 +219,7 @@ const NOT_KEPT =
   /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
 
 /** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
-const ERROR_LINE = /^\s*(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
+const ERROR_LINE = /^\s*(?:[\w .-]{1,40}:\s*)?(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
 
 /** Cues a negation before them undoes: "the team hasn't agreed", "we never decided". */
 const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
@@ -160,6 +228,9 @@ const UNDONE_BY_NEGATION: ReadonlySet<RegExp> = new Set([CHOSE, RULE, LIKE]);
 const OUTPUT = /\b(?:(?:pr|pull request|commit|merge request) (?:descriptions?|messages?|titles?)|answers?|explanations?|responses?|replies|examples?|snippets?|comments?|summaries|summary|summari[sz]e|output|code blocks?|bullet points?|diffs?|patch(?:es)?|(?:whole|full|entire) files?)\b/i;
 /** A step asked for before every report of work done: a standing instruction whatever the task. */
 const BEFORE_REPORT = /\bbefore (?:you (?:tell|say|report|claim|mark|call|declare)|telling|saying|reporting|claiming|marking|calling|declaring)\b[^.;]{0,40}\b(?:done|finished|complete|ready|works|fixed|passes)\b/i;
+/** The language the user wants answers in: "Reply in French", "answer in German please". */
+const LANGUAGE =
+  /^(?:please\s+|pls\s+)?(?:always\s+)?(?:reply|answer|respond|write|talk|speak)\s+(?:to me\s+)?in\s+(?:english|german|french|spanish|italian|portuguese|dutch|polish|swedish|danish|norwegian|finnish|czech|turkish|greek|japanese|chinese|korean|russian|ukrainian|hindi|arabic|hebrew)\b(?!\s+or\b)/i;
 /** Words that make an instruction standing rather than for now. */
 const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every time|in general|from now on|short|shorter|concise|brief|terse|skip|without|no more|don't|do not)\b/i;
 
@@ -169,6 +240,8 @@ const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every tim
  */
 export function standingInstruction(s: string): CueReading | null {
   if (NOT_KEPT.test(s)) return null;
+  // "Answer in German please, but keep identifiers in English": the language of every answer
+  if (LANGUAGE.test(s)) return { type: "preference", what: s, base: 0.65, signal: "language", against: false };
   // "run the linter before telling me something is done": a check asked for before any report
   if (BEFORE_REPORT.test(s)) return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
   if (!OUTPUT.test(s) || !STANDING_WORDS.test(s)) return null;
@@ -252,13 +325,17 @@ function namedAfter(s: string, from: number): boolean {
   return NAME.test(s.slice(from));
 }
 
+/** METRIC, ONGOING and FIX_RESULT in one pass over a sentence (most sentences hold none of them). */
+const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(?:${r.source})`).join("|"), "i");
+
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
  * names (the entity finder) costs more than all the cue patterns.
  */
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
-  return FIXED.test(s) || TROUBLE.test(s) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
+  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -270,9 +347,12 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const specific = ctx.known || CODE_TOKEN.test(s);
   // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
   const fixed = FIXED.exec(s);
-  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s))) {
+  // "Workaround for the Safari date bug: pass ISO strings": a fix named as one needs no word of trouble
+  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]))) {
     return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
   }
+  const fix = troubleThenFix(s);
+  if (fix) return fix;
   for (const cue of CUES) {
     const m = cue.re.exec(s);
     if (!m) continue;
@@ -307,7 +387,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const standing = standingInstruction(s);
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
-  const trouble = TROUBLE.exec(s);
+  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : METRIC.exec(s));
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;

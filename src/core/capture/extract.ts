@@ -32,6 +32,7 @@ import {
   STATED,
   RULE_START,
   WH_SUBJECT,
+  CLEFT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
@@ -494,9 +495,11 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
 
   if (!what) return t.type === "solution" ? "names no fix" : "names nothing that was chosen";
+  // "the fix is in review, should land tomorrow": where the fix is, not what it is
+  if (t.type === "solution" && /^(?:in (?:review|progress|ci|qa|staging)|merged|deployed|ready|pending|coming|landing|on (?:its|the) way|up for review|waiting)\b/i.test(what)) return "progress on a fix, not the fix";
   if (t.type !== "problem" && handsOverCredential(what)) return "hands over a credential for a task";
   if (t.rule && DEICTIC_TASK.test(s)) return "a task on the code at hand";
-  if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
+  if (PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what) || /^(?:it|this|that|them|things)\s+(?:up|back|over)\b/i.test(what)) return "refers to something said before (\"it\", \"this approach\"), not a thing";
   if (against) {
     if (t.keepTrigger) {
       const word = /\bnever\b/i.exec(found.text);
@@ -530,6 +533,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
   if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
 
+  // "Please use yarn for anything you add for me, not npm": a rule for the assistant's own work
+  if (type === "decision" && t.rule && /\b(?:for me|you (?:add|install|write|use|create|generate|hand me|give me))\b/i.test(s)) type = "preference";
   const relations: EntityRelation[] = [];
   if (type === "decision" || type === "preference") {
     for (const c of chosenThings.slice(0, 10)) for (const r of rejected.slice(0, 10)) relations.push({ from: c.name, type: "CHOSE_OVER", to: r.name });
@@ -595,7 +600,8 @@ function handsOverCredential(what: string): boolean {
  * someone undecided, another's view, a credential handed over are not kept.
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
-  if (!mayHoldCue(s) || HYPOTHETICAL.test(s) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || CREDENTIAL.test(s) || DEICTIC_TASK.test(s)) return null;
+  // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -675,6 +681,34 @@ export function readSentence(sentence: string): Reading {
     }
     if (lead) s = s.slice(lead[0].length);
   }
+  // "I want to understand why we're using Kafka": a question said as a wish
+  if (ASKS_WHY.test(s)) return { kind: "skip", reason: "a question" };
+  // "lots of back and forth, but in the end we're going with X": what was settled after the debate
+  const turn = IN_THE_END.exec(s);
+  if (turn && DEBATE.test(s.slice(0, turn.index))) {
+    const r = readSentence(s.slice(turn.index + turn[0].length));
+    if (r.kind === "capture") return r;
+  }
+  // "Keep names descriptive, that's how I like it": a preference closed as the user's own
+  const likedTail = LIKED_TAIL.exec(s);
+  if (likedTail) {
+    const d = statementDraft(s.slice(0, likedTail.index), boosted);
+    if (d && devTalk(s)) return { kind: "capture", draft: { ...d, type: "preference", signal: "how i like it" } };
+  }
+  // "bump Django to 5.1 across all services, agreed in the platform sync": a task the team agreed on
+  const agreedTail = AGREED_TAIL.exec(s);
+  if (agreedTail) {
+    const d = statementDraft(s.slice(0, agreedTail.index), true);
+    if (d && d.mentions.some((m) => m.kind !== "term")) return { kind: "capture", draft: { ...d, signal: "agreed" } };
+  }
+  // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
+  const cleft = CLEFT.exec(s);
+  if (cleft && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+    const inner = readSentence(s.slice(cleft[0].length));
+    if (inner.kind === "capture") return inner;
+    const d = statementDraft(s, boosted);
+    if (d) return { kind: "capture", draft: /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]) ? { ...d, type: "preference" } : d };
+  }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;
   const ij = INTERJECTIONS.exec(s);
@@ -682,7 +716,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -694,7 +728,7 @@ export function readSentence(sentence: string): Reading {
       if (d) return { kind: "capture", draft: d };
       // "Why we don't use GraphQL: ...": the clause after the wh-word is itself a statement
       // ("How releases work now: tag on main, ...": a heading of how a thing works, the same)
-      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^what\s+(?=(?:changed|has changed|is new|is different)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)/i.exec(s);
+      const clause = /^(?:what|why|how|which)\s+(?=(?:we|i|the team)\b)|^what\s+(?=(?:changed|has changed|is new|is different)\b)|^how\s+(?=(?:[\w-]+\s+){1,3}?(?:work|works|happen|happens|get done|gets done)\b)|^why\s+(?=[\w.-]+(?:\s+[\w.-]+)?\s+(?:and not|not|over|instead of|rather than)\s+[\w.-]+(?:\s+[\w.-]+)?\s*:)|^why\s+(?=[\w.+#-]+(?:\s+[\w.+#-]+)?\s+(?:for|in|on|as)\s+[^:?]{1,40}:)/i.exec(s);
       if (clause) {
         const inner = readSentence(s.slice(clause[0].length));
         if (inner.kind === "capture") return inner;
@@ -751,6 +785,8 @@ export function readSentence(sentence: string): Reading {
       if (r.type === "problem" && !request) {
         const fix = cueDraft(whole, boosted);
         if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
+        // "In this repo we return errors as values": a convention whose words sound like trouble
+        if (fix?.type === "decision" && /^in (?:this|our) /.test(fix.signal)) return { kind: "capture", draft: fix };
       }
       return { kind: "capture", draft: r };
     }
@@ -820,6 +856,19 @@ function mergeInto(a: Draft, b: Draft): void {
   a.projectSpecific ||= b.projectSpecific;
 }
 
+/** A sentence that says what the team now does, right after a problem: the problem's fix. */
+const FIX_AFTER_PROBLEM = /^(?:so\s+|and\s+|then\s+)?(?:we|i)\s+(?:now|then)\s+(?!(?:have|know|see|think|need|want|wait|understand|get|believe)\b)[a-z]{3,}\s+\S/i;
+
+/** A question said as a wish: "I want to understand why ...", "I'd like to know what ...". */
+const ASKS_WHY = /^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:want|wanted|like|need|'d like)\s+to\s+(?:know|understand|find out|figure out|learn|see|check|hear|ask)\s+(?:why|what|how|which|whether|if|where|when|who)\b/i;
+/** The turn from a debate to its outcome: "..., but in the end we're going with X". */
+const IN_THE_END = /(?:[,;]\s*|\s)(?:but\s+|and\s+|so\s+)?(?:in the end|eventually|ultimately|at the end of the day|after all that)\s*,?\s+(?=\S)/i;
+const DEBATE = /\b(?:back and forth|debate[ds]?|discussion|discussed|argu\w+|inconclusive|went (?:round|around)|options|alternatives|undecided|torn|disagree\w*)\b/i;
+/** A preference closed as the user's own: "..., that's how I like it". */
+const LIKED_TAIL = /\s*[,;:—–-]\s*(?:that's|that is|this is|it's)\s+(?:how|the way)\s+i\s+(?:like|want|prefer)\s+(?:it|them|things|my code)\s*[.!]*$/i;
+/** A task closed as agreed by the team: "..., agreed in standup", "..., as agreed with infra". */
+const AGREED_TAIL = /\s*[,;:—–-]\s*(?:as\s+)?(?:agreed|decided|approved)\s+(?:in|at|on|during|with|by)\s+[^,;.!?]{2,40}[.!]*$/i;
+
 /** Read a prompt (or any free text) and say what it would store. Pure. */
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
@@ -851,6 +900,14 @@ export function extractCaptures(text: string): Extraction {
         prints.push(print);
       }
       last = same ?? d;
+    } else if (last?.type === "problem" && drafts[drafts.length - 1] === last && FIX_AFTER_PROBLEM.test(sentence.trim())) {
+      // "Root cause: the cron ran on both replicas. We now take a lock first.": the fix to the trouble just said
+      const fix = cleanPhrase(sentence.replace(/^(?:so|and|then)\s+/i, ""));
+      last.type = "solution";
+      last.problem = cleanPhrase(last.what, 300);
+      last.what = fix;
+      last.content = `${last.content} ${sentence.trim()}`;
+      prints[prints.length - 1] = fingerprintOf("solution", fix);
     } else if (r.kind === "rationale" && last && (last.type === "decision" || last.type === "preference") && last.whys.length === 0 && r.why) {
       last.whys.push(r.why);
       last.content = `${last.content} ${sentence.trim()}`;

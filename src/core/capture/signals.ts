@@ -93,8 +93,16 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
     strong: true,
   },
+  // "we're upgrading to Node 22", "we moved to Kotlin 2.0": the name and its version after "to"
+  {
+    type: "decision",
+    re: /\b(?:we|i)(?:'re| are|'ll| will|'ve| have)?\s+(?:now\s+|finally\s+|officially\s+)?(?:upgrad(?:e|ed|ing)|bump(?:ed|ing)?|mov(?:e|ed|ing))\s+(?:everything\s+|all\s+)?to\s+(?=[^,;.]{0,30}?\bv?\d)/i,
+    base: 0.7,
+    needsEntity: true,
+    strong: true,
+  },
   // moved X off Y to Z
-  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?to\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
+  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?(?:to|onto|into)\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
   // present state stated as settled: "CI is now on GitHub Actions", "Uploads are stored in S3", "jobs run on BullMQ"
   { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, base: 0.6, needsEntity: true },
   {
@@ -136,7 +144,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
   {
     type: "decision",
-    re: /\b(?:we|i|the team|our team|our [\w-]+ team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|(?:do|does)(?:n't| not)|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
+    re: /\b(?:we|i|the team|our team|our [\w-]+ team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|(?:do|does)(?:n't| not)|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:be\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
     base: 0.7,
     against: true,
     strong: true,
@@ -215,6 +223,8 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     re: /\b(?:the|one|a|our|main|real|root|big|biggest|only)\s+(?:[\w-]+\s+)?(?:issue|problem|bug|blocker|bottleneck|cause|root cause|challenge)\s+(?:is|was|here is|seems to be|turned out to be)\s+(?:that\s+)?/i,
     base: 0.6,
   },
+  // "Root cause of the missing invoices: the handler acked before writing"
+  { type: "problem", re: /^(?:the\s+)?root cause(?:\s+of\s+[^:;]{1,80})?\s*:\s*(?=\S)/i, base: 0.6 },
   { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
   // a cost past a threshold: "cold starts are over 3 seconds", "the build takes more than 20 minutes"
   {
@@ -318,7 +328,7 @@ export const REQUEST =
 
 /** A polite rule is still a rule: "please always use pnpm". */
 export const POLITE_RULE =
-  /^(?:please|pls|kindly|make sure(?: to| that you| you)?|be sure to|remember to|don't forget to|do not forget to)\s+(?=(?:always|never|don't|do not|avoid|prefer|stop using|use)\b)/i;
+  /^(?:please|pls|kindly|make sure(?: to| that you| you)?|be sure to|remember to|don't forget to|do not forget to)\s+(?=(?:always|never|don't|do not|avoid|prefer|stop using|use|no)\b)/i;
 
 /** "Because X, we chose Y": a rationale before the trigger. */
 export const LEADING_WHY = /^(?:because(?:\s+of\b)?|since|as|given(?:\s+that)?|due to)\s+([^,]{3,200}),\s*/i;
@@ -336,13 +346,13 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|nobody has made a call|no one has made a call)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
-  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details)\b/i;
+  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?)\b/i;
 /** A task on the code at hand ("use Redis to cache the result of this function"): for now, not for later. */
 export const DEICTIC_TASK =
   /\b(?:this|that|these|those|the following|the above)\s+(?:function|file|method|class|component|endpoint|test|query|script|module|line|lines|snippet|code|case|handler|loop|call|page|view|route|result)s?\b/i;
@@ -358,5 +368,11 @@ export const STATED: Trigger = { type: "decision", re: /^/, base: 0.75, strong: 
 /** A rule worded as one ("never ...", "always ...", "use ..."): read as a rule, not a statement. */
 export const RULE_START = /^(?:always|never|don't|do not|avoid|prefer|use|stop using|no more)\b/i;
 /** A wh-clause that is the subject of a statement, not a question: "How we handle retries is settled: ...". */
+/**
+ * "What we ended up with is a nightly snapshot", "What I want from every PR is a test plan": a
+ * wh-clause of the team's or the user's own choice or need, as the subject of a statement.
+ */
+export const CLEFT =
+  /^what\s+(?:i|we|the team)\s+(?:really\s+|finally\s+|eventually\s+|always\s+)?(?:ended up (?:doing|with|using|going with|choosing|picking)|settled (?:on|into|for)|decided(?: on)?|chose|picked|agreed(?: on)?|went with|landed on|use|do|run|need|want|prefer|like|expect|care about|committed to)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if)\b)(?=\S)/i;
 export const WH_SUBJECT =
   /^(?:what|why|how|which|who|where|when)\s+(?:[\w'-]+\s+){1,7}?(?:(?:is|was|are)\s+(?:settled|decided|final|agreed|simple|clear|that|this)\b\s*:?\s*|(?:is|was)\s+(?=(?:that|to)\b))|^(?:what|why|how|which)\s+[^:?]{3,80}?:\s+(?=\S)/i;
