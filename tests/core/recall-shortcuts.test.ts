@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { collapseNearDuplicates, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, replacedWords, similarity, supersededAmong, type Statement } from "../../src/core/recall-rank.ts";
+import { isNumber } from "../../src/core/recall-answer.ts";
 import { makeRng, type Rng } from "../helpers/rng.ts";
 
 // Recall's shortcuts decide exactly as the plain comparisons they stand in for: the early way
@@ -106,5 +107,12 @@ describe("superseded statements, grouped", () => {
       found += want.size;
     }
     assert.ok(found > 100, `${found}`);
+  });
+});
+
+describe("numbers", () => {
+  test("isNumber: ASCII digits only, or a number word (the regex asked only of a word that starts with a digit)", () => {
+    for (const w of ["0", "7", "30", "2026", "one", "twelve", "dozen", "half"]) assert.equal(isNumber(w), true, w);
+    for (const w of ["", "1a", "a1", "v2", "3.5", "-1", "١٢", "０", "ones", "twelfth", "zero"]) assert.equal(isNumber(w), false, w);
   });
 });
