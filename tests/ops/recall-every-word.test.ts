@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import path from "node:path";
 import { test } from "node:test";
 import type { Memory } from "../../src/core/model/memory.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { recall } from "../../src/ops/recall.ts";
-import { nodeFs } from "../../src/store/fs-port.ts";
-import { writeStoreSkeleton } from "../../src/store/init-files.ts";
-import { Store } from "../../src/store/store.ts";
-import { tempDir } from "../helpers/env.ts";
+import type { Store } from "../../src/store/store.ts";
+import { storeWith } from "../helpers/memory-store.ts";
 
 // Past 1,000 matches recall takes its candidates from the memories holding every word of the
 // query when enough of them pass its filter (ops/recall.ts candidates); they are counted before
@@ -19,15 +16,7 @@ import { tempDir } from "../helpers/env.ts";
 
 const T0 = 1_790_000_000;
 
-async function storeOf(memories: Memory[]): Promise<Store> {
-  const root = path.join(tempDir(), "store");
-  writeStoreSkeleton(nodeFs, root, T0);
-  const store = await Store.open(root);
-  await store.write((tx) => {
-    for (const m of memories) tx.putMemory(m);
-  });
-  return store;
-}
+const storeOf = (memories: Memory[]): Promise<Store> => storeWith(memories, T0);
 
 function memory(i: number, content: string, opts: { status?: Memory["status"]; project?: string } = {}): Memory {
   const m = createMemory({ content, ...(opts.project ? { project: opts.project } : {}) }, newId(), { now: T0 + i, machine: "m", user: null });
