@@ -225,9 +225,14 @@ type Trigger = { label: string; make: () => { terms: string[]; names: string[] }
 
 let triggers: Map<string, Trigger[]> | undefined;
 
+/** Lowercase ASCII words and digits, one space apart: tokens(p).join(" ") is p itself. */
+const PLAIN_KEY = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
+
 /** Lowercase words of a phrase (letters and digits, as the index splits them), space-joined. */
 function key(phrase: string): string {
-  return tokens(phrase).join(" ");
+  // most of the tables' ~1,500 phrases are already so: no normalizing, lowering nor splitting
+  // (the trigger table and the entries' terms are made on each cold start, before any JIT)
+  return PLAIN_KEY.test(phrase) ? phrase : tokens(phrase).join(" ");
 }
 
 function tokens(text: string): string[] {

@@ -423,52 +423,31 @@ export function similarity(a: ReadonlySet<string>, b: ReadonlySet<string>): numb
 export const NEAR_DUPLICATE = 0.85;
 
 /**
- * Whether two word sets are near-duplicates. The shared words are at most the smaller set, so
- * sets whose sizes differ by more than the threshold allows are not, without comparing their
- * words (most pairs of candidates: comparing each pair's words was most of recall's own time).
- * Then each set's sketch (sketchOf) bounds what they can share: a bit set in one sketch and not
- * in the other stands for at least one word of that set missing from the other, so most pairs
- * of sets of like size are ruled out with a few integer operations too.
+ * Whether two word sets are near-duplicates: similarity(a, b) > NEAR_DUPLICATE. The shared words
+ * are at most the smaller set, so sets whose sizes differ by more than the threshold allows are
+ * not, without comparing their words (most pairs of candidates). Then the smaller set's words are
+ * looked up until so many are missing from the other that even all the rest shared could not
+ * reach the threshold (at ~45 words each, the fourth missing word): two memories that are not
+ * near-duplicates are told apart in a few lookups. (A 128-bit sketch of each set did this before;
+ * making the sketches was most of a cold hook's 2 ms of near-duplicate checks.)
  */
 export function nearDuplicates(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const [small, large] = a.size <= b.size ? [a.size, b.size] : [b.size, a.size];
-  if (large > 0 && small / large <= NEAR_DUPLICATE) return false;
-  const sa = sketchOf(a);
-  const sb = sketchOf(b);
-  let onlyA = 0;
-  let onlyB = 0;
-  for (let i = 0; i < SKETCH_WORDS; i++) {
-    onlyA += bitCount(sa[i]! & ~sb[i]!);
-    onlyB += bitCount(sb[i]! & ~sa[i]!);
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (large.size === 0) return similarity(a, b) > NEAR_DUPLICATE;
+  if (small.size / large.size <= NEAR_DUPLICATE) return false;
+  const sizes = a.size + b.size;
+  let shared = 0;
+  let missing = 0;
+  for (const w of small) {
+    if (large.has(w)) shared++;
+    else {
+      // x / (sizes - x) grows with x: at most this many shared, the threshold is out of reach
+      const most = small.size - ++missing;
+      if (most / (sizes - most) <= NEAR_DUPLICATE) return false;
+    }
   }
-  const shared = Math.min(a.size - onlyA, b.size - onlyB);
-  if (shared / (a.size + b.size - shared) <= NEAR_DUPLICATE) return false;
-  return similarity(a, b) > NEAR_DUPLICATE;
-}
-
-/** 32-bit words in a sketch: 128 bits, one set per word of the set (FNV-1a of the word). */
-const SKETCH_WORDS = 4;
-/** Sketches of the sets compared, made once per set (a server keeps a memory's set across requests). */
-const sketches = new WeakMap<ReadonlySet<string>, Uint32Array>();
-
-export function sketchOf(set: ReadonlySet<string>): Uint32Array {
-  let sk = sketches.get(set);
-  if (sk) return sk;
-  sk = new Uint32Array(SKETCH_WORDS);
-  for (const w of set) {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
-    const bit = (h >>> 0) % (SKETCH_WORDS * 32);
-    sk[bit >>> 5]! |= 1 << (bit & 31);
-  }
-  sketches.set(set, sk);
-  return sk;
-}
-
-function bitCount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+  // as similarity() computes it, to the last bit
+  return shared / (sizes - shared) > NEAR_DUPLICATE;
 }
 
 /**

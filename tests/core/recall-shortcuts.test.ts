@@ -2,15 +2,16 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { collapseNearDuplicates, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, replacedWords, similarity, supersededAmong, type Statement } from "../../src/core/recall-rank.ts";
+import { isNumber } from "../../src/core/recall-answer.ts";
 import { makeRng, type Rng } from "../helpers/rng.ts";
 
-// Recall's shortcuts decide exactly as the plain comparisons they stand in for: the word-set
-// sketches that rule out near-duplicate pairs, the limit on near-duplicate groups, and the
+// Recall's shortcuts decide exactly as the plain comparisons they stand in for: the early way
+// out of comparing two word sets that are no near-duplicates, the limit on near-duplicate groups, and the
 // grouping of statements by what they say before a number.
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 
-describe("near-duplicate sketches", () => {
+describe("near-duplicate checks", () => {
   test("nearDuplicates is similarity > threshold, over sets at and around the threshold", () => {
     const rng = makeRng(20261127);
     const vocab = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x${(i * 7919) % 1000}`);
@@ -106,5 +107,12 @@ describe("superseded statements, grouped", () => {
       found += want.size;
     }
     assert.ok(found > 100, `${found}`);
+  });
+});
+
+describe("numbers", () => {
+  test("isNumber: ASCII digits only, or a number word (the regex asked only of a word that starts with a digit)", () => {
+    for (const w of ["0", "7", "30", "2026", "one", "twelve", "dozen", "half"]) assert.equal(isNumber(w), true, w);
+    for (const w of ["", "1a", "a1", "v2", "3.5", "-1", "١٢", "０", "ones", "twelfth", "zero"]) assert.equal(isNumber(w), false, w);
   });
 });

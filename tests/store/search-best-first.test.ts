@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import path from "node:path";
 import { test } from "node:test";
 import type { Memory } from "../../src/core/model/memory.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { createMemory } from "../../src/core/records.ts";
-import { nodeFs } from "../../src/store/fs-port.ts";
-import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import type { MemoryFilter } from "../../src/store/index-db.ts";
-import { Store } from "../../src/store/store.ts";
-import { tempDir } from "../helpers/env.ts";
+import type { Store } from "../../src/store/store.ts";
+import { storeWith } from "../helpers/memory-store.ts";
 
 // A page of the best matches (recall's candidates: Store.searchWithTerms) is ranked from the
 // full-text index's best scores first (IndexDb bestByScore), and joined to the memory rows only
@@ -18,15 +15,7 @@ import { tempDir } from "../helpers/env.ts";
 const T0 = 1_790_000_000;
 const FILLER = "alpha beta gamma delta epsilon zeta theta iota kappa lambda".split(" ");
 
-async function storeOf(memories: Memory[]): Promise<Store> {
-  const root = path.join(tempDir(), "store");
-  writeStoreSkeleton(nodeFs, root, T0);
-  const store = await Store.open(root);
-  await store.write((tx) => {
-    for (const m of memories) tx.putMemory(m);
-  });
-  return store;
-}
+const storeOf = (memories: Memory[]): Promise<Store> => storeWith(memories, T0);
 
 function memory(i: number, content: string, status: Memory["status"] = "active", project?: string): Memory {
   const m = createMemory({ content, ...(project ? { project } : {}) }, newId(), { now: T0 + i, machine: "m", user: null });
