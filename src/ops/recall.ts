@@ -3,8 +3,9 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
+import { type CountUpTo, presentTerms, reachedByOneWord } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -33,6 +34,8 @@ const NARROW_ABOVE = 1000;
  * split at or above ranking every match; 4,000 lost on one.
  */
 const RANKED_AT_MOST = 8000;
+/** Phrases are counted this far first (recall-counts.ts presentTerms): past it only when the choice needs it. */
+const PHRASES_PROBED_TO = 2000;
 /**
  * Matches are counted up to this many and no further (a common word matches much of the store,
  * and counting every match cost more than ranking the candidates): past it, total is a lower
@@ -116,8 +119,9 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const upTo = Math.max(1, Math.floor(opts.countUpTo ?? COUNT_UP_TO));
   let narrow: boolean;
   let total: number;
+  const count: CountUpTo = (match, n, filtered) => store.countMatches(match, filtered ? filter : {}, n);
   if (upTo > NARROW_ABOVE) {
-    total = await store.countMatches(terms.match, filter, upTo);
+    total = (await reachedByOneWord(terms.words, upTo, count)) ? upTo : await store.countMatches(terms.match, filter, upTo);
     narrow = total > NARROW_ABOVE;
   } else {
     // every memory, whatever its status or project: at least as many as the filtered matches;
@@ -129,7 +133,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
-  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit);
+  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -175,14 +179,16 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number): Promise<Hit[]> {
+async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo): Promise<Hit[]> {
   const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
   if (!narrow || words.length < 2) return search(all);
   // counted before they are ranked: BM25 weighs each word by how many memories hold it, which
   // costs a pass over every word's matches (each a prefix: ~3 ms of a cold hook at 10k), while
-  // the count stops at `enough`; most prompts' words are not all in `enough` memories
+  // the count stops at `enough`; most prompts' words are not all in `enough` memories.
+  // A whole word (no prefix) that no memory holds leaves nothing to count: found with a count
+  // that stops at the first match, before FTS5 merges the prefix words' lists
   const every = matchAll(words);
-  if ((await store.countMatches(every, filter, enough)) >= enough) return search(every);
+  if (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough) return search(every);
   const size = await store.countMatches(null);
   // discriminating() only asks whether a word is in more than a share of the store
   const common = Math.floor(size * COMMON_SHARE) + 1;
@@ -191,16 +197,18 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
   // a word or phrase no memory holds matches nothing and adds exactly 0 to every match's BM25:
   // left out, the search finds and ranks the same, while BM25 costs a step per term for each
   // row it ranks (a concept brings ~50 phrases, most absent from a store)
-  const present: { match: string; df: number }[] = [];
-  for (const w of discriminating(df, size)) if (df.get(w)! > 0) present.push({ match: matchAny([w]), df: df.get(w)! });
-  for (const p of phrases) {
-    const n = await store.countMatches(`"${p}"`, {}, RANKED_AT_MOST + 1);
-    if (n > 0) present.push({ match: `"${p}"`, df: n });
-  }
+  const counted = discriminating(df, size).flatMap((w) => (df.get(w)! > 0 ? [{ match: matchAny([w]), df: df.get(w)! }] : []));
+  const present = await presentTerms(counted, phrases, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
   // then the rarest of them within a bound: ranking every match of all of them grew with the
   // store (the paraphrase prompt at 50k: ~35,000 rows)
   const chosen = rarestWithin(present, RANKED_AT_MOST);
   return chosen.length ? search(chosen.join(" OR ")) : [];
+}
+
+/** Whether a word the every-word search holds whole (too short for a prefix) is in no memory. */
+async function someWholeWordAbsent(words: readonly string[], count: CountUpTo): Promise<boolean> {
+  for (const w of words) if (w.length < PREFIX_FROM && (await count(`"${w}"`, 1, false)) === 0) return true;
+  return false;
 }
 
 /**

@@ -417,9 +417,9 @@ export class IndexDb {
   }
 
   subdirs(top: string): DirRow[] {
-    return this.q("SELECT path, mtime, checked_at FROM dirs WHERE path LIKE ? ESCAPE '\\' ORDER BY path").all(
-      `${top.replace(/[\\%_]/g, "\\$&")}/%`,
-    ) as unknown as DirRow[];
+    // the paths under `top/` are those between "top/" and "top0" ("0" follows "/"): a range of
+    // the primary key, where LIKE read every folder row (both kinds, both places: 1,028 at 50k)
+    return this.q("SELECT path, mtime, checked_at FROM dirs WHERE path > ? AND path < ? ORDER BY path").all(`${top}/`, `${top}0`) as unknown as DirRow[];
   }
 
   setDir(path: string, mtime: number, checkedAt: number): void {

@@ -1,0 +1,73 @@
+import { PREFIX_FROM } from "../core/recall-rank.ts";
+
+// Counting matches no further than recall's choices need. In a large store a common word's
+// matches are many, and a prefix term ("connection"*) has FTS5 merge the lists of every word it
+// covers before the first row, whatever LIMIT says: recall's counts grew with the store although
+// each only had to tell "at least N" or which terms are rarest. Each answer here is the one the
+// full count gives; only the work differs.
+
+/** Counts the matches of an FTS5 expression (with recall's filter when `filtered`) up to `upTo`. */
+export type CountUpTo = (match: string, upTo: number, filtered: boolean) => Promise<number>;
+
+/** Words tried by reachedByOneWord before the full count: a try that fails costs a count of its own (two cost a rare query ~0.9 ms at 50k). */
+const WORDS_TRIED = 1;
+
+/**
+ * Whether one word of the query alone has `upTo` filtered matches, so the query's count up to
+ * `upTo` is `upTo`: the word as a whole term ("timeout", no prefix) matches a subset of what the
+ * query's OR matches (it holds "timeout"*), and its count stops at `upTo` without merging the
+ * lists of every word the prefix covers. Only the query's first prefix word is tried (a count of
+ * whole terms stops early by itself). false says nothing: count the query.
+ */
+export async function reachedByOneWord(words: readonly string[], upTo: number, count: CountUpTo): Promise<boolean> {
+  for (const w of words.filter((x) => x.length >= PREFIX_FROM).slice(0, WORDS_TRIED)) {
+    if ((await count(`"${w}"`, upTo, true)) >= upTo) return true;
+  }
+  return false;
+}
+
+/** A term (an FTS5 expression) and how many memories match it, counted up to some bound. */
+export interface Counted {
+  match: string;
+  df: number;
+}
+
+/**
+ * The present terms rarestWithin chooses from: `words` as counted, then each phrase that any
+ * memory holds, with its count up to `cap` — as counting every phrase up to `cap` gives them, or
+ * with a phrase's count left at `probe` (a lower bound) when that cannot change the choice.
+ * Each phrase is counted up to `probe` first: most are absent (0) or rare (exact), and a common
+ * one (a concept's "database", ~8,000 of 50,000 memories) costs a quarter of counting it to `cap`.
+ *
+ * Why the choice is the same: rarestWithin takes terms by ascending count while they fit within
+ * `atMost` and stops at the first that does not (always taking the first). Every term counted
+ * below `probe` is exact and comes before every phrase left at `probe` (their true counts are
+ * `probe` or more). If going through those exact ones stops among them, or ends with a sum to
+ * which `probe` no longer fits (and something taken), the next term cannot fit whatever its true
+ * count: the phrases left at `probe` are never reached. Otherwise they are counted up to `cap`.
+ */
+export async function presentTerms(words: readonly Counted[], phrases: readonly string[], atMost: number, cap: number, probe: number, count: CountUpTo): Promise<Counted[]> {
+  const out: Counted[] = [...words];
+  const lowerBounds: number[] = [];
+  for (const p of phrases) {
+    const match = `"${p}"`;
+    const n = await count(match, Math.min(probe, cap), false);
+    if (n === 0) continue;
+    if (n >= probe && probe < cap) lowerBounds.push(out.length);
+    out.push({ match, df: n });
+  }
+  if (lowerBounds.length === 0 || stopsBelow(out, atMost, probe)) return out;
+  for (const i of lowerBounds) out[i] = { match: out[i]!.match, df: await count(out[i]!.match, cap, false) };
+  return out;
+}
+
+/** Whether rarestWithin's walk stops before any term counted `probe` or more (see presentTerms). */
+export function stopsBelow(terms: readonly Counted[], atMost: number, probe: number): boolean {
+  const below = terms.filter((t) => t.df < probe).map((t) => t.df).sort((a, b) => a - b);
+  let sum = 0;
+  for (const [i, df] of below.entries()) {
+    if (i > 0 && sum + df > atMost) return true;
+    sum += df;
+  }
+  return below.length > 0 && sum + probe > atMost;
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import path from "node:path";
+import { test } from "node:test";
+import { newId } from "../../src/core/new-id.ts";
+import { matchAny } from "../../src/core/recall-rank.ts";
+import { createMemory } from "../../src/core/records.ts";
+import { rarestWithin } from "../../src/ops/recall.ts";
+import { type Counted, type CountUpTo, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { nodeFs } from "../../src/store/fs-port.ts";
+import { writeStoreSkeleton } from "../../src/store/init-files.ts";
+import { Store } from "../../src/store/store.ts";
+import { tempDir } from "../helpers/env.ts";
+
+// recall counts no further than its choices need (ops/recall-counts.ts): a query's count stops
+// when one word alone reaches it, and a phrase is counted to the full bound only when the choice
+// of the rarest terms could reach it. Each must give the answer the full count gives: checked on
+// a real index, against counting everything.
+
+const T0 = 1_790_000_000;
+/** Words drawn with falling weights, so counts spread from a few to most of the store. */
+const VOCAB = "connection connections timeout retried retry billing worker nightly batch postgres redis kafka replica migration cache queue kestrel codename".split(" ");
+const ABSENT = ["cockroachdb", "neo4j", "optimistic locking", "planetscale"];
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+async function storeOf(r: () => number, n: number): Promise<Store> {
+  const root = path.join(tempDir(), "store");
+  writeStoreSkeleton(nodeFs, root, T0);
+  const store = await Store.open(root);
+  await store.write((tx) => {
+    for (let i = 0; i < n; i++) {
+      const words = Array.from({ length: 3 + Math.floor(r() * 12) }, () => VOCAB[Math.floor(r() ** 2 * VOCAB.length)]!);
+      const m = createMemory({ content: words.join(" ") }, newId(), { now: T0 + i, machine: "m", user: null });
+      tx.putMemory({ ...m, status: i % 5 === 0 ? "archived" : "active" });
+    }
+  });
+  return store;
+}
+
+const filter = { statuses: ["active", "promoted"] };
+
+test("the present terms choose what counting every phrase to the bound chooses, counting less when they can", async () => {
+  const r = rng(5);
+  const store = await storeOf(r, 600);
+  try {
+    let calls = 0;
+    const count: CountUpTo = (match, upTo, filtered) => {
+      calls++;
+      return store.countMatches(match, filtered ? filter : {}, upTo);
+    };
+    let early = 0;
+    let late = 0;
+    for (let round = 0; round < 120; round++) {
+      const atMost = 20 + Math.floor(r() * 500);
+      const cap = atMost + 1;
+      const probe = 1 + Math.floor(r() * cap * 1.2);
+      const words: Counted[] = [];
+      for (const w of VOCAB) if (r() < 0.15) words.push({ match: matchAny([w]), df: await store.countMatches(matchAny([w]), {}, 10_000) });
+      const phrases = [...VOCAB, ...ABSENT, "billing worker", "nightly batch"].filter(() => r() < 0.4);
+      // counting every phrase to the bound, as recall did
+      const full: Counted[] = [...words];
+      for (const p of phrases) {
+        const df = await store.countMatches(`"${p}"`, {}, cap);
+        if (df > 0) full.push({ match: `"${p}"`, df });
+      }
+      calls = 0;
+      const present = await presentTerms(words, phrases, atMost, cap, probe, count);
+      assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}`);
+      assert.deepEqual(present.map((t) => t.match), full.map((t) => t.match), "the same terms, in the same order");
+      if (calls === phrases.length && present.some((t, i) => t.df !== full[i]!.df)) early++;
+      else late++;
+    }
+    // both ways were taken: left at the probe, and counted on
+    assert.ok(early > 10 && late > 10, `${early} decided early, ${late} counted on`);
+  } finally {
+    store.close();
+  }
+});
+
+test("stopsBelow: the walk ends before a term counted probe or more can fit, and not otherwise", () => {
+  const t = (df: number) => ({ match: String(df), df });
+  // 300 + 500 fit within 1000; 400 more would not (stops among the counted ones)
+  assert.equal(stopsBelow([t(500), t(300), t(400), t(5000)], 1000, 600), true);
+  // 300 + 500 = 800 taken; a term counted 600 or more (the probe) may fit within 2000: not decided
+  assert.equal(stopsBelow([t(500), t(300), t(5000)], 2000, 600), false);
+  // one counted 1201 or more no longer fits
+  assert.equal(stopsBelow([t(500), t(300), t(5000)], 2000, 1201), true);
+  // nothing below the probe: the rarest is always taken, whatever its count: not decided
+  assert.equal(stopsBelow([t(5000), t(9000)], 1000, 2000), false);
+  assert.equal(stopsBelow([], 1000, 2000), false);
+});
+
+test("one word reaching the bound means the query's count reaches it: whole words match within their prefix", async () => {
+  const r = rng(9);
+  const store = await storeOf(r, 500);
+  try {
+    const count: CountUpTo = (match, upTo, filtered) => store.countMatches(match, filtered ? filter : {}, upTo);
+    let reached = 0;
+    let not = 0;
+    for (let round = 0; round < 60; round++) {
+      const words = VOCAB.filter(() => r() < 0.25);
+      if (words.length === 0) continue;
+      const upTo = 1 + Math.floor(r() * 400);
+      const query = matchAny(words);
+      const full = await store.countMatches(query, filter, upTo);
+      if (await reachedByOneWord(words, upTo, count)) {
+        reached++;
+        assert.equal(full, upTo, `${query} up to ${upTo}`);
+      } else not++;
+    }
+    assert.ok(reached > 5 && not > 5, `${reached} reached, ${not} not`);
+    // the porter stem of a whole word and of its prefix form: every match of the first is one of the second
+    for (const w of ["connection", "connections", "retried", "timeout"]) {
+      const whole = await store.countMatches(`"${w}"`, {}, 100_000);
+      const both = await store.countMatches(`"${w}" AND "${w}"*`, {}, 100_000);
+      assert.ok(whole > 0);
+      assert.equal(both, whole, w);
+    }
+  } finally {
+    store.close();
+  }
+});
