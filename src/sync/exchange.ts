@@ -249,9 +249,12 @@ async function keepLocalRecords(store: Store, paths: string[]): Promise<string[]
     const id = idFromFileName(p.slice(p.lastIndexOf("/") + 1));
     return (kind === "memory" || kind === "relation") && id && !isMachineLocalPath(p) ? [{ kind, id }] : [];
   });
-  if (records.length === 0) return [];
+  // a memory is kept local only where it has a local copy (a stat or two each): without one, no
+  // write (whose refresh would look at every record folder of the store) is needed for it
+  const candidates = records.filter((r) => r.kind === "relation" || candidatePaths("memory", r.id, "local").some((p) => fs.existsSync(`${store.root}/${p}`)));
+  if (candidates.length === 0) return [];
   return store.write((tx) => {
-    const kept = records.filter((r) => tx.keepLocal(r.kind, r.id)).map((r) => r.id);
+    const kept = candidates.filter((r) => tx.keepLocal(r.kind, r.id)).map((r) => r.id);
     const n = kept.length;
     const message = `update: ${n} record${n === 1 ? "" : "s"} kept on this machine only (scope local; the remote had brought ${n === 1 ? "it" : "them"} back)`;
     tx.note("update", message, message);
