@@ -93,6 +93,47 @@ export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Pla
 }
 
 /**
+ * The plan for the record folders these files are in (store-relative paths; others are ignored),
+ * after a checkout wrote them: each such folder is listed and its files compared, as a refresh
+ * would (its mtime moved), a folder the index does not know yet through its top folder; the other
+ * folders are left to the next refresh, which looks at every folder anyway (a pull of 100 files
+ * in one folder need not stat the 1,024 shard folders of the store).
+ */
+export function planWrittenFolders(ctx: RefreshContext, paths: Iterable<string>): Plan {
+  const plan = emptyPlan();
+  const tops = new Set<string>();
+  const leaves = new Map<string, RecordKind>();
+  for (const [dir, kind] of recordFolders(paths)) {
+    const top = topDir(kind, placeOf(dir));
+    if (dir === top || ctx.index.dir(dir) === undefined) tops.add(`${kind}\0${top}`);
+    else leaves.set(dir, kind);
+  }
+  for (const key of tops) {
+    const [kind, top] = key.split("\0") as [RecordKind, string];
+    scanTop(ctx, plan, kind, top, false, "new");
+  }
+  for (const [dir, kind] of leaves) scanLeaf(ctx, plan, kind, dir, ctx.index.dir(dir), false);
+  return plan;
+}
+
+/** The record folder (a top folder or one of its shards) of each path that is in one, with its kind. */
+function recordFolders(paths: Iterable<string>): Map<string, RecordKind> {
+  const out = new Map<string, RecordKind>();
+  for (const path of paths) {
+    const slash = path.lastIndexOf("/");
+    if (slash < 0) continue;
+    const dir = path.slice(0, slash);
+    if (out.has(dir)) continue;
+    const kind = (["memory", "relation"] as const).find((k) => {
+      const top = topDir(k, placeOf(path));
+      return dir === top || (dir.startsWith(`${top}/`) && isShardDirName(dir.slice(top.length + 1)));
+    });
+    if (kind) out.set(dir, kind);
+  }
+  return out;
+}
+
+/**
  * The plan for these record files alone (store-relative paths; others are ignored): what a pull
  * is about to overwrite. Each is stat'ed against its row (racily clean ones read), so an edit
  * made in place there, which leaves its folder's mtime as it was, is found without looking at any
@@ -101,18 +142,14 @@ export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Pla
 export function planPaths(ctx: RefreshContext, paths: readonly string[]): Plan {
   const plan = emptyPlan();
   const byDir = new Map<string, { kind: RecordKind; names: string[] }>();
+  const folders = recordFolders(paths);
   for (const path of new Set(paths)) {
-    const slash = path.lastIndexOf("/");
-    if (slash < 0) continue;
-    const dir = path.slice(0, slash);
-    const kind = (["memory", "relation"] as const).find((k) => {
-      const top = topDir(k, placeOf(path));
-      return dir === top || (dir.startsWith(`${top}/`) && isShardDirName(dir.slice(top.length + 1)));
-    });
+    const dir = path.slice(0, Math.max(0, path.lastIndexOf("/")));
+    const kind = folders.get(dir);
     if (!kind) continue;
     let d = byDir.get(dir);
     if (!d) byDir.set(dir, (d = { kind, names: [] }));
-    d.names.push(path.slice(slash + 1));
+    d.names.push(path.slice(dir.length + 1));
   }
   for (const [dir, { kind, names }] of byDir) {
     const wanted = new Set(names.map((n) => `${dir}/${n}`));

@@ -15,7 +15,7 @@ import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
@@ -416,9 +416,21 @@ export class Store {
    * another file of a folder the checkout wrote into) is journaled as usual.
    */
   async absorb(written: Iterable<string>): Promise<void> {
-    this.absorbing = new Set(written);
+    const paths = new Set(written);
+    if (paths.size === 0) return;
+    this.absorbing = paths;
     try {
-      await this.refresh();
+      await this.guarded(async () => {
+        await this.codec();
+        // one plan, under the lock (the pull holds it: nothing else can write meanwhile), of the
+        // folders the checkout wrote into; every other folder is as the commit before it left it
+        const plan = this.locked(() => {
+          const p = planWrittenFolders(this.ctx, paths);
+          this.apply(p);
+          return p;
+        });
+        if (plan.upserts.length > 500) this.indexDb.analyze(); // a large pull: the planner's statistics
+      });
     } finally {
       this.absorbing = null;
     }

@@ -28,6 +28,7 @@ import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
 export interface PullResult {
   mode: "up-to-date" | "fast-forward" | "merge" | "empty-remote";
+  /** Commits of the remote's branch the local branch did not have (0 when up to date). */
   commits_in: number;
   memories_added: number;
   memories_changed: number;
@@ -86,13 +87,13 @@ function networkError(e: unknown, url: string, http: HttpClient): never {
 }
 
 /** Bring the remote's branch into the local object store; returns its commit (null: empty). */
-async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Credentials): Promise<{ theirs: string | null; commitsIn: number }> {
+async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Credentials): Promise<{ theirs: string | null }> {
   if (remote.kind === "local") {
     const theirs = await resolve(remote.gitdir, ref);
-    if (!theirs) return { theirs: null, commitsIn: 0 };
-    const commitsIn = await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
+    if (!theirs) return { theirs: null };
+    await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
     writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
-    return { theirs, commitsIn };
+    return { theirs };
   }
   const http = await httpClient(creds);
   try {
@@ -107,7 +108,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     if (stall) throw stall; // the tracking ref never names a fetch cut short
     const theirs = r.fetchHead ?? null;
     if (theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
-    return { theirs, commitsIn: theirs && theirs !== before ? 1 : 0 };
+    return { theirs };
   } catch (e) {
     // (an empty repository is not an error: fetchHead comes back null)
     if ((e as { code?: string }).code === "NotFoundError" && /HEAD/.test(String(e))) {
@@ -141,11 +142,11 @@ export type LocalStep = () => Promise<{ keep: readonly string[] }>;
 export async function pull(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep): Promise<PullResult> {
   const remote = await getRemote(store.root);
   const ref = await currentBranchRef(store.root);
-  const { theirs, commitsIn } = await fetchTheirs(store.root, remote, ref, creds);
+  const { theirs } = await fetchTheirs(store.root, remote, ref, creds);
   return store.exclusive(async () => {
     for (let attempt = 1; ; attempt++) {
       const { keep } = await local();
-      const r = await integrate(store, ref, theirs, commitsIn, author, nowSeconds, new Set(keep), attempt < EDIT_CHECKS);
+      const r = await integrate(store, ref, theirs, author, nowSeconds, new Set(keep), attempt < EDIT_CHECKS);
       if (r !== "edited") return r;
     }
   });
@@ -160,7 +161,7 @@ const EDIT_CHECKS = 3;
  * place since the index saw them (the commit's quick refresh looks only into folders whose mtime
  * moved); they are journaled, and the caller commits and merges again.
  */
-async function integrate(store: Store, ref: string, theirs: string | null, commitsIn: number, author: Author, nowSeconds: number, keep: Set<string>, checkEdits: boolean): Promise<PullResult | "edited"> {
+async function integrate(store: Store, ref: string, theirs: string | null, author: Author, nowSeconds: number, keep: Set<string>, checkEdits: boolean): Promise<PullResult | "edited"> {
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   const result: PullResult = { mode: "up-to-date", commits_in: 0, memories_added: 0, memories_changed: 0, memories_removed: 0, conflicts_resolved: 0, text_conflicts: [], skipped: [], kept_local: [], head: null };
@@ -170,11 +171,13 @@ async function integrate(store: Store, ref: string, theirs: string | null, commi
     result.mode = "empty-remote";
     return result;
   }
-  result.commits_in = commitsIn;
   // one walk near the tips tells all three cases apart: theirs is in our history (nothing to do),
   // ours in theirs (fast-forward), or neither (merge on the base)
   const bases = ours && ours !== theirs ? await mergeBases(gitdir, ours, theirs) : [];
   if (ours === theirs || (bases.length === 1 && bases[0] === theirs)) return result;
+  // the commits this pull brings into the branch: theirs not in our history (the same count
+  // whatever the transport, and however many objects it copied)
+  result.commits_in = (await commitsOnlyFrom(gitdir, theirs, ours)).commits.length;
 
   const changes = new Map<string, { before: string | null; after: string | null }>();
   let head: string;
@@ -246,9 +249,12 @@ async function keepLocalRecords(store: Store, paths: string[]): Promise<string[]
     const id = idFromFileName(p.slice(p.lastIndexOf("/") + 1));
     return (kind === "memory" || kind === "relation") && id && !isMachineLocalPath(p) ? [{ kind, id }] : [];
   });
-  if (records.length === 0) return [];
+  // a memory is kept local only where it has a local copy (a stat or two each): without one, no
+  // write (whose refresh would look at every record folder of the store) is needed for it
+  const candidates = records.filter((r) => r.kind === "relation" || candidatePaths("memory", r.id, "local").some((p) => fs.existsSync(`${store.root}/${p}`)));
+  if (candidates.length === 0) return [];
   return store.write((tx) => {
-    const kept = records.filter((r) => tx.keepLocal(r.kind, r.id)).map((r) => r.id);
+    const kept = candidates.filter((r) => tx.keepLocal(r.kind, r.id)).map((r) => r.id);
     const n = kept.length;
     const message = `update: ${n} record${n === 1 ? "" : "s"} kept on this machine only (scope local; the remote had brought ${n === 1 ? "it" : "them"} back)`;
     tx.note("update", message, message);

@@ -36,19 +36,34 @@ export function forgetPacks(gitdir: string): void {
 }
 
 /**
- * Whether a repository has an object: its loose file, or a line in a pack index found by binary
- * search (isomorphic-git would first parse every index whole). A repository that borrows objects
+ * Whether a repository has an object: a line in a pack index (read once per command, binary
+ * searched in memory, as git does; isomorphic-git would first parse every index whole), else its
+ * loose file. The packs go first: most objects a copy asks about are unchanged entries of the
+ * trees it walks, and after a repack those are packed, so a miss on the loose folder (a failing
+ * `access` each, thousands per pull) is not paid for them. A repository that borrows objects
  * from elsewhere (alternates) is asked through isomorphic-git.
  */
 export async function has(gitdir: string, oid: string): Promise<boolean> {
+  if (inPackIndex(gitdir, oid)) return true;
   if (fs.existsSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`)) return true;
-  return hasNotLoose(gitdir, oid);
+  return hasBorrowed(gitdir, oid);
 }
 
 /** has(), for an object known not to be a loose file: in a pack, or borrowed through alternates. */
 export async function hasNotLoose(gitdir: string, oid: string): Promise<boolean> {
   if (inPackIndex(gitdir, oid)) return true;
-  if (!fs.existsSync(`${gitdir}/objects/info/alternates`)) return false;
+  return hasBorrowed(gitdir, oid);
+}
+
+/** Whether a repository borrows objects (objects/info/alternates): looked at once per command. */
+const borrows = new Map<string, boolean>();
+forgetAtNextCommand(() => borrows.clear());
+
+/** Whether a repository with alternates can give an object through them. */
+async function hasBorrowed(gitdir: string, oid: string): Promise<boolean> {
+  let b = borrows.get(gitdir);
+  if (b === undefined) borrows.set(gitdir, (b = fs.existsSync(`${gitdir}/objects/info/alternates`)));
+  if (!b) return false;
   try {
     await git.readObject({ fs, gitdir, oid, format: "deflated", cache: cacheFor(gitdir) });
     return true;
@@ -56,6 +71,7 @@ export async function hasNotLoose(gitdir: string, oid: string): Promise<boolean>
     return false;
   }
 }
+
 
 export type { ObjectRef, ObjectType };
 export { describeRef };
