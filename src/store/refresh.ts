@@ -155,7 +155,7 @@ export function planPaths(ctx: RefreshContext, paths: readonly string[]): Plan {
     const wanted = new Set(names.map((n) => `${dir}/${n}`));
     const rows = new Map(ctx.index.stampsIn(dir).filter((r) => wanted.has(r.path)).map((r) => [r.path, r]));
     // a name with no file: scanFiles skips it, and its row (left in `rows`) becomes a delete
-    scanFiles(ctx, plan, kind, dir, names, ctx.index.dir(dir) !== undefined, rows);
+    scanFiles(ctx, plan, kind, dir, names, indexedBefore(ctx, kind, dir), rows);
   }
   return plan;
 }
@@ -252,8 +252,23 @@ function scanLeaf(
   const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
-  scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
+  scanFiles(ctx, plan, kind, dir, names, rec !== undefined || indexedBefore(ctx, kind, dir), rowsIn(dir));
   noteDir(ctx, plan, dir, mtime, rec);
+}
+
+/**
+ * Whether what differs in this folder changed outside memsync: the folder was indexed before, or
+ * it is a shard folder new under a top folder that was. memsync's own writes into a new shard
+ * are in the index before any refresh looks (the transaction adds their rows), a pull's are taken
+ * by absorb, and a first index (a clone, a rebuild) knows no top folder: a file the index lacks
+ * in a new shard was put there by hand (a record moved into `memories/ab/`), and must be
+ * journaled, or the next commit takes its old path's deletion alone and every other machine
+ * loses the memory.
+ */
+function indexedBefore(ctx: RefreshContext, kind: RecordKind, dir: string): boolean {
+  if (ctx.index.dir(dir) !== undefined) return true;
+  const top = topDir(kind, placeOf(dir));
+  return dir !== top && ctx.index.dir(top) !== undefined;
 }
 
 /** A record folder's mtime (null: no folder there): as the threads saw it, if they did, else from the disk. */
