@@ -178,8 +178,14 @@ function scanTop(
   const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
   const listed = rec !== undefined && rec.mtime === st.mtime && trusted(rec.mtime, rec.checked_at);
+  const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
   if (!full && listed) {
     subs = [...known.keys()];
+  } else if (asSeen) {
+    subs = asSeen;
+    const present = new Set(subs);
+    for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
+    noteDir(ctx, plan, top, st, rec);
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
@@ -217,6 +223,19 @@ function scanLeaf(
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
   scanFiles(ctx, plan, kind, dir, names, rec !== undefined, rowsIn(dir));
   noteDir(ctx, plan, dir, st, rec);
+}
+
+/**
+ * A top folder whose recorded listing stands, read by the threads (folder-snapshot.ts): when its
+ * files add up to the index's sums, its links and shard folders as their listing found them (the
+ * folder not listed again here); null otherwise. A folder with temp files is left to the listing
+ * here, which also reports a temp file that is a link as a link.
+ */
+function shardsAsSeen(ctx: RefreshContext, plan: Plan, top: string, sums: Map<string, StampSums>): string[] | null {
+  const seen = ctx.seen?.get(`${ctx.root}/${top}`);
+  if (!seen?.shards || !seen.sums || seen.sums.temps.length > 0 || !sameSums(seen.sums.disk, sums.get(top))) return null;
+  for (const name of seen.sums.links) plan.links.push(`${top}/${name}`);
+  return seen.shards.map((name) => `${top}/${name}`);
 }
 
 /** A record folder's stat: as the threads saw it, if they did, else from the disk. */
