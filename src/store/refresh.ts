@@ -48,6 +48,28 @@ export interface RefreshContext {
   codec: Codec | null;
   /** The record folders as threads saw them just before (parallel-snapshot.ts): read instead of the disk where present. */
   seen?: SeenFolders;
+  /** The index's record folders, read ahead (readIndexFolders): a full refresh reads them instead of the index. */
+  folders?: IndexFolders;
+}
+
+/**
+ * What a full refresh reads of the index's record folders: each kind's folder sums, and each top
+ * folder's row and recorded shard folders. status reads them while its threads stat, so the look
+ * after the threads does not wait for them; a row changed since makes a difference the look
+ * finds, and the locked refresh that follows reads everything again.
+ */
+export interface IndexFolders {
+  sums: Map<RecordKind, Map<string, StampSums>>;
+  tops: Map<string, { rec: DirRow | undefined; subs: DirRow[] }>;
+}
+
+export function readIndexFolders(index: IndexDb, kinds: readonly RecordKind[] = ["memory", "relation"]): IndexFolders {
+  const folders: IndexFolders = { sums: new Map(), tops: new Map() };
+  for (const kind of kinds) {
+    folders.sums.set(kind, index.folderSums(kind));
+    for (const top of topDirs(kind)) folders.tops.set(top, { rec: index.dir(top), subs: index.subdirs(top) });
+  }
+  return folders;
 }
 
 export function emptyPlan(): Plan {
@@ -71,7 +93,7 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
   for (const kind of kinds) {
     // a full refresh compares most folders by their sums, and loads rows only for the others
     const rowsIn = full ? lazyRows(ctx, kind) : rowsFromIndex(ctx);
-    const sums = full ? ctx.index.folderSums(kind) : null;
+    const sums = full ? (ctx.folders?.sums.get(kind) ?? ctx.index.folderSums(kind)) : null;
     for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full, "all", rowsIn, sums);
   }
   return plan;
@@ -168,8 +190,9 @@ function scanTop(
   sums: Map<string, StampSums> | null = null,
 ): void {
   const st = folderStat(ctx, top);
-  const rec = ctx.index.dir(top);
-  const recordedSubs = ctx.index.subdirs(top);
+  const ahead = full ? ctx.folders?.tops.get(top) : undefined;
+  const rec = ahead ? ahead.rec : ctx.index.dir(top);
+  const recordedSubs = ahead ? ahead.subs : ctx.index.subdirs(top);
   if (!st?.isDir) {
     if (rec || ctx.index.filesIn(top).length) forgetDir(ctx, plan, top);
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);

@@ -9,7 +9,7 @@ import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { startSnapshot } from "../../src/store/parallel-snapshot.ts";
-import { planIsEmpty, planRefresh, type RefreshContext } from "../../src/store/refresh.ts";
+import { planIsEmpty, planRefresh, readIndexFolders, type RefreshContext } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsync, tempDir } from "../helpers/env.ts";
 import { countRowLoads } from "../helpers/row-loads.ts";
@@ -62,7 +62,8 @@ async function bothPlans(store: Store) {
   const ctx: RefreshContext = { fs: nodeFs, index: store.index, root: store.root, now: () => Date.now() + 10_000, codec: null };
   const pending = startSnapshot(store.root, store.index.fileCount());
   assert.ok(pending, "threads are started for the store (Bun, threshold 0)");
-  // as status does its other work first: the threads start and take the folders (a few ms)
+  // as status does its other work first (the index's folders among it): the threads start and take the folders (a few ms)
+  const folders = readIndexFolders(store.index);
   await new Promise((r) => setTimeout(r, 300));
   const seen = await pending.finish();
   const now = Date.now() + 10_000;
@@ -70,7 +71,7 @@ async function bothPlans(store: Store) {
   // listing stands is not listed again: its shard folders are the threads' listing's)
   const listed: string[] = [];
   const counting = { ...nodeFs, readdir: (p: string) => (listed.push(path.relative(store.root, p)), nodeFs.readdir(p)) };
-  const viaThreads = planRefresh({ ...ctx, fs: counting, now: () => now, seen }, true);
+  const viaThreads = planRefresh({ ...ctx, fs: counting, now: () => now, seen, folders }, true);
   const fromDisk = planRefresh({ ...ctx, now: () => now }, true);
   return { viaThreads, fromDisk, seen, listed };
 }
