@@ -58,6 +58,12 @@ export interface SeenFolder {
   stat: FileStat | null | undefined;
   /** undefined: not read whole; compare from the disk. */
   sums?: { disk: StampSums; temps: string[]; links: string[] };
+  /**
+   * A top folder's shard folders, from the listing that named the threads' folders (made before
+   * the folder's stat above): the refresh takes them instead of listing the folder again when
+   * that stat shows the recorded listing.
+   */
+  shards?: string[];
 }
 
 /** Folders by absolute path. */

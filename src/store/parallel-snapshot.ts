@@ -56,9 +56,10 @@ function threadCount(): number {
   return Math.max(0, Math.min(3, n - 1, idleCores(n)));
 }
 
-/** The record folders a full refresh looks at: each top folder and its shard folders (absolute paths). */
-function recordFolders(root: string, kinds: readonly RecordKind[]): string[] {
-  const out: string[] = [];
+/** The record folders a full refresh looks at: each top folder and its shard folders (absolute paths), and each top folder's shard names. */
+function recordFolders(root: string, kinds: readonly RecordKind[]): { paths: string[]; shards: Map<string, string[]> } {
+  const paths: string[] = [];
+  const shards = new Map<string, string[]>();
   for (const kind of kinds) {
     for (const top of topDirs(kind)) {
       const dir = `${root}/${top}`;
@@ -68,11 +69,14 @@ function recordFolders(root: string, kinds: readonly RecordKind[]): string[] {
       } catch {
         continue; // not there (or unreadable): the refresh asks the disk itself
       }
-      out.push(dir);
-      for (const e of entries) if (e.isDirectory() && isShardDirName(e.name)) out.push(`${dir}/${e.name}`);
+      paths.push(dir);
+      // the refresh's own test of a shard folder (refresh.ts scanTop), on the same kind of listing
+      const names = entries.filter((e) => e.isDirectory() && isShardDirName(e.name)).map((e) => e.name);
+      shards.set(dir, names);
+      for (const name of names) paths.push(`${dir}/${name}`);
     }
   }
-  return out;
+  return { paths, shards };
 }
 
 interface Thread {
@@ -85,7 +89,8 @@ interface Thread {
   onNote: (() => void) | null;
 }
 
-function startThread(job: SnapshotJob): Thread {
+/** A thread, started; it waits for its job (a SnapshotJob message). */
+function startThread(): Thread {
   const t: Thread = { worker: null, notes: new Map(), ended: Promise.resolve(false), onNote: null };
   let worker: Worker;
   try {
@@ -111,7 +116,6 @@ function startThread(job: SnapshotJob): Thread {
   });
   // never what keeps the process alive
   (worker as Worker & { unref?: () => void }).unref?.();
-  worker.postMessage(job);
   return t;
 }
 
@@ -137,11 +141,13 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
   if (runtimeName !== "bun" || files < min || typeof SharedArrayBuffer === "undefined") return null;
   const n = threadCount();
   if (n < 1) return null;
-  const paths = recordFolders(root, kinds);
+  // the threads start first: their start-up (a new JS world each) overlaps the listing here
+  const threads = Array.from({ length: n }, () => startThread());
+  const { paths, shards } = recordFolders(root, kinds);
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
   const fault = env("MEMSYNC_STAT_WORKER_FAULT");
-  const threads = Array.from({ length: n }, (_, k) => startThread({ claims, results, paths, id: k + 1, ...(fault ? { fault } : {}) }));
+  threads.forEach((t, k) => t.worker?.postMessage({ claims, results, paths, id: k + 1, ...(fault ? { fault } : {}) } satisfies SnapshotJob));
   const stop = () => {
     for (const t of threads) t.worker?.terminate();
   };
@@ -184,6 +190,10 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
           else again.push(u);
         }
         for (const u of again) take(u);
+        for (const [top, names] of shards) {
+          const folder = seen.get(top);
+          if (folder) folder.shards = names;
+        }
         return seen;
       } finally {
         stop();

@@ -48,6 +48,28 @@ export interface RefreshContext {
   codec: Codec | null;
   /** The record folders as threads saw them just before (parallel-snapshot.ts): read instead of the disk where present. */
   seen?: SeenFolders;
+  /** The index's record folders, read ahead (readIndexFolders): a full refresh reads them instead of the index. */
+  folders?: IndexFolders;
+}
+
+/**
+ * What a full refresh reads of the index's record folders: each kind's folder sums, and each top
+ * folder's row and recorded shard folders. status reads them while its threads stat, so the look
+ * after the threads does not wait for them; a row changed since makes a difference the look
+ * finds, and the locked refresh that follows reads everything again.
+ */
+export interface IndexFolders {
+  sums: Map<RecordKind, Map<string, StampSums>>;
+  tops: Map<string, { rec: DirRow | undefined; subs: DirRow[] }>;
+}
+
+export function readIndexFolders(index: IndexDb, kinds: readonly RecordKind[] = ["memory", "relation"]): IndexFolders {
+  const folders: IndexFolders = { sums: new Map(), tops: new Map() };
+  for (const kind of kinds) {
+    folders.sums.set(kind, index.folderSums(kind));
+    for (const top of topDirs(kind)) folders.tops.set(top, { rec: index.dir(top), subs: index.subdirs(top) });
+  }
+  return folders;
 }
 
 export function emptyPlan(): Plan {
@@ -71,7 +93,7 @@ export function planRefresh(ctx: RefreshContext, full: boolean, kinds: readonly 
   for (const kind of kinds) {
     // a full refresh compares most folders by their sums, and loads rows only for the others
     const rowsIn = full ? lazyRows(ctx, kind) : rowsFromIndex(ctx);
-    const sums = full ? ctx.index.folderSums(kind) : null;
+    const sums = full ? (ctx.folders?.sums.get(kind) ?? ctx.index.folderSums(kind)) : null;
     for (const top of topDirs(kind)) scanTop(ctx, plan, kind, top, full, "all", rowsIn, sums);
   }
   return plan;
@@ -205,8 +227,9 @@ function scanTop(
   sums: Map<string, StampSums> | null = null,
 ): void {
   const mtime = folderMtime(ctx, top);
-  const rec = ctx.index.dir(top);
-  const recordedSubs = ctx.index.subdirs(top);
+  const ahead = full ? ctx.folders?.tops.get(top) : undefined;
+  const rec = ahead ? ahead.rec : ctx.index.dir(top);
+  const recordedSubs = ahead ? ahead.subs : ctx.index.subdirs(top);
   if (mtime === null) {
     if (rec || ctx.index.filesIn(top).length) forgetDir(ctx, plan, top);
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
@@ -215,8 +238,14 @@ function scanTop(
   const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
   const listed = rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
+  const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
   if (!full && listed) {
     subs = [...known.keys()];
+  } else if (asSeen) {
+    subs = asSeen;
+    const present = new Set(subs);
+    for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
+    noteDir(ctx, plan, top, mtime, rec);
   } else {
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
@@ -269,6 +298,19 @@ function indexedBefore(ctx: RefreshContext, kind: RecordKind, dir: string): bool
   if (ctx.index.dir(dir) !== undefined) return true;
   const top = topDir(kind, placeOf(dir));
   return dir !== top && ctx.index.dir(top) !== undefined;
+}
+
+/**
+ * A top folder whose recorded listing stands, read by the threads (folder-snapshot.ts): when its
+ * files add up to the index's sums, its links and shard folders as their listing found them (the
+ * folder not listed again here); null otherwise. A folder with temp files is left to the listing
+ * here, which also reports a temp file that is a link as a link.
+ */
+function shardsAsSeen(ctx: RefreshContext, plan: Plan, top: string, sums: Map<string, StampSums>): string[] | null {
+  const seen = ctx.seen?.get(`${ctx.root}/${top}`);
+  if (!seen?.shards || !seen.sums || seen.sums.temps.length > 0 || !sameSums(seen.sums.disk, sums.get(top))) return null;
+  for (const name of seen.sums.links) plan.links.push(`${top}/${name}`);
+  return seen.shards.map((name) => `${top}/${name}`);
 }
 
 /** A record folder's mtime (null: no folder there): as the threads saw it, if they did, else from the disk. */

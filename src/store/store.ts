@@ -15,7 +15,7 @@ import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, emptyPlan, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
@@ -358,15 +358,16 @@ export class Store {
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
    * loads the schemas, only when something changed.
    */
-  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean; seen?: SeenFolders } = {}): Promise<Plan> {
+  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean; seen?: SeenFolders; folders?: IndexFolders } = {}): Promise<Plan> {
     return this.guarded(async () => {
       if (full) {
         // `lookFirst` (status): a lock-free look, and the lock only when it found something to
         // apply, so writers beside a check of a healthy store never wait for its O(store) stats;
         // a change found costs the stats twice. `seen`: the look reads the record folders as
-        // threads saw them (parallel-snapshot.ts); what the lock then applies is stat'ed again.
+        // threads saw them (parallel-snapshot.ts), and `folders` the index's folders read while
+        // they stat; what the lock then applies is stat'ed and read again.
         if (opts.lookFirst) {
-          const look = planRefresh({ ...this.ctx, codec: null, ...(opts.seen ? { seen: opts.seen } : {}) }, true, kinds);
+          const look = planRefresh({ ...this.ctx, codec: null, ...(opts.seen ? { seen: opts.seen } : {}), ...(opts.folders ? { folders: opts.folders } : {}) }, true, kinds);
           if (planIsEmpty(look) && look.temps.length === 0) return look;
         }
         // a full refresh stats every record file: do that once, under the lock, schemas at hand

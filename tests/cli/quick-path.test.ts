@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
 import fs from "node:fs";
 import path from "node:path";
-import { filesUnder, memsync, tempDir } from "../helpers/env.ts";
+import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
 import { relatedPair } from "../helpers/related-pair.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
@@ -77,6 +77,32 @@ describe("quick save: the same memory and output as through the parser", () => {
   }
 });
 
+// A plain status, the same way: a healthy store, one with a record file edited in place and a
+// temp file left by a write, and a folder that is no store (unavailable: its own exit code).
+describe("quick status: the same answers as through the parser", () => {
+  const store = newStore();
+  memsync(["save", "Use cursor pagination for list endpoints"], { env: { MEMSYNC_HOME: store } });
+  const damaged = newStore();
+  memsync(["save", "Retry the billing worker's connection with backoff"], { env: { MEMSYNC_HOME: damaged } });
+  const file = filesUnder(path.join(damaged, "memories"), ".json")[0]!;
+  fs.writeFileSync(file, "{ not json");
+  fs.writeFileSync(path.join(path.dirname(file), ".left-by-a-write.json.tmp"), "x");
+  memsync(["--store", damaged, "status"]); // the index takes the damage in before the comparisons
+  const none = path.join(tempDir(), "no-store-here");
+  for (const [label, root] of [["healthy", store], ["degraded", damaged], ["unavailable", none]] as const) {
+    for (const args of [["status"], ["status", "--json"], ["--json", "status"]]) {
+      test(`${label}: ${args.join(" ")}`, () => {
+        assert.ok(quickRoute(["--store", root, ...args]), "this form takes the quick path");
+        const quick = memsync(["--store", root, ...args]);
+        const parsed = memsync(["--store", root, ...args, "--"]);
+        assert.deepEqual(quick, parsed);
+        if (label === "healthy") assert.equal(quick.code, 0, quick.stderr);
+        else assert.match(quick.stdout, label === "degraded" ? /degraded/ : /unavailable/);
+      });
+    }
+  }
+});
+
 test("the version line: the same as through the parser", () => {
   for (const form of ["--version", "-v", "version"]) {
     assert.ok(quickRoute([form]), form);
@@ -110,11 +136,14 @@ describe("quick route: only the forms it reads exactly", () => {
       ["get", id, "--"],
       ["--version", "--json"],
       ["get", id, "--version"],
+      ["status", "now"],
+      ["status", "--verbose"],
+      ["status", "--"],
       [],
     ]) assert.equal(quickRoute(argv), null, argv.join(" "));
   });
   test("forms it takes", () => {
-    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"], ["save", "text", "-t", "a", "--tag=b", "--json"]]) {
+    for (const argv of [["get", id], ["open", id, id], ["--store", "/tmp/s", "get", id, "--json"], ["hook", "UserPromptSubmit"], ["--store", "/x", "hook", "Stop"], ["merge-driver", "a", "b", "c", "d", "e"], ["save", "text", "-t", "a", "--tag=b", "--json"], ["status"], ["--store", "/x", "status", "--json"]]) {
       assert.notEqual(quickRoute(argv), null, argv.join(" "));
     }
   });

@@ -9,7 +9,7 @@ import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { startSnapshot } from "../../src/store/parallel-snapshot.ts";
-import { planIsEmpty, planRefresh, type RefreshContext } from "../../src/store/refresh.ts";
+import { planIsEmpty, planRefresh, readIndexFolders, type RefreshContext } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsync, tempDir } from "../helpers/env.ts";
 import { countRowLoads } from "../helpers/row-loads.ts";
@@ -62,13 +62,18 @@ async function bothPlans(store: Store) {
   const ctx: RefreshContext = { fs: nodeFs, index: store.index, root: store.root, now: () => Date.now() + 10_000, codec: null };
   const pending = startSnapshot(store.root, store.index.fileCount());
   assert.ok(pending, "threads are started for the store (Bun, threshold 0)");
-  // as status does its other work first: the threads start and take the folders (a few ms)
+  // as status does its other work first (the index's folders among it): the threads start and take the folders (a few ms)
+  const folders = readIndexFolders(store.index);
   await new Promise((r) => setTimeout(r, 300));
   const seen = await pending.finish();
   const now = Date.now() + 10_000;
-  const viaThreads = planRefresh({ ...ctx, now: () => now, seen }, true);
+  // the folders the plan through the threads still lists itself (a top folder whose recorded
+  // listing stands is not listed again: its shard folders are the threads' listing's)
+  const listed: string[] = [];
+  const counting = { ...nodeFs, readdir: (p: string) => (listed.push(path.relative(store.root, p)), nodeFs.readdir(p)) };
+  const viaThreads = planRefresh({ ...ctx, fs: counting, now: () => now, seen, folders }, true);
   const fromDisk = planRefresh({ ...ctx, now: () => now }, true);
-  return { viaThreads, fromDisk, seen };
+  return { viaThreads, fromDisk, seen, listed };
 }
 
 /** The record folders a full refresh reads: the top folders there are and their shard folders. */
@@ -88,10 +93,11 @@ describe("status's folders stat'ed by threads", () => {
     const { store } = await settledStore(40);
     try {
       const loads = countRowLoads(store);
-      const { viaThreads, fromDisk, seen } = await bothPlans(store);
+      const { viaThreads, fromDisk, seen, listed } = await bothPlans(store);
       assert.equal(loads.n, 0, "the threads' sums are the index's: no folder compared row by row");
       loads.restore();
       assert.deepEqual(viaThreads, fromDisk);
+      assert.deepEqual(listed, [], "no folder listed again: the threads' listing of the top folders stands");
       assert.ok(planIsEmpty(viaThreads));
       // the top folders and the five shard folders, each read whole
       assert.ok(seen.size >= 6);
@@ -119,6 +125,8 @@ describe("status's folders stat'ed by threads", () => {
       fs.writeFileSync(path.join(root, "memories", "d0", `.${newId()}.json.abc123${TEMP_SUFFIX}`), "{");
       fs.symlinkSync(tempDir(), path.join(root, "memories", "e1", "elsewhere"));
       fs.symlinkSync(file(ms[4]!), path.join(root, "memories", "a7", `${newId().slice(0, -2)}a7.json`));
+      // and in the top folder: a link to a folder (it stays; later plans take it from the threads' listing)
+      fs.symlinkSync(tempDir(), path.join(root, "memories", "top-link"));
       fs.mkdirSync(path.join(root, "memories", "ff"));
       fs.writeFileSync(path.join(root, "memories", "f0"), "a file named like a shard folder");
       const first = await bothPlans(store);
@@ -139,6 +147,8 @@ describe("status's folders stat'ed by threads", () => {
       const second = await bothPlans(store);
       assert.deepEqual(second.viaThreads, second.fromDisk);
       assert.equal(second.viaThreads.temps.length, 1);
+      assert.ok(second.viaThreads.links.includes("memories/top-link"), "the top folder's link, from the threads' listing");
+      assert.ok(!second.listed.includes("memories"), "the top folder was not listed again");
     } finally {
       store.close();
     }

@@ -1,8 +1,8 @@
 import type { Flags } from "./options.ts";
 
 // The commands run most often skip the command-line parser: a Claude Code hook (every prompt),
-// git's merge driver (every conflicted file), the version line, and `get ID...` and `save TEXT
-// [--tag T]` in their plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
+// git's merge driver (every conflicted file), the version line, and `get ID...`, `save TEXT
+// [--tag T]` and `status` (measured against `git status`, issue 16) in their plain forms. Evaluating cac and declaring a command to it cost ~1-3 ms of a start the empty Bun
 // program does in ~5 (issue 16). Each runs the very function the parser's path runs, with the
 // flags that path would give it; anything else (another option, "--", a value mri would read as a
 // number) takes the parser.
@@ -18,7 +18,9 @@ export function quickRoute(argv: readonly string[]): Run | null {
   const get = plainGet(argv);
   if (get) return () => answer(get.flags, async () => (await import("./commands/read.ts")).get(get.ids, get.flags));
   const save = plainSave(argv);
-  return save && (() => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags)));
+  if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
+  const status = plainStatus(argv);
+  return status && (() => answer(status, async () => (await import("./commands/admin.ts")).status(status)));
 }
 
 /**
@@ -27,6 +29,8 @@ export function quickRoute(argv: readonly string[]): Run | null {
  * version line. Every other command asks for the usual JIT first (src/main.ts).
  */
 export function isBrief(argv: readonly string[]): boolean {
+  // status stats every record file: at 10k-50k it runs long enough for the usual JIT to pay
+  if (plainStatus(argv)) return false;
   if (quickRoute(argv)) return true;
   return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
 }
@@ -104,6 +108,12 @@ function plainGet(argv: readonly string[]): { ids: string[]; flags: Flags } | nu
 function plainSave(argv: readonly string[]): Plain | null {
   const p = plainForm(argv, true);
   return p && p.command === "save" && p.words.length > 0 ? p : null;
+}
+
+/** `[--store DIR] [--json] status`: its flags, or null. */
+function plainStatus(argv: readonly string[]): Flags | null {
+  const p = plainForm(argv, false);
+  return p && p.command === "status" && p.words.length === 0 ? p.flags : null;
 }
 
 /** Run a command's function and print what it gives, or its error, as the parser's path does. */
