@@ -13,7 +13,8 @@ import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { descendsFrom, mergeBases } from "./commit-graph.ts";
 import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
 import { copyObjects, objectsOnlyFrom } from "./push-objects.ts";
-import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import { copyReachable, diffTrees, readBlobText, resolve as resolveThroughGit, treeOf } from "./objects.ts";
+import { readRef } from "./connectivity.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import type { HttpClient } from "./http-client.ts";
@@ -117,6 +118,11 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     }
     networkError(e, remote.url, http);
   }
+}
+
+/** The commit a ref names: its file or packed-refs read here, anything else (a symbolic ref) through isomorphic-git. */
+async function resolve(gitdir: string, ref: string): Promise<string | null> {
+  return readRef(gitdir, ref) ?? resolveThroughGit(gitdir, ref);
 }
 
 function countChanges(result: PullResult, changes: Map<string, { before: string | null; after: string | null }>): void {
