@@ -29,10 +29,18 @@ function scenario(): { dir: string; gitdir: string; remote: string; old: string;
   assert.equal(git(root, "init", "-q", "-b", "main", dir).status, 0);
   for (let i = 0; i < 60; i++) write(dir, `memories/${(i % 6).toString(16).padStart(2, "0")}/m${i}.json`, `{"n":${i}}\n`);
   write(dir, ".meta.json", "{}\n");
+  // names whose order in a tree is git's, not a plain string order ("x.json" before the folder "x")
+  write(dir, "x/in.json", "in\n");
+  write(dir, "x.json", "x\n");
+  write(dir, "x0.json", "x0\n");
   const old = commitAll(dir, "base");
   const remote = path.join(root, "hub.git");
   assert.equal(git(root, "clone", "-q", "--bare", dir, remote).status, 0);
   write(dir, "memories/02/m2.json", `{"n":"two"}\n`);
+  write(dir, "x/in.json", "in, changed\n");
+  write(dir, "x-y.json", "new\n");
+  write(dir, "é.json", "accent\n");
+  fs.rmSync(path.join(dir, "x0.json"));
   commitAll(dir, "edit one");
   assert.equal(git(dir, "checkout", "-qb", "side").status, 0);
   write(dir, "memories/0a/new.json", `{"n":"new"}\n`);
