@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { unavailable } from "../core/errors.ts";
+import { sha1 } from "./sha1.ts";
 
 // Updating a few entries of git's index (.git/index) without isomorphic-git's full round trip,
 // which re-parses and re-serializes every entry through its object model (44-64 ms for one path
@@ -191,7 +192,7 @@ async function patchedBytes(buf: Uint8Array, changes: IndexChanges): Promise<Uin
     out.set(b, w);
     w += b.length;
   }
-  out.set(new Uint8Array(await crypto.subtle.digest("SHA-1", out.subarray(0, size))), size);
+  out.set(sha1(out.subarray(0, size)), size);
   return out;
 }
 

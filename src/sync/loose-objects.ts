@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { concatBytes } from "../core/bytes.ts";
 import { objectWritten } from "./fault.ts";
+import { sha1Hex } from "./sha1.ts";
 import { zlibDeflate, zlibInflate } from "./zlib.ts";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
@@ -13,12 +14,6 @@ export type TreeEntry = { mode: string; path: string; oid: string; type: "blob" 
 
 const enc = new TextEncoder();
 
-function hex(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return s;
-}
-
 function framed(type: string, content: Uint8Array): Uint8Array<ArrayBuffer> {
   const header = enc.encode(`${type} ${content.length}\0`);
   const raw = new Uint8Array(header.length + content.length);
@@ -29,7 +24,7 @@ function framed(type: string, content: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** An object's id, as `git hash-object -t <type>` gives it. */
 export async function hashObject(type: "blob" | "tree" | "commit", content: Uint8Array): Promise<string> {
-  return hex(new Uint8Array(await crypto.subtle.digest("SHA-1", framed(type, content))));
+  return sha1Hex(framed(type, content));
 }
 
 /**
@@ -38,7 +33,7 @@ export async function hashObject(type: "blob" | "tree" | "commit", content: Uint
  */
 export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
   const raw = framed(type, content);
-  const oid = hex(new Uint8Array(await crypto.subtle.digest("SHA-1", raw)));
+  const oid = sha1Hex(raw); // (synchronous and native: Web Crypto's digest costs a promise, a copy and a thread hop per object)
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
   const file = `${dir}/${oid.slice(2)}`;
   if (fs.existsSync(file)) return oid;
