@@ -10,6 +10,7 @@ import { settleRedo } from "../store/redo.ts";
 import { idFromFileName, KIND_DIR, META_FILE } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { recoverCheckout, syncGitIndex } from "./checkout.ts";
+import { headBranch, readRef } from "./connectivity.ts";
 import { readCommitState, writeCommitState } from "./commit-state.ts";
 import { commitContent, treeContent, writeLooseObject } from "./loose-objects.ts";
 import { type PackInput, type PackObjectType, PackWriter } from "./pack-write.ts";
@@ -234,13 +235,9 @@ class BatchSink implements ObjectSink {
 export { writeCommitState } from "./commit-state.ts";
 export { syncGitIndex } from "./checkout.ts";
 
+/** The branch HEAD names (read from the file, as git does; isomorphic-git's resolveRef cost ~1 ms a call); refs/heads/main when detached or unset. */
 export async function currentBranchRef(dir: string): Promise<string> {
-  try {
-    const ref = await git.resolveRef({ fs, dir, ref: "HEAD", depth: 1 });
-    return ref.startsWith("refs/") ? ref : "refs/heads/main";
-  } catch {
-    return "refs/heads/main";
-  }
+  return headBranch(`${dir}/.git`) ?? "refs/heads/main";
 }
 
 const dec = new TextDecoder();
@@ -314,7 +311,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   const branch = await currentBranchRef(dir);
   let head: string | null = null;
   try {
-    head = await git.resolveRef({ fs, dir, ref: branch });
+    head = readRef(gitdir, branch) ?? (await git.resolveRef({ fs, dir, ref: branch }));
   } catch {
     head = null;
   }

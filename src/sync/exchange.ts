@@ -12,7 +12,9 @@ import { kindOfPath } from "./merge-file.ts";
 import { mergeTrees, type Versions } from "./merge-tree.ts";
 import { descendsFrom, mergeBases } from "./commit-graph.ts";
 import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
-import { copyReachable, diffTrees, readBlobText, resolve, treeOf } from "./objects.ts";
+import { copyObjects, objectsOnlyFrom } from "./push-objects.ts";
+import { copyReachable, diffTrees, readBlobText, resolve as resolveThroughGit, treeOf } from "./objects.ts";
+import { readRef } from "./connectivity.ts";
 import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import type { HttpClient } from "./http-client.ts";
@@ -92,7 +94,8 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     const theirs = await resolve(remote.gitdir, ref);
     if (!theirs) return { theirs: null };
     await copyReachable(remote.gitdir, `${dir}/.git`, theirs);
-    writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
+    // (unchanged, the usual case of a push's sync: no rewrite and fsync of the same id)
+    if ((await resolve(`${dir}/.git`, TRACKING)) !== theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs };
   }
   const http = await httpClient(creds);
@@ -116,6 +119,11 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     }
     networkError(e, remote.url, http);
   }
+}
+
+/** The commit a ref names: its file or packed-refs read here, anything else (a symbolic ref) through isomorphic-git. */
+async function resolve(gitdir: string, ref: string): Promise<string | null> {
+  return readRef(gitdir, ref) ?? resolveThroughGit(gitdir, ref);
 }
 
 function countChanges(result: PullResult, changes: Map<string, { before: string | null; after: string | null }>): void {
@@ -380,8 +388,10 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
       out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
       continue;
     }
-    out.commits_out = (await commitsAhead(dir)) ?? 0;
-    await copyReachable(gitdir, remoteDir, mine);
+    // only the commits the remote lacks, and of their trees only what differs from their parents'
+    const { commits } = await commitsOnlyFrom(gitdir, mine, remoteHead);
+    out.commits_out = commits.length;
+    await copyObjects(gitdir, remoteDir, await objectsOnlyFrom(gitdir, commits));
     if (await casRef(remoteDir, ref, remoteHead, mine, (g) => resolve(g, ref))) {
       // a first push names the branch the remote's HEAD points at, so a clone checks it out
       if (!remoteHead) fs.writeFileSync(`${remoteDir}/HEAD`, `ref: ${ref}\n`);
@@ -431,8 +441,9 @@ export async function commitsAhead(dir: string): Promise<number | null> {
   const local = await resolve(`${dir}/.git`, ref);
   const tracked = await resolve(`${dir}/.git`, TRACKING);
   if (!local) return 0;
-  if (!tracked) return (await git.log({ fs, dir, ref: local, depth: 10_000 })).length;
-  return local === tracked ? 0 : (await commitsOnlyFrom(`${dir}/.git`, local, tracked)).commits.length;
+  if (local === tracked) return 0;
+  // (each commit once: isomorphic-git's log listed a commit reached through both sides of a merge twice)
+  return (await commitsOnlyFrom(`${dir}/.git`, local, tracked)).commits.length;
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { unavailable } from "../core/errors.ts";
+import { sha1 } from "./sha1.ts";
 
 // Updating a few entries of git's index (.git/index) without isomorphic-git's full round trip,
 // which re-parses and re-serializes every entry through its object model (44-64 ms for one path
@@ -42,48 +43,94 @@ function compareBytes(x: Uint8Array, y: Uint8Array): number {
   return x.length - y.length;
 }
 
-interface ParsedIndex {
+/**
+ * Where each entry of an index starts (`starts[count]`: where the entries end), found in one pass
+ * with no object per entry (a 50k store's index has 65,000), and whether any is at a merge stage;
+ * null: a format this does not patch.
+ */
+interface IndexLayout {
   version: number;
-  entries: { name: Uint8Array; bytes: Uint8Array; stage: number }[];
+  count: number;
+  starts: Uint32Array;
+  unmerged: boolean;
 }
 
-/** The entries of an index (slices of the file, nothing copied); null: a format this does not patch. */
-function parseIndex(buf: Uint8Array): ParsedIndex | null {
-  if (buf.length === 0) return { version: 2, entries: [] };
+function layoutOf(buf: Uint8Array): IndexLayout | null {
+  if (buf.length === 0) return { version: 2, count: 0, starts: new Uint32Array([12]), unmerged: false };
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   if (buf.length < 32 || dec.decode(buf.subarray(0, 4)) !== "DIRC") return null;
   const version = view.getUint32(4);
   if (version !== 2 && version !== 3) return null;
   const count = view.getUint32(8);
-  const entries: ParsedIndex["entries"] = [];
+  if (count > (buf.length - 32) / 62) return null;
+  const starts = new Uint32Array(count + 1);
+  let unmerged = false;
   let at = 12;
   for (let i = 0; i < count; i++) {
     if (at + 62 > buf.length - 20) return null;
-    const flags = view.getUint16(at + 60);
-    const nameAt = at + 62 + (flags & 0x4000 ? 2 : 0);
-    let end = nameAt + (flags & 0xfff);
+    starts[i] = at;
+    const flags = (buf[at + 60]! << 8) | buf[at + 61]!;
+    if (flags & 0x3000) unmerged = true;
+    let end = at + 62 + (flags & 0x4000 ? 2 : 0) + (flags & 0xfff);
     while (end < buf.length && buf[end] !== 0) end++; // a name of 0xfff bytes or more: find its end
-    const len = Math.ceil((end - at + 1) / 8) * 8;
-    entries.push({ name: buf.subarray(nameAt, end), bytes: buf.subarray(at, at + len), stage: (flags >> 12) & 3 });
-    at += len;
+    at += Math.ceil((end - at + 1) / 8) * 8;
   }
+  starts[count] = at;
   // a split index ("link") or a sparse one ("sdir") needs its extension: refuse to drop it
   for (let p = at; p + 8 <= buf.length - 20; ) {
     const sig = dec.decode(buf.subarray(p, p + 4));
     if (sig === "link" || sig === "sdir") return null;
     p += 8 + view.getUint32(p + 4);
   }
-  return { version, entries };
+  return { version, count, starts, unmerged };
 }
 
-/** Paths git's index holds at a merge stage (a conflict native git left unresolved). */
+/** The path of the entry starting at `at` (a view into the index). */
+function nameAt(buf: Uint8Array, at: number): Uint8Array {
+  const flags = (buf[at + 60]! << 8) | buf[at + 61]!;
+  const from = at + 62 + (flags & 0x4000 ? 2 : 0);
+  let end = from + (flags & 0xfff);
+  while (end < buf.length && buf[end] !== 0) end++;
+  return buf.subarray(from, end);
+}
+
+/** What the last look at an index found, by the identity of the file it read (a rewrite by git or memsync is a new inode). */
+let lastUnmerged: { file: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; paths: string[] } | null = null;
+
+/**
+ * Paths git's index holds at a merge stage (a conflict native git left unresolved). Runs before
+ * every sync and again in its commit: the second look at the same file is remembered.
+ */
 export function unmergedIndexPaths(gitdir: string): string[] {
+  const file = `${gitdir}/index`;
   let buf: Uint8Array;
+  let st: fs.Stats;
   try {
-    buf = fs.readFileSync(`${gitdir}/index`);
+    const fd = fs.openSync(file, "r");
+    try {
+      st = fs.fstatSync(fd);
+      const l = lastUnmerged;
+      if (l && l.file === file && l.ino === st.ino && l.size === st.size && l.mtimeMs === st.mtimeMs && l.ctimeMs === st.ctimeMs) return [...l.paths];
+      buf = new Uint8Array(st.size);
+      let got = 0;
+      while (got < buf.length) {
+        const n = fs.readSync(fd, buf, got, buf.length - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      buf = buf.subarray(0, got);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return [];
   }
+  const paths = unmergedIn(buf);
+  lastUnmerged = { file, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, paths };
+  return [...paths];
+}
+
+function unmergedIn(buf: Uint8Array): string[] {
   if (buf.length < 32 || buf[0] !== 0x44 || buf[1] !== 0x49 || buf[2] !== 0x52 || buf[3] !== 0x43) return [];
   const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const version = view.getUint32(4);
@@ -93,42 +140,59 @@ export function unmergedIndexPaths(gitdir: string): string[] {
   const out = new Set<string>();
   let at = 12;
   for (let i = 0; i < count && at + 62 <= buf.length; i++) {
-    const flags = view.getUint16(at + 60);
-    const nameAt = at + 62 + (flags & 0x4000 ? 2 : 0);
-    let end = nameAt + (flags & 0xfff);
+    const flags = (buf[at + 60]! << 8) | buf[at + 61]!;
+    const nameFrom = at + 62 + (flags & 0x4000 ? 2 : 0);
+    let end = nameFrom + (flags & 0xfff);
     if ((flags & 0xfff) === 0xfff) while (end < buf.length && buf[end] !== 0) end++;
-    if (flags & 0x3000) out.add(dec.decode(buf.subarray(nameAt, end)));
+    if (flags & 0x3000) out.add(dec.decode(buf.subarray(nameFrom, end)));
     at += Math.ceil((end - at + 1) / 8) * 8;
   }
   return [...out];
 }
 
-/** The index with the changes applied, or null when its format is not one this can patch. */
+/**
+ * The index with the changes applied, or null when its format is not one this can patch. The
+ * entries between two changes are copied as one run of bytes; each change's place is found by a
+ * binary search over the entries' names.
+ */
 async function patchedBytes(buf: Uint8Array, changes: IndexChanges): Promise<Uint8Array | null> {
-  const parsed = parseIndex(buf);
-  if (!parsed || parsed.entries.some((e) => e.stage !== 0)) return null;
-  const { entries } = parsed;
+  const layout = layoutOf(buf);
+  if (!layout || layout.unmerged) return null;
+  const { count, starts } = layout;
   const edits = [...changes].map(([p, c]) => ({ name: enc.encode(p), c })).sort((a, b) => compareBytes(a.name, b.name));
-  const merged: Uint8Array[] = [];
-  let i = 0;
+  const runs: Uint8Array[] = [];
+  let entries = 0;
+  let from = 0;
   for (const e of edits) {
-    while (i < entries.length && compareBytes(entries[i]!.name, e.name) < 0) merged.push(entries[i++]!.bytes);
-    if (i < entries.length && compareBytes(entries[i]!.name, e.name) === 0) i++;
-    if (e.c) merged.push(entryBytes(e.name, e.c.oid, e.c.size));
+    let lo = from;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(nameAt(buf, starts[mid]!), e.name) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > from) runs.push(buf.subarray(starts[from]!, starts[lo]!));
+    entries += lo - from;
+    from = lo < count && compareBytes(nameAt(buf, starts[lo]!), e.name) === 0 ? lo + 1 : lo;
+    if (e.c) {
+      runs.push(entryBytes(e.name, e.c.oid, e.c.size));
+      entries++;
+    }
   }
-  while (i < entries.length) merged.push(entries[i++]!.bytes);
-  const size = 12 + merged.reduce((n, b) => n + b.length, 0);
+  if (from < count) runs.push(buf.subarray(starts[from]!, starts[count]!));
+  entries += count - from;
+  const size = 12 + runs.reduce((n, b) => n + b.length, 0);
   const out = new Uint8Array(size + 20);
   out.set(enc.encode("DIRC"), 0);
   const ov = new DataView(out.buffer);
-  ov.setUint32(4, parsed.version);
-  ov.setUint32(8, merged.length);
+  ov.setUint32(4, layout.version);
+  ov.setUint32(8, entries);
   let w = 12;
-  for (const b of merged) {
+  for (const b of runs) {
     out.set(b, w);
     w += b.length;
   }
-  out.set(new Uint8Array(await crypto.subtle.digest("SHA-1", out.subarray(0, size))), size);
+  out.set(sha1(out.subarray(0, size)), size);
   return out;
 }
 

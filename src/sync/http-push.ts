@@ -3,7 +3,8 @@ import { unavailable } from "../core/errors.ts";
 import { commitInfo, descendsFrom } from "./commit-graph.ts";
 import type { GitHttpRequest, GitHttpResponse } from "./http-client.ts";
 import { entryHeader } from "./pack-write.ts";
-import { readObjectFrom, readTreeEntries } from "./objects.ts";
+import { readObjectFrom } from "./objects.ts";
+import { objectsOnlyFrom } from "./push-objects.ts";
 import { progress } from "./progress.ts";
 import { safeUrl } from "./remote-url.ts";
 import { sha1 } from "./sha1.ts";
@@ -18,8 +19,8 @@ import { zlibDeflate } from "./zlib.ts";
 // - the remote's refs are read first; a tip this repository does not have, or that the commit is
 //   not a descendant of, means the remote moved: nothing is sent, the caller merges and retries;
 // - the commits to send are found as git finds them, walking both sides newest first and
-//   stopping where everything left is the remote's (commit-graph.ts), and their trees are walked
-//   skipping every tree and blob of the boundary commits (the remote's commits they build on);
+//   stopping where everything left is the remote's (commit-graph.ts), and of their trees only
+//   what differs from their parents' at the same path is sent (push-objects.ts; git's sparse walk);
 // - objects go whole (no deltas) in one pack, like memsync's own packs (pack-write.ts).
 
 /** The HTTP client a push goes through (http-client.ts). */
@@ -123,38 +124,6 @@ export async function commitsOnlyFrom(gitdir: string, mine: string, theirs: stri
   return { commits: commits.sort((a, b) => times.get(b)! - times.get(a)!), boundary: [...boundary] };
 }
 
-/** Every tree and blob of the commits to send that the boundary commits' trees do not hold. */
-async function objectsToSend(gitdir: string, commits: string[], boundary: string[]): Promise<string[]> {
-  const treeOf = async (c: string) => {
-    const obj = await readObjectFrom(gitdir, c);
-    if (!obj || obj.type !== "commit") throw unavailable(`commit ${c} is missing from this repository: run memsync doctor --repair`);
-    return dec.decode(obj.content.subarray(5, 45));
-  };
-  // what the remote has: everything under the boundary commits' trees (trees are read, blobs are not)
-  const theirs = new Set<string>();
-  const walk = async (tree: string, into: Set<string>, skip: Set<string> | null, out: string[] | null) => {
-    const stack = [tree];
-    while (stack.length) {
-      const t = stack.pop()!;
-      if (into.has(t) || skip?.has(t)) continue;
-      into.add(t);
-      out?.push(t);
-      for (const e of await readTreeEntries(gitdir, t)) {
-        if (e.type === "tree") stack.push(e.oid);
-        else if (e.type === "blob" && !into.has(e.oid) && !skip?.has(e.oid)) {
-          into.add(e.oid);
-          out?.push(e.oid);
-        }
-      }
-    }
-  };
-  for (const b of boundary) await walk(await treeOf(b), theirs, null, null);
-  const out: string[] = [...commits];
-  const seen = new Set<string>();
-  for (const c of commits) await walk(await treeOf(c), seen, theirs, out);
-  return out;
-}
-
 /** A pack (version 2, whole objects) of these objects, in memory. */
 async function packOf(gitdir: string, oids: string[]): Promise<Uint8Array> {
   const head = new Uint8Array(12);
@@ -206,8 +175,8 @@ export async function sendPack(client: PushClient, opts: { gitdir: string; url: 
   if (old && !(await descendsFrom(gitdir, mine, old))) return { kind: "moved" };
 
   progress("counting objects", 0);
-  const { commits, boundary } = await commitsOnlyFrom(gitdir, mine, old);
-  const oids = await objectsToSend(gitdir, commits, boundary);
+  const { commits } = await commitsOnlyFrom(gitdir, mine, old);
+  const oids = (await objectsOnlyFrom(gitdir, commits)).map((o) => o.oid);
   progress("counting objects", oids.length, oids.length);
   const pack = await packOf(gitdir, oids);
   const caps = ["report-status", ...(adv.capabilities.has("agent") || [...adv.capabilities].some((c) => c.startsWith("agent=")) ? ["agent=memsync"] : [])];

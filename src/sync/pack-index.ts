@@ -127,10 +127,17 @@ function offsetAt(idx: Uint8Array, pos: number): number | null {
 /** Every object's offset in a version-2 index, in order: where an entry ends is where the next begins. */
 function sortedOffsets(p: PackIndex): Float64Array {
   if (p.sortedOffsets) return p.sortedOffsets;
-  const view = new DataView(p.idx.buffer, p.idx.byteOffset, p.idx.byteLength);
+  const idx = p.idx;
+  const view = new DataView(idx.buffer, idx.byteOffset, idx.byteLength);
   const count = view.getUint32(8 + 255 * 4);
   const out = new Float64Array(count);
-  for (let i = 0; i < count; i++) out[i] = offsetAt(p.idx, i)!;
+  // the 4-byte offsets read byte by byte: a DataView read per entry (offsetAt) cost 12-15 ms for
+  // 17,000 objects at 10k memories, on every commit that reads a packed tree
+  const small = 8 + 1024 + count * 24;
+  for (let i = 0, at = small; i < count; i++, at += 4) {
+    const v = ((idx[at]! << 24) | (idx[at + 1]! << 16) | (idx[at + 2]! << 8) | idx[at + 3]!) >>> 0;
+    out[i] = v < 0x80000000 ? v : offsetAt(idx, i)!;
+  }
   out.sort();
   p.sortedOffsets = out;
   return out;

@@ -6,8 +6,12 @@
 
 const nodeZlib = typeof Bun === "undefined" ? await import("node:zlib") : null;
 
+/** Bun's native Adler-32: the loop below costs ~2 ms of CPU for the 69 KB top memories tree at 10k, read or written several times a sync. */
+const nativeAdler32 = typeof Bun === "undefined" ? null : Bun.hash.adler32;
+
 /** Adler-32 (RFC 1950 section 8.2), summing in blocks short enough never to overflow 2^53. */
 export function adler32(data: Uint8Array): number {
+  if (nativeAdler32) return Number(nativeAdler32(data)) >>> 0;
   let a = 1;
   let b = 0;
   const BLOCK = 5552; // zlib's NMAX: the most bytes before b can pass 2^32 (kept well below 2^53)

@@ -97,4 +97,30 @@ describe("git's index, updated by memsync", () => {
     await assert.rejects(updateGitIndex(r.gitdir, new Map([["e.json", e]])), /index-version 2/);
     assert.deepEqual(fs.readFileSync(path.join(r.gitdir, "index")), before);
   });
+
+  test("changes at the start, middle and end of a larger index, and removals of paths it lacks, leave every other entry as it was", async () => {
+    const r = repo();
+    // 300 files over folders (names sharing prefixes, a folder's name a prefix of a file's)
+    for (let i = 0; i < 300; i++) fs.mkdirSync(path.join(r.dir, `m/${i % 7}`), { recursive: true });
+    for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(r.dir, `m/${i % 7}/f${i}.json`), `${i}\n`);
+    fs.writeFileSync(path.join(r.dir, "m/0.json"), "zero\n");
+    assert.equal(git(r.dir, "add", "-A").status, 0);
+    assert.equal(git(r.dir, "commit", "-qm", "many").status, 0);
+    const before = staged(r.dir).trim().split("\n");
+    const first = await put(r, "0.json", "first\n"); // before every entry
+    const mid = await put(r, "m/3/f101.json", "changed\n"); // an entry replaced
+    const added = await put(r, "m/3/f1010.json", "added\n"); // between two entries
+    const last = await put(r, "zz/last.json", "last\n"); // after every entry
+    fs.rmSync(path.join(r.dir, "m/6/f6.json"));
+    await updateGitIndex(r.gitdir, new Map<string, { oid: string; size: number } | null>([
+      ["m/3/f101.json", mid], ["zz/last.json", last], ["m/6/f6.json", null], ["m/6/absent.json", null], ["0.json", first], ["m/3/f1010.json", added],
+    ]));
+    const expected = new Map(before.map((l) => [l.split("\t")[1]!, l] as const));
+    expected.delete("m/6/f6.json");
+    for (const [p, o] of [["0.json", first], ["m/3/f101.json", mid], ["m/3/f1010.json", added], ["zz/last.json", last]] as const) expected.set(p, `100644 ${o.oid} 0\t${p}`);
+    const got = staged(r.dir).trim().split("\n");
+    assert.deepEqual(got, [...expected.values()].sort((a, b) => { const x = Buffer.from(a.split("\t")[1]!), y = Buffer.from(b.split("\t")[1]!); return Buffer.compare(x, y); }));
+    assert.equal(git(r.dir, "diff", "--quiet").status, 0, "the files equal the index");
+    assert.equal(git(r.dir, "fsck", "--no-progress").status, 0);
+  });
 });
