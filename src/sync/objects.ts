@@ -162,21 +162,28 @@ export async function copyReachable(src: string, dst: string, tip: string): Prom
   let copied = 0;
   await walkChildrenFirst(
     [{ oid: tip, kind: "object", path: "", commit: null }],
-    async (at) => {
-      if (await has(dst, at.oid)) return null;
-      const obj = await readObjectFrom(src, at.oid);
-      if (!obj) throw corrupt(`git object ${at.oid} (${describeRef(at)}) is missing from ${src} (run: memsync doctor)`);
-      return obj;
-    },
+    async (at) => ((await has(dst, at.oid)) ? null : await objectToCopy(src, at.oid, describeRef(at))),
     async (at, obj) => {
-      if (copied % 200 === 0) progress("copying objects", copied);
-      const oid = await writeLooseObject(dst, obj.type, obj.content);
-      if (oid !== at.oid) throw corrupt(`git object ${at.oid} in ${src} is damaged (its content hashes to ${oid}) (run: memsync doctor)`);
+      await writeCopied(src, dst, at.oid, obj, copied);
       copied++;
     },
   );
   faultPoint("copied");
   return copied;
+}
+
+/** An object of `src` a copy needs (`what` names it in the error when it is missing). */
+export async function objectToCopy(src: string, oid: string, what: string): Promise<GitObject> {
+  const obj = await readObjectFrom(src, oid);
+  if (!obj) throw corrupt(`git object ${oid} (${what}) is missing from ${src} (run: memsync doctor)`);
+  return obj;
+}
+
+/** Write an object read from `src` into `dst` as a loose object, refusing bytes that do not hash to its id. */
+export async function writeCopied(src: string, dst: string, oid: string, obj: GitObject, copied: number): Promise<void> {
+  if (copied % 200 === 0) progress("copying objects", copied);
+  const written = await writeLooseObject(dst, obj.type, obj.content);
+  if (written !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content hashes to ${written}) (run: memsync doctor)`);
 }
 
 /**

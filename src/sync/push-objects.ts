@@ -1,9 +1,7 @@
 import { corrupt } from "../core/errors.ts";
 import { commitInfo } from "./commit-graph.ts";
-import { writeLooseObject } from "./loose-objects.ts";
-import { has, readObjectFrom, readTreeEntries, treeOf } from "./objects.ts";
+import { has, objectToCopy, readObjectFrom, readTreeEntries, treeOf, writeCopied } from "./objects.ts";
 import { faultPoint } from "./fault.ts";
-import { progress } from "./progress.ts";
 
 // What a push sends: the objects of the commits the remote lacks, found by comparing each commit's
 // trees with its parents' path by path, as git's push does ("thin" without deltas). An entry that
@@ -101,11 +99,7 @@ export async function copyObjects(src: string, dst: string, objects: readonly Pu
   let copied = 0;
   for (const o of objects) {
     if (await has(dst, o.oid)) continue;
-    const obj = await readObjectFrom(src, o.oid);
-    if (!obj) throw corrupt(`git object ${o.oid} (a ${o.type}) is missing from ${src} (run: memsync doctor)`);
-    if (copied % 200 === 0) progress("copying objects", copied);
-    const oid = await writeLooseObject(dst, obj.type, obj.content);
-    if (oid !== o.oid) throw corrupt(`git object ${o.oid} in ${src} is damaged (its content hashes to ${oid}) (run: memsync doctor)`);
+    await writeCopied(src, dst, o.oid, await objectToCopy(src, o.oid, `a ${o.type}`), copied);
     copied++;
   }
   faultPoint("copied");
