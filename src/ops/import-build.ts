@@ -72,18 +72,22 @@ class ThreadBuilder implements RecordBuilder {
     private readonly item: (at: number) => readonly [string, Fields] | null,
     private readonly origin: Origin,
   ) {
-    for (let i = 0; i < threads; i++) {
-      const w = new Worker(RECORD_WORKER_URL);
-      (w as { unref?: () => void }).unref?.(); // never what keeps the process alive
-      this.workers.push(w);
+    try {
+      for (let i = 0; i < threads; i++) {
+        const w = new Worker(RECORD_WORKER_URL);
+        (w as { unref?: () => void }).unref?.(); // never what keeps the process alive
+        this.workers.push(w);
+        // each thread its results' port; one counter for all
+        const { port1, port2 } = new MessageChannel();
+        this.ports.push(port1);
+        w.postMessage({ port: port2, counter: this.counter.buffer }, [port2] as unknown as Parameters<Worker["postMessage"]>[1]);
+      }
+      // the first chunks now: built while the transaction starts
+      this.sendTo(AHEAD * CHUNK);
+    } catch (e) {
+      this.close();
+      throw e;
     }
-    // one port for every thread's results; each thread its own sending end
-    for (const w of this.workers) {
-      const { port1, port2 } = new MessageChannel();
-      this.ports.push(port1);
-      w.postMessage({ port: port2, counter: this.counter.buffer }, [port2] as unknown as Parameters<Worker["postMessage"]>[1]);
-    }
-    this.sendTo(AHEAD * CHUNK);
   }
 
   private readonly ports: NodePort[] = [];
@@ -115,7 +119,13 @@ class ThreadBuilder implements RecordBuilder {
 
   take(at: number): BuiltRecord | null {
     if (this.broken || at >= this.count) return null;
-    this.sendTo(at + AHEAD * CHUNK);
+    try {
+      this.sendTo(at + AHEAD * CHUNK);
+    } catch {
+      // a message that could not be sent: whatever was not built there is built here
+      this.close();
+      return null;
+    }
     let since = Date.now();
     for (;;) {
       const r = this.results[at];
@@ -129,7 +139,6 @@ class ThreadBuilder implements RecordBuilder {
         continue;
       }
       if (Date.now() - since > STALL_MS) {
-        this.broken = true;
         this.close();
         return null;
       }
@@ -137,7 +146,9 @@ class ThreadBuilder implements RecordBuilder {
     }
   }
 
+  /** Stop the threads; take gives nothing after (a transaction tried again builds its memories itself). */
   close(): void {
+    this.broken = true;
     for (const w of this.workers.splice(0)) w.terminate();
     for (const p of this.ports.splice(0)) p.close();
   }
