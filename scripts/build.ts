@@ -10,7 +10,8 @@
 // code on compiler threads (a hook at 10k: ~20% of its CPU). Commands that may run long ask for the
 // usual policy first (src/main.ts, runtime/host.ts usualJit); docs/benchmarks.md, branch coldstart3.
 // src/stat-worker.ts is a second entry point: the thread status starts to stat a large store's
-// folders (store/parallel-snapshot.ts) is loaded from the binary by that name.
+// folders (store/parallel-snapshot.ts) is loaded from the binary by that name; src/record-worker.ts
+// too (the threads a large import builds its memories on, ops/import-build.ts).
 import { mkdirSync } from "node:fs";
 
 const JIT_POLICY = 30;
@@ -22,7 +23,7 @@ const targets = [
 
 mkdirSync("dist", { recursive: true });
 for (const t of targets) {
-  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "src/stat-worker.ts", "--outfile", t.out];
+  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "src/stat-worker.ts", "src/record-worker.ts", "--outfile", t.out];
   const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
   if (proc.exitCode !== 0) {
     console.error(`build failed: bun ${args.join(" ")}`);

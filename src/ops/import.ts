@@ -22,6 +22,7 @@ import { removeFillMarker } from "../store/journal-fill.ts";
 import { commitAuthor } from "./commit.ts";
 import { type OpsEnv, originOf, withStore } from "./context.ts";
 import { autoRepack } from "./repack.ts";
+import { type RecordBuilder, startBuilding } from "./import-build.ts";
 import { ensureStore, storeExists } from "./init.ts";
 
 // import: another tool's files into the store, as one change (one commit). The files are only
@@ -107,15 +108,27 @@ export async function planFrom(format: ImportFormat, at: string, project: string
 /** Where a change goes: the store's transaction, or nowhere (a dry run). */
 interface Sink {
   exists(kind: "memory" | "relation", id: string): boolean;
-  putMemory(m: Memory): void;
+  /** `made`: its canonical text and recall terms, made with it (import-build.ts). */
+  putMemory(m: Memory, made?: MadeText): void;
   putRelation(r: Relation): void;
+}
+
+/** A memory's canonical text and recall terms as a build thread made them. */
+type MadeText = { json: string; terms: string };
+
+/** A memory as a build thread made it (null: not made there, build it here); its failure thrown as the build's own. */
+function builtAt(builder: RecordBuilder | null, at: number): { memory: Memory; made: MadeText } | null {
+  const r = builder?.take(at);
+  if (!r) return null;
+  if (r[1] === null) throw new Error(r[2]);
+  return { memory: JSON.parse(r[1]) as Memory, made: { json: r[1], terms: r[2] } };
 }
 
 const here = (w: { file: string; line: number }) => ({ file: w.file, line: w.line });
 const oneLine = (e: unknown) => (isMemsyncError(e) || e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ").slice(0, 300);
 
 /** Apply a plan to a sink: what was written, what was there already, the problems. */
-function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportFormat, project: string | null, graphNow: { memories: Memory[] }, out: ImportOutcome): void {
+function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportFormat, project: string | null, graphNow: { memories: Memory[] }, out: ImportOutcome, builder: RecordBuilder | null = null): void {
   const problems = plan.problems;
   const written = new Set<string>();
   const total = plan.memories.length + plan.relations.length + plan.graph.length;
@@ -124,7 +137,7 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
     done++;
     if (done % 100 === 0 || done === total) progress("importing", done, total);
   };
-  for (const p of plan.memories) {
+  for (const [at, p] of plan.memories.entries()) {
     tick();
     const id = typeof p.fields.id === "string" ? p.fields.id : "";
     // an id from a file becomes a path only once it is known to be a UUID
@@ -143,8 +156,9 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
       continue;
     }
     try {
-      const m = format === "jsonl" ? exactMemory(p.fields) : createMemory(withProject(p.fields, project), id, origin);
-      sink.putMemory(m);
+      const built = format === "jsonl" ? null : builtAt(builder, at);
+      const m = built?.memory ?? (format === "jsonl" ? exactMemory(p.fields) : createMemory(withProject(p.fields, project), id, origin));
+      sink.putMemory(m, built?.made);
       written.add(m.id);
       out.memories.imported++;
     } catch (e) {
@@ -330,13 +344,25 @@ export async function importOp(env: OpsEnv, input: ImportInput): Promise<ImportO
     // it wrote (journal-fill.ts): no megabyte journal entry to write, read and check again
     const committing = fs.existsSync(path.join(store.root, ".git"));
     let texts: Map<string, string | null> | null = null;
+    // the memories built on threads meanwhile (not a backup's: those are taken as they are)
+    const builder =
+      input.format === "jsonl"
+        ? null
+        : startBuilding(plan.memories.length, (at) => {
+            const f = plan.memories[at]!.fields;
+            return isId(f.id) ? [f.id, withProject(f, input.project)] : null;
+          }, origin);
     const write = () => store.write((tx) => {
       const sink: Sink = {
         exists: (kind, id) => (kind === "memory" ? tx.memoryExists(id) : tx.relationExists(id)),
-        putMemory: (m) => void tx.putMemory(m),
+        putMemory: (m, made) => void tx.putMemory(m, made),
         putRelation: (r) => void tx.putRelation(r),
       };
-      applyPlan(plan, sink, origin, input.format, input.project, { memories: graph }, out);
+      try {
+        applyPlan(plan, sink, origin, input.format, input.project, { memories: graph }, out, builder);
+      } finally {
+        builder?.close();
+      }
       const message = messageOf(input.format, out);
       if (message === null) return;
       progress("finishing", 0);

@@ -538,7 +538,8 @@ export class IndexDb {
     ).map((r) => r.id);
   }
 
-  putMemory(m: Memory, path: string, json: string): void {
+  /** `terms`: the memory's storedTerms, when the caller made them already. */
+  putMemory(m: Memory, path: string, json: string, terms?: string): void {
     const cols = [m.id, path, m.type, m.status, m.project, m.created_at, m.last_used, m.use_count, m.strength, m.fingerprint ?? null, m.content_conflicts?.length ?? 0, m.scope ?? "team", m.confidence ?? null] as const;
     // looked up, then inserted or updated: an upsert with RETURNING read through get() cost
     // 0.2-0.4 ms a row (most of a 10k import's index time), a lookup and a plain insert 0.03
@@ -564,7 +565,7 @@ export class IndexDb {
       this.q("UPDATE memory_docs SET json = ? WHERE rid = ?").run(json, rid);
       return;
     }
-    this.q("INSERT INTO memory_docs(rid, json, terms) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json, terms = excluded.terms").run(rid, json, storedTerms(m));
+    this.q("INSERT INTO memory_docs(rid, json, terms) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json, terms = excluded.terms").run(rid, json, terms ?? storedTerms(m));
     // a new row has nothing to replace in the tables keyed by its rid (every removal of a
     // memory row removes its rows there too: dropMemoryRow, deleteFiles, clear)
     if (had) {

@@ -1244,13 +1244,15 @@ export class StoreTx {
    * any other in the shared folders. A memory whose scope changed to or from local moves in this
    * same transaction (one operation, one journal entry). A global one is written anonymised.
    */
-  putMemory(m: Memory): string {
-    const memory = withScopeRules(m);
+  putMemory(m: Memory, made?: { json: string; terms: string }): string {
+    // `made`: m with the scope rules applied already, its canonical text and its recall terms
+    // (an import's, made on a thread by the same functions)
+    const memory = made ? m : withScopeRules(m);
     const place: Place = memory.scope === "local" ? "local" : "shared";
-    const json = this.codec.memoryToJson(memory);
+    const json = made ? made.json : this.codec.memoryToJson(memory);
     const before = this.where("memory", memory.id);
     const path = this.write("memory", memory.id, json, place);
-    this.store.index.putMemory(memory, path, json);
+    this.store.index.putMemory(memory, path, json, made?.terms);
     if (before && placeOf(before) !== place) this.moved.add(memory.id);
     return path;
   }

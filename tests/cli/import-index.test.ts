@@ -8,7 +8,8 @@ import { memsync, memsyncJson, tempDir } from "../helpers/env.ts";
 // An import writes its index rows as it goes, and its record files' rows once the threads that
 // made the files are done (src/store/parallel-create.ts): the index it leaves must be the one a
 // rebuild from the files gives (`memsync reindex`), row for row, compared by id (row numbers
-// follow the order rows came in, which a rebuild does not keep).
+// follow the order rows came in, which a rebuild does not keep). 1,200 memories: enough for the
+// memories to be built on threads (ops/import-build.ts), whose texts and terms the rows take.
 
 function dump(store: string): Record<string, unknown[]> {
   const db = new DatabaseSync(path.join(store, ".memsync/index.db"), { readOnly: true });
@@ -30,10 +31,10 @@ function dump(store: string): Record<string, unknown[]> {
   }
 }
 
-test("an import of 600 memories and 180 relations leaves the index a rebuild from its files gives", { timeout: 180_000 }, () => {
+test("an import of 1,200 memories and 180 relations (built on threads) leaves the index a rebuild from its files gives", { timeout: 180_000 }, () => {
   const src = tempDir("memsync-import-src-");
   const words = ["cache", "deploy", "schema", "retry", "token budget", "index"];
-  const ids = Array.from({ length: 600 }, () => crypto.randomUUID());
+  const ids = Array.from({ length: 1200 }, () => crypto.randomUUID());
   const mem = ids.map((id, i) => JSON.stringify({ id, content: `note ${i}: the ${words[i % words.length]} ${words[(i * 7) % words.length]} decision`, meta: { tags: [`t${i % 5}`, "imported"], source: "x" }, entities: i % 3 ? [`Entity${i % 11}`] : [], created_at: 1700000000 + i, last_used: 1700000500 + i, use_count: i % 9, strength: 1.0, status: i % 10 === 0 ? "archived" : "active" }));
   const rel = Array.from({ length: 180 }, (_, i) => JSON.stringify({ id: crypto.randomUUID(), from_memory_id: ids[i]!, to_memory_id: ids[i + 300]!, relation_type: "related", strength: 0.5, created_at: 1700000000 + i }));
   fs.writeFileSync(path.join(src, "memories.jsonl"), `${mem.join("\n")}\n`);
@@ -41,9 +42,9 @@ test("an import of 600 memories and 180 relations leaves the index a rebuild fro
   const store = path.join(tempDir(), "store");
   assert.equal(memsync(["init", store]).code, 0);
   const out = memsyncJson(["--store", store, "import", "cortexgraph", src]);
-  assert.deepEqual([out.memories.imported, out.relations.imported], [600, 180]);
+  assert.deepEqual([out.memories.imported, out.relations.imported], [1200, 180]);
   const imported = dump(store);
-  assert.equal(imported.files!.length, 780);
+  assert.equal(imported.files!.length, 1380);
   assert.ok(imported.search!.length > 0);
   const r = memsync(["--store", store, "reindex"]);
   assert.equal(r.code, 0, r.stderr);
