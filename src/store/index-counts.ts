@@ -15,10 +15,14 @@ function danglingSql(r: string): string {
     OR (${r}.type NOT IN ('consolidated_from', 'split_from') AND NOT EXISTS (SELECT 1 FROM memories WHERE id = ${r}.to_id)))`;
 }
 
-/** Add `delta` to one count; a status or type whose count falls to 0 is dropped (it is not listed). */
+/**
+ * Add `delta` to one count; a status or type whose count falls to 0 is dropped (it is not listed).
+ * A count only added to cannot fall to 0: no look for one (a rebuild inserts every memory).
+ */
 function bump(what: string, key: string, delta: string): string {
-  return `INSERT INTO index_counts(what, k, n) VALUES (${what}, ${key}, ${delta})
-    ON CONFLICT(what, k) DO UPDATE SET n = n + excluded.n;
+  const add = `INSERT INTO index_counts(what, k, n) VALUES (${what}, ${key}, ${delta})
+    ON CONFLICT(what, k) DO UPDATE SET n = n + excluded.n;`;
+  return delta === "1" ? add : `${add}
   DELETE FROM index_counts WHERE what = ${what} AND k = ${key} AND n = 0;`;
 }
 
