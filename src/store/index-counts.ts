@@ -34,6 +34,17 @@ const DANGLING = "'dangling'";
 /** Some relation is from or to memory `id`: most memories have none, and their triggers do nothing. */
 const related = (id: string) => `EXISTS (SELECT 1 FROM relations WHERE from_id = ${id}) OR EXISTS (SELECT 1 FROM relations WHERE to_id = ${id})`;
 
+/** A memory's insert or delete: its relations' dangling ones taken off before it and counted again after. */
+function aroundChange(event: "insert" | "delete", row: "NEW" | "OLD"): string {
+  const id = `${row}.id`;
+  return `CREATE TRIGGER IF NOT EXISTS memories_dangling_before_${event} BEFORE ${event.toUpperCase()} ON memories WHEN ${related(id)} BEGIN
+  ${bump(DANGLING, "''", `-${touching(id)}`)}
+END;
+CREATE TRIGGER IF NOT EXISTS memories_dangling_after_${event} AFTER ${event.toUpperCase()} ON memories WHEN ${related(id)} BEGIN
+  ${bump(DANGLING, "''", touching(id))}
+END;`;
+}
+
 export const INDEX_COUNTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS index_counts (what TEXT NOT NULL, k TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (what, k)) WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS memories_counts_insert AFTER INSERT ON memories BEGIN
@@ -52,18 +63,8 @@ CREATE TRIGGER IF NOT EXISTS memories_counts_type AFTER UPDATE OF type ON memori
   ${bump("'type'", "OLD.type", "-1")}
   ${bump("'type'", "NEW.type", "1")}
 END;
-CREATE TRIGGER IF NOT EXISTS memories_dangling_before_insert BEFORE INSERT ON memories WHEN ${related("NEW.id")} BEGIN
-  ${bump(DANGLING, "''", `-${touching("NEW.id")}`)}
-END;
-CREATE TRIGGER IF NOT EXISTS memories_dangling_after_insert AFTER INSERT ON memories WHEN ${related("NEW.id")} BEGIN
-  ${bump(DANGLING, "''", touching("NEW.id"))}
-END;
-CREATE TRIGGER IF NOT EXISTS memories_dangling_before_delete BEFORE DELETE ON memories WHEN ${related("OLD.id")} BEGIN
-  ${bump(DANGLING, "''", `-${touching("OLD.id")}`)}
-END;
-CREATE TRIGGER IF NOT EXISTS memories_dangling_after_delete AFTER DELETE ON memories WHEN ${related("OLD.id")} BEGIN
-  ${bump(DANGLING, "''", touching("OLD.id"))}
-END;
+${aroundChange("insert", "NEW")}
+${aroundChange("delete", "OLD")}
 CREATE TRIGGER IF NOT EXISTS memories_dangling_before_id BEFORE UPDATE OF id ON memories WHEN OLD.id IS NOT NEW.id BEGIN
   ${bump(DANGLING, "''", `-${touching("OLD.id")} - ${touching("NEW.id")}`)}
 END;
