@@ -724,11 +724,6 @@ export class IndexDb {
     return (this.q("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
   }
 
-  countsBy(column: "status" | "type"): Record<string, number> {
-    const rows = this.q("SELECT k, n FROM index_counts WHERE what = ? ORDER BY k").all(column) as { k: string; n: number }[];
-    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
-  }
-
   /**
    * What status reports of the memories, out of the trigger-kept counts (index-counts.ts) in one
    * query of a few rows; the total is the sum by status (every memory has exactly one).
