@@ -53,11 +53,13 @@ export async function unpushed(root: string): Promise<number | null> {
 
 /** What status reports from the index alone. */
 function indexReport(index: IndexDb) {
-  const dangling = index.danglingRelations();
+  // the counts the index keeps (no scan); the dangling relations listed only when there are some
+  const counts = index.statusCounts();
+  const dangling = counts.dangling > 0 ? index.danglingRelations() : [];
   return {
     problems: index.problems().map((r) => ({ path: r.path, problem: r.problem ?? "" })),
     dangling,
-    memories: { total: index.memoryCount(), by_status: index.countsBy("status"), by_type: index.countsBy("type") },
+    memories: { total: counts.total, by_status: counts.by_status, by_type: counts.by_type },
     relations: { total: index.relationCount(), dangling },
     content_conflicts: index.contentConflictCount(),
   };

@@ -3,6 +3,7 @@ import { storedTerms, TERMS_VERSION } from "../core/memory-terms.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
+import { INDEX_COUNTS_FROM_TABLES, INDEX_COUNTS_SCHEMA } from "./index-counts.ts";
 import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
@@ -11,7 +12,7 @@ import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums }
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 9;
+const INDEX_VERSION = 10;
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -91,6 +92,7 @@ CREATE INDEX IF NOT EXISTS relations_from ON relations(from_id);
 CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 ${RELATIONS_PATH}
 ${DIR_SUMS_SCHEMA}
+${INDEX_COUNTS_SCHEMA}
 `;
 
 /**
@@ -153,10 +155,17 @@ UPDATE memories SET
 ${PROJECT_AND_GLOBAL_INDEXES}
 `;
 
+/**
+ * Version 9 to 10: status's counts (by status, by type, dangling relations) kept by triggers
+ * (index-counts.ts), filled from the tables in place.
+ */
+const MIGRATE_9 = `${INDEX_COUNTS_SCHEMA}
+${INDEX_COUNTS_FROM_TABLES}`;
+
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
-DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums;
+DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums; DROP TABLE IF EXISTS index_counts;
 `;
 
 export interface DirRow {
@@ -323,7 +332,7 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8) {
+              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
                 if (version <= 6) {
@@ -332,8 +341,11 @@ export class IndexDb {
                   db.exec(RELATIONS_PATH);
                 }
                 if (version <= 7) db.exec(MIGRATE_7);
-                if (!(db.prepare("PRAGMA table_info(memories)").all() as { name: string }[]).some((c) => c.name === "scope")) db.exec(MIGRATE_8_COLUMNS);
-                db.exec(MIGRATE_8);
+                if (version <= 8) {
+                  if (!(db.prepare("PRAGMA table_info(memories)").all() as { name: string }[]).some((c) => c.name === "scope")) db.exec(MIGRATE_8_COLUMNS);
+                  db.exec(MIGRATE_8);
+                }
+                db.exec(MIGRATE_9);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -368,7 +380,7 @@ export class IndexDb {
   /** Forget everything (inside a transaction); the next refresh rebuilds from the files. */
   clear(): void {
     this.db.exec(
-      "DELETE FROM dirs; DELETE FROM files; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM relations; DELETE FROM dir_sums;",
+      "DELETE FROM dirs; DELETE FROM files; DELETE FROM relations; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM dir_sums; DELETE FROM index_counts;",
     );
   }
 
@@ -712,12 +724,21 @@ export class IndexDb {
     return (this.q("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
   }
 
-  countsBy(column: "status" | "type"): Record<string, number> {
-    const rows = this.q(`SELECT ${column} AS k, count(*) AS n FROM memories GROUP BY ${column} ORDER BY ${column}`).all() as {
-      k: string;
-      n: number;
-    }[];
-    return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+  /**
+   * What status reports of the memories, out of the trigger-kept counts (index-counts.ts) in one
+   * query of a few rows; the total is the sum by status (every memory has exactly one).
+   */
+  statusCounts(): { total: number; by_status: Record<string, number>; by_type: Record<string, number>; dangling: number } {
+    const rows = this.q("SELECT what, k, n FROM index_counts ORDER BY what, k").all() as { what: string; k: string; n: number }[];
+    const out = { total: 0, by_status: {} as Record<string, number>, by_type: {} as Record<string, number>, dangling: 0 };
+    for (const r of rows) {
+      if (r.what === "status") {
+        out.by_status[r.k] = r.n;
+        out.total += r.n;
+      } else if (r.what === "type") out.by_type[r.k] = r.n;
+      else if (r.what === "dangling") out.dangling = r.n;
+    }
+    return out;
   }
 
   private filterSql(f: MemoryFilter): { where: string[]; params: Param[] } {
