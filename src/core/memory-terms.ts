@@ -10,7 +10,7 @@ import { STOP_WORDS } from "./stop-words.ts";
 //
 // Change what storedTerms makes (tokens, stems, which text) → raise TERMS_VERSION. Terms of
 // another version are not used (recall makes them from the text, as before they were stored),
-// so a stale index is slower, never wrong; raise INDEX_VERSION in store/index-db.ts too, with a
+// so a stale index is slower, never wrong; raise INDEX_VERSION in store/fixed-paths.ts too, with a
 // step that calls fillTerms (as 6 → 7 does), so an upgraded index has them again.
 
 /** The version of what storedTerms makes: the first line of the stored text. */

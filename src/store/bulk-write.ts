@@ -15,7 +15,9 @@ import { KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR } from "./layout.ts";
 // the next refresh takes them in as changes found on disk. After a machine crash, the record
 // files changed since the marker was written that are not JSON are removed: never half a record.
 
-export const BULK_MARKER = `${LOCAL_DIR}/bulk-write.json`;
+import { BULK_MARKER } from "./fixed-paths.ts";
+
+export { BULK_MARKER };
 
 export function writeBulkMarker(fs: StoreFs, root: string, nowMs: number): void {
   writeAtomic(fs, `${root}/${LOCAL_DIR}`, BULK_MARKER.slice(LOCAL_DIR.length + 1), `${JSON.stringify({ boot: bootId(), started: nowMs })}\n`);

@@ -12,7 +12,7 @@ import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums }
 // store's write lock, a separate file (write-lock.ts), so replacing a damaged index never splits
 // them.
 
-const INDEX_VERSION = 10;
+import { INDEX_VERSION } from "./fixed-paths.ts";
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with

@@ -12,7 +12,9 @@ import { LOCAL_DIR } from "./layout.ts";
 // made (a hand edit, another tool) are journaled, with the text found, by the refresh that finds
 // them. Entries of older versions carry no texts: their files are read from disk at commit time.
 
-export const JOURNAL_FILE = `${LOCAL_DIR}/journal.jsonl`;
+import { JOURNAL_FILE } from "./fixed-paths.ts";
+
+export { JOURNAL_FILE };
 
 /**
  * The message of a "rescan" entry asked for by an index made when the shared record folders held

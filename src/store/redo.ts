@@ -27,7 +27,9 @@ import { dirOf, LOCAL_DIR } from "./layout.ts";
 // Where the boot cannot be told (not Linux), a crash cannot be told from a kill: every write
 // stays durable on its own (three fsyncs), as before.
 
-export const REDO_MARKER = `${LOCAL_DIR}/redo.json`;
+import { REDO_MARKER } from "./fixed-paths.ts";
+
+export { REDO_MARKER };
 
 /** Whether writes may skip their own fsyncs here (a crash of the machine can be told). */
 export function redoAvailable(): boolean {

@@ -22,6 +22,7 @@ import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
+import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
 // from whatever changed on disk and are served from it while a file is provably unchanged;
@@ -45,8 +46,7 @@ export interface WriteOptions {
   fill?: (texts: Map<string, string | null>) => void;
 }
 
-export const INDEX_FILE = `${LOCAL_DIR}/index.db`;
-export const LOCK_FILE = `${LOCAL_DIR}/lock`;
+export { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 
 let codecLoad: Promise<Codec> | undefined;
 
@@ -113,14 +113,6 @@ function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
   }
   if (jsonDeeperThan(json, MAX_JSON_DEPTH)) throw invalidInput(`${kind} ${id} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`, { id });
 }
-
-/**
- * The paths a store writes at fixed places. None may be a symbolic link: a write through one
- * would land outside the store (issue 9: a linked shard folder made save write elsewhere, a
- * linked journal was appended to elsewhere). Shard folders and record files are looked at by
- * the transaction that writes into them (StoreTx.freshen, StoreTx.read).
- */
-export const FIXED_PATHS = [LOCAL_DIR, INDEX_FILE, LOCK_FILE, JOURNAL_FILE, META_FILE, KIND_DIR.memory, KIND_DIR.relation, LOCAL_RECORDS, LOCAL_KIND_DIR.memory, LOCAL_KIND_DIR.relation] as const;
 
 /** The fixed paths of a store that are symbolic links (status reports them). */
 export function linkedFixedPaths(fs: StoreFs, root: string): string[] {

@@ -49,13 +49,15 @@ describe("cold start: each command loads only what it uses", () => {
   // core/model/valibot.ts, through which every schema module imports it)
   const SCHEMA_LIB = /-> (valibot|\S*\/valibot\.ts)$/m;
   const SAVE_SIDE = /src\/ops\/save\.ts -> |src\/core\/gist\.ts -> |src\/core\/capture\/vocabulary\.ts|src\/core\/records\.ts -> /;
+  // a get runs ops/get.ts, or ops/get-settled.ts where the index is settled (full ids)
+  const GET_RUN = /ops\/get(-settled)?\.ts/;
   const prompt = (text: string) => JSON.stringify({ session_id: "s1", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: text });
 
   test("get loads none of save's modules", () => {
     const store = newStore();
     const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
     const log = imports(["get", id], "", store);
-    assert.ok(log.includes("ops/get.ts"), "the trace saw get run");
+    assert.ok(GET_RUN.test(log), "the trace saw get run");
     assert.doesNotMatch(log, SAVE_SIDE);
   });
 
@@ -65,12 +67,26 @@ describe("cold start: each command loads only what it uses", () => {
     const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
     const CATALOGUE = /ops\/catalogue\/(run|index|records)\.ts$/m;
     const plain = imports(["get", id, id.slice(-12)], "", store);
-    assert.ok(plain.includes("ops/get.ts"), "the trace saw get run");
+    assert.ok(GET_RUN.test(plain), "the trace saw get run");
     assert.doesNotMatch(plain, SCHEMA_LIB);
     assert.doesNotMatch(plain, CATALOGUE);
     const long = imports(["get", `${id.slice(0, 8)}${"-".repeat(200)}`], "", store);
     assert.match(long, SCHEMA_LIB);
     assert.match(long, CATALOGUE);
+  });
+
+  // a get of full ids on a settled store reads the index without the Store (ops/get-settled.ts)
+  test("a plain get on a settled store loads no Store; one after a hand edit does", async () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    await new Promise((r) => setTimeout(r, 150));
+    memsync(["get", id], { env: { MEMSYNC_HOME: store } }); // the relation folders recorded, past their racy window
+    const STORE = /store\/(store|index-db|refresh)\.ts$/m;
+    const settled = imports(["get", id], "", store);
+    assert.ok(settled.includes("ops/get-settled.ts"), "the trace saw get run");
+    assert.doesNotMatch(settled, STORE);
+    fs.writeFileSync(path.join(store, "relations", "notes.txt"), "a file put there by hand\n");
+    assert.match(imports(["get", id], "", store), STORE);
   });
 
   test("a plain save loads none of the catalogue; a list of records from --input does", () => {
@@ -88,7 +104,7 @@ describe("cold start: each command loads only what it uses", () => {
     const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
     const PARSER = /-> cac$|faces\/cli\/main\.ts/m;
     const get = imports(["get", id, "--json"], "", store);
-    assert.ok(get.includes("ops/get.ts"), "the trace saw get run");
+    assert.ok(GET_RUN.test(get), "the trace saw get run");
     assert.doesNotMatch(get, PARSER);
     const hook = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), store);
     assert.ok(hook.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");

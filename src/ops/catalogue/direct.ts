@@ -38,7 +38,8 @@ export function runDirect<O>(name: string, call: OpCall, input: Record<string, u
   let run: (() => Promise<unknown>) | null = null;
   if (name === "get") {
     const ids = plainIds(input);
-    if (ids) run = async () => (await import("../get.ts")).getByIds(call.env, ids);
+    // full ids on a settled store are read without the Store (ops/get-settled.ts)
+    if (ids) run = async () => (await import("../get-settled.ts")).getSettled(call.env, ids) ?? (await import("../get.ts")).getByIds(call.env, ids);
   } else if (name === "save") {
     const memory = plainMemory(input);
     if (memory) run = async () => (await import("../save-entry.ts")).saveEntry(call, { memory });
