@@ -43,7 +43,7 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
     user: v.user,
     ...(machine !== undefined ? { machineOverride: machine } : {}),
     ...(vault !== undefined ? { vault: path.resolve(v.cwd, vault) } : {}),
-    ...(v.self ? { driverCommand: `${v.self.map(shellQuote).join(" ")} merge-driver %O %A %B %P %L` } : {}),
+    ...(v.self ? { driverCommand: driverCommandOf(v.self) } : {}),
     credentials: {
       ...(token !== undefined ? { token } : {}),
       ...(Number.isFinite(idle) && idle > 0 ? { httpIdleMs: idle } : {}),
@@ -52,22 +52,22 @@ export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
   };
 }
 
+/** How git runs this memsync as its merge driver (a .git/config value). */
+const driverCommandOf = (self: readonly string[]) => `${self.map(shellQuote).join(" ")} merge-driver %O %A %B %P %L`;
+
 const VARS = ["MEMSYNC_HOME", "MEMSYNC_MACHINE", "MEMSYNC_VAULT", "MEMSYNC_GIT_TOKEN", "MEMSYNC_BUSY_TIMEOUT_MS", "MEMSYNC_HTTP_IDLE_TIMEOUT_MS", "XDG_CONFIG_HOME"] as const;
 
-/** This process's values. */
-export function hostValues(store?: string): OpsEnvValues {
-  return {
-    ...(store !== undefined ? { store } : {}),
-    vars: Object.fromEntries(VARS.map((k) => [k, env(k)])),
-    cwd: cwd(),
-    home: homeDir(),
-    hostName: hostName(),
-    user: userName(),
-    self: selfCommand(),
-  };
-}
-
+/**
+ * This process's ops environment. The host name, the user and how to run this memsync again are
+ * looked up when an operation first reads them: a get reads none, and where USER is unset the
+ * user is read from the password database (~0.3 ms of a cold get's ~10, issue 16).
+ */
 export function hostOpsEnv(store?: string, root?: string): OpsEnv {
-  const values = hostValues(store);
-  return opsEnvOf(values, root ?? storeRootOf(values));
+  const values: OpsEnvValues = { ...(store !== undefined ? { store } : {}), vars: Object.fromEntries(VARS.map((k) => [k, env(k)])), cwd: cwd(), home: homeDir(), hostName: "", user: null };
+  const out = opsEnvOf(values, root ?? storeRootOf(values));
+  const lazy = <T>(get: () => T): PropertyDescriptor => {
+    let value: { v: T } | undefined;
+    return { enumerable: true, configurable: true, get: () => (value ??= { v: get() }).v };
+  };
+  return Object.defineProperties(out, { hostName: lazy(hostName), user: lazy(userName), driverCommand: lazy(() => driverCommandOf(selfCommand())) });
 }

@@ -31,6 +31,17 @@ function stamp(path: string): { mtime: number; size: number; ino: number; isFile
   return s ? { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isFile: s.isFile(), isDir: s.isDirectory() } : null;
 }
 
+/** A folder's mtime alone (fs-port.ts folderMtime), null when no folder is there: 475 of them at 10k, every get. */
+function folderMtime(path: string): number | null {
+  let s: fs.Stats | undefined;
+  try {
+    s = fs.statSync(path, { throwIfNoEntry: false });
+  } catch {
+    throw new Unsettled();
+  }
+  return s?.isDirectory() ? Math.floor(s.mtimeMs) : null;
+}
+
 const isLink = (path: string) => fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 
 interface DirRow {
@@ -77,29 +88,31 @@ export class SettledIndex {
     this.db.close();
   }
 
-  private dir(path: string): DirRow | undefined {
-    return this.db.prepare("SELECT mtime, checked_at FROM dirs WHERE path = ?").get(path) as DirRow | undefined;
-  }
-
   /**
    * Whether a quick refresh of the relation folders would find nothing: each top folder and each
    * recorded shard folder has its recorded mtime, recorded long enough after it (racy.ts), or a
-   * top folder is absent and the index knows nothing under it.
+   * top folder is absent and the index knows nothing under it. The rows of both places in one query.
    */
   relationsCurrent(): boolean {
     try {
-      for (const top of topDirs("relation")) {
-        const mtime = stamp(`${this.root}/${top}`);
-        const rec = this.dir(top);
-        const subs = this.db.prepare("SELECT path, mtime, checked_at FROM dirs WHERE path > ? AND path < ?").all(`${top}/`, `${top}0`) as unknown as (DirRow & { path: string })[];
-        if (!mtime?.isDir) {
+      const tops = topDirs("relation");
+      const rows = this.db
+        .prepare("SELECT path, mtime, checked_at FROM dirs WHERE (path >= ?1 AND path < ?2) OR (path >= ?3 AND path < ?4)")
+        .all(tops[0], `${tops[0]}0`, tops[1], `${tops[1]}0`) as unknown as (DirRow & { path: string })[];
+      const base = `${this.root}/`;
+      for (const top of tops) {
+        const mtime = folderMtime(base + top);
+        const under = `${top}/`;
+        const rec = rows.find((r) => r.path === top);
+        const subs = rows.filter((r) => r.path.startsWith(under));
+        if (mtime === null) {
           if (rec || subs.length || this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top)) return false;
           continue;
         }
-        if (!current(rec, mtime.mtime)) return false;
+        if (!current(rec, mtime)) return false;
         for (const sub of subs) {
-          const m = stamp(`${this.root}/${sub.path}`);
-          if (!m?.isDir || !current(sub, m.mtime)) return false;
+          const m = folderMtime(base + sub.path);
+          if (m === null || !current(sub, m)) return false;
         }
       }
       return true;
@@ -110,14 +123,19 @@ export class SettledIndex {
 
   /**
    * A memory as Store.readMemory serves it from the index: "absent" when no file of it is at
-   * any of its places, its indexed JSON when its file is provably the indexed one, else null.
+   * any of its places, its indexed JSON when its file is the one indexed for it, provably
+   * unchanged (same stat, and trusted or the same bytes), else null.
    */
   memory(id: string): SettledMemory | "absent" | null {
     try {
-      const known = (this.db.prepare("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
+      const row = this.db
+        .prepare("SELECT m.path, f.mtime, f.size, f.ino, f.indexed_at, f.problem, d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid LEFT JOIN files f ON f.path = m.path WHERE m.id = ?")
+        .get(id) as { path: string; mtime: number | null; size: number; ino: number; indexed_at: number; problem: string | null; json: string } | undefined;
+      // the places Store.locate looks, the indexed one first: the first file found is the record
       const paths = allCandidatePaths("memory", id);
+      const order = row && paths.includes(row.path) ? [row.path, ...paths.filter((p) => p !== row.path)] : paths;
       let at: { path: string; st: NonNullable<ReturnType<typeof stamp>> } | undefined;
-      for (const rel of known && paths.includes(known) ? [known, ...paths.filter((p) => p !== known)] : paths) {
+      for (const rel of order) {
         const st = stamp(`${this.root}/${rel}`);
         if (st?.isFile) {
           at = { path: rel, st };
@@ -125,24 +143,19 @@ export class SettledIndex {
         }
       }
       if (!at) return "absent";
-      const row = this.db.prepare("SELECT mtime, size, ino, indexed_at, problem FROM files WHERE path = ?").get(at.path) as
-        | { mtime: number; size: number; ino: number; indexed_at: number; problem: string | null }
-        | undefined;
-      if (!row || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino) return null;
-      const json = (this.db.prepare("SELECT d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid WHERE m.path = ?").get(at.path) as { json: string } | undefined)?.json;
-      if (!json) return null;
+      if (!row || at.path !== row.path || row.mtime === null || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino || !row.json) return null;
       // racily clean: the stat cannot prove the file unchanged, its bytes can (Store.readMemory)
-      if (!trusted(row.mtime, row.indexed_at) && fs.readFileSync(`${this.root}/${at.path}`, "utf8") !== json) return null;
-      return { path: at.path, json };
+      if (!trusted(row.mtime, row.indexed_at) && fs.readFileSync(`${this.root}/${at.path}`, "utf8") !== row.json) return null;
+      return { path: at.path, json: row.json };
     } catch {
       return null;
     }
   }
 
-  /** The JSON of the relations from and to a memory, as the index has them (by relation id). */
+  /** The JSON of the relations from and to a memory, as the index has them (each list by relation id). */
   relations(id: string): { outgoing: string[]; incoming: string[] } {
-    const of = (column: "from_id" | "to_id") => (this.db.prepare(`SELECT json FROM relations WHERE ${column} = ? ORDER BY id`).all(id) as { json: string }[]).map((r) => r.json);
-    return { outgoing: of("from_id"), incoming: of("to_id") };
+    const rows = this.db.prepare("SELECT from_id, to_id, json FROM relations WHERE from_id = ?1 OR to_id = ?1 ORDER BY id").all(id) as { from_id: string; to_id: string; json: string }[];
+    return { outgoing: rows.filter((r) => r.from_id === id).map((r) => r.json), incoming: rows.filter((r) => r.to_id === id).map((r) => r.json) };
   }
 }
 
