@@ -70,8 +70,9 @@ export function removeOldTemps(fs: StoreFs, root: string, paths: readonly string
  * Temp files outside the record folders (relative to root): the store's own files (.meta.json,
  * .gitattributes...) at its top, and the machine-local folder's (machine.json, the journal's
  * `journal.jsonl.<hex>.tmp`). The record folders' are found by the refresh that lists them.
+ * `alsoLocal`: other names of the machine-local folder to take with them (one listing for both).
  */
-export function storeLevelTemps(fs: StoreFs, root: string, localDir: string): string[] {
+export function storeLevelTemps(fs: StoreFs, root: string, localDir: string, alsoLocal: (name: string) => boolean = () => false): string[] {
   const found: string[] = [];
   for (const dir of ["", localDir]) {
     let entries;
@@ -81,7 +82,7 @@ export function storeLevelTemps(fs: StoreFs, root: string, localDir: string): st
       continue;
     }
     for (const e of entries) {
-      const temp = isTempName(e.name) || (dir !== "" && /^journal\.jsonl\..+\.tmp$/.test(e.name));
+      const temp = isTempName(e.name) || (dir !== "" && (/^journal\.jsonl\..+\.tmp$/.test(e.name) || alsoLocal(e.name)));
       if (e.isFile && temp) found.push(dir ? `${dir}/${e.name}` : e.name);
     }
   }

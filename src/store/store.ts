@@ -19,7 +19,7 @@ import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpt
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
-import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, removeOldJournalTemps, RESCAN_NO_RECORDS } from "./journal.ts";
+import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
@@ -150,16 +150,8 @@ export function readRawMeta(fs: StoreFs, root: string): Record<string, unknown> 
 /** Old versions of records a transaction replaced, kept until it succeeds (StoreTx.keepOld). */
 const BACKUP_PREFIX = "replaced-";
 
-/** Backups a killed process left in the machine-local folder, once they are old. */
-function removeOldBackups(fs: StoreFs, root: string, nowMs: number): void {
-  let names: string[];
-  try {
-    names = fs.readdir(`${root}/${LOCAL_DIR}`).filter((e) => e.isFile && e.name.startsWith(BACKUP_PREFIX) && e.name.endsWith(TEMP_SUFFIX)).map((e) => e.name);
-  } catch {
-    return;
-  }
-  removeOldTemps(fs, root, names.map((n) => `${LOCAL_DIR}/${n}`), nowMs);
-}
+/** A backup's name (a killed process leaves its backups in the machine-local folder). */
+const isBackupName = (name: string) => name.startsWith(BACKUP_PREFIX) && name.endsWith(TEMP_SUFFIX);
 
 /**
  * The texts a refresh found at the paths changed outside memsync (null: gone), so that the edit's
@@ -604,9 +596,9 @@ export class Store {
   private removeOldJournalTemps(): void {
     if (this.journalTempsChecked) return;
     this.journalTempsChecked = true;
-    removeOldJournalTemps(this.fs, this.root, this.nowMs());
-    removeOldBackups(this.fs, this.root, this.nowMs());
-    removeOldTemps(this.fs, this.root, storeLevelTemps(this.fs, this.root, LOCAL_DIR), this.nowMs());
+    // one listing of the store's folder and one of the machine-local folder: the store-level temp
+    // files (a journal rewrite's among them) and the old backups of replaced records
+    removeOldTemps(this.fs, this.root, storeLevelTemps(this.fs, this.root, LOCAL_DIR, isBackupName), this.nowMs());
   }
 
   /** Run a read against the index; if SQLite finds the index damaged, rebuild it and retry once. */

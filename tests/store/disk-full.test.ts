@@ -180,13 +180,18 @@ test("temp files older than five minutes are removed by the next save (or status
   const oldTemp = path.join(store, "memories", `.${id}.json.0a1b2c3d4e5f.tmp`);
   const youngTemp = path.join(store, "memories", `.${id}.json.5f4e3d2c1b0a.tmp`);
   const oldJournalTemp = path.join(store, ".memsync", `journal.jsonl.${Date.now() - 600_000}.tmp`);
-  for (const f of [oldTemp, youngTemp, oldJournalTemp]) fs.writeFileSync(f, "");
-  fs.utimesSync(oldTemp, old, old);
-  fs.utimesSync(oldJournalTemp, old, old);
+  // a replaced record's backup a killed writer left (StoreTx.keepOld), old and young
+  const oldBackup = path.join(store, ".memsync", `replaced-${id}.0a1b2c.tmp`);
+  const youngBackup = path.join(store, ".memsync", `replaced-${id}.5f4e3d.tmp`);
+  for (const f of [oldTemp, youngTemp, oldJournalTemp, oldBackup, youngBackup]) fs.writeFileSync(f, "");
+  for (const f of [oldTemp, oldJournalTemp, oldBackup]) fs.utimesSync(f, old, old);
   assert.equal((await memsync(["save", "--store", store, "the next writer"])).code, 0);
   assert.equal(fs.existsSync(oldTemp), false, "the old temp file is removed");
   assert.equal(fs.existsSync(oldJournalTemp), false, "the old journal temp file is removed");
+  assert.equal(fs.existsSync(oldBackup), false, "the old backup is removed");
   assert.equal(fs.existsSync(youngTemp), true, "a young one may be a write in progress: left");
+  assert.equal(fs.existsSync(youngBackup), true, "a young backup may be a write's in progress: left");
+  fs.rmSync(youngBackup);
   assert.deepEqual((await memsyncJson(["status", "--store", store])).temp_files, [`memories/${path.basename(youngTemp)}`]);
   // status, which lists every folder, removes old ones too (and reports the rest)
   fs.utimesSync(youngTemp, old, old);
