@@ -1,5 +1,5 @@
 import type { Origin } from "../core/records.ts";
-import { machineId, replicaId } from "../store/machine.ts";
+import { machineAndReplica } from "../store/machine.ts";
 import { type OpenOptions, Store } from "../store/store.ts";
 
 // What every operation needs to know about where it runs. Faces build it from their own inputs
@@ -30,11 +30,12 @@ export function openStore(env: OpsEnv): Promise<Store> {
 }
 
 export function originOf(store: Store, env: OpsEnv): Origin {
+  const ids = machineAndReplica(store.fs, store.root, env.hostName, env.machineOverride);
   return {
     now: store.nowSeconds(),
-    machine: machineId(store.fs, store.root, env.hostName, env.machineOverride),
+    machine: ids.machine,
     user: env.user,
-    replica: replicaId(store.fs, store.root, env.hostName, env.machineOverride),
+    replica: ids.replica,
   };
 }
 

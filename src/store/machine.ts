@@ -54,7 +54,11 @@ export function machineId(fs: StoreFs, root: string, hostName: string, override?
   return local(fs, root, hostName, override).machine_id;
 }
 
-/** This checkout's stream name: "<machine>.<8 hex>", made once, never overridden. */
-export function replicaId(fs: StoreFs, root: string, hostName: string, override?: string): string {
-  return local(fs, root, hostName, override).replica;
+/**
+ * The machine id (machineId) and this checkout's stream name ("<machine>.<8 hex>", made once, never
+ * overridden) from one read of machine.json: every write's origin needs both.
+ */
+export function machineAndReplica(fs: StoreFs, root: string, hostName: string, override?: string): { machine: string; replica: string } {
+  const ids = local(fs, root, hostName, override);
+  return { machine: override ? slug(override) : ids.machine_id, replica: ids.replica };
 }
