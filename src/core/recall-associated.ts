@@ -19,14 +19,14 @@ const MAX_CANDIDATE_SHARE = 0.34;
 
 /**
  * Which fits that fail fitOf's floor with one strong word found hold a second strong word of the
- * query by association (see above). `contents[i]` is candidate i's words. Returns, per fit, the
+ * query by association (see above). `contents[i]` is candidate i's content words (stop words out; a Set a long-running process keeps per memory). Returns, per fit, the
  * query word it holds by association (null for none, and for those that pass already).
  */
 export function heldByAssociation(terms: RecallTerms, fits: readonly Fit[], contents: readonly Iterable<string>[]): (string | null)[] {
   const none = fits.map(() => null);
   if (terms.strong.length < 2 || !fits.some((f) => !f.passes && f.strongFound.length === 1)) return none;
-  // each candidate's meaningful words (as written: stemming every word of 50 memories is most of
-  // the cost; only the few associated words are stemmed, to leave the query's own words out)
+  // each candidate's words as written (stemming every word of 50 memories would be most of the
+  // cost; only the few associated words are stemmed, to leave the query's own words out)
   const wordsOf = contents.map((c) => {
     const s = new Set<string>();
     for (const w of c) if (w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)) s.add(w);
