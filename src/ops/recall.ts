@@ -3,6 +3,7 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
+import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
@@ -150,10 +151,10 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms.content));
   const passes = floor.map((p, i) => p || associated[i] !== null);
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
-  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]! }] : []));
+  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.terms.content) }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
-  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) }));
+  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * h.lead }));
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
     .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))

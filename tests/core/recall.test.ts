@@ -8,6 +8,7 @@ import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 import { answers, asksFor } from "../../src/core/recall-answer.ts";
 import { spellingVariants } from "../../src/core/recall-spelling.ts";
 import { heldByAssociation } from "../../src/core/recall-associated.ts";
+import { LEAD_WEIGHT, leadWeight } from "../../src/core/recall-lead.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
@@ -429,5 +430,30 @@ describe("words the store links (pseudo-relevance feedback over the candidates)"
     assert.ok(held("naming scheme for redis keys", common).every((w) => w === null));
     // a memory that shares no strong word of the query is not completed
     assert.equal(held("naming scheme for redis keys", [...store.slice(0, 3), "The cache is warmed at start", ...store.slice(4)])[3], null);
+  });
+});
+
+describe("a memory's lead (its first words) as its title", () => {
+  const weight = (query: string, content: string) => {
+    const t = recallTerms(query);
+    return leadWeight(t, fitOf(t, memoryTerms(content, [])), contentWords(content));
+  };
+
+  test("query words a memory opens with weigh more than the same words said in passing", () => {
+    const about = weight("where do reporting queries run", "Reporting queries go to the read replica, never to the primary");
+    const passing = weight("where do reporting queries run", "Server state is handled with TanStack Query; reporting moved to the replica");
+    assert.ok(about > passing, `${about} > ${passing}`);
+    assert.equal(passing, 1);
+    // the whole query in the lead: the full weight; none of it found: none
+    assert.equal(weight("reporting queries", "Reporting queries go to the read replica"), 1 + LEAD_WEIGHT);
+    assert.equal(weight("kafka lag", "Reporting queries go to the read replica"), 1);
+  });
+
+  test("of two memories holding the same query words, the one that opens with them weighs more", () => {
+    const t = recallTerms("what shape do api errors have");
+    const a = "Errors follow problem details with a stable type field in every API response";
+    const b = "Screens get endpoints shaped per view; API errors were discussed in review";
+    const rel = (c: string) => leadWeight(t, fitOf(t, memoryTerms(c, [])), contentWords(c));
+    assert.ok(rel(a) > rel(b));
   });
 });

@@ -1,0 +1,36 @@
+import { stem } from "./memory-terms.ts";
+import type { Fit, RecallTerms } from "./recall-rank.ts";
+
+// What a memory is about is said first: "Reporting queries go to the read replica" is about
+// reporting queries; "Server state is handled with TanStack Query" mentions a query in passing. A
+// query word found among a memory's first words counts more in its relevance, as a title field
+// does in BM25F: the memory's lead is its title.
+
+/** A memory's lead: its first content words (stop words out); 2 moved no set down, 3-5 lowered one (branch recall9). */
+const LEAD_WORDS = 2;
+/** How much more a memory whose lead holds the whole query weighs (a share of it: in proportion); 0.1-0.3 tried. */
+export const LEAD_WEIGHT = 0.2;
+
+/** The share of the query's words (strong 1, weak 0.5) that a memory's lead holds, 0..1. */
+export function leadShare(terms: RecallTerms, fit: Fit, content: Iterable<string>): number {
+  if (fit.found.size === 0) return 0;
+  const lead: string[] = [];
+  for (const w of content) {
+    lead.push(stem(w));
+    if (lead.length === LEAD_WORDS) break;
+  }
+  const strong = new Set(terms.strong);
+  let total = 0;
+  let got = 0;
+  for (const w of terms.words) {
+    const wt = strong.has(w) ? 1 : 0.5;
+    total += wt;
+    if (fit.found.has(w) && lead.includes(stem(w))) got += wt;
+  }
+  return total ? got / total : 0;
+}
+
+/** The weight of a memory's relevance for what its lead holds of the query: 1 .. 1 + LEAD_WEIGHT. */
+export function leadWeight(terms: RecallTerms, fit: Fit, content: Iterable<string>): number {
+  return 1 + LEAD_WEIGHT * leadShare(terms, fit, content);
+}
