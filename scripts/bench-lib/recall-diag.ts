@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findMentions } from "../../src/core/capture/entities.ts";
-import { contentWords, memoryTerms, recallText, termsFromStored } from "../../src/core/memory-terms.ts";
+import { contentWords, memoryTerms, recallText, termsFromStored, wordSet } from "../../src/core/memory-terms.ts";
 import { heldByAssociation } from "../../src/core/recall-associated.ts";
 import { fitOf, floorOf, recallTerms } from "../../src/core/recall-rank.ts";
 import { STOP_WORDS } from "../../src/core/stop-words.ts";
@@ -60,7 +60,7 @@ for (const q of CORPUS_QUERIES) {
   else {
     const cands = await store.searchWithTerms(terms.match, { statuses: ["active", "promoted"] }, 50);
     const fits = cands.map((h) => fitOf(terms, termsFromStored(h.terms ?? "", h.memory.entities) ?? memoryTerms(recallText(h.memory), h.memory.entities)));
-    const by = heldByAssociation(terms, fits, cands.map((h) => contentWords(h.memory.content)));
+    const by = heldByAssociation(terms, fits, cands.map((h) => ({ content: contentWords(h.memory.content), words: wordSet(recallText(h.memory)) })));
     const passes = floorOf(terms, fits).map((p, j) => p || by[j] !== null);
     const i = cands.findIndex((h) => q.relevant.includes(keyOf.get(h.memory.id)!));
     if (i < 0) why = "not a candidate";

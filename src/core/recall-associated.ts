@@ -16,46 +16,57 @@ const MIN_HOLDERS = 2;
 const HOLDER_SHARE = 0.5;
 /** ...and the other is held by at most this share of all candidates (not a word every memory says). */
 const MAX_CANDIDATE_SHARE = 0.34;
+/** Enough candidates pass the floor to fill the first page (recall@5): a memory completed by association would rank below them. */
+const PASSING_ENOUGH = 5;
+/** The words most said with a query word, at most: each is looked up in every candidate. */
+const MAX_WORDS = 6;
+
+/** What the association reads of a candidate: its content words (gone through only for those that hold a query word) and a lookup of its words. */
+export interface CandidateWords {
+  readonly content: Iterable<string>;
+  readonly words: { has(word: string): boolean };
+}
 
 /**
  * Which fits that fail fitOf's floor with one strong word found hold a second strong word of the
- * query by association (see above). `contents[i]` is candidate i's content words (stop words out; a Set a long-running process keeps per memory). Returns, per fit, the
- * query word it holds by association (null for none, and for those that pass already).
+ * query by association (see above); `memories[i]` is candidate i's. Returns, per fit, the query
+ * word it holds by association (null for none, and for those that pass already).
  */
-export function heldByAssociation(terms: RecallTerms, fits: readonly Fit[], contents: readonly Iterable<string>[]): (string | null)[] {
+export function heldByAssociation(terms: RecallTerms, fits: readonly Fit[], memories: readonly CandidateWords[]): (string | null)[] {
   const none = fits.map(() => null);
   if (terms.strong.length < 2 || !fits.some((f) => !f.passes && f.strongFound.length === 1)) return none;
-  // each candidate's words as written (stemming every word of 50 memories would be most of the
-  // cost; only the few associated words are stemmed, to leave the query's own words out)
-  const wordsOf = contents.map((c) => {
-    const s = new Set<string>();
-    for (const w of c) if (w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)) s.add(w);
-    return s;
-  });
-  const inCandidates = new Map<string, number>();
-  for (const s of wordsOf) for (const x of s) inCandidates.set(x, (inCandidates.get(x) ?? 0) + 1);
+  if (fits.filter((f) => f.passes).length >= PASSING_ENOUGH) return none;
   const tooCommon = MAX_CANDIDATE_SHARE * fits.length;
-  const queryStems = new Set(terms.words.map(stem));
-  // for each strong word: the words most of its holders say with it
-  const associated = new Map<string, Set<string>>();
+  let queryStems: Set<string> | undefined;
+  // for each strong word: the words most of its holders say with it. Only the holders' words are
+  // gone through; how common a word is among all candidates is looked up for those few (going
+  // through every candidate's words cost as much as the rest of the ranking)
+  const associated = new Map<string, string[]>();
   for (const w of terms.strong) {
     const holders = fits.flatMap((f, i) => (f.strongFound.includes(w) ? [i] : []));
     if (holders.length < MIN_HOLDERS) continue;
     const count = new Map<string, number>();
-    for (const i of holders) for (const x of wordsOf[i]!) count.set(x, (count.get(x) ?? 0) + 1);
+    for (const i of holders) for (const x of memories[i]!.content) if (x.length >= 3 && !/^\d+$/.test(x)) count.set(x, (count.get(x) ?? 0) + 1);
     const need = Math.max(MIN_HOLDERS, HOLDER_SHARE * holders.length);
-    const words = new Set<string>();
-    for (const [x, n] of count) if (n >= need && (inCandidates.get(x) ?? 0) <= tooCommon && !queryStems.has(stem(x))) words.add(x);
-    if (words.size) associated.set(w, words);
+    const said: [string, number][] = [];
+    for (const [x, n] of count) if (n >= need && !STOP_WORDS.has(x)) said.push([x, n]);
+    const words: string[] = [];
+    for (const [x] of said.sort((a, b) => b[1] - a[1]).slice(0, MAX_WORDS)) {
+      queryStems ??= new Set(terms.words.map(stem));
+      if (queryStems.has(stem(x))) continue;
+      let held = 0;
+      for (const m of memories) if (m.words.has(x) && ++held > tooCommon) break;
+      if (held <= tooCommon) words.push(x);
+    }
+    if (words.length) associated.set(w, words);
   }
   if (associated.size === 0) return none;
   return fits.map((f, i) => {
     if (f.passes || f.strongFound.length !== 1) return null;
     for (const [w, words] of associated) {
       if (f.strongFound.includes(w)) continue;
-      for (const x of wordsOf[i]!) if (words.has(x)) return w;
+      if (words.some((x) => memories[i]!.words.has(x))) return w;
     }
     return null;
   });
 }
-

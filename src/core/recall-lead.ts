@@ -1,5 +1,6 @@
 import { stem } from "./memory-terms.ts";
 import type { Fit, RecallTerms } from "./recall-rank.ts";
+import { STOP_WORDS } from "./stop-words.ts";
 
 // What a memory is about is said first: "Reporting queries go to the read replica" is about
 // reporting queries; "Server state is handled with TanStack Query" mentions a query in passing. A
@@ -11,19 +12,25 @@ const LEAD_WORDS = 2;
 /** How much more a memory whose lead holds the whole query weighs (a share of it: in proportion); 0.1-0.3 tried. */
 export const LEAD_WEIGHT = 0.2;
 
-/** The share of the query's words (strong 1, weak 0.5) that a memory's lead holds, 0..1. */
-export function leadShare(terms: RecallTerms, fit: Fit, content: Iterable<string>): number {
-  if (fit.found.size === 0) return 0;
+/** The stems of a text's first meaningful words (read from its start only: no split of the whole text). */
+function leadOf(text: string): string[] {
   const lead: string[] = [];
-  for (const w of content) {
-    lead.push(stem(w));
-    if (lead.length === LEAD_WORDS) break;
+  const word = /[\p{L}\p{N}]+/gu;
+  for (let m = word.exec(text); m !== null && lead.length < LEAD_WORDS; m = word.exec(text)) {
+    const w = (/^[\x00-\x7f]*$/.test(m[0]) ? m[0] : m[0].normalize("NFKC")).toLowerCase();
+    if (!STOP_WORDS.has(w)) lead.push(stem(w));
   }
-  const strong = new Set(terms.strong);
+  return lead;
+}
+
+/** The share of the query's words (strong 1, weak 0.5) that a memory's lead holds, 0..1. */
+export function leadShare(terms: RecallTerms, fit: Fit, content: string): number {
+  if (fit.found.size === 0) return 0;
+  const lead = leadOf(content);
   let total = 0;
   let got = 0;
   for (const w of terms.words) {
-    const wt = strong.has(w) ? 1 : 0.5;
+    const wt = terms.strong.includes(w) ? 1 : 0.5;
     total += wt;
     if (fit.found.has(w) && lead.includes(stem(w))) got += wt;
   }
@@ -31,6 +38,6 @@ export function leadShare(terms: RecallTerms, fit: Fit, content: Iterable<string
 }
 
 /** The weight of a memory's relevance for what its lead holds of the query: 1 .. 1 + LEAD_WEIGHT. */
-export function leadWeight(terms: RecallTerms, fit: Fit, content: Iterable<string>): number {
+export function leadWeight(terms: RecallTerms, fit: Fit, content: string): number {
   return 1 + LEAD_WEIGHT * leadShare(terms, fit, content);
 }

@@ -148,10 +148,10 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   const floor = floorOf(terms, fits.map((f) => f.fit));
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
-  const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms.content));
+  const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));
   const passes = floor.map((p, i) => p || associated[i] !== null);
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
-  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.terms.content) }] : []));
+  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content) }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
   const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * h.lead }));

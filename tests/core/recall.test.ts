@@ -410,7 +410,7 @@ describe("words the store links (pseudo-relevance feedback over the candidates)"
   const held = (query: string, memories: string[]) => {
     const t = recallTerms(query);
     const mts = memories.map((m) => memoryTerms(m, []));
-    return heldByAssociation(t, mts.map((m) => fitOf(t, m)), mts.map((m) => m.words));
+    return heldByAssociation(t, mts.map((m) => fitOf(t, m)), memories.map((m, i) => ({ content: contentWords(m), words: mts[i]!.words })));
   };
 
   test("a memory with one query word holds another by what that word's holders say with it", () => {
@@ -428,6 +428,10 @@ describe("words the store links (pseudo-relevance feedback over the candidates)"
     // "cache" in most candidates: too common to stand for anything
     const common = store.map((m) => `${m} (cache)`);
     assert.ok(held("naming scheme for redis keys", common).every((w) => w === null));
+    // five candidates pass already (each holds two words of the query): the first page is full, none is completed
+    const full = [...store, ...[1, 2, 3, 4, 5].map((i) => `The naming scheme of tenant ${i} is documented`)];
+    assert.ok(held("naming scheme for redis keys", full).every((w) => w === null));
+    assert.equal(held("naming scheme for redis keys", full.slice(0, -1))[3], "redis");
     // a memory that shares no strong word of the query is not completed
     assert.equal(held("naming scheme for redis keys", [...store.slice(0, 3), "The cache is warmed at start", ...store.slice(4)])[3], null);
   });
@@ -436,7 +440,7 @@ describe("words the store links (pseudo-relevance feedback over the candidates)"
 describe("a memory's lead (its first words) as its title", () => {
   const weight = (query: string, content: string) => {
     const t = recallTerms(query);
-    return leadWeight(t, fitOf(t, memoryTerms(content, [])), contentWords(content));
+    return leadWeight(t, fitOf(t, memoryTerms(content, [])), content);
   };
 
   test("query words a memory opens with weigh more than the same words said in passing", () => {
@@ -453,7 +457,7 @@ describe("a memory's lead (its first words) as its title", () => {
     const t = recallTerms("what shape do api errors have");
     const a = "Errors follow problem details with a stable type field in every API response";
     const b = "Screens get endpoints shaped per view; API errors were discussed in review";
-    const rel = (c: string) => leadWeight(t, fitOf(t, memoryTerms(c, [])), contentWords(c));
+    const rel = (c: string) => leadWeight(t, fitOf(t, memoryTerms(c, [])), c);
     assert.ok(rel(a) > rel(b));
   });
 });
