@@ -23,18 +23,45 @@ function leadOf(text: string): string[] {
   return lead;
 }
 
+/** A query's words by stem, with their weights (strong 1, weak 0.5) and the total: made once a query. */
+interface QueryStems {
+  words: Map<string, string[]>;
+  weight: Map<string, number>;
+  total: number;
+}
+const stemsOfQuery = new WeakMap<RecallTerms, QueryStems>();
+
+function queryStems(terms: RecallTerms): QueryStems {
+  let q = stemsOfQuery.get(terms);
+  if (!q) {
+    q = { words: new Map(), weight: new Map(), total: 0 };
+    for (const w of terms.words) {
+      const wt = terms.strong.includes(w) ? 1 : 0.5;
+      const s = stem(w);
+      q.words.set(s, [...(q.words.get(s) ?? []), w]);
+      q.weight.set(w, wt);
+      q.total += wt;
+    }
+    stemsOfQuery.set(terms, q);
+  }
+  return q;
+}
+
 /** The share of the query's words (strong 1, weak 0.5) that a memory's lead holds, 0..1. */
 export function leadShare(terms: RecallTerms, fit: Fit, content: string): number {
   if (fit.found.size === 0) return 0;
-  const lead = leadOf(content);
-  let total = 0;
+  const q = queryStems(terms);
+  if (q.total === 0) return 0;
   let got = 0;
-  for (const w of terms.words) {
-    const wt = terms.strong.includes(w) ? 1 : 0.5;
-    total += wt;
-    if (fit.found.has(w) && lead.includes(stem(w))) got += wt;
+  const counted = new Set<string>();
+  for (const s of leadOf(content)) {
+    for (const w of q.words.get(s) ?? []) {
+      if (!fit.found.has(w) || counted.has(w)) continue;
+      counted.add(w);
+      got += q.weight.get(w)!;
+    }
   }
-  return total ? got / total : 0;
+  return got / q.total;
 }
 
 /** The weight of a memory's relevance for what its lead holds of the query: 1 .. 1 + LEAD_WEIGHT. */
