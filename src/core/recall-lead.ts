@@ -12,12 +12,18 @@ const LEAD_WORDS = 2;
 /** How much more a memory whose lead holds the whole query weighs (a share of it: in proportion); 0.1-0.3 tried. */
 export const LEAD_WEIGHT = 0.2;
 
+const ASCII_WORD = /[a-z0-9]+/gi;
+const WORD = /[\p{L}\p{N}]+/gu;
+
 /** The stems of a text's first meaningful words (read from its start only: no split of the whole text). */
 function leadOf(text: string): string[] {
   const lead: string[] = [];
-  const word = /[\p{L}\p{N}]+/gu;
+  // ASCII, the usual case (judged on the start, where the lead is): a plain pattern is faster than the Unicode one
+  const ascii = /^[\x00-\x7f]*$/.test(text.slice(0, 200));
+  const word = ascii ? ASCII_WORD : WORD;
+  word.lastIndex = 0;
   for (let m = word.exec(text); m !== null && lead.length < LEAD_WORDS; m = word.exec(text)) {
-    const w = (/^[\x00-\x7f]*$/.test(m[0]) ? m[0] : m[0].normalize("NFKC")).toLowerCase();
+    const w = (ascii ? m[0] : m[0].normalize("NFKC")).toLowerCase();
     if (!STOP_WORDS.has(w)) lead.push(stem(w));
   }
   return lead;
