@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { findMentions } from "../../src/core/capture/entities.ts";
-import { memoryTerms, recallText, termsFromStored } from "../../src/core/memory-terms.ts";
+import { contentWords, memoryTerms, recallText, termsFromStored, wordSet } from "../../src/core/memory-terms.ts";
+import { heldByAssociation } from "../../src/core/recall-associated.ts";
 import { fitOf, floorOf, recallTerms } from "../../src/core/recall-rank.ts";
 import { STOP_WORDS } from "../../src/core/stop-words.ts";
 import type { OpsEnv } from "../../src/ops/context.ts";
@@ -59,7 +60,8 @@ for (const q of CORPUS_QUERIES) {
   else {
     const cands = await store.searchWithTerms(terms.match, { statuses: ["active", "promoted"] }, 50);
     const fits = cands.map((h) => fitOf(terms, termsFromStored(h.terms ?? "", h.memory.entities) ?? memoryTerms(recallText(h.memory), h.memory.entities)));
-    const passes = floorOf(terms, fits);
+    const by = heldByAssociation(terms, fits, cands.map((h) => ({ content: contentWords(h.memory.content), words: wordSet(recallText(h.memory)) })));
+    const passes = floorOf(terms, fits).map((p, j) => p || by[j] !== null);
     const i = cands.findIndex((h) => q.relevant.includes(keyOf.get(h.memory.id)!));
     if (i < 0) why = "not a candidate";
     else if (!fits[i]!.passes && !passes[i]) why = `floor (${fits[i]!.strongFound.length} strong of ${terms.strong.length})`;

@@ -2,6 +2,8 @@ import { type BlockEntry, renderBlock } from "../core/context-block.ts";
 import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
+import { heldByAssociation } from "../core/recall-associated.ts";
+import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
@@ -143,12 +145,16 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     const mt = termsOf(h.memory, h.terms);
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
-  const passes = floorOf(terms, fits.map((f) => f.fit));
+  const floor = floorOf(terms, fits.map((f) => f.fit));
+  // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
+  // it does not rank as found: counting it lowered MRR on every set (branch recall9)
+  const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));
+  const passes = floor.map((p, i) => p || associated[i] !== null);
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
-  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]! }] : []));
+  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content) }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
-  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) }));
+  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * h.lead }));
   const best = Math.max(...scored.map((h) => h.relevance));
   const ranked = scored
     .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))

@@ -7,6 +7,8 @@ import { memoryTerms, stem } from "../../src/core/recall-concepts.ts";
 import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 import { answers, asksFor } from "../../src/core/recall-answer.ts";
 import { spellingVariants } from "../../src/core/recall-spelling.ts";
+import { heldByAssociation } from "../../src/core/recall-associated.ts";
+import { LEAD_WEIGHT, leadWeight } from "../../src/core/recall-lead.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
@@ -384,5 +386,78 @@ describe("superseded knowledge", () => {
     }
     const digests: Record<number, string> = { 1: "c92434dd2d1c4399" };
     assert.equal(h.digest("hex").slice(0, 16), digests[TERMS_VERSION], `the terms made changed under TERMS_VERSION ${TERMS_VERSION}`);
+  });
+});
+
+describe("words the store links (pseudo-relevance feedback over the candidates)", () => {
+  // candidates of "naming scheme for redis keys": three name Redis and say "cache" with it; one says
+  // only "cache keys"; the rest hold a query word ("keys") among other talk (so "cache" is in a
+  // third of them, not a word most candidates say)
+  const store = [
+    "Redis is our cache for product pages and rate limit counters",
+    "Reads use cache-aside: look in Redis, fall back to Postgres",
+    "Redis evicted session data from the cache because maxmemory was low",
+    "Cache keys are namespaced by service and version",
+    "Public API keys are hashed before storage",
+    "Signing keys rotate every 90 days",
+    "SSH keys of leavers are revoked the same day",
+    "License keys are emailed after payment",
+    "Keys of the translation files are sorted",
+    "Primary keys are UUIDv7",
+    "Idempotency keys are kept for 24 hours",
+    "Foreign keys are indexed",
+  ];
+  const held = (query: string, memories: string[]) => {
+    const t = recallTerms(query);
+    const mts = memories.map((m) => memoryTerms(m, []));
+    return heldByAssociation(t, mts.map((m) => fitOf(t, m)), memories.map((m, i) => ({ content: contentWords(m), words: mts[i]!.words })));
+  };
+
+  test("a memory with one query word holds another by what that word's holders say with it", () => {
+    const t = recallTerms("naming scheme for redis keys");
+    const fits = store.map((m) => fitOf(t, memoryTerms(m, [])));
+    // without it the cache-keys memory shares one strong word ("keys") and fails the floor
+    assert.equal(fits[3]!.passes, false);
+    assert.equal(floorOf(t, fits)[3], false);
+    assert.deepEqual(held("naming scheme for redis keys", store), [null, null, null, "redis", null, null, null, null, null, null, null, null]);
+  });
+
+  test("no link from one holder, from a word most candidates say, or for a memory with no query word", () => {
+    // one memory names Redis: what it says is no link
+    assert.deepEqual(held("naming scheme for redis keys", [store[0]!, ...store.slice(3)]), store.slice(3).concat([store[0]!]).map(() => null));
+    // "cache" in most candidates: too common to stand for anything
+    const common = store.map((m) => `${m} (cache)`);
+    assert.ok(held("naming scheme for redis keys", common).every((w) => w === null));
+    // five candidates pass already (each holds two words of the query): the first page is full, none is completed
+    const full = [...store, ...[1, 2, 3, 4, 5].map((i) => `The naming scheme of tenant ${i} is documented`)];
+    assert.ok(held("naming scheme for redis keys", full).every((w) => w === null));
+    assert.equal(held("naming scheme for redis keys", full.slice(0, -1))[3], "redis");
+    // a memory that shares no strong word of the query is not completed
+    assert.equal(held("naming scheme for redis keys", [...store.slice(0, 3), "The cache is warmed at start", ...store.slice(4)])[3], null);
+  });
+});
+
+describe("a memory's lead (its first words) as its title", () => {
+  const weight = (query: string, content: string) => {
+    const t = recallTerms(query);
+    return leadWeight(t, fitOf(t, memoryTerms(content, [])), content);
+  };
+
+  test("query words a memory opens with weigh more than the same words said in passing", () => {
+    const about = weight("where do reporting queries run", "Reporting queries go to the read replica, never to the primary");
+    const passing = weight("where do reporting queries run", "Server state is handled with TanStack Query; reporting moved to the replica");
+    assert.ok(about > passing, `${about} > ${passing}`);
+    assert.equal(passing, 1);
+    // the whole query in the lead: the full weight; none of it found: none
+    assert.equal(weight("reporting queries", "Reporting queries go to the read replica"), 1 + LEAD_WEIGHT);
+    assert.equal(weight("kafka lag", "Reporting queries go to the read replica"), 1);
+  });
+
+  test("of two memories holding the same query words, the one that opens with them weighs more", () => {
+    const t = recallTerms("what shape do api errors have");
+    const a = "Errors follow problem details with a stable type field in every API response";
+    const b = "Screens get endpoints shaped per view; API errors were discussed in review";
+    const rel = (c: string) => leadWeight(t, fitOf(t, memoryTerms(c, [])), c);
+    assert.ok(rel(a) > rel(b));
   });
 });
