@@ -720,8 +720,12 @@ export class IndexDb {
     this.db.exec("ANALYZE");
   }
 
+  /**
+   * How many memories are indexed: the sum of the trigger-kept counts by status (index-counts.ts;
+   * every memory has exactly one). count(*) read every memory row: ~3 ms of a cold recall at 50k.
+   */
   memoryCount(): number {
-    return (this.q("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
+    return (this.q("SELECT coalesce(sum(n), 0) AS n FROM index_counts WHERE what = 'status'").get() as { n: number }).n;
   }
 
   /**

@@ -63,7 +63,10 @@ describe("status counts kept by the index", () => {
       let now = T0;
       const check = (what: string) => {
         const kept = store.index.statusCounts();
-        assert.deepEqual(kept, fromScratch(file), `${what} (seed ${seed})`);
+        const scratch = fromScratch(file);
+        assert.deepEqual(kept, scratch, `${what} (seed ${seed})`);
+        // the store's size, as recall and search read it, from the same kept counts
+        assert.equal(store.index.memoryCount(), scratch.total, what);
         // and status lists the dangling relations exactly when it counts some
         assert.equal(store.index.danglingRelations().length, kept.dangling, what);
       };
