@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import { newId } from "../../src/core/new-id.ts";
-import { matchAny } from "../../src/core/recall-rank.ts";
+import { matchAll, matchAny } from "../../src/core/recall-rank.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { rarestWithin } from "../../src/ops/recall.ts";
-import { type Counted, type CountUpTo, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { type Counted, type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
@@ -119,6 +119,30 @@ test("one word reaching the bound means the query's count reaches it: whole word
       assert.ok(whole > 0);
       assert.equal(both, whole, w);
     }
+  } finally {
+    store.close();
+  }
+});
+
+test("every word whole reaching the bound means the every-word query's count reaches it", async () => {
+  const r = rng(11);
+  const store = await storeOf(r, 500);
+  try {
+    const count: CountUpTo = (match, upTo, filtered) => store.countMatches(match, filtered ? filter : {}, upTo);
+    let reached = 0;
+    let not = 0;
+    for (let round = 0; round < 80; round++) {
+      const words = VOCAB.filter(() => r() < 0.12);
+      if (words.length === 0) continue;
+      const upTo = 1 + Math.floor(r() * 60);
+      const query = matchAll(words);
+      const full = await store.countMatches(query, filter, upTo);
+      if (await everyWordReachedWhole(words, upTo, count)) {
+        reached++;
+        assert.equal(full, upTo, `${query} up to ${upTo}`);
+      } else not++;
+    }
+    assert.ok(reached > 5 && not > 5, `${reached} reached, ${not} not`);
   } finally {
     store.close();
   }
