@@ -7,7 +7,7 @@ import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, presentTerms, reachedByOneWord } from "./recall-counts.ts";
+import { type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -194,7 +194,7 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
   // A whole word (no prefix) that no memory holds leaves nothing to count: found with a count
   // that stops at the first match, before FTS5 merges the prefix words' lists
   const every = matchAll(words);
-  if (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough) return search(every);
+  if (!(await someWholeWordAbsent(words, count)) && ((await everyWordReachedWhole(words, enough, count)) || (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);
   // discriminating() only asks whether a word is in more than a share of the store
   const common = Math.floor(size * COMMON_SHARE) + 1;

@@ -59,6 +59,13 @@ function isIoError(e: unknown): boolean {
 }
 
 /**
+ * A bulk write merges the full-text index when it has more segments than this (a small import
+ * into a merged store adds one or two: merged only once they add up, so its cost, ~0.7 s at 50k,
+ * is not paid by every bulk write).
+ */
+const FULL_TEXT_SEGMENTS_MOST = 4;
+
+/**
  * Open the index, riding out a moment when another process is replacing a damaged one (its
  * side files are moved and SQLite reports an I/O error): wait briefly and open again.
  */
@@ -245,6 +252,27 @@ export class Store {
     return `${this.indexDb.dataVersion()}|${this.indexDb.totalChanges()}`;
   }
 
+  /**
+   * After a bulk write (a rebuild, an import, a refresh that took in hundreds of records): the
+   * planner's statistics made again, and the full-text index merged when it has more than
+   * FULL_TEXT_SEGMENTS_MOST segments (IndexDb.mergeFullTextPast). A merge refused (another
+   * process writing) or failed changes nothing and is left for the next bulk write: it only
+   * makes searches faster.
+   */
+  private settleAfterBulk(): void {
+    this.indexDb.analyze();
+    this.mergeFullText();
+  }
+
+  /** The full-text index merged when it has many segments (settleAfterBulk); refused or failed, left as it is. */
+  private mergeFullText(): void {
+    try {
+      this.indexDb.mergeFullTextPast(FULL_TEXT_SEGMENTS_MOST, this.busyTimeoutMs);
+    } catch (e) {
+      if (isIndexDamage(e)) throw e;
+    }
+  }
+
   /** One bounded step of merging the full-text index (IndexDb.mergeStep); true while there is more. */
   mergeIndexStep(pages: number): Promise<boolean> {
     return this.guarded(() => this.indexDb.mergeStep(pages, this.busyTimeoutMs));
@@ -362,7 +390,7 @@ export class Store {
           if (!planIsEmpty(plan) || plan.temps.length) this.apply(plan, true);
           return plan;
         });
-        if (applied.upserts.length > 500) this.indexDb.analyze();
+        if (applied.upserts.length > 500) this.settleAfterBulk();
         return applied;
       }
       // a long-running process's watch (watchFolders): no folder of these kinds changed and no
@@ -385,7 +413,7 @@ export class Store {
           return fresh;
         });
         // many records came in at once (a first index, a large pull): refresh the planner's statistics
-        if (applied && applied.upserts.length > 500) this.indexDb.analyze();
+        if (applied && applied.upserts.length > 500) this.settleAfterBulk();
         if (applied) {
           watch?.done(token);
           return applied;
@@ -414,7 +442,7 @@ export class Store {
           this.apply(p);
           return p;
         });
-        if (plan.upserts.length > 500) this.indexDb.analyze(); // a large pull: the planner's statistics
+        if (plan.upserts.length > 500) this.settleAfterBulk(); // a large pull
       });
     } finally {
       this.absorbing = null;
@@ -503,7 +531,10 @@ export class Store {
       return out;
     };
     try {
-      return attempt();
+      const out = attempt();
+      // an import: thousands of full-text rows (the planner's statistics are left as they were)
+      if (opts.bulk) this.mergeFullText();
+      return out;
     } catch (e) {
       // a change that failed partway (a full disk refused the journal or the index): the index
       // rolled back, and the records it made are removed again, so a failed save leaves no file
@@ -727,7 +758,7 @@ export class Store {
           this.replaceIndexFile(path);
         }
         this.indexDb.transaction(() => applyPlan(this.ctx, planRefresh(this.ctx, true)));
-        this.indexDb.analyze();
+        this.settleAfterBulk();
       }
       // what changed while there was no index is not known: the next commit compares every file
       appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
@@ -749,6 +780,8 @@ export class Store {
       const ctx = { ...this.ctx, index: fresh };
       fresh.transaction(() => applyPlan(ctx, planRefresh(ctx, true)));
       fresh.analyze();
+      // no other process has this file yet: merged before it takes the index's place
+      fresh.mergeFullTextPast(FULL_TEXT_SEGMENTS_MOST, this.busyTimeoutMs);
     } catch (e) {
       fresh.close();
       for (const suffix of ["", "-wal", "-shm"]) this.tryUnlink(`${temp}${suffix}`);

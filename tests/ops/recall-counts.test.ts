@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import { newId } from "../../src/core/new-id.ts";
-import { matchAny } from "../../src/core/recall-rank.ts";
+import { matchAll, matchAny } from "../../src/core/recall-rank.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { rarestWithin } from "../../src/ops/recall.ts";
-import { type Counted, type CountUpTo, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { type Counted, type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
@@ -93,25 +93,37 @@ test("stopsBelow: the walk ends before a term counted probe or more can fit, and
   assert.equal(stopsBelow([], 1000, 2000), false);
 });
 
+/**
+ * On a real index, random word sets and bounds: whenever `reaches` says the query (`queryOf` the
+ * words) has `upTo` filtered matches, counting it up to `upTo` gives `upTo`; both answers taken.
+ */
+async function checkReached(
+  store: Store,
+  r: () => number,
+  o: { rounds: number; share: number; most: number; queryOf: (words: string[]) => string; reaches: (words: string[], upTo: number, count: CountUpTo) => Promise<boolean> },
+): Promise<void> {
+  const count: CountUpTo = (match, upTo, filtered) => store.countMatches(match, filtered ? filter : {}, upTo);
+  let reached = 0;
+  let not = 0;
+  for (let round = 0; round < o.rounds; round++) {
+    const words = VOCAB.filter(() => r() < o.share);
+    if (words.length === 0) continue;
+    const upTo = 1 + Math.floor(r() * o.most);
+    const query = o.queryOf(words);
+    const full = await store.countMatches(query, filter, upTo);
+    if (await o.reaches(words, upTo, count)) {
+      reached++;
+      assert.equal(full, upTo, `${query} up to ${upTo}`);
+    } else not++;
+  }
+  assert.ok(reached > 5 && not > 5, `${reached} reached, ${not} not`);
+}
+
 test("one word reaching the bound means the query's count reaches it: whole words match within their prefix", async () => {
   const r = rng(9);
   const store = await storeOf(r, 500);
   try {
-    const count: CountUpTo = (match, upTo, filtered) => store.countMatches(match, filtered ? filter : {}, upTo);
-    let reached = 0;
-    let not = 0;
-    for (let round = 0; round < 60; round++) {
-      const words = VOCAB.filter(() => r() < 0.25);
-      if (words.length === 0) continue;
-      const upTo = 1 + Math.floor(r() * 400);
-      const query = matchAny(words);
-      const full = await store.countMatches(query, filter, upTo);
-      if (await reachedByOneWord(words, upTo, count)) {
-        reached++;
-        assert.equal(full, upTo, `${query} up to ${upTo}`);
-      } else not++;
-    }
-    assert.ok(reached > 5 && not > 5, `${reached} reached, ${not} not`);
+    await checkReached(store, r, { rounds: 60, share: 0.25, most: 400, queryOf: matchAny, reaches: reachedByOneWord });
     // the porter stem of a whole word and of its prefix form: every match of the first is one of the second
     for (const w of ["connection", "connections", "retried", "timeout"]) {
       const whole = await store.countMatches(`"${w}"`, {}, 100_000);
@@ -119,6 +131,16 @@ test("one word reaching the bound means the query's count reaches it: whole word
       assert.ok(whole > 0);
       assert.equal(both, whole, w);
     }
+  } finally {
+    store.close();
+  }
+});
+
+test("every word whole reaching the bound means the every-word query's count reaches it", async () => {
+  const r = rng(11);
+  const store = await storeOf(r, 500);
+  try {
+    await checkReached(store, r, { rounds: 80, share: 0.12, most: 60, queryOf: matchAll, reaches: everyWordReachedWhole });
   } finally {
     store.close();
   }

@@ -65,7 +65,7 @@ describe("status counts kept by the index", () => {
         const kept = store.index.statusCounts();
         const scratch = fromScratch(file);
         assert.deepEqual(kept, scratch, `${what} (seed ${seed})`);
-        // the count a save's layout choice reads (IndexDb.memoryCount) is the kept one too
+        // the store's size (a save's layout choice, recall and search read it) is the kept count too
         assert.equal(store.index.memoryCount(), scratch.total, what);
         // and status lists the dangling relations exactly when it counts some
         assert.equal(store.index.danglingRelations().length, kept.dangling, what);
