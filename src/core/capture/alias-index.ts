@@ -72,16 +72,12 @@ export function lookupFor(source: string, builtFrom: string, json: string): Alia
     return { hit: (key) => index.get(key), named: (name) => vocabulary().find((e) => e.name === name) };
   }
   const prebuilt = JSON.parse(json) as Prebuilt;
-  // each hit made once (a prompt's words are looked up by recall's terms and by capture again)
-  const hits = new Map<string, AliasHit | undefined>();
   return {
+    // nothing kept per key: a server looks up every word of every prompt
     hit(key) {
-      if (hits.has(key)) return hits.get(key);
       const at = Object.hasOwn(prebuilt.keys, key) ? prebuilt.keys[key]! : -1;
       const entry = at < 0 ? undefined : vocabularyEntryAt(Math.floor(at / ENTRY));
-      const hit = entry ? { entry, alias: entry.aliases[Math.floor((at % ENTRY) / ALIAS)]!, length: at % ALIAS } : undefined;
-      hits.set(key, hit);
-      return hit;
+      return entry ? { entry, alias: entry.aliases[Math.floor((at % ENTRY) / ALIAS)]!, length: at % ALIAS } : undefined;
     },
     named: (name) => (Object.hasOwn(prebuilt.names, name) ? vocabularyEntryAt(prebuilt.names[name]!) : undefined),
   };
