@@ -12,7 +12,8 @@
 // src/stat-worker.ts is a second entry point: the thread status starts to stat a large store's
 // folders (store/parallel-snapshot.ts) is loaded from the binary by that name; src/record-worker.ts
 // too (the threads a large import builds its memories on, ops/import-build.ts).
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { aliasIndexModule } from "./gen-alias-index.ts";
 
 const JIT_POLICY = 30;
 
@@ -20,6 +21,15 @@ const targets = [
   { entry: "src/main.ts", out: "dist/memsync", edition: "main" },
   { entry: "src/main.ts", out: "dist/memsync-edge", edition: "edge" },
 ];
+
+// the capture vocabulary's prebuilt alias index, made again if the table changed (a binary never
+// ships one it would have to rebuild on every start; tests/core/alias-index.test.ts says so too)
+const GEN = "src/core/capture/alias-index.gen.ts";
+const fresh = aliasIndexModule();
+if (readFileSync(GEN, "utf8") !== fresh) {
+  writeFileSync(GEN, fresh);
+  console.error(`${GEN} made again from the vocabulary's table`);
+}
 
 mkdirSync("dist", { recursive: true });
 for (const t of targets) {

@@ -56,6 +56,19 @@ export const isNumber = (w: string): boolean => {
 };
 
 /**
+ * A number as a whole word (as the words [\p{L}\p{N}]+ of a lowercased text are split) that
+ * isNumber takes: digits only, or a number word. One native search instead of isNumber called on
+ * each word up to the first number (a cold recall asked it of ~3,500 words: ~1 ms).
+ */
+const NUMBER_AS_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\d+|${[...NUMBER_WORDS].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).join("|")})(?![\\p{L}\\p{N}])`, "u");
+
+/** Where in a lowercased text its first word that isNumber takes starts, and that word; null: none. */
+export function firstNumber(lower: string): { at: number; word: string } | null {
+  const m = NUMBER_AS_WORD.exec(lower);
+  return m ? { at: m.index, word: m[0] } : null;
+}
+
+/**
  * Whether a memory's words state the kind of quantity asked for (a choice: see asksFor). The
  * query's own words are no answer: "when does the nightly export run" is answered by "runs at 02:00
  * UTC", not by another memory's "nightly", which only repeats the question.

@@ -1,5 +1,6 @@
 import { findMentions } from "./capture/entities.ts";
-import { VOCABULARY, type VocabEntry } from "./capture/vocabulary.ts";
+import { entryNamed } from "./capture/alias-index.ts";
+import { vocabulary, type VocabEntry } from "./capture/vocabulary.ts";
 import { type MemoryTerms, stem } from "./memory-terms.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
@@ -264,7 +265,7 @@ function triggerTable(): Map<string, Trigger[]> {
     const t = {
       label: kind.words[0]!,
       make: once(() => {
-        const entries = VOCABULARY.filter((e) => kind.categories.includes(e.category));
+        const entries = vocabulary().filter((e) => kind.categories.includes(e.category));
         return { terms: [...new Set([...kind.words, ...entries.map((e) => e.name.replace(/-/g, " "))].map(key).filter(Boolean))], names: entries.map((e) => e.name) };
       }),
     };
@@ -290,7 +291,7 @@ export function queryConcepts(query: string): Concept[] {
   const out = new Map<string, Concept>();
   for (const m of findMentions(query)) {
     if (m.kind === "term") continue;
-    const entry = VOCABULARY.find((e) => e.name === m.name);
+    const entry = entryNamed(m.name);
     if (!entry) continue;
     const from = tokens(query.slice(m.start, m.end));
     out.set(`entity:${entry.name}`, concept(entry.name, from, [...new Set(entryTerms(entry))], [entry.name]));

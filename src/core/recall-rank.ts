@@ -4,7 +4,7 @@ import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type Me
 
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
-import { type AnswerKind, answers, asksFor, isNumber } from "./recall-answer.ts";
+import { type AnswerKind, answers, asksFor, firstNumber } from "./recall-answer.ts";
 import { spellingVariants } from "./recall-spelling.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -505,12 +505,13 @@ export function replacedWords(content: string): string[] {
  * before it (too little to be the same subject).
  */
 export function leadAndNumber(content: string): [string, string] | null {
-  const words = content.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const i = words.findIndex(isNumber);
-  if (i < 0) return null;
-  const lead = words.slice(0, i);
+  const lower = content.toLowerCase();
+  // the first number found natively: only the words before it are split (recall-answer.ts firstNumber)
+  const first = firstNumber(lower);
+  if (!first) return null;
+  const lead = lower.slice(0, first.at).match(/[\p{L}\p{N}]+/gu) ?? [];
   if (lead.filter((w) => !STOP_WORDS.has(w) && !WEAK_WORDS.has(w)).length < 2) return null;
-  return [lead.join(" "), words[i]!];
+  return [lead.join(" "), first.word];
 }
 
 /** What a statement's text says of what it replaces: replacedWords and leadAndNumber of it. */

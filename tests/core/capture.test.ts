@@ -6,7 +6,9 @@ import { extractExplicit } from "../../src/core/capture/explicit.ts";
 import { type Capture, extractCaptures, FINGERPRINT_FILLER, fingerprintOf, normalizeStatement, SHORT_FORMS } from "../../src/core/capture/extract.ts";
 import { parseHookPayload } from "../../src/core/capture/hook-input.ts";
 import { memoryFields, reinforceMemory } from "../../src/core/capture/record.ts";
-import { VOCABULARY } from "../../src/core/capture/vocabulary.ts";
+import { vocabulary } from "../../src/core/capture/vocabulary.ts";
+
+const VOCABULARY = vocabulary();
 import { createMemory } from "../../src/core/records.ts";
 import { cpuMs } from "../helpers/cpu-time.ts";
 

@@ -1,6 +1,7 @@
 import type { EntityRelation } from "../model/memory.ts";
 import type { EntityRelationType } from "../model/vocab.ts";
-import { type EntityKind, VOCABULARY, type VocabAlias, type VocabEntry } from "./vocabulary.ts";
+import { aliasHit, aliasKey, MAX_ALIAS_UNITS } from "./alias-index.ts";
+import { type EntityKind, vocabulary, type VocabAlias, type VocabEntry } from "./vocabulary.ts";
 
 // Entities in a sentence: names from the curated vocabulary (aliases mapped to one canonical name,
 // matched on whole words), and technical terms spelled like names (CamelCase, ACRONYMS, letters
@@ -45,47 +46,10 @@ export function units(text: string): Unit[] {
   return out;
 }
 
-const MAX_ALIAS_UNITS = 5;
-
-interface AliasHit {
-  entry: VocabEntry;
-  alias: VocabAlias;
-  length: number;
-}
-
-/** Alias (as units joined by spaces) -> entry. Built once, on first use. */
-let aliasIndex: Map<string, AliasHit> | undefined;
-
-/**
- * An alias as the units it matches: the vocabulary's aliases are plain words, so splitting at
- * spaces, hyphens and slashes gives what units() would, without a regex pass per alias (the
- * index is built on every cold start of the CLI).
- */
-function aliasKey(text: string): string[] {
-  const lower = text.toLowerCase();
-  // most aliases are one word: no regex split for them (this runs for each of ~1,200 aliases)
-  if (!/[\s/-]/.test(lower)) return lower ? [lower] : [];
-  return lower.split(/[\s/-]+/).filter(Boolean);
-}
-
-function index(): Map<string, AliasHit> {
-  if (aliasIndex) return aliasIndex;
-  aliasIndex = new Map();
-  for (const entry of VOCABULARY) {
-    for (const alias of entry.aliases) {
-      const key = aliasKey(alias.text);
-      if (key.length === 0 || key.length > MAX_ALIAS_UNITS) continue;
-      const k = key.join(" ");
-      if (!aliasIndex.has(k)) aliasIndex.set(k, { entry, alias, length: key.length });
-    }
-  }
-  return aliasIndex;
-}
-
 /** Every alias as units() splits it (for a test that aliasKey agrees). */
 export function aliasKeysAgree(): string[] {
   const bad: string[] = [];
-  for (const e of VOCABULARY) {
+  for (const e of vocabulary()) {
     for (const a of e.aliases) {
       const viaUnits = units(a.text).map((u) => u.lower).join(" ");
       if (viaUnits !== aliasKey(a.text).join(" ")) bad.push(a.text);
@@ -100,7 +64,7 @@ export function vocabularyEntry(name: string): VocabEntry | undefined {
 
 /** The entry whose alias is exactly these words (lowercase, as units() splits them). */
 export function vocabularyEntryOfWords(words: readonly string[]): VocabEntry | undefined {
-  return index().get(words.join(" "))?.entry;
+  return aliasHit(words.join(" "))?.entry;
 }
 
 /** What follows a verb: "go with", "make sure", "express it". */
@@ -186,18 +150,17 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   // a URL or a path is not prose: its words are no entities
   const masked = text.replace(/\b[a-z][a-z0-9+.-]{0,30}:\/\/\S+/gi, (m) => " ".repeat(m.length));
   const us = units(masked);
-  const idx = index();
   const found: Mention[] = [];
   const covered = new Set<number>();
   const shouting = (masked.match(/\p{Lu}/gu)?.length ?? 0) > (masked.match(/\p{Ll}/gu)?.length ?? 0);
   for (let i = 0; i < us.length; i++) {
-    let hit: AliasHit | undefined;
+    let hit: ReturnType<typeof aliasHit>;
     for (let n = Math.min(MAX_ALIAS_UNITS, us.length - i); n >= 1 && !hit; n--) {
       // units of one alias must be adjacent in the text (a space or a hyphen apart, no comma)
       if (n > 1 && !adjacent(masked, us, i, n)) continue;
       let key = us[i]!.lower;
       for (let k = 1; k < n; k++) key += ` ${us[i + k]!.lower}`;
-      const h = idx.get(key);
+      const h = aliasHit(key);
       if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n], us[i + n + 1])) hit = h;
     }
     if (hit) {

@@ -685,7 +685,7 @@ const TABLE: Record<string, string[]> = {
       ],
 };
 
-// Parsed on every cold start of a command that captures or recalls (about 1,200 aliases): plain
+// Parsed as a cold start of a command that captures or recalls needs its entries: plain
 // indexOf and slice, no destructuring of split() arrays, which cost two to three times as much
 // CPU in a cold process (the code runs before the JIT has warmed up).
 
@@ -713,10 +713,41 @@ function parseLine(kind: EntityKind, line: string): VocabEntry {
   return { name: main.text.replaceAll(" ", "-"), kind, category, aliases };
 }
 
-function parseTable(): VocabEntry[] {
-  const out: VocabEntry[] = [];
-  for (const kind of Object.keys(TABLE) as EntityKind[]) for (const line of TABLE[kind]!) out.push(parseLine(kind, line));
-  return out;
+/** The table's kinds in order, with where each one's lines start among all entries. */
+const KINDS = Object.keys(TABLE) as EntityKind[];
+
+/** Entries parsed so far, by position: a cold start parses only those its words name. */
+const parsed: (VocabEntry | undefined)[] = [];
+let all: readonly VocabEntry[] | undefined;
+
+/**
+ * The entry at a position of the table (kinds in order, then their lines), parsed on first use:
+ * parsing all ~620 lines cost ~1 ms of every cold start that captures or recalls, which most
+ * prompts (naming a product or two, or none) do not need.
+ */
+export function vocabularyEntryAt(i: number): VocabEntry | undefined {
+  const had = parsed[i];
+  if (had) return had;
+  let at = i;
+  for (const kind of KINDS) {
+    const lines = TABLE[kind]!;
+    if (at < lines.length) return (parsed[i] = parseLine(kind, lines[at]!));
+    at -= lines.length;
+  }
+  return undefined;
 }
 
-export const VOCABULARY: readonly VocabEntry[] = parseTable();
+/** Every entry, in the table's order (the same objects vocabularyEntryAt gives). */
+export function vocabulary(): readonly VocabEntry[] {
+  if (all) return all;
+  const out: VocabEntry[] = [];
+  for (let i = 0, e = vocabularyEntryAt(0); e; e = vocabularyEntryAt(++i)) out.push(e);
+  return (all = out);
+}
+
+/** The table as one text (its kinds in order, then their lines): what a prebuilt alias index was made from. */
+export function vocabularySource(): string {
+  let out = "";
+  for (const kind of KINDS) out += `${kind}\n${TABLE[kind]!.join("\n")}\n`;
+  return out;
+}

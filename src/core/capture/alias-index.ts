@@ -1,0 +1,113 @@
+import { ALIAS_INDEX, BUILT_FROM } from "./alias-index.gen.ts";
+import { vocabulary, type VocabAlias, type VocabEntry, vocabularyEntryAt, vocabularySource } from "./vocabulary.ts";
+
+// The vocabulary's aliases by key (the alias as units() splits it, lowercase, joined by spaces),
+// and its entries by canonical name. Every capture and every hook's recall looks words up here.
+// Built alias by alias it cost ~2 ms of each cold hook (a lowercasing, a regex test, a split and a
+// Map entry per alias, run before the JIT warms up); alias-index.gen.ts holds the same index made
+// by scripts/gen-alias-index.ts (and by every build), read with one JSON.parse, and only the
+// entries a lookup finds are parsed. It is used only when made from the vocabulary as it is now
+// (the table's text, compared whole): an edited table whose index was not made again is indexed
+// here alias by alias, as before, so a lookup always answers from the current table.
+
+export const MAX_ALIAS_UNITS = 5;
+
+export interface AliasHit {
+  entry: VocabEntry;
+  alias: VocabAlias;
+  length: number;
+}
+
+/** Lookups by alias key and by canonical name. */
+export interface AliasLookup {
+  hit(key: string): AliasHit | undefined;
+  named(name: string): VocabEntry | undefined;
+}
+
+/**
+ * As JSON: per key, entry * ENTRY + alias * ALIAS + units (the entry's position in the table, the
+ * alias's in its entry); per name, the entry's position. Numbers: JSON.parse makes no array each.
+ */
+interface Prebuilt {
+  keys: Record<string, number>;
+  names: Record<string, number>;
+}
+const ENTRY = 4096;
+const ALIAS = 8;
+
+let lookup: AliasLookup | undefined;
+
+/**
+ * An alias as the units it matches: the vocabulary's aliases are plain words, so splitting at
+ * spaces, hyphens and slashes gives what units() would, without a regex pass per alias.
+ */
+export function aliasKey(text: string): string[] {
+  const lower = text.toLowerCase();
+  // most aliases are one word: no regex split for them
+  if (!/[\s/-]/.test(lower)) return lower ? [lower] : [];
+  return lower.split(/[\s/-]+/).filter(Boolean);
+}
+
+function current(): AliasLookup {
+  return (lookup ??= lookupFor(vocabularySource(), BUILT_FROM, ALIAS_INDEX));
+}
+
+/** The entry and alias a key names (the first alias of the table with that key), if any. */
+export function aliasHit(key: string): AliasHit | undefined {
+  return current().hit(key);
+}
+
+/** The first entry of the table with this canonical name. */
+export function entryNamed(name: string): VocabEntry | undefined {
+  return current().named(name);
+}
+
+/**
+ * Lookups in the prebuilt index `json` when it was made from `source` (the table as it is now:
+ * `builtFrom` equal to it), else in the index made here alias by alias.
+ */
+export function lookupFor(source: string, builtFrom: string, json: string): AliasLookup {
+  if (source !== builtFrom) {
+    const index = buildIndex();
+    return { hit: (key) => index.get(key), named: (name) => vocabulary().find((e) => e.name === name) };
+  }
+  const prebuilt = JSON.parse(json) as Prebuilt;
+  return {
+    // nothing kept per key: a server looks up every word of every prompt
+    hit(key) {
+      const at = Object.hasOwn(prebuilt.keys, key) ? prebuilt.keys[key]! : -1;
+      const entry = at < 0 ? undefined : vocabularyEntryAt(Math.floor(at / ENTRY));
+      return entry ? { entry, alias: entry.aliases[Math.floor((at % ENTRY) / ALIAS)]!, length: at % ALIAS } : undefined;
+    },
+    named: (name) => (Object.hasOwn(prebuilt.names, name) ? vocabularyEntryAt(prebuilt.names[name]!) : undefined),
+  };
+}
+
+/** The index made alias by alias: the first alias with a key wins. */
+export function buildIndex(): Map<string, AliasHit> {
+  const index = new Map<string, AliasHit>();
+  for (const entry of vocabulary()) {
+    for (const alias of entry.aliases) {
+      const key = aliasKey(alias.text);
+      if (key.length === 0 || key.length > MAX_ALIAS_UNITS) continue;
+      const k = key.join(" ");
+      if (!index.has(k)) index.set(k, { entry, alias, length: key.length });
+    }
+  }
+  return index;
+}
+
+/** The index as alias-index.gen.ts holds it (JSON), made from the vocabulary as it is now. */
+export function prebuiltIndexJson(): string {
+  const all = vocabulary();
+  const out: Prebuilt = { keys: Object.create(null) as Record<string, number>, names: Object.create(null) as Record<string, number> };
+  for (const [k, h] of buildIndex()) {
+    const alias = h.entry.aliases.indexOf(h.alias);
+    if (alias >= ENTRY / ALIAS || h.length >= ALIAS) throw new Error(`the alias index cannot hold ${k} (alias ${alias}, ${h.length} units)`);
+    out.keys[k] = all.indexOf(h.entry) * ENTRY + alias * ALIAS + h.length;
+  }
+  all.forEach((e, i) => {
+    if (!(e.name in out.names)) out.names[e.name] = i;
+  });
+  return JSON.stringify(out);
+}
