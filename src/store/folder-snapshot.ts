@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { isTempName } from "./atomic-write.ts";
+import { DIR as IS_DIR, FILE as IS_FILE, folderLstat, type FolderLstat, NONE, OTHER as IS_OTHER } from "./folder-lstat.ts";
 import type { FileStat } from "./fs-port.ts";
 import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 
@@ -109,13 +110,24 @@ export function readFolder(dir: string): FolderRead {
     nums.push(0, 0, 0, 0, 0, 0, 0, 0);
     return { nums, temps, links, shards };
   }
+  let fast: FolderLstat | null = null;
   try {
-    for (const name of fs.readdirSync(dir)) {
+    const names = fs.readdirSync(dir);
+    fast = folderLstat(dir);
+    for (const name of names) {
       if (isTempName(name)) {
         temps.push(name);
         continue;
       }
       const record = name.endsWith(".json") && !name.startsWith(".");
+      // the usual answers from the fast call; a link, or a name it could not stat, from node:fs
+      const kind = fast ? fast.lstat(name) : NONE;
+      if (fast && (kind === IS_FILE || kind === IS_DIR || kind === IS_OTHER)) {
+        const s = fast.stamp;
+        if (record && kind === IS_FILE) addStamp(sums, s[0]!, s[1]!, s[2]!);
+        else if (!record && kind === IS_DIR && SHARD_NAME.test(name)) shards.push(name);
+        continue;
+      }
       const p = `${dir}/${name}`;
       let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
       if (fst?.isSymbolicLink()) {
@@ -131,6 +143,8 @@ export function readFolder(dir: string): FolderRead {
     // unreadable: the refresh compares it from the disk (and meets the error there)
     nums.push(0, 0, 0, 0, 0, 0, 0, 0);
     return { nums, temps: [], links: [], shards: [] };
+  } finally {
+    fast?.close();
   }
   nums.push(1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length);
   return { nums, temps, links, shards };
