@@ -122,13 +122,48 @@ async function awaitNotes(threads: Thread[], want: Map<number, number>): Promise
   return missing();
 }
 
+const KINDS: readonly RecordKind[] = ["memory", "relation"];
+
+/** Threads started before the store was opened (startEarlySnapshot), for startSnapshot to take. */
+let early: { root: string; pending: PendingSnapshot } | null = null;
+
 /**
- * Start the threads for a full refresh of a store of about `files` record files; null when it is
- * not worth it or not possible here (the refresh then stats as before).
+ * Start the threads for status before anything else (the command line's quick path, before the
+ * command's modules load and the store opens: the thread's own start-up, a new JS world, then
+ * overlaps them): for a store whose memories folder holds shard folders, the sign of a large one
+ * that one stat gives while the index, which counts the files, is not open yet. startSnapshot
+ * takes them for the same store, or stops them (a small store, another root). Their stats are
+ * older than anything status reads of the index, as they are when started later.
  */
-export function startSnapshot(root: string, files: number, kinds: readonly RecordKind[] = ["memory", "relation"]): PendingSnapshot | null {
+export function startEarlySnapshot(root: string): void {
+  if (early || runtimeName !== "bun" || typeof SharedArrayBuffer === "undefined") return;
+  try {
+    const memories = fs.statSync(`${root}/${topDirs("memory")[0]}`, { throwIfNoEntry: false });
+    if (!memories || memories.nlink <= 2) return;
+  } catch {
+    return; // unreadable: status meets it itself
+  }
+  const pending = launch(root, KINDS);
+  if (pending) early = { root, pending };
+}
+
+/**
+ * Start the threads for a full refresh of a store of about `files` record files (or take those
+ * startEarlySnapshot started for it); null when it is not worth it or not possible here (the
+ * refresh then stats as before).
+ */
+export function startSnapshot(root: string, files: number, kinds: readonly RecordKind[] = KINDS): PendingSnapshot | null {
   const min = Number(env("MEMSYNC_STAT_PARALLEL_MIN") ?? DEFAULT_MIN_FILES);
+  const taken = early;
+  early = null;
+  if (taken && taken.root === root && kinds === KINDS && files >= min) return taken.pending;
+  taken?.pending.stop();
   if (runtimeName !== "bun" || files < min || typeof SharedArrayBuffer === "undefined") return null;
+  return launch(root, kinds);
+}
+
+/** The threads, started and given the folders; null when no core is idle. */
+function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | null {
   const n = threadCount();
   if (n < 1) return null;
   const threads = Array.from({ length: n }, () => startThread());

@@ -20,7 +20,7 @@ export function quickRoute(argv: readonly string[]): Run | null {
   const save = plainSave(argv);
   if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
   const status = plainStatus(argv);
-  return status && (() => answer(status, async () => (await import("./commands/admin.ts")).status(status)));
+  return status && (() => answer(status, async () => (await startStatusThreads(status), (await import("./commands/admin.ts")).status(status))));
 }
 
 /**
@@ -114,6 +114,16 @@ function plainSave(argv: readonly string[]): Plain | null {
 function plainStatus(argv: readonly string[]): Flags | null {
   const p = plainForm(argv, false);
   return p && p.command === "status" && p.words.length === 0 ? p.flags : null;
+}
+
+/** status's stat threads, started before its modules load and its store opens (store/parallel-snapshot.ts startEarlySnapshot). */
+async function startStatusThreads(flags: Flags): Promise<void> {
+  const [{ storeRoot }, { startEarlySnapshot }] = await Promise.all([import("./options.ts"), import("../../store/parallel-snapshot.ts")]);
+  try {
+    startEarlySnapshot(storeRoot(flags));
+  } catch {
+    // only ever a head start: status starts its threads itself, or reports what is wrong
+  }
 }
 
 /** Run a command's function and print what it gives, or its error, as the parser's path does. */
