@@ -29,8 +29,9 @@ export function quickRoute(argv: readonly string[]): Run | null {
  * version line. Every other command asks for the usual JIT first (src/main.ts).
  */
 export function isBrief(argv: readonly string[]): boolean {
-  // status stats every record file: at 10k-50k it runs long enough for the usual JIT to pay
-  if (plainStatus(argv)) return false;
+  // status too: its per-file work is a statx call and a few sums (store/folder-lstat.ts), and the
+  // usual JIT's compiler threads cost more CPU than they save there, competing with the stat
+  // thread for the cores (10k, paired: 110-118 against 118-124 ms of CPU; docs/benchmarks.md, status7)
   if (quickRoute(argv)) return true;
   return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
 }
