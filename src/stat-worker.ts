@@ -20,10 +20,10 @@ self.onmessage = (e) => {
     if (unit >= n) break;
     Atomics.store(counter, 1 + unit, id);
     if (fault === "midway") throw new Error("stat worker: failing after taking a folder (fault injection)");
-    const { nums, temps, links } = readFolder(paths[unit]!);
+    const { nums, temps, links, shards } = readFolder(paths[unit]!);
     shared.set(nums, unit * FOLDER_NUMS);
-    const noted = temps.length > 0 || links.length > 0;
-    if (noted) self.postMessage({ unit, temps, links });
+    const noted = temps.length > 0 || links.length > 0 || shards.length > 0;
+    if (noted) self.postMessage({ unit, temps, links, shards });
     // after the numbers (and the note): the main thread reads them once it sees this
     Atomics.store(counter, 1 + n + unit, noted ? DONE_NOTED : DONE);
   }

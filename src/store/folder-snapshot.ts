@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import { isTempName } from "./atomic-write.ts";
+import { DIR as IS_DIR, FILE as IS_FILE, folderLstat, type FolderLstat, NONE, OTHER as IS_OTHER } from "./folder-lstat.ts";
 import type { FileStat } from "./fs-port.ts";
 import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 
 // What a full refresh's compare by sums (refresh.ts, stamp-sums.ts) needs of one record folder,
 // made ahead of it by any thread: the folder's stat, then, from one listing, the sums of its
-// record files' stamps and the names of its temp files and symbolic links, each name stat'ed
+// record files' stamps and the names of its temp files, symbolic links and shard folders (a top
+// folder's tell the refresh which shard folders there are), each name stat'ed
 // exactly as the refresh would (lstat; a link's target stat'ed when its name is a record's). The
 // per-file work is done where the stats are made, so the refresh's own thread does one lookup
 // per folder; a folder whose sums do not match, or that the snapshot lacks or could not read
@@ -17,6 +19,7 @@ const FILE = 1;
 const DIR = 2;
 const OTHER = 3;
 const UNREAD = -1; // an error other than "not found": the disk answers when asked
+const SHARD_NAME = /^[0-9a-f]{2}$/; // layout.ts isShardDirName, without its module graph in the thread
 
 /** Per folder: stat (code, mtime, size, ino), read whole (1/0), sums (n, mtimeHigh, mtimeLow, size, mixed), temp and link counts. */
 export const FOLDER_NUMS = 12;
@@ -33,8 +36,8 @@ export interface SnapshotJob {
   fault?: string;
 }
 
-/** What a worker posts: a finished folder's temp files and links (few folders have any), or that it is done. */
-export type SnapshotNote = { unit: number; temps: string[]; links: string[] } | { end: true };
+/** What a worker posts: a finished folder's temp files, links and shard folders (few folders have any), or that it is done. */
+export type SnapshotNote = { unit: number; temps: string[]; links: string[]; shards: string[] } | { end: true };
 
 /**
  * The shared memory of one snapshot over n folders: claims[0] is the next unit to take,
@@ -45,11 +48,12 @@ export const DONE = 1;
 /** Done, and its names posted before the flag was set. */
 export const DONE_NOTED = 2;
 
-/** What a thread found of one folder: FOLDER_NUMS numbers, and the names of its temp files and links. */
+/** What a thread found of one folder: FOLDER_NUMS numbers, and the names of its temp files, links and shard folders (in listing order). */
 export interface FolderRead {
   nums: number[];
   temps: string[];
   links: string[];
+  shards: string[];
 }
 
 /** What the refresh reads of a folder in place of the disk. */
@@ -59,9 +63,10 @@ export interface SeenFolder {
   /** undefined: not read whole; compare from the disk. */
   sums?: { disk: StampSums; temps: string[]; links: string[] };
   /**
-   * A top folder's shard folders, from the listing that named the threads' folders (made before
-   * the folder's stat above): the refresh takes them instead of listing the folder again when
-   * that stat shows the recorded listing.
+   * A top folder's shard folders, from its read (made after the folder's stat above: a shard
+   * folder made or removed in between is one the refresh finds new or gone, a difference that
+   * sends it to the locked refresh): the refresh takes them instead of listing the folder again
+   * when that stat shows the recorded listing.
    */
   shards?: string[];
 }
@@ -100,17 +105,29 @@ export function readFolder(dir: string): FolderRead {
   const sums = emptySums();
   const temps: string[] = [];
   const links: string[] = [];
+  const shards: string[] = [];
   if (!st?.isDirectory()) {
     nums.push(0, 0, 0, 0, 0, 0, 0, 0);
-    return { nums, temps, links };
+    return { nums, temps, links, shards };
   }
+  let fast: FolderLstat | null = null;
   try {
-    for (const name of fs.readdirSync(dir)) {
+    const names = fs.readdirSync(dir);
+    fast = folderLstat(dir);
+    for (const name of names) {
       if (isTempName(name)) {
         temps.push(name);
         continue;
       }
       const record = name.endsWith(".json") && !name.startsWith(".");
+      // the usual answers from the fast call; a link, or a name it could not stat, from node:fs
+      const kind = fast ? fast.lstat(name) : NONE;
+      if (fast && (kind === IS_FILE || kind === IS_DIR || kind === IS_OTHER)) {
+        const s = fast.stamp;
+        if (record && kind === IS_FILE) addStamp(sums, s[0]!, s[1]!, s[2]!);
+        else if (!record && kind === IS_DIR && SHARD_NAME.test(name)) shards.push(name);
+        continue;
+      }
       const p = `${dir}/${name}`;
       let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
       if (fst?.isSymbolicLink()) {
@@ -119,14 +136,18 @@ export function readFolder(dir: string): FolderRead {
         fst = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
       }
       if (record && fst?.isFile()) addStamp(sums, Math.floor(fst.mtimeMs), fst.size, fst.ino);
+      // a shard folder as a listing with types tells it (a link to a folder is none)
+      else if (!record && fst?.isDirectory() && SHARD_NAME.test(name)) shards.push(name);
     }
   } catch {
     // unreadable: the refresh compares it from the disk (and meets the error there)
     nums.push(0, 0, 0, 0, 0, 0, 0, 0);
-    return { nums, temps: [], links: [] };
+    return { nums, temps: [], links: [], shards: [] };
+  } finally {
+    fast?.close();
   }
   nums.push(1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length);
-  return { nums, temps, links };
+  return { nums, temps, links, shards };
 }
 
 /** A folder as the refresh reads it, from its FOLDER_NUMS numbers at `at`. */

@@ -3,7 +3,7 @@ import os from "node:os";
 import { env, runtimeName } from "../runtime/host.ts";
 import { STAT_WORKER_URL } from "../stat-worker-url.ts";
 import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SeenFolders, seenFolder, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
-import { isShardDirName, type RecordKind, topDirs } from "./layout.ts";
+import { type RecordKind, topDirs } from "./layout.ts";
 
 // A full refresh of a large store is mostly system calls: a stat of every record file and a
 // listing of every folder (13,900 stats and 980 listings at 10k, ~3-4 µs each however they are
@@ -56,33 +56,23 @@ function threadCount(): number {
   return Math.max(0, Math.min(3, n - 1, idleCores(n)));
 }
 
-/** The record folders a full refresh looks at: each top folder and its shard folders (absolute paths), and each top folder's shard names. */
-function recordFolders(root: string, kinds: readonly RecordKind[]): { paths: string[]; shards: Map<string, string[]> } {
-  const paths: string[] = [];
-  const shards = new Map<string, string[]>();
-  for (const kind of kinds) {
-    for (const top of topDirs(kind)) {
-      const dir = `${root}/${top}`;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue; // not there (or unreadable): the refresh asks the disk itself
-      }
-      paths.push(dir);
-      // the refresh's own test of a shard folder (refresh.ts scanTop), on the same kind of listing
-      const names = entries.filter((e) => e.isDirectory() && isShardDirName(e.name)).map((e) => e.name);
-      shards.set(dir, names);
-      for (const name of names) paths.push(`${dir}/${name}`);
-    }
-  }
-  return { paths, shards };
+const SHARD_NAMES = Array.from({ length: 256 }, (_, k) => k.toString(16).padStart(2, "0"));
+
+/**
+ * The folders a full refresh may look at (absolute paths), known without listing anything: each
+ * top folder first, then every shard folder name under each (layout.ts isShardDirName: 00-ff).
+ * So the threads start at once; a shard folder that is not there costs one failed stat, and the
+ * top folders' reads tell which are (FolderRead.shards).
+ */
+function recordFolders(root: string, kinds: readonly RecordKind[]): { paths: string[]; tops: number } {
+  const tops = kinds.flatMap((kind) => topDirs(kind).map((top) => `${root}/${top}`));
+  return { paths: [...tops, ...tops.flatMap((dir) => SHARD_NAMES.map((name) => `${dir}/${name}`))], tops: tops.length };
 }
 
 interface Thread {
   worker: Worker | null;
   /** Names posted for finished units. */
-  notes: Map<number, { temps: string[]; links: string[] }>;
+  notes: Map<number, { temps: string[]; links: string[]; shards: string[] }>;
   /** Resolves when the worker said it is done (true), or failed (false). */
   ended: Promise<boolean>;
   /** Called whenever a note arrives. */
@@ -104,7 +94,7 @@ function startThread(): Thread {
       const note = e.data;
       if ("end" in note) resolve(true);
       else {
-        t.notes.set(note.unit, { temps: note.temps, links: note.links });
+        t.notes.set(note.unit, { temps: note.temps, links: note.links, shards: note.shards });
         t.onNote?.();
       }
     };
@@ -132,18 +122,52 @@ async function awaitNotes(threads: Thread[], want: Map<number, number>): Promise
   return missing();
 }
 
+const KINDS: readonly RecordKind[] = ["memory", "relation"];
+
+/** Threads started before the store was opened (startEarlySnapshot), for startSnapshot to take. */
+let early: { root: string; pending: PendingSnapshot } | null = null;
+
 /**
- * Start the threads for a full refresh of a store of about `files` record files; null when it is
- * not worth it or not possible here (the refresh then stats as before).
+ * Start the threads for status before anything else (the command line's quick path, before the
+ * command's modules load and the store opens: the thread's own start-up, a new JS world, then
+ * overlaps them): for a store whose memories folder holds shard folders, the sign of a large one
+ * that one stat gives while the index, which counts the files, is not open yet. startSnapshot
+ * takes them for the same store, or stops them (a small store, another root). Their stats are
+ * older than anything status reads of the index, as they are when started later.
  */
-export function startSnapshot(root: string, files: number, kinds: readonly RecordKind[] = ["memory", "relation"]): PendingSnapshot | null {
+export function startEarlySnapshot(root: string): void {
+  if (early || runtimeName !== "bun" || typeof SharedArrayBuffer === "undefined") return;
+  try {
+    const memories = fs.statSync(`${root}/${topDirs("memory")[0]}`, { throwIfNoEntry: false });
+    if (!memories || memories.nlink <= 2) return;
+  } catch {
+    return; // unreadable: status meets it itself
+  }
+  const pending = launch(root, KINDS);
+  if (pending) early = { root, pending };
+}
+
+/**
+ * Start the threads for a full refresh of a store of about `files` record files (or take those
+ * startEarlySnapshot started for it); null when it is not worth it or not possible here (the
+ * refresh then stats as before).
+ */
+export function startSnapshot(root: string, files: number, kinds: readonly RecordKind[] = KINDS): PendingSnapshot | null {
   const min = Number(env("MEMSYNC_STAT_PARALLEL_MIN") ?? DEFAULT_MIN_FILES);
+  const taken = early;
+  early = null;
+  if (taken && taken.root === root && kinds === KINDS && files >= min) return taken.pending;
+  taken?.pending.stop();
   if (runtimeName !== "bun" || files < min || typeof SharedArrayBuffer === "undefined") return null;
+  return launch(root, kinds);
+}
+
+/** The threads, started and given the folders; null when no core is idle. */
+function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | null {
   const n = threadCount();
   if (n < 1) return null;
-  // the threads start first: their start-up (a new JS world each) overlaps the listing here
   const threads = Array.from({ length: n }, () => startThread());
-  const { paths, shards } = recordFolders(root, kinds);
+  const { paths, tops } = recordFolders(root, kinds);
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
   const fault = env("MEMSYNC_STAT_WORKER_FAULT");
@@ -158,8 +182,10 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
         const counter = new Int32Array(claims);
         const shared = new Float64Array(results);
         const seen: SeenFolders = new Map();
+        const shardsOf = new Map<number, string[]>(); // each top folder's shard folders, from its read
         const take = (u: number) => {
           const r = readFolder(paths[u]!);
+          shardsOf.set(u, r.shards);
           seen.set(paths[u]!, seenFolder(r.nums, 0, r.temps, r.links));
         };
         for (;;) {
@@ -186,13 +212,18 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
         const unnoted = await awaitNotes(threads, noted);
         for (const [u, id] of noted) {
           const note = threads[id - 1]?.notes.get(u);
-          if (note && !unnoted.has(u)) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
+          if (note && !unnoted.has(u)) {
+            seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
+            shardsOf.set(u, note.shards);
+          }
           else again.push(u);
         }
         for (const u of again) take(u);
-        for (const [top, names] of shards) {
-          const folder = seen.get(top);
-          if (folder) folder.shards = names;
+        // a top folder's shard folders, from its read (made after its stat: a folder made or
+        // removed since is one the refresh finds listed or missing, never one it misses)
+        for (let u = 0; u < tops; u++) {
+          const folder = seen.get(paths[u]!);
+          if (folder?.sums) folder.shards = shardsOf.get(u) ?? [];
         }
         return seen;
       } finally {

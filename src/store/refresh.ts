@@ -8,6 +8,8 @@ import { trusted } from "./racy.ts";
 import { addStamp, emptySums, sameSums, type StampSums } from "./stamp-sums.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
+import { DIR, FILE, folderLstat, type FolderLstat, NONE, OTHER } from "./folder-lstat.ts";
+import { nodeFs } from "./fs-port.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
@@ -343,22 +345,45 @@ function folderSums(ctx: RefreshContext, dir: string, names: string[], findLinks
   const temps: string[] = [];
   const links: string[] = [];
   const base = `${ctx.root}/${dir}/`;
-  for (const name of names) {
-    if (isTempName(name)) {
-      temps.push(name);
-      continue;
+  // the usual answers through statx where there is one (folder-lstat.ts); a link, or a name it
+  // could not stat, through the port as before
+  let fast: FolderLstat | null = null;
+  try {
+    fast = ctx.fs === nodeFs ? folderLstat(`${ctx.root}/${dir}`) : null;
+  } catch {
+    // the port meets the error itself
+  }
+  try {
+    for (const name of names) {
+      if (isTempName(name)) {
+        temps.push(name);
+        continue;
+      }
+      const record = name.endsWith(".json") && !name.startsWith(".");
+      if (!record && !findLinks) continue;
+      const kind = fast ? fast.lstat(name) : NONE;
+      if (fast && (kind === FILE || kind === DIR || kind === OTHER)) {
+        const s = fast.stamp;
+        if (record && kind === FILE) addStamp(disk, s[0]!, s[1]!, s[2]!);
+        continue;
+      }
+      portStamp(ctx, base, name, record, findLinks, disk, links);
     }
-    const record = name.endsWith(".json") && !name.startsWith(".");
-    if (!record && !findLinks) continue;
-    let st: (FileStat & { isLink?: boolean }) | null = findLinks ? ctx.fs.lstat(base + name) : ctx.fs.stat(base + name);
-    if (findLinks && st?.isLink) {
-      links.push(name);
-      // a record file reached through a link is indexed by what it points at, as a listing's stat does
-      st = record ? ctx.fs.stat(base + name) : null;
-    }
-    if (record && st?.isFile) addStamp(disk, st.mtime, st.size, st.ino);
+  } finally {
+    fast?.close();
   }
   return { disk, temps, links };
+}
+
+/** One name's stamp through the port: lstat (findLinks) or stat, a link's target stat'ed when its name is a record's. */
+function portStamp(ctx: RefreshContext, base: string, name: string, record: boolean, findLinks: boolean, disk: StampSums, links: string[]): void {
+  let st: (FileStat & { isLink?: boolean }) | null = findLinks ? ctx.fs.lstat(base + name) : ctx.fs.stat(base + name);
+  if (findLinks && st?.isLink) {
+    links.push(name);
+    // a record file reached through a link is indexed by what it points at, as a listing's stat does
+    st = record ? ctx.fs.stat(base + name) : null;
+  }
+  if (record && st?.isFile) addStamp(disk, st.mtime, st.size, st.ino);
 }
 
 /** Record a folder's new state only when it tells the next run something new. */

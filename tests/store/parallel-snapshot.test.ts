@@ -8,7 +8,7 @@ import { createMemory } from "../../src/core/records.ts";
 import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
-import { startSnapshot } from "../../src/store/parallel-snapshot.ts";
+import { startEarlySnapshot, startSnapshot } from "../../src/store/parallel-snapshot.ts";
 import { planIsEmpty, planRefresh, readIndexFolders, type RefreshContext } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsync, tempDir } from "../helpers/env.ts";
@@ -149,6 +149,26 @@ describe("status's folders stat'ed by threads", () => {
       assert.equal(second.viaThreads.temps.length, 1);
       assert.ok(second.viaThreads.links.includes("memories/top-link"), "the top folder's link, from the threads' listing");
       assert.ok(!second.listed.includes("memories"), "the top folder was not listed again");
+    } finally {
+      store.close();
+    }
+  });
+
+  test("threads started before the store is opened: stopped for a small store, taken for the store they read (an edit made before they started found)", async () => {
+    const { store, root, ms } = await settledStore(40);
+    try {
+      const a = path.join(root, "memories", ms[0]!.id.slice(-2), `${ms[0]!.id}.json`);
+      fs.appendFileSync(a, " ");
+      process.env.MEMSYNC_STAT_THREADS = "1";
+      process.env.MEMSYNC_STAT_PARALLEL_MIN = "1000";
+      startEarlySnapshot(root);
+      assert.equal(startSnapshot(root, store.index.fileCount()), null, "below the threshold: no threads, the early ones stopped");
+      process.env.MEMSYNC_STAT_PARALLEL_MIN = "0";
+      process.env.MEMSYNC_STAT_WORKERS_REQUIRED = "1";
+      startEarlySnapshot(root);
+      const { viaThreads, fromDisk } = await bothPlans(store);
+      assert.deepEqual(viaThreads, fromDisk);
+      assert.equal(viaThreads.upserts.length, 1, "the edit is found");
     } finally {
       store.close();
     }

@@ -20,7 +20,7 @@ export function quickRoute(argv: readonly string[]): Run | null {
   const save = plainSave(argv);
   if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
   const status = plainStatus(argv);
-  return status && (() => answer(status, async () => (await import("./commands/admin.ts")).status(status)));
+  return status && (() => answer(status, async () => (await startStatusThreads(status), (await import("./commands/admin.ts")).status(status))));
 }
 
 /**
@@ -29,8 +29,9 @@ export function quickRoute(argv: readonly string[]): Run | null {
  * version line. Every other command asks for the usual JIT first (src/main.ts).
  */
 export function isBrief(argv: readonly string[]): boolean {
-  // status stats every record file: at 10k-50k it runs long enough for the usual JIT to pay
-  if (plainStatus(argv)) return false;
+  // status too: its per-file work is a statx call and a few sums (store/folder-lstat.ts), and the
+  // usual JIT's compiler threads cost more CPU than they save there, competing with the stat
+  // thread for the cores (10k, paired: 110-118 against 118-124 ms of CPU; docs/benchmarks.md, status7)
   if (quickRoute(argv)) return true;
   return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
 }
@@ -114,6 +115,16 @@ function plainSave(argv: readonly string[]): Plain | null {
 function plainStatus(argv: readonly string[]): Flags | null {
   const p = plainForm(argv, false);
   return p && p.command === "status" && p.words.length === 0 ? p.flags : null;
+}
+
+/** status's stat threads, started before its modules load and its store opens (store/parallel-snapshot.ts startEarlySnapshot). */
+async function startStatusThreads(flags: Flags): Promise<void> {
+  const [{ storeRoot }, { startEarlySnapshot }] = await Promise.all([import("./options.ts"), import("../../store/parallel-snapshot.ts")]);
+  try {
+    startEarlySnapshot(storeRoot(flags));
+  } catch {
+    // only ever a head start: status starts its threads itself, or reports what is wrong
+  }
 }
 
 /** Run a command's function and print what it gives, or its error, as the parser's path does. */
