@@ -132,3 +132,47 @@ describe("capture: the shapes tune8 added", () => {
     assert.equal(first("Keep functions short and pure, that's how I like them.")?.type, "preference");
   });
 });
+
+describe("capture: the shapes tune9 added", () => {
+  const stored = (t: string) => extractCaptures(t).captures;
+  const first = (t: string) => stored(t)[0];
+  test("a request for what was decided before is not a decision, however it is worded", () => {
+    for (const t of [
+      "I need the decision we made about the session store, can you pull it up",
+      "Go back to what we agreed on the branching model and paste it here.",
+      "Recall our policy on database access.",
+      "As we agreed earlier, which Python version do we support",
+    ]) assert.deepEqual(stored(t), [], t);
+    // the same words without asking for them back still state the decision
+    assert.equal(first("As we agreed earlier, we support Python 3.11 and up.")?.type, "decision");
+  });
+  test("someone else's choice told as news, a verdict on a moment, small talk and a doubt right after are not kept", () => {
+    for (const t of [
+      "The Remix team moved to Vite for their builds, apparently.",
+      "The data team decided to use Snowflake for their warehouse, not relevant for us.",
+      "In the other squad, the rule is that every service gets its own database.",
+      "we agreed that was the best demo so far",
+      "From now on I'll blame the intern for everything, haha",
+      "Remember us when you ship it :)",
+      "ok great, that's agreed then",
+      "Our architect says never use GraphQL subscriptions. Not sure he's right.",
+    ]) assert.deepEqual(stored(t), [], t);
+    // a decision that names a known thing survives a smiley
+    assert.equal(first("We're going with Postgres for the ledger :)")?.type, "decision");
+  });
+  test("a tool's lines beside a tool's output are not the user's words", () => {
+    assert.deepEqual(stored("FAILURE: Build failed with an exception.\n* What went wrong:\nExecution failed for task ':web:bundle'."), []);
+    assert.deepEqual(stored("vite v5.1.0 building for production...\n✓ 312 modules transformed.\nbuild failed: could not resolve \"./env\""), []);
+    // "build failed:" written by a person, with no tool output beside it, is still read
+    assert.equal(first("build failed: the Docker cache keeps getting evicted on CI, every build takes 20 minutes")?.type, "problem");
+  });
+  test("house practices, a choice ruled out, a plan taken up in other words", () => {
+    assert.equal(first("Log lines in this service are JSON with a request_id field.")?.type, "decision");
+    assert.equal(first("Dates in the API are always RFC 3339 strings.")?.type, "decision");
+    // trouble that is always there is a problem, not a practice
+    assert.notEqual(first("The staging deploy is always slow on Mondays.")?.type, "decision");
+    assert.match(first("We ruled out DynamoDB because of the query patterns.")?.decision?.what ?? "", /dynamodb/i);
+    assert.match(first("That approach works for me, go ahead with the read replicas.")?.decision?.what ?? "", /read replicas/);
+    assert.equal(first("The dashboard gets sluggish once a tenant has 10k rows.")?.type, "problem");
+  });
+});

@@ -37,6 +37,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
+import { hollow, notOurs } from "./not-ours.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -670,6 +671,8 @@ export function readSentence(sentence: string): Reading {
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
   if (QUOTE_LEAD.test(s)) return { kind: "skip", reason: "quoted text" };
+  const aside = notOurs(s, () => findMentions(s).some((m) => m.kind !== "term"));
+  if (aside) return { kind: "skip", reason: aside };
   // "remember that X", "X, that's settled": the statement is kept whole, as said
   const lead = REMEMBER_LEAD.exec(s);
   const tail = SETTLED_TAIL.exec(s);
@@ -869,6 +872,10 @@ const LIKED_TAIL = /\s*[,;:—–-]\s*(?:that's|that is|this is|it's)\s+(?:how|t
 /** A task closed as agreed by the team: "..., agreed in standup", "..., as agreed with infra". */
 const AGREED_TAIL = /\s*[,;:—–-]\s*(?:as\s+)?(?:agreed|decided|approved)\s+(?:in|at|on|during|with|by)\s+[^,;.!?]{2,40}[.!]*$/i;
 
+/** A short sentence of doubt about the one before: "Not sure he's right.", "I'm skeptical." */
+const DOUBT_BACK =
+  /^(?:but\s+|though\s+)?(?:i'm\s+|i am\s+|i'm still\s+|still\s+)?(?:not (?:sure|convinced|sold)(?:\s+(?:(?:he|she|they|it|that|this)(?:'s| is| are) right|i agree|about (?:that|this|it)|it's a good idea|that's right))?|skeptical|sceptical|unconvinced|i doubt (?:it|that)|no idea if (?:he|she|they|it)(?:'s| is| are) right|(?:he|she|they) might be wrong)\s*[.!]*$/i;
+
 /** Read a prompt (or any free text) and say what it would store. Pure. */
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
@@ -882,7 +889,17 @@ export function extractCaptures(text: string): Extraction {
   let last: Draft | null = null;
   for (const sentence of splitSentences(prepared.text)) {
     const r = readSentence(sentence);
-    if (r.kind === "capture") {
+    if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
+      // "ok cool, that's settled then": a decision's words around nothing
+      skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
+      last = null;
+    } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {
+      // "Our CTO says never use serverless. Not sure he's right.": the doubt takes back the sentence before
+      drafts.pop();
+      prints.pop();
+      skipped.push({ text: `${last.content} ${sentence.trim()}`, reason: "doubted right after" });
+      last = null;
+    } else if (r.kind === "capture") {
       const d = r.draft;
       // a fix right after the problem it fixes: one memory
       if (d.type === "solution" && !d.problem && last?.type === "problem" && drafts[drafts.length - 1] === last) {
