@@ -175,4 +175,12 @@ describe("capture: the shapes tune9 added", () => {
     assert.match(first("That approach works for me, go ahead with the read replicas.")?.decision?.what ?? "", /read replicas/);
     assert.equal(first("The dashboard gets sluggish once a tenant has 10k rows.")?.type, "problem");
   });
+  test("a choice still to be made is not kept; who alone may act, what the team sticks to, what it stays away from are", () => {
+    for (const t of ["Next sprint we'll evaluate moving to Temporal.", "We need to decide between Sentry and Bugsnag by Monday.", "The proposal for moving to Bazel is still open for comments."]) assert.deepEqual(stored(t), [], t);
+    assert.equal(first("Only the SRE team may change the alerting rules in Grafana.")?.type, "decision");
+    assert.equal(first("For the API docs we stick to OpenAPI 3.1 generated from the code.")?.type, "decision");
+    assert.match(first("We're staying away from Redux in the new app.")?.decision?.what ?? "", /redux/i);
+    assert.match(first("Your outline is good, let's implement it with one worker per region.")?.decision?.what ?? "", /one worker per region/);
+    assert.match(first("Yes to the retry budget you sketched, per client.")?.decision?.what ?? "", /retry budget/);
+  });
 });

@@ -59,7 +59,7 @@ export const ACCEPTED =
   /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:(?:first|second|third|last|other|original)\s+)?(?:plan|suggestion|proposal|approach|design|option))\b/i;
 /** The assistant's plan taken up without naming it as theirs: "that plan works for me, go ahead with X", "let's do it your way, X it is". */
 export const ACCEPTED_PLAN =
-  /^(?:(?:ok|okay|yes|yep|yeah|fine|sure|great)[\s,.!]+)?(?:(?:that|this|your|the) (?:plan|approach|proposal|design|option|layout)\s+(?:works|is fine|is good|looks good|sounds (?:good|right|fine))(?:\s+(?:for|with|to)\s+me)?|(?:let's|we'll|we will)\s+do it your way)\b[\s,.!:;-]*(?:then\s+)?(?:go ahead (?:with\s+)?|go with\s+|let's go with\s+)?(?=\S)/i;
+  /^(?:(?:ok|okay|yes|yep|yeah|fine|sure|great)[\s,.!]+)?(?:(?:that|this|your|the) (?:plan|approach|proposal|design|option|layout|outline|sketch|draft)\s+(?:works|is fine|is good|looks good|sounds (?:good|right|fine))(?:\s+(?:for|with|to)\s+me)?|(?:let's|we'll|we will)\s+do it your way|(?:yes|ok|okay|agreed)\s+to\s+(?=(?:the|your)\s+[^,.;]{2,60}?\s+you\s+(?:sketched|suggested|proposed|described|outlined|drafted)\b))\b[\s,.!:;-]*(?:then\s+)?(?:go ahead (?:with\s+)?|go with\s+|let's go with\s+|let's (?:implement|build|do|ship) (?:it|that)\s+(?:with\s+)?)?(?=\S)/i;
 /** What the team will keep, and where or how: "we'll keep the events in an append-only table". */
 const KEEP_PLAN =
   /\b(?:we'll|we will|we're going to|we are going to)\s+(?:keep|store|put|hold|write|log|encrypt|partition|shard|version|track)\s+(?!(?:an? eye|track|it|this|that|them|going|trying|looking|you|in touch|at it)\b)[^.;]{3,80}?\s+(?:in|on|as|with|behind|under|per)\s+(?=\S)/i;
@@ -95,7 +95,7 @@ const NEVER_RULE =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,3}?never\s+(?:go|goes|live|lives|get|gets|touch|touches|run|runs|ship|ships|leave|leaves|call|calls|talk|talks|log|logs|land|lands|merge|merges|hit|hits|store|stores|contain|contains|depend|depends|import|imports|reach|reaches|expose|exposes|stay|stays|end up|bypass|bypasses|skip|skips)\b/i;
 /** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
 const NOT_DOING =
-  /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)/i;
+  /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)(?:'re| are|'ll| will)?\s+(?:staying|stay|keeping|keep|steering|steer)\s+(?:away|clear)\s+(?:from|of)\s+(?!(?:it|this|that|them)\b)(?=\S)/i;
 /**
  * A plan stated as the team's, with the thing it names: "the plan is to put jobs on SQS", "we'll be
  * using Turso for ...", "the rewrite will be in Kotlin", "Postgres it is".
@@ -120,6 +120,9 @@ const UNIVERSAL =
  */
 const HOUSE_PRACTICE =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team)\s+(?:are|is|use|uses|follow|follows|go|goes|live|lives|look like|looks like|get|gets|must|always|never|start|starts|end|ends)\b|(?:in (?:the|our|this) [\w.-]+\s+)?(?:is|are)\s+always\s+(?!(?:slow|broken|failing|flaky|down|late|red|wrong|stale|empty|missing|a pain|annoying|busy|full|the first|the last)\b))/i;
+/** Who alone may do a thing, or what the team holds to: "Only the platform team may change the VPC", "for CSS we stick to BEM". */
+const ONLY_OR_STICK =
+  /^only\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}?\s+(?:may|can|is allowed to|are allowed to|gets? to)\s+(?=\S)|\b(?:we|the team)\s+(?:always\s+)?(?:stick|stay|keep)\s+(?:to|with)\s+(?!(?:it|this|that|them|the plan|the schedule)\b)(?=\S)/i;
 /** The user's own taste. */
 const LIKE =
   /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
@@ -220,6 +223,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: STACK, base: 0.6, needsKnown: true },
   { type: "decision", re: UNIVERSAL, base: 0.6 },
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
+  { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
 ];
 
 /** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */
