@@ -183,4 +183,17 @@ describe("capture: the shapes tune9 added", () => {
     assert.match(first("Your outline is good, let's implement it with one worker per region.")?.decision?.what ?? "", /one worker per region/);
     assert.match(first("Yes to the retry budget you sketched, per client.")?.decision?.what ?? "", /retry budget/);
   });
+  test("another's choice for their own things, an old team's habit, a joke and a compiler's lines are not kept; a naming style and an option taken are", () => {
+    for (const t of [
+      "Basecamp moved their deploys to Kamal, interesting.",
+      "The data team standardised on dbt for their models; our setup is different.",
+      "My previous company used to switch from Travis to GitHub Actions.",
+      "from now on I only write YAML in my dreams haha",
+      "Failed to compile.\n./src/app.tsx\nType error: Cannot find name 'props'.",
+    ]) assert.deepEqual(stored(t), [], t);
+    // a rule for everyone keeps its "their"
+    assert.equal(first("Nobody should deploy from their own laptop.")?.type, "decision");
+    assert.equal(first("Database columns are snake_case, JSON fields camelCase.")?.type, "decision");
+    assert.match(first("ok, go with option 2 from your list, the outbox table.")?.decision?.what ?? "", /outbox table/);
+  });
 });

@@ -56,7 +56,7 @@ const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+(?:later|next t
  * suggested", "sounds good, go with your plan". A bare "ok" or "sounds interesting" is not.
  */
 export const ACCEPTED =
-  /^(?:yes|yep|yeah|ok|okay|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:(?:first|second|third|last|other|original)\s+)?(?:plan|suggestion|proposal|approach|design|option))\b/i;
+  /^(?:yes|yep|yeah|ok|okay|alright|all right|sure|agreed|sounds good|perfect|great|good call|fine|let's do (?:it|that))\b[\s,.!:-]*(?:then\s+|please\s+|let's\s+)?(?:go with|do it|do that|use|take|keep|stick with)\b[^.?!]{0,60}?\b(?:you (?:suggested|proposed|described|recommended|outlined|laid out|sketched)|your (?:(?:first|second|third|last|other|original)\s+)?(?:plan|suggestion|proposal|approach|design|option|list|options|proposals|suggestions)|option\s+(?:[a-d1-4]|one|two|three|four)(?=\s*(?:[,;:]|from|of|in|$)))\b/i;
 /** The assistant's plan taken up without naming it as theirs: "that plan works for me, go ahead with X", "let's do it your way, X it is". */
 export const ACCEPTED_PLAN =
   /^(?:(?:ok|okay|yes|yep|yeah|fine|sure|great)[\s,.!]+)?(?:(?:that|this|your|the) (?:plan|approach|proposal|design|option|layout|outline|sketch|draft)\s+(?:works|is fine|is good|looks good|sounds (?:good|right|fine))(?:\s+(?:for|with|to)\s+me)?|(?:let's|we'll|we will)\s+do it your way|(?:yes|ok|okay|agreed)\s+to\s+(?=(?:the|your)\s+[^,.;]{2,60}?\s+you\s+(?:sketched|suggested|proposed|described|outlined|drafted)\b))\b[\s,.!:;-]*(?:then\s+)?(?:go ahead (?:with\s+)?|go with\s+|let's go with\s+|let's (?:implement|build|do|ship) (?:it|that)\s+(?:with\s+)?)?(?=\S)/i;
@@ -123,6 +123,8 @@ const HOUSE_PRACTICE =
 /** Who alone may do a thing, or what the team holds to: "Only the platform team may change the VPC", "for CSS we stick to BEM". */
 const ONLY_OR_STICK =
   /^only\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}?\s+(?:may|can|is allowed to|are allowed to|gets? to)\s+(?=\S)|\b(?:we|the team)\s+(?:always\s+)?(?:stick|stay|keep)\s+(?:to|with)\s+(?!(?:it|this|that|them|the plan|the schedule)\b)(?=\S)/i;
+/** A naming style stated for a kind of thing: "Config keys are snake_case in YAML". */
+const NAMING_CASE = /\b(?:are|is)\s+(?:in\s+|all\s+)?(?:snake_case|camelCase|PascalCase|kebab-case|SCREAMING_(?:SNAKE_)?CASE|lower[ -]?case|upper[ -]?case|title case|singular|plural)\b/i;
 /** The user's own taste. */
 const LIKE =
   /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
@@ -224,6 +226,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: UNIVERSAL, base: 0.6 },
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
   { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
+  { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true },
 ];
 
 /** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */

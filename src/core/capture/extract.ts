@@ -37,7 +37,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
-import { hollow, notOurs } from "./not-ours.ts";
+import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -892,6 +892,9 @@ export function extractCaptures(text: string): Extraction {
     if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
+      last = null;
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && othersOwn(sentence)) {
+      skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
     } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {
       // "Our CTO says never use serverless. Not sure he's right.": the doubt takes back the sentence before

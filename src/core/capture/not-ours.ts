@@ -18,10 +18,12 @@ const LED_QUESTION =
 
 /** Words that put a choice at a distance: another's news, not the user's project. */
 const DISTANT =
-  /\b(?:apparently|reportedly|interesting (?:read|article|post|talk|thread|approach)|(?:not|isn't|is not) (?:relevant|applicable) (?:for|to) us|(?:doesn't|does not) (?:apply to|affect) us|(?:for|in|on) (?:their|his|her) (?:own )?(?:app|apps|repo|repos|project|projects|codebase|side|stack|product|team)|(?:i'm|i am) (?:skeptical|sceptical|unconvinced)|(?:the|an?) other (?:team|squad|project|repo|company|org|group)s?|another (?:team|squad|company|project|org))\b/i;
+  /\b(?:apparently|reportedly|interesting (?:read|article|post|talk|thread|approach)|(?:not|isn't|is not) (?:relevant|applicable) (?:for|to) us|(?:doesn't|does not) (?:apply to|affect) us|(?:for|in|on) (?:their|his|her) (?:own )?(?:app|apps|repo|repos|project|projects|codebase|side|stack|product|team)|(?:i'm|i am) (?:skeptical|sceptical|unconvinced)|(?:the|an?) other (?:team|squad|project|repo|company|org|group)s?|another (?:team|squad|company|project|org)|(?:my|our) (?:old|previous|former|last) (?:team|company|job|employer|project)|at my (?:old|previous|former|last) (?:job|company|team)|(?:our|my) (?:stack|setup|case|situation|codebase) is different|we haven't (?:looked at|tried|used|considered) (?:it|that|them|this))\b/i;
 
 /** Laughter and smileys: a joke, not a rule. */
-const LAUGH = /\b(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl)\b|(?:^|\s)[:;]-?[)D](?=\s|$)|[\u{1F602}\u{1F923}\u{1F604}\u{1F605}\u{1F606}]/u;
+const LAUGH = /\b(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl)\b|(?:^|\s)[:;]-?D(?=\s|$)|[\u{1F602}\u{1F923}\u{1F606}]/u;
+/** A smiley: a joke, unless it names something of the trade. */
+const SMILEY = /(?:^|\s)[:;]-?\)(?=\s|$)|[\u{1F604}\u{1F605}\u{1F642}\u{1F600}]/u;
 
 /** "we decided that was the best Friday": a verdict on a moment, not a choice. */
 const VERDICT =
@@ -33,8 +35,18 @@ export function notOurs(s: string, namesSomething: () => boolean): string | null
   if (LED_QUESTION.test(s)) return "a question";
   if (DISTANT.test(s)) return "someone else's choice, told as news";
   if (VERDICT.test(s)) return "a verdict, not a choice";
-  if (LAUGH.test(s) && !namesSomething()) return "small talk";
+  if (LAUGH.test(s) || (SMILEY.test(s) && !namesSomething())) return "small talk";
   return null;
+}
+
+/**
+ * "Shopify moved their checkout to React Native", "the payments team standardised on Kotlin for
+ * their services": a choice whose owner is "their" with no one of ours before it is another's.
+ */
+export function othersOwn(s: string): boolean {
+  const at = s.search(/\btheir\b/i);
+  // ("nobody runs migrations from their laptop", "every service owns its own data": a rule for all)
+  return at !== -1 && !/\b(?:we|we're|we've|we'll|our|us|i|i'm|i've|my|let's|nobody|no one|everyone|everybody|anyone|anybody|each|every|all|devs|developers|engineers|contributors|reviewers|people)\b/i.test(s.slice(0, at));
 }
 
 /** Words of chat alone: a `what` made of these says nothing ("ok cool"). */
