@@ -204,4 +204,9 @@ describe("capture: the shapes tune9 added", () => {
     // "we didn't decide" stays undone
     assert.deepEqual(stored("We didn't decide to use Kafka for the events."), []);
   });
+  test("a version the whole project moves to is a decision; a one-off bump is a task", () => {
+    assert.equal(first("Upgrade Django to 5.1 in all services, we need the async ORM.")?.type, "decision");
+    assert.equal(first("bump Vue to 3.5 across the frontend packages")?.type, "decision");
+    for (const t of ["bump lodash to 4.17.21", "Please upgrade the Stripe SDK to v14 in this file."]) assert.deepEqual(stored(t), [], t);
+  });
 });

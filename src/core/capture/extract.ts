@@ -747,6 +747,11 @@ export function readSentence(sentence: string): Reading {
     }
   }
 
+  // "bump React to 18.3 across the monorepo, we're dropping 17": a version the whole project moves to
+  if (request && VERSION_MOVE.test(s) && PROJECT_WIDE.test(s) && !DEICTIC_TASK.test(s) && !HYPOTHETICAL.test(s)) {
+    const d = statementDraft(s, boosted);
+    if (d && d.mentions.some((m) => m.kind !== "term")) return { kind: "capture", draft: { ...d, signal: "version move" } };
+  }
   let from = 0;
   let strongOnly = false;
   if (request) {
@@ -891,6 +896,11 @@ const OWN_OR_OUTPUT = /\b(?:i|me|my|mine|you|your)\b|\b(?:answers?|explanations?
 function teamRuleAgainst(sentence: string): boolean {
   return AGAINST_LEAD.test(sentence) && PROJECT_PLACE.test(sentence) && !OWN_OR_OUTPUT.test(sentence);
 }
+
+/** A version to move to: "bump React to 18.3", "upgrade Django to 5.1". */
+const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s+|our\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?\s+to\s+v?\d[\w.]*/i;
+/** ... for the whole project, or with the team's reason: not a one-off task. */
+const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
 /** Read a prompt (or any free text) and say what it would store. Pure. */
 export function extractCaptures(text: string): Extraction {
