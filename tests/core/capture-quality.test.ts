@@ -209,4 +209,10 @@ describe("capture: the shapes tune9 added", () => {
     assert.equal(first("bump Vue to 3.5 across the frontend packages")?.type, "decision");
     for (const t of ["bump lodash to 4.17.21", "Please upgrade the Stripe SDK to v14 in this file."]) assert.deepEqual(stored(t), [], t);
   });
+  test("'if' as a construct is no hypothetical; a thing of ours getting a new part is a decision", () => {
+    assert.equal(first("I prefer guard clauses over deeply nested if statements.")?.type, "preference");
+    assert.equal(first("The storefront is getting a GraphQL gateway in front of the REST services.")?.type, "decision");
+    assert.deepEqual(stored("If we use Redis for this, the cache is getting a TTL."), []);
+    assert.notEqual(first("The API is getting a lot of 502s from nginx.")?.type, "decision");
+  });
 });

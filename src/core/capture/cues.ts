@@ -125,6 +125,9 @@ const ONLY_OR_STICK =
   /^only\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}?\s+(?:may|can|is allowed to|are allowed to|gets? to)\s+(?=\S)|\b(?:we|the team)\s+(?:always\s+)?(?:stick|stay|keep)\s+(?:to|with)\s+(?!(?:it|this|that|them|the plan|the schedule)\b)(?=\S)/i;
 /** A naming style stated for a kind of thing: "Config keys are snake_case in YAML". */
 const NAMING_CASE = /\b(?:are|is)\s+(?:in\s+|all\s+)?(?:snake_case|camelCase|PascalCase|kebab-case|SCREAMING_(?:SNAKE_)?CASE|lower[ -]?case|upper[ -]?case|title case|singular|plural)\b/i;
+/** A thing of ours getting a new part, or served a new way: "the api is getting a gql layer", "we're exposing the catalogue over gql". */
+const GETS_NEW =
+  /\b(?:is|are)\s+getting\s+(?:a|an|its own|their own)\s+(?!(?:lot|few|bunch|ton|couple|little|bit|error|warning|timeout|crash|spike|new error)\b)(?=\S)|\b(?:we're|we are|we'll|we will)\s+(?:exposing|serving|publishing|shipping|offering)\s+[^.;]{1,40}?\s+(?:over|via|through)\s+(?=\S)/i;
 /** The user's own taste. */
 const LIKE =
   /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
@@ -227,6 +230,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
   { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
   { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true },
+  { type: "decision", re: GETS_NEW, base: 0.6, needsKnown: true },
 ];
 
 /** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */

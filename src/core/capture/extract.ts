@@ -395,7 +395,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
     prefix = "";
   }
   if (t.type !== "solution" && t.subjectGroup === undefined) {
-    if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
+    if (HYPOTHETICAL.test(prefix.replace(IF_NOUN, ""))) return "hypothetical, not decided";
     if (NEGATED.test(prefix)) return "negated";
     // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
     if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
@@ -602,7 +602,7 @@ function handsOverCredential(what: string): boolean {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -897,6 +897,8 @@ function teamRuleAgainst(sentence: string): boolean {
   return AGAINST_LEAD.test(sentence) && PROJECT_PLACE.test(sentence) && !OWN_OR_OUTPUT.test(sentence);
 }
 
+/** "if" as the name of a construct ("nested if blocks", "if/else chains"): no hypothetical. */
+const IF_NOUN = /\bif(?:[/-]else)?\s+(?:blocks?|statements?|chains?|branches|clauses?|conditions?|checks?|ladders?|trees?)\b|\bif[/-]else\b/gi;
 /** A version to move to: "bump React to 18.3", "upgrade Django to 5.1". */
 const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s+|our\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?\s+to\s+v?\d[\w.]*/i;
 /** ... for the whole project, or with the team's reason: not a one-off task. */
