@@ -214,5 +214,7 @@ describe("capture: the shapes tune9 added", () => {
     assert.equal(first("The storefront is getting a GraphQL gateway in front of the REST services.")?.type, "decision");
     assert.deepEqual(stored("If we use Redis for this, the cache is getting a TTL."), []);
     assert.notEqual(first("The API is getting a lot of 502s from nginx.")?.type, "decision");
+    // news about people and chat tools, and a verdict on a repo's state, are no practice
+    for (const t of ["The team is getting a new PM next month.", "Env vars in this project are a mess honestly.", "Logs in this repo are always noisy on startup, ignore them."]) assert.deepEqual(stored(t), [], t);
   });
 });

@@ -119,7 +119,10 @@ const UNIVERSAL =
  * APP_", "Commits in this repo use the imperative mood", "Timestamps in the API are always UTC".
  */
 const HOUSE_PRACTICE =
-  /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team)\s+(?:are|is|use|uses|follow|follows|go|goes|live|lives|look like|looks like|get|gets|must|always|never|start|starts|end|ends)\b|(?:in (?:the|our|this) [\w.-]+\s+)?(?:is|are)\s+always\s+(?!(?:slow|broken|failing|flaky|down|late|red|wrong|stale|empty|missing|a pain|annoying|busy|full|the first|the last)\b))/i;
+  /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team)\s+(?:use|uses|follow|follows|go|goes|live|lives|look like|looks like|get|gets|must|never|start|starts|end|ends|(?:are|is)\s+(?:always\s+)?(?:[a-z]{3,}ed|kept|written|built|run|set|put)\b)/i;
+/** "Timestamps in the API are always ISO 8601": an always-statement with a specific token (not "logs are always noisy"). */
+const ALWAYS_SO =
+  /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:in (?:the|our|this) [\w.-]+\s+)?(?:is|are)\s+always\s+(?!(?:slow|broken|failing|flaky|down|late|red|wrong|stale|empty|missing|a pain|annoying|busy|full|noisy|the first|the last)\b)/i;
 /** Who alone may do a thing, or what the team holds to: "Only the platform team may change the VPC", "for CSS we stick to BEM". */
 const ONLY_OR_STICK =
   /^only\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}?\s+(?:may|can|is allowed to|are allowed to|gets? to)\s+(?=\S)|\b(?:we|the team)\s+(?:always\s+)?(?:stick|stay|keep)\s+(?:to|with)\s+(?!(?:it|this|that|them|the plan|the schedule)\b)(?=\S)/i;
@@ -127,7 +130,7 @@ const ONLY_OR_STICK =
 const NAMING_CASE = /\b(?:are|is)\s+(?:in\s+|all\s+)?(?:snake_case|camelCase|PascalCase|kebab-case|SCREAMING_(?:SNAKE_)?CASE|lower[ -]?case|upper[ -]?case|title case|singular|plural)\b/i;
 /** A thing of ours getting a new part, or served a new way: "the api is getting a gql layer", "we're exposing the catalogue over gql". */
 const GETS_NEW =
-  /\b(?:is|are)\s+getting\s+(?:a|an|its own|their own)\s+(?!(?:lot|few|bunch|ton|couple|little|bit|error|warning|timeout|crash|spike|new error)\b)(?=\S)|\b(?:we're|we are|we'll|we will)\s+(?:exposing|serving|publishing|shipping|offering)\s+[^.;]{1,40}?\s+(?:over|via|through)\s+(?=\S)/i;
+  /\b(?:is|are)\s+getting\s+(?:a|an|its own|their own)\s+(?:[\w.-]+\s+){0,2}?(?:layer|gateway|api|cache|queue|index|endpoint|service|database|db|proxy|frontend|backend|sdk|client|schema|pipeline|worker|cluster|replica|read replica|cdn|search|store)s?\b|\b(?:we're|we are|we'll|we will)\s+(?:exposing|serving|publishing|shipping|offering)\s+[^.;]{1,40}?\s+(?:over|via|through)\s+(?=\S)/i;
 /** The user's own taste. */
 const LIKE =
   /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
@@ -228,6 +231,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: STACK, base: 0.6, needsKnown: true },
   { type: "decision", re: UNIVERSAL, base: 0.6 },
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
+  { type: "decision", re: ALWAYS_SO, base: 0.6, needsSpecific: true },
   { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
   { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true },
   { type: "decision", re: GETS_NEW, base: 0.6, needsKnown: true },
