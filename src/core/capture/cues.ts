@@ -120,6 +120,8 @@ const UNIVERSAL =
  */
 const HOUSE_PRACTICE =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team)\s+(?:use|uses|follow|follows|go|goes|live|lives|look like|looks like|get|gets|must|never|start|starts|end|ends|(?:are|is)\s+(?:always\s+)?(?:[a-z]{3,}ed|kept|written|built|run|set|put)\b)/i;
+/** "Log lines in this service are JSON with a request_id field": the same with a specific token. */
+const HOUSE_IS = /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team)\s+(?:are|is)\s+(?!(?:a|an|so|too|very|really|pretty|quite|kind of|always)\b)/i;
 /** "Timestamps in the API are always ISO 8601": an always-statement with a specific token (not "logs are always noisy"). */
 const ALWAYS_SO =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:in (?:the|our|this) [\w.-]+\s+)?(?:is|are)\s+always\s+(?!(?:slow|broken|failing|flaky|down|late|red|wrong|stale|empty|missing|a pain|annoying|busy|full|noisy|the first|the last)\b)/i;
@@ -232,6 +234,7 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: UNIVERSAL, base: 0.6 },
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
   { type: "decision", re: ALWAYS_SO, base: 0.6, needsSpecific: true },
+  { type: "decision", re: HOUSE_IS, base: 0.6, needsSpecific: true },
   { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
   { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true },
   { type: "decision", re: GETS_NEW, base: 0.6, needsKnown: true },
