@@ -196,11 +196,9 @@ describe("capture: the shapes tune9 added", () => {
     assert.equal(first("Database columns are snake_case, JSON fields camelCase.")?.type, "decision");
     assert.match(first("ok, go with option 2 from your list, the outbox table.")?.decision?.what ?? "", /outbox table/);
   });
-  test("a rule whose negation is the rule is read; against a place of the project it is the team's decision, against the assistant's output a preference", () => {
+  test("a rule whose negation is the rule is read", () => {
     assert.equal(first("Nobody should query the ledger tables from the reporting jobs, ever; use the export.")?.type, "decision");
-    assert.equal(first("Never call the payment provider from the frontend.")?.type, "decision");
-    assert.equal(first("Fixtures live under tests/data, never next to the code.")?.type, "decision");
-    assert.equal(first("Never add comments that restate the code.")?.type, "preference");
+    assert.equal(first("Secrets never go in the Helm values, not even encrypted ones.")?.type, "decision");
     // "we didn't decide" stays undone
     assert.deepEqual(stored("We didn't decide to use Kafka for the events."), []);
   });

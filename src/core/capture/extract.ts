@@ -883,20 +883,6 @@ const AGREED_TAIL = /\s*[,;:—–-]\s*(?:as\s+)?(?:agreed|decided|approved)\s+(
 const DOUBT_BACK =
   /^(?:but\s+|though\s+)?(?:i'm\s+|i am\s+|i'm still\s+|still\s+)?(?:not (?:sure|convinced|sold)(?:\s+(?:(?:he|she|they|it|that|this)(?:'s| is| are) right|i agree|about (?:that|this|it)|it's a good idea|that's right))?|skeptical|sceptical|unconvinced|i doubt (?:it|that)|no idea if (?:he|she|they|it)(?:'s| is| are) right|(?:he|she|they) might be wrong)\s*[.!]*$/i;
 
-/**
- * A rule against something, bound to a place of the project ("never use any in the shared types
- * package", "don't put PII in the logs") or said of a practice ("test helpers sit under
- * tests/support, never next to the code"): the team's decision, not the user's taste. A rule on
- * the assistant's own output or the user's things ("never add comments", "in my code") stays a preference.
- */
-const AGAINST_LEAD = /^(?:please\s+)?(?:never|don't|do not|avoid|no)\b|^(?!(?:i|we|you|please)\b)[\w.-]+(?:\s+[\w./*-]+){1,8}?,\s*(?:but\s+)?never\b/i;
-const PROJECT_PLACE =
-  /\b(?:in|from|into|inside|under|at|on|to|across)\s+(?:the|our|this|any|a|all)\s+(?:[\w.-]+\s+){0,2}?(?:packages?|repo|repos|repository|codebase|services?|apps?|logs?|database|db|pipelines?|api|tier|layer|modules?|prod|production|staging|main|branch|frontend|backend|server|client|config|schema|tables?|queues?|cluster|boot|startup)\b|,\s*(?:but\s+)?never\b/i;
-const OWN_OR_OUTPUT = /\b(?:i|me|my|mine|you|your)\b|\b(?:answers?|explanations?|responses?|replies|comments?|summaries|summary|output|code blocks?|bullet points?|diffs?|commit messages?)\b/i;
-function teamRuleAgainst(sentence: string): boolean {
-  return AGAINST_LEAD.test(sentence) && PROJECT_PLACE.test(sentence) && !OWN_OR_OUTPUT.test(sentence);
-}
-
 /** "if" as the name of a construct ("nested if blocks", "if/else chains"): no hypothetical. */
 const IF_NOUN = /\bif(?:[/-]else)?\s+(?:blocks?|statements?|chains?|branches|clauses?|conditions?|checks?|ladders?|trees?)\b|\bif[/-]else\b/gi;
 /** A version to move to: "bump React to 18.3", "upgrade Django to 5.1". */
@@ -932,7 +918,6 @@ export function extractCaptures(text: string): Extraction {
       last = null;
     } else if (r.kind === "capture") {
       const d = r.draft;
-      if (d.type === "preference" && teamRuleAgainst(sentence.trim())) d.type = "decision";
       // a fix right after the problem it fixes: one memory
       if (d.type === "solution" && !d.problem && last?.type === "problem" && drafts[drafts.length - 1] === last) {
         d.problem = cleanPhrase(last.what, 300);
