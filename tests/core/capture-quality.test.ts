@@ -215,4 +215,12 @@ describe("capture: the shapes tune9 added", () => {
     // news about people and chat tools, and a verdict on a repo's state, are no practice
     for (const t of ["The team is getting a new PM next month.", "Env vars in this project are a mess honestly.", "Logs in this repo are always noisy on startup, ignore them."]) assert.deepEqual(stored(t), [], t);
   });
+  test("a recap asked for or a statement tagged as a question is not kept; things that won't get a feature, passive nevers, 'full stop' rules and a tuning fix are read", () => {
+    for (const t of ["Refresh my memory on the release checklist.", "need a recap of what we decided about retries", "The cache TTL we agreed on was five minutes, right"]) assert.deepEqual(stored(t), [], t);
+    assert.match(first("The CLI won't support Windows, it's out of scope.")?.decision?.what ?? "", /windows/i);
+    assert.equal(first("Customer data stays in the EU region, full stop.")?.type, "decision");
+    assert.equal(first("Applied migrations are never edited after they merge.")?.type, "decision");
+    assert.equal(first("Video uploads over 50 MB time out on the mobile app.")?.type, "problem");
+    assert.equal(first("Redis kept evicting sessions, so we tuned maxmemory up to 4gb and the evictions stopped.")?.type, "solution");
+  });
 });

@@ -12,6 +12,10 @@ const PAST_DECISION =
 const RETRIEVE =
   /(?:^|[,;]\s*|\band\s+|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?|\bplease\s+)(?:recall|pull|go back|look up|dig up|bring up|find|fetch|retrieve|show|paste|summari[sz]e|list|repeat|remind|tell|give|read)\b|^(?:i|we)\s+(?:need|want|'d like|would like|forgot|can't remember|don't remember)\b/i;
 
+/** Asking for a recap outright: "refresh my memory on ...", "need a recap of ...". */
+const RECAP = /^(?:please\s+)?(?:(?:can|could) you\s+)?(?:refresh|jog) my memory\b|^(?:i\s+)?(?:need|want|'d like)\s+(?:a|the)\s+(?:quick\s+)?(?:recap|summary|reminder|rundown)\s+of\b/i;
+/** A statement turned into a question by its tag: "..., right", "..., correct?" */
+const TAG_QUESTION = /,\s*(?:right|correct|yes|no|isn't it|aren't we|didn't we|wasn't it|weren't we|or not)\s*[.!]*$/i;
 /** A question after a lead-in clause: "As we decided before, which Node version do we target". */
 const LED_QUESTION =
   /^[^,;]{2,60}[,;]\s*(?:(?:what|which|why|how|where|when|who)\s+(?:[\w.+#-]+\s+){0,3}?(?:do|does|did|is|are|was|were|should|shall|can|could|will|would)\s+(?:we|i|you|they|it|the)\b|(?:do|does|did|should|shall|can|could|will|would|is|are)\s+(?:we|i|you)\b)/i;
@@ -32,7 +36,8 @@ const VERDICT =
 /** Why a sentence is not one to keep though it sounds like one, or null. */
 export function notOurs(s: string, namesSomething: () => boolean): string | null {
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
-  if (LED_QUESTION.test(s)) return "a question";
+  if (RECAP.test(s)) return "a request for what was decided before";
+  if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";
   if (DISTANT.test(s)) return "someone else's choice, told as news";
   if (VERDICT.test(s)) return "a verdict, not a choice";
   if (LAUGH.test(s) || (SMILEY.test(s) && !namesSomething())) return "small talk";

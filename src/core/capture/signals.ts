@@ -123,7 +123,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // "Redis is our cache", "Cloudflare is the team's CDN": a role given to a known thing
   { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
   // "Postgres over Mongo for anything relational": a choice written without its verb
-  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
+  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+(?!\d)[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
