@@ -223,4 +223,10 @@ describe("capture: the shapes tune9 added", () => {
     assert.equal(first("Video uploads over 50 MB time out on the mobile app.")?.type, "problem");
     assert.equal(first("Redis kept evicting sessions, so we tuned maxmemory up to 4gb and the evictions stopped.")?.type, "solution");
   });
+  test("when alone a thing may happen is a rule; a symptom on every occasion and a duration with its cause are problems", () => {
+    assert.equal(first("Schema migrations run only between 6 and 8 UTC on weekdays.")?.type, "decision");
+    assert.equal(first("The SSE streams disconnect every time the ingress reloads.")?.type, "problem");
+    assert.equal(first("Our Docker builds take 14 minutes because of the uncached npm install.")?.type, "problem");
+    assert.deepEqual(stored("We deploy only on weekdays?"), []);
+  });
 });
