@@ -22,6 +22,7 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "new5").length >= 80, "a fifth held-out set of 80+ prompts");
     assert.ok(rows.filter((r) => r.set === "new6").length >= 90, "a sixth held-out set of 90+ prompts");
     assert.ok(rows.filter((r) => r.set === "new8").length >= 100, "a seventh held-out set (branch quality8) of 100+ prompts");
+    assert.ok(rows.filter((r) => r.set === "new9").length >= 120, "an eighth held-out set (branch capture9) of 120+ prompts");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -44,9 +45,14 @@ describe("capture quality on the labelled corpus", () => {
       new6: { precision: 0.94, recall: 0.84, typeAccuracy: 0.92, whatAccuracy: 0.84, entityPrecision: 0.68, entityRecall: 0.8 },
       // branch quality8 read the misses of the sets above by class (not new8's), so their floors
       // were not raised with it; new8 was written first and measured twice (before, after)
-      new8: { precision: 0.88, recall: 0.8, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
+      // (raised by branch capture9, which read new8's error counts by class, never its prompts)
+      new8: { precision: 0.95, recall: 0.85, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
+      // an eighth (branch capture9): written first, measured before and once after
+      new9: { precision: 0.94, recall: 0.88, typeAccuracy: 0.92, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.84 },
+      // capture9's tuning batch: precision held at >= 0.95 on every tune set
+      tune9: { precision: 0.95, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.82 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
