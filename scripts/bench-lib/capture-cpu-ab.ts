@@ -28,9 +28,15 @@ function cpuMicros(fn: (t: string) => unknown): number {
 for (let w = 0; w < 3; w++) cpuMicros(extractCaptures), cpuMicros(base.extractCaptures);
 const here: number[] = [];
 const there: number[] = [];
+// the order alternates too: the second run of a round inherits the first's garbage
 for (let r = 0; r < rounds; r++) {
-  there.push(cpuMicros(base.extractCaptures));
-  here.push(cpuMicros(extractCaptures));
+  if (r % 2 === 0) {
+    there.push(cpuMicros(base.extractCaptures));
+    here.push(cpuMicros(extractCaptures));
+  } else {
+    here.push(cpuMicros(extractCaptures));
+    there.push(cpuMicros(base.extractCaptures));
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const per = (xs: number[]) => median(xs) / texts.length;

@@ -34,6 +34,8 @@ interface Cue {
   type: SignalType;
   re: RegExp;
   base: number;
+  /** A word the cue cannot match without, tested first: a literal scan is cheaper than the pattern. */
+  hint?: RegExp;
   /** Only when the sentence is specific: a known name or a code-like token. */
   needsSpecific?: boolean;
   /** Only when the sentence names a known technology, pattern or tool. */
@@ -213,7 +215,7 @@ const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|th
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
   { type: "decision", re: ACCEPTED, base: 0.7 },
-  { type: "decision", re: ACCEPTED_PLAN, base: 0.7 },
+  { type: "decision", re: ACCEPTED_PLAN, base: 0.7, hint: /plan|approach|proposal|design|option|layout|outline|sketch|draft|your way|you /i },
   { type: "decision", re: RULE, base: 0.65 },
   { type: "preference", re: FORBID, base: 0.7, against: true },
   { type: "preference", re: LIKE, base: 0.65, needsTopic: true },
@@ -235,13 +237,13 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: HANDLED, base: 0.6, needsKnown: true },
   { type: "decision", re: STACK, base: 0.6, needsKnown: true },
   { type: "decision", re: UNIVERSAL, base: 0.6 },
-  { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true },
-  { type: "decision", re: ALWAYS_SO, base: 0.6, needsSpecific: true },
-  { type: "decision", re: HOUSE_IS, base: 0.6, needsSpecific: true },
-  { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true },
-  { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true },
-  { type: "decision", re: ONLY_WHEN, base: 0.6, needsTopic: true },
-  { type: "decision", re: GETS_NEW, base: 0.6, needsKnown: true },
+  { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true, hint: / in (?:this|our) /i },
+  { type: "decision", re: ALWAYS_SO, base: 0.6, needsSpecific: true, hint: / always /i },
+  { type: "decision", re: HOUSE_IS, base: 0.6, needsSpecific: true, hint: / in (?:this|our) /i },
+  { type: "decision", re: ONLY_OR_STICK, base: 0.6, needsTopic: true, hint: /only|stick|stay|keep/i },
+  { type: "decision", re: NAMING_CASE, base: 0.6, needsTopic: true, hint: /case|singular|plural/i },
+  { type: "decision", re: ONLY_WHEN, base: 0.6, needsTopic: true, hint: / only /i },
+  { type: "decision", re: GETS_NEW, base: 0.6, needsKnown: true, hint: /getting|exposing|serving|publishing|shipping|offering/i },
 ];
 
 /** A state that passes ("CI is slow today", "failed once but passed on retry, all good"): no problem to keep. */
@@ -368,7 +370,7 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -387,6 +389,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const fix = troubleThenFix(s);
   if (fix) return fix;
   for (const cue of CUES) {
+    if (cue.hint && !cue.hint.test(s)) continue;
     const m = cue.re.exec(s);
     if (!m) continue;
     if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known && !namedAfter(s, m.index + m[0].length)) || (cue.needsTopic && !specific && !devTalk(s))) continue;

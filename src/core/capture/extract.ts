@@ -671,8 +671,6 @@ export function readSentence(sentence: string): Reading {
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
   if (QUOTE_LEAD.test(s)) return { kind: "skip", reason: "quoted text" };
-  const aside = notOurs(s, () => findMentions(s).some((m) => m.kind !== "term"));
-  if (aside) return { kind: "skip", reason: aside };
   // "remember that X", "X, that's settled": the statement is kept whole, as said
   const lead = REMEMBER_LEAD.exec(s);
   const tail = SETTLED_TAIL.exec(s);
@@ -903,7 +901,12 @@ export function extractCaptures(text: string): Extraction {
   let last: Draft | null = null;
   for (const sentence of splitSentences(prepared.text)) {
     const r = readSentence(sentence);
-    if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
+    // checked on what would be kept only: most sentences keep nothing, and these are a dozen scans
+    const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
+    if (aside) {
+      skipped.push({ text: sentence.trim(), reason: aside });
+      last = null;
+    } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
       last = null;
