@@ -22,6 +22,7 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "new5").length >= 80, "a fifth held-out set of 80+ prompts");
     assert.ok(rows.filter((r) => r.set === "new6").length >= 90, "a sixth held-out set of 90+ prompts");
     assert.ok(rows.filter((r) => r.set === "new8").length >= 100, "a seventh held-out set (branch quality8) of 100+ prompts");
+    assert.ok(rows.filter((r) => r.set === "new9").length >= 120, "an eighth held-out set (branch capture9) of 120+ prompts");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -44,9 +45,14 @@ describe("capture quality on the labelled corpus", () => {
       new6: { precision: 0.94, recall: 0.84, typeAccuracy: 0.92, whatAccuracy: 0.84, entityPrecision: 0.68, entityRecall: 0.8 },
       // branch quality8 read the misses of the sets above by class (not new8's), so their floors
       // were not raised with it; new8 was written first and measured twice (before, after)
-      new8: { precision: 0.88, recall: 0.8, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
+      // (raised by branch capture9, which read new8's error counts by class, never its prompts)
+      new8: { precision: 0.95, recall: 0.85, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
+      // an eighth (branch capture9): written first, measured before and once after
+      new9: { precision: 0.94, recall: 0.88, typeAccuracy: 0.92, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.84 },
+      // capture9's tuning batch: precision held at >= 0.95 on every tune set
+      tune9: { precision: 0.95, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.82 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
@@ -130,5 +136,106 @@ describe("capture: the shapes tune8 added", () => {
   test("the language of answers and a '..., that's how I like it' are preferences", () => {
     assert.equal(first("Answer in Italian please, but keep identifiers in English.")?.type, "preference");
     assert.equal(first("Keep functions short and pure, that's how I like them.")?.type, "preference");
+  });
+});
+
+describe("capture: the shapes tune9 added", () => {
+  const stored = (t: string) => extractCaptures(t).captures;
+  const first = (t: string) => stored(t)[0];
+  const notKept = (texts: readonly string[]) => {
+    for (const t of texts) assert.deepEqual(stored(t), [], t);
+  };
+  test("a request for what was decided before is not a decision, however it is worded", () => {
+    notKept([
+      "I need the decision we made about the session store, can you pull it up",
+      "Go back to what we agreed on the branching model and paste it here.",
+      "Recall our policy on database access.",
+      "As we agreed earlier, which Python version do we support",
+    ]);
+    // the same words without asking for them back still state the decision
+    assert.equal(first("As we agreed earlier, we support Python 3.11 and up.")?.type, "decision");
+  });
+  test("someone else's choice told as news, a verdict on a moment, small talk and a doubt right after are not kept", () => {
+    notKept([
+      "The Remix team moved to Vite for their builds, apparently.",
+      "The data team decided to use Snowflake for their warehouse, not relevant for us.",
+      "In the other squad, the rule is that every service gets its own database.",
+      "we agreed that was the best demo so far",
+      "From now on I'll blame the intern for everything, haha",
+      "Remember us when you ship it :)",
+      "ok great, that's agreed then",
+      "Our architect says never use GraphQL subscriptions. Not sure he's right.",
+    ]);
+    // a decision that names a known thing survives a smiley
+    assert.equal(first("We're going with Postgres for the ledger :)")?.type, "decision");
+  });
+  test("a tool's lines beside a tool's output are not the user's words", () => {
+    assert.deepEqual(stored("FAILURE: Build failed with an exception.\n* What went wrong:\nExecution failed for task ':web:bundle'."), []);
+    assert.deepEqual(stored("vite v5.1.0 building for production...\n✓ 312 modules transformed.\nbuild failed: could not resolve \"./env\""), []);
+    // "build failed:" written by a person, with no tool output beside it, is still read
+    assert.equal(first("build failed: the Docker cache keeps getting evicted on CI, every build takes 20 minutes")?.type, "problem");
+  });
+  test("house practices, a choice ruled out, a plan taken up in other words", () => {
+    assert.equal(first("Log lines in this service are JSON with a request_id field.")?.type, "decision");
+    assert.equal(first("Dates in the API are always RFC 3339 strings.")?.type, "decision");
+    // trouble that is always there is a problem, not a practice
+    assert.notEqual(first("The staging deploy is always slow on Mondays.")?.type, "decision");
+    assert.match(first("We ruled out DynamoDB because of the query patterns.")?.decision?.what ?? "", /dynamodb/i);
+    assert.match(first("That approach works for me, go ahead with the read replicas.")?.decision?.what ?? "", /read replicas/);
+    assert.equal(first("The dashboard gets sluggish once a tenant has 10k rows.")?.type, "problem");
+  });
+  test("a choice still to be made is not kept; who alone may act, what the team sticks to, what it stays away from are", () => {
+    notKept(["Next sprint we'll evaluate moving to Temporal.", "We need to decide between Sentry and Bugsnag by Monday.", "The proposal for moving to Bazel is still open for comments."]);
+    assert.equal(first("Only the SRE team may change the alerting rules in Grafana.")?.type, "decision");
+    assert.equal(first("For the API docs we stick to OpenAPI 3.1 generated from the code.")?.type, "decision");
+    assert.match(first("We're staying away from Redux in the new app.")?.decision?.what ?? "", /redux/i);
+    assert.match(first("Your outline is good, let's implement it with one worker per region.")?.decision?.what ?? "", /one worker per region/);
+    assert.match(first("Yes to the retry budget you sketched, per client.")?.decision?.what ?? "", /retry budget/);
+  });
+  test("another's choice for their own things, an old team's habit, a joke and a compiler's lines are not kept; a naming style and an option taken are", () => {
+    notKept([
+      "Basecamp moved their deploys to Kamal, interesting.",
+      "The data team standardised on dbt for their models; our setup is different.",
+      "My previous company used to switch from Travis to GitHub Actions.",
+      "from now on I only write YAML in my dreams haha",
+      "Failed to compile.\n./src/app.tsx\nType error: Cannot find name 'props'.",
+    ]);
+    // a rule for everyone keeps its "their"
+    assert.equal(first("Nobody should deploy from their own laptop.")?.type, "decision");
+    assert.equal(first("Database columns are snake_case, JSON fields camelCase.")?.type, "decision");
+    assert.match(first("ok, go with option 2 from your list, the outbox table.")?.decision?.what ?? "", /outbox table/);
+  });
+  test("a rule whose negation is the rule is read", () => {
+    assert.equal(first("Nobody should query the ledger tables from the reporting jobs, ever; use the export.")?.type, "decision");
+    assert.equal(first("Secrets never go in the Helm values, not even encrypted ones.")?.type, "decision");
+    // "we didn't decide" stays undone
+    assert.deepEqual(stored("We didn't decide to use Kafka for the events."), []);
+  });
+  test("a version the whole project moves to is a decision; a one-off bump is a task", () => {
+    assert.equal(first("Upgrade Django to 5.1 in all services, we need the async ORM.")?.type, "decision");
+    assert.equal(first("bump Vue to 3.5 across the frontend packages")?.type, "decision");
+    notKept(["bump lodash to 4.17.21", "Please upgrade the Stripe SDK to v14 in this file."]);
+  });
+  test("'if' as a construct is no hypothetical; a thing of ours getting a new part is a decision", () => {
+    assert.equal(first("I prefer guard clauses over deeply nested if statements.")?.type, "preference");
+    assert.equal(first("The storefront is getting a GraphQL gateway in front of the REST services.")?.type, "decision");
+    assert.deepEqual(stored("If we use Redis for this, the cache is getting a TTL."), []);
+    assert.notEqual(first("The API is getting a lot of 502s from nginx.")?.type, "decision");
+    // news about people and chat tools, and a verdict on a repo's state, are no practice
+    notKept(["The team is getting a new PM next month.", "Env vars in this project are a mess honestly.", "Logs in this repo are always noisy on startup, ignore them."]);
+  });
+  test("a recap asked for or a statement tagged as a question is not kept; things that won't get a feature, passive nevers, 'full stop' rules and a tuning fix are read", () => {
+    notKept(["Refresh my memory on the release checklist.", "need a recap of what we decided about retries", "The cache TTL we agreed on was five minutes, right"]);
+    assert.match(first("The CLI won't support Windows, it's out of scope.")?.decision?.what ?? "", /windows/i);
+    assert.equal(first("Customer data stays in the EU region, full stop.")?.type, "decision");
+    assert.equal(first("Applied migrations are never edited after they merge.")?.type, "decision");
+    assert.equal(first("Video uploads over 50 MB time out on the mobile app.")?.type, "problem");
+    assert.equal(first("Redis kept evicting sessions, so we tuned maxmemory up to 4gb and the evictions stopped.")?.type, "solution");
+  });
+  test("when alone a thing may happen is a rule; a symptom on every occasion and a duration with its cause are problems", () => {
+    assert.equal(first("Schema migrations run only between 6 and 8 UTC on weekdays.")?.type, "decision");
+    assert.equal(first("The SSE streams disconnect every time the ingress reloads.")?.type, "problem");
+    assert.equal(first("Our Docker builds take 14 minutes because of the uncached npm install.")?.type, "problem");
+    assert.deepEqual(stored("We deploy only on weekdays?"), []);
   });
 });

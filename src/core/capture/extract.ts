@@ -37,6 +37,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
+import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -394,7 +395,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
     prefix = "";
   }
   if (t.type !== "solution" && t.subjectGroup === undefined) {
-    if (HYPOTHETICAL.test(prefix)) return "hypothetical, not decided";
+    if (HYPOTHETICAL.test(prefix.replace(IF_NOUN, ""))) return "hypothetical, not decided";
     if (NEGATED.test(prefix)) return "negated";
     // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
     if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
@@ -601,7 +602,7 @@ function handsOverCredential(what: string): boolean {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -744,6 +745,11 @@ export function readSentence(sentence: string): Reading {
     }
   }
 
+  // "bump React to 18.3 across the monorepo, we're dropping 17": a version the whole project moves to
+  if (request && VERSION_MOVE.test(s) && PROJECT_WIDE.test(s) && !DEICTIC_TASK.test(s) && !HYPOTHETICAL.test(s)) {
+    const d = statementDraft(s, boosted);
+    if (d && d.mentions.some((m) => m.kind !== "term")) return { kind: "capture", draft: { ...d, signal: "version move" } };
+  }
   let from = 0;
   let strongOnly = false;
   if (request) {
@@ -796,7 +802,9 @@ export function readSentence(sentence: string): Reading {
   // "I want error messages to say what to do, not just what failed": only a word of trouble was
   // found, undone by a negation before it; the cue reading may hold the preference around it
   const troubleOnly = firstReason === "negated" && found.every((f) => f.trigger.type === "problem");
-  if (!request && (troubleOnly || firstReason?.startsWith("names nothing known"))) {
+  // "Nobody should call the billing DB from the web tier": the negation is the rule itself, which
+  // the cue reading (FORBID, NEVER_RULE) reads; its own guards undo "we didn't decide to use X"
+  if (!request && (troubleOnly || firstReason === "negated" || firstReason?.startsWith("names nothing known"))) {
     const cue = cueDraft(whole, boosted);
     if (cue) return { kind: "capture", draft: cue };
   }
@@ -869,6 +877,17 @@ const LIKED_TAIL = /\s*[,;:—–-]\s*(?:that's|that is|this is|it's)\s+(?:how|t
 /** A task closed as agreed by the team: "..., agreed in standup", "..., as agreed with infra". */
 const AGREED_TAIL = /\s*[,;:—–-]\s*(?:as\s+)?(?:agreed|decided|approved)\s+(?:in|at|on|during|with|by)\s+[^,;.!?]{2,40}[.!]*$/i;
 
+/** A short sentence of doubt about the one before: "Not sure he's right.", "I'm skeptical." */
+const DOUBT_BACK =
+  /^(?:but\s+|though\s+)?(?:i'm\s+|i am\s+|i'm still\s+|still\s+)?(?:not (?:sure|convinced|sold)(?:\s+(?:(?:he|she|they|it|that|this)(?:'s| is| are) right|i agree|about (?:that|this|it)|it's a good idea|that's right))?|skeptical|sceptical|unconvinced|i doubt (?:it|that)|no idea if (?:he|she|they|it)(?:'s| is| are) right|(?:he|she|they) might be wrong)\s*[.!]*$/i;
+
+/** "if" as the name of a construct ("nested if blocks", "if/else chains"): no hypothetical. */
+const IF_NOUN = /\bif(?:[/-]else)?\s+(?:blocks?|statements?|chains?|branches|clauses?|conditions?|checks?|ladders?|trees?)\b|\bif[/-]else\b/gi;
+/** A version to move to: "bump React to 18.3", "upgrade Django to 5.1". */
+const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s+|our\s+)?[\w.+#-]+(?:\s+[\w.+#-]+)?\s+to\s+v?\d[\w.]*/i;
+/** ... for the whole project, or with the team's reason: not a one-off task. */
+const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
+
 /** Read a prompt (or any free text) and say what it would store. Pure. */
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
@@ -882,7 +901,25 @@ export function extractCaptures(text: string): Extraction {
   let last: Draft | null = null;
   for (const sentence of splitSentences(prepared.text)) {
     const r = readSentence(sentence);
-    if (r.kind === "capture") {
+    // checked on what would be kept only: most sentences keep nothing, and these are a dozen scans
+    const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
+    if (aside) {
+      skipped.push({ text: sentence.trim(), reason: aside });
+      last = null;
+    } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
+      // "ok cool, that's settled then": a decision's words around nothing
+      skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
+      last = null;
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && othersOwn(sentence)) {
+      skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
+      last = null;
+    } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {
+      // "Our CTO says never use serverless. Not sure he's right.": the doubt takes back the sentence before
+      drafts.pop();
+      prints.pop();
+      skipped.push({ text: `${last.content} ${sentence.trim()}`, reason: "doubted right after" });
+      last = null;
+    } else if (r.kind === "capture") {
       const d = r.draft;
       // a fix right after the problem it fixes: one memory
       if (d.type === "solution" && !d.problem && last?.type === "problem" && drafts[drafts.length - 1] === last) {

@@ -123,7 +123,7 @@ export const DECISION_TRIGGERS: Trigger[] = [
   // "Redis is our cache", "Cloudflare is the team's CDN": a role given to a known thing
   { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
   // "Postgres over Mongo for anything relational": a choice written without its verb
-  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
+  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+(?!\d)[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
@@ -346,10 +346,10 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate))\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
-  /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+  /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
   /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?)\b/i;
@@ -359,7 +359,7 @@ export const DEICTIC_TASK =
 
 /** Words asking for a statement to be kept: "remember that ...", "for the record: ...". */
 export const REMEMBER_LEAD =
-  /^(?:(?:please\s+)?(?:remember|keep in mind|bear in mind|note for the future|make a note|for the record|just so you know|for future reference|worth remembering)(?:\s+that)?\s*[,:;-]?\s+)(?!(?:to|how|what|why|when|where|which|who|if|whether)\b)/i;
+  /^(?:(?:please\s+)?(?:remember|keep in mind|bear in mind|note for the future|make a note|for the record|just so you know|for future reference|worth remembering)(?:\s+that)?\s*[,:;-]?\s+)(?!(?:to|how|what|why|when|where|which|who|if|whether|me|us|you|him|her|them)\b)/i;
 /** A statement closed as settled: "..., that's settled", "..., and that's not changing". */
 export const SETTLED_TAIL =
   /[,;:—–-]\s*(?:and\s+)?(?:that|this|it)(?:'s| is)\s+(?:settled|final|decided|agreed|not changing|not going to change|non-negotiable|not up for debate)\s*[.!]*$/i;

@@ -61,12 +61,15 @@ function removeToolBlocks(text: string): { text: string; count: number } {
 const LOG_LINE =
   /^\s*(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\b|#\d+\s+(?:\[|ERROR|\d+\.\d+\s)|={3,}|-{3,}\s*\S|FAILED\b|ERROR\b|Ran\s+\d+\s+tests?\b|Module (?:build|parse) failed|Exit Code:|Restart Count:|OOMKilled\b|\d+\)\s+\S|\s*●\s|Expected:|Received:|\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|SEVERE|PANIC)\b\]?|at\s+[\w$.<>[\]]+\s+\(|at\s+\S+:\d+:\d+|File\s+"[^"]*",\s+line\s+\d+|Traceback\b|[A-Z]\w*(?:Error|Exception):\s|panic:\s|goroutine\s+\d+|Caused by:\s|\.\.\.\s+\d+\s+more\b)/;
 const TOOL_LINE =
-  /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\]|\s+[A-Z]{1,4}\d{2,5})?:|error(?:\[[\w-]+\]|\s+[A-Z]{1,4}\d{2,5})?:|Found \d+ errors? in\b|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL)\s+\S|(?:not )?ok\s+\d+\b|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$)|[\w./\\-]+\.[a-z]{1,5}\(\d+,\d+\):|\S+\s+v?\d+\.\d+\.\d+\s+compiled\b|compiled (?:successfully|with \d+ (?:errors?|warnings?))\b|\d+ modules? transformed)/;
+  /^\s*(?:(?:npm|yarn|pnpm|bun|pip|cargo|go|deno)\s+(?:WARN|ERR!?|warn|error|notice)\b|warning(?:\[[\w-]+\]|\s+[A-Z]{1,4}\d{2,5})?:|error(?:\[[\w-]+\]|\s+[A-Z]{1,4}\d{2,5})?:|Found \d+ errors? in\b|note:|hint:|help:|\(node:\d+\)|\w*Warning:|⚠|✖|✗|✘|×\s|\$\s+\S|>>>\s|-->\s|==>\s|@@\s|\+\+\+\s|---\s[ab/]|(?:PASS|FAIL)\s+\S|(?:not )?ok\s+\d+\b|\[Request interrupted by user|Caveat: The messages below were generated|Tests?:\s+\d|\d+\s+(?:passing|failing|pending|passed|failed|errors?|warnings?)\b|[\w./\\-]+\.[a-z]{1,5}:\d+(?::\d+)?(?::|\s|$)|[\w./\\-]+\.[a-z]{1,5}\(\d+,\d+\):|\S+\s+v?\d+\.\d+\.\d+\s+compiled\b|compiled (?:successfully|with \d+ (?:errors?|warnings?))\b|(?:[✓✔]\s+)?\d+ modules? transformed|=\s+(?:note|help):\s|(?:BUILD\s+)?(?:FAILURE|SUCCESS|SUCCESSFUL)\b\s*:|BUILD\s+(?:FAILED|SUCCESSFUL)\b|\*\s+(?:What went wrong|Try|Get more help|Exception is):|Execution failed for task\b|Successfully (?:built|tagged|installed)\s+\S|(?:Error: )?Process completed with exit code\s+\d)/;
 // A test run's tally ("pytest: 3 failed, 118 passed, 2 skipped in 41s"): two counts of outcomes on one line.
 const TALLY = /\b\d+\s+(?:failed|passed|skipped|errors?|xfailed|deselected|todo|pending)\b[^\n]{0,40}?\b\d+\s+(?:failed|passed|skipped|errors?|xfailed|deselected|todo|pending)\b/i;
 // Lines a tool prints that people write too: "note: ...", "1) ...", "2) ..." (a list). They are
 // a tool's only beside a line no person writes (an error line, a log line, a test summary).
 const PERSON_TOO = /^(?:note|hint|help):\s|^\s?\d+\)\s+\S/i;
+// Lines in a tool's voice that a person might write too ("build failed: ...", "vite v5.2.0
+// building for production..."): a tool's only beside a line no person writes.
+const TOOL_VOICE = /^\s*(?:[\w-]+\s+)?(?:failed|failure|error)\s*:\s|^\s*[\w@/.-]+\s+v?\d+\.\d+\.\d+\s+[a-z]+ing\b|^\s*failed to (?:compile|build|bundle|resolve)\b/i;
 // A line of source code pasted without a fence.
 const CODE_LINE =
   /^\s*(?:import\s+[\w{*].*\sfrom\s|import\s+["']|export\s+(?:default|const|function|class|interface|type)\b|def\s+\w+\s*\(|class\s+\w+[\s:({<]|(?:async\s+)?function\s*\w*\s*\(|return\s|#include\b|package\s+[\w.]+;?\s*$|using\s+[\w.]+;|fn\s+\w+\s*[(<]|func\s+[\w(]|(?:const|let|var|val|auto|int|string|bool)\s+[\w$]+\s*(?::\s*[\w<>[\]|]+\s*)?=|(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\s+[A-Z*(])|[;{]\s*$|^\s*[}\])]/;
@@ -126,7 +129,8 @@ export function prepareText(raw: string): Prepared {
   let quoted = 0;
   const lines = noBlobs.split(/\r?\n/);
   const printed = (line: string) => LOG_LINE.test(line) || TOOL_LINE.test(line);
-  const toolBeside = lines.some((l) => printed(l) && !PERSON_TOO.test(l));
+  // (two lines in a tool's voice are a tool's output too: "Failed to compile." then "Type error: ...")
+  const toolBeside = lines.some((l) => printed(l) && !PERSON_TOO.test(l)) || lines.filter((l) => TOOL_VOICE.test(l)).length >= 2;
   for (const line of lines) {
     if (FENCE.test(line)) {
       if (!inFence) fenced++;
@@ -146,6 +150,7 @@ export function prepareText(raw: string): Prepared {
       continue;
     }
     if (!personToo && LOG_LINE.test(line)) logLines++;
+    else if (toolBeside && TOOL_VOICE.test(line)) toolLines++;
     else if (!personToo && (TOOL_LINE.test(line) || TALLY.test(line))) toolLines++;
     else if (CODE_LINE.test(line) || (line.trim().length >= 12 && letterRatio(line) < 0.45)) codeLines++;
     else {

@@ -1,0 +1,66 @@
+// Sentences that carry a decision's words but are not a decision of the user's to keep: a request
+// to bring back what was decided before ("pull up the decision we made on caching"), someone
+// else's choice told as news ("the Next.js team switched to Turbopack, apparently"), a question
+// after a lead-in clause ("As we decided before, which Node version do we target"), and small talk
+// ("Remember me when you're famous :)"). Checked on each sentence before its signal is read.
+
+/** A pointer to something decided earlier: "what we decided", "the decision we made", "our policy on". */
+const PAST_DECISION =
+  /\b(?:(?:what|which|whatever|the\s+(?:one|decision|choice|call|conventions?|polic(?:y|ies)|rules?|memory|note|thing|reason))\s+(?:[\w'-]+\s+){0,3}?(?:we|you|i|the team)\s+(?:had\s+|have\s+|'d\s+)?(?:decided|made|agreed|picked|chose|settled|said|wrote|discussed|went with|landed on|noted|saved)|as (?:we|you) (?:decided|agreed|said|discussed)|(?:our|the)\s+(?:decisions?|polic(?:y|ies)|conventions?|rules?)\s+(?:on|about|for|around|regarding)|(?:every|all|any|each)\s+(?:decisions?|choices?)\s+(?:about|on|regarding|for|we)\b)/i;
+
+/** Asked for back: a verb of retrieval said to the assistant, or a need for the earlier answer. */
+const RETRIEVE =
+  /(?:^|[,;]\s*|\band\s+|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?|\bplease\s+)(?:recall|pull|go back|look up|dig up|bring up|find|fetch|retrieve|show|paste|summari[sz]e|list|repeat|remind|tell|give|read)\b|^(?:i|we)\s+(?:need|want|'d like|would like|forgot|can't remember|don't remember)\b/i;
+
+/** Asking for a recap outright: "refresh my memory on ...", "need a recap of ...". */
+const RECAP = /^(?:please\s+)?(?:(?:can|could) you\s+)?(?:refresh|jog) my memory\b|^(?:i\s+)?(?:need|want|'d like)\s+(?:a|the)\s+(?:quick\s+)?(?:recap|summary|reminder|rundown)\s+of\b/i;
+/** A statement turned into a question by its tag: "..., right", "..., correct?" */
+const TAG_QUESTION = /,\s*(?:right|correct|yes|no|isn't it|aren't we|didn't we|wasn't it|weren't we|or not)\s*[.!]*$/i;
+/** A question after a lead-in clause: "As we decided before, which Node version do we target". */
+const LED_QUESTION =
+  /^[^,;]{2,60}[,;]\s*(?:(?:what|which|why|how|where|when|who)\s+(?:[\w.+#-]+\s+){0,3}?(?:do|does|did|is|are|was|were|should|shall|can|could|will|would)\s+(?:we|i|you|they|it|the)\b|(?:do|does|did|should|shall|can|could|will|would|is|are)\s+(?:we|i|you)\b)/i;
+
+/** Words that put a choice at a distance: another's news, not the user's project. */
+const DISTANT =
+  /\b(?:apparently|reportedly|interesting (?:read|article|post|talk|thread|approach)|(?:not|isn't|is not) (?:relevant|applicable) (?:for|to) us|(?:doesn't|does not) (?:apply to|affect) us|(?:for|in|on) (?:their|his|her) (?:own )?(?:app|apps|repo|repos|project|projects|codebase|side|stack|product|team)|(?:i'm|i am) (?:skeptical|sceptical|unconvinced)|(?:the|an?) other (?:team|squad|project|repo|company|org|group)s?|another (?:team|squad|company|project|org)|(?:my|our) (?:old|previous|former|last) (?:team|company|job|employer|project)|at my (?:old|previous|former|last) (?:job|company|team)|(?:our|my) (?:stack|setup|case|situation|codebase) is different|we haven't (?:looked at|tried|used|considered) (?:it|that|them|this))\b/i;
+
+/** Laughter and smileys: a joke, not a rule. */
+const LAUGH = /\b(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl)\b|(?:^|\s)[:;]-?D(?=\s|$)|[\u{1F602}\u{1F923}\u{1F606}]/u;
+/** A smiley: a joke, unless it names something of the trade. */
+const SMILEY = /(?:^|\s)[:;]-?\)(?=\s|$)|[\u{1F604}\u{1F605}\u{1F642}\u{1F600}]/u;
+
+/** "we decided that was the best Friday": a verdict on a moment, not a choice. */
+const VERDICT =
+  /\b(?:decided|agreed|settled)\s+(?:that\s+)?(?:it|that|this|he|she|they)(?:'s|\s+(?:was|is|were|are))\s+(?:the\s+|a\s+|an\s+)?(?:best|worst|greatest|funniest|great|good|fine|funny|awesome|terrible|amazing|nice|enough|win|fluke|joke|highlight)\b/i;
+
+/** Why a sentence is not one to keep though it sounds like one, or null. */
+export function notOurs(s: string, namesSomething: () => boolean): string | null {
+  if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
+  if (RECAP.test(s)) return "a request for what was decided before";
+  if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";
+  if (DISTANT.test(s)) return "someone else's choice, told as news";
+  if (VERDICT.test(s)) return "a verdict, not a choice";
+  if (LAUGH.test(s) || (SMILEY.test(s) && !namesSomething())) return "small talk";
+  return null;
+}
+
+/**
+ * "Shopify moved their checkout to React Native", "the payments team standardised on Kotlin for
+ * their services": a choice whose owner is "their" with no one of ours before it is another's.
+ */
+export function othersOwn(s: string): boolean {
+  const at = s.search(/\btheir\b/i);
+  // ("nobody runs migrations from their laptop", "every service owns its own data": a rule for all)
+  return at !== -1 && !/\b(?:we|we're|we've|we'll|our|us|i|i'm|i've|my|let's|nobody|no one|everyone|everybody|anyone|anybody|each|every|all|devs|developers|engineers|contributors|reviewers|people)\b/i.test(s.slice(0, at));
+}
+
+/** Words of chat alone: a `what` made of these says nothing ("ok cool"). */
+const CHAT_WORDS = new Set(
+  "ok okay cool nice great good fine sure yes yep yeah alright right perfect awesome thanks thank you then so well lol haha that's that it's it settled done agreed".split(" "),
+);
+
+/** Whether a decision's `what` holds nothing but chat words. */
+export function hollow(what: string): boolean {
+  const words = what.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  return words.every((w) => CHAT_WORDS.has(w));
+}
