@@ -413,8 +413,9 @@ export class Store {
   /**
    * Take into the index changes memsync itself made to the working tree from git history (a
    * pull's checkout wrote `written`): they are already committed, so they are not journaled as
-   * outside edits. Anything else the folders' listing finds changed (an edit made in place to
-   * another file of a folder the checkout wrote into) is journaled as usual.
+   * outside edits. Only those files are looked at in folders the index knows (planWrittenFolders);
+   * anything else a listing finds changed (a new shard's files, or, at the next refresh, an edit
+   * made in place to another file of a folder the checkout wrote into) is journaled as usual.
    */
   async absorb(written: Iterable<string>): Promise<void> {
     const paths = new Set(written);
@@ -424,7 +425,7 @@ export class Store {
       await this.guarded(async () => {
         await this.codec();
         // one plan, under the lock (the pull holds it: nothing else can write meanwhile), of the
-        // folders the checkout wrote into; every other folder is as the commit before it left it
+        // files the checkout wrote; every other file is as the commit before it left it
         const plan = this.locked(() => {
           const p = planWrittenFolders(this.ctx, paths);
           this.apply(p);
