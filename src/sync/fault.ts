@@ -7,8 +7,7 @@ import { env } from "../runtime/host.ts";
 // load and an integer comparison per object. Comma-separated points, each optionally ":N" (die
 // the Nth time the point is reached; default the first):
 //   object:N        after the Nth git object this process wrote (writeLooseObject, so also every
-//                   object copyReachable copies, loose or appended to its pack; objects already
-//                   present are not counted)
+//                   object copyReachable copies; objects already present are not counted)
 //   copied          after copyReachable has written everything, before the caller moves any ref
 //   pack            in an HTTP fetch, after the received .pack is in place and before its .idx
 //   pack-written    in a commit of many objects (pack-write.ts), after its .pack is in place and

@@ -7,7 +7,6 @@ import { faultPoint } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
 import { forgetPackIndexes, inPackIndex, readObjectNative } from "./pack-index.ts";
 import { progress } from "./progress.ts";
-import { CopySink } from "./copy-sink.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
 // Git objects and trees, through isomorphic-git: copying what one repository has and another
@@ -154,25 +153,23 @@ export async function walkChildrenFirst(
 
 /**
  * Copy every object reachable from `tip` that `dst` lacks, children first: blobs, then trees from
- * the bottom up, then commits oldest first, as loose files or, past git's unpack limit, as one
- * pack (copy-sink.ts), so a kill at any instant leaves `dst` with nothing that names an object it lacks. That invariant (an
+ * the bottom up, then commits oldest first, each object atomically (writeLooseObject), so a kill
+ * at any instant leaves `dst` with nothing that names an object it lacks. That invariant (an
  * object present means everything under it is present) is what lets a commit or tree `dst`
  * already has be skipped whole. The caller moves a ref only after this returns.
  */
 export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
-  const sink = new CopySink(src, dst);
-  try {
-    await walkChildrenFirst(
-      [{ oid: tip, kind: "object", path: "", commit: null }],
-      async (at) => ((await has(dst, at.oid)) ? null : await objectToCopy(src, at.oid, describeRef(at))),
-      async (at, obj) => sink.add(at.oid, obj),
-    );
-    await sink.finish();
-  } finally {
-    sink.abort();
-  }
+  let copied = 0;
+  await walkChildrenFirst(
+    [{ oid: tip, kind: "object", path: "", commit: null }],
+    async (at) => ((await has(dst, at.oid)) ? null : await objectToCopy(src, at.oid, describeRef(at))),
+    async (at, obj) => {
+      await writeCopied(src, dst, at.oid, obj, copied);
+      copied++;
+    },
+  );
   faultPoint("copied");
-  return sink.count;
+  return copied;
 }
 
 /** An object of `src` a copy needs (`what` names it in the error when it is missing). */

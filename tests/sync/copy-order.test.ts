@@ -4,7 +4,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { checkConnectivity } from "../../src/sync/connectivity.ts";
-import { UNPACK_LIMIT } from "../../src/sync/copy-sink.ts";
 import { copyReachable, readObjectFrom, referencesOf, walkChildrenFirst } from "../../src/sync/objects.ts";
 import { git, tempDir } from "../helpers/env.ts";
 
@@ -85,24 +84,6 @@ describe("copying objects children first", () => {
     const check = await checkConnectivity(dst);
     assert.deepEqual(check.missing, []);
     assert.equal(check.commits, 20);
-  });
-
-  test("fewer objects than git's unpack limit are copied as loose files, more as one pack (as git's fetch keeps them)", async () => {
-    const counts = (repo: string) => Object.fromEntries(git(repo, "count-objects", "-v").stdout.trim().split("\n").map((l) => l.split(": ") as [string, string]));
-    for (const [commits, packed] of [[20, false], [60, true]] as const) {
-      const src = longHistory(commits);
-      const dst = path.join(tempDir(), "dst.git");
-      assert.equal(git(tempDir(), "init", "-q", "--bare", "-b", "main", dst).status, 0);
-      const tip = git(src, "rev-parse", "main").stdout.trim();
-      const copied = await copyReachable(src, dst, tip);
-      assert.equal(copied >= UNPACK_LIMIT, packed, `${copied} objects`);
-      const c = counts(dst);
-      assert.deepEqual([Number(c.count), Number(c.packs)], packed ? [0, 1] : [copied, 0]);
-      fs.writeFileSync(path.join(dst, "refs/heads/main"), `${tip}\n`);
-      const fsck = git(dst, "fsck", "--strict", "--no-dangling");
-      assert.equal(fsck.status, 0, fsck.stdout + fsck.stderr);
-      assert.equal(await copyReachable(src, dst, tip), 0, "nothing left to copy");
-    }
   });
 
   test("the check names what is missing: a tree below the tip, a parent past the newest commits' reach", async () => {
