@@ -387,6 +387,20 @@ export class Store {
       const version = watch ? this.indexDb.dataVersion() : "";
       if (watch?.unchanged(kinds ?? ALL_KINDS, version)) return emptyPlan();
       const token = watch?.begin(kinds ?? ALL_KINDS, version);
+      if (this.lock?.held) {
+        // the lock is held already (a sync's commit, inside the pull's hold): no other memsync
+        // process can write meanwhile, so one plan under it, schemas at hand, not a lock-free look
+        // first and the same listing again (after a pull, its folder of ~1,000 files stat'ed twice)
+        await this.codec();
+        const applied = this.locked(() => {
+          const plan = planRefresh(this.ctx, full, kinds);
+          if (!planIsEmpty(plan)) this.apply(plan);
+          return plan;
+        });
+        if (applied.upserts.length > 500) this.indexDb.analyze();
+        watch?.done(token);
+        return applied;
+      }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
         if (planIsEmpty(plan)) {
