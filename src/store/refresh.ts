@@ -117,27 +117,47 @@ export function planDir(ctx: RefreshContext, kind: RecordKind, dir: string): Pla
 }
 
 /**
- * The plan for the record folders these files are in (store-relative paths; others are ignored),
- * after a checkout wrote them: each such folder is listed and its files compared, as a refresh
- * would (its mtime moved), a folder the index does not know yet through its top folder; the other
- * folders are left to the next refresh, which looks at every folder anyway (a pull of 100 files
- * in one folder need not stat the 1,024 shard folders of the store).
+ * The plan for the record files a checkout just wrote (store-relative paths; others are ignored).
+ * In a folder the index knows, only those files are stat'ed and read (a pull of 100 files into the
+ * flat folder need not stat its other ~1,000), and the folder's recorded mtime is left as it was:
+ * its mtime moved, so the next refresh lists it and compares every file as always (an edit made in
+ * place to another file there is found then, as it would have been before the pull). A folder the
+ * index does not know yet (a new shard) is found through its top folder's listing, as a refresh
+ * would find it. Nothing else is looked at (the 1,024 shard folders of the store are left to the
+ * next refresh, which looks at every folder anyway).
  */
 export function planWrittenFolders(ctx: RefreshContext, paths: Iterable<string>): Plan {
   const plan = emptyPlan();
+  const all = [...paths];
   const tops = new Set<string>();
-  const leaves = new Map<string, RecordKind>();
-  for (const [dir, kind] of recordFolders(paths)) {
-    const top = topDir(kind, placeOf(dir));
-    if (dir === top || ctx.index.dir(dir) === undefined) tops.add(`${kind}\0${top}`);
-    else leaves.set(dir, kind);
+  const known = new Set<string>();
+  for (const [dir, kind] of recordFolders(all)) {
+    if (ctx.index.dir(dir) === undefined) tops.add(`${kind}\0${topDir(kind, placeOf(dir))}`);
+    else known.add(dir);
   }
+  const listed = new Set<string>();
   for (const key of tops) {
     const [kind, top] = key.split("\0") as [RecordKind, string];
     scanTop(ctx, plan, kind, top, false, "new");
+    listed.add(top); // (its own files were compared by that listing)
   }
-  for (const [dir, kind] of leaves) scanLeaf(ctx, plan, kind, dir, ctx.index.dir(dir), false);
+  const files = all.filter((p) => {
+    const dir = p.slice(0, Math.max(0, p.lastIndexOf("/")));
+    return known.has(dir) && !listed.has(dir);
+  });
+  if (files.length) mergePlans(plan, planPaths(ctx, files));
   return plan;
+}
+
+/** Add what `more` found to `plan`. */
+function mergePlans(plan: Plan, more: Plan): void {
+  plan.dirs.push(...more.dirs);
+  plan.upserts.push(...more.upserts);
+  plan.deletes.push(...more.deletes);
+  plan.outside.push(...more.outside);
+  plan.settles.push(...more.settles);
+  plan.temps.push(...more.temps);
+  plan.links.push(...more.links);
 }
 
 /** The record folder (a top folder or one of its shards) of each path that is in one, with its kind. */

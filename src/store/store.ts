@@ -399,6 +399,20 @@ export class Store {
       const version = watch ? this.indexDb.dataVersion() : "";
       if (watch?.unchanged(kinds ?? ALL_KINDS, version)) return emptyPlan();
       const token = watch?.begin(kinds ?? ALL_KINDS, version);
+      if (this.lock?.held) {
+        // the lock is held already (a sync's commit, inside the pull's hold): no other memsync
+        // process can write meanwhile, so one plan under it, schemas at hand, not a lock-free look
+        // first and the same listing again (after a pull, its folder of ~1,000 files stat'ed twice)
+        await this.codec();
+        const applied = this.locked(() => {
+          const plan = planRefresh(this.ctx, full, kinds);
+          if (!planIsEmpty(plan)) this.apply(plan);
+          return plan;
+        });
+        if (applied.upserts.length > 500) this.indexDb.analyze();
+        watch?.done(token);
+        return applied;
+      }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
         if (planIsEmpty(plan)) {
@@ -425,8 +439,9 @@ export class Store {
   /**
    * Take into the index changes memsync itself made to the working tree from git history (a
    * pull's checkout wrote `written`): they are already committed, so they are not journaled as
-   * outside edits. Anything else the folders' listing finds changed (an edit made in place to
-   * another file of a folder the checkout wrote into) is journaled as usual.
+   * outside edits. Only those files are looked at in folders the index knows (planWrittenFolders);
+   * anything else a listing finds changed (a new shard's files, or, at the next refresh, an edit
+   * made in place to another file of a folder the checkout wrote into) is journaled as usual.
    */
   async absorb(written: Iterable<string>): Promise<void> {
     const paths = new Set(written);
@@ -436,7 +451,7 @@ export class Store {
       await this.guarded(async () => {
         await this.codec();
         // one plan, under the lock (the pull holds it: nothing else can write meanwhile), of the
-        // folders the checkout wrote into; every other folder is as the commit before it left it
+        // files the checkout wrote; every other file is as the commit before it left it
         const plan = this.locked(() => {
           const p = planWrittenFolders(this.ctx, paths);
           this.apply(p);

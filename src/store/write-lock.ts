@@ -91,6 +91,11 @@ export class WriteLock {
     }
   }
 
+  /** Whether this process holds the lock now (a call made inside a hold joins it). */
+  get held(): boolean {
+    return this.depth > 0;
+  }
+
   /** Run fn holding the lock; nested calls join the outer hold. */
   hold<T>(fn: () => T): T {
     if (this.depth > 0) return fn();

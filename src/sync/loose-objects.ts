@@ -34,15 +34,24 @@ export async function hashObject(type: "blob" | "tree" | "commit", content: Uint
 export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
   const raw = framed(type, content);
   const oid = sha1Hex(raw); // (synchronous and native: Web Crypto's digest costs a promise, a copy and a thread hop per object)
+  writeLooseStored(gitdir, oid, () => zlibDeflate(raw));
+  return oid;
+}
+
+/**
+ * Put an object's loose file in place from its stored (deflated) bytes, unless it is there:
+ * a copy from another repository's loose file writes its bytes as they are (no deflate again);
+ * the caller has checked they inflate to `oid`.
+ */
+export function writeLooseStored(gitdir: string, oid: string, stored: () => Uint8Array): void {
   const dir = `${gitdir}/objects/${oid.slice(0, 2)}`;
   const file = `${dir}/${oid.slice(2)}`;
-  if (fs.existsSync(file)) return oid;
+  if (fs.existsSync(file)) return;
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${dir}/tmp_obj_${process.pid}_${Math.random().toString(36).slice(2)}`;
-  fs.writeFileSync(tmp, zlibDeflate(raw), { mode: 0o444 });
+  fs.writeFileSync(tmp, stored(), { mode: 0o444 });
   fs.renameSync(tmp, file);
   objectWritten();
-  return oid;
 }
 
 /** git's order of tree entries: by name, a folder as if its name ended in "/". */
@@ -92,17 +101,19 @@ export function writeTreeObject(gitdir: string, entries: readonly TreeEntry[]): 
 
 const dec = new TextDecoder();
 
-/** A loose object's type and content, or null when it is not a loose file (packed, or missing). */
-export function readLooseObject(gitdir: string, oid: string): { type: string; content: Uint8Array } | null {
+/** A loose object's type and content (and its file's bytes), or null when it is not a loose file (packed, or missing). */
+export function readLooseObject(gitdir: string, oid: string): { type: string; content: Uint8Array; stored: Uint8Array } | null {
+  let stored: Uint8Array;
   let raw: Uint8Array;
   try {
-    raw = zlibInflate(fs.readFileSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`));
+    stored = fs.readFileSync(`${gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
+    raw = zlibInflate(stored);
   } catch {
     return null;
   }
   const nul = raw.indexOf(0);
   const [type] = dec.decode(raw.subarray(0, nul)).split(" ");
-  return { type: type!, content: raw.subarray(nul + 1) };
+  return { type: type!, content: raw.subarray(nul + 1), stored };
 }
 
 /** A tree object's entries, as isomorphic-git's readTree gives them. */

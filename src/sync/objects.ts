@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import process from "node:process";
 import git from "isomorphic-git";
-import { parseTree, type TreeEntry, writeLooseObject } from "./loose-objects.ts";
+import { parseTree, type TreeEntry, writeLooseObject, writeLooseStored } from "./loose-objects.ts";
+import { objectId } from "./sha1.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
@@ -79,6 +80,8 @@ export { describeRef };
 export interface GitObject {
   type: ObjectType;
   content: Uint8Array;
+  /** The loose file's bytes, when it was read from one (a copy writes them as they are). */
+  stored?: Uint8Array;
 }
 
 /** An object's type and content, loose or packed; null when the repository cannot give it. */
@@ -182,8 +185,10 @@ export async function objectToCopy(src: string, oid: string, what: string): Prom
 /** Write an object read from `src` into `dst` as a loose object, refusing bytes that do not hash to its id. */
 export async function writeCopied(src: string, dst: string, oid: string, obj: GitObject, copied: number): Promise<void> {
   if (copied % 200 === 0) progress("copying objects", copied);
-  const written = await writeLooseObject(dst, obj.type, obj.content);
+  // a loose file's bytes are copied as they are (no deflate again), once they are known to inflate to `oid`
+  const written = obj.stored ? objectId(obj.type, obj.content) : await writeLooseObject(dst, obj.type, obj.content);
   if (written !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content hashes to ${written}) (run: memsync doctor)`);
+  if (obj.stored) writeLooseStored(dst, oid, () => obj.stored!);
 }
 
 /**

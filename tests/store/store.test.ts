@@ -1046,3 +1046,40 @@ describe("Store: scoring fields in the index", () => {
     check.close();
   });
 });
+
+describe("absorb (a pull's checkout wrote these files)", () => {
+  test("only the written files are taken; the folder is left for the next refresh, which finds an edit made in place beside them", async () => {
+    const root = skeletonStore();
+    const clk = clock();
+    const store = await openStore(root, clk);
+    try {
+      const [a, b, c] = [mem("alpha as committed"), mem("bravo as committed"), mem("charlie as committed")];
+      await save(store, a, b, c);
+      await settle(store, clk);
+      const recorded = store.index.dir("memories")!;
+      const journalBefore = fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8");
+      // the checkout: a's new version renamed over it, c removed; meanwhile b edited in place by hand
+      replaceByRename(root, `memories/${a.id}.json`, memoryToJson(updateMemory(a, { content: "alpha as pulled" }, T0 + 60).memory));
+      fs.rmSync(path.join(root, `memories/${c.id}.json`));
+      fs.writeFileSync(path.join(root, `memories/${b.id}.json`), memoryToJson(updateMemory(b, { content: "bravo edited in place" }, T0 + 61).memory));
+      // absorbed long after the writes (a loaded machine): nothing may trust the folder now
+      clk.skip(10_000);
+      await store.absorb([`memories/${a.id}.json`, `memories/${c.id}.json`]);
+      const aRead = await store.readMemory(a.id);
+      assert.ok(aRead?.result.ok);
+      assert.equal(aRead.result.record.content, "alpha as pulled");
+      assert.equal(await store.readMemory(c.id), null);
+      assert.equal(fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8"), journalBefore, "the checkout's own files are not outside edits");
+      assert.deepEqual(store.index.dir("memories"), recorded, "the folder's row as it was: its new mtime is not vouched for");
+      // the next quick refresh lists the folder: b's edit is found and journaled
+      await store.refresh(false, ["memory"]);
+      const bRead = await store.readMemory(b.id);
+      assert.ok(bRead?.result.ok);
+      assert.equal(bRead.result.record.content, "bravo edited in place");
+      const entries = fs.readFileSync(path.join(root, ".memsync/journal.jsonl"), "utf8").slice(journalBefore.length).trim().split("\n").map((l) => JSON.parse(l));
+      assert.deepEqual(entries.map((e) => [e.op, e.paths]), [["edit", [`memories/${b.id}.json`]]]);
+    } finally {
+      store.close();
+    }
+  });
+});

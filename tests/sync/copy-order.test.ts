@@ -86,6 +86,33 @@ describe("copying objects children first", () => {
     assert.equal(check.commits, 20);
   });
 
+  test("a loose object is copied as its file's bytes, after they are checked: a damaged one is refused and not copied", async () => {
+    const work = path.join(tempDir(), "src");
+    assert.equal(git(tempDir(), "init", "-q", "-b", "main", work).status, 0);
+    for (const [name, text] of [["a.txt", "alpha\n"], ["b.txt", "bravo\n"]] as const) fs.writeFileSync(path.join(work, name), text);
+    assert.equal(git(work, "add", "-A").status, 0);
+    assert.equal(git(work, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", "two files").status, 0);
+    const src = path.join(work, ".git");
+    const tip = git(work, "rev-parse", "HEAD").stdout.trim();
+    const loose = (gitdir: string, oid: string) => path.join(gitdir, "objects", oid.slice(0, 2), oid.slice(2));
+    const dst = path.join(tempDir(), "dst.git");
+    assert.equal(git(tempDir(), "init", "-q", "--bare", "-b", "main", dst).status, 0);
+    assert.equal(await copyReachable(src, dst, tip), 4);
+    for (const oid of [tip, git(work, "rev-parse", "HEAD^{tree}").stdout.trim(), git(work, "rev-parse", "HEAD:a.txt").stdout.trim()]) {
+      assert.deepEqual(fs.readFileSync(loose(dst, oid)), fs.readFileSync(loose(src, oid)), `${oid}: git's own bytes`);
+    }
+    // b.txt's loose file replaced by a whole zlib stream of other content: refused, and not copied
+    const b = git(work, "rev-parse", "HEAD:b.txt").stdout.trim();
+    const forged = spawnSync("git", ["hash-object", "-w", "--stdin"], { cwd: work, input: "charlie\n", encoding: "utf8" }).stdout.trim();
+    fs.chmodSync(loose(src, b), 0o644);
+    fs.copyFileSync(loose(src, forged), loose(src, b));
+    const dst2 = path.join(tempDir(), "dst2.git");
+    assert.equal(git(tempDir(), "init", "-q", "--bare", "-b", "main", dst2).status, 0);
+    await assert.rejects(copyReachable(src, dst2, tip), /is damaged/);
+    assert.equal(fs.existsSync(loose(dst2, b)), false);
+    assert.equal(fs.existsSync(loose(dst2, tip)), false, "nothing names what was refused");
+  });
+
   test("the check names what is missing: a tree below the tip, a parent past the newest commits' reach", async () => {
     const src = longHistory(30);
     const gitdir = path.join(tempDir(), "copy.git");

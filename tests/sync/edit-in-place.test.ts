@@ -13,9 +13,10 @@ const save = async (dir: string, text: string) => (await memsyncJson(["--store",
 
 // A sync's commit looks only into folders whose mtime moved; an editor saving in place leaves
 // its folder's mtime as it was. So a pull stats the files it is about to write (an edit there is
-// committed and merged first), the pull's own look at the folders it wrote into journals any
-// other file changed there, and an edit in place anywhere else is committed once a status (a
-// full look, as `git status` stats every file) or the commit command has seen it. Never lost.
+// committed and merged first), the next command's look at the folders it wrote into (their
+// mtime moved; the pull itself stats only the files it wrote) journals any other file changed
+// there, and an edit in place anywhere else is committed once a status (a full look, as `git
+// status` stats every file) or the commit command has seen it. Never lost.
 
 const file = (store: string, id: string) => path.join(store, "memories", `${id}.json`);
 
@@ -63,6 +64,22 @@ describe("edits saved in place, and syncs that look only into folders whose mtim
     assert.equal(JSON.parse(fs.readFileSync(file(b, y), "utf8")).content, "y edited by hand on b");
     assert.ok((await memsyncJson(["--store", b, "status"])).uncommitted_changes >= 1);
     await sync(b);
+    assert.equal(shown(h.bare, "main", y).content, "y edited by hand on b");
+    assert.equal(git(b, "status", "--porcelain").stdout, "");
+  });
+
+  test("another file of a folder the pull wrote into, edited in place, is committed by the next sync without a status", { timeout: 120_000 }, async () => {
+    const { h, a, b, ids: [x, y] } = await twoMachines("x as saved on a", "y as saved on a");
+    await memsyncJson(["--store", a, "touch", x]);
+    await sync(a);
+
+    editInPlace(b, y, "y edited by hand on b");
+    await sync(b); // pulls x into the folder y is in
+    assert.equal(shown(b, "HEAD", x).use_count, 1, "a's touch pulled");
+    assert.equal(JSON.parse(fs.readFileSync(file(b, y), "utf8")).content, "y edited by hand on b", "left as it is");
+    // the pull recorded nothing of the folder that would hide y: the next sync's quick look finds it
+    await sync(b);
+    assert.equal(shown(b, "HEAD", y).content, "y edited by hand on b");
     assert.equal(shown(h.bare, "main", y).content, "y edited by hand on b");
     assert.equal(git(b, "status", "--porcelain").stdout, "");
   });
