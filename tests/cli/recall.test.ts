@@ -156,8 +156,11 @@ describe("recall", () => {
     const dup2 = await saveAt(store, "never share ONE redis client between the web and the worker processes!", 60);
     const other = await saveAt(store, "The Redis client in the worker needs a longer timeout", 5);
     const out = await recallJson(store, "redis client worker");
-    assert.deepEqual(ids(out), [best, other]);
-    assert.deepEqual(new Set(out.items[0].collapsed), new Set([dup1, dup2]));
+    // which of the two distinct memories leads is ranking's business (other starts with the
+    // query's words); the point here is that the three copies show as one, the most used
+    assert.deepEqual(new Set(ids(out)), new Set([best, other]));
+    const shown = out.items[ids(out).indexOf(best)];
+    assert.deepEqual(new Set(shown.collapsed), new Set([dup1, dup2]));
     assert.equal(out.collapsed, 2);
     assert.equal(out.more, 0);
     assert.match(out.text, new RegExp(`${best.slice(-8)} \\+2 similar\\]`));
