@@ -3,11 +3,12 @@
 // committed (`memsync import cortexgraph DIR` + `memsync commit`, each a whole process), against
 // the targets of 5 s and 25 s for both together. Peak memory is each process's max RSS.
 //
-//   bun scripts/bench-lib/import.ts [--sizes 10000,50000] [--runs 3] [--bins BEFORE,AFTER]
+//   bun scripts/bench-lib/import.ts [--sizes 10000,50000] [--runs 3] [--bins [NAME=]BEFORE,[NAME=]AFTER]
 //
 // --bins compares binaries side by side in one run (each size, each run: every binary in turn on
 // the same source). A floor row beside them: native git adding and committing the same record
-// files (`git add -A && git commit`, two processes) in a fresh repository.
+// files (`git add -A && git commit`, two processes) in a fresh repository, and a bare Bun loop
+// making the same files (file-floor.ts).
 //
 // The source is generated with a fixed seed: engineering notes of 20-120 words, 1-4 tags, 0-3
 // entities, ages over two years, use counts, CortexGraph's every field (floats such as 1.0 and
@@ -45,17 +46,26 @@ const opt = (name: string, dflt: string) => {
 };
 const sizes = opt("sizes", "10000,50000").split(",").map(Number);
 const runs = Number(opt("runs", "3"));
-const bins = opt("bins", path.join(REPO, "dist/memsync")).split(",").map((b) => path.resolve(b));
-const label = (bin: string) => (bins.length === 1 ? "" : ` — ${path.relative(process.cwd(), bin) || bin}`);
+// each binary as PATH or NAME=PATH (the name labels its rows)
+const named = new Map(opt("bins", path.join(REPO, "dist/memsync")).split(",").map((b) => {
+  const eq = b.indexOf("=");
+  const bin = path.resolve(eq > 0 && !b.slice(0, eq).includes("/") ? b.slice(eq + 1) : b);
+  return [bin, eq > 0 && !b.slice(0, eq).includes("/") ? b.slice(0, eq) : path.relative(process.cwd(), bin) || bin] as const;
+}));
+const bins = [...named.keys()];
+const label = (bin: string) => (bins.length === 1 ? "" : ` — ${named.get(bin)}`);
 const TARGET: Record<number, number> = { 10000: 5, 50000: 25 };
 
 const rows: string[] = [];
+console.log(`Machine load when the run started: ${os.loadavg()[0]!.toFixed(2)} (1-minute average).`);
 for (const size of sizes) {
   const src = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-src-"));
   generate(src, size, Math.round(size * 0.3), 20261124 + size);
   const mib = (fs.statSync(path.join(src, "memories.jsonl")).size + fs.statSync(path.join(src, "relations.jsonl")).size) / 1048576;
   const results = new Map<string, { imp: Timed; commit: Timed; out: any }[]>(bins.map((b) => [b, []]));
   const floor: Timed[] = [];
+  const bare: Timed[] = [];
+  const scratch: string[] = [];
   for (let i = 0; i < (size >= 50000 ? Math.min(runs, 2) : runs); i++) {
     for (const bin of bins) {
       const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "memsync-bench-import-")), "store");
@@ -72,10 +82,17 @@ for (const size of sizes) {
         const add = run("git", ["add", "-A"], plain);
         const ci = run("git", ["commit", "-q", "-m", "import"], plain);
         floor.push({ seconds: add.seconds + ci.seconds, cpu: add.cpu + ci.cpu, maxRssMiB: Math.max(add.maxRssMiB, ci.maxRssMiB), stdout: "" });
+        // the other floor: a bare loop making the same record files, one `sync -f` (file-floor.ts)
+        const made = JSON.parse(run(process.execPath, [path.join(REPO, "scripts/bench-lib/file-floor.ts"), store, path.join(path.dirname(store), "bare")]).stdout);
+        bare.push({ seconds: made.seconds, cpu: made.cpu, maxRssMiB: 0, stdout: "" });
       }
-      fs.rmSync(path.dirname(store), { recursive: true, force: true });
+      // removed after the last run: on ext4 without a journal a new file skips the inodes freed in
+      // the last 5-35 s one by one (recently_deleted), so removing 13,000 files just before the next
+      // binary's import made that import pay for the previous one's
+      scratch.push(path.dirname(store));
     }
   }
+  for (const d of scratch) fs.rmSync(d, { recursive: true, force: true });
   fs.rmSync(src, { recursive: true, force: true });
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const target = TARGET[size];
@@ -89,6 +106,7 @@ for (const size of sizes) {
       `| ${name}${label(bin)} | ${o.memories.imported.toLocaleString("en-US")} / ${o.relations.imported.toLocaleString("en-US")} | ${med(rs.map((x) => x.imp.seconds)).toFixed(2)} | ${med(rs.map((x) => x.commit.seconds)).toFixed(2)} | ${total.toFixed(2)} | ${target ?? "–"} s: ${verdict} | ${med(rs.map((x) => x.imp.cpu)).toFixed(2)} / ${med(rs.map((x) => x.commit.cpu)).toFixed(2)} | ${Math.max(...rs.map((x) => x.imp.maxRssMiB)).toFixed(0)} / ${Math.max(...rs.map((x) => x.commit.maxRssMiB)).toFixed(0)} | ${rs.length} |`,
     );
   }
+  rows.push(`| ${name} — floor: a bare Bun loop making the same files (temp + rename), one sync -f | – | ${med(bare.map((x) => x.seconds)).toFixed(2)} | – | – | – | ${med(bare.map((x) => x.cpu)).toFixed(2)} / – | – | ${bare.length} |`);
   rows.push(`| ${name} — floor: native git add -A + commit of the same files | – | – | ${med(floor.map((x) => x.seconds)).toFixed(2)} | – | – | – / ${med(floor.map((x) => x.cpu)).toFixed(2)} | – / ${Math.max(...floor.map((x) => x.maxRssMiB)).toFixed(0)} | ${floor.length} |`);
 }
 console.log("| source | imported (memories / relations) | import s | commit s | import + commit s (median) | target | CPU s (import / commit) | peak RSS MiB (import / commit) | runs |");
