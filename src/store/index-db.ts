@@ -539,6 +539,14 @@ export class IndexDb {
 
   // --- memories ----------------------------------------------------------------------------
 
+  /** `kind:id` of each record file indexed in a shard folder not its own (layout.ts isMisplacedRecordPath). */
+  misplacedRecords(): Set<string> {
+    const rows = this.q(
+      "SELECT kind, id FROM files WHERE id IS NOT NULL AND dir GLOB '*/[0-9a-f][0-9a-f]' AND substr(dir, -2) != substr(id, -2)",
+    ).all() as { kind: string; id: string }[];
+    return new Set(rows.map((r) => `${r.kind}:${r.id}`));
+  }
+
   memoryPath(id: string): string | undefined {
     return (this.q("SELECT path FROM memories WHERE id = ?").get(id) as { path: string } | undefined)?.path;
   }

@@ -64,6 +64,30 @@ export function allCandidatePaths(kind: RecordKind, id: string): string[] {
   return [...candidatePaths(kind, id, "shared"), ...candidatePaths(kind, id, "local")];
 }
 
+/**
+ * Whether `rel` (a path the index took from a folder listing) is this record's file in a shard
+ * folder that is not its own: `memories/ab/<id>.json` for an id ending in other digits, as a
+ * person or a tool may move one by hand. Such a file is committed and indexed where it is, so a
+ * lookup by id must find it there too (and writes keep its path, like any record's).
+ */
+export function isMisplacedRecordPath(kind: RecordKind, id: string, rel: string): boolean {
+  if (!isId(id)) return false;
+  for (const top of topDirs(kind)) {
+    if (!rel.startsWith(`${top}/`)) continue;
+    const parts = rel.slice(top.length + 1).split("/");
+    return parts.length === 2 && isShardDirName(parts[0]!) && parts[0] !== shardOf(id) && parts[1] === `${id}.json`;
+  }
+  return false;
+}
+
+/** Every path a record with this id may have, and a misplaced one the index knows for it, last. */
+export function lookupPaths(kind: RecordKind, id: string, known: string | null | undefined): string[] {
+  const paths = allCandidatePaths(kind, id);
+  if (!known) return paths;
+  if (paths.includes(known)) return [known, ...paths.filter((p) => p !== known)];
+  return isMisplacedRecordPath(kind, id, known) ? [...paths, known] : paths;
+}
+
 export function dirOf(rel: string): string {
   const i = rel.lastIndexOf("/");
   return i < 0 ? "" : rel.slice(0, i);

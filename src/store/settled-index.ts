@@ -5,7 +5,7 @@ import { metaProblem } from "../core/model/meta-check.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { bootId } from "./boot.ts";
 import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, REDO_MARKER } from "./fixed-paths.ts";
-import { allCandidatePaths, LOCAL_DIR, META_FILE, topDirs } from "./layout.ts";
+import { LOCAL_DIR, lookupPaths, META_FILE, topDirs } from "./layout.ts";
 import { trusted } from "./racy.ts";
 
 // A read of the index without the Store, for a plain `get` (issue 16: a cold get spent ~2.5 ms
@@ -132,8 +132,7 @@ export class SettledIndex {
         .prepare("SELECT m.path, f.mtime, f.size, f.ino, f.indexed_at, f.problem, d.json FROM memories m JOIN memory_docs d ON d.rid = m.rid LEFT JOIN files f ON f.path = m.path WHERE m.id = ?")
         .get(id) as { path: string; mtime: number | null; size: number; ino: number; indexed_at: number; problem: string | null; json: string } | undefined;
       // the places Store.locate looks, the indexed one first: the first file found is the record
-      const paths = allCandidatePaths("memory", id);
-      const order = row && paths.includes(row.path) ? [row.path, ...paths.filter((p) => p !== row.path)] : paths;
+      const order = lookupPaths("memory", id, row?.path);
       let at: { path: string; st: NonNullable<ReturnType<typeof stamp>> } | undefined;
       for (const rel of order) {
         const st = stamp(`${this.root}/${rel}`);

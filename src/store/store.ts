@@ -14,7 +14,7 @@ import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
-import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
+import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
@@ -850,9 +850,9 @@ export class Store {
    */
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
     // where the index has the record first: one stat instead of two for a sharded record
+    // (and a file moved by hand into another shard folder, where the index found it: layout.ts)
     const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
-    const paths = allCandidatePaths(kind, id);
-    for (const rel of known && paths.includes(known) ? [known, ...paths.filter((p) => p !== known)] : paths) {
+    for (const rel of lookupPaths(kind, id, known)) {
       const st = this.fs.stat(`${this.root}/${rel}`);
       if (st?.isFile) return { path: rel, stat: st };
     }
@@ -1074,6 +1074,9 @@ export class StoreTx {
    */
   private readonly located = new Map<string, string | null>();
 
+  /** Records the index has in a shard folder not their own (read once, by the first listing lookup). */
+  private outOfShard: Set<string> | undefined;
+
   /** The record's path (Store.locate), looked up once per transaction. */
   private where(kind: RecordKind, id: string): string | undefined {
     const key = `${kind}:${id}`;
@@ -1116,6 +1119,9 @@ export class StoreTx {
    * second copy, a folder that could not be listed).
    */
   private byListing(kind: RecordKind, id: string): string | null | undefined {
+    // a record moved by hand into another shard folder is not at its candidate paths: locate finds it
+    this.outOfShard ??= this.store.index.misplacedRecords();
+    if (this.outOfShard.has(`${kind}:${id}`)) return undefined;
     let found: string | null = null;
     for (const rel of allCandidatePaths(kind, id)) {
       const names = this.listing(dirOf(rel));
