@@ -163,6 +163,32 @@ describe("a corrupt record file", () => {
     healthy(a, b, h.bare);
   });
 
+  test("restored with git checkout -- FILE, as the refusal says: the very next commit is clean and says nothing of it", async () => {
+    // processes every time, as a person at a shell runs them
+    const cli = async (dir: string, ...args: string[]) => await memsyncAsync(["--store", dir, ...args], onMachine(dir));
+    const h = hub();
+    const a = machine(h, "a");
+    const x = JSON.parse((await cli(a, "save", "a memory cut short by hand", "--json")).stdout).memory.id as string;
+    const y = JSON.parse((await cli(a, "save", "a memory touched meanwhile", "--json")).stdout).memory.id as string;
+    assert.equal((await cli(a, "commit")).code, 0);
+    const rel = `memories/${x}.json`;
+    const good = fs.readFileSync(path.join(a, rel), "utf8");
+    fs.writeFileSync(path.join(a, rel), good.slice(0, 40)); // in place
+    assert.equal((await cli(a, "touch", y)).code, 0);
+    assert.match((await cli(a, "status")).stdout, new RegExp(`problem: ${rel}`));
+    // refused: the journal keeps an entry holding the cut text, and the skip
+    assert.equal((await cli(a, "commit")).code, 7);
+    assert.match((await cli(a, "status")).stdout, new RegExp(`problem: ${rel}`));
+    assert.equal(git(a, "checkout", "--", rel).status, 0);
+    // that entry's text is still the cut one: the file, as history has it now, clears the skip
+    const r = await cli(a, "commit");
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /corrupt/);
+    assert.equal(fs.readFileSync(path.join(a, rel), "utf8"), good);
+    assert.equal(git(a, "status", "--porcelain").stdout, "");
+    assert.equal((await cli(a, "commit")).code, 0, "and stays clean");
+  });
+
   test("a .meta.json that does not validate is not committed either", async () => {
     const h = hub();
     const a = machine(h, "a");
