@@ -49,7 +49,7 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
   "look", "see", "keep", "try", "start", "stop", "change", "fix", "fixed", "add", "remove", "update", "create", "go",
   "come", "say", "said", "ask", "asked", "name", "names", "idea", "ideas", "tip", "tips", "way", "ways", "kind", "sort",
   "type", "types", "example", "examples", "question", "answer", "problem", "issue", "issues", "part", "place", "point",
-  "case", "end", "side", "set", "list", "lists", "log", "people", "person", "someone", "everyone", "world", "home",
+  "case", "end", "side", "set", "list", "lists", "log", "people", "person", "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody", "world", "home",
   "life", "family", "friend", "friends", "mom", "dad", "explain", "describe", "recommend", "suggest", "summarize", "tell",
   "happen", "happens", "happened", "mean", "means", "difference", "between", "without", "within", "around", "across",
   "against", "among", "per", "via", "able", "done", "doing", "getting", "got", "went", "gone", "put", "called", "happy",
@@ -331,8 +331,17 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[], everyMatch = f
   // (a version is not: a number that counts nothing is in too many memories to carry a match alone)
   const carries = terms.asks !== "version";
   const specific = everyMatch && inLanguage ? specificWords(terms, fits) : null;
-  return fits.map((f) => f.passes || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w) || specific?.has(w)))));
+  // a match carried by one word alone (a concept: fitOf's CONCEPT_ALONE) when two or more of the
+  // query's strong words are in no memory, and the memory holds no other word of the query: the
+  // prompt is about something else ("flaky skin in winter", "garden hose leak"). Only when the
+  // candidates are every match (else a word can be in the store and not among them)
+  const unknown = terms.strong.length - known.size;
+  const alone = (f: Fit) => everyMatch && unknown >= UNKNOWN_AROUND_ONE && f.strongFound.length === 1 && f.found.size === 1 && !terms.alternatives;
+  return fits.map((f) => (f.passes && !alone(f)) || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w) || specific?.has(w)))));
 }
+
+/** A query with this many strong words no memory holds is about something else, where one word alone matches. */
+export const UNKNOWN_AROUND_ONE = 2;
 
 /** A word this few memories hold is specific enough to carry a short query's match alone, */
 export const SPECIFIC_HOLDERS = 6;

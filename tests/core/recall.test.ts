@@ -227,6 +227,21 @@ describe("the relevance floor and concepts", () => {
     assert.equal(floorOf(long, store.map((m) => fitOf(long, memoryTerms(m, []))), true)[1], false);
   });
 
+  test("a concept alone does not carry a match when two of the query's words are in no memory", () => {
+    const store = ["The checkout end-to-end test was flaky because it clicked too early", "Logs are kept for 14 days"];
+    const at = (query: string, everyMatch: boolean) => {
+      const t = recallTerms(query);
+      return floorOf(t, store.map((m) => fitOf(t, memoryTerms(m, []))), everyMatch)[0];
+    };
+    // "flaky" (a concept) alone, "skin" and "winter" in no memory: a prompt about something else
+    assert.equal(at("flaky skin in winter", true), false);
+    // candidates cut from more matches: an unknown word may be in the store, the concept carries
+    assert.equal(at("flaky skin in winter", false), true);
+    // one word the store does not know, or more words shared, leave the match as it was
+    assert.equal(at("flaky in winter", true), true);
+    assert.equal(at("is the checkout test flaky in winter", true), true);
+  });
+
   test("a question for a quantity: a memory that states one answers it with one word shared", () => {
     assert.equal(asksFor("how long do we keep database dumps around"), "duration");
     assert.equal(asksFor("how often does the ios app get released"), "frequency");
