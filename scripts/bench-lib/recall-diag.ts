@@ -61,7 +61,7 @@ for (const q of CORPUS_QUERIES) {
     const cands = await store.searchWithTerms(terms.match, { statuses: ["active", "promoted"] }, 50);
     const fits = cands.map((h) => fitOf(terms, termsFromStored(h.terms ?? "", h.memory.entities) ?? memoryTerms(recallText(h.memory), h.memory.entities)));
     const by = heldByAssociation(terms, fits, cands.map((h) => ({ content: contentWords(h.memory.content), words: wordSet(recallText(h.memory)) })));
-    const passes = floorOf(terms, fits).map((p, j) => p || by[j] !== null);
+    const passes = floorOf(terms, fits, cands.length < 50).map((p, j) => p || by[j] !== null);
     const i = cands.findIndex((h) => q.relevant.includes(keyOf.get(h.memory.id)!));
     if (i < 0) why = "not a candidate";
     else if (!fits[i]!.passes && !passes[i]) why = `floor (${fits[i]!.strongFound.length} strong of ${terms.strong.length})`;

@@ -49,7 +49,7 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
   "look", "see", "keep", "try", "start", "stop", "change", "fix", "fixed", "add", "remove", "update", "create", "go",
   "come", "say", "said", "ask", "asked", "name", "names", "idea", "ideas", "tip", "tips", "way", "ways", "kind", "sort",
   "type", "types", "example", "examples", "question", "answer", "problem", "issue", "issues", "part", "place", "point",
-  "case", "end", "side", "set", "list", "lists", "log", "people", "person", "someone", "everyone", "world", "home",
+  "case", "end", "side", "set", "list", "lists", "log", "people", "person", "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody", "world", "home",
   "life", "family", "friend", "friends", "mom", "dad", "explain", "describe", "recommend", "suggest", "summarize", "tell",
   "happen", "happens", "happened", "mean", "means", "difference", "between", "without", "within", "around", "across",
   "against", "among", "per", "via", "able", "done", "doing", "getting", "got", "went", "gone", "put", "called", "happy",
@@ -317,7 +317,7 @@ export function rareCoverage(terms: RecallTerms, fits: readonly Fit[]): number[]
  * speaks of birthdays), so one word shared by chance stays no match. And a memory that shares
  * only what the better matches share adds noise, not an answer. Returns whether each passes.
  */
-export function floorOf(terms: RecallTerms, fits: readonly Fit[]): boolean[] {
+export function floorOf(terms: RecallTerms, fits: readonly Fit[], everyMatch = false): boolean[] {
   const known = new Set<string>();
   const held = new Set<string>();
   for (const f of fits) {
@@ -330,7 +330,38 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[]): boolean[] {
   // a memory that states the quantity asked for ("how long...": a duration) answers with one word
   // (a version is not: a number that counts nothing is in too many memories to carry a match alone)
   const carries = terms.asks !== "version";
-  return fits.map((f) => f.passes || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w)))));
+  const specific = everyMatch && inLanguage ? specificWords(terms, fits) : null;
+  // a match carried by one word alone (a concept: fitOf's CONCEPT_ALONE) when two or more of the
+  // query's strong words are in no memory, and the memory holds no other word of the query: the
+  // prompt is about something else ("flaky skin in winter", "garden hose leak"). Only when the
+  // candidates are every match (else a word can be in the store and not among them)
+  const unknown = terms.strong.length - known.size;
+  const alone = (f: Fit) => everyMatch && unknown >= UNKNOWN_AROUND_ONE && f.strongFound.length === 1 && f.found.size === 1 && !terms.alternatives;
+  return fits.map((f) => (f.passes && !alone(f)) || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w) || specific?.has(w)))));
+}
+
+/** A query with this many strong words no memory holds is about something else, where one word alone matches. */
+export const UNKNOWN_AROUND_ONE = 2;
+
+/** A word this few memories hold is specific enough to carry a short query's match alone, */
+export const SPECIFIC_HOLDERS = 6;
+/** ...in a query of at most this many strong words (one of them is a fair share of it). */
+export const SPECIFIC_QUERY_WORDS = 4;
+
+/**
+ * The strong words of a short query in the store's language that carry a match alone even where
+ * better matches hold them too (branch recallfloor11): "kafka consumers falling behind by hours"
+ * shares only "consumers" with "Consumer lag on the order events topic grew...". Specific by the store's own count: held by at most
+ * SPECIFIC_HOLDERS memories, counted over the candidates, so only when they are every match
+ * (floorOf's everyMatch). A word many memories hold ("test", "cache", "dashboard") does not, and a
+ * query with a word no memory holds does not (an off-topic prompt brings one: "swimming pool ph
+ * levels"). Such memories rank under those sharing more (coverage leads relevance).
+ */
+function specificWords(terms: RecallTerms, fits: readonly Fit[]): ReadonlySet<string> {
+  if (terms.strong.length > SPECIFIC_QUERY_WORDS) return new Set();
+  const holders = new Map<string, number>();
+  for (const f of fits) for (const w of f.strongFound) holders.set(w, (holders.get(w) ?? 0) + 1);
+  return new Set([...holders].flatMap(([w, c]) => (c <= SPECIFIC_HOLDERS ? [w] : [])));
 }
 
 /** The FTS5 expression for some of the words (any may match); 5+ letters also as a prefix. */
@@ -502,7 +533,7 @@ export function replacedWords(content: string): string[] {
 /**
  * What a statement says before its first number, and that number: "The free trial is 30 days"
  * -> ["the free trial is", "30"]. null without a number, or with fewer than two meaningful words
- * before it (too little to be the same subject).
+ * before it or none of them strong (too little to be the same subject).
  */
 export function leadAndNumber(content: string): [string, string] | null {
   const lower = content.toLowerCase();
@@ -510,7 +541,10 @@ export function leadAndNumber(content: string): [string, string] | null {
   const first = firstNumber(lower);
   if (!first) return null;
   const lead = lower.slice(0, first.at).match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (lead.filter((w) => !STOP_WORDS.has(w) && !WEAK_WORDS.has(w)).length < 2) return null;
+  // "the services run on node 18": a general word or two ("services", "run") with one specific one
+  // still names one subject, and the same words before another number say it changed
+  const said = lead.filter((w) => !STOP_WORDS.has(w));
+  if (said.length < 2 || !said.some((w) => !WEAK_WORDS.has(w))) return null;
   return [lead.join(" "), first.word];
 }
 

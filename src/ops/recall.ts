@@ -145,7 +145,8 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     const mt = termsOf(h.memory, h.terms);
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
-  const floor = floorOf(terms, fits.map((f) => f.fit));
+  // a word's holders among the candidates are its holders in the store only when none was cut
+  const floor = floorOf(terms, fits.map((f) => f.fit), !narrow && hits.length < CANDIDATES);
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
   const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));

@@ -45,7 +45,9 @@ describe("leadAndNumber with the first number found natively", () => {
       const i = words.findIndex(isNumber);
       if (i < 0) return null;
       const lead = words.slice(0, i);
-      if (lead.filter((w) => !STOP_WORDS.has(w) && !WEAK_WORDS.has(w)).length < 2) return null;
+      // two meaningful words, one of them strong (branch recallfloor11: "the services run on node 18")
+      const said = lead.filter((w) => !STOP_WORDS.has(w));
+      if (said.length < 2 || !said.some((w) => !WEAK_WORDS.has(w))) return null;
       return [lead.join(" "), words[i]!];
     };
     let leads = 0;

@@ -9,7 +9,7 @@ import { answers, asksFor } from "../../src/core/recall-answer.ts";
 import { spellingVariants } from "../../src/core/recall-spelling.ts";
 import { heldByAssociation } from "../../src/core/recall-associated.ts";
 import { LEAD_WEIGHT, leadWeight } from "../../src/core/recall-lead.ts";
-import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
+import { collapseNearDuplicates, contentWords, fitOf, floorOf, leadAndNumber, SPECIFIC_HOLDERS, SPECIFIC_QUERY_WORDS, NEAR_DUPLICATE, nearDuplicates, newerFirst, rank, rareCoverage, recallTerms, relevanceOf, replacedWords, similarity, supersededAmong, wordSet } from "../../src/core/recall-rank.ts";
 
 // Recall's pure parts: query terms, the blend, near-duplicates and the budgeted block.
 
@@ -201,6 +201,47 @@ describe("the relevance floor and concepts", () => {
     assert.deepEqual(floor("how do we rotate the signing keys", better), [true, false, false]);
   });
 
+  test("every match known: a specific word carries a short query's match even where better matches hold it", () => {
+    const t = recallTerms("kafka consumers falling behind");
+    const store = [
+      "Kafka consumers fall behind when a partition is hot",
+      "Consumer lag on the events topic grew to two hours",
+      "Kafka topics keep seven days of events",
+    ];
+    const fits = store.map((m) => fitOf(t, memoryTerms(m, [])));
+    assert.deepEqual(fits.map((f) => f.passes), [true, false, false]);
+    // candidates cut from more matches: their count says nothing of a word's rarity, the floor stays
+    assert.deepEqual(floorOf(t, fits), [true, false, false]);
+    // every match: "consumers" and "kafka" are held by 2 memories each, specific enough
+    assert.deepEqual(floorOf(t, fits, true), [true, true, true]);
+    // a word held by more than SPECIFIC_HOLDERS memories carries nothing alone
+    const many = [store[0]!, ...Array.from({ length: SPECIFIC_HOLDERS }, (_, i) => `Consumer group ${i} reads the ledger`)];
+    const manyFits = many.map((m) => fitOf(t, memoryTerms(m, [])));
+    assert.deepEqual(floorOf(t, manyFits, true), [true, ...many.slice(1).map(() => false)]);
+    // a query with a word no memory holds is about something else: the one shared word stays no match
+    const off = recallTerms("kafka consumers and hamsters");
+    assert.equal(floorOf(off, store.map((m) => fitOf(off, memoryTerms(m, []))), true)[1], false);
+    // a long query, every word known: one word is no fair share of it
+    const long = recallTerms("kafka consumers falling behind when a partition is hot");
+    assert.equal(long.strong.length > SPECIFIC_QUERY_WORDS, true);
+    assert.equal(floorOf(long, store.map((m) => fitOf(long, memoryTerms(m, []))), true)[1], false);
+  });
+
+  test("a concept alone does not carry a match when two of the query's words are in no memory", () => {
+    const store = ["The checkout end-to-end test was flaky because it clicked too early", "Logs are kept for 14 days"];
+    const at = (query: string, everyMatch: boolean) => {
+      const t = recallTerms(query);
+      return floorOf(t, store.map((m) => fitOf(t, memoryTerms(m, []))), everyMatch)[0];
+    };
+    // "flaky" (a concept) alone, "skin" and "winter" in no memory: a prompt about something else
+    assert.equal(at("flaky skin in winter", true), false);
+    // candidates cut from more matches: an unknown word may be in the store, the concept carries
+    assert.equal(at("flaky skin in winter", false), true);
+    // one word the store does not know, or more words shared, leave the match as it was
+    assert.equal(at("flaky in winter", true), true);
+    assert.equal(at("is the checkout test flaky in winter", true), true);
+  });
+
   test("a question for a quantity: a memory that states one answers it with one word shared", () => {
     assert.equal(asksFor("how long do we keep database dumps around"), "duration");
     assert.equal(asksFor("how often does the ios app get released"), "frequency");
@@ -311,6 +352,13 @@ describe("superseded knowledge", () => {
     const other = st("other", "fact", 4, "Logs are kept for 14 days.");
     assert.deepEqual(leadAndNumber(old.content), ["the free trial is", "30"]);
     assert.equal(leadAndNumber("We keep 3 zones"), null);
+    // one specific word among general ones names a subject too ("node" with "services run")
+    const node18 = st("n18", "fact", 5, "The services run on Node 18; upgrading is blocked.");
+    const node22 = st("n22", "fact", 6, "The services run on Node 22 LTS, pinned in .nvmrc.");
+    assert.deepEqual(leadAndNumber(node18.content), ["the services run on node", "18"]);
+    assert.deepEqual([...supersededAmong([node18, node22])], [["n18", "n22"]]);
+    // general words only are no subject ("it runs every 5 minutes" and "it runs every 10 minutes")
+    assert.equal(leadAndNumber("It runs every 5 minutes"), null);
     assert.deepEqual([...supersededAmong([old, newer, same, other])], [["old", "new"]]);
   });
 
