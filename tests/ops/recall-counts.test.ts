@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import { newId } from "../../src/core/new-id.ts";
-import { matchAll, matchAny } from "../../src/core/recall-rank.ts";
+import { COMMON_SHARE, discriminating, matchAll, matchAny } from "../../src/core/recall-rank.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { rarestWithin } from "../../src/ops/recall.ts";
-import { type Counted, type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { type Counted, type CountUpTo, everyWordReachedWhole, narrowingTerms, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
@@ -74,6 +74,47 @@ test("the present terms choose what counting every phrase to the bound chooses, 
       else late++;
     }
     // both ways were taken: left at the probe, and counted on
+    assert.ok(early > 10 && late > 10, `${early} decided early, ${late} counted on`);
+  } finally {
+    store.close();
+  }
+});
+
+test("the narrowed search's terms choose what counting every word to the share's bound chooses, leaving out words they cannot reach", async () => {
+  const r = rng(11);
+  const store = await storeOf(r, 600);
+  try {
+    let calls = 0;
+    const count: CountUpTo = (match, upTo, filtered) => {
+      calls++;
+      return store.countMatches(match, filtered ? filter : {}, upTo);
+    };
+    let early = 0;
+    let late = 0;
+    for (let round = 0; round < 150; round++) {
+      const atMost = 20 + Math.floor(r() * 500);
+      const cap = atMost + 1;
+      const probe = 1 + Math.floor(r() * cap * 1.2);
+      // the store's size as recall passes it: only the share's bound (size * COMMON_SHARE) depends on it
+      const size = 300 + Math.floor(r() * 3000);
+      const words = [...VOCAB, "cockroachdb"].filter(() => r() < 0.25);
+      const phrases = [...VOCAB, ...ABSENT, "billing worker", "nightly batch"].filter(() => r() < 0.3);
+      // as recall did: every word counted to the share's bound, every phrase to the cap
+      const common = Math.floor(size * COMMON_SHARE) + 1;
+      const df = new Map<string, number>();
+      for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
+      const full: Counted[] = discriminating(df, size).flatMap((w) => (df.get(w)! > 0 ? [{ match: matchAny([w]), df: df.get(w)! }] : []));
+      for (const p of phrases) {
+        const n = await store.countMatches(`"${p}"`, {}, cap);
+        if (n > 0) full.push({ match: `"${p}"`, df: n });
+      }
+      calls = 0;
+      const present = await narrowingTerms(words, phrases, size, atMost, cap, probe, count);
+      assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}, size ${size}`);
+      // a word left out: decided at the probe, without counting it on
+      if (present.length < full.length && calls === words.length + phrases.length) early++;
+      else late++;
+    }
     assert.ok(early > 10 && late > 10, `${early} decided early, ${late} counted on`);
   } finally {
     store.close();
