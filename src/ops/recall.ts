@@ -5,9 +5,9 @@ import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord } from "./recall-counts.ts";
+import { type CountUpTo, everyWordReachedWhole, narrowingTerms, reachedByOneWord } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -36,7 +36,7 @@ const NARROW_ABOVE = 1000;
  * split at or above ranking every match; 4,000 lost on one.
  */
 const RANKED_AT_MOST = 8000;
-/** Phrases are counted this far first (recall-counts.ts presentTerms): past it only when the choice needs it. */
+/** Words and phrases are counted this far first (recall-counts.ts narrowingTerms): past it only when the choice needs it. */
 const PHRASES_PROBED_TO = 2000;
 /**
  * Matches are counted up to this many and no further (a common word matches much of the store,
@@ -197,15 +197,7 @@ async function candidates(store: Store, words: readonly string[], phrases: reado
   const every = matchAll(words);
   if (!(await someWholeWordAbsent(words, count)) && ((await everyWordReachedWhole(words, enough, count)) || (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);
-  // discriminating() only asks whether a word is in more than a share of the store
-  const common = Math.floor(size * COMMON_SHARE) + 1;
-  const df = new Map<string, number>();
-  for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
-  // a word or phrase no memory holds matches nothing and adds exactly 0 to every match's BM25:
-  // left out, the search finds and ranks the same, while BM25 costs a step per term for each
-  // row it ranks (a concept brings ~50 phrases, most absent from a store)
-  const counted = discriminating(df, size).flatMap((w) => (df.get(w)! > 0 ? [{ match: matchAny([w]), df: df.get(w)! }] : []));
-  const present = await presentTerms(counted, phrases, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
+  const present = await narrowingTerms(words, phrases, size, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
   // then the rarest of them within a bound: ranking every match of all of them grew with the
   // store (the paraphrase prompt at 50k: ~35,000 rows)
   const chosen = rarestWithin(present, RANKED_AT_MOST);

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import { newId } from "../../src/core/new-id.ts";
-import { matchAll, matchAny } from "../../src/core/recall-rank.ts";
+import { COMMON_SHARE, discriminating, matchAll, matchAny } from "../../src/core/recall-rank.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { rarestWithin } from "../../src/ops/recall.ts";
-import { type Counted, type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { type Counted, type CountUpTo, everyWordReachedWhole, narrowingTerms, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
@@ -42,42 +42,86 @@ async function storeOf(r: () => number, n: number): Promise<Store> {
 
 const filter = { statuses: ["active", "promoted"] };
 
-test("the present terms choose what counting every phrase to the bound chooses, counting less when they can", async () => {
-  const r = rng(5);
+/** recall's count on the store, with how many calls it was asked since the last reset. */
+function countingCalls(store: Store): { count: CountUpTo; calls: () => number; reset: () => void } {
+  let calls = 0;
+  const count: CountUpTo = (match, upTo, filtered) => {
+    calls++;
+    return store.countMatches(match, filtered ? filter : {}, upTo);
+  };
+  return { count, calls: () => calls, reset: () => (calls = 0) };
+}
+
+/** A round's bounds: the walk's atMost, the full count's cap, and a probe below or past it. */
+function boundsOf(r: () => number): { atMost: number; cap: number; probe: number } {
+  const atMost = 20 + Math.floor(r() * 500);
+  const cap = atMost + 1;
+  return { atMost, cap, probe: 1 + Math.floor(r() * cap * 1.2) };
+}
+
+/** Each phrase any memory holds, counted to the cap: as recall counted them before it probed. */
+async function phrasesToCap(store: Store, phrases: readonly string[], cap: number): Promise<Counted[]> {
+  const out: Counted[] = [];
+  for (const p of phrases) {
+    const df = await store.countMatches(`"${p}"`, {}, cap);
+    if (df > 0) out.push({ match: `"${p}"`, df });
+  }
+  return out;
+}
+
+/**
+ * `rounds` random rounds on a store of 600 memories, each with random bounds; each round says
+ * whether it decided early (at the probe) or counted on: both ways must be taken.
+ */
+async function bothWays(seed: number, rounds: number, one: (o: { store: Store; r: () => number; round: number; atMost: number; cap: number; probe: number } & ReturnType<typeof countingCalls>) => Promise<boolean>): Promise<void> {
+  const r = rng(seed);
   const store = await storeOf(r, 600);
   try {
-    let calls = 0;
-    const count: CountUpTo = (match, upTo, filtered) => {
-      calls++;
-      return store.countMatches(match, filtered ? filter : {}, upTo);
-    };
+    const counting = countingCalls(store);
     let early = 0;
-    let late = 0;
-    for (let round = 0; round < 120; round++) {
-      const atMost = 20 + Math.floor(r() * 500);
-      const cap = atMost + 1;
-      const probe = 1 + Math.floor(r() * cap * 1.2);
-      const words: Counted[] = [];
-      for (const w of VOCAB) if (r() < 0.15) words.push({ match: matchAny([w]), df: await store.countMatches(matchAny([w]), {}, 10_000) });
-      const phrases = [...VOCAB, ...ABSENT, "billing worker", "nightly batch"].filter(() => r() < 0.4);
-      // counting every phrase to the bound, as recall did
-      const full: Counted[] = [...words];
-      for (const p of phrases) {
-        const df = await store.countMatches(`"${p}"`, {}, cap);
-        if (df > 0) full.push({ match: `"${p}"`, df });
-      }
-      calls = 0;
-      const present = await presentTerms(words, phrases, atMost, cap, probe, count);
-      assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}`);
-      assert.deepEqual(present.map((t) => t.match), full.map((t) => t.match), "the same terms, in the same order");
-      if (calls === phrases.length && present.some((t, i) => t.df !== full[i]!.df)) early++;
-      else late++;
+    for (let round = 0; round < rounds; round++) {
+      const bounds = boundsOf(r);
+      if (await one({ store, r, round, ...bounds, ...counting })) early++;
     }
-    // both ways were taken: left at the probe, and counted on
-    assert.ok(early > 10 && late > 10, `${early} decided early, ${late} counted on`);
+    assert.ok(early > 10 && rounds - early > 10, `${early} decided early, ${rounds - early} counted on`);
   } finally {
     store.close();
   }
+}
+
+test("the present terms choose what counting every phrase to the bound chooses, counting less when they can", async () => {
+  await bothWays(5, 120, async ({ store, r, round, atMost, cap, probe, count, calls, reset }) => {
+    const words: Counted[] = [];
+    for (const w of VOCAB) if (r() < 0.15) words.push({ match: matchAny([w]), df: await store.countMatches(matchAny([w]), {}, 10_000) });
+    const phrases = [...VOCAB, ...ABSENT, "billing worker", "nightly batch"].filter(() => r() < 0.4);
+    // counting every phrase to the bound, as recall did
+    const full: Counted[] = [...words, ...(await phrasesToCap(store, phrases, cap))];
+    reset();
+    const present = await presentTerms(words, phrases, atMost, cap, probe, count);
+    assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}`);
+    assert.deepEqual(present.map((t) => t.match), full.map((t) => t.match), "the same terms, in the same order");
+    // left at the probe, not counted on
+    return calls() === phrases.length && present.some((t, i) => t.df !== full[i]!.df);
+  });
+});
+
+test("the narrowed search's terms choose what counting every word to the share's bound chooses, leaving out words they cannot reach", async () => {
+  await bothWays(11, 150, async ({ store, r, round, atMost, cap, probe, count, calls, reset }) => {
+    // the store's size as recall passes it: only the share's bound (size * COMMON_SHARE) depends on it
+    const size = 300 + Math.floor(r() * 3000);
+    const words = [...VOCAB, "cockroachdb"].filter(() => r() < 0.25);
+    const phrases = [...VOCAB, ...ABSENT, "billing worker", "nightly batch"].filter(() => r() < 0.3);
+    // as recall did: every word counted to the share's bound, every phrase to the cap
+    const common = Math.floor(size * COMMON_SHARE) + 1;
+    const df = new Map<string, number>();
+    for (const w of words) df.set(w, await store.countMatches(matchAny([w]), {}, common));
+    const full: Counted[] = [...discriminating(df, size).flatMap((w) => (df.get(w)! > 0 ? [{ match: matchAny([w]), df: df.get(w)! }] : [])), ...(await phrasesToCap(store, phrases, cap))];
+    reset();
+    const present = await narrowingTerms(words, phrases, size, atMost, cap, probe, count);
+    assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}, size ${size}`);
+    // a word left out: decided at the probe, without counting it on
+    return present.length < full.length && calls() === words.length + phrases.length;
+  });
 });
 
 test("stopsBelow: the walk ends before a term counted probe or more can fit, and not otherwise", () => {
