@@ -110,9 +110,16 @@ export class SettledIndex {
           continue;
         }
         if (!current(rec, mtime)) return false;
-        for (const sub of subs) {
-          const m = folderMtime(base + sub.path);
-          if (m === null || !current(sub, m)) return false;
+        // each shard folder by its name from inside the top folder: the kernel walks one path
+        // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
+        const from = within(base + top);
+        try {
+          for (const sub of subs) {
+            const m = folderMtime(from === null ? base + sub.path : sub.path.slice(under.length));
+            if (m === null || !current(sub, m)) return false;
+          }
+        } finally {
+          if (from !== null) process.chdir(from);
         }
       }
       return true;
@@ -156,6 +163,22 @@ export class SettledIndex {
     const rows = this.db.prepare("SELECT from_id, to_id, json FROM relations WHERE from_id = ?1 OR to_id = ?1 ORDER BY id").all(id) as { from_id: string; to_id: string; json: string }[];
     return { outgoing: rows.filter((r) => r.from_id === id).map((r) => r.json), incoming: rows.filter((r) => r.to_id === id).map((r) => r.json) };
   }
+}
+
+/**
+ * Make `dir` the working folder, returning the one to go back to; null (nothing changed) where the
+ * working folder is unknown (removed) or `dir` cannot be entered. Only a one-shot command's settled
+ * read uses it (getSettled refuses a server's kept store), and it returns before anything else runs.
+ */
+function within(dir: string): string | null {
+  let back: string;
+  try {
+    back = process.cwd();
+    process.chdir(dir);
+  } catch {
+    return null;
+  }
+  return back;
 }
 
 /** A folder's row says its listing stands (refresh.ts: `listed`). */
