@@ -366,17 +366,6 @@ const shortTexts = new Map<string, CleanText>();
 /** Keys whose values are structure, never free text. */
 const STRUCTURAL = new Set(["id", "from_memory_id", "to_memory_id"]);
 
-/**
- * The record formats' own text fields (core/model/memory.ts, relation.ts): none names a secret
- * (tests/core/redact.test.ts checks each against secretKindOfName), so their values are cleaned
- * as texts without asking. Asking compiled the name rules' patterns on every cold save (~0.5 ms
- * of its CPU, issue 16) for `content` and `project` alone.
- */
-export const RECORD_TEXT_FIELDS: ReadonlySet<string> = new Set([
-  "content", "gist", "source", "context", "user", "machine", "agent", "session", "promoted_to", "type", "status",
-  "category", "importance", "project", "scope", "what", "why", "from", "to", "outcome", "fingerprint", "relation_type",
-]);
-
 /** A value standing alone under a key that names a secret ({"api_key": "..."}, --meta password=x). */
 const LONE_VALUE = /^\S{4,500}$/;
 
@@ -408,7 +397,7 @@ export function cleanRecord(value: Record<string, unknown>, opts: { keys?: boole
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
         if (STRUCTURAL.has(k)) continue;
-        const kind = typeof o[k] === "string" && !RECORD_TEXT_FIELDS.has(k) ? secretKindOfName(k) : null;
+        const kind = typeof o[k] === "string" ? secretKindOfName(k) : null;
         const s = o[k] as string;
         if (kind && LONE_VALUE.test(s) && !PLACEHOLDER.test(s) && !s.includes(MARK_PREFIX)) {
           found.push(kind);
