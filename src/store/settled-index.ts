@@ -91,28 +91,34 @@ export class SettledIndex {
   /**
    * Whether a quick refresh of the relation folders would find nothing: each top folder and each
    * recorded shard folder has its recorded mtime, recorded long enough after it (racy.ts), or a
-   * top folder is absent and the index knows nothing under it. The rows of both places in one query.
+   * top folder is absent and the index knows nothing under it.
    */
   relationsCurrent(): boolean {
     try {
-      const tops = topDirs("relation");
-      const rows = this.db
-        .prepare("SELECT path, mtime, checked_at FROM dirs WHERE (path >= ?1 AND path < ?2) OR (path >= ?3 AND path < ?4)")
-        .all(tops[0], `${tops[0]}0`, tops[1], `${tops[1]}0`) as unknown as (DirRow & { path: string })[];
+      const own = this.db.prepare("SELECT mtime, checked_at FROM dirs WHERE path = ?");
+      // the shard folders' rows by name (the path cut in SQL: ~0.4 ms less than in JS for 475 rows)
+      const under = this.db.prepare("SELECT substr(path, ?3) AS name, mtime, checked_at FROM dirs WHERE path >= ?1 AND path < ?2");
       const base = `${this.root}/`;
-      for (const top of tops) {
+      for (const top of topDirs("relation")) {
+        const rec = own.get(top) as DirRow | undefined;
+        const subs = under.all(`${top}/`, `${top}0`, top.length + 2) as unknown as (DirRow & { name: string })[];
         const mtime = folderMtime(base + top);
-        const under = `${top}/`;
-        const rec = rows.find((r) => r.path === top);
-        const subs = rows.filter((r) => r.path.startsWith(under));
         if (mtime === null) {
           if (rec || subs.length || this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top)) return false;
           continue;
         }
         if (!current(rec, mtime)) return false;
-        for (const sub of subs) {
-          const m = folderMtime(base + sub.path);
-          if (m === null || !current(sub, m)) return false;
+        // each shard folder by its name from inside the top folder: the kernel walks one path
+        // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
+        const from = within(base + top);
+        const at = from === null ? `${base}${top}/` : "";
+        try {
+          for (const sub of subs) {
+            const m = folderMtime(at + sub.name);
+            if (m === null || !current(sub, m)) return false;
+          }
+        } finally {
+          if (from !== null) process.chdir(from);
         }
       }
       return true;
@@ -156,6 +162,22 @@ export class SettledIndex {
     const rows = this.db.prepare("SELECT from_id, to_id, json FROM relations WHERE from_id = ?1 OR to_id = ?1 ORDER BY id").all(id) as { from_id: string; to_id: string; json: string }[];
     return { outgoing: rows.filter((r) => r.from_id === id).map((r) => r.json), incoming: rows.filter((r) => r.to_id === id).map((r) => r.json) };
   }
+}
+
+/**
+ * Make `dir` the working folder, returning the one to go back to; null (nothing changed) where the
+ * working folder is unknown (removed) or `dir` cannot be entered. Only a one-shot command's settled
+ * read uses it (getSettled refuses a server's kept store), and it returns before anything else runs.
+ */
+function within(dir: string): string | null {
+  let back: string;
+  try {
+    back = process.cwd();
+    process.chdir(dir);
+  } catch {
+    return null;
+  }
+  return back;
 }
 
 /** A folder's row says its listing stands (refresh.ts: `listed`). */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createMemory, createRelation, updateMemory } from "../../src/core/records.ts";
-import { cleanText, redactSecrets, secretKindOfName, stripPrivate, TOKEN_RULES } from "../../src/core/redact.ts";
+import { cleanText, nameKindByRules, redactSecrets, secretKindOfName, stripPrivate, TOKEN_RULES } from "../../src/core/redact.ts";
 import { assertInvalid } from "../helpers/assert-error.ts";
 import { cpuMs } from "../helpers/cpu-time.ts";
 import { leaks, loadSecrets } from "../helpers/secrets.ts";
@@ -118,6 +118,31 @@ describe("what is not a secret stays", () => {
     for (const n of ["primary_key", "max_tokens", "PASSWORD_FILE", "token_url", "key", "sort_key", "bypass", "SECRET_NAME", "COMPASS", "BYPASS", "PWD", "OLDPWD", "KEY", "MAX_TOKENS", "TOKEN_TYPE", "PUBLIC_KEY", "CACHE_KEY", "MAX_TOKEN", "monkey"]) {
       assert.equal(secretKindOfName(n), null, n);
     }
+  });
+
+  test("a name is searched only where it holds a hint, and the hints miss no name a rule flags", () => {
+    // every word and ending the rules know, and others, in every style a name is written in
+    const words = [
+      "password", "passwd", "pwd", "passphrase", "pass", "secret", "secrets", "token", "tokens", "apikey", "credential", "credentials",
+      "privatekey", "accountkey", "authorization", "cookie", "sessionid", "otp", "key", "pw", "api", "access", "private", "signing",
+      "master", "session", "app", "client", "auth", "jwt", "sk", "db", "root", "mysql", "pg", "redis", "github", "aws", "primary", "sort",
+      "public", "cache", "ssh", "my", "max", "count", "url", "file", "type", "name", "note", "compass", "bypass", "monkey", "id", "user",
+    ];
+    const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+    const names = new Set<string>(["PWD", "OLDPWD", "ROOTPW", "PGPASS", "Note", "TODO", "http", "x", ""]);
+    for (const a of words) {
+      names.add(a).add(a.toUpperCase()).add(cap(a));
+      for (const b of words) {
+        for (const n of [`${a}_${b}`, `${a}${cap(b)}`, `${a}-${b}`, `${a}.${b}`, `${a}${b}`, `${a}_${b}`.toUpperCase(), `${a}${b}`.toUpperCase(), `${cap(a)}${cap(b)}`]) names.add(n);
+      }
+    }
+    let flagged = 0;
+    for (const n of names) {
+      const byRules = n === "PWD" || n === "OLDPWD" ? null : (nameKindByRules(n)?.kind ?? null);
+      if (byRules) flagged++;
+      assert.equal(secretKindOfName(n), byRules, n);
+    }
+    assert.ok(flagged > 1000, `the rules flag many of these names (${flagged})`);
   });
 });
 

@@ -75,12 +75,15 @@ describe("get without the Store", () => {
     await sleep(150);
     await getByIds(env, [a]); // records the moved file and the new shard folder
     await getByIds(env, [a]);
+    const here = process.cwd();
     assert.ok(getSettled(env, [a]), "settled again");
+    assert.equal(process.cwd(), here, "the shard folders are looked at from inside their top folder, and the working folder comes back");
     const topBefore = fs.statSync(rels).mtimeMs;
     const id2 = `${rel.id.slice(0, -4)}${rel.id.slice(-4, -2) === "ff" ? "fe" : "ff"}${rel.id.slice(-2)}`;
     fs.writeFileSync(path.join(shard, `${id2}.json`), `${JSON.stringify({ ...rel, id: id2, from_id: b, to_id: a }, null, 2)}\n`);
     assert.equal(fs.statSync(rels).mtimeMs, topBefore, "the top folder's mtime stayed");
     assert.equal(getSettled(env, [a]), null);
+    assert.equal(process.cwd(), here, "and after a changed one");
     const got = (await getByIds(env, [a])).found[0]!;
     assert.deepEqual([...got.outgoing, ...got.incoming].map((r) => r.id).sort(), [rel.id, id2].sort());
   });
