@@ -89,6 +89,21 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(imports(["get", id], "", store), STORE);
   });
 
+  // a hook's recall with nothing to capture reads a settled index without the Store (ops/recall-settled.ts)
+  test("a question's hook on a settled store loads no Store; one after a memory file is added by hand does", async () => {
+    const store = newStore();
+    memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } });
+    await new Promise((r) => setTimeout(r, 150));
+    memsync(["recall", "pagination"], { env: { MEMSYNC_HOME: store } }); // the memory folders recorded, past their racy window
+    const STORE = /store\/(store|refresh)\.ts$/m;
+    const ask = prompt("How did we paginate the list endpoints last time?");
+    const settled = imports(["hook", "UserPromptSubmit"], ask, store);
+    assert.ok(settled.includes("ops/recall-settled.ts"), "the trace saw the settled recall");
+    assert.doesNotMatch(settled, STORE);
+    fs.writeFileSync(path.join(store, "memories", "notes.txt"), "a file put there by hand\n");
+    assert.match(imports(["hook", "UserPromptSubmit"], ask, store), STORE);
+  });
+
   test("a plain save loads none of the catalogue; a list of records from --input does", () => {
     const store = newStore();
     const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);
