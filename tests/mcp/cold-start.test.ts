@@ -104,6 +104,17 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(imports(["hook", "UserPromptSubmit"], ask, store), STORE);
   });
 
+  // a reply with nothing to look for or keep answers without opening the index at all
+  test("a short reply's hook opens no index; a question's does", () => {
+    const store = newStore();
+    memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } });
+    const INDEX = /store\/(store|settled-index)\.ts$/m;
+    const reply = imports(["hook", "UserPromptSubmit"], prompt("thanks, sounds good"), store);
+    assert.ok(reply.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
+    assert.doesNotMatch(reply, INDEX);
+    assert.match(imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the list endpoints last time?"), store), INDEX);
+  });
+
   test("a plain save loads none of the catalogue; a list of records from --input does", () => {
     const store = newStore();
     const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);

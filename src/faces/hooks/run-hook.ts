@@ -141,9 +141,12 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   // out); a short reply ("yes, go on") only when it asks about earlier work
   const terms = recallTerms(prompt);
   const recalls = asksAboutPast(prompt) || substantive(terms);
-  const name = await project(cwd, run);
   const extraction = extractCaptures(prompt);
   const captures = extraction.captures.length > 0;
+  // nothing to look for and nothing to keep: the Store's open would only open and close the index
+  // (a recovery it would start waits for the next command's open, as it would with no hook at all)
+  if (!recalls && !captures) return { suppressOutput: true };
+  const name = await project(cwd, run);
   if (!storeExists(run.env.storeRoot)) {
     // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
     if (!captures) return { suppressOutput: true };
