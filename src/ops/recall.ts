@@ -107,7 +107,17 @@ export interface RecallOutcome {
   text: string;
 }
 
-export async function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
+/** What recall reads: the Store's index (after a quick refresh of the memory folders), or a settled index read without the Store (recall-settled.ts). */
+export type RecallIndex = Pick<Store, "searchWithTerms" | "countMatches" | "countMatchesPassing" | "relationsOfTypeTo" | "nowSeconds" | "rawSettings">;
+
+export function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
+  // relations as last indexed (a write or any full refresh updates them): refreshing them too
+  // cost recall more than its search; they only mark what is superseded
+  return recallIn(store, opts, () => store.refresh(false, ["memory"]));
+}
+
+/** Recall over an index; `current` brings it up to date first, and runs only when there is something to look for. */
+export async function recallIn(store: RecallIndex, opts: RecallOptions, current: () => Promise<unknown>): Promise<RecallOutcome> {
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
   const terms = opts.terms ?? recallTerms(opts.query);
@@ -115,9 +125,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
-  // relations as last indexed (a write or any full refresh updates them): refreshing them too
-  // cost recall more than its search; they only mark what is superseded
-  await store.refresh(false, ["memory"]);
+  await current();
   const upTo = Math.max(1, Math.floor(opts.countUpTo ?? COUNT_UP_TO));
   let narrow: boolean;
   let total: number;
@@ -186,7 +194,7 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: Store, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo): Promise<Hit[]> {
+async function candidates(store: RecallIndex, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo): Promise<Hit[]> {
   const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
   if (!narrow || words.length < 2) return search(all);
   // counted before they are ranked: BM25 weighs each word by how many memories hold it, which

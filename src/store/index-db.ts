@@ -373,6 +373,16 @@ export class IndexDb {
   }
 
   /**
+   * Reads over a connection store/settled-index.ts opened and found at this version in WAL mode:
+   * nothing is made, upgraded or written (a cold hook's recall without the Store).
+   */
+  static reading(db: DatabaseSync): IndexDb {
+    // as open() reads: the pages mapped (one pread per page otherwise: ~700 for a hook's recall)
+    db.exec(`PRAGMA cache_size = -${CACHE_KB}; PRAGMA mmap_size = ${MMAP_BYTES}`);
+    return new IndexDb(db);
+  }
+
+  /**
    * A value that changes whenever another connection (another process) committed to the index,
    * or this one was replaced by another file (SQLite's data_version; this connection's own
    * commits leave it as it is).

@@ -89,6 +89,32 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(imports(["get", id], "", store), STORE);
   });
 
+  // a hook's recall with nothing to capture reads a settled index without the Store (ops/recall-settled.ts)
+  test("a question's hook on a settled store loads no Store; one after a memory file is added by hand does", async () => {
+    const store = newStore();
+    memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } });
+    await new Promise((r) => setTimeout(r, 150));
+    memsync(["recall", "pagination"], { env: { MEMSYNC_HOME: store } }); // the memory folders recorded, past their racy window
+    const STORE = /store\/(store|refresh)\.ts$/m;
+    const ask = prompt("How did we paginate the list endpoints last time?");
+    const settled = imports(["hook", "UserPromptSubmit"], ask, store);
+    assert.ok(settled.includes("ops/recall-settled.ts"), "the trace saw the settled recall");
+    assert.doesNotMatch(settled, STORE);
+    fs.writeFileSync(path.join(store, "memories", "notes.txt"), "a file put there by hand\n");
+    assert.match(imports(["hook", "UserPromptSubmit"], ask, store), STORE);
+  });
+
+  // a reply with nothing to look for or keep answers without opening the index at all
+  test("a short reply's hook opens no index; a question's does", () => {
+    const store = newStore();
+    memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } });
+    const INDEX = /store\/(store|settled-index)\.ts$/m;
+    const reply = imports(["hook", "UserPromptSubmit"], prompt("thanks, sounds good"), store);
+    assert.ok(reply.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
+    assert.doesNotMatch(reply, INDEX);
+    assert.match(imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the list endpoints last time?"), store), INDEX);
+  });
+
   test("a plain save loads none of the catalogue; a list of records from --input does", () => {
     const store = newStore();
     const save = imports(["save", "Retry with backoff", "--tag", "ops"], "", store);

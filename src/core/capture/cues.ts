@@ -144,8 +144,26 @@ const LIKE =
 /** A standing instruction to the assistant: "when you write commit messages keep them ...". */
 const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
 /** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
-const FIXED =
+export const FIXED =
   /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split|tun|lower|shrank|shrunk|capp|batch|index|shard)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s|[a-z]{3,}ed\s|(?:built|made|set|put|cut|wrote|split|ran|threw|took|gave)\s)|\bwas\s+~?\d[\d.,]*\s?(?:ms|s|mb|gb|kb|%|x|minutes?|seconds?)?\b[^.;]{0,80}?,\s*now\s+(?:it's|it is|its|we're at|down to|at|only)\s+~?\d|\blet (?:it|them|the [\w-]+(?: [\w-]+)?) (?:finish|complete|pass|succeed|start|through)\b|\bstopped (?:the [\w-]+ )?(?:restarting|crashing|failing|timing out|leaking|hanging|flapping|crashlooping|rejecting|refusing|dropping|erroring|throwing)\b|\bmade (?:it|them|the [\w-]+) (?:\d+(?:\.\d+)?x\s+)?(?:pass|work|stable|reliable|faster|quicker|smaller|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+|back\s+)?(?:under|below|to) ~?\d|\bgot (?:it|them|things|the [\w-]+) (?:moving|working|running|going|flowing) again\b|\bgot (?:it|them|things) (?:moving|working|running|going|flowing)\b|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:stopped|ended|eliminated|prevented|removed) the (?:[\w-]+\s+)?(?:evictions?|errors?|crash(?:es)?|timeouts?|leaks?|restarts?|failures?|spikes?|duplicates?|warnings?|oom\w*|drops|lag|flakiness|deadlocks?|retries|outages?|kills)\b|\bcut (?:it|them|this|that|the [\w-]+(?: [\w-]+)?) (?:down )?(?:to|from|by|in half)\b|\bthe (?:fix|solution|workaround|remedy)(?: for [^.;:]{1,60}?)? (?:was|is) (?:to\s+)?(?!(?:in|under|ready|merged|deployed|done|coming|pending|landing|still|not|being|on)\b)|^workaround(?: for [^.;:]{1,60}?)?\s*:\s*(?=\S)|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
+/**
+ * Words one of which every match of FIXED holds, lower-cased: each of its alternatives names one
+ * ("so", "and", "then" before "we"; "from"; "until"; "now"; ...; "fix" in fixed, fixes, fixing;
+ * "so" in solution, solved, resolves and sorted; "gone"). A sentence holding none is not searched: FIXED's first
+ * search compiles ~2,000 characters of pattern (1.4 ms of a cold hook's "yes, go on"). FIXED has
+ * no u flag, so its letters match ASCII letters only, which toLowerCase keeps as they are.
+ */
+export const FIXED_HINTS: readonly string[] = [
+  "so", "and", "then", "from", "until", "now", "let", "stopped", "made", "got", "brought", "took", "ended", "killed", "eliminated",
+  "prevented", "removed", "cut", "fix", "workaround", "remedy", "cured", "trick", "away", "gone", "disappeared", "longer",
+];
+
+/** Whether a sentence may hold a match of FIXED (it holds one of FIXED_HINTS). */
+export function mayBeFixed(s: string): boolean {
+  const lower = s.toLowerCase();
+  return FIXED_HINTS.some((h) => lower.includes(h));
+}
+
 /** What was done to fix it. */
 const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?|capp(?:ed|ing)|built with|preload(?:ed|ing))\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
@@ -370,7 +388,7 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && FIXED.test(s)) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**

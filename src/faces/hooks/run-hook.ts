@@ -136,28 +136,36 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   if (held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt)) await captureAccepted(held.sentences, held.from, input, cwd, run);
   // a prompt that states nothing new loads no record building (the schemas, ids, redaction):
   // each module below is loaded only by what this prompt needs
-  const [{ withStore }, { extractCaptures }, recallOps, { recallTerms, substantive }] = await Promise.all([
-    import("../../ops/context.ts"),
-    import("../../core/capture/extract.ts"),
-    import("../../ops/recall.ts"),
-    import("../../core/recall-rank.ts"),
-  ]);
+  const [{ extractCaptures }, { recallTerms, substantive }] = await Promise.all([import("../../core/capture/extract.ts"), import("../../core/recall-rank.ts")]);
   // any prompt with something to look for gets what fits it (the relevance floor keeps the rest
   // out); a short reply ("yes, go on") only when it asks about earlier work
   const terms = recallTerms(prompt);
   const recalls = asksAboutPast(prompt) || substantive(terms);
-  const name = await project(cwd, run);
   const extraction = extractCaptures(prompt);
   const captures = extraction.captures.length > 0;
+  // nothing to look for and nothing to keep: the Store's open would only open and close the index
+  // (a recovery it would start waits for the next command's open, as it would with no hook at all)
+  if (!recalls && !captures) return { suppressOutput: true };
+  const name = await project(cwd, run);
   if (!storeExists(run.env.storeRoot)) {
     // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
     if (!captures) return { suppressOutput: true };
     await (await import("../../ops/init.ts")).ensureStore(run.env);
   }
-  const captureOps = captures ? await import("../../ops/capture.ts") : null;
+  const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) };
+  if (recalls && !captures) {
+    // nothing to write: a settled index answers without the Store (null: the Store's path below)
+    const found = await (await import("../../ops/recall-settled.ts")).recallSettled(run.env, recallOpts);
+    if (found) return found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
+  }
+  const [{ withStore }, recallOps, captureOps] = await Promise.all([
+    import("../../ops/context.ts"),
+    import("../../ops/recall.ts"),
+    captures ? import("../../ops/capture.ts") : null,
+  ]);
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recalls ? await recallOps.recall(store, { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) }) : null;
+    const found = recalls ? await recallOps.recall(store, recallOpts) : null;
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
     if (found && found.text) return withContext("UserPromptSubmit", found.text);

@@ -25,7 +25,9 @@ export async function hookCli(argv: string[]): Promise<number> {
     const { opsEnv } = await import("../options.ts");
     const { runHook } = await import("../../hooks/run-hook.ts");
     const stdin = await readStdin(16 * 1024 * 1024);
-    const ops = { ...opsEnv(flags), open: { busyTimeoutMs: 3_000 } };
+    // set on the env, not spread into a new one: a spread reads its lazy host name, user and
+    // merge-driver command (runtime/ops-env.ts), which a hook with nothing to write never uses
+    const ops = Object.assign(opsEnv(flags), { open: { busyTimeoutMs: 3_000 } });
     reply = await runHook(event, stdin, { env: ops, claude: claudeEnv(), cwd: cwd(), self: selfCommand(), memoryMd: argv.includes("--memory-md") });
   } catch (e) {
     reply = failed(e instanceof Error ? e.message : String(e));

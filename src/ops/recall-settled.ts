@@ -1,0 +1,38 @@
+import type { Memory } from "../core/model/memory.ts";
+import { IndexDb } from "../store/index-db.ts";
+import { SettledIndex } from "../store/settled-index.ts";
+import type { OpsEnv } from "./context.ts";
+import { type RecallIndex, recallIn, type RecallOptions, type RecallOutcome } from "./recall.ts";
+
+// Recall from a settled index without the Store (issue 16: a cold hook spent ~5 ms on the store's
+// modules, its open, the quick refresh's planner and its close, for a recall that only reads).
+// It answers only where the Store's recall reads the same index rows: the store opens cleanly and
+// a quick refresh of the memory folders would find nothing (store/settled-index.ts, as a settled
+// get checks the relation folders), so ops/recall.ts runs the same queries on the same rows.
+// Otherwise null, and the caller takes the Store's path, which applies, recovers or refuses.
+
+export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<RecallOutcome | null> {
+  // a store kept open, or a test's file system or clock: only the Store's path uses them
+  if (env.kept || env.open?.fs || env.open?.nowMs) return null;
+  const settled = SettledIndex.open(env.storeRoot, env.open?.busyTimeoutMs ?? 15_000);
+  if (!settled) return null;
+  try {
+    if (!settled.foldersCurrent("memory")) return null;
+    const index = IndexDb.reading(settled.connection);
+    // Store's own answers to these (store.ts), without its guard: any error falls back to the Store
+    const reads: RecallIndex = {
+      searchWithTerms: async (match, filter, limit) =>
+        index.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })),
+      countMatches: async (match, filter = {}, upTo) => (match === null ? index.memoryCount() : index.countMatches(match, filter, upTo)),
+      countMatchesPassing: async (match, filter, upTo) => index.countMatchesPassing(match, filter, upTo),
+      relationsOfTypeTo: async (type, ids) => (ids.length ? index.relationsOfTypeTo(type, ids) : []),
+      nowSeconds: () => Math.floor(Date.now() / 1000),
+      rawSettings: settled.rawSettings,
+    };
+    return await recallIn(reads, opts, async () => undefined);
+  } catch {
+    return null;
+  } finally {
+    settled.close();
+  }
+}
