@@ -23,13 +23,14 @@ export interface FolderLstat {
 }
 
 type Statx = (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
+type Getdents = (fd: number, buf: number, count: number) => number;
 
 const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
 const MASK = 0x1 | 0x2 | 0x40 | 0x100 | 0x200;
 const S_IFMT = 0o170000;
 
-interface Native {
+export interface Native {
   statx: Statx;
   /** bun:ffi's raw reads: a typed array over the buffer would be read before the call by optimized code (its loads are not ordered after an FFI call). */
   u32: (ptr: number, offset: number) => number;
@@ -38,12 +39,14 @@ interface Native {
   bufPtr: number;
   name: Uint8Array;
   namePtr: number;
+  /** getdents64(2) (glibc 2.30+), for folder-scan.ts: one open per folder; null where libc lacks it. */
+  getdents: Getdents | null;
 }
 
 let native: Native | null | undefined;
 
 /** The statx binding, or null where there is none (not Bun, not Linux, not little-endian, no libc statx). */
-function load(): Native | null {
+export function load(): Native | null {
   if (native === undefined) native = bind();
   return native;
 }
@@ -66,9 +69,19 @@ function bind(): Native | null {
       }
     }
     if (!lib) return null;
+    let getdents: Getdents | null = null;
+    for (const name of ["libc.so.6", "libc.so"]) {
+      try {
+        const spec2 = { getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } } as const;
+        getdents = ffi.dlopen(name, spec2).symbols.getdents64 as unknown as Getdents;
+        break;
+      } catch {
+        // an older libc: folders are listed by node:fs
+      }
+    }
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name) };
+    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
   } catch {
     return null;
   }
