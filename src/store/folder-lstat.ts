@@ -34,6 +34,8 @@ export interface Native {
   statx: Statx;
   /** bun:ffi's raw reads: a typed array over the buffer would be read before the call by optimized code (its loads are not ordered after an FFI call). */
   u32: (ptr: number, offset: number) => number;
+  /** bun:ffi's raw read of a signed 64-bit integer as a number (exact below 2^53: inodes, sizes, seconds). */
+  intptr: (ptr: number, offset: number) => number;
   /** Kept here so that the memory behind bufPtr and namePtr lives as long as the binding. */
   buf: Uint32Array;
   bufPtr: number;
@@ -81,7 +83,7 @@ function bind(): Native | null {
     }
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
+    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
   } catch {
     return null;
   }

@@ -24,7 +24,6 @@ const DT_DIR = 4;
 const DT_REG = 8;
 const DT_LNK = 10;
 const DOT = 0x2e;
-const JSON_TAIL = [0x2e, 0x6a, 0x73, 0x6f, 0x6e]; // ".json"
 const BUF_BYTES = 64 * 1024;
 
 export interface FolderScan {
@@ -64,11 +63,13 @@ export function scanFolder(dir: string): FolderScan | null {
     dents = { buf, ptr: ffi.ptr(buf) };
   }
   const { buf, ptr } = dents;
+  const { intptr } = n;
   try {
     name[0] = 0;
     if (statx(fd, namePtr, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, MASK, bufPtr) !== 0 || (u32(bufPtr, 0) & MASK) !== MASK) return null;
     if ((u32(bufPtr, 28) & S_IFMT) !== S_IFDIR) return null;
-    const scan: FolderScan = { ...stampAt(u32, bufPtr), sums: emptySums(), shards: [], odd: [] };
+    const sums = emptySums();
+    const scan: FolderScan = { mtime: mtimeAt(u32, intptr, bufPtr), size: intptr(bufPtr, 40), ino: intptr(bufPtr, 32), sums, shards: [], odd: [] };
     for (;;) {
       const got = Number(getdents(fd, ptr, BUF_BYTES));
       if (got === 0) break;
@@ -76,9 +77,39 @@ export function scanFolder(dir: string): FolderScan | null {
       // a new view per call, made from its result: no read of it can be placed before the call
       const view = new Uint8Array(buf.buffer, 0, got);
       for (let at = 0; at < got; ) {
-        const reclen = view[at + 16]! | (view[at + 17]! << 8);
-        entry(scan, view, at, reclen, ptr, fd, n);
-        at += reclen;
+        // linux_dirent64: d_ino u64, d_off i64, d_reclen u16 @16, d_type u8 @18, d_name @19 (NUL-ended)
+        const start = at + 19;
+        const limit = at + (view[at + 16]! | (view[at + 17]! << 8));
+        const type = view[at + 18]!;
+        at = limit;
+        // the name ends at its first NUL; reclen is 19 + the name + its NUL rounded up to 8, so the
+        // NUL is in the last 8 bytes (the padding after it is not cleared: search forward from there)
+        let end = limit - 8 > start ? limit - 8 : start;
+        while (end < limit && view[end] !== 0) end++;
+        // the usual entry, inline: a file named like a record (not starting with ".", ending ".json")
+        const usual =
+          (type === DT_REG || type === DT_UNKNOWN) &&
+          end - start > 5 &&
+          view[start] !== DOT &&
+          view[end - 5] === DOT &&
+          view[end - 4] === 0x6a &&
+          view[end - 3] === 0x73 &&
+          view[end - 2] === 0x6f &&
+          view[end - 1] === 0x6e;
+        if (!usual) {
+          other(scan, view, start, end, type);
+          continue;
+        }
+        if (statx(fd, ptr + start, AT_SYMLINK_NOFOLLOW, MASK, bufPtr) === 0 && (u32(bufPtr, 0) & MASK) === MASK) {
+          const kind = u32(bufPtr, 28) & S_IFMT;
+          if (kind === S_IFREG) {
+            addStamp(sums, mtimeAt(u32, intptr, bufPtr), intptr(bufPtr, 40), intptr(bufPtr, 32));
+            continue;
+          }
+          // a folder or fifo named like a record counts for nothing; a link is the caller's
+          if (kind !== S_IFLNK) continue;
+        }
+        scan.odd.push(decoder.decode(view.subarray(start, end)));
       }
     }
     return scan;
@@ -87,54 +118,25 @@ export function scanFolder(dir: string): FolderScan | null {
   }
 }
 
-/** One entry of the listing at `at`: counted, noted as a shard folder, skipped, or left for node:fs. */
-function entry(scan: FolderScan, view: Uint8Array, at: number, reclen: number, ptr: number, fd: number, n: NonNullable<ReturnType<typeof load>>): void {
-  const start = at + 19;
-  // the name ends at its first NUL; reclen is 19 + the name + its NUL rounded up to 8, so the
-  // NUL is in the last 8 bytes (the padding after it is not cleared: search forward from there)
-  const limit = at + reclen;
-  let end = Math.max(start, limit - 8);
-  while (end < limit && view[end] !== 0) end++;
+/** An entry that is no file named like a record: a shard folder noted, a dot name, link or unknown type left by name, the rest skipped. */
+function other(scan: FolderScan, view: Uint8Array, start: number, end: number, type: number): void {
   const len = end - start;
-  const type = view[at + 18]!;
   if (view[start] === DOT) {
     // ".", "..", a temp file or another dot name (the caller's rules, by name)
     if (len === 1 || (len === 2 && view[start + 1] === DOT)) return;
     scan.odd.push(decoder.decode(view.subarray(start, end)));
     return;
   }
-  let record = len > JSON_TAIL.length;
-  for (let k = 0; record && k < JSON_TAIL.length; k++) record = view[end - JSON_TAIL.length + k] === JSON_TAIL[k];
-  if (!record) {
-    if (type === DT_DIR) {
-      if (len === 2) scan.shards.push(decoder.decode(view.subarray(start, end)));
-      return;
-    }
-    // a file or other entry that is no record: nothing to count; a link or an unknown type by name
-    if (type === DT_REG || (type !== DT_UNKNOWN && type !== DT_LNK)) return;
-    scan.odd.push(decoder.decode(view.subarray(start, end)));
+  if (type === DT_DIR) {
+    // a folder named like a record counts for nothing, as its lstat would tell
+    if (len === 2) scan.shards.push(decoder.decode(view.subarray(start, end)));
     return;
   }
-  if (type !== DT_REG && type !== DT_UNKNOWN) {
-    // a folder or fifo named like a record counts for nothing; a link is the caller's
-    if (type === DT_LNK) scan.odd.push(decoder.decode(view.subarray(start, end)));
-    return;
-  }
-  const { statx, u32, bufPtr } = n;
-  if (statx(fd, ptr + start, AT_SYMLINK_NOFOLLOW, MASK, bufPtr) !== 0 || (u32(bufPtr, 0) & MASK) !== MASK) {
-    scan.odd.push(decoder.decode(view.subarray(start, end)));
-    return;
-  }
-  const kind = u32(bufPtr, 28) & S_IFMT;
-  if (kind === S_IFREG) {
-    const s = stampAt(u32, bufPtr);
-    addStamp(scan.sums, s.mtime, s.size, s.ino);
-  } else if (kind === S_IFLNK) scan.odd.push(decoder.decode(view.subarray(start, end)));
+  // a link, or a type the listing does not tell; a file or fifo that is no record is nothing to count
+  if (type === DT_LNK || type === DT_UNKNOWN) scan.odd.push(decoder.decode(view.subarray(start, end)));
 }
 
-/** struct statx: stx_ino u64 @32, stx_size u64 @40, stx_mtime @112 (i64 sec, u32 nsec). */
-function stampAt(u32: (ptr: number, offset: number) => number, p: number): { mtime: number; size: number; ino: number } {
-  const sec = u32(p, 112) + (u32(p, 116) | 0) * 4294967296;
-  // the same double Bun's Stats gives as mtimeMs, then floored as the index's stamps are
-  return { mtime: Math.floor(sec * 1000 + u32(p, 120) / 1e6), size: u32(p, 40) + u32(p, 44) * 4294967296, ino: u32(p, 32) + u32(p, 36) * 4294967296 };
+/** stx_mtime @112 (i64 sec, u32 nsec) as Bun's Stats gives mtimeMs, floored as the index's stamps are. */
+function mtimeAt(u32: (ptr: number, offset: number) => number, intptr: (ptr: number, offset: number) => number, p: number): number {
+  return Math.floor(intptr(p, 112) * 1000 + u32(p, 120) / 1e6);
 }
