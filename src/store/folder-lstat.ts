@@ -23,27 +23,32 @@ export interface FolderLstat {
 }
 
 type Statx = (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
+type Getdents = (fd: number, buf: number, count: number) => number;
 
 const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
 const MASK = 0x1 | 0x2 | 0x40 | 0x100 | 0x200;
 const S_IFMT = 0o170000;
 
-interface Native {
+export interface Native {
   statx: Statx;
   /** bun:ffi's raw reads: a typed array over the buffer would be read before the call by optimized code (its loads are not ordered after an FFI call). */
   u32: (ptr: number, offset: number) => number;
+  /** bun:ffi's raw read of a signed 64-bit integer as a number (exact below 2^53: inodes, sizes, seconds). */
+  intptr: (ptr: number, offset: number) => number;
   /** Kept here so that the memory behind bufPtr and namePtr lives as long as the binding. */
   buf: Uint32Array;
   bufPtr: number;
   name: Uint8Array;
   namePtr: number;
+  /** getdents64(2) (glibc 2.30+), for folder-scan.ts: one open per folder; null where libc lacks it. */
+  getdents: Getdents | null;
 }
 
 let native: Native | null | undefined;
 
 /** The statx binding, or null where there is none (not Bun, not Linux, not little-endian, no libc statx). */
-function load(): Native | null {
+export function load(): Native | null {
   if (native === undefined) native = bind();
   return native;
 }
@@ -66,9 +71,19 @@ function bind(): Native | null {
       }
     }
     if (!lib) return null;
+    let getdents: Getdents | null = null;
+    for (const name of ["libc.so.6", "libc.so"]) {
+      try {
+        const spec2 = { getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } } as const;
+        getdents = ffi.dlopen(name, spec2).symbols.getdents64 as unknown as Getdents;
+        break;
+      } catch {
+        // an older libc: folders are listed by node:fs
+      }
+    }
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name) };
+    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
   } catch {
     return null;
   }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { isTempName } from "./atomic-write.ts";
 import { DIR as IS_DIR, FILE as IS_FILE, folderLstat, type FolderLstat, NONE, OTHER as IS_OTHER } from "./folder-lstat.ts";
 import type { FileStat } from "./fs-port.ts";
+import { type FolderScan, scanFolder } from "./folder-scan.ts";
 import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 
 // What a full refresh's compare by sums (refresh.ts, stamp-sums.ts) needs of one record folder,
@@ -93,6 +94,27 @@ function statOf(take: () => fs.Stats | undefined): fs.Stats | undefined {
 
 /** Stat and read one folder (absolute path) as the refresh's compare by sums would (refresh.ts unchangedBySums). */
 export function readFolder(dir: string): FolderRead {
+  let scan: FolderScan | null = null;
+  try {
+    scan = scanFolder(dir);
+  } catch {
+    // unreadable midway: the refresh compares it from the disk (and meets the error there)
+    return { nums: [UNREAD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], temps: [], links: [], shards: [] };
+  }
+  if (scan) {
+    // one open, one listing (folder-scan.ts); the odd names as below, by node:fs
+    const { sums, odd } = scan;
+    const temps: string[] = [];
+    const links: string[] = [];
+    const shards = scan.shards.filter((name) => SHARD_NAME.test(name));
+    try {
+      for (const name of odd) oddName(dir, name, sums, temps, links, shards);
+    } catch {
+      return { nums: [DIR, scan.mtime, scan.size, scan.ino, 0, 0, 0, 0, 0, 0, 0, 0], temps: [], links: [], shards: [] };
+    }
+    const nums = [DIR, scan.mtime, scan.size, scan.ino, 1, sums.n, sums.mtimeHigh, sums.mtimeLow, sums.size, sums.mixed, temps.length, links.length];
+    return { nums, temps, links, shards };
+  }
   const nums: number[] = [];
   let st: fs.Stats | undefined;
   try {
@@ -128,16 +150,7 @@ export function readFolder(dir: string): FolderRead {
         else if (!record && kind === IS_DIR && SHARD_NAME.test(name)) shards.push(name);
         continue;
       }
-      const p = `${dir}/${name}`;
-      let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
-      if (fst?.isSymbolicLink()) {
-        links.push(name);
-        // a record file reached through a link is indexed by what it points at
-        fst = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
-      }
-      if (record && fst?.isFile()) addStamp(sums, Math.floor(fst.mtimeMs), fst.size, fst.ino);
-      // a shard folder as a listing with types tells it (a link to a folder is none)
-      else if (!record && fst?.isDirectory() && SHARD_NAME.test(name)) shards.push(name);
+      oddName(dir, name, sums, temps, links, shards);
     }
   } catch {
     // unreadable: the refresh compares it from the disk (and meets the error there)
@@ -150,6 +163,25 @@ export function readFolder(dir: string): FolderRead {
   return { nums, temps, links, shards };
 }
 
+/** One name through node:fs: a temp file noted, else lstat'ed (a link's target stat'ed when its name is a record's). Throws Unreadable. */
+function oddName(dir: string, name: string, sums: StampSums, temps: string[], links: string[], shards: string[]): void {
+  if (isTempName(name)) {
+    temps.push(name);
+    return;
+  }
+  const record = name.endsWith(".json") && !name.startsWith(".");
+  const p = `${dir}/${name}`;
+  let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
+  if (fst?.isSymbolicLink()) {
+    links.push(name);
+    // a record file reached through a link is indexed by what it points at
+    fst = record ? statOf(() => fs.statSync(p, { throwIfNoEntry: false })) : undefined;
+  }
+  if (record && fst?.isFile()) addStamp(sums, Math.floor(fst.mtimeMs), fst.size, fst.ino);
+  // a shard folder as a listing with types tells it (a link to a folder is none)
+  else if (!record && fst?.isDirectory() && SHARD_NAME.test(name)) shards.push(name);
+}
+
 /** A folder as the refresh reads it, from its FOLDER_NUMS numbers at `at`. */
 export function seenFolder(nums: ArrayLike<number>, at: number, temps: string[], links: string[]): SeenFolder {
   const code = nums[at]!;
@@ -157,4 +189,23 @@ export function seenFolder(nums: ArrayLike<number>, at: number, temps: string[],
   if (nums[at + 4] !== 1) return { stat };
   const disk: StampSums = { n: nums[at + 5]!, mtimeHigh: nums[at + 6]!, mtimeLow: nums[at + 7]!, size: nums[at + 8]!, mixed: nums[at + 9]!, unsure: 0 };
   return { stat, sums: { disk, temps, links } };
+}
+
+/**
+ * The record folders read as a full refresh first asks for them, on this thread (no idle core for
+ * a stat thread, or none started): each folder read whole once (readFolder: one open and one
+ * listing where folder-scan.ts can), so the look asks no more of the disk for it. Made fresh for
+ * one look: what a later refresh reads is read again.
+ */
+export class FolderReads extends Map<string, SeenFolder> {
+  override get(path: string): SeenFolder {
+    let folder = super.get(path);
+    if (folder === undefined) {
+      const read = readFolder(path);
+      folder = seenFolder(read.nums, 0, read.temps, read.links);
+      if (folder.sums) folder.shards = read.shards;
+      super.set(path, folder);
+    }
+    return folder;
+  }
 }

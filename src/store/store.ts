@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/val
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, tempNameFor, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
-import type { SeenFolders } from "./folder-snapshot.ts";
+import { FolderReads, type SeenFolders } from "./folder-snapshot.ts";
 import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
 import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
@@ -379,7 +379,9 @@ export class Store {
         // threads saw them (parallel-snapshot.ts), and `folders` the index's folders read while
         // they stat; what the lock then applies is stat'ed and read again.
         if (opts.lookFirst) {
-          const look = planRefresh({ ...this.ctx, codec: null, ...(opts.seen ? { seen: opts.seen } : {}), ...(opts.folders ? { folders: opts.folders } : {}) }, true, kinds);
+          // without the threads' reads, each folder read whole once, on this thread, as they would
+          const seen = opts.seen ?? (this.fs === nodeFs ? new FolderReads() : undefined);
+          const look = planRefresh({ ...this.ctx, codec: null, ...(seen ? { seen } : {}), ...(opts.folders ? { folders: opts.folders } : {}) }, true, kinds);
           if (planIsEmpty(look) && look.temps.length === 0) return look;
         }
         // a full refresh stats every record file: do that once, under the lock, schemas at hand

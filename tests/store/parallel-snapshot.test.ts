@@ -6,6 +6,7 @@ import { newId } from "../../src/core/new-id.ts";
 import type { Memory } from "../../src/core/model/memory.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
+import { FolderReads } from "../../src/store/folder-snapshot.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { startEarlySnapshot, startSnapshot } from "../../src/store/parallel-snapshot.ts";
@@ -73,6 +74,9 @@ async function bothPlans(store: Store) {
   const counting = { ...nodeFs, readdir: (p: string) => (listed.push(path.relative(store.root, p)), nodeFs.readdir(p)) };
   const viaThreads = planRefresh({ ...ctx, fs: counting, now: () => now, seen, folders }, true);
   const fromDisk = planRefresh({ ...ctx, now: () => now }, true);
+  // and with no thread: each folder read whole once on this thread (status's look without threads)
+  const onThisThread = planRefresh({ ...ctx, now: () => now, seen: new FolderReads(), folders }, true);
+  assert.deepEqual(onThisThread, fromDisk, "the look on this thread plans as the disk does");
   return { viaThreads, fromDisk, seen, listed };
 }
 
