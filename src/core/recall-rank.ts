@@ -340,6 +340,18 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[], everyMatch = f
   return fits.map((f) => (f.passes && !alone(f)) || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w) || specific?.has(w)))));
 }
 
+/**
+ * Which candidates are shown, given which pass the relevance floor (floorOf): none when none
+ * passes (the prompt fits nothing in the store: the floor is the query's gate), else those that
+ * pass and those sharing at least one strong word (or a concept) with the query. The latter rank
+ * after all that pass (recall sorts by tier), so they fill the page without moving a better
+ * match (branch recallgate: ranked among them, they lowered MRR on four sets).
+ */
+export function belowFloorShown(passes: readonly boolean[], fits: readonly Fit[]): boolean[] {
+  if (!passes.some(Boolean)) return [...passes];
+  return fits.map((f, i) => passes[i]! || f.strongFound.length > 0);
+}
+
 /** A query with this many strong words no memory holds is about something else, where one word alone matches. */
 export const UNKNOWN_AROUND_ONE = 2;
 

@@ -5,7 +5,7 @@ import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
-import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { belowFloorShown, collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
@@ -150,17 +150,23 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
   const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));
-  const passes = floor.map((p, i) => p || associated[i] !== null);
+  const floorPasses = floor.map((p, i) => p || associated[i] !== null);
+  // the floor decides whether the prompt fits the store at all; once one memory passes it, a
+  // memory sharing one strong word is shown too, after every memory that passes (branch
+  // recallgate: the floor dropped relevant memories whose own match is weak, "bouncing emails
+  // hurt our deliverability"), down to the same cut relative to the best match
+  const passes = belowFloorShown(floorPasses, fits.map((f) => f.fit));
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
-  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content) }] : []));
+  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content), tier: floorPasses[i] ? 0 : 1 }] : []));
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
-  const bestBm25 = Math.max(...fitting.map((h) => h.bm25));
+  // the scale is set by the memories that pass the floor: those under it leave their order as it was
+  const bestBm25 = Math.max(...fitting.filter((h) => h.tier === 0).map((h) => h.bm25));
   const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * h.lead }));
-  const best = Math.max(...scored.map((h) => h.relevance));
+  const best = Math.max(...scored.filter((h) => h.tier === 0).map((h) => h.relevance));
   const ranked = scored
-    .map((h) => ({ memory: h.memory, terms: h.terms, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
+    .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
     .filter((r) => r.parts.relevance >= MIN_RELATIVE_RELEVANCE)
-    .sort((a, b) => b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
+    .sort((a, b) => a.tier - b.tier || b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
   // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
   for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
