@@ -3,9 +3,10 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
+import { tradeWordMatches } from "../core/recall-gate.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
-import { belowFloorShown, collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, supersededAmong } from "../core/recall-rank.ts";
+import { collapseNearDuplicates, COMMON_SHARE, contentWords, discriminating, fitOf, floorOf, matchAll, rareCoverage, matchAny, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordReachedWhole, presentTerms, reachedByOneWord } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
@@ -146,18 +147,22 @@ export async function recall(store: Store, opts: RecallOptions): Promise<RecallO
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
   // a word's holders among the candidates are its holders in the store only when none was cut
-  const floor = floorOf(terms, fits.map((f) => f.fit), !narrow && hits.length < CANDIDATES);
+  const everyMatch = !narrow && hits.length < CANDIDATES;
+  const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
   const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));
   const floorPasses = floor.map((p, i) => p || associated[i] !== null);
-  // the floor decides whether the prompt fits the store at all; once one memory passes it, a
-  // memory sharing one strong word is shown too, after every memory that passes (branch
-  // recallgate: the floor dropped relevant memories whose own match is weak, "bouncing emails
-  // hurt our deliverability"), down to the same cut relative to the best match
-  const passes = belowFloorShown(floorPasses, fits.map((f) => f.fit));
+  // the query's gate: whether the prompt fits the store at all (a memory passes the floor, else a
+  // short prompt's trade word: core/recall-gate.ts). Once it does, a memory sharing one strong
+  // word is shown too, after those (branch recallgate: the floor dropped relevant memories whose
+  // own match is weak, "bouncing emails hurt our deliverability"), down to the same relative cut
+  const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch));
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
-  const fitting = fits.flatMap((h, i) => (passes[i] ? [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content), tier: floorPasses[i] ? 0 : 1 }] : []));
+  const fitting = fits.flatMap((h, i) => {
+    const tier = tiers[i]!;
+    return tier === null ? [] : [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content), tier }];
+  });
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   // the scale is set by the memories that pass the floor: those under it leave their order as it was
   const bestBm25 = Math.max(...fitting.filter((h) => h.tier === 0).map((h) => h.bm25));
