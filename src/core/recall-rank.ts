@@ -340,6 +340,21 @@ export function floorOf(terms: RecallTerms, fits: readonly Fit[], everyMatch = f
   return fits.map((f) => (f.passes && !alone(f)) || (inLanguage && ((carries && f.answered) || f.strongFound.some((w) => !held.has(w) || specific?.has(w)))));
 }
 
+/**
+ * Which candidates are shown, given which pass the relevance floor (floorOf) and, for a prompt
+ * none passes, which the query gate lets through (core/recall-gate.ts tradeWordMatches): none when
+ * neither has one (the prompt fits nothing in the store), else those and those sharing at least
+ * one strong word (or a concept) with the query. The latter rank after all the others (recall
+ * sorts by tier), so they fill the page without moving a better match (branch recallgate: ranked
+ * among them, they lowered MRR on four sets). Returns the tier of each: 0 passes, 1 shown after,
+ * null not shown.
+ */
+export function shownTiers(passes: readonly boolean[], fits: readonly Fit[], opened: () => readonly boolean[]): (0 | 1 | null)[] {
+  const first = passes.some(Boolean) ? passes : opened();
+  if (!first.some(Boolean)) return fits.map(() => null);
+  return fits.map((f, i) => (first[i] ? 0 : f.strongFound.length > 0 ? 1 : null));
+}
+
 /** A query with this many strong words no memory holds is about something else, where one word alone matches. */
 export const UNKNOWN_AROUND_ONE = 2;
 
