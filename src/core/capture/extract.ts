@@ -35,7 +35,7 @@ import {
   CLEFT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 
@@ -792,8 +792,10 @@ export function readSentence(sentence: string): Reading {
         const fix = cueDraft(whole, boosted);
         if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
         // "In this repo we return errors as values": a convention whose words sound like trouble
-        if (fix?.type === "decision" && /^in (?:this|our) /.test(fix.signal)) return { kind: "capture", draft: fix };
+        if (fix?.type === "decision" && (/^in (?:this|our) /.test(fix.signal) || fix.signal === "house practice")) return { kind: "capture", draft: fix };
       }
+      // "Public endpoints are versioned in the path, never in a header": a rule said of a kind of thing is the team's
+      if (r.type === "preference" && r.trigger.against && isHousePractice(s)) return { kind: "capture", draft: { ...r, type: "decision" } };
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
