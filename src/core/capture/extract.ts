@@ -717,7 +717,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -912,7 +912,8 @@ export function extractCaptures(text: string): Extraction {
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
       last = null;
-    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && othersOwn(sentence)) {
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence)) {
+      // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
     } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {
