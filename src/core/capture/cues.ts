@@ -134,7 +134,7 @@ const ALWAYS_SO =
  * a person; trouble said this way ("Safari users get logged out") is read as a problem instead.
  */
 const HABIT =
-  /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?:here\s+|for\s+(?:the\s+|each\s+|every\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+)?(?:follow\s+(?!(?:no|none|whatever|nothing|up|through|along)\b)|look\s+like\s+|(?:sit|live)\s+(?:next to|beside|alongside|in|under|inside)\s+|go\s+(?:in|into|under|inside)\s+|are\s+(?:always\s+)?(?:cut|squashed|rebased|read|loaded|generated|versioned|prefixed|suffixed|typed|named|written|kept|deleted|stored|tagged|pinned|declared|defined|documented|grouped|placed|put)\s+(?:from|on|in|with|as|after|by|into|under|per)\s+)/i;
+  /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?:here\s+|for\s+(?:the\s+|each\s+|every\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+)?(?:follow\s+(?!(?:no|none|whatever|nothing|up|through|along)\b)|look\s+like\s+|get\s+(?:a|an|one|their own)\s+(?=[^.;]*(?:`|\b[a-z]+_[a-z0-9_]+\b))|(?:sit|live)\s+(?:next to|beside|alongside|in|under|inside)\s+|go\s+(?:in|into|under|inside)\s+|are\s+(?:always\s+)?(?:cut|squashed|rebased|read|loaded|generated|versioned|prefixed|suffixed|typed|named|written|kept|deleted|stored|tagged|pinned|declared|defined|documented|grouped|placed|put)\s+(?:from|on|in|with|as|after|by|into|under|per)\s+)/i;
 
 /** Whether a sentence states how a kind of thing is done here (HABIT), whatever else it holds. */
 export function isHousePractice(s: string): boolean {
@@ -232,7 +232,7 @@ const ONGOING = /\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|wo
 const TARGET = /\b(?:timeout|ttl|limit|budget|target|goal|max|maximum|min|minimum|interval|window|retention|threshold|slo|sla|should|must|needs? to|under|below|within|fine|ok|okay|acceptable|good enough|expected|normal|fast enough|down from|improved|better)\b/i;
 
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
-const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
+const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+(?:\p{L}+\s+)?\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
@@ -383,8 +383,8 @@ function namedAfter(s: string, from: number): boolean {
   return NAME.test(s.slice(from));
 }
 
-/** METRIC, ONGOING and FIX_RESULT in one pass over a sentence (most sentences hold none of them). */
-const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(?:${r.source})`).join("|"), "i");
+/** METRIC, ONGOING, FIX_RESULT, TAKES_LONG and REPEATS in one pass over a sentence (most sentences hold none of them). */
+const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
 
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
@@ -393,7 +393,7 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || TAKES_LONG.test(s) || REPEATS.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return FIXED.test(s) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -456,7 +456,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;
-  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && devTalk(s);
+  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && (devTalk(s) || namedAfter(s, 1));
   if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }

@@ -207,20 +207,27 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
 
 /**
  * A verb of how a tool serves, then a preposition: "served by Flagsmith", "built with Starlight",
- * "moves to Instatus", "runs on Gotenberg". What follows names the tool even when no table knows
- * it; people are met with other verbs ("agreed with Tom", "talked to Priya").
+ * "moves to Instatus", "runs on Gotenberg", "uses Chalk". What follows names the tool even when no
+ * table knows it; people are met with other verbs ("agreed with Tom", "talked to Priya").
  */
-const TOOL_VERB =
-  /\b(?:served|built|shipped|hosted|run|runs|running|resized|scanned|evaluated|generated|deployed|managed|handled|powered|backed|processed|rendered|tracked|routed|signed|tested|moves|moving|moved|migrating|migrated|switching|switched|replaced|goes|go|going|put|putting|hosting|uses|use|using|ruled out|standardi[sz]ed on|settled on|landed on)\s+(?:(?:by|with|on|onto|to|through|via|in|from)\s+)?$/i;
+const TOOL_VERBS = new Set(
+  "served built shipped hosted run runs running resized scanned evaluated generated deployed managed handled powered backed processed rendered tracked routed signed tested moves moving moved migrating migrated switching switched replaced goes go going put putting hosting uses use using".split(" "),
+);
+const TOOL_PREPS = new Set(["by", "with", "on", "onto", "to", "through", "via", "in", "from"]);
+/** "ruled out Hasura", "settled on Biome": a choice's verb of two words, then the name. */
+const CHOICE_PAIRS = new Set(["ruled out", "standardised on", "standardized on", "settled on", "landed on"]);
 
-/** Whether unit i is a capitalised word (not the text's first, not a known non-name) after a verb of TOOL_VERB. */
+/** Whether unit i is a capitalised word (not the text's first, not a known non-name) after a verb of TOOL_VERBS. */
 function namedByTool(text: string, us: readonly Unit[], i: number): boolean {
   const u = us[i]!;
-  if (u.start === 0 || !/^\p{Lu}\p{Ll}[\p{L}\d.]*$/u.test(u.text) || NOT_TERMS.has(u.lower) || LOW_VALUE.test(u.text)) return false;
+  if (i === 0 || !/^\p{Lu}\p{Ll}[\p{L}\d.]*$/u.test(u.text) || NOT_TERMS.has(u.lower) || LOW_VALUE.test(u.text)) return false;
   // "Bunny CDN", "Temporal Cloud": a name of two capitalised words is not one word of it
   const next = us[i + 1];
   if (next && /^\p{Lu}/u.test(next.text) && /^\s$/.test(text.slice(u.end, next.start))) return false;
-  return TOOL_VERB.test(text.slice(Math.max(0, u.start - 40), u.start));
+  const p1 = us[i - 1]!.lower;
+  const p2 = us[i - 2]?.lower;
+  if (TOOL_VERBS.has(p1)) return true;
+  return p2 !== undefined && ((TOOL_PREPS.has(p1) && TOOL_VERBS.has(p2)) || CHOICE_PAIRS.has(`${p2} ${p1}`));
 }
 
 function adjacent(text: string, us: Unit[], i: number, n: number): boolean {

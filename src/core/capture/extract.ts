@@ -891,6 +891,9 @@ const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s
 const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
 /** Read a prompt (or any free text) and say what it would store. Pure. */
+/** A few words, then a tool's message after a colon: "the build fails with: Module not found: Error: ...". */
+const PASTED_AFTER = /^(?:\S+\s+){0,5}?(?:fails?|failed|failing|errors?|errored|crash(?:es|ed)?|dies|died|breaks|broke|says|said|shows?|prints?|throws?|returns?)(?:\s+with)?\s*:\s*(?:[\w.]*(?:Error|Exception)\b|[A-Z][\w' ]{0,40}:\s)/;
+
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
   const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
@@ -907,6 +910,10 @@ export function extractCaptures(text: string): Extraction {
     const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
+      last = null;
+    } else if (r.kind === "capture" && r.draft.type === "problem" && PASTED_AFTER.test(sentence)) {
+      // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
+      skipped.push({ text: sentence.trim(), reason: "pasted output" });
       last = null;
     } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing
