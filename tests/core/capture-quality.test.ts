@@ -267,6 +267,11 @@ describe("capture: the shapes tune10 added", () => {
     assert.equal(first("Fixed the double submits by disabling the button until the request returns.")?.type, "solution");
     assert.deepEqual(stored("I fixed the coffee machine by turning it off and on again."), []);
   });
+  test("a plan put off and a tool's message pasted after a colon are not kept; the same trouble told in words is", () => {
+    assert.deepEqual(stored("We should probably revisit the retry policy at some point."), []);
+    assert.deepEqual(stored("tests fail with: TypeError: Cannot read properties of undefined (reading 'id')"), []);
+    assert.equal(first("The nightly export fails with a timeout whenever the Postgres replica lags.")?.type, "problem");
+  });
   test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
     assert.deepEqual(names("We decided to host the docs on Netlify, see DOCS-42."), ["netlify"]);
     assert.ok(!names("Env vars are prefixed with SVC_ and validated at boot, from now on.").includes("svc"));
