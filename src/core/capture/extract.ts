@@ -795,7 +795,7 @@ export function readSentence(sentence: string): Reading {
         if (fix?.type === "decision" && (/^in (?:this|our) /.test(fix.signal) || fix.signal === "house practice")) return { kind: "capture", draft: fix };
       }
       // "Public endpoints are versioned in the path, never in a header": a rule said of a kind of thing is the team's
-      if (r.type === "preference" && r.trigger.against && isHousePractice(s)) return { kind: "capture", draft: { ...r, type: "decision" } };
+      if (r.type === "preference" && r.trigger.against && isHousePractice(s)) return { kind: "capture", draft: { ...r, type: "decision", what: cleanPhrase(s) } };
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
