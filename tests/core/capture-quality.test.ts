@@ -272,6 +272,10 @@ describe("capture: the shapes tune10 added", () => {
     assert.deepEqual(stored("tests fail with: TypeError: Cannot read properties of undefined (reading 'id')"), []);
     assert.equal(first("The nightly export fails with a timeout whenever the Postgres replica lags.")?.type, "problem");
   });
+  test("a state said as the cause of trouble is the problem; a ban said of a kind of thing keeps the practice whole", () => {
+    assert.equal(first("The Swift build takes 25 minutes because the module cache is disabled on CI.")?.type, "problem");
+    assert.match(first("Migrations go in db/migrate, never in the app folder.")?.decision?.what ?? "", /db\/migrate/);
+  });
   test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
     assert.deepEqual(names("We decided to host the docs on Netlify, see DOCS-42."), ["netlify"]);
     assert.ok(!names("Env vars are prefixed with SVC_ and validated at boot, from now on.").includes("svc"));

@@ -234,6 +234,17 @@ const TARGET = /\b(?:timeout|ttl|limit|budget|target|goal|max|maximum|min|minimu
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
 const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+(?:\p{L}+\s+)?\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
 
+/** Cues that describe how things are (not a choice, a rule or a taste): a cause when said after "because". */
+const STATE_CUES: ReadonlySet<RegExp> = new Set([HANDLED, STACK, NOW_STATE, UNIVERSAL, HABIT, HOUSE_IS, ALWAYS_SO, NAMING_CASE]);
+
+/** Whether position `at` lies in a "because/since/due to" clause after a clause of trouble. */
+function causeBefore(s: string, at: number): boolean {
+  const cause = /\b(?:because|since|due to|as)\s/i.exec(s);
+  if (cause === null || cause.index >= at) return false;
+  const before = s.slice(0, cause.index + cause[0].length);
+  return TROUBLE.test(before) || TAKES_LONG.test(before) || METRIC.test(before);
+}
+
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
   { type: "decision", re: ACCEPTED, base: 0.7 },
@@ -348,7 +359,8 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
     // the fix: after "by", else the clause that says what was done
     const by = /\bby\s+/i.exec(s.slice(cueAt));
     if (by) return s.slice(cueAt + by.index + by[0].length);
-    const act = cs.find((c) => ACTION.test(c.text));
+    // the fix's own clause: the one nearest before the cue ("..., since nginx capped X; raising it fixed it")
+    const act = cs.filter((c) => c.start <= cueAt).reverse().find((c) => ACTION.test(c.text)) ?? cs.find((c) => ACTION.test(c.text));
     // "setting it to 3600 fixed the duplicates": "it" is named in another clause, keep them all
     if (act && /^\s*(?:and\s+)?[a-z]+(?:ing|ed)\s+(?:it|them|that|this)\b/i.test(act.text)) return s;
     return act ? act.text : s;
@@ -420,6 +432,9 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     // ("not going with Firebase" is a choice against, read by NOT_CHOOSING further down)
     // "Safari users get logged out after every deploy": trouble, not a practice
     if (cue.re === HABIT && TROUBLE.test(s)) continue;
+    // "The compile step takes 14 minutes because the build cache is disabled on CI": a state said as
+    // the cause of trouble is part of the problem, not a decision
+    if (STATE_CUES.has(cue.re) && causeBefore(s, m.index)) continue;
     if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) {
       if (NOT_CHOOSING.test(s)) continue;
       return null;
