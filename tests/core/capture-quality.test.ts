@@ -270,6 +270,7 @@ describe("capture: the shapes tune10 added", () => {
   test("a plan put off and a tool's message pasted after a colon are not kept; the same trouble told in words is", () => {
     assert.deepEqual(stored("We should probably revisit the retry policy at some point."), []);
     assert.deepEqual(stored("tests fail with: TypeError: Cannot read properties of undefined (reading 'id')"), []);
+    assert.deepEqual(stored("here you go: [2026-11-20 08:14:55] ERROR api: upstream timed out"), []);
     assert.equal(first("The nightly export fails with a timeout whenever the Postgres replica lags.")?.type, "problem");
   });
   test("a state said as the cause of trouble is the problem; a ban said of a kind of thing keeps the practice whole", () => {

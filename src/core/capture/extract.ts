@@ -894,6 +894,9 @@ const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|
 /** A few words, then a tool's message after a colon: "the build fails with: Module not found: Error: ...". */
 const PASTED_AFTER = /^(?:\S+\s+){0,5}?(?:fails?|failed|failing|errors?|errored|crash(?:es|ed)?|dies|died|breaks|broke|says|said|shows?|prints?|throws?|returns?)(?:\s+with)?\s*:\s*(?:[\w.]*(?:Error|Exception)\b|[A-Z][\w' ]{0,40}:\s)/;
 
+/** A log line pasted: a timestamp, then a level ("[2026-11-27 10:00:01] ERROR worker: ..."). */
+const LOG_LINE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+\[?(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|CRITICAL|TRACE)\b/;
+
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
   const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
@@ -911,7 +914,7 @@ export function extractCaptures(text: string): Extraction {
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
       last = null;
-    } else if (r.kind === "capture" && r.draft.type === "problem" && PASTED_AFTER.test(sentence)) {
+    } else if (r.kind === "capture" && r.draft.type === "problem" && (PASTED_AFTER.test(sentence) || LOG_LINE.test(sentence))) {
       // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
       skipped.push({ text: sentence.trim(), reason: "pasted output" });
       last = null;
