@@ -277,6 +277,18 @@ describe("capture: the shapes tune10 added", () => {
     assert.equal(first("The Swift build takes 25 minutes because the module cache is disabled on CI.")?.type, "problem");
     assert.match(first("Migrations go in db/migrate, never in the app folder.")?.decision?.what ?? "", /db\/migrate/);
   });
+  test("negation scope: a thing set against the chosen one (', not Stripe,') negates nothing after it", () => {
+    assert.match(first("Emails go out through Postmark, not SES, from this sprint on.")?.decision?.what ?? "", /postmark/i);
+    assert.deepEqual(stored("We didn't decide on Postmark, not yet."), []);
+  });
+  test("a cause said as 'came from', a heads-up for future sessions, 'my default is', 'we're deprecating', an instruction to prefer", () => {
+    assert.equal(first("The timeouts came from a missing index on orders.user_id; we now create it in the migration.")?.type, "solution");
+    assert.equal(first("Heads up for future sessions: the QA database is reset every Monday at 6 UTC.")?.type, "decision");
+    assert.equal(first("My default for scripts is Python with uv, not bash.")?.type, "preference");
+    assert.equal(first("We're deprecating the SOAP endpoints; they go away in June.")?.type, "decision");
+    assert.equal(first("For HTTP clients, prefer ky over axios in the frontend.")?.type, "preference");
+    assert.deepEqual(stored("Do you prefer tabs over spaces?"), []);
+  });
   test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
     assert.deepEqual(names("We decided to host the docs on Netlify, see DOCS-42."), ["netlify"]);
     assert.ok(!names("Env vars are prefixed with SVC_ and validated at boot, from now on.").includes("svc"));

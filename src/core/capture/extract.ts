@@ -10,7 +10,7 @@ import {
   LEADING_WHY,
   type Marker,
   MARKERS,
-  NEGATED,
+  negatedBefore,
   POLITE_RULE,
   POSITIVE_AFTER_AGAINST,
   PREFERENCE_TRIGGERS,
@@ -396,7 +396,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
   if (t.type !== "solution" && t.subjectGroup === undefined) {
     if (HYPOTHETICAL.test(prefix.replace(IF_NOUN, ""))) return "hypothetical, not decided";
-    if (NEGATED.test(prefix)) return "negated";
+    if (negatedBefore(prefix)) return "negated";
     // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
     if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
   }

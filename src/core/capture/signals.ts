@@ -310,6 +310,13 @@ export const HYPOTHETICAL =
   /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively)\b/i;
 /** A negation before the trigger: "we didn't decide to use X". */
 export const NEGATED = /\b(?:not|didn't|did not|don't think|do not think|haven't|have not|hasn't|has not|won't|no longer|nobody|no one|never)\b/i;
+/** ", not Stripe,": a thing set against the chosen one, bounded by commas; its "not" negates nothing after it. */
+const CONTRASTED = /(?:^|[,;(—–])\s*not\s+[^,;.()—–]{1,40}[,;)—–]/gi;
+
+/** Whether the words before a trigger negate it ("we didn't decide"), not counting a contrast like ", not Stripe,". */
+export function negatedBefore(prefix: string): boolean {
+  return NEGATED.test(prefix) && NEGATED.test(prefix.replace(CONTRASTED, " "));
+}
 
 /** A constraint: a limit the choice has to respect. */
 export const CONSTRAINT =
