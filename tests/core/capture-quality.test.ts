@@ -258,6 +258,8 @@ describe("capture: the shapes tune10 added", () => {
     assert.notEqual(first("Safari users get logged out after every deploy.")?.type, "decision");
     assert.deepEqual(stored("Do the topic names follow some pattern?"), []);
     assert.deepEqual(stored("Commit messages follow no pattern at all, it's chaos."), []);
+    assert.deepEqual(stored("Stack traces look like garbage in the console today."), []);
+    assert.deepEqual(stored("Seems like deploys take 30 minutes now, let me check why."), []);
   });
   test("trouble at a rate or a cost is a problem; 'broke' and 'fixed X by doing Y' read the fix", () => {
     assert.equal(first("The API gateway adds about 200ms to every call on mobile.")?.type, "problem");

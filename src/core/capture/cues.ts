@@ -292,7 +292,7 @@ export const PASSING = /\b(?:(?<!from |as of )today|tonight|right now|at the mom
 
 /** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past, a passing state. */
 const NOT_KEPT =
-  /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+  /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|let me (?:check|look|dig|see|investigate|find out|figure out)|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
 
 /** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
 const ERROR_LINE = /^\s*(?:[\w .-]{1,40}:\s*)?(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
@@ -438,7 +438,8 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
     // ("not going with Firebase" is a choice against, read by NOT_CHOOSING further down)
     // "Safari users get logged out after every deploy": trouble, not a practice
-    if (cue.re === HABIT && TROUBLE.test(s)) continue;
+    // ("Error messages look like garbage in the console today": a passing state, no practice)
+    if (cue.re === HABIT && (TROUBLE.test(s) || PASSING.test(s))) continue;
     // "The compile step takes 14 minutes because the build cache is disabled on CI": a state said as
     // the cause of trouble is part of the problem, not a decision
     if (STATE_CUES.has(cue.re) && causeBefore(s, m.index)) continue;
