@@ -291,6 +291,13 @@ describe("capture: the shapes tune10 added", () => {
     assert.equal(first("For HTTP clients, prefer ky over axios in the frontend.")?.type, "preference");
     assert.deepEqual(stored("Do you prefer tabs over spaces?"), []);
   });
+  test("a heading 'Where X lives:' or 'Where we landed:' and a link 'Which means ...' hold statements; a question does not", () => {
+    assert.equal(first("Where the secrets live: Vault, one path per service, read at boot.")?.type, "decision");
+    assert.equal(first("Where we ended up: SQS for jobs, SNS for fan-out.")?.type, "decision");
+    assert.equal(first("Which means every endpoint gets a request_id header.")?.type, "decision");
+    assert.deepEqual(stored("Where do the secrets live?"), []);
+    assert.deepEqual(stored("Where we landed: not sure yet, maybe SQS."), []);
+  });
   test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
     assert.deepEqual(names("We decided to host the docs on Netlify, see DOCS-42."), ["netlify"]);
     assert.ok(!names("Env vars are prefixed with SVC_ and validated at boot, from now on.").includes("svc"));

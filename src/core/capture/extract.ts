@@ -710,6 +710,19 @@ export function readSentence(sentence: string): Reading {
     const d = statementDraft(s, boosted);
     if (d) return { kind: "capture", draft: /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]) ? { ...d, type: "preference" } : d };
   }
+  // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
+  // of where a thing is kept or what was settled, the answer after its colon
+  const where = WHERE_LEAD.exec(s);
+  if (where && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+    const d = statementDraft(s, boosted);
+    if (d) return { kind: "capture", draft: d };
+  }
+  // "Which means all new tables get a tenant_id column": what follows the link is the statement
+  const link = LINK_LEAD.exec(s);
+  if (link) {
+    const r = readSentence(s.slice(link[0].length));
+    if (r.kind === "capture") return r;
+  }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;
   const ij = INTERJECTIONS.exec(s);
@@ -891,6 +904,11 @@ const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s
 const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
 /** Read a prompt (or any free text) and say what it would store. Pure. */
+/** "Where config lives:", "Where we landed:": a heading whose answer follows the colon. */
+const WHERE_LEAD = /^where\s+(?:(?:we|the team)\s+(?:landed|ended up|settled)|(?:[\w.-]+\s+){1,3}?(?:lives?|goes|go|sits?|belongs?|(?:is|are) kept))\s*:\s*(?=\S)/i;
+/** "Which means ...", "That's why ...": a link to the sentence before, then a statement of its own. */
+const LINK_LEAD = /^(?:which|this|that)(?:'s|\s+is)?\s+(?:means|is why|why)\s+(?:that\s+)?(?=\S)/i;
+
 /** A few words, then a tool's message after a colon: "the build fails with: Module not found: Error: ...". */
 const PASTED_AFTER = /^(?:\S+\s+){0,5}?(?:fails?|failed|failing|errors?|errored|crash(?:es|ed)?|dies|died|breaks|broke|says|said|shows?|prints?|throws?|returns?)(?:\s+with)?\s*:\s*(?:[\w.]*(?:Error|Exception)\b|[A-Z][\w' ]{0,40}:\s)/;
 
