@@ -296,6 +296,10 @@ describe("capture: the shapes tune10 added", () => {
     assert.equal(first("Where we ended up: SQS for jobs, SNS for fan-out.")?.type, "decision");
     assert.equal(first("Which means every endpoint gets a request_id header.")?.type, "decision");
     assert.deepEqual(stored("Where do the secrets live?"), []);
+    assert.equal(first("Which is why we encode timestamps as ISO strings everywhere.")?.type, "decision");
+    assert.equal(first("API errors are wrapped in a problem+json body.")?.type, "decision");
+    // a participle of loss is trouble, not a practice
+    assert.equal(first("Payments are duplicated in the ledger after a webhook retry.")?.type, "problem");
     assert.deepEqual(stored("Where we landed: not sure yet, maybe SQS."), []);
   });
   test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
