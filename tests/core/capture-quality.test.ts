@@ -298,6 +298,9 @@ describe("capture: the shapes tune10 added", () => {
     assert.deepEqual(stored("Where do the secrets live?"), []);
     assert.equal(first("Which is why we encode timestamps as ISO strings everywhere.")?.type, "decision");
     assert.equal(first("API errors are wrapped in a problem+json body.")?.type, "decision");
+    // any participle needs a specific token or name: a status update is not kept
+    assert.deepEqual(stored("Dashboards are updated with the new numbers, take a look."), []);
+    assert.equal(first("Tokens are stored in plain text in the old repo, which is bad.")?.type, "problem");
     // a participle of loss is trouble, not a practice
     assert.equal(first("Payments are duplicated in the ledger after a webhook retry.")?.type, "problem");
     assert.deepEqual(stored("Where we landed: not sure yet, maybe SQS."), []);
