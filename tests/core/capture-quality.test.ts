@@ -268,6 +268,7 @@ describe("capture: the shapes tune10 added", () => {
     assert.equal(first("The Android build broke after the AGP update; pinning Gradle to 8.5 got it green again.")?.type, "solution");
     assert.equal(first("Fixed the double submits by disabling the button until the request returns.")?.type, "solution");
     assert.deepEqual(stored("I fixed the coffee machine by turning it off and on again."), []);
+    assert.equal(first("The iOS build failed after the Xcode 16 update until we bumped CocoaPods to 1.15.")?.type, "solution");
   });
   test("a plan put off and a tool's message pasted after a colon are not kept; the same trouble told in words is", () => {
     assert.deepEqual(stored("We should probably revisit the retry policy at some point."), []);

@@ -807,6 +807,12 @@ export function readSentence(sentence: string): Reading {
         // "In this repo we return errors as values": a convention whose words sound like trouble
         if (fix?.type === "decision" && (/^in (?:this|our) /.test(fix.signal) || fix.signal === "house practice")) return { kind: "capture", draft: fix };
       }
+      // "Gradle sync failed after the upgrade until we bumped the Kotlin plugin to 1.9.23": a change
+      // made to end trouble said first is its fix
+      if (r.type === "decision" && !request && UNTIL_FIX.test(s)) {
+        const fix = cueDraft(whole, boosted);
+        if (fix?.type === "solution") return { kind: "capture", draft: fix };
+      }
       // "Public endpoints are versioned in the path, never in a header": a rule said of a kind of thing is the team's
       if (r.type === "preference" && r.trigger.against && isHousePractice(s)) return { kind: "capture", draft: { ...r, type: "decision", what: cleanPhrase(s) } };
       return { kind: "capture", draft: r };
@@ -904,6 +910,8 @@ const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s
 const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
 /** Read a prompt (or any free text) and say what it would store. Pure. */
+/** Trouble, then "until we <did>": the cue reading's fix (UNTIL_DONE) names what ended it. */
+const UNTIL_FIX = /\buntil (?:we|i)\s+[a-z]+ed\b/i;
 /** "Where config lives:", "Where we landed:": a heading whose answer follows the colon. */
 const WHERE_LEAD = /^where\s+(?:(?:we|the team)\s+(?:landed|ended up|settled)|(?:[\w.-]+\s+){1,3}?(?:lives?|goes|go|sits?|belongs?|(?:is|are) kept))\s*:\s*(?=\S)/i;
 /** "Which means ...", "That's why ...": a link to the sentence before, then a statement of its own. */
