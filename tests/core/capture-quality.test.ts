@@ -260,6 +260,8 @@ describe("capture: the shapes tune10 added", () => {
     assert.deepEqual(stored("Commit messages follow no pattern at all, it's chaos."), []);
     assert.deepEqual(stored("Stack traces look like garbage in the console today."), []);
     assert.deepEqual(stored("Seems like deploys take 30 minutes now, let me check why."), []);
+    // how things are done elsewhere is no practice of ours
+    assert.deepEqual(stored("In most companies I've worked at, hotfix branches are cut from main."), []);
   });
   test("trouble at a rate or a cost is a problem; 'broke' and 'fixed X by doing Y' read the fix", () => {
     assert.equal(first("The API gateway adds about 200ms to every call on mobile.")?.type, "problem");
