@@ -23,6 +23,9 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "new6").length >= 90, "a sixth held-out set of 90+ prompts");
     assert.ok(rows.filter((r) => r.set === "new8").length >= 100, "a seventh held-out set (branch quality8) of 100+ prompts");
     assert.ok(rows.filter((r) => r.set === "new9").length >= 120, "an eighth held-out set (branch capture9) of 120+ prompts");
+    const new10 = rows.filter((r) => r.set === "new10");
+    assert.ok(new10.length >= 140 && new10.every((r) => r.split === "holdout"), "a held-out set new10 (branch corpus11) of 140+ prompts");
+    assert.ok(new10.filter((r) => !r.store).length >= new10.length / 2, "new10: at least half of it not to store");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
