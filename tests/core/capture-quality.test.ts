@@ -26,6 +26,7 @@ describe("capture quality on the labelled corpus", () => {
     const new10 = rows.filter((r) => r.set === "new10");
     assert.ok(new10.length >= 140 && new10.every((r) => r.split === "holdout"), "a held-out set new10 (branch corpus11) of 140+ prompts");
     assert.ok(new10.filter((r) => !r.store).length >= new10.length / 2, "new10: at least half of it not to store");
+    assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -49,13 +50,16 @@ describe("capture quality on the labelled corpus", () => {
       // branch quality8 read the misses of the sets above by class (not new8's), so their floors
       // were not raised with it; new8 was written first and measured twice (before, after)
       // (raised by branch capture9, which read new8's error counts by class, never its prompts)
-      new8: { precision: 0.95, recall: 0.85, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
+      // (raised again by branch capture10, which read new8's and new9's misses by class: tune data now)
+      new8: { precision: 0.95, recall: 0.95, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0.65, entityRecall: 0.9 },
       // an eighth (branch capture9): written first, measured before and once after
-      new9: { precision: 0.94, recall: 0.88, typeAccuracy: 0.92, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.84 },
+      new9: { precision: 0.94, recall: 0.94, typeAccuracy: 0.92, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.84 },
       // capture9's tuning batch: precision held at >= 0.95 on every tune set
       tune9: { precision: 0.95, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.93, entityPrecision: 0.7, entityRecall: 0.82 },
+      // capture10's tuning batch (conventions with a habitual verb, trouble with a rate or a fix, entities)
+      tune10: { precision: 0.97, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.92, entityPrecision: 0.72, entityRecall: 0.87 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
@@ -240,5 +244,79 @@ describe("capture: the shapes tune9 added", () => {
     assert.equal(first("The SSE streams disconnect every time the ingress reloads.")?.type, "problem");
     assert.equal(first("Our Docker builds take 14 minutes because of the uncached npm install.")?.type, "problem");
     assert.deepEqual(stored("We deploy only on weekdays?"), []);
+  });
+});
+
+describe("capture: the shapes tune10 added", () => {
+  const stored = (t: string) => extractCaptures(t).captures;
+  const first = (t: string) => stored(t)[0];
+  const names = (t: string) => stored(t).flatMap((c) => c.entities);
+  test("how a kind of thing is done here, said with a habitual verb, is a decision; trouble said so and a question are not", () => {
+    assert.equal(first("Proto files follow buf's style guide, one package per folder.")?.type, "decision");
+    assert.equal(first("Snapshot tests sit next to their component as *.snap files.")?.type, "decision");
+    assert.equal(first("Release branches are cut from main every Thursday.")?.type, "decision");
+    assert.equal(first("In this repo migration files look like 0001_add_users.sql.")?.type, "decision");
+    // a rule said of a kind of thing is the team's, not a taste
+    assert.equal(first("Image tags look like <app>-<sha>, never latest.")?.type, "decision");
+    assert.notEqual(first("Safari users get logged out after every deploy.")?.type, "decision");
+    assert.deepEqual(stored("Do the topic names follow some pattern?"), []);
+    assert.deepEqual(stored("Commit messages follow no pattern at all, it's chaos."), []);
+    assert.deepEqual(stored("Stack traces look like garbage in the console today."), []);
+    assert.deepEqual(stored("Seems like deploys take 30 minutes now, let me check why."), []);
+    // how things are done elsewhere is no practice of ours
+    assert.deepEqual(stored("In most companies I've worked at, hotfix branches are cut from main."), []);
+  });
+  test("trouble at a rate or a cost is a problem; 'broke' and 'fixed X by doing Y' read the fix", () => {
+    assert.equal(first("The API gateway adds about 200ms to every call on mobile.")?.type, "problem");
+    assert.equal(first("RabbitMQ consumers reconnect several times an hour in production.")?.type, "problem");
+    assert.notEqual(first("Releases happen twice a week.")?.type, "problem");
+    assert.equal(first("The Android build broke after the AGP update; pinning Gradle to 8.5 got it green again.")?.type, "solution");
+    assert.equal(first("Fixed the double submits by disabling the button until the request returns.")?.type, "solution");
+    assert.deepEqual(stored("I fixed the coffee machine by turning it off and on again."), []);
+    assert.equal(first("The iOS build failed after the Xcode 16 update until we bumped CocoaPods to 1.15.")?.type, "solution");
+  });
+  test("a plan put off and a tool's message pasted after a colon are not kept; the same trouble told in words is", () => {
+    assert.deepEqual(stored("We should probably revisit the retry policy at some point."), []);
+    assert.deepEqual(stored("tests fail with: TypeError: Cannot read properties of undefined (reading 'id')"), []);
+    assert.deepEqual(stored("here you go: [2026-11-20 08:14:55] ERROR api: upstream timed out"), []);
+    assert.equal(first("The nightly export fails with a timeout whenever the Postgres replica lags.")?.type, "problem");
+  });
+  test("a state said as the cause of trouble is the problem; a ban said of a kind of thing keeps the practice whole", () => {
+    assert.equal(first("The Swift build takes 25 minutes because the module cache is disabled on CI.")?.type, "problem");
+    assert.match(first("Migrations go in db/migrate, never in the app folder.")?.decision?.what ?? "", /db\/migrate/);
+  });
+  test("negation scope: a thing set against the chosen one (', not Stripe,') negates nothing after it", () => {
+    assert.match(first("Emails go out through Postmark, not SES, from this sprint on.")?.decision?.what ?? "", /postmark/i);
+    assert.deepEqual(stored("We didn't decide on Postmark, not yet."), []);
+  });
+  test("a cause said as 'came from', a heads-up for future sessions, 'my default is', 'we're deprecating', an instruction to prefer", () => {
+    assert.equal(first("The timeouts came from a missing index on orders.user_id; we now create it in the migration.")?.type, "solution");
+    assert.equal(first("Heads up for future sessions: the QA database is reset every Monday at 6 UTC.")?.type, "decision");
+    assert.equal(first("My default for scripts is Python with uv, not bash.")?.type, "preference");
+    assert.equal(first("We're deprecating the SOAP endpoints; they go away in June.")?.type, "decision");
+    assert.equal(first("For HTTP clients, prefer ky over axios in the frontend.")?.type, "preference");
+    assert.deepEqual(stored("Do you prefer tabs over spaces?"), []);
+  });
+  test("a heading 'Where X lives:' or 'Where we landed:' and a link 'Which means ...' hold statements; a question does not", () => {
+    assert.equal(first("Where the secrets live: Vault, one path per service, read at boot.")?.type, "decision");
+    assert.equal(first("Where we ended up: SQS for jobs, SNS for fan-out.")?.type, "decision");
+    assert.equal(first("Which means every endpoint gets a request_id header.")?.type, "decision");
+    assert.deepEqual(stored("Where do the secrets live?"), []);
+    assert.equal(first("Which is why we encode timestamps as ISO strings everywhere.")?.type, "decision");
+    assert.equal(first("API errors are wrapped in a problem+json body.")?.type, "decision");
+    // any participle needs a specific token or name: a status update is not kept
+    assert.deepEqual(stored("Dashboards are updated with the new numbers, take a look."), []);
+    assert.equal(first("Tokens are stored in plain text in the old repo, which is bad.")?.type, "problem");
+    // a participle of loss is trouble, not a practice
+    assert.equal(first("Payments are duplicated in the ledger after a webhook retry.")?.type, "problem");
+    assert.deepEqual(stored("Where we landed: not sure yet, maybe SQS."), []);
+  });
+  test("entities: no ticket keys, identifier parts or flags; a name after a verb of how a tool serves", () => {
+    assert.deepEqual(names("We decided to host the docs on Netlify, see DOCS-42."), ["netlify"]);
+    assert.ok(!names("Env vars are prefixed with SVC_ and validated at boot, from now on.").includes("svc"));
+    assert.ok(names("From now on uploads are scanned by Sophos before they reach the bucket.").includes("sophos"));
+    // a person after a verb of talk is no tool
+    assert.ok(!names("Talked to Marco: from now on invoices are rendered with Typst.").includes("marco"));
+    assert.ok(names("Talked to Marco: from now on invoices are rendered with Typst.").includes("typst"));
   });
 });

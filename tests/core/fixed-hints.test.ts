@@ -35,6 +35,7 @@ const ONLY: [string, string][] = [
   ["cured", "the pool size cured it"],
   ["trick", "the pool size did the trick"],
   ["away", "the errors went away"],
+  ["around", "we worked around the bug"],
   ["gone", "the errors are gone"],
   ["disappeared", "the errors disappeared"],
   ["longer", "it no longer crashes"],

@@ -1,5 +1,5 @@
 import { devTalk } from "../dev-words.ts";
-import { NEGATED, type SignalType } from "./signals.ts";
+import { negatedBefore, type SignalType } from "./signals.ts";
 
 // The second reading of a sentence, for the ones no trigger phrase of signals.ts matched: people
 // state a decision, a rule, a preference, a problem or its fix in far more wordings than phrase
@@ -52,7 +52,7 @@ const CODE_TOKEN = /`[^`]{1,80}`|\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z][A-Za-z0-9]*
 const CHOSE =
   /\b(?:decided|decide|decision|concluded|consensus|agreed|settled|verdict|landed on|(?:aligned|converged|standardi[sz]ed) on|went with|gone with|(?<!keep\s)going with|gonna (?:use|go with|switch to|move to)|opted (?:for|to)|chose|chosen|picked|voted (?:for|to)|(?:team|we|everyone)\s+voted\b(?=\s*[:—–-])|signed off on|approved|outcome|resolution|(?:our|the|my|final)\s+(?:choice|pick|answer|call)\b|said yes to|(?:we|team|everyone)\s+committed to|action items?\b(?=[^.:]{0,40}(?:\bis\b|\bare\b|:))|decisions\b(?=[^.:;]{0,40}:)|green[- ]?lit|gave (?:it )?the green light|thumbs up (?:on|for|to))\b/i;
 /** A note for later: "note: the mobile team uses Kotlin Multiplatform", "heads up for later: ...". */
-const NOTE = /^(?:heads[- ]up(?:\s+for\s+later)?|note(?:\s+for\s+(?:later|next time|the future|future sessions?|future reference|you|claude))?|for later|for next time|for future sessions?|nb|n\.b\.)\s*:\s*(?=\S)/i;
+const NOTE = /^(?:heads[- ]up(?:\s+for\s+(?:later|next time|the future|future sessions?))?|note(?:\s+for\s+(?:later|next time|the future|future sessions?|future reference|you|claude))?|for later|for next time|for future sessions?|nb|n\.b\.)\s*:\s*(?=\S)/i;
 /**
  * The user taking up what the assistant proposed, in so many words: "yes, do it the way you
  * suggested", "sounds good, go with your plan". A bare "ok" or "sounds interesting" is not.
@@ -79,7 +79,7 @@ const MUST = /(?<=\S\s+)\bmust\b/i;
 const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
 const CHANGE =
-  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
+  /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:we|i)(?:'re| are|'ve| have)?\s+deprecat(?:ing|ed)\s+(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
   /\b(?:is|are)\s+(?:gone|dead|retired|removed|deprecated)\b|\b(?:is|are)\s+(?:(?![a-z]+ing\s)[\w.-]+\s+)?now\b|\b(?:is|are|'re|'m|am)\s+(?:now\s+|officially\s+|fully\s+)*(?:on|using)\s+/i;
@@ -97,13 +97,13 @@ const NEVER_RULE =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,3}?never\s+(?:go|goes|live|lives|get|gets|touch|touches|run|runs|ship|ships|leave|leaves|call|calls|talk|talks|log|logs|land|lands|merge|merges|hit|hits|store|stores|contain|contains|depend|depends|import|imports|reach|reaches|expose|exposes|stay|stays|end up|bypass|bypasses|skip|skips)\b|^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,6}?(?:is|are)\s+never\s+[a-z]{3,}ed\b/i;
 /** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
 const NOT_DOING =
-  /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)(?:'re| are|'ll| will)?\s+(?:staying|stay|keeping|keep|steering|steer)\s+(?:away|clear)\s+(?:from|of)\s+(?!(?:it|this|that|them)\b)(?=\S)|^(?!(?:i|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+)?(?:[\w.-]+\s+){1,3}?(?:won't|will not)\s+(?:support|get|have|ship with|include|offer)\s+(?!(?:it|this|that|them|any(?:thing)?|much|a chance|there|far|long)\b)(?=\S)/i;
+  /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)(?:'re| are|'ll| will)?\s+(?:staying|stay|keeping|keep|steering|steer)\s+(?:away|clear)\s+(?:from|of)\s+(?!(?:it|this|that|them)\b)(?=\S)|^(?!(?:i|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+)?(?:[\w.-]+\s+){1,3}?(?:doesn't|does not|don't|do not)\s+(?:get|use|have|ship with|include|need|take)\s+(?!(?:it|this|that|them)\b)[^.;,]{2,40}?,?\s+(?:ever|at all|period)\b|^(?!(?:i|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+)?(?:[\w.-]+\s+){1,3}?(?:won't|will not)\s+(?:support|get|have|ship with|include|offer)\s+(?!(?:it|this|that|them|any(?:thing)?|much|a chance|there|far|long)\b)(?=\S)/i;
 /**
  * A plan stated as the team's, with the thing it names: "the plan is to put jobs on SQS", "we'll be
  * using Turso for ...", "the rewrite will be in Kotlin", "Postgres it is".
  */
 const PLAN =
-  /\b(?:the|our) plan is (?:to|that)\b|\b(?:we'll|we will|we're going to|we are going to|we're gonna)\s+(?:be\s+)?(?:using|use|host|hosting|run|running|deploy|deploying|build|building|put|putting|store|storing|go with|adopt|adopting|switch to|move to|standardi[sz]e on)\b|\bwill be (?:in|built (?:with|on|in)|written in|done (?:in|with)|hosted on|powered by)\b|^[\w.-]+(?:\s+[\w.-]+)?\s+it is\b/i;
+  /\b(?:the|our) plan is (?:to|that)\b|\b(?:we'll|we will|we're going to|we are going to|we're gonna)\s+(?:be\s+)?(?:using|use|host|hosting|run|running|deploy|deploying|build|building|put|putting|store|storing|go with|adopt|adopting|switch to|move to|standardi[sz]e on)\b|\b(?:we're|we are)\s+(?:putting|hosting|running|building|standardi[sz]ing)\s+(?!(?:it|this|that|them)\b)[^.;]{1,60}?\s+(?:on|onto|in|with)\s+(?=\S)|\bwill be (?:in|built (?:with|on|in)|written in|done (?:in|with)|hosted on|powered by)\b|^[\w.-]+(?:\s+[\w.-]+)?\s+it is\b/i;
 /** The team's one place or default for a thing: "the canonical place for runbooks is ...", "our default region is ...". */
 const CANONICAL = /^(?:the|our)\s+(?:canonical|default|official|standard|single|preferred|go-to)\s+(?:place|region|tool|way|format|location|home|source|store|registry|channel|repo|repository|branch|language|runtime|database|queue|provider)\b(?:\s+(?:for|of)\s+[^.;]{1,60}?)?\s+(?:is|are)\s+(?=\S)/i;
 /** A practice named by its use: "Redis INCR with a TTL per user is how we count API calls". */
@@ -127,6 +127,33 @@ const HOUSE_IS = /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:t
 /** "Timestamps in the API are always ISO 8601": an always-statement with a specific token (not "logs are always noisy"). */
 const ALWAYS_SO =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there|my|your)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:in (?:the|our|this) [\w.-]+\s+)?(?:is|are)\s+always\s+(?!(?:slow|broken|failing|flaky|down|late|red|wrong|stale|empty|missing|a pain|annoying|busy|full|noisy|the first|the last)\b)/i;
+/**
+ * How a kind of thing is done here, said with a habitual verb and no "in this repo": "Kafka topic
+ * names follow domain.entity.event", "Storybook stories sit next to their component", "Hotfix
+ * branches are cut from the latest release tag". The subject is a kind of thing (a plural), never
+ * a person; trouble said this way ("Safari users get logged out") is read as a problem instead.
+ */
+const HABIT =
+  /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?:here\s+|for\s+(?:the\s+|each\s+|every\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+)?(?<verb>follow\s+(?!(?:no|none|whatever|nothing|up|through|along)\b)|look\s+like\s+|get\s+(?:a|an|one|their own)\s+(?=[^.;]*(?:`|\b[a-z]+_[a-z0-9_]+\b))|(?:sit|live)\s+(?:next to|beside|alongside|in|under|inside)\s+|go\s+(?:in|into|under|inside)\s+|are\s+(?:always\s+)?(?:cut|squashed|rebased|read|loaded|generated|versioned|prefixed|suffixed|typed|named|written|kept|deleted|stored|tagged|pinned|declared|defined|documented|grouped|placed|put|published|released|deployed|merged|reviewed|approved|signed|scheduled|validated|linted|formatted|encrypted|hashed|exported|imported|compiled|bundled|minified|seeded|mocked)\s+(?:from|on|in|with|as|after|by|into|under|per|only)\s+)/i;
+/** The same with any participle ("API errors are wrapped in a problem+json body"): only with a specific token or name. */
+const HABIT_DONE =
+  /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?<verb>are\s+(?:always\s+)?[a-z]{3,}(?<!need|feed|speed|seed)ed\s+(?:from|on|in|with|as|after|by|into|under|per|only)\s+)/i;
+
+/** Whether a sentence states how a kind of thing is done here (HABIT), whatever else it holds. */
+export function isHousePractice(s: string): boolean {
+  const m = HABIT.exec(s) ?? HABIT_DONE.exec(s);
+  return m !== null && !troubleInPredicate(s, m);
+}
+
+/** Trouble in what a practice says of its subject ("API errors are wrapped ..." names errors, and is no trouble). */
+function troubleInPredicate(s: string, m: RegExpExecArray): boolean {
+  return TROUBLE.test(s.slice(m.index + m[0].length - (m.groups?.verb?.length ?? m[0].length)));
+}
+
+/** A practice the team keeps everywhere: "we store money as integer cents everywhere". */
+const WE_EVERYWHERE =
+  /\b(?:we|the team)\s+(?:always\s+)?(?:store|keep|write|log|name|version|tag|deploy|run|host|build|represent|encode|format|send|return|validate|sign|hash|encrypt)\s+(?!(?:it|this|that|them)\b)[^.;]{2,60}?\s+(?:everywhere|across (?:all|the|every)|in (?:all|every)|for (?:all|every))\b/i;
+
 /** Who alone may do a thing, or what the team holds to: "Only the platform team may change the VPC", "for CSS we stick to BEM". */
 const ONLY_OR_STICK =
   /^only\s+(?:the\s+)?[\w.-]+(?:\s+[\w.-]+){0,3}?\s+(?:may|can|is allowed to|are allowed to|gets? to)\s+(?=\S)|\b(?:we|the team)\s+(?:always\s+)?(?:stick|stay|keep)\s+(?:to|with)\s+(?!(?:it|this|that|them|the plan|the schedule)\b)(?=\S)/i;
@@ -137,15 +164,18 @@ const GETS_NEW =
   /\b(?:is|are)\s+getting\s+(?:a|an|its own|their own)\s+(?:[\w.-]+\s+){0,2}?(?:layer|gateway|api|cache|queue|index|endpoint|service|database|db|proxy|frontend|backend|sdk|client|schema|pipeline|worker|cluster|replica|read replica|cdn|search|store)s?\b|\b(?:we're|we are|we'll|we will)\s+(?:exposing|serving|publishing|shipping|offering)\s+[^.;]{1,40}?\s+(?:over|via|through)\s+(?=\S)/i;
 /** When alone a thing may happen: "Production deploys happen only between 9 and 16 on weekdays". */
 const ONLY_WHEN =
-  /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:happen|happens|run|runs|go out|goes out|ship|ships|are allowed|is allowed|can happen)\s+only\s+(?:between|on|from|after|before|during|in|via|through|with)\b/i;
+  /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){1,3}?(?:happen|happens|run|runs|go out|goes out|ship|ships|are allowed|is allowed|can happen)\s+(?:only\s+(?:between|on|from|after|before|during|in|via|through|with)\b|(?:on|between|during)\s+[^.;,]{2,40}?\s+only\b)/i;
 /** The user's own taste. */
 const LIKE =
-  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style) is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
+  /\b(?:personally,?\s+i\s+(?:go for|use|want|like|prefer)|i (?:really |strongly |much |tend to |usually |generally |always )?(?:like|love|dislike|hate|prefer|favou?r|go for)|i (?:really )?(?:don't|do not) (?:like|love|want)|i(?:'m| am) (?:a (?:big |huge )?fan of|not a fan of)|for me (?:is|it's|it is) better|i want (?!you\b|to\b|claude\b)|i(?:'d| would) like (?!you\b|to\b)|my (?:personal )?(?:preference|taste|style|default|go-to)(?:\s+for\s+[^.;,]{1,30}?)? is|i find\b[^.;]{1,40}\b(?:easier|better|clearer|cleaner|nicer|simpler|more readable)|(?:i'm|im|i am)\s+(?:more\s+|most\s+)?(?:comfortable|at home|happier)\s+with|i(?:'d| would)\s+go\s+with)\b/i;
+/** A taste said as an instruction: "For logging, prefer structured logs with pino over console.log". */
+const PREFER_OVER =
+  /^(?:(?:for|in|with|when)\s+[^,;]{1,40},\s*)?(?:please\s+)?(?:always\s+)?prefer\s+(?=[^.;]{2,80}?\s+(?:over|to|instead of|rather than)\s+\S)/i;
 /** A standing instruction to the assistant: "when you write commit messages keep them ...". */
 const STANDING = /^(?:when(?:ever)?|every time|each time|any time)\s+you\b/i;
 /** A fix, said any way: "…, solved", "resolved X by …", "X did the trick", "… so we cached ETags", "went from 3s to 200ms". */
 export const FIXED =
-  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split|tun|lower|shrank|shrunk|capp|batch|index|shard)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s|[a-z]{3,}ed\s|(?:built|made|set|put|cut|wrote|split|ran|threw|took|gave)\s)|\bwas\s+~?\d[\d.,]*\s?(?:ms|s|mb|gb|kb|%|x|minutes?|seconds?)?\b[^.;]{0,80}?,\s*now\s+(?:it's|it is|its|we're at|down to|at|only)\s+~?\d|\blet (?:it|them|the [\w-]+(?: [\w-]+)?) (?:finish|complete|pass|succeed|start|through)\b|\bstopped (?:the [\w-]+ )?(?:restarting|crashing|failing|timing out|leaking|hanging|flapping|crashlooping|rejecting|refusing|dropping|erroring|throwing)\b|\bmade (?:it|them|the [\w-]+) (?:\d+(?:\.\d+)?x\s+)?(?:pass|work|stable|reliable|faster|quicker|smaller|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+|back\s+)?(?:under|below|to) ~?\d|\bgot (?:it|them|things|the [\w-]+) (?:moving|working|running|going|flowing) again\b|\bgot (?:it|them|things) (?:moving|working|running|going|flowing)\b|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:stopped|ended|eliminated|prevented|removed) the (?:[\w-]+\s+)?(?:evictions?|errors?|crash(?:es)?|timeouts?|leaks?|restarts?|failures?|spikes?|duplicates?|warnings?|oom\w*|drops|lag|flakiness|deadlocks?|retries|outages?|kills)\b|\bcut (?:it|them|this|that|the [\w-]+(?: [\w-]+)?) (?:down )?(?:to|from|by|in half)\b|\bthe (?:fix|solution|workaround|remedy)(?: for [^.;:]{1,60}?)? (?:was|is) (?:to\s+)?(?!(?:in|under|ready|merged|deployed|done|coming|pending|landing|still|not|being|on)\b)|^workaround(?: for [^.;:]{1,60}?)?\s*:\s*(?=\S)|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
+  /\b(?:so|and|then)\s+(?:we|i)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split|tun|lower|shrank|shrunk|capp|batch|index|shard)\w*\s)|\b(?:went|got|came|dropped|fell)\s+(?:down\s+)?from\s+\d[\w.]*\s+to\s+\d|\buntil (?:we|i|they)\s+(?=(?:add|enabl|switch|set|bump|rais|increas|reduc|remov|clos|mov|turn|disabl|upgrad|downgrad|pinn|cach|rewr|replac|configur|restart|limit|wrapp|split)\w*\s|[a-z]{3,}ed\s|(?:built|made|set|put|cut|wrote|split|ran|threw|took|gave)\s)|\bwas\s+~?\d[\d.,]*\s?(?:ms|s|mb|gb|kb|%|x|minutes?|seconds?)?\b[^.;]{0,80}?,\s*now\s+(?:it's|it is|its|we're at|down to|at|only)\s+~?\d|\blet (?:it|them|the [\w-]+(?: [\w-]+)?) (?:finish|complete|pass|succeed|start|through)\b|\bstopped (?:the [\w-]+ )?(?:restarting|crashing|failing|timing out|leaking|hanging|flapping|crashlooping|rejecting|refusing|dropping|erroring|throwing)\b|\bmade (?:it|them|the [\w-]+) (?:\d+(?:\.\d+)?x\s+)?(?:pass|work|stable|reliable|faster|quicker|smaller|go away)|\b(?:got|brought|took) (?:it|them|this|that) (?:down\s+|back\s+)?(?:under|below|to) ~?\d|\bgot (?:it|them|things|the [\w-]+) (?:moving|working|running|going|flowing) again\b|\bgot (?:it|them|things) (?:moving|working|running|going|flowing)\b|\b(?:stopped|ended|killed) (?:it|them|this|that)\b|\b(?:stopped|ended|eliminated|prevented|removed) the (?:[\w-]+\s+)?(?:evictions?|errors?|crash(?:es)?|timeouts?|leaks?|restarts?|failures?|spikes?|duplicates?|warnings?|oom\w*|drops|lag|flakiness|deadlocks?|retries|outages?|kills)\b|\bcut (?:it|them|this|that|the [\w-]+(?: [\w-]+)?) (?:down )?(?:to|from|by|in half)\b|\bthe (?:fix|solution|workaround|remedy)(?: for [^.;:]{1,60}?)? (?:was|is) (?:to\s+)?(?!(?:in|under|ready|merged|deployed|done|coming|pending|landing|still|not|being|on)\b)|^workaround(?: for [^.;:]{1,60}?)?\s*:\s*(?=\S)|\b(?:fixed|fixes|fixing|solved|solves|resolved|resolves|cured|did the trick|sorted it|went away|are gone|is gone|disappeared|stopped (?:happening|failing|crashing)|works now|(?:it's|it is|all) fine now|worked around|and (?:it's|it is) fine|no longer (?:fails|crashes|happens|times out))\b/i;
 /**
  * Words one of which every match of FIXED holds, lower-cased: each of its alternatives names one
  * ("so", "and", "then" before "we"; "from"; "until"; "now"; ...; "fix" in fixed, fixes, fixing;
@@ -155,7 +185,7 @@ export const FIXED =
  */
 export const FIXED_HINTS: readonly string[] = [
   "so", "and", "then", "from", "until", "now", "let", "stopped", "made", "got", "brought", "took", "ended", "killed", "eliminated",
-  "prevented", "removed", "cut", "fix", "workaround", "remedy", "cured", "trick", "away", "gone", "disappeared", "longer",
+  "prevented", "removed", "cut", "fix", "workaround", "remedy", "cured", "trick", "away", "around", "gone", "disappeared", "longer",
 ];
 
 /** Whether a sentence may hold a match of FIXED (it holds one of FIXED_HINTS). */
@@ -164,17 +194,21 @@ export function mayBeFixed(s: string): boolean {
   return FIXED_HINTS.some((h) => lower.includes(h));
 }
 
+/** A fix with how it was done: "Fixed the duplicate webhook handling by storing the event id ...". */
+const FIXED_BY = /\b(?:fixed|solved|resolved|worked around|cured|sorted out)\s+(?!(?:it|this|that|them)\b)[^.;]{3,80}?\s+by\s+(?:[a-z]+ing|adding|using|setting)\b/i;
 /** What was done to fix it. */
 const ACTION =
   /\b(?:add(?:ed|ing)|enabl(?:ed|ing)|switch(?:ed|ing)|set(?:ting)?|bump(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|remov(?:ed|ing)|clos(?:ed|ing)|mov(?:ed|ing)|turn(?:ed|ing) on|turn(?:ed|ing) off|disabl(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing)|pinn(?:ed|ing)|cach(?:ed|ing)|rewr(?:ote|iting)|replac(?:ed|ing)|configur(?:ed|ing)|restart(?:ed|ing)|limit(?:ed|ing)|wrapp(?:ed|ing)|split(?:ting)?|capp(?:ed|ing)|built with|preload(?:ed|ing))\b|\b(?:we|i)\s+now\s+(?!have\b|know\b|see\b|think\b)\w+/i;
 /** A fix's own clause: what was done, said first ("raising it to 8 ...", "we split it into batches", "so we now reindex"). */
 const FIX_CLAUSE =
-  /^(?:and\s+|so\s+|then\s+)?(?:(?:we|i)\s+(?:(?:now|then|just|finally)\s+(?!(?:have|know|see|think|need|want|wait)\b)(?=[a-z]{3,}\s)|(?=[a-z]+ed\s)|(?=(?:set|split|cut|put|moved|pinned|bumped|capped|swapped|added|rewrote|gave|made)\s))|(?=[a-z]{3,}ing\s)|(?=(?:added|bumped|raised|set|pinned|moved|swapped|capped|lowered|increased|reduced|switched|split|trimmed|enabled|disabled|upgraded|downgraded|replaced|removed|inlined|bundled|reindexed|sharded|batched|cached|limited|wrapped|restarted|reconfigured|tuned|patched|reverted|allowlisted|whitelisted)\s))(?:[a-z]+\s+){0,2}?(?:add(?:ed|ing)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|set(?:ting)?|split(?:ting)?|trimm(?:ed|ing)|trim|pinn(?:ed|ing)|pin|mov(?:e|ed|ing)|switch(?:ed|ing)?|swapp(?:ed|ing)|swap|reindex(?:ed|ing)?|rewr(?:ote|ite|iting)|replac(?:e|ed|ing)|enabl(?:e|ed|ing)|disabl(?:e|ed|ing)|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|dropp(?:ed|ing)|capp(?:ed|ing)|cap|limit(?:ed|ing)?|batch(?:ed|ing)?|cach(?:e|ed|ing)|shard(?:ed|ing)?|inlin(?:e|ed|ing)|bundl(?:e|ed|ing)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|restart(?:ed|ing)?|reconfigur(?:e|ed|ing)|configur(?:e|ed|ing)|tun(?:e|ed|ing)|patch(?:ed|ing)?|revert(?:ed|ing)?|wrapp(?:ed|ing)|turn(?:ed|ing)\s+(?:on|off)|sampl(?:e|ed|ing)|reduc(?:e|ed|ing)|remov(?:e|ed|ing)|allowlist(?:ed|ing)?|whitelist(?:ed|ing)?|put(?:ting)?|us(?:e|ed|ing)|write|wrote|writ(?:e|ing)|run(?:ning)?|ran|stream(?:ed|ing)?|retr(?:y|ied|ying)|dedup(?:e|ed|ing)?|index(?:ed|ing)?|narrow(?:ed|ing)?|shorten(?:ed|ing)?|lengthen(?:ed|ing)?|extend(?:ed|ing)?|loosen(?:ed|ing)?|tighten(?:ed|ing)?|throttl(?:e|ed|ing)|debounc(?:e|ed|ing)|paginat(?:e|ed|ing)|compress(?:ed|ing)?|migrat(?:e|ed|ing)|split(?:ting)?|gave|giv(?:e|ing)|made|mak(?:e|ing)|scal(?:e|ed|ing)\s+(?:up|out|down))\b/i;
+  /^(?:and\s+|so\s+|then\s+)?(?:(?:we|i)\s+(?:(?:now|then|just|finally)\s+(?!(?:have|know|see|think|need|want|wait)\b)(?=[a-z]{3,}\s)|(?=[a-z]+ed\s)|(?=(?:set|split|cut|put|moved|pinned|bumped|capped|swapped|added|rewrote|gave|made)\s))|(?=[a-z]{3,}ing\s)|(?=(?:added|bumped|raised|set|pinned|moved|swapped|capped|lowered|increased|reduced|switched|split|trimmed|enabled|disabled|upgraded|downgraded|replaced|removed|inlined|bundled|reindexed|sharded|batched|cached|limited|wrapped|restarted|reconfigured|tuned|patched|reverted|allowlisted|whitelisted)\s))(?:[a-z]+\s+){0,2}?(?:add(?:ed|ing)?|rais(?:e|ed|ing)|bump(?:ed|ing)?|set(?:ting)?|split(?:ting)?|trimm(?:ed|ing)|trim|pinn(?:ed|ing)|pin|mov(?:e|ed|ing)|switch(?:ed|ing)?|swapp(?:ed|ing)|swap|reindex(?:ed|ing)?|rewr(?:ote|ite|iting)|replac(?:e|ed|ing)|enabl(?:e|ed|ing)|disabl(?:e|ed|ing)|increas(?:e|ed|ing)|decreas(?:e|ed|ing)|lower(?:ed|ing)?|dropp(?:ed|ing)|capp(?:ed|ing)|cap|limit(?:ed|ing)?|batch(?:ed|ing)?|cach(?:e|ed|ing)|shard(?:ed|ing)?|inlin(?:e|ed|ing)|bundl(?:e|ed|ing)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|restart(?:ed|ing)?|reconfigur(?:e|ed|ing)|configur(?:e|ed|ing)|tun(?:e|ed|ing)|patch(?:ed|ing)?|revert(?:ed|ing)?|wrapp(?:ed|ing)|turn(?:ed|ing)\s+(?:on|off)|sampl(?:e|ed|ing)|convert(?:ed|ing)?|shar(?:e|ed|ing)|roll(?:ed|ing)?\s+back|point(?:ed|ing)?|order(?:ed|ing)?|strip(?:ped|ping)?|reduc(?:e|ed|ing)|remov(?:e|ed|ing)|allowlist(?:ed|ing)?|whitelist(?:ed|ing)?|put(?:ting)?|us(?:e|ed|ing)|write|wrote|writ(?:e|ing)|run(?:ning)?|ran|stream(?:ed|ing)?|retr(?:y|ied|ying)|dedup(?:e|ed|ing)?|index(?:ed|ing)?|narrow(?:ed|ing)?|shorten(?:ed|ing)?|lengthen(?:ed|ing)?|extend(?:ed|ing)?|loosen(?:ed|ing)?|tighten(?:ed|ing)?|throttl(?:e|ed|ing)|debounc(?:e|ed|ing)|paginat(?:e|ed|ing)|compress(?:ed|ing)?|migrat(?:e|ed|ing)|split(?:ting)?|gave|giv(?:e|ing)|made|mak(?:e|ing)|scal(?:e|ed|ing)\s+(?:up|out|down))\b/i;
+/** A fix said as what is done now: "we now create it in the migration". */
+const WE_NOW = /^(?:and\s+|so\s+|then\s+)?(?:we|i)\s+now\s+(?!(?:have|know|see|think|need|want|wait|understand|get|believe)\b)[a-z]{3,}\s/i;
 /** Trouble or its cause in a sentence's first part: what a fix clause after it fixes. */
-const CAUSE = /\b(?:because|since(?!\s+(?:then|\d))|due to|caused by|root cause|kept\s+[a-z]+ing|keeps?\s+[a-z]+ing|were\s+[a-z]+ing|was\s+[a-z]+ing)\b/i;
+const CAUSE = /\b(?:because|since(?!\s+(?:then|\d))|due to|caused by|root cause|came from|comes from|traced (?:it |them )?(?:back )?to|turned out to be|kept\s+[a-z]+ing|keeps?\s+[a-z]+ing|were\s+[a-z]+ing|was\s+[a-z]+ing)\b/i;
 /** The fix said with its result: the latency "smoothed out", "it runs clean now", "they're gone", "got them delivered". */
 const FIX_RESULT =
-  /\b(?:smooth(?:ed|s)? (?:it |them |things )?out|even(?:ed|s)? (?:it |them |things )?out|runs? (?:clean|fine|green)|pass(?:es)? (?:reliably|consistently|again|now)|(?:they're|they are|it's|it is) (?:gone|back to normal|fine now|stable now)|back to normal (?:speed|times?)|got (?:it|them) (?:delivered|through|passing|green|stable)|(?:the )?(?:errors?|timeouts?|crashes|failures|drops|duplicates|warnings|alerts) (?:stopped|went away|are gone|disappeared)|(?:the )?counts? match(?:es)?|(?:got|brought|took) (?:it|them) (?:down\s+|back\s+)?(?:under|below) (?:a|one) (?:second|minute)|(?:brought|got|put|took) (?:us|it|them|things) back (?:under|below|within|to))\b/i;
+  /\b(?:smooth(?:ed|s)? (?:it |them |things )?out|even(?:ed|s)? (?:it |them |things )?out|runs? (?:clean|fine|green)|pass(?:es)? (?:reliably|consistently|again|now)|(?:they're|they are|it's|it is) (?:gone|back to normal|fine now|stable now)|back to normal (?:speed|times?)|got (?:it|them) (?:delivered|through|passing|green|stable|building|running|working)|(?:the )?(?:errors?|timeouts?|crashes|failures|drops|duplicates|warnings|alerts) (?:stopped|went away|are gone|disappeared)|(?:the )?counts? match(?:es)?|(?:got|brought|took) (?:it|them) (?:down\s+|back\s+)?(?:under|below) (?:a|one) (?:second|minute)|(?:brought|got|put|took) (?:us|it|them|things) back (?:under|below|within|to))\b/i;
 /** A number cut by what was done: "Got the test suite from 9 minutes down to 2 by running ...". */
 const CUT_FROM_TO = /\b(?:got|brought|took|cut|dropped|shrank|reduced)\s+(?:[\w.-]+\s+){1,4}?from\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+(?:down\s+)?to\s+~?\d[\w.]*(?:\s+[a-z]+)?\s+by\s+(?=[a-z]+ing\b)/i;
 /** A state that lasted until what was done: "PDFs rendered with the wrong fonts until we bundled the fonts". */
@@ -196,7 +230,8 @@ export function troubleThenFix(s: string): CueReading | null {
   if (cs.length < 2) return null;
   for (let i = 1; i < cs.length; i++) {
     const c = cs[i]!;
-    if (!FIX_CLAUSE.test(c.text)) continue;
+    // "...; we now create it in the migration": what is done now, whatever its verb
+    if (!FIX_CLAUSE.test(c.text) && !WE_NOW.test(c.text)) continue;
     const rest = s.slice(c.start);
     // the fix names what it did and what came of it, or a setting or a number
     if (!(FIX_RESULT.test(rest) || FIXED.test(rest) || /\d|[_.=]\w|`/.test(rest) || /^(?:and\s+|so\s+)?(?:we|i)\s+now\b/i.test(c.text))) continue;
@@ -213,7 +248,7 @@ export function troubleThenFix(s: string): CueReading | null {
 const ENDED_BY = /\b(?:went away|disappeared|vanished|stopped|(?:is|are) gone)\s+(?:once|after|when)\s+(?:we|i)\s+[a-z]+ed\b/i;
 /** Trouble, in the words of developer talk. */
 const TROUBLE =
-  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|oom(?:ed|killed)?|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|sluggish|laggy|janky|unresponsive|(?:drop|die|disconnect|restart|reset|crash|fail|hang)s?\s+(?:every time|whenever|each time|randomly|constantly|all the time)|takes?\s+~?\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?|minutes?|hours?)\s+(?:because|due to|since)|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?)\b/i;
+  /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|broke|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|ooms?|oom(?:ed|killed)|which is (?:bad|terrible|awful|a problem|wrong|risky|dangerous|insecure|not great|not ok)|(?:is|are|get|gets|got|were|was)\s+(?:duplicated|lost|truncated|overwritten|mangled|garbled|double[- ]counted)|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|sluggish|laggy|janky|unresponsive|(?:drop|die|disconnect|restart|reset|crash|fail|hang)s?\s+(?:every time|whenever|each time|randomly|constantly|all the time)|takes?\s+~?\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?|minutes?|hours?)\s+(?:because|due to|since)|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?|adds?\s+(?:about\s+|roughly\s+|around\s+|over\s+|up to\s+|~)?\d[\d.,]*\s?(?:ms|s|secs?|seconds?)\s+to\s+(?:every|each|all)|(?:hours|minutes|days)\s+late|(?<=\b(?:goes|go|went|turns?|turned)\s)(?:yellow|red|unhealthy|offline|read-only)|falls?\s+(?:about\s+|up to\s+|~)?\d[\w.]*\s+(?:seconds?|minutes?|hours?|s|ms)\s+behind|evicts?|overruns?|doubles\s+(?:its|their|in))\b/i;
 
 /**
  * A measure of the system at a level that hurts: "our p99 jumped to 2.4s", "database CPU sits at
@@ -222,13 +257,30 @@ const TROUBLE =
  */
 const METRIC =
   /\b(?:p9\d|p50|latency|cold starts?|cpu|memory|ram|heap|builds?|deploys?|suite|pipeline|startup|start-up|boot time|load times?|response times?|page loads?|ttfb)\b[^.;]{0,40}?\b(?:is|are|was|were|takes?|took|sits?|sat|jump(?:s|ed)? to|spik(?:e|es|ed) to|climb(?:s|ed)? to|went up to|peaks? at|peaked at|hovers? (?:at|around)|pinned at|stuck at|averages?)\s+(?:at\s+|around\s+|about\s+|over\s+|nearly\s+|~)?\d+(?:\.\d+)?\s?(?:ms|s|secs?|seconds?|minutes?|mins?|hours?|%|gb|mb)(?![\w])/i;
+/** A thing that takes minutes or hours: "Our Terraform plans take 20 minutes for the network stack". */
+const TAKES_LONG = /\btakes?\s+(?:about\s+|around\s+|over\s+|nearly\s+|almost\s+|~)?\d+(?:\.\d+)?\s?(?:minutes?|mins?|hours?|hrs?)\b/i;
+/** Trouble that comes back at a rate: "Kafka consumers rebalance several times an hour". */
+const REPEATS = /\btimes\s+(?:an?|per|every)\s+(?:hour|day|week|minute|night)\b|\btwice\s+(?:an?|per)\s+(?:hour|minute)\b|\bevery few (?:minutes|hours|days)\b/i;
+/** A rate that is a schedule, not a symptom: "releases happen twice a week". */
+const SCHEDULED = /\b(?:happen|happens|deploy|deploys|deployed|ship|ships|release|releases|released|publish|publishes|rotate|rotates|rotated|back(?:ed)? up|backups?|scheduled|syncs?|runs? (?:at|on)|we|i|our team)\b/i;
 /** A symptom that goes on: "the consumers keep rebalancing", "it's blocking every merge". */
 const ONGOING = /\b(?:keeps?|kept)\s+(?!(?:an? eye|track|in mind|going|trying|working|using|getting|asking|saying|telling|coming back to)\b)(?:re)?[a-z]{3,}ing\b|\b(?:it's|it is|is|are)\s+(?:blocking|killing|hurting|eating)\s+(?:every|our|the|all)\b/i;
 /** A number that is a limit, target or setting, not a symptom. */
 const TARGET = /\b(?:timeout|ttl|limit|budget|target|goal|max|maximum|min|minimum|interval|window|retention|threshold|slo|sla|should|must|needs? to|under|below|within|fine|ok|okay|acceptable|good enough|expected|normal|fast enough|down from|improved|better)\b/i;
 
 /** A sentence whose subject is a thing (the, our, a plural noun), not a person (I, we, you). */
-const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
+const TROUBLE_SUBJECT = /^(?!(?:i|we|you|i'm|we're|you're|it|this|that|he|she|they|my|your)\b)(?:the|our|their|some|all|every|most|\p{L}+s|\p{L}+\s+(?:\p{L}+\s+)?\p{L}+(?:s|ies)(?=\s+(?!(?:is|was|says|said|thinks|wants|likes|needs|asked|asks)\b)))\b/iu;
+
+/** Cues that describe how things are (not a choice, a rule or a taste): a cause when said after "because". */
+const STATE_CUES: ReadonlySet<RegExp> = new Set([HANDLED, STACK, NOW_STATE, UNIVERSAL, HABIT, HABIT_DONE, HOUSE_IS, ALWAYS_SO, NAMING_CASE]);
+
+/** Whether position `at` lies in a "because/since/due to" clause after a clause of trouble. */
+function causeBefore(s: string, at: number): boolean {
+  const cause = /\b(?:because|since|due to|as)\s/i.exec(s);
+  if (cause === null || cause.index >= at) return false;
+  const before = s.slice(0, cause.index + cause[0].length);
+  return TROUBLE.test(before) || TAKES_LONG.test(before) || METRIC.test(before);
+}
 
 const CUES: readonly Cue[] = [
   { type: "decision", re: CHOSE, base: 0.7 },
@@ -238,6 +290,7 @@ const CUES: readonly Cue[] = [
   { type: "preference", re: FORBID, base: 0.7, against: true },
   { type: "preference", re: LIKE, base: 0.65, needsTopic: true },
   { type: "preference", re: STANDING, base: 0.6 },
+  { type: "preference", re: PREFER_OVER, base: 0.65, needsTopic: true, hint: /prefer/i },
   { type: "decision", re: MUST, base: 0.6 },
   { type: "decision", re: CONTRAST, base: 0.6, needsSpecific: true },
   { type: "decision", re: NOT_CHOOSING, base: 0.65, against: true },
@@ -255,6 +308,9 @@ const CUES: readonly Cue[] = [
   { type: "decision", re: HANDLED, base: 0.6, needsKnown: true },
   { type: "decision", re: STACK, base: 0.6, needsKnown: true },
   { type: "decision", re: UNIVERSAL, base: 0.6 },
+  { type: "decision", re: WE_EVERYWHERE, base: 0.6, needsTopic: true, hint: /everywhere|across|in all|in every|for all|for every/i },
+  { type: "decision", re: HABIT, base: 0.6, needsTopic: true, hint: /\b(?:follow|look|sit|live|go|get|are)\b/i },
+  { type: "decision", re: HABIT_DONE, base: 0.6, needsSpecific: true, hint: /\bare\b/i },
   { type: "decision", re: HOUSE_PRACTICE, base: 0.6, needsTopic: true, hint: / in (?:this|our) /i },
   { type: "decision", re: ALWAYS_SO, base: 0.6, needsSpecific: true, hint: / always /i },
   { type: "decision", re: HOUSE_IS, base: 0.6, needsSpecific: true, hint: / in (?:this|our) /i },
@@ -269,7 +325,7 @@ export const PASSING = /\b(?:(?<!from |as of )today|tonight|right now|at the mom
 
 /** Not a statement to keep, whatever its cue words: a maybe, someone still deciding, progress, the past, a passing state. */
 const NOT_KEPT =
-  /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
+  /\b(?:any idea|no (?:decision|consensus|agreement|idea|conclusions?)|not yet|thinking (?:about|of)|tonight|watching it|keep(?:ing)? an eye|looks? (?:fixed|good|fine|ok)|seems? fixed|regret(?:ted)?|right now|at the moment|will take a while|brb|all good|on retry|back to normal|false alarm|never ?mind|seems? to|leaning (?:towards?|to)|need to think|not sure|still (?:investigating|looking|debugging|checking|waiting|working on)|investigating|looking into|digging into|let me (?:check|look|dig|see|investigate|find out|figure out)|no root cause|going out now|in progress|wip|todo|used to|back in|back then|in the past|we tried|once we(?!\s+[a-z]+ed\b)|what if|if we|when we (?:get|have)|try (?:to|increasing|adding|using)|you could|you can|one option|an option)\b/i;
 
 /** A pasted error line: "Error: connect ECONNREFUSED ...", "TypeError: x is undefined". */
 const ERROR_LINE = /^\s*(?:[\w .-]{1,40}:\s*)?(?:[A-Z]\w*)?(?:Error|Exception|Warning|FATAL|ERROR|WARN|PANIC|panic)\b\s*:/;
@@ -343,7 +399,8 @@ function clauseOf(s: string, cueAt: number, ctx: CueContext, type: SignalType, c
     // the fix: after "by", else the clause that says what was done
     const by = /\bby\s+/i.exec(s.slice(cueAt));
     if (by) return s.slice(cueAt + by.index + by[0].length);
-    const act = cs.find((c) => ACTION.test(c.text));
+    // the fix's own clause: the one nearest before the cue ("..., since nginx capped X; raising it fixed it")
+    const act = cs.filter((c) => c.start <= cueAt).reverse().find((c) => ACTION.test(c.text)) ?? cs.find((c) => ACTION.test(c.text));
     // "setting it to 3600 fixed the duplicates": "it" is named in another clause, keep them all
     if (act && /^\s*(?:and\s+)?[a-z]+(?:ing|ed)\s+(?:it|them|that|this)\b/i.test(act.text)) return s;
     return act ? act.text : s;
@@ -378,8 +435,8 @@ function namedAfter(s: string, from: number): boolean {
   return NAME.test(s.slice(from));
 }
 
-/** METRIC, ONGOING and FIX_RESULT in one pass over a sentence (most sentences hold none of them). */
-const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT].map((r) => `(?:${r.source})`).join("|"), "i");
+/** METRIC, ONGOING, FIX_RESULT, TAKES_LONG and REPEATS in one pass over a sentence (most sentences hold none of them). */
+const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
 
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
@@ -401,7 +458,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
   const fixed = FIXED.exec(s);
   // "Workaround for the Safari date bug: pass ISO strings": a fix named as one needs no word of trouble
-  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]))) {
+  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]) || (FIXED_BY.test(s) && (specific || devTalk(s))))) {
     return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
   }
   const fix = troubleThenFix(s);
@@ -413,7 +470,16 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known && !namedAfter(s, m.index + m[0].length)) || (cue.needsTopic && !specific && !devTalk(s))) continue;
     // "the team hasn't agreed on ...", "we never decided": a negation just before undoes it
     // ("not going with Firebase" is a choice against, read by NOT_CHOOSING further down)
-    if (UNDONE_BY_NEGATION.has(cue.re) && NEGATED.test(s.slice(Math.max(0, m.index - 30), m.index))) {
+    // "Safari users get logged out after every deploy": trouble, not a practice
+    // ("Error messages look like garbage in the console today": a passing state, no practice)
+    const habit = cue.re === HABIT || cue.re === HABIT_DONE;
+    if (habit && (troubleInPredicate(s, m) || PASSING.test(s))) continue;
+    // "Payments are duplicated in the ledger": a participle of trouble is no state of the stack
+    if (STATE_CUES.has(cue.re) && !habit && TROUBLE.test(m[0])) continue;
+    // "The compile step takes 14 minutes because the build cache is disabled on CI": a state said as
+    // the cause of trouble is part of the problem, not a decision
+    if (STATE_CUES.has(cue.re) && causeBefore(s, m.index)) continue;
+    if (UNDONE_BY_NEGATION.has(cue.re) && negatedBefore(s.slice(Math.max(0, m.index - 30), m.index))) {
       if (NOT_CHOOSING.test(s)) continue;
       return null;
     }
@@ -421,14 +487,19 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
     let type = cue.type;
     let against = Boolean(cue.against);
+    // "Dockerfiles go in the service folder, never at the root": the practice and its ban are one statement
+    if (against && isHousePractice(s)) return { type: "decision", what: s, base: cue.base, signal: "house practice", against: false };
     // "the payments service must never log card numbers": a subject's rule, kept as said
     // "nobody should run migrations from a laptop": the rule names who it binds, kept as said
-    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || /^(?:nobody|no one|no-one)\b/i.test(m[0]) || (/^no\s/i.test(m[0]) && !/\b(?:please|pls|i|me|my)\b/i.test(s)))) {
+    // "Docker image tags look like <service>-<sha>, never latest": a rule said of a kind of thing, the team's
+    // "The ledger code doesn't get an ORM, ever": a thing's rule, said with the thing as subject
+    if (against && ((m.index > 0 && FORBID_RULE.test(m[0])) || HABIT.test(s) || (cue.re === NOT_DOING && m.index === 0 && !/^(?:we|i|the team)\b/i.test(s)) || /^(?:nobody|no one|no-one)\b/i.test(m[0]) || (/^no\s/i.test(m[0]) && !/\b(?:please|pls|i|me|my)\b/i.test(s)))) {
       type = "decision";
       against = false;
     }
     // "yes, do it the way you suggested: a tenant_id column": what was accepted follows the colon
     // "Feature folders, not layer folders, is how this codebase is organised": the practice is all of it
+    if (habit) return { type, what: clauseOf(s, m.index, ctx, type), base: cue.base, signal: "house practice", against };
     if (cue.re === HOW_WE) return { type, what: s, base: cue.base, signal: m[0].trim().toLowerCase(), against: false };
     if (cue.re === ACCEPTED_PLAN) return { type, what: s.slice(m[0].length), base: cue.base, signal: "accepted", against: false };
     if (cue.re === ACCEPTED) return { type, what: s.includes(":") ? s.slice(s.indexOf(":") + 1) : s, base: cue.base, signal: "accepted", against: false };
@@ -442,11 +513,11 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const standing = standingInstruction(s);
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
-  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : METRIC.exec(s));
+  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : (METRIC.exec(s) ?? TAKES_LONG.exec(s))) ?? (TROUBLE_SUBJECT.test(s) && !SCHEDULED.test(s) ? REPEATS.exec(s) : null);
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;
-  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && devTalk(s);
+  const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && (devTalk(s) || namedAfter(s, 1));
   if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }

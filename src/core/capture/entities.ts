@@ -120,6 +120,18 @@ const CONTEXT_ALIASES: Record<string, { name: string; upper: boolean; context: R
 const CODE_IDENTIFIER =
   /^(?:get|set|use|is|has|on|handle|init|max|min|after|before|fetch|create|update|delete|load|make|to|from|remove|add|read|write|parse|render|build|run|start|stop|local|session|request|response|with|should|can|do|find|check|validate|format|compute|process)\p{Lu}\p{Ll}/u;
 
+/**
+ * A word that is part of code, not a name: a ticket key (PAY-42, ENG-1234), part of an identifier
+ * or a placeholder (APP_, ERR_<AREA>_<NUMBER>), a flag or a setting's key (-XX:..., MAX_POOL=40).
+ */
+function partOfCode(text: string, u: Unit): boolean {
+  const before = text[u.start - 1] ?? " ";
+  const after = text[u.end] ?? " ";
+  if (before === "_" || before === "<" || after === "_" || after === ">" || after === "=" || after === ":") return true;
+  if (after === "-" && /^\p{Lu}+$/u.test(u.text) && /^-\d/.test(text.slice(u.end, u.end + 2))) return true;
+  return before === "-" && /\s/.test(text[u.start - 2] ?? " ");
+}
+
 function looksTechnical(u: Unit): boolean {
   const t = u.text;
   if (t.length < 2 || NOT_TERMS.has(u.lower) || LOW_VALUE.test(t)) return false;
@@ -185,12 +197,37 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   for (let i = 0; i < us.length; i++) {
     if (covered.has(i)) continue;
     const u = us[i]!;
-    if ((!shouting && looksTechnical(u)) || headUnits.has(i)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    if ((!shouting && looksTechnical(u) && !partOfCode(masked, u)) || headUnits.has(i) || namedByTool(masked, us, i)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
   }
   found.sort((a, b) => a.start - b.start);
   if (all) return found;
   const seen = new Set<string>();
   return found.filter((m) => !seen.has(m.name) && seen.add(m.name));
+}
+
+/**
+ * A verb of how a tool serves, then a preposition: "served by Flagsmith", "built with Starlight",
+ * "moves to Instatus", "runs on Gotenberg", "uses Chalk". What follows names the tool even when no
+ * table knows it; people are met with other verbs ("agreed with Tom", "talked to Priya").
+ */
+const TOOL_VERBS = new Set(
+  "served built shipped hosted run runs running resized scanned evaluated generated deployed managed handled powered backed processed rendered tracked routed signed tested moves moving moved migrating migrated switching switched replaced goes go going put putting hosting uses use using".split(" "),
+);
+const TOOL_PREPS = new Set(["by", "with", "on", "onto", "to", "through", "via", "in", "from"]);
+/** "ruled out Hasura", "settled on Biome": a choice's verb of two words, then the name. */
+const CHOICE_PAIRS = new Set(["ruled out", "standardised on", "standardized on", "settled on", "landed on"]);
+
+/** Whether unit i is a capitalised word (not the text's first, not a known non-name) after a verb of TOOL_VERBS. */
+function namedByTool(text: string, us: readonly Unit[], i: number): boolean {
+  const u = us[i]!;
+  if (i === 0 || !/^\p{Lu}\p{Ll}[\p{L}\d.]*$/u.test(u.text) || NOT_TERMS.has(u.lower) || LOW_VALUE.test(u.text)) return false;
+  // "Bunny CDN", "Temporal Cloud": a name of two capitalised words is not one word of it
+  const next = us[i + 1];
+  if (next && /^\p{Lu}/u.test(next.text) && /^\s$/.test(text.slice(u.end, next.start))) return false;
+  const p1 = us[i - 1]!.lower;
+  const p2 = us[i - 2]?.lower;
+  if (TOOL_VERBS.has(p1)) return true;
+  return p2 !== undefined && ((TOOL_PREPS.has(p1) && TOOL_VERBS.has(p2)) || CHOICE_PAIRS.has(`${p2} ${p1}`));
 }
 
 function adjacent(text: string, us: Unit[], i: number, n: number): boolean {

@@ -10,7 +10,7 @@ import {
   LEADING_WHY,
   type Marker,
   MARKERS,
-  NEGATED,
+  negatedBefore,
   POLITE_RULE,
   POSITIVE_AFTER_AGAINST,
   PREFERENCE_TRIGGERS,
@@ -35,7 +35,7 @@ import {
   CLEFT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
-import { ACCEPTED, type CueReading, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 
@@ -396,7 +396,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
   if (t.type !== "solution" && t.subjectGroup === undefined) {
     if (HYPOTHETICAL.test(prefix.replace(IF_NOUN, ""))) return "hypothetical, not decided";
-    if (NEGATED.test(prefix)) return "negated";
+    if (negatedBefore(prefix)) return "negated";
     // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
     if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
   }
@@ -710,6 +710,19 @@ export function readSentence(sentence: string): Reading {
     const d = statementDraft(s, boosted);
     if (d) return { kind: "capture", draft: /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]) ? { ...d, type: "preference" } : d };
   }
+  // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
+  // of where a thing is kept or what was settled, the answer after its colon
+  const where = WHERE_LEAD.exec(s);
+  if (where && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+    const d = statementDraft(s, boosted);
+    if (d) return { kind: "capture", draft: d };
+  }
+  // "Which means all new tables get a tenant_id column": what follows the link is the statement
+  const link = LINK_LEAD.exec(s);
+  if (link) {
+    const r = readSentence(s.slice(link[0].length));
+    if (r.kind === "capture") return r;
+  }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;
   const ij = INTERJECTIONS.exec(s);
@@ -717,7 +730,7 @@ export function readSentence(sentence: string): Reading {
   const polite = POLITE_RULE.exec(s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
+  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s);
   if (!request && QUESTION_START.test(s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
@@ -792,8 +805,16 @@ export function readSentence(sentence: string): Reading {
         const fix = cueDraft(whole, boosted);
         if (fix?.type === "solution") return { kind: "capture", draft: { ...fix, problem: r.what } };
         // "In this repo we return errors as values": a convention whose words sound like trouble
-        if (fix?.type === "decision" && /^in (?:this|our) /.test(fix.signal)) return { kind: "capture", draft: fix };
+        if (fix?.type === "decision" && (/^in (?:this|our) /.test(fix.signal) || fix.signal === "house practice")) return { kind: "capture", draft: fix };
       }
+      // "Gradle sync failed after the upgrade until we bumped the Kotlin plugin to 1.9.23": a change
+      // made to end trouble said first is its fix
+      if (r.type === "decision" && !request && UNTIL_FIX.test(s)) {
+        const fix = cueDraft(whole, boosted);
+        if (fix?.type === "solution") return { kind: "capture", draft: fix };
+      }
+      // "Public endpoints are versioned in the path, never in a header": a rule said of a kind of thing is the team's
+      if (r.type === "preference" && r.trigger.against && isHousePractice(s)) return { kind: "capture", draft: { ...r, type: "decision", what: cleanPhrase(s) } };
       return { kind: "capture", draft: r };
     }
     firstReason ??= r;
@@ -889,6 +910,19 @@ const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s
 const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
 /** Read a prompt (or any free text) and say what it would store. Pure. */
+/** Trouble, then "until we <did>": the cue reading's fix (UNTIL_DONE) names what ended it. */
+const UNTIL_FIX = /\buntil (?:we|i)\s+[a-z]+ed\b/i;
+/** "Where config lives:", "Where we landed:": a heading whose answer follows the colon. */
+const WHERE_LEAD = /^where\s+(?:(?:we|the team)\s+(?:landed|ended up|settled)|(?:[\w.-]+\s+){1,3}?(?:lives?|goes|go|sits?|belongs?|(?:is|are) kept))\s*:\s*(?=\S)/i;
+/** "Which means ...", "That's why ...": a link to the sentence before, then a statement of its own. */
+const LINK_LEAD = /^(?:which|this|that)(?:'s|\s+is)?\s+(?:means|is why|why)\s+(?:that\s+)?(?=\S)/i;
+
+/** A few words, then a tool's message after a colon: "the build fails with: Module not found: Error: ...". */
+const PASTED_AFTER = /^(?:\S+\s+){0,5}?(?:fails?|failed|failing|errors?|errored|crash(?:es|ed)?|dies|died|breaks|broke|says|said|shows?|prints?|throws?|returns?)(?:\s+with)?\s*:\s*(?:[\w.]*(?:Error|Exception)\b|[A-Z][\w' ]{0,40}:\s)/;
+
+/** A log line pasted: a timestamp, then a level ("[2026-11-27 10:00:01] ERROR worker: ..."). */
+const LOG_LINE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+\[?(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|CRITICAL|TRACE)\b/;
+
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
   const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
@@ -906,11 +940,16 @@ export function extractCaptures(text: string): Extraction {
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
       last = null;
+    } else if (r.kind === "capture" && r.draft.type === "problem" && (PASTED_AFTER.test(sentence) || LOG_LINE.test(sentence))) {
+      // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
+      skipped.push({ text: sentence.trim(), reason: "pasted output" });
+      last = null;
     } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
       last = null;
-    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && othersOwn(sentence)) {
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence)) {
+      // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
     } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {

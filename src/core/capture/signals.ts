@@ -310,6 +310,13 @@ export const HYPOTHETICAL =
   /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively)\b/i;
 /** A negation before the trigger: "we didn't decide to use X". */
 export const NEGATED = /\b(?:not|didn't|did not|don't think|do not think|haven't|have not|hasn't|has not|won't|no longer|nobody|no one|never)\b/i;
+/** ", not Stripe,": a thing set against the chosen one, bounded by commas; its "not" negates nothing after it. */
+const CONTRASTED = /(?:^|[,;(—–])\s*not\s+[^,;.()—–]{1,40}[,;)—–]/gi;
+
+/** Whether the words before a trigger negate it ("we didn't decide"), not counting a contrast like ", not Stripe,". */
+export function negatedBefore(prefix: string): boolean {
+  return NEGATED.test(prefix) && NEGATED.test(prefix.replace(CONTRASTED, " "));
+}
 
 /** A constraint: a limit the choice has to respect. */
 export const CONSTRAINT =
@@ -346,7 +353,7 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate))\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
