@@ -30,12 +30,11 @@ const ONLY: [string, string][] = [
   ["removed", "we removed the warnings"],
   ["cut", "we cut it in half"],
   ["fix", "the bug is fixed"],
-  ["workaround", "workaround: pass UTC dates"],
   ["remedy", "the remedy was to restart it"],
   ["cured", "the pool size cured it"],
   ["trick", "the pool size did the trick"],
   ["away", "the errors went away"],
-  ["around", "we worked around the bug"],
+  ["around", "we worked around the bug"], // and "workaround: ..."
   ["gone", "the errors are gone"],
   ["disappeared", "the errors disappeared"],
   ["longer", "it no longer crashes"],
