@@ -50,6 +50,11 @@ export function renameNoReplace(from: string, to: string): boolean {
   if (bound === undefined) bound = process.env.MEMSYNC_RENAMEAT2 === "0" ? null : bind();
   if (bound && bound(AT_FDCWD, cString(from), AT_FDCWD, cString(to), RENAME_NOREPLACE) === 0) return true;
   // refused: something at the new name, nothing at the old, or a file system without the flag
+  return renameByLink(from, to);
+}
+
+/** renameNoReplace without renameat2: a hard link to the new name, then the old name's unlink. */
+export function renameByLink(from: string, to: string): boolean {
   if (exists(to) || !exists(from)) return false;
   try {
     fs.linkSync(from, to);
