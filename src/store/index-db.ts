@@ -545,11 +545,11 @@ export class IndexDb {
   }
 
   /**
-   * How many memories are indexed from files under `top/` (a range of the path index: the
-   * machine-local ones, ~1,000 entries, where the kept counts cover only the whole store).
+   * How many memories are indexed from files under `top/`, counted up to `upTo` (a range of the
+   * path index, at most `upTo` entries: the kept counts cover only the whole store).
    */
-  memoryCountUnder(top: string): number {
-    return (this.q("SELECT count(*) AS n FROM memories WHERE path > ? AND path < ?").get(`${top}/`, `${top}0`) as { n: number }).n;
+  memoryCountUnder(top: string, upTo: number): number {
+    return (this.q("SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE path > ? AND path < ? LIMIT ?)").get(`${top}/`, `${top}0`, upTo) as { n: number }).n;
   }
 
   /** Files that were set aside as second copies of a record with this id. */

@@ -35,7 +35,7 @@ const KINDS: readonly RecordKind[] = ["memory", "relation"];
 export function flattenLocalRecords(ctx: FlattenContext, threshold: number): number {
   const shardsByKind = KINDS.map((kind) => ({ kind, shards: ctx.index.subdirs(LOCAL_KIND_DIR[kind]) })).filter((k) => k.shards.length > 0);
   if (shardsByKind.length === 0) return 0;
-  if (ctx.index.memoryCountUnder(LOCAL_RECORDS) >= threshold) return 0;
+  if (ctx.index.memoryCountUnder(LOCAL_RECORDS, threshold) >= threshold) return 0;
   let moved = 0;
   for (const { kind, shards } of shardsByKind) moved += flattenKind(ctx, kind, shards.map((s) => s.path));
   return moved;

@@ -1432,7 +1432,7 @@ export class StoreTx {
       // (local-flatten.ts)
       if (this.shardingLocal) return true;
       if (layout !== "auto") return (this.shardingLocal = layout === "sharded");
-      this.countedLocal ??= this.store.index.memoryCountUnder(LOCAL_RECORDS);
+      this.countedLocal ??= this.store.index.memoryCountUnder(LOCAL_RECORDS, shard_threshold);
       return (this.shardingLocal = this.countedLocal + this.newLocal >= shard_threshold);
     }
     if (this.sharding) return true;
