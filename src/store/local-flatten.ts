@@ -48,12 +48,14 @@ function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[]): n
   // then its listing is the old one plus exactly the names moved in
   const topRow = index.dir(top);
   const topBefore = fs.folderMtime(`${root}/${top}`);
-  if (topBefore === null) return 0;
+  // nothing is moved through a symbolic link (the store refuses to write through one)
+  if (topBefore === null || fs.isLink(`${root}/${top}`)) return 0;
   const topCurrent = topRow !== undefined && topRow.mtime === topBefore && trusted(topRow.mtime, topRow.checked_at);
   let moved = 0;
   for (const dir of shards) {
     let names: string[];
     try {
+      if (fs.isLink(`${root}/${dir}`)) continue;
       names = fs.readdirNames(`${root}/${dir}`);
     } catch {
       continue; // gone, or not a folder: the next refresh sees what is there
