@@ -36,12 +36,18 @@ export function flattenLocalRecords(ctx: FlattenContext, threshold: number): num
   const shardsByKind = KINDS.map((kind) => ({ kind, shards: ctx.index.subdirs(LOCAL_KIND_DIR[kind]) })).filter((k) => k.shards.length > 0);
   if (shardsByKind.length === 0) return 0;
   if (ctx.index.memoryCountUnder(LOCAL_RECORDS, threshold) >= threshold) return 0;
-  let moved = 0;
-  for (const { kind, shards } of shardsByKind) moved += flattenKind(ctx, kind, shards.map((s) => s.path));
-  return moved;
+  const moved = { n: 0 };
+  try {
+    for (const { kind, shards } of shardsByKind) flattenKind(ctx, kind, shards.map((s) => s.path), moved);
+  } catch (e) {
+    // a file the disk would not move (no permission, a busy or odd file system) stops the moving,
+    // not the write it came with: what moved has its rows, the rest is tried by the next write
+    if (!/^E[A-Z0-9]+$/.test(String((e as { code?: unknown }).code))) throw e; // errno names alone (not ERR_SQLITE_*)
+  }
+  return moved.n;
 }
 
-function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[]): number {
+function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[], moved: { n: number }): void {
   const { fs, root, index } = ctx;
   const top = LOCAL_KIND_DIR[kind];
   // the top folder's row is recorded again afterwards only if the index had it right before:
@@ -49,9 +55,9 @@ function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[]): n
   const topRow = index.dir(top);
   const topBefore = fs.folderMtime(`${root}/${top}`);
   // nothing is moved through a symbolic link (the store refuses to write through one)
-  if (topBefore === null || fs.isLink(`${root}/${top}`)) return 0;
+  if (topBefore === null || fs.isLink(`${root}/${top}`)) return;
   const topCurrent = topRow !== undefined && topRow.mtime === topBefore && trusted(topRow.mtime, topRow.checked_at);
-  let moved = 0;
+  const movedBefore = moved.n;
   for (const dir of shards) {
     let names: string[];
     try {
@@ -78,14 +84,13 @@ function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[]): n
       }
       faultPoint("flatten");
       index.moveFile(from, to, top);
-      moved++;
+      moved.n++;
     }
     if (left === 0 && fs.rmdirIfEmpty(`${root}/${dir}`)) index.deleteDir(dir);
   }
-  if (moved > 0) {
+  if (moved.n > movedBefore) {
     fs.fsyncDir(`${root}/${top}`);
     const after = fs.folderMtime(`${root}/${top}`);
     if (topCurrent && after !== null) index.setDir(top, after, ctx.now());
   }
-  return moved;
 }

@@ -67,6 +67,20 @@ function rebuilt(root: string): string {
   return copy;
 }
 
+/** Every local record flat (no shard folder left), the status as `before`, and the same from an index built anew and from the files. */
+function assertFlatAndWhole(root: string, memories: string[], relations: string[], before: ReturnType<typeof statusView>): void {
+  assert.deepEqual(subfolders(path.join(root, LOCAL_MEM)), [], "empty shard folders removed");
+  assert.deepEqual(subfolders(path.join(root, LOCAL_REL)), []);
+  for (const id of memories) assert.deepEqual(pathsOf(path.join(root, LOCAL_MEM), id), [`${id}.json`]);
+  for (const id of relations) assert.deepEqual(pathsOf(path.join(root, LOCAL_REL), id), [`${id}.json`]);
+  assert.deepEqual(statusView(root), before);
+  assert.deepEqual(statusView(rebuilt(root)), before, "the index kept matches one built from the files");
+  const loaded = loadAll(nodeFs, root);
+  assert.equal(loaded.memories.size, memories.length);
+  assert.equal(loaded.relations.size, relations.length);
+  assert.deepEqual(loaded.problems, []);
+}
+
 describe("local records flat", () => {
   test("new local records go flat while the local place is under the threshold, whatever the shared count", async () => {
     const root = path.join(tempDir(), "store");
@@ -100,19 +114,10 @@ describe("local records flat", () => {
     assert.ok(subfolders(path.join(root, LOCAL_MEM)).length > 0);
     // any write moves them (touch: the counts status shows stay as they were)
     memsyncJson(["--store", root, "touch", memories[1]!]);
-    assert.deepEqual(subfolders(path.join(root, LOCAL_MEM)), [], "empty shard folders removed");
-    assert.deepEqual(subfolders(path.join(root, LOCAL_REL)), []);
-    for (const id of memories) assert.deepEqual(pathsOf(path.join(root, LOCAL_MEM), id), [`${id}.json`]);
-    for (const id of relations) assert.deepEqual(pathsOf(path.join(root, LOCAL_REL), id), [`${id}.json`]);
-    // the index has them at their new paths: get, search and relations read through it
+    assertFlatAndWhole(root, memories, relations, before);
+    // the index has them at their new paths: get and search read through it
     assert.deepEqual(memsyncJson(["--store", root, "get", memories[0]!]).found.map((f: { memory: { id: string } }) => f.memory.id), [memories[0]]);
     assert.equal(memsyncJson(["--store", root, "search", "quartzheron", "--limit", "50"]).hits.length, 6);
-    assert.deepEqual(statusView(root), before);
-    assert.deepEqual(statusView(rebuilt(root)), before, "the index kept matches one built from the files");
-    const loaded = loadAll(nodeFs, root);
-    assert.equal(loaded.memories.size, 6);
-    assert.equal(loaded.relations.size, 5);
-    assert.deepEqual(loaded.problems, []);
   });
 
   for (const n of [1, 4, 9]) {
@@ -130,14 +135,7 @@ describe("local records flat", () => {
       for (const id of memories) assert.deepEqual(memsyncJson(["--store", root, "get", id]).found.map((f: { memory: { id: string } }) => f.memory.id), [id]);
       // the next write moves the rest
       memsyncJson(["--store", root, "touch", memories[2]!]);
-      assert.deepEqual(subfolders(path.join(root, LOCAL_MEM)), []);
-      assert.deepEqual(subfolders(path.join(root, LOCAL_REL)), []);
-      assert.deepEqual(statusView(root), before);
-      assert.deepEqual(statusView(rebuilt(root)), before, "the index kept matches one built from the files");
-      const loaded = loadAll(nodeFs, root);
-      assert.equal(loaded.memories.size, 6);
-      assert.equal(loaded.relations.size, 5);
-      assert.deepEqual(loaded.problems, []);
+      assertFlatAndWhole(root, memories, relations, before);
     });
   }
 });
