@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { renameNoReplace } from "./rename-noreplace.ts";
 import { writeAtomicVia } from "./atomic-write.ts";
 import { type FileCreator, threadedCreator } from "./parallel-create.ts";
 
@@ -57,6 +58,10 @@ export interface StoreFs {
    * leftover no one reads, which a failure leaves for the next cleanup of old temp files.
    */
   unlinkSoon(path: string): void;
+  /** rename, but never over something at `to`: false (nothing moved) when `to` exists or `from` does not. */
+  renameNoReplace(from: string, to: string): boolean;
+  /** Remove an empty folder; false when it is not empty or not there. */
+  rmdirIfEmpty(path: string): boolean;
   mkdirp(path: string): void;
   readdir(path: string): DirEntry[];
   /** A folder's entry names alone (cheaper than readdir where lstat follows for each name anyway). */
@@ -178,6 +183,17 @@ export const nodeFs: StoreFs = {
   link: (a, b) => fs.linkSync(a, b),
   unlink: (p) => fs.unlinkSync(p),
   unlinkSoon: (p) => void fs.promises.unlink(p).catch(() => {}),
+  renameNoReplace,
+  rmdirIfEmpty(p) {
+    try {
+      fs.rmdirSync(p);
+      return true;
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === "ENOTEMPTY" || code === "EEXIST" || isNotFound(e)) return false;
+      throw e;
+    }
+  },
   mkdirp: (p) => void fs.mkdirSync(p, { recursive: true }),
   readdir: (p) =>
     fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile(), isLink: d.isSymbolicLink() })),

@@ -531,6 +531,27 @@ export class IndexDb {
     this.q(`DELETE FROM files WHERE path IN ${inList}`).run(list);
   }
 
+  /**
+   * A record file renamed by memsync itself (store/local-flatten.ts): its row, and the record
+   * indexed from it, now at `to` in folder `dir`; its stamp is the same (a rename keeps mtime,
+   * size and inode). False when no file row is at `from`.
+   */
+  moveFile(from: string, to: string, dir: string): boolean {
+    const row = this.file(from);
+    if (!row) return false;
+    this.q("UPDATE files SET path = ?, dir = ? WHERE path = ?").run(to, dir, from);
+    if (row.id) this.q(`UPDATE ${row.kind === "memory" ? "memories" : "relations"} SET path = ? WHERE id = ? AND path = ?`).run(to, row.id, from);
+    return true;
+  }
+
+  /**
+   * How many memories are indexed from files under `top/`, counted up to `upTo` (a range of the
+   * path index, at most `upTo` entries: the kept counts cover only the whole store).
+   */
+  memoryCountUnder(top: string, upTo: number): number {
+    return (this.q("SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE path > ? AND path < ? LIMIT ?)").get(`${top}/`, `${top}0`, upTo) as { n: number }).n;
+  }
+
   /** Files that were set aside as second copies of a record with this id. */
   duplicatesOf(kind: RecordKind, id: string): FileRow[] {
     return this.q("SELECT * FROM files WHERE kind = ? AND id = ? AND problem LIKE 'duplicate:%'").all(kind, id) as unknown as FileRow[];

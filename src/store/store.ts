@@ -18,6 +18,7 @@ import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLoca
 import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { EV } from "./watch-events.ts";
+import { flattenLocalRecords } from "./local-flatten.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
@@ -506,6 +507,7 @@ export class Store {
         () => {
           this.apply(planRefresh(this.ctx, false, kinds), true);
           this.removeOldJournalTemps();
+          if (this.meta.settings.layout === "auto") flattenLocalRecords(this.ctx, this.meta.settings.shard_threshold);
           started = true;
           tx = new StoreTx(this, this.loadedCodec, this.ctx, kinds, opts.bulk === true);
           const out = fn(tx);
@@ -1418,10 +1420,22 @@ export class StoreTx {
   /** The index's count of memories when this transaction first asked, and the new ones it wrote since. */
   private countedMemories: number | undefined;
   private newMemories = 0;
+  /** The same for the local place alone. */
+  private shardingLocal = false;
+  private countedLocal: number | undefined;
+  private newLocal = 0;
 
-  private shardsNew(): boolean {
-    if (this.sharding) return true;
+  private shardsNew(place: Place): boolean {
     const { layout, shard_threshold } = this.store.meta.settings;
+    if (place === "local") {
+      // local records are counted apart: shards sized for the whole store held ~3 files each
+      // (local-flatten.ts)
+      if (this.shardingLocal) return true;
+      if (layout !== "auto") return (this.shardingLocal = layout === "sharded");
+      this.countedLocal ??= this.store.index.memoryCountUnder(LOCAL_RECORDS, shard_threshold);
+      return (this.shardingLocal = this.countedLocal + this.newLocal >= shard_threshold);
+    }
+    if (this.sharding) return true;
     if (layout !== "auto") return (this.sharding = layout === "sharded");
     // counted once, then kept by hand: a count(*) per record made a bulk write quadratic
     this.countedMemories ??= this.store.index.memoryCount();
@@ -1441,8 +1455,9 @@ export class StoreTx {
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
-    const rel = existing ?? recordPath(kind, id, this.shardsNew(), place);
+    const rel = existing ?? recordPath(kind, id, this.shardsNew(place), place);
     if (kind === "memory" && found === undefined) this.newMemories++;
+    if (kind === "memory" && !existing && place === "local") this.newLocal++;
     const dir = dirOf(rel);
     this.freshen(kind, dir);
     if (found !== undefined && found !== rel) {

@@ -17,6 +17,7 @@ import { env } from "../runtime/host.ts";
 //   repack-delete:N in a repack, after the Nth pack index or loose object it removed
 //   import-written  in an import, after its records and its `fill` journal entry are written, before
 //                   it commits them (store/journal-fill.ts)
+//   flatten:N       after the Nth record file a write moved out of a local shard folder (store/local-flatten.ts)
 //   checkout-intent, checkout-file, checkout-durable, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 

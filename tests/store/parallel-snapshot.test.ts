@@ -232,3 +232,49 @@ describe("status's folders stat'ed by threads", () => {
     assert.deepEqual(run(root, threads), run(root, single));
   });
 });
+
+describe("status's threads and a flat top folder", () => {
+  test("no shard name under a folder without subfolders is read; a shard folder made there, before or while the threads read, is found as from the disk", async () => {
+    const { store, root } = await settledStore(40);
+    try {
+      const localTop = path.join(root, ".memsync/local/memories");
+      fs.mkdirSync(localTop, { recursive: true });
+      const flat = mem("a local memory, flat", newId());
+      fs.writeFileSync(path.join(localTop, `${flat.id}.json`), `${JSON.stringify(flat)}\n`);
+      await store.refresh(true);
+      const first = await bothPlans(store);
+      assert.deepEqual(first.viaThreads, first.fromDisk);
+      assert.deepEqual([...first.seen.keys()].filter((p) => p.startsWith(`${localTop}/`)), [], "the flat folder's 256 shard names are not read");
+      assert.ok(first.seen.get(`${root}/memories/a7`)?.sums, "a sharded top folder's are");
+      // a shard folder made by hand: the next snapshot reads its names again
+      const sharded = mem("a local memory in a shard folder", `${newId().slice(0, -2)}5c`);
+      fs.mkdirSync(path.join(localTop, "5c"));
+      fs.writeFileSync(path.join(localTop, "5c", `${sharded.id}.json`), `${JSON.stringify(sharded)}\n`);
+      const second = await bothPlans(store);
+      assert.deepEqual(second.viaThreads, second.fromDisk);
+      assert.ok(second.viaThreads.upserts.some((u) => u.row.path === `.memsync/local/memories/5c/${sharded.id}.json`));
+      assert.ok(second.seen.get(`${localTop}/5c`)?.sums);
+      // made while the threads read a folder whose names they were not given
+      await store.refresh(true);
+      const relTop = path.join(root, ".memsync/local/relations");
+      fs.mkdirSync(relTop, { recursive: true });
+      process.env.MEMSYNC_STAT_PARALLEL_MIN = "0";
+      process.env.MEMSYNC_STAT_THREADS = "1";
+      process.env.MEMSYNC_STAT_WORKERS_REQUIRED = "1";
+      const pending = startSnapshot(store.root, store.index.fileCount());
+      assert.ok(pending);
+      const late = mem("made while the threads read", `${newId().slice(0, -2)}6d`);
+      fs.mkdirSync(path.join(localTop, "6d"));
+      fs.writeFileSync(path.join(localTop, "6d", `${late.id}.json`), `${JSON.stringify(late)}\n`);
+      const folders = readIndexFolders(store.index);
+      const seen = await pending.finish();
+      const now = Date.now() + 10_000;
+      const ctx: RefreshContext = { fs: nodeFs, index: store.index, root: store.root, now: () => now, codec: null };
+      const viaThreads = planRefresh({ ...ctx, seen, folders }, true);
+      assert.deepEqual(viaThreads, planRefresh(ctx, true));
+      assert.ok(viaThreads.upserts.some((u) => u.row.path === `.memsync/local/memories/6d/${late.id}.json`));
+    } finally {
+      store.close();
+    }
+  });
+});
