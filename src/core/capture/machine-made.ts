@@ -1,0 +1,77 @@
+// Whether a line of a prompt was printed by a program rather than written by the person: the
+// general shapes of logs, test runners, compilers, package managers, stack traces, tables and
+// JSON, not any tool's words. A line is machine-made on one strong shape or on two weak ones.
+// Words the person quoted in backticks are theirs and are not looked at ("we fixed `TS2307` by ...").
+
+/** Shapes no person types in a sentence. */
+const STRONG: RegExp[] = [
+  // a timestamp: 2026-11-27 08:12, 2026/11/27 08:12:44, 27/Nov/2026:08:12:44, 10:42:18, epoch seconds
+  /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}|\b\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}|\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b|\b1[5-9]\d{8}(?:\.\d+)?\b/,
+  // a source position: file.ext:12:3, file.ext(12,3), file.ext:[63,29], worker.go:88 (a host:port is weak, below)
+  /\.[a-z][a-z0-9]{0,4}(?::\d+:\d+\b|\(\d+,\d+\)|:\[\d+,\d+\])|\.(?:py|go|rs|java|kt|ts|tsx|js|jsx|mjs|cjs|rb|cs|php|cpp|swift|scala|vue|tf|ex|exs):\d+\b|\s\d+:\d+\s{2,}|\.[a-z][a-z0-9]{0,4}\s\(\d+:\d+\)/,
+  // a stack frame or backtrace line: "at f (x)", "File "x", line 3", "+0x4a", "   0: rust_begin_unwind"
+  /^\s*at\s+\S|^\s*File\s+"|\+0x[0-9a-f]+|^\s*\d+:\s+[\w:<>]+$|^\s*(?:goroutine|thread)\s+['"\w-]+\s*(?:\[|panicked)|\.\.\.\s*\d+\s+more\b/,
+  // a qualified name: com.acme.api.Order, std::io::Error, Result::unwrap(), (*Worker).handle
+  /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){2,8}\.[A-Z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
+  // a JSON object or two "key": pairs; logfmt's key=value runs
+  /^\s*[[{]\s*"|"[\w.-]{1,40}"\s*:\s*[^,]{1,80},\s*"[\w.-]{1,40}"\s*:|(?:\b[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/,
+  // a gutter or a frame: "12 |", "api-1  | ", "│ ", "╷", "-/+ ", "  ~ x = y", a tree or box line
+  /^\s*\d+\s*\|(?:\s|$)|^\s*[\w.-]+\s{2,}\|\s|^\s*[│┃╷╵├└┌┐┘┤╭╮╰╯]|^\s*(?:-\/\+|~)\s+\w[\w.-]*\s+=\s|^\s*[|^~]{1,}\s*$|^\s*\|\s+[-^~]/,
+  // a runner's or bundler's marker: × ❯ ➜ ▲ ●, "=> ", "<<<", PASS/FAIL, "... ok" (✓ → are weak: people tick lists too)
+  /^\s*(?:[×❯➜▲●⨯]|x\s+[A-Z]|=>\s|>\s+\[|<<<|>>>)|<<<\s*FAILURE|\.\.\.\s+(?:ok|FAILED|ignored)\s*$|^\s*(?:PASS|FAIL|FAILED|ERROR)\s{1,}\S/,
+  // a progress bar, a hex address or a long hash
+  /[█▉▊▋▌▍▎▏#=]{6,}|\d+%\|/,
+  /\b0x[0-9a-f]{4,}\b|\b(?=[0-9a-f]{0,64}\d)(?=[0-9a-f]{0,64}[a-f])[0-9a-f]{12,64}\b/,
+  // columns: a table's row of three gaps of 2+ spaces, or a tab-led line
+  /\S {2,}\S{1,80} {2,}\S{1,80} {2,}\S/,
+  /^\t+\S/,
+  // a level or a code in a tool's place: "[error]", "error[E0502]", "ERR_PNPM_X", "E   Assert", "31:5   error"
+  /\[(?:error|warn|warning|info|debug|notice|crit|alert|emerg)\]|\b(?:error|warning)\[[A-Z]?\d+\]|^\s*E\s{2,}\S|^\s*(?:error|warn|warning|info|debug)\s{2,}/,
+  // a process tag: "postfix/smtp[2211]:", "E/AndroidRuntime( 4211):"; three counters in a row: "Tests run: 12, Failures: 2, Errors: 0"
+  /\w\[\d+\]:\s|\w\(\s*\d+\):\s|(?:\b[A-Z][\w ]{0,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3}[,;]\s*){2}[A-Z][\w ]{0,20}:\s*\d/,
+  // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
+  /^\s*-{2,}>\s/,
+  // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
+  /^\s*\$\s+\S|^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
+];
+
+/** Shapes a person may type now and then: two of them on one line make it a program's. */
+const WEAK: RegExp[] = [
+  /(?:^|\s)\/(?:[\w.@-]{1,60}\/){2}/, // an absolute path
+  /\b[A-Z][a-z]{1,30}(?:[A-Z][a-z]{0,30}){1,6}(?:Error|Exception)\b|\b[A-Z]\w{0,40}(?:Error|Exception):/, // an exception's class
+  /\b[A-Z][\w ]{1,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3},\s*[A-Z][\w ]{1,20}:\s*\d/, // "Tests run: 58, Failures: 1"
+  /\b(?:exit (?:code|status)|status code|code=\w+|errno|ENOENT|ECONNREFUSED|ETIMEDOUT|EACCES|SIGSEGV|SIGKILL)\b/i,
+  /\w\s*\{\s*\w+:\s|\w\(\w+\s*\{/, // a printed struct: Io(Custom { kind: ... })
+  /^\s{2,}\S/, // indented
+  /^[^a-z]*$/, // no lowercase letter at all
+  /[{}[\]<>]{2,}|[(){}[\]]\S{0,40}[(){}[\]]\S{0,40}[(){}[\]]/, // brackets in runs
+  /\b(?:[a-z]{1,30}[A-Z]\w{0,40}|[A-Z]\w{0,30}[a-z][A-Z]\w{0,30})\(/, // a call: doThing(
+  /\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]{1,40}(?:\.[\w-]{1,40}){1,6}:\d{2,5}\b/, // an address, host:port, file:line
+  /\b[A-Z]{2,}(?:_[A-Z0-9]+){2,}\b/, // a constant's or an error code's name: ERR_PNPM_OUTDATED_LOCKFILE
+  /\S {2,}\S/, // a gap of spaces inside the line
+  /^\s*[✓✔✗✘→›]/, // a tick or an arrow in front
+  /\w==\d|\b\d+\/\d+\s*:|\w\s:\s/, // a pinned version, a step counter, a space before a colon
+];
+
+const QUOTED = /`[^`\n]*`/g;
+/** Output is known by its head; a longer line is read up to here (and no pattern runs long on a 50,000-character token). */
+const HEAD = 400;
+
+/**
+ * How much a line looks printed by a program: 2 = it is (one strong shape or two weak ones), 1 = it
+ * has one weak shape (output only among other output), 0 = a person's words.
+ */
+export function machineShape(line: string): 0 | 1 | 2 {
+  let own = line.length > HEAD ? line.slice(0, HEAD) : line;
+  if (own.includes("`")) own = own.replace(QUOTED, "x");
+  if (!own.trim()) return 0;
+  for (const re of STRONG) if (re.test(own)) return 2;
+  let weak = 0;
+  for (const re of WEAK) if (re.test(own) && ++weak >= 2) return 2;
+  return weak as 0 | 1;
+}
+
+/** Whether a line reads as a program's output or code rather than a person's words. */
+export function machineMade(line: string): boolean {
+  return machineShape(line) === 2;
+}

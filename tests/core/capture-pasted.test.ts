@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { extractCaptures } from "../../src/core/capture/extract.ts";
+import { machineMade } from "../../src/core/capture/machine-made.ts";
+import { prepareText } from "../../src/core/capture/text.ts";
+
+// Pasted tool output is never a memory (issue 15: "pasted logs, test output and build output stored
+// as problems"). Written apart from the corpus (none of these is in tune11), in other tools' shapes.
+
+describe("machine-made lines: the shape of a program's output, not its words", () => {
+  test("lines of many tools are machine-made", () => {
+    for (const line of [
+      "main.c:42:15: error: 'argv' undeclared (first use in this function)",
+      "E/AndroidRuntime( 4211): Process: com.acme.shop, PID: 4211",
+      "    at loadProfile (profile.js:22:11)",
+      "[2026-11-27T10:11:12.001Z] airflow.task ERROR - Task failed with exception",
+      "Nov 27 03:12:01 mail postfix/smtp[2211]: 4F2A81C0: to=<ana@example.com>, relay=none, delay=30, status=deferred",
+      "web-2                      : ok=3    changed=0    unreachable=0    failed=1    skipped=0",
+      ' ---> Running in 3f9a2c1b8d7e',
+      "   at Acme.Billing.InvoiceService.Calculate(Invoice inv) in C:\\src\\Billing\\InvoiceService.cs:line 77",
+      '{"level":"warn","msg":"slow query","ms":812}',
+      "ts=2026-11-27T10:00:00Z level=warn msg=retry attempt=3",
+      "Tests run: 12, Failures: 2, Errors: 0, Skipped: 1",
+      " 78%|███████▊  | 39/50 [00:12<00:03,  3.2it/s]",
+      "12 |     let cfg = load();",
+      "$ kubectl rollout status deploy/api",
+    ]) assert.ok(machineMade(line), line);
+  });
+  test("a person's lines are not, though they name ports, paths, constants and numbers", () => {
+    for (const line of [
+      "We moved the database to db.internal:5432 last week.",
+      "From now on we set MAX_POOL_SIZE to 20 in every service.",
+      "The export job writes to /var/data/exports and nobody reads it.",
+      "Heads up: we agreed to drop Mocha for Vitest.",
+      "# Decisions from today's sync",
+      "- We use pnpm everywhere, never npm.",
+      "ok so the plan is to pin numpy to 1.26 across services",
+      "We fixed `error TS2307: Cannot find module` by adding paths to tsconfig.",
+      "The p95 went from 800ms to 120ms after adding the index.",
+      "Raising proxy_read_timeout to 120s fixed the 502s after 30s.",
+    ]) assert.ok(!machineMade(line), line);
+  });
+});
+
+describe("capture of messages with pasted output", () => {
+  test("output with a bare line of the user's stores nothing", () => {
+    for (const text of [
+      "gcc says\n\nmain.c: In function 'parse_args':\nmain.c:42:15: error: 'argv' undeclared (first use in this function)\n   42 |     if (strcmp(argv[i], \"-v\") == 0)\n      |               ^~~~\nmake: *** [Makefile:12: main.o] Error 1",
+      "ansible blew up\nfatal: [web-2]: FAILED! => {\"changed\": false, \"msg\": \"Failed to download metadata for repo 'appstream'\", \"rc\": 1}\nPLAY RECAP *********************************************************************\nweb-2                      : ok=3    changed=0    unreachable=0    failed=1    skipped=0",
+      "Uncaught (in promise) TypeError: Failed to fetch\n    at loadProfile (profile.js:22:11)\n    at HTMLButtonElement.<anonymous> (main.js:9:5)\nprofile.js:22 GET https://api.acme.io/me net::ERR_CONNECTION_REFUSED",
+      "bazel build //services/api:server\nERROR: /repo/services/api/BUILD.bazel:14:11: Compiling services/api/server.cc failed: (Exit 1): gcc failed: error executing command\nTarget //services/api:server failed to build\nINFO: Elapsed time: 12.331s, Critical Path: 9.12s",
+      "INFO:     127.0.0.1:51234 - \"GET /items/42 HTTP/1.1\" 500 Internal Server Error\nERROR:    Exception in ASGI application\npydantic_core._pydantic_core.ValidationError: 1 validation error for Item",
+      "Step 7/12 : RUN pip install -r requirements.txt\n ---> Running in 3f9a2c1b8d7e\nCollecting numpy==1.24.0\n  Downloading numpy-1.24.0.tar.gz (10.9 MB)\nerror: metadata-generation-failed\n\nbuild fails on the python 3.12 image",
+      "$ terraform apply\nError: Error acquiring the state lock\nLock Info:\n  ID:        9d1f2c3a-77b0-4a51-9c3e-0b2d4f6e8a11\n  Operation: OperationTypeApply\n\nthe apply keeps failing",
+    ]) {
+      const x = extractCaptures(text);
+      assert.deepEqual(x.captures.map((c) => `${c.type}: ${c.content}`), [], text.slice(0, 60));
+    }
+  });
+  test("what the user says beside a pasted line is kept: a fix, a decision, a problem with its cause", () => {
+    const cases: [string, string][] = [
+      ["We fixed the `ECONNREFUSED 172.18.0.3:5432` on startup by adding a healthcheck to postgres.", "solution"],
+      ["From now on we pin base images by digest in every Dockerfile, after `npm ci` broke twice on a moved node:20 tag.", "decision"],
+      ["The Celery timeout at /srv/app/reports came from the PDF renderer loading every font; we switched to a font subset and it runs in 8s now.", "solution"],
+      ["[ERROR] pool exhausted\n[WARN] retrying in 5s\n\nThe problem is that the DB connection pool is exhausted under load.", "problem"],
+    ];
+    for (const [text, type] of cases) assert.deepEqual(extractCaptures(text).captures.map((c) => c.type), [type], text);
+  });
+  test("the output is set aside and counted; its share is known", () => {
+    const p = prepareText("CI says\n\nFAIL  src/a.test.ts > adds\nAssertionError: expected 3 to be 4\n ❯ src/a.test.ts:4:17\n\nany idea?");
+    assert.equal(p.text.replace(/\s+/g, " ").trim(), "CI says any idea?");
+    assert.ok(p.pastedShare > 0.7, String(p.pastedShare));
+    assert.equal(prepareText("We use pnpm everywhere.").pastedShare, 0);
+  });
+});
