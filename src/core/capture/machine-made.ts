@@ -54,6 +54,8 @@ const WEAK: RegExp[] = [
 ];
 
 const QUOTED = /`[^`\n]*`/g;
+/** Every shape above but a few weak ones needs one of these: a line with none is read in one scan (most prose). */
+const ANY_SHAPE = /[\d:/\\{}[\]()|=<>$#~^"\t✓✔✗✘→›×❯➜▲●⨯█▉▊▋▌▍▎▏│┃╷╵├└┌┐┘┤╭╮╰╯]|\s\s|^\s|\.\.\.|^x\s|^[^a-z]*$|[A-Z]{2,}_|(?:Error|Exception)\b|\b(?:exit|status) (?:code|status)\b/;
 /** Output is known by its head; a longer line is read up to here (and no pattern runs long on a 50,000-character token). */
 const HEAD = 400;
 
@@ -64,7 +66,7 @@ const HEAD = 400;
 export function machineShape(line: string): 0 | 1 | 2 {
   let own = line.length > HEAD ? line.slice(0, HEAD) : line;
   if (own.includes("`")) own = own.replace(QUOTED, "x");
-  if (!own.trim()) return 0;
+  if (!own.trim() || !ANY_SHAPE.test(own)) return 0;
   for (const re of STRONG) if (re.test(own)) return 2;
   let weak = 0;
   for (const re of WEAK) if (re.test(own) && ++weak >= 2) return 2;
