@@ -38,6 +38,8 @@ describe("machine-made lines: the shape of a program's output, not its words", (
       "We fixed `error TS2307: Cannot find module` by adding paths to tsconfig.",
       "The p95 went from 800ms to 120ms after adding the index.",
       "Raising proxy_read_timeout to 120s fixed the 502s after 30s.",
+      'Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.',
+      "We always start the worker with NODE_ENV=production LOG_LEVEL=info so logs stay small.",
     ]) assert.ok(!machineMade(line), line);
   });
 });
@@ -62,6 +64,8 @@ describe("capture of messages with pasted output", () => {
       ["We fixed the `ECONNREFUSED 172.18.0.3:5432` on startup by adding a healthcheck to postgres.", "solution"],
       ["From now on we pin base images by digest in every Dockerfile, after `npm ci` broke twice on a moved node:20 tag.", "decision"],
       ["The Celery timeout at /srv/app/reports came from the PDF renderer loading every font; we switched to a font subset and it runs in 8s now.", "solution"],
+      ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
+      ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],
       ["[ERROR] pool exhausted\n[WARN] retrying in 5s\n\nThe problem is that the DB connection pool is exhausted under load.", "problem"],
     ];
     for (const [text, type] of cases) assert.deepEqual(extractCaptures(text).captures.map((c) => c.type), [type], text);

@@ -13,8 +13,8 @@ const STRONG: RegExp[] = [
   /^\s*at\s+\S|^\s*File\s+"|\+0x[0-9a-f]+|^\s*\d+:\s+[\w:<>]+$|^\s*(?:goroutine|thread)\s+['"\w-]+\s*(?:\[|panicked)|\.\.\.\s*\d+\s+more\b/,
   // a qualified name: com.acme.api.Order, std::io::Error, Result::unwrap(), (*Worker).handle
   /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){2,8}\.[A-Z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
-  // a JSON object or two "key": pairs; logfmt's key=value runs
-  /^\s*[[{]\s*"|"[\w.-]{1,40}"\s*:\s*[^,]{1,80},\s*"[\w.-]{1,40}"\s*:|(?:\b[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/,
+  // a line that is a JSON object, or a run of logfmt's key=value from its start
+  /^\s*[[{]\s*"|^\s*(?:[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/,
   // a gutter or a frame: "12 |", "api-1  | ", "│ ", "╷", "-/+ ", "  ~ x = y", a tree or box line
   /^\s*\d+\s*\|(?:\s|$)|^\s*[\w.-]+\s{2,}\|\s|^\s*[│┃╷╵├└┌┐┘┤╭╮╰╯]|^\s*(?:-\/\+|~)\s+\w[\w.-]*\s+=\s|^\s*[|^~]{1,}\s*$|^\s*\|\s+[-^~]/,
   // a runner's or bundler's marker: × ❯ ➜ ▲ ●, "=> ", "<<<", PASS/FAIL, "... ok" (✓ → are weak: people tick lists too)
@@ -48,8 +48,10 @@ const WEAK: RegExp[] = [
   /\b(?:[a-z]{1,30}[A-Z]\w{0,40}|[A-Z]\w{0,30}[a-z][A-Z]\w{0,30})\(/, // a call: doThing(
   /\b\d+\.\d+\.\d+\.\d+\b|\b[\w-]{1,40}(?:\.[\w-]{1,40}){1,6}:\d{2,5}\b/, // an address, host:port, file:line
   /\b[A-Z]{2,}(?:_[A-Z0-9]+){2,}\b/, // a constant's or an error code's name: ERR_PNPM_OUTDATED_LOCKFILE
+  /"[\w.-]{1,40}"\s*:\s*[^,]{1,80},\s*"[\w.-]{1,40}"\s*:|(?:\b[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/, // JSON pairs or key=value runs inside a sentence
   /\S {2,}\S/, // a gap of spaces inside the line
   /^\s*[✓✔✗✘→›]/, // a tick or an arrow in front
+  /\s=>\s|\[[\w.@-]{1,60}\]:/, // an arrow inside, a bracketed host or task label: "fatal: [web-2]: FAILED! => {"
   /\w==\d|\b\d+\/\d+\s*:|\w\s:\s/, // a pinned version, a step counter, a space before a colon
 ];
 
