@@ -53,6 +53,10 @@ describe("capture of messages with pasted output", () => {
       "bazel build //services/api:server\nERROR: /repo/services/api/BUILD.bazel:14:11: Compiling services/api/server.cc failed: (Exit 1): gcc failed: error executing command\nTarget //services/api:server failed to build\nINFO: Elapsed time: 12.331s, Critical Path: 9.12s",
       "INFO:     127.0.0.1:51234 - \"GET /items/42 HTTP/1.1\" 500 Internal Server Error\nERROR:    Exception in ASGI application\npydantic_core._pydantic_core.ValidationError: 1 validation error for Item",
       "Step 7/12 : RUN pip install -r requirements.txt\n ---> Running in 3f9a2c1b8d7e\nCollecting numpy==1.24.0\n  Downloading numpy-1.24.0.tar.gz (10.9 MB)\nerror: metadata-generation-failed\n\nbuild fails on the python 3.12 image",
+      "Login is broken on prod. From the browser console:\nPOST https://api.acme.io/auth/login 403 (Forbidden)\nAccess to fetch at 'https://api.acme.io/auth/login' from origin 'https://app.acme.io' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+      "Our integration tests are flaky again, here's the latest run:\n\n  ✓ creates order (112 ms)\n  ✕ cancels order (5004 ms)\n\n  ● orders › cancels order\n\n    thrown: \"Exceeded timeout of 5000 ms for a test.\"",
+      "the deploy to staging has been failing since this morning with this, no idea why\n\nError: UPGRADE FAILED: cannot patch \"api\" with kind Deployment: Deployment.apps \"api\" is invalid: spec.selector: field is immutable",
+      "ld: symbol(s) not found for architecture arm64\nclang: error: linker command failed with exit code 1 (use -v to see invocation)\n** BUILD FAILED **",
       "$ terraform apply\nError: Error acquiring the state lock\nLock Info:\n  ID:        9d1f2c3a-77b0-4a51-9c3e-0b2d4f6e8a11\n  Operation: OperationTypeApply\n\nthe apply keeps failing",
     ]) {
       const x = extractCaptures(text);
@@ -64,6 +68,7 @@ describe("capture of messages with pasted output", () => {
       ["We fixed the `ECONNREFUSED 172.18.0.3:5432` on startup by adding a healthcheck to postgres.", "solution"],
       ["From now on we pin base images by digest in every Dockerfile, after `npm ci` broke twice on a moved node:20 tag.", "decision"],
       ["The Celery timeout at /srv/app/reports came from the PDF renderer loading every font; we switched to a font subset and it runs in 8s now.", "solution"],
+      ["The upload endpoint returned `413 Request Entity Too Large` for files over 1MB; raising client_max_body_size to 50m in nginx fixed it.", "solution"],
       ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
       ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],
       ["[ERROR] pool exhausted\n[WARN] retrying in 5s\n\nThe problem is that the DB connection pool is exhausted under load.", "problem"],

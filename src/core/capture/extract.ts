@@ -926,7 +926,7 @@ const LOG_LINE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+
 /** The share of a message's text set aside as pasted above which a problem said beside it only points at the paste. */
 const MOSTLY_PASTED = 0.6;
 /** A problem said beside pasted output that tells more than the output: its cause, what it is, when it happens. */
-const SAYS_WHY = /\b(?:because|since(?!\s+(?:then|\d))|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
+const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
 
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);

@@ -12,13 +12,13 @@ const STRONG: RegExp[] = [
   // a stack frame or backtrace line: "at f (x)", "File "x", line 3", "+0x4a", "   0: rust_begin_unwind"
   /^\s*at\s+\S|^\s*File\s+"|\+0x[0-9a-f]+|^\s*\d+:\s+[\w:<>]+$|^\s*(?:goroutine|thread)\s+['"\w-]+\s*(?:\[|panicked)|\.\.\.\s*\d+\s+more\b/,
   // a qualified name: com.acme.api.Order, std::io::Error, Result::unwrap(), (*Worker).handle
-  /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){2,8}\.[A-Z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
+  /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){1,8}\.[A-Z][a-z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
   // a line that is a JSON object, or a run of logfmt's key=value from its start
   /^\s*[[{]\s*"|^\s*(?:[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/,
   // a gutter or a frame: "12 |", "api-1  | ", "│ ", "╷", "-/+ ", "  ~ x = y", a tree or box line
   /^\s*\d+\s*\|(?:\s|$)|^\s*[\w.-]+\s{2,}\|\s|^\s*[│┃╷╵├└┌┐┘┤╭╮╰╯]|^\s*(?:-\/\+|~)\s+\w[\w.-]*\s+=\s|^\s*[|^~]{1,}\s*$|^\s*\|\s+[-^~]/,
   // a runner's or bundler's marker: × ❯ ➜ ▲ ●, "=> ", "<<<", PASS/FAIL, "... ok" (✓ → are weak: people tick lists too)
-  /^\s*(?:[×❯➜▲●⨯]|x\s+[A-Z]|=>\s|>\s+\[|<<<|>>>)|<<<\s*FAILURE|\.\.\.\s+(?:ok|FAILED|ignored)\s*$|^\s*(?:PASS|FAIL|FAILED|ERROR)\s{1,}\S/,
+  /^\s*(?:[×✕❯➜▲●⨯]|x\s+[A-Z]|=>\s|>\s+\[|<<<|>>>)|<<<\s*FAILURE|\.\.\.\s+(?:ok|FAILED|ignored)\s*$|^\s*(?:PASS|FAIL|FAILED|ERROR)\s{1,}\S/,
   // a progress bar, a hex address or a long hash
   /[█▉▊▋▌▍▎▏#=]{6,}|\d+%\|/,
   /\b0x[0-9a-f]{4,}\b|\b(?=[0-9a-f]{0,64}\d)(?=[0-9a-f]{0,64}[a-f])[0-9a-f]{12,64}\b/,
@@ -29,6 +29,10 @@ const STRONG: RegExp[] = [
   /\[(?:error|warn|warning|info|debug|notice|crit|alert|emerg)\]|\b(?:error|warning)\[[A-Z]?\d+\]|^\s*E\s{2,}\S|^\s*(?:error|warn|warning|info|debug)\s{2,}/,
   // a process tag: "postfix/smtp[2211]:", "E/AndroidRuntime( 4211):"; three counters in a row: "Tests run: 12, Failures: 2, Errors: 0"
   /\w\[\d+\]:\s|\w\(\s*\d+\):\s|(?:\b[A-Z][\w ]{0,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3}[,;]\s*){2}[A-Z][\w ]{0,20}:\s*\d/,
+  // an error's class heading the line ("Error: ...", "redis.exceptions.TimeoutError: ..."), a request line ("POST https://... 403")
+  /^\s*(?:[\w.]{0,80}(?:Error|Exception)|Fatal|FATAL|Uncaught(?: \(in promise\))?(?: \w+)?)\s*:\s|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:https?:\/\/|\/)\S/,
+  // a program naming itself before its level ("clang: error: ...", "psql: error: ..."), a starred banner ("** BUILD FAILED **")
+  /^\s*[\w.+-]{1,40}:\s+(?:error|warning|fatal(?: error)?)\s*:|^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
@@ -51,13 +55,15 @@ const WEAK: RegExp[] = [
   /"[\w.-]{1,40}"\s*:\s*[^,]{1,80},\s*"[\w.-]{1,40}"\s*:|(?:\b[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/, // JSON pairs or key=value runs inside a sentence
   /\S {2,}\S/, // a gap of spaces inside the line
   /^\s*[✓✔✗✘→›]/, // a tick or an arrow in front
-  /\s=>\s|\[[\w.@-]{1,60}\]:/, // an arrow inside, a bracketed host or task label: "fatal: [web-2]: FAILED! => {"
+  /\s=>\s|\[[\w.@-]{1,60}\]:/,
+  /'[^'\s]{2,80}'.{0,120}?'[^'\s]{2,80}'/, // two quoted tokens: 'https://api.acme.io/login' ... 'Access-Control-Allow-Origin'
+  /\bhttps?:\/\/\S/, // a URL // an arrow inside, a bracketed host or task label: "fatal: [web-2]: FAILED! => {"
   /\w==\d|\b\d+\/\d+\s*:|\w\s:\s/, // a pinned version, a step counter, a space before a colon
 ];
 
 const QUOTED = /`[^`\n]*`/g;
 /** Every shape above but a few weak ones needs one of these: a line with none is read in one scan (most prose). */
-const ANY_SHAPE = /[\d:/\\{}[\]()|=<>$#~^"\t✓✔✗✘→›×❯➜▲●⨯█▉▊▋▌▍▎▏│┃╷╵├└┌┐┘┤╭╮╰╯]|\s\s|^\s|\.\.\.|^x\s|^[^a-z]*$|[A-Z]{2,}_|(?:Error|Exception)\b|\b(?:exit|status) (?:code|status)\b/;
+const ANY_SHAPE = /[\d:/\\{}[\]()|=<>$#~^"\t✓✔✗✘→›×✕❯➜▲●⨯█▉▊▋▌▍▎▏│┃╷╵├└┌┐┘┤╭╮╰╯]|\s\s|^\s|\.\.\.|^x\s|^[^a-z]*$|[A-Z]{2,}_|(?:Error|Exception)\b|\b(?:exit|status) (?:code|status)\b/;
 /** Output is known by its head; a longer line is read up to here (and no pattern runs long on a 50,000-character token). */
 const HEAD = 400;
 

@@ -188,11 +188,17 @@ export function prepareText(raw: string): Prepared {
   }
   // What a person writes stands apart from what they paste. In a paragraph (lines with no blank
   // between): a line with output both above and below it is output too ("For more information
-  // about this error, try ...", "stack backtrace:"), as is a line indented right under or over
-  // output, or one after a "$ command"; and in a paragraph at least two thirds output, a line with
+  // about this error, try ...", "stack backtrace:"), as is a line indented under or over output
+  // (blank lines between), or one after a "$ command"; and in a paragraph at least two thirds output, a line with
   // one shape of output ("Step 7/12 : RUN pip install ...") is output too.
   if (prose && machineLines + logLines + toolLines + codeLines > 0) {
     const aside = (i: number) => i >= 0 && i < lines.length && keptAt[i] === -1;
+    /** The nearest line above (step -1) or below (+1) that is not blank: output's blocks are often split by blank lines. */
+    const nonBlank = (i: number, step: number) => {
+      let j = i + step;
+      while (j >= 0 && j < lines.length && keptAt[j] === -2) j += step;
+      return j;
+    };
     const setAside = (i: number) => {
       proseChars -= lines[i]!.trim().length;
       pastedChars += lines[i]!.trim().length;
@@ -213,7 +219,7 @@ export function prepareText(raw: string): Prepared {
         if (aside(i)) {
           afterCommand ||= /^\s*\$\s+\S/.test(lines[i]!);
           seenOut = true;
-        } else if ((seenOut && i < lastOut) || afterCommand || (/^\s{2,}\S/.test(lines[i]!) && (aside(i - 1) || aside(i + 1)))) setAside(i);
+        } else if ((seenOut && i < lastOut) || afterCommand || (/^\s{2,}\S/.test(lines[i]!) && (aside(nonBlank(i, -1)) || aside(nonBlank(i, 1))))) setAside(i);
         else own.push(i);
       }
       if (own.length > 0 && to - from - own.length >= 2 * own.length) for (const i of own) if (machineShape(lines[i]!) > 0) setAside(i);
