@@ -57,6 +57,9 @@ describe("capture of messages with pasted output", () => {
       "Our integration tests are flaky again, here's the latest run:\n\n  ✓ creates order (112 ms)\n  ✕ cancels order (5004 ms)\n\n  ● orders › cancels order\n\n    thrown: \"Exceeded timeout of 5000 ms for a test.\"",
       "the deploy to staging has been failing since this morning with this, no idea why\n\nError: UPGRADE FAILED: cannot patch \"api\" with kind Deployment: Deployment.apps \"api\" is invalid: spec.selector: field is immutable",
       "ld: symbol(s) not found for architecture arm64\nclang: error: linker command failed with exit code 1 (use -v to see invocation)\n** BUILD FAILED **",
+      "PS C:\\repo> npm run dev\nnpm : File C:\\Program Files\\nodejs\\npm.ps1 cannot be loaded because running scripts is disabled on this system.\nAt line:1 char:1",
+      "Started GET \"/admin/orders\" for 10.0.0.4 at 2026-11-27 09:00:12 +0000\nProcessing by Admin::OrdersController#index as HTML\nCompleted 500 Internal Server Error in 41ms (ActiveRecord: 3.1ms | Allocations: 2211)\n\nNoMethodError (undefined method `name' for nil:NilClass):",
+      "aws s3 cp fails\nupload failed: ./dist/app.js to s3://acme-web/app.js An error occurred (AccessDenied) when calling the PutObject operation: Access Denied",
       "$ terraform apply\nError: Error acquiring the state lock\nLock Info:\n  ID:        9d1f2c3a-77b0-4a51-9c3e-0b2d4f6e8a11\n  Operation: OperationTypeApply\n\nthe apply keeps failing",
     ]) {
       const x = extractCaptures(text);
@@ -69,6 +72,7 @@ describe("capture of messages with pasted output", () => {
       ["From now on we pin base images by digest in every Dockerfile, after `npm ci` broke twice on a moved node:20 tag.", "decision"],
       ["The Celery timeout at /srv/app/reports came from the PDF renderer loading every font; we switched to a font subset and it runs in 8s now.", "solution"],
       ["The upload endpoint returned `413 Request Entity Too Large` for files over 1MB; raising client_max_body_size to 50m in nginx fixed it.", "solution"],
+      ["The Heroku H12 timeouts on /reports were the PDF export running in the request; we moved it to a background job and the 503s are gone.", "solution"],
       ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
       ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],
       ["[ERROR] pool exhausted\n[WARN] retrying in 5s\n\nThe problem is that the DB connection pool is exhausted under load.", "problem"],

@@ -36,14 +36,15 @@ const STRONG: RegExp[] = [
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
-  /^\s*\$\s+\S|^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
+  /^\s*\$\s+\S|^\s*(?:PS\s+)?[A-Z]:\\[^>\n]{0,120}>\s*\S|^\s*[\w.-]{1,40}@[\w.-]{1,60}:[~/][^$#\n]{0,120}[$#]\s|^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
 ];
 
 /** Shapes a person may type now and then: two of them on one line make it a program's. */
 const WEAK: RegExp[] = [
-  /(?:^|\s)\/(?:[\w.@-]{1,60}\/){2}/, // an absolute path
+  /(?:^|\s)(?:\/[\w.@-]{1,60}\/[\w.@-]|\.{1,2}\/[\w.@-]{1,60}\/|[A-Z]:\\\w)/, // a path: /srv/app, ./dist/x, C:\Program Files
   /\b[A-Z][a-z]{1,30}(?:[A-Z][a-z]{0,30}){1,6}(?:Error|Exception)\b|\b[A-Z]\w{0,40}(?:Error|Exception):/, // an exception's class
-  /\b[A-Z][\w ]{1,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3},\s*[A-Z][\w ]{1,20}:\s*\d/, // "Tests run: 58, Failures: 1"
+  /\b[A-Z][\w ]{1,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3}\s*[,;|]\s*[A-Z][\w ]{1,20}:\s*\d/, // "Tests run: 58, Failures: 1", "ActiveRecord: 3.1ms | Allocations: 2211"
+  /\w::\w|\b[A-Z]\w{1,60}#[a-z_]\w*/, // a scoped name or a method reference: Admin::OrdersController#index
   /\b(?:exit (?:code|status)|status code|code=\w+|errno|ENOENT|ECONNREFUSED|ETIMEDOUT|EACCES|SIGSEGV|SIGKILL)\b/i,
   /\w\s*\{\s*\w+:\s|\w\(\w+\s*\{/, // a printed struct: Io(Custom { kind: ... })
   /^\s{2,}\S/, // indented
@@ -57,7 +58,8 @@ const WEAK: RegExp[] = [
   /^\s*[✓✔✗✘→›]/, // a tick or an arrow in front
   /\s=>\s|\[[\w.@-]{1,60}\]:/,
   /'[^'\s]{2,80}'.{0,120}?'[^'\s]{2,80}'/, // two quoted tokens: 'https://api.acme.io/login' ... 'Access-Control-Allow-Origin'
-  /\bhttps?:\/\/\S/, // a URL // an arrow inside, a bracketed host or task label: "fatal: [web-2]: FAILED! => {"
+  /\b[a-z][a-z0-9+.-]{1,15}:\/\/\S/, // a URL: https://, s3://, postgres://
+  /\S\s\|\s\S/, // a pipe between fields: "(ActiveRecord: 3.1ms | Allocations: 2211)" // an arrow inside, a bracketed host or task label: "fatal: [web-2]: FAILED! => {"
   /\w==\d|\b\d+\/\d+\s*:|\w\s:\s/, // a pinned version, a step counter, a space before a colon
 ];
 
