@@ -40,6 +40,9 @@ describe("machine-made lines: the shape of a program's output, not its words", (
       "Raising proxy_read_timeout to 120s fixed the 502s after 30s.",
       'Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.',
       "We always start the worker with NODE_ENV=production LOG_LEVEL=info so logs stay small.",
+      "We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.",
+      "From now on config lives in ./config/app.yaml, see https://wiki.acme.io/config for why.",
+      "  We fixed it by bumping the pool to 50 in /etc/app/db.conf.",
     ]) assert.ok(!machineMade(line), line);
   });
 });
@@ -72,6 +75,8 @@ describe("capture of messages with pasted output", () => {
       ["From now on we pin base images by digest in every Dockerfile, after `npm ci` broke twice on a moved node:20 tag.", "decision"],
       ["The Celery timeout at /srv/app/reports came from the PDF renderer loading every font; we switched to a font subset and it runs in 8s now.", "solution"],
       ["The upload endpoint returned `413 Request Entity Too Large` for files over 1MB; raising client_max_body_size to 50m in nginx fixed it.", "solution"],
+      ["We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.", "solution"],
+      ["ERROR pool exhausted\nERROR pool exhausted\nWe fixed it in ./src/db/pool.ts by raising the pool to 50.", "solution"],
       ["The Heroku H12 timeouts on /reports were the PDF export running in the request; we moved it to a background job and the 503s are gone.", "solution"],
       ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
       ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],

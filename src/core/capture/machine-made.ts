@@ -3,6 +3,9 @@
 // JSON, not any tool's words. A line is machine-made on one strong shape or on two weak ones.
 // Words the person quoted in backticks are theirs and are not looked at ("we fixed `TS2307` by ...").
 
+/** A shell's prompt before a command: "$ npm test", "PS C:\\repo> npm run dev", "dev@box:~/app$ make". */
+export const PROMPT = /^\s*\$\s+\S|^\s*(?:PS\s+)?[A-Z]:\\[^>\n]{0,120}>\s*\S|^\s*[\w.-]{1,40}@[\w.-]{1,60}:[~/][^$#\n]{0,120}[$#]\s/;
+
 /** Shapes no person types in a sentence. */
 const STRONG: RegExp[] = [
   // a timestamp: 2026-11-27 08:12, 2026/11/27 08:12:44, 27/Nov/2026:08:12:44, 10:42:18, epoch seconds
@@ -36,7 +39,8 @@ const STRONG: RegExp[] = [
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
-  /^\s*\$\s+\S|^\s*(?:PS\s+)?[A-Z]:\\[^>\n]{0,120}>\s*\S|^\s*[\w.-]{1,40}@[\w.-]{1,60}:[~/][^$#\n]{0,120}[$#]\s|^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
+  PROMPT,
+  /^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
 ];
 
 /** Shapes a person may type now and then: two of them on one line make it a program's. */
@@ -78,9 +82,23 @@ export function machineShape(line: string): 0 | 1 | 2 {
   if (own.includes("`")) own = own.replace(QUOTED, "x");
   if (!own.trim() || !ANY_SHAPE.test(own)) return 0;
   for (const re of STRONG) if (re.test(own)) return 2;
+  // weak shapes do not outweigh a sentence: one in the first person, or mostly plain words
+  // ("We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.")
+  if (FIRST_PERSON.test(own)) return 0;
   let weak = 0;
-  for (const re of WEAK) if (re.test(own) && ++weak >= 2) return 2;
+  for (const re of WEAK) if (re.test(own) && ++weak >= 2) return plainShare(own) >= 0.7 ? 1 : 2;
   return weak as 0 | 1;
+}
+
+const FIRST_PERSON = /\b(?:we|we're|we've|we'll|i|i'm|i've|our|ours|us|my|let's)\b/i;
+const PLAIN_WORD = /^[("']?[a-z]{2,}[)"',.;:!?]?$/;
+
+/** The share of a line's words that are plain lowercase words, as in a sentence. */
+function plainShare(line: string): number {
+  const words = line.trim().split(/\s+/);
+  let plain = 0;
+  for (const w of words) if (PLAIN_WORD.test(w)) plain++;
+  return plain / words.length;
 }
 
 /** Whether a line reads as a program's output or code rather than a person's words. */

@@ -1,5 +1,5 @@
 import { redactSecrets, stripPrivate } from "../redact.ts";
-import { machineMade, machineShape } from "./machine-made.ts";
+import { machineMade, machineShape, PROMPT } from "./machine-made.ts";
 
 // Getting the prose out of a prompt before anything is extracted from it: private spans and
 // secrets go first; then fenced code, tool blocks (<system-reminder>...), pasted logs, tool
@@ -189,8 +189,9 @@ export function prepareText(raw: string): Prepared {
   // What a person writes stands apart from what they paste. In a paragraph (lines with no blank
   // between): a line with output both above and below it is output too ("For more information
   // about this error, try ...", "stack backtrace:"), as is a line indented under or over output
-  // (blank lines between), or one after a "$ command"; and in a paragraph at least two thirds output, a line with
-  // one shape of output ("Step 7/12 : RUN pip install ...") is output too.
+  // (blank lines between), or one after a "$ command"; a line with one shape of output is output
+  // too after output announced ("From the browser console:") or in a paragraph at least two thirds
+  // output ("Step 7/12 : RUN pip install ...").
   if (prose && machineLines + logLines + toolLines + codeLines > 0) {
     const aside = (i: number) => i >= 0 && i < lines.length && keptAt[i] === -1;
     /** The nearest line above (step -1) or below (+1) that is not blank: output's blocks are often split by blank lines. */
@@ -213,13 +214,15 @@ export function prepareText(raw: string): Prepared {
       let lastOut = -1;
       for (let i = to - 1; i >= from && lastOut === -1; i--) if (aside(i)) lastOut = i;
       let afterCommand = false;
+      let announced = false;
       let seenOut = false;
       const own: number[] = [];
       for (let i = from; i < to; i++) {
         if (aside(i)) {
-          afterCommand ||= /^\s*\$\s+\S/.test(lines[i]!);
+          afterCommand ||= PROMPT.test(lines[i]!);
+          announced ||= !seenOut && i > from && /:\s*$/.test(lines[i - 1]!);
           seenOut = true;
-        } else if ((seenOut && i < lastOut) || afterCommand || (/^\s{2,}\S/.test(lines[i]!) && (aside(nonBlank(i, -1)) || aside(nonBlank(i, 1))))) setAside(i);
+        } else if ((seenOut && i < lastOut) || afterCommand || (announced && machineShape(lines[i]!) > 0) || (/^\s{2,}\S/.test(lines[i]!) && (aside(nonBlank(i, -1)) || aside(nonBlank(i, 1))))) setAside(i);
         else own.push(i);
       }
       if (own.length > 0 && to - from - own.length >= 2 * own.length) for (const i of own) if (machineShape(lines[i]!) > 0) setAside(i);
