@@ -43,6 +43,10 @@ describe("machine-made lines: the shape of a program's output, not its words", (
       "We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.",
       "From now on config lives in ./config/app.yaml, see https://wiki.acme.io/config for why.",
       "  We fixed it by bumping the pool to 50 in /etc/app/db.conf.",
+      "We use java.time.Instant for all timestamps, never java.util.Date.",
+      "The race in worker.go:88 is fixed by taking the lock before reading the map.",
+      "Use std::sync::Arc for shared state, never raw pointers.",
+      "Deploys go to us-east-1 first; we never deploy eu-west-1 on Fridays.",
     ]) assert.ok(!machineMade(line), line);
   });
 });

@@ -10,21 +10,16 @@ export const PROMPT = /^\s*\$\s+\S|^\s*(?:PS\s+)?[A-Z]:\\[^>\n]{0,120}>\s*\S|^\s
 const STRONG: RegExp[] = [
   // a timestamp: 2026-11-27 08:12, 2026/11/27 08:12:44, 27/Nov/2026:08:12:44, 10:42:18, epoch seconds
   /\b\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}|\b\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}|\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b|\b1[5-9]\d{8}(?:\.\d+)?\b/,
-  // a source position: file.ext:12:3, file.ext(12,3), file.ext:[63,29], worker.go:88 (a host:port is weak, below)
-  /\.[a-z][a-z0-9]{0,4}(?::\d+:\d+\b|\(\d+,\d+\)|:\[\d+,\d+\])|\.(?:py|go|rs|java|kt|ts|tsx|js|jsx|mjs|cjs|rb|cs|php|cpp|swift|scala|vue|tf|ex|exs):\d+\b|\s\d+:\d+\s{2,}|\.[a-z][a-z0-9]{0,4}\s\(\d+:\d+\)/,
   // a stack frame or backtrace line: "at f (x)", "File "x", line 3", "+0x4a", "   0: rust_begin_unwind"
   /^\s*at\s+\S|^\s*File\s+"|\+0x[0-9a-f]+|^\s*\d+:\s+[\w:<>]+$|^\s*(?:goroutine|thread)\s+['"\w-]+\s*(?:\[|panicked)|\.\.\.\s*\d+\s+more\b/,
-  // a qualified name: com.acme.api.Order, std::io::Error, Result::unwrap(), (*Worker).handle
-  /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){1,8}\.[A-Z][a-z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
   // a line that is a JSON object, or a run of logfmt's key=value from its start
   /^\s*[[{]\s*"|^\s*(?:[\w.-]{1,40}=(?:"[^"]{0,120}"|\S{1,120})\s+){2,}\S/,
   // a gutter or a frame: "12 |", "api-1  | ", "│ ", "╷", "-/+ ", "  ~ x = y", a tree or box line
   /^\s*\d+\s*\|(?:\s|$)|^\s*[\w.-]+\s{2,}\|\s|^\s*[│┃╷╵├└┌┐┘┤╭╮╰╯]|^\s*(?:-\/\+|~)\s+\w[\w.-]*\s+=\s|^\s*[|^~]{1,}\s*$|^\s*\|\s+[-^~]/,
   // a runner's or bundler's marker: × ❯ ➜ ▲ ●, "=> ", "<<<", PASS/FAIL, "... ok" (✓ → are weak: people tick lists too)
   /^\s*(?:[×✕❯➜▲●⨯]|x\s+[A-Z]|=>\s|>\s+\[|<<<|>>>)|<<<\s*FAILURE|\.\.\.\s+(?:ok|FAILED|ignored)\s*$|^\s*(?:PASS|FAIL|FAILED|ERROR)\s{1,}\S/,
-  // a progress bar, a hex address or a long hash
+  // a progress bar
   /[█▉▊▋▌▍▎▏#=]{6,}|\d+%\|/,
-  /\b0x[0-9a-f]{4,}\b|\b(?=[0-9a-f]{0,64}\d)(?=[0-9a-f]{0,64}[a-f])[0-9a-f]{12,64}\b/,
   // columns: a table's row of three gaps of 2+ spaces, or a tab-led line
   /\S {2,}\S{1,80} {2,}\S{1,80} {2,}\S/,
   /^\t+\S/,
@@ -41,6 +36,19 @@ const STRONG: RegExp[] = [
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
   PROMPT,
   /^\s*\+\s+[a-z][\w.-]*\s.*\s--?\w/,
+];
+
+/**
+ * Tokens of code a person may name in a sentence ("we use java.time.Instant", "the race in
+ * worker.go:88"): strong in a line of output, weak in a sentence.
+ */
+const TOKENS: RegExp[] = [
+  // a source position: file.ext:12:3, file.ext(12,3), file.ext:[63,29], worker.go:88 (a host:port is weak, below)
+  /\.[a-z][a-z0-9]{0,4}(?::\d+:\d+\b|\(\d+,\d+\)|:\[\d+,\d+\])|\.(?:py|go|rs|java|kt|ts|tsx|js|jsx|mjs|cjs|rb|cs|php|cpp|swift|scala|vue|tf|ex|exs):\d+\b|\s\d+:\d+\s{2,}|\.[a-z][a-z0-9]{0,4}\s\(\d+:\d+\)/,
+  // a qualified name: com.acme.api.Order, std::io::Error, Result::unwrap(), (*Worker).handle
+  /\b[a-z][a-z0-9_]{0,30}(?:\.[a-z][a-z0-9_]{0,30}){1,8}\.[A-Z][a-z]|\b\w{1,40}::\w{1,40}::\w|\b\w{1,40}::\w{1,40}\(|\(\*\w+\)\.\w+/,
+  // a hex address or a long hash
+  /\b0x[0-9a-f]{4,}\b|\b(?=[0-9a-f]{0,64}\d)(?=[0-9a-f]{0,64}[a-f])[0-9a-f]{12,64}\b/,
 ];
 
 /** Shapes a person may type now and then: two of them on one line make it a program's. */
@@ -82,15 +90,27 @@ export function machineShape(line: string): 0 | 1 | 2 {
   if (own.includes("`")) own = own.replace(QUOTED, "x");
   if (!own.trim() || !ANY_SHAPE.test(own)) return 0;
   for (const re of STRONG) if (re.test(own)) return 2;
-  // weak shapes do not outweigh a sentence: one in the first person, or mostly plain words
-  // ("We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.")
+  // weak shapes and code tokens do not outweigh a sentence: one in the first person, or mostly
+  // plain words ("We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.")
   if (FIRST_PERSON.test(own)) return 0;
+  let sentence: boolean | undefined;
+  const isSentence = () => (sentence ??= plainShare(own) >= 0.7);
   let weak = 0;
-  for (const re of WEAK) if (re.test(own) && ++weak >= 2) return plainShare(own) >= 0.7 ? 1 : 2;
-  return weak as 0 | 1;
+  // (a token heading the line is output's layout: "main.c:42:15: error: 'argv' undeclared")
+  const lead = own.length - own.trimStart().length;
+  const firstWordEnd = own.indexOf(" ", lead) === -1 ? own.length : own.indexOf(" ", lead);
+  for (const re of TOKENS) {
+    const m = re.exec(own);
+    if (!m) continue;
+    if (m.index < firstWordEnd || !isSentence()) return 2;
+    weak++;
+  }
+  for (const re of WEAK) if (re.test(own) && ++weak >= 2) return isSentence() ? 1 : 2;
+  return weak >= 1 ? 1 : 0;
 }
 
-const FIRST_PERSON = /\b(?:we|we're|we've|we'll|i|i'm|i've|our|ours|us|my|let's)\b/i;
+/** (not "us-east-1", "my-app", "our_table": names, not people) */
+const FIRST_PERSON = /(?<![-_./])\b(?:we|we're|we've|we'll|i|i'm|i've|our|ours|us|my|let's)\b(?![-_./:])/i;
 const PLAIN_WORD = /^[("']?[a-z]{2,}[)"',.;:!?]?$/;
 
 /** The share of a line's words that are plain lowercase words, as in a sentence. */
