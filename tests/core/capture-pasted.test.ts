@@ -81,6 +81,7 @@ describe("capture of messages with pasted output", () => {
       ["The upload endpoint returned `413 Request Entity Too Large` for files over 1MB; raising client_max_body_size to 50m in nginx fixed it.", "solution"],
       ["We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.", "solution"],
       ["ERROR pool exhausted\nERROR pool exhausted\nWe fixed it in ./src/db/pool.ts by raising the pool to 50.", "solution"],
+      ["Team agreed today: every service exposes /metrics for Prometheus. For reference, the current scrape errors:\n\nlevel=warn ts=2026-11-27T08:00:00Z caller=scrape.go:1400 msg=\"Append failed\" err=\"out of bounds\"", "decision"],
       ["The Heroku H12 timeouts on /reports were the PDF export running in the request; we moved it to a background job and the 503s are gone.", "solution"],
       ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
       ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],

@@ -178,11 +178,15 @@ export function prepareText(raw: string): Prepared {
     }
     keptAt.push(-1);
     pastedChars += line.trim().length;
-    // "the build failed with this:" only introduces what was pasted: it goes with it
+    // "the build failed with this:" only introduces what was pasted: it goes with it, but not the
+    // sentences before it on its line ("Team agreed today: every service exposes /metrics. For
+    // reference, the current scrape errors:")
     const prev = lastProse(kept);
     if (prev !== -1 && /:\s*$/.test(kept[prev]!) && kept.length - prev <= 2) {
-      kept[prev] = "";
-      prose--;
+      const sentences = splitSentences(kept[prev]!);
+      const before = sentences.length > 1 ? kept[prev]!.slice(0, kept[prev]!.lastIndexOf(sentences[sentences.length - 1]!)) : "";
+      kept[prev] = before;
+      if (!before.trim()) prose--;
     }
     kept.push(""); // a dropped line still ends the sentence before it
   }
