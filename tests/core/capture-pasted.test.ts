@@ -82,12 +82,18 @@ describe("capture of messages with pasted output", () => {
       ["We moved the docs to https://docs.acme.io/guide and the old /var/www/docs path is gone.", "solution"],
       ["ERROR pool exhausted\nERROR pool exhausted\nWe fixed it in ./src/db/pool.ts by raising the pool to 50.", "solution"],
       ["Team agreed today: every service exposes /metrics for Prometheus. For reference, the current scrape errors:\n\nlevel=warn ts=2026-11-27T08:00:00Z caller=scrape.go:1400 msg=\"Append failed\" err=\"out of bounds\"", "decision"],
+      ["We're switching the e2e suite from Cypress to Playwright; this flake was the last straw:\n\n  1) Checkout\n       pays with card:\n     AssertionError: Timed out retrying after 4000ms: Expected to find element: [data-cy=pay], but never found it.", "decision"],
       ["The Heroku H12 timeouts on /reports were the PDF export running in the request; we moved it to a background job and the 503s are gone.", "solution"],
       ['Going forward: API errors are returned as problem+json, e.g. {"type": "about:blank", "status": 404}.', "decision"],
       ["ERROR sync failed\nERROR sync failed\nWe decided to add retries with exponential backoff to the sync client.", "decision"],
       ["[ERROR] pool exhausted\n[WARN] retrying in 5s\n\nThe problem is that the DB connection pool is exhausted under load.", "problem"],
     ];
     for (const [text, type] of cases) assert.deepEqual(extractCaptures(text).captures.map((c) => c.type), [type], text);
+  });
+  test("an introduction of output alone stores nothing and says why", () => {
+    const x = extractCaptures("the deploy keeps failing with this:\nError: UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress");
+    assert.deepEqual(x.captures, []);
+    assert.match(x.reason ?? "", /log or tool output/);
   });
   test("the output is set aside and counted; its share is known", () => {
     const p = prepareText("CI says\n\nFAIL  src/a.test.ts > adds\nAssertionError: expected 3 to be 4\n ❯ src/a.test.ts:4:17\n\nany idea?");

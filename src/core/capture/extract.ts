@@ -945,6 +945,10 @@ export function extractCaptures(text: string): Extraction {
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
       last = null;
+    } else if (r.kind === "capture" && r.draft.type === "problem" && prepared.intros.includes(sentence)) {
+      // "the deploy keeps failing with this:": it points at the output after it
+      skipped.push({ text: sentence.trim(), reason: "pasted output" });
+      last = null;
     } else if (r.kind === "capture" && r.draft.type === "problem" && (PASTED_AFTER.test(sentence) || LOG_LINE.test(sentence) || (prepared.pastedShare >= MOSTLY_PASTED && !SAYS_WHY.test(sentence)))) {
       // (in a message that is mostly pasted output, "cargo build fails" / "only on CI" says what the
       // paste shows, nothing to keep; "the problem is that the pool is exhausted under load" says more)
@@ -1008,7 +1012,8 @@ export function extractCaptures(text: string): Extraction {
     else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
   }
   let reason: string | null = null;
-  if (captures.length === 0) {
+  if (captures.length === 0 && prepared.quiet) reason = prepared.quiet;
+  else if (captures.length === 0) {
     const specific = skipped.find((s) => s.reason !== NO_SIGNAL);
     reason = specific ? `${specific.reason}` : skipped.length ? NO_SIGNAL : "the text is empty";
   }

@@ -20,6 +20,10 @@ export interface Prepared {
   privateRemoved: boolean;
   /** The share of the text's non-blank characters set aside as pasted (code, logs, tool output), 0..1. */
   pastedShare: number;
+  /** Sentences that introduce pasted output ("the build fails with this:"): a decision may be said there, never a problem. */
+  intros: string[];
+  /** When the text holds nothing but output and its introduction: why nothing would be read, if the introduction holds nothing. */
+  quiet?: string;
 }
 
 /** Blocks Claude Code and tools wrap around text that is not the user's own words. */
@@ -97,7 +101,7 @@ const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]/g;
 const BLOB = /[A-Za-z0-9+/=_-]{80,}/g;
 
 export function prepareText(raw: string): Prepared {
-  const base: Omit<Prepared, "text"> = { ignored: [], redacted: [], privateRemoved: false, pastedShare: 0 };
+  const base: Omit<Prepared, "text"> = { ignored: [], redacted: [], privateRemoved: false, pastedShare: 0, intros: [] };
   if (raw.length > MAX_PROMPT_CHARS) {
     return { ...base, text: "", skip: `the text is too long to read (${raw.length} characters; at most ${MAX_PROMPT_CHARS})` };
   }
@@ -135,6 +139,7 @@ export function prepareText(raw: string): Prepared {
   // (two lines in a tool's voice are a tool's output too: "Failed to compile." then "Type error: ...")
   const toolBeside = lines.some((l) => printed(l) && !PERSON_TOO.test(l)) || lines.filter((l) => TOOL_VOICE.test(l)).length >= 2;
   let machineLines = 0;
+  let introOnly = 0;
   let pastedChars = 0;
   let proseChars = 0;
   /** Per input line: its index in `kept` when kept as prose, -1 when set aside, -2 when blank. */
@@ -178,15 +183,17 @@ export function prepareText(raw: string): Prepared {
     }
     keptAt.push(-1);
     pastedChars += line.trim().length;
-    // "the build failed with this:" only introduces what was pasted: it goes with it, but not the
-    // sentences before it on its line ("Team agreed today: every service exposes /metrics. For
-    // reference, the current scrape errors:")
+    // "the build failed with this:" only introduces what was pasted: its last sentence is read for
+    // a decision only ("We're switching to Playwright; this flake was the last straw:"), the
+    // sentences before it as any ("Team agreed today: ... For reference, the scrape errors:")
     const prev = lastProse(kept);
     if (prev !== -1 && /:\s*$/.test(kept[prev]!) && kept.length - prev <= 2) {
       const sentences = splitSentences(kept[prev]!);
-      const before = sentences.length > 1 ? kept[prev]!.slice(0, kept[prev]!.lastIndexOf(sentences[sentences.length - 1]!)) : "";
-      kept[prev] = before;
-      if (!before.trim()) prose--;
+      const last = sentences[sentences.length - 1];
+      if (last && !out.intros.includes(last)) {
+        out.intros.push(last);
+        if (sentences.length === 1) introOnly++;
+      }
     }
     kept.push(""); // a dropped line still ends the sentence before it
   }
@@ -245,7 +252,7 @@ export function prepareText(raw: string): Prepared {
 
   // inline code keeps its words (`var` is the name of a thing), long spans are code
   out.text = kept.join("\n").replace(/`([^`\n]{0,200})`/g, (_, inner: string) => (inner.length <= 60 ? inner : " "));
-  if (prose === 0 || !/\p{L}/u.test(out.text)) {
+  if (prose - introOnly <= 0 || !/\p{L}/u.test(out.text)) {
     const why =
       blobChars > 0 && blobChars >= tools.text.length / 2
         ? "the text is base64 or binary data"
@@ -258,7 +265,9 @@ export function prepareText(raw: string): Prepared {
               : priv.removed && !red.text.trim()
               ? "the text is all <private>"
               : "the text is empty";
-    out.skip = why;
+    // (an introduction of output is read for a decision first; nothing there, and this is the reason)
+    if (prose > 0 && introOnly > 0 && /\p{L}/u.test(out.text)) out.quiet = why;
+    else out.skip = why;
   }
   return out;
 }
