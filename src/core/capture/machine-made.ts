@@ -1,7 +1,9 @@
 // Whether a line of a prompt was printed by a program rather than written by the person: the
 // general shapes of logs, test runners, compilers, package managers, stack traces, tables and
-// JSON, not any tool's words. A line is machine-made on one strong shape or on two weak ones.
-// Words the person quoted in backticks are theirs and are not looked at ("we fixed `TS2307` by ...").
+// JSON, not any tool's words. A line is machine-made on one strong shape or on two weak ones; code
+// tokens (file:line, qualified names, hashes) and weak shapes never outweigh a sentence in the first
+// person or of mostly plain words. Words the person quoted in backticks are theirs and are not
+// looked at ("we fixed `TS2307` by ...").
 
 /** A shell's prompt before a command: "$ npm test", "PS C:\\repo> npm run dev", "dev@box:~/app$ make". */
 export const PROMPT = /^\s*\$\s+\S|^\s*(?:PS\s+)?[A-Z]:\\[^>\n]{0,120}>\s*\S|^\s*[\w.-]{1,40}@[\w.-]{1,60}:[~/][^$#\n]{0,120}[$#]\s/;
