@@ -923,6 +923,11 @@ const PASTED_AFTER = /^(?:\S+\s+){0,5}?(?:fails?|failed|failing|errors?|errored|
 /** A log line pasted: a timestamp, then a level ("[2026-11-27 10:00:01] ERROR worker: ..."). */
 const LOG_LINE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\]?\s+\[?(?:ERROR|WARN|WARNING|INFO|DEBUG|FATAL|CRITICAL|TRACE)\b/;
 
+/** The share of a message's text set aside as pasted above which a problem said beside it only points at the paste. */
+const MOSTLY_PASTED = 0.6;
+/** A problem said beside pasted output that tells more than the output: its cause, what it is, when it happens. */
+const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
+
 export function extractCaptures(text: string): Extraction {
   const prepared = prepareText(text);
   const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
@@ -940,7 +945,13 @@ export function extractCaptures(text: string): Extraction {
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
       last = null;
-    } else if (r.kind === "capture" && r.draft.type === "problem" && (PASTED_AFTER.test(sentence) || LOG_LINE.test(sentence))) {
+    } else if (r.kind === "capture" && r.draft.type === "problem" && prepared.intros.includes(sentence)) {
+      // "the deploy keeps failing with this:": it points at the output after it
+      skipped.push({ text: sentence.trim(), reason: "pasted output" });
+      last = null;
+    } else if (r.kind === "capture" && r.draft.type === "problem" && (PASTED_AFTER.test(sentence) || LOG_LINE.test(sentence) || (prepared.pastedShare >= MOSTLY_PASTED && !SAYS_WHY.test(sentence)))) {
+      // (in a message that is mostly pasted output, "cargo build fails" / "only on CI" says what the
+      // paste shows, nothing to keep; "the problem is that the pool is exhausted under load" says more)
       // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
       skipped.push({ text: sentence.trim(), reason: "pasted output" });
       last = null;
@@ -1001,7 +1012,8 @@ export function extractCaptures(text: string): Extraction {
     else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
   }
   let reason: string | null = null;
-  if (captures.length === 0) {
+  if (captures.length === 0 && prepared.quiet) reason = prepared.quiet;
+  else if (captures.length === 0) {
     const specific = skipped.find((s) => s.reason !== NO_SIGNAL);
     reason = specific ? `${specific.reason}` : skipped.length ? NO_SIGNAL : "the text is empty";
   }

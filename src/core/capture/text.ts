@@ -1,4 +1,5 @@
 import { redactSecrets, stripPrivate } from "../redact.ts";
+import { machineMade, machineShape, PROMPT } from "./machine-made.ts";
 
 // Getting the prose out of a prompt before anything is extracted from it: private spans and
 // secrets go first; then fenced code, tool blocks (<system-reminder>...), pasted logs, tool
@@ -17,6 +18,12 @@ export interface Prepared {
   /** Secrets replaced (kinds), private spans removed. */
   redacted: string[];
   privateRemoved: boolean;
+  /** The share of the text's non-blank characters set aside as pasted (code, logs, tool output), 0..1. */
+  pastedShare: number;
+  /** Sentences that introduce pasted output ("the build fails with this:"): a decision may be said there, never a problem. */
+  intros: string[];
+  /** When the text holds nothing but output and its introduction: why nothing would be read, if the introduction holds nothing. */
+  quiet?: string;
 }
 
 /** Blocks Claude Code and tools wrap around text that is not the user's own words. */
@@ -94,7 +101,7 @@ const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]/g;
 const BLOB = /[A-Za-z0-9+/=_-]{80,}/g;
 
 export function prepareText(raw: string): Prepared {
-  const base: Omit<Prepared, "text"> = { ignored: [], redacted: [], privateRemoved: false };
+  const base: Omit<Prepared, "text"> = { ignored: [], redacted: [], privateRemoved: false, pastedShare: 0, intros: [] };
   if (raw.length > MAX_PROMPT_CHARS) {
     return { ...base, text: "", skip: `the text is too long to read (${raw.length} characters; at most ${MAX_PROMPT_CHARS})` };
   }
@@ -131,15 +138,27 @@ export function prepareText(raw: string): Prepared {
   const printed = (line: string) => LOG_LINE.test(line) || TOOL_LINE.test(line);
   // (two lines in a tool's voice are a tool's output too: "Failed to compile." then "Type error: ...")
   const toolBeside = lines.some((l) => printed(l) && !PERSON_TOO.test(l)) || lines.filter((l) => TOOL_VOICE.test(l)).length >= 2;
+  let machineLines = 0;
+  let introOnly = 0;
+  let pastedChars = 0;
+  let proseChars = 0;
+  /** Per input line: its index in `kept` when kept as prose, -1 when set aside, -2 when blank. */
+  const keptAt: number[] = [];
   for (const line of lines) {
     if (FENCE.test(line)) {
       if (!inFence) fenced++;
       inFence = !inFence;
+      keptAt.push(-1);
       continue;
     }
-    if (inFence) continue;
+    if (inFence) {
+      pastedChars += line.trim().length;
+      keptAt.push(line.trim() ? -1 : -2);
+      continue;
+    }
     if (!line.trim()) {
       kept.push("");
+      keptAt.push(-2);
       continue;
     }
     const personToo = !toolBeside && PERSON_TOO.test(line);
@@ -147,40 +166,97 @@ export function prepareText(raw: string): Prepared {
     if (/^\s*>\s/.test(line)) {
       quoted++;
       kept.push("");
+      keptAt.push(-1);
       continue;
     }
     if (!personToo && LOG_LINE.test(line)) logLines++;
     else if (toolBeside && TOOL_VOICE.test(line)) toolLines++;
     else if (!personToo && (TOOL_LINE.test(line) || TALLY.test(line))) toolLines++;
     else if (CODE_LINE.test(line) || (line.trim().length >= 12 && letterRatio(line) < 0.45)) codeLines++;
+    else if (machineMade(line)) machineLines++;
     else {
+      keptAt.push(kept.length);
       kept.push(line);
       prose++;
+      proseChars += line.trim().length;
       continue;
     }
-    // "the build failed with this:" only introduces what was pasted: it goes with it
+    keptAt.push(-1);
+    pastedChars += line.trim().length;
+    // "the build failed with this:" only introduces what was pasted: its last sentence is read for
+    // a decision only ("We're switching to Playwright; this flake was the last straw:"), the
+    // sentences before it as any ("Team agreed today: ... For reference, the scrape errors:")
     const prev = lastProse(kept);
     if (prev !== -1 && /:\s*$/.test(kept[prev]!) && kept.length - prev <= 2) {
-      kept[prev] = "";
-      prose--;
+      const sentences = splitSentences(kept[prev]!);
+      const last = sentences[sentences.length - 1];
+      if (last && !out.intros.includes(last)) {
+        out.intros.push(last);
+        if (sentences.length === 1) introOnly++;
+      }
     }
     kept.push(""); // a dropped line still ends the sentence before it
   }
+  // What a person writes stands apart from what they paste. In a paragraph (lines with no blank
+  // between): a line with output both above and below it is output too ("For more information
+  // about this error, try ...", "stack backtrace:"), as is a line indented under or over output
+  // (blank lines between), or one after a "$ command"; a line with one shape of output is output
+  // too after output announced ("From the browser console:") or in a paragraph at least two thirds
+  // output ("Step 7/12 : RUN pip install ...").
+  if (prose && machineLines + logLines + toolLines + codeLines > 0) {
+    const aside = (i: number) => i >= 0 && i < lines.length && keptAt[i] === -1;
+    /** The nearest line above (step -1) or below (+1) that is not blank: output's blocks are often split by blank lines. */
+    const nonBlank = (i: number, step: number) => {
+      let j = i + step;
+      while (j >= 0 && j < lines.length && keptAt[j] === -2) j += step;
+      return j;
+    };
+    const setAside = (i: number) => {
+      proseChars -= lines[i]!.trim().length;
+      pastedChars += lines[i]!.trim().length;
+      kept[keptAt[i]!] = "";
+      keptAt[i] = -1;
+      prose--;
+      machineLines++;
+    };
+    for (let from = 0; from < lines.length; ) {
+      let to = from;
+      while (to < lines.length && keptAt[to] !== -2) to++;
+      let lastOut = -1;
+      for (let i = to - 1; i >= from && lastOut === -1; i--) if (aside(i)) lastOut = i;
+      let afterCommand = false;
+      let announced = false;
+      let seenOut = false;
+      const own: number[] = [];
+      for (let i = from; i < to; i++) {
+        if (aside(i)) {
+          afterCommand ||= PROMPT.test(lines[i]!);
+          announced ||= !seenOut && i > from && /:\s*$/.test(lines[i - 1]!);
+          seenOut = true;
+        } else if ((seenOut && i < lastOut) || afterCommand || (announced && machineShape(lines[i]!) > 0) || (/^\s{2,}\S/.test(lines[i]!) && (aside(nonBlank(i, -1)) || aside(nonBlank(i, 1))))) setAside(i);
+        else own.push(i);
+      }
+      if (own.length > 0 && to - from - own.length >= 2 * own.length) for (const i of own) if (machineShape(lines[i]!) > 0) setAside(i);
+      from = to + 1;
+    }
+  }
+  out.pastedShare = pastedChars + proseChars === 0 ? 0 : pastedChars / (pastedChars + proseChars);
   const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   if (fenced) out.ignored.push(plural(fenced, "code block"));
   if (codeLines) out.ignored.push(plural(codeLines, "code line"));
   if (logLines) out.ignored.push(plural(logLines, "log line"));
   if (toolLines) out.ignored.push(plural(toolLines, "tool output line"));
+  if (machineLines) out.ignored.push(plural(machineLines, "machine-made line"));
   if (blobs) out.ignored.push(plural(blobs, "base64 or binary blob"));
   if (quoted) out.ignored.push(plural(quoted, "quoted line"));
 
   // inline code keeps its words (`var` is the name of a thing), long spans are code
   out.text = kept.join("\n").replace(/`([^`\n]{0,200})`/g, (_, inner: string) => (inner.length <= 60 ? inner : " "));
-  if (prose === 0 || !/\p{L}/u.test(out.text)) {
+  if (prose - introOnly <= 0 || !/\p{L}/u.test(out.text)) {
     const why =
       blobChars > 0 && blobChars >= tools.text.length / 2
         ? "the text is base64 or binary data"
-        : logLines + toolLines > 0 && logLines + toolLines >= codeLines + fenced
+        : logLines + toolLines + machineLines > 0 && logLines + toolLines + machineLines >= codeLines + fenced
           ? "the text is log or tool output"
           : fenced + codeLines > 0
             ? "the text is code"
@@ -189,7 +265,9 @@ export function prepareText(raw: string): Prepared {
               : priv.removed && !red.text.trim()
               ? "the text is all <private>"
               : "the text is empty";
-    out.skip = why;
+    // (an introduction of output is read for a decision first; nothing there, and this is the reason)
+    if (prose > 0 && introOnly > 0 && /\p{L}/u.test(out.text)) out.quiet = why;
+    else out.skip = why;
   }
   return out;
 }
