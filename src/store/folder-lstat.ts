@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { libcSymbols } from "./libc-ffi.ts";
 
 // The lstat of each name in one folder, the cheapest way this process has: on Linux under Bun,
 // statx(2) through bun:ffi, relative to the open folder (one path component for the kernel to
@@ -60,30 +61,13 @@ function bind(): Native | null {
     if (typeof Bun === "undefined" || process.platform !== "linux" || new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) return null;
     const ffi = require("bun:ffi") as typeof import("bun:ffi");
     const { FFIType } = ffi;
-    const spec = { statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } } as const;
-    let lib: { symbols: { statx: unknown } } | null = null;
-    for (const name of ["libc.so.6", "libc.so"]) {
-      try {
-        lib = ffi.dlopen(name, spec);
-        break;
-      } catch {
-        // the next name (musl's libc is libc.so)
-      }
-    }
-    if (!lib) return null;
-    let getdents: Getdents | null = null;
-    for (const name of ["libc.so.6", "libc.so"]) {
-      try {
-        const spec2 = { getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } } as const;
-        getdents = ffi.dlopen(name, spec2).symbols.getdents64 as unknown as Getdents;
-        break;
-      } catch {
-        // an older libc: folders are listed by node:fs
-      }
-    }
+    const statx = libcSymbols({ statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } })?.statx;
+    if (!statx) return null;
+    // an older libc has no getdents64: folders are then listed by node:fs
+    const getdents = (libcSymbols({ getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } })?.getdents64 ?? null) as Getdents | null;
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: lib.symbols.statx as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
+    return { statx: statx as unknown as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
   } catch {
     return null;
   }

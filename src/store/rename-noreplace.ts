@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { libcSymbols } from "./libc-ffi.ts";
 
 // A rename that never replaces what is at the new name: renameat2(2) with RENAME_NOREPLACE through
 // bun:ffi where libc has it and the file system takes the flag; anywhere else a hard link to the
@@ -14,21 +15,13 @@ let bound: Renameat2 | null | undefined;
 
 function bind(): Renameat2 | null {
   try {
-    if (typeof Bun === "undefined" || process.platform !== "linux") return null;
-    const ffi = require("bun:ffi") as typeof import("bun:ffi");
-    const { FFIType } = ffi;
-    const spec = { renameat2: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.ptr, FFIType.u32], returns: FFIType.i32 } } as const;
-    for (const name of ["libc.so.6", "libc.so"]) {
-      try {
-        return ffi.dlopen(name, spec).symbols.renameat2 as unknown as Renameat2;
-      } catch {
-        // the next name (musl's libc is libc.so), or none: the fallback
-      }
-    }
+    if (typeof Bun === "undefined") return null;
+    const { FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    const fn = libcSymbols({ renameat2: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.ptr, FFIType.u32], returns: FFIType.i32 } })?.renameat2;
+    return fn ? (fn as unknown as Renameat2) : null;
   } catch {
-    // no bun:ffi: the fallback
+    return null; // no bun:ffi: the fallback
   }
-  return null;
 }
 
 const cString = (s: string): Uint8Array => Buffer.from(`${s}\0`, "utf8");
