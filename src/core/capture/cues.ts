@@ -147,7 +147,7 @@ export function isHousePractice(s: string): boolean {
 
 /** Trouble in what a practice says of its subject ("API errors are wrapped ..." names errors, and is no trouble). */
 function troubleInPredicate(s: string, m: RegExpExecArray): boolean {
-  return TROUBLE.test(s.slice(m.index + m[0].length - (m.groups?.verb?.length ?? m[0].length)));
+  return isTrouble(s.slice(m.index + m[0].length - (m.groups?.verb?.length ?? m[0].length)));
 }
 
 /** A practice the team keeps everywhere: "we store money as integer cents everywhere". */
@@ -237,7 +237,7 @@ export function troubleThenFix(s: string): CueReading | null {
     if (!(FIX_RESULT.test(rest) || FIXED.test(rest) || /\d|[_.=]\w|`/.test(rest) || /^(?:and\s+|so\s+)?(?:we|i)\s+now\b/i.test(c.text))) continue;
     const first = s.slice(0, cs[1]!.start);
     // "cold starts were around 4s; trimming the bundle got them under a second": a number, then its fix
-    if (!(TROUBLE.test(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
+    if (!(isTrouble(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
     // one memory of trouble and fix: the whole sentence while it fits a statement, else the fix on
     return { type: "solution", what: s.length <= 160 ? s : rest, base: 0.65, signal: "fix clause", against: false };
   }
@@ -247,8 +247,43 @@ export function troubleThenFix(s: string): CueReading | null {
 /** The trouble ended by what was done: "the bugs went away once we stored ...". */
 const ENDED_BY = /\b(?:went away|disappeared|vanished|stopped|(?:is|are) gone)\s+(?:once|after|when)\s+(?:we|i)\s+[a-z]+ed\b/i;
 /** Trouble, in the words of developer talk. */
-const TROUBLE =
+export const TROUBLE =
   /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|broke|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|ooms?|oom(?:ed|killed)|which is (?:bad|terrible|awful|a problem|wrong|risky|dangerous|insecure|not great|not ok)|(?:is|are|get|gets|got|were|was)\s+(?:duplicated|lost|truncated|overwritten|mangled|garbled|double[- ]counted)|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|sluggish|laggy|janky|unresponsive|(?:drop|die|disconnect|restart|reset|crash|fail|hang)s?\s+(?:every time|whenever|each time|randomly|constantly|all the time)|takes?\s+~?\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?|minutes?|hours?)\s+(?:because|due to|since)|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?|adds?\s+(?:about\s+|roughly\s+|around\s+|over\s+|up to\s+|~)?\d[\d.,]*\s?(?:ms|s|secs?|seconds?)\s+to\s+(?:every|each|all)|(?:hours|minutes|days)\s+late|(?<=\b(?:goes|go|went|turns?|turned)\s)(?:yellow|red|unhealthy|offline|read-only)|falls?\s+(?:about\s+|up to\s+|~)?\d[\w.]*\s+(?:seconds?|minutes?|hours?|s|ms)\s+behind|evicts?|overruns?|doubles\s+(?:its|their|in))\b/i;
+
+/**
+ * Words one of which every match of TROUBLE holds, lower-cased, read off its alternatives in order
+ * ("keep", "scale", "wrong", "out" in out of, logged out and times out, "n't" in isn't and don't,
+ * "tim" in timeout, timing, time, times, "%" after "hits 95", "go", "went", "turn" before "red", ...).
+ * A sentence holding none is not searched: TROUBLE's first search compiles ~4,000 characters of
+ * pattern (~0.6-1.1 ms of a cold hook). No u flag, so its letters match ASCII letters only, which
+ * toLowerCase keeps as they are.
+ */
+export const TROUBLE_HINTS: readonly string[] = [
+  "keep", "scale", "wrong", "out", "full", "grow", "grew", "climb", "leak", "n't", "stop", "mismatch", "broke", "drop", "disconnect",
+  "fail", "crash", "breaks", "error", "tim", "slow", "hang", "too", "oom", "which is", "duplicated", "lost", "truncated",
+  "overwritten", "mangled", "garbled", "bloat", "flak", "regress", "spik", "unusable", "stuck", "sluggish", "lag", "janky",
+  "unresponsive", "whenever", "randomly", "constantly", "take", "corrupt", "not work", "cannot", "rejected", "refused", "double",
+  "tripled", "stale", "freez", "froze", "late", "creep", "killed", "overlap", "overloaded", "throttled", "behind",
+  "drift", "twice", "more than once", "locked", "collaps", "degrad", "plummet", "tank", "missing", "end", "race condition", "deadlock",
+  "silently", "%", "pil", "blank", "white", "empty", "chok", "caused by", "limit", "quota", "ceiling", "every", "each", "all", "go",
+  "went", "turn", "evict", "overrun",
+];
+
+/** Whether a sentence may hold a match of TROUBLE (it holds one of TROUBLE_HINTS). */
+export function mayBeTrouble(s: string): boolean {
+  const lower = s.toLowerCase();
+  return TROUBLE_HINTS.some((h) => lower.includes(h));
+}
+
+/** TROUBLE's first match in `s`, searched only when `s` holds a hint. */
+function troubleIn(s: string): RegExpExecArray | null {
+  return mayBeTrouble(s) ? TROUBLE.exec(s) : null;
+}
+
+/** Whether `s` holds trouble (TROUBLE, behind its hints). */
+function isTrouble(s: string): boolean {
+  return mayBeTrouble(s) && TROUBLE.test(s);
+}
 
 /**
  * A measure of the system at a level that hurts: "our p99 jumped to 2.4s", "database CPU sits at
@@ -279,7 +314,7 @@ function causeBefore(s: string, at: number): boolean {
   const cause = /\b(?:because|since|due to|as)\s/i.exec(s);
   if (cause === null || cause.index >= at) return false;
   const before = s.slice(0, cause.index + cause[0].length);
-  return TROUBLE.test(before) || TAKES_LONG.test(before) || METRIC.test(before);
+  return isTrouble(before) || TAKES_LONG.test(before) || METRIC.test(before);
 }
 
 const CUES: readonly Cue[] = [
@@ -445,7 +480,7 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, R
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return (mayBeFixed(s) && FIXED.test(s)) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && FIXED.test(s)) || isTrouble(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -458,7 +493,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
   const fixed = FIXED.exec(s);
   // "Workaround for the Safari date bug: pass ISO strings": a fix named as one needs no word of trouble
-  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]) || (FIXED_BY.test(s) && (specific || devTalk(s))))) {
+  if (fixed && (isTrouble(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]) || (FIXED_BY.test(s) && (specific || devTalk(s))))) {
     return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
   }
   const fix = troubleThenFix(s);
@@ -475,7 +510,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     const habit = cue.re === HABIT || cue.re === HABIT_DONE;
     if (habit && (troubleInPredicate(s, m) || PASSING.test(s))) continue;
     // "Payments are duplicated in the ledger": a participle of trouble is no state of the stack
-    if (STATE_CUES.has(cue.re) && !habit && TROUBLE.test(m[0])) continue;
+    if (STATE_CUES.has(cue.re) && !habit && isTrouble(m[0])) continue;
     // "The compile step takes 14 minutes because the build cache is disabled on CI": a state said as
     // the cause of trouble is part of the problem, not a decision
     if (STATE_CUES.has(cue.re) && causeBefore(s, m.index)) continue;
@@ -513,7 +548,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const standing = standingInstruction(s);
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
-  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : (METRIC.exec(s) ?? TAKES_LONG.exec(s))) ?? (TROUBLE_SUBJECT.test(s) && !SCHEDULED.test(s) ? REPEATS.exec(s) : null);
+  const trouble = troubleIn(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : (METRIC.exec(s) ?? TAKES_LONG.exec(s))) ?? (TROUBLE_SUBJECT.test(s) && !SCHEDULED.test(s) ? REPEATS.exec(s) : null);
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;
