@@ -471,7 +471,24 @@ function namedAfter(s: string, from: number): boolean {
 }
 
 /** METRIC, ONGOING, FIX_RESULT, TAKES_LONG and REPEATS in one pass over a sentence (most sentences hold none of them). */
-const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
+export const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
+/**
+ * Words one of which every match of SYMPTOM_OR_RESULT holds, lower-cased: a digit (METRIC and
+ * TAKES_LONG need a number), "tim", "twice", "every" (REPEATS), "keep", "kept", "blocking", ...
+ * (ONGOING), "smooth", "even", "run", "pass", "gone", ... (FIX_RESULT). A sentence holding none is
+ * not searched (its first search compiles ~2,500 characters of pattern). No u flag: ASCII letters only.
+ */
+export const SYMPTOM_OR_RESULT_HINTS: readonly string[] = [
+  "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "tim", "twice", "every", "keep", "kept", "blocking", "killing", "hurting", "eating",
+  "smooth", "even", "run", "pass", "gone", "fine", "stable", "got", "stopped", "away", "disappeared", "match", "brought",
+  "took", "back",
+];
+
+/** Whether a sentence may hold a match of SYMPTOM_OR_RESULT (it holds one of its hints). */
+export function mayBeSymptomOrResult(s: string): boolean {
+  const lower = s.toLowerCase();
+  return SYMPTOM_OR_RESULT_HINTS.some((h) => lower.includes(h));
+}
 
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
@@ -480,7 +497,7 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, R
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return (mayBeFixed(s) && FIXED.test(s)) || isTrouble(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && FIXED.test(s)) || isTrouble(s) || (mayBeSymptomOrResult(s) && SYMPTOM_OR_RESULT.test(s)) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
