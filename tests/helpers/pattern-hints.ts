@@ -21,6 +21,8 @@ export interface Hinted {
   none: string;
   /** at least this many matches in the corpus */
   corpusMatches: number;
+  /** the pattern and its hints are case-sensitive (else both are read lower-cased) */
+  caseSensitive?: boolean;
 }
 
 const corpus = fs
@@ -31,8 +33,8 @@ const corpus = fs
   .flatMap((t) => [t, ...t.split(/(?<=[.;!?])\s+|\n+/)]);
 
 export function testHints(p: Hinted): void {
-  const hintsIn = (s: string) => p.hints.filter((h) => s.toLowerCase().includes(h));
-  const sentences = [...corpus, ...p.only.map(([, s]) => s), ...p.only.map(([, s]) => s.toUpperCase())];
+  const hintsIn = (s: string) => p.hints.filter((h) => (p.caseSensitive ? s : s.toLowerCase()).includes(h));
+  const sentences = [...corpus, ...p.only.map(([, s]) => s), ...(p.caseSensitive ? [] : p.only.map(([, s]) => s.toUpperCase()))];
 
   test(`every match of ${p.name} holds one of its hints (the capture corpus, its sentences, the sentences given)`, () => {
     let matched = 0;
