@@ -66,10 +66,10 @@ export const ACCEPTED_PLAN =
 const KEEP_PLAN =
   /\b(?:we'll|we will|we're going to|we are going to)\s+(?:keep|store|put|hold|write|log|encrypt|partition|shard|version|track)\s+(?!(?:an? eye|track|it|this|that|them|going|trying|looking|you|in touch|at it)\b)[^.;]{3,80}?\s+(?:in|on|as|with|behind|under|per)\s+(?=\S)/i;
 /** A rule, a convention, a policy, a standard: the team's way from now on. */
-const RULE =
+export const RULE =
   /\b(?:rule|rules|policy|convention|conventions|standard|guideline|house style|code style|style guide|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|full stop|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|^in (?:this|our) (?:codebase|repo|repository|project|service|team)\b(?=,?\s+(?:we|all|every|each|[\w-]+s)\b)|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
-const FORBID =
+export const FORBID =
   /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:please|pls|plz)\s+no\s+(?=\S+(?:\s+\S+)?\s+(?:in|at|on|for|anywhere|ever)\b)|^(?:please\s+|pls\s+|plz\s+)?(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
@@ -78,7 +78,7 @@ const MUST = /(?<=\S\s+)\bmust\b/i;
 /** One thing in place of another. */
 const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
-const CHANGE =
+export const CHANGE =
   /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:we|i)(?:'re| are|'ve| have)?\s+deprecat(?:ing|ed)\s+(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
 /** A state stated as the new one: "the admin build is Vite now", "we're officially on Node 22", "webpack is gone". */
 const NOW_STATE =
@@ -86,7 +86,7 @@ const NOW_STATE =
 /** A choice with its chooser: "we go Postgres for the audit service", "for the queue we will take SQS". */
 const TAKE = /\b(?:we|i)\s+(?:'ll\s+|will\s+|shall\s+)?(?:go|take|took|pick|choose|chose|adopt|adopted)\s+(?:with\s+|for\s+)?/i;
 /** Against a choice: "let's not use Redux", "we stopped supporting Python 3.8". */
-const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b|\b(?:we|i|the team)\s+(?:'ve\s+|have\s+)?(?:ruled out|rejected|turned down|said no to|vetoed)\s+(?!(?:it|this|that|them|the idea|the pr|the change)\b)(?=\S)/i;
+export const NOT_CHOOSING = /\blet(?:'s| us) not\s+(?:use|add|adopt|go with|introduce|bring in|do)\b|\b(?:we|i)\s+(?:don't|do not|won't|will not)\s+(?:do|use|run|allow|ship|adopt)\s+(?=\S)|^not\s+(?:going with|using|adopting|choosing|picking)\b|\b(?:we|i)\s+(?:stopped|stop|dropped|drop)\s+(?:supporting|using|shipping|running)\b|\b(?:we|i|the team)\s+(?:'ve\s+|have\s+)?(?:ruled out|rejected|turned down|said no to|vetoed)\s+(?!(?:it|this|that|them|the idea|the pr|the change)\b)(?=\S)/i;
 /** Support ended for a version or a platform: "we're dropping support for Safari 14". */
 const END_SUPPORT = /\b(?:we|i|the team)(?:'re| are|'ve| have|'ll| will)?\s+(?:now\s+)?(?:dropping|dropped|drop|ending|ended|end|removing|removed)\s+support\s+for\s+(?=\S)/i;
 /**
@@ -96,13 +96,13 @@ const END_SUPPORT = /\b(?:we|i|the team)(?:'re| are|'ve| have|'ll| will)?\s+(?:n
 const NEVER_RULE =
   /^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,3}?never\s+(?:go|goes|live|lives|get|gets|touch|touches|run|runs|ship|ships|leave|leaves|call|calls|talk|talks|log|logs|land|lands|merge|merges|hit|hits|store|stores|contain|contains|depend|depends|import|imports|reach|reaches|expose|exposes|stay|stays|end up|bypass|bypasses|skip|skips)\b|^(?!(?:i|we|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+|all\s+)?(?:[\w.-]+\s+){0,6}?(?:is|are)\s+never\s+[a-z]{3,}ed\b/i;
 /** Not taking something up, said as the team's plan: "we're not doing server components yet", "we aren't adopting microfrontends". */
-const NOT_DOING =
+export const NOT_DOING =
   /\b(?:we|i|the team)(?:'re| are|'m| am)\s+not\s+(?:doing|using|adopting|building|introducing|supporting|shipping|touching|going (?:to|with))\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)\s+aren't\s+(?:doing|using|adopting|building|introducing|supporting|shipping)\s+(?!(?:it|this|that|anything|much|well|great|good|so|too|very|enough)\b)|\b(?:we|i|the team)(?:'re| are|'ll| will)?\s+(?:staying|stay|keeping|keep|steering|steer)\s+(?:away|clear)\s+(?:from|of)\s+(?!(?:it|this|that|them)\b)(?=\S)|^(?!(?:i|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+)?(?:[\w.-]+\s+){1,3}?(?:doesn't|does not|don't|do not)\s+(?:get|use|have|ship with|include|need|take)\s+(?!(?:it|this|that|them)\b)[^.;,]{2,40}?,?\s+(?:ever|at all|period)\b|^(?!(?:i|you|it|this|that|he|she|they|there)\b)(?:the\s+|our\s+)?(?:[\w.-]+\s+){1,3}?(?:won't|will not)\s+(?:support|get|have|ship with|include|offer)\s+(?!(?:it|this|that|them|any(?:thing)?|much|a chance|there|far|long)\b)(?=\S)/i;
 /**
  * A plan stated as the team's, with the thing it names: "the plan is to put jobs on SQS", "we'll be
  * using Turso for ...", "the rewrite will be in Kotlin", "Postgres it is".
  */
-const PLAN =
+export const PLAN =
   /\b(?:the|our) plan is (?:to|that)\b|\b(?:we'll|we will|we're going to|we are going to|we're gonna)\s+(?:be\s+)?(?:using|use|host|hosting|run|running|deploy|deploying|build|building|put|putting|store|storing|go with|adopt|adopting|switch to|move to|standardi[sz]e on)\b|\b(?:we're|we are)\s+(?:putting|hosting|running|building|standardi[sz]ing)\s+(?!(?:it|this|that|them)\b)[^.;]{1,60}?\s+(?:on|onto|in|with)\s+(?=\S)|\bwill be (?:in|built (?:with|on|in)|written in|done (?:in|with)|hosted on|powered by)\b|^[\w.-]+(?:\s+[\w.-]+)?\s+it is\b/i;
 /** The team's one place or default for a thing: "the canonical place for runbooks is ...", "our default region is ...". */
 const CANONICAL = /^(?:the|our)\s+(?:canonical|default|official|standard|single|preferred|go-to)\s+(?:place|region|tool|way|format|location|home|source|store|registry|channel|repo|repository|branch|language|runtime|database|queue|provider)\b(?:\s+(?:for|of)\s+[^.;]{1,60}?)?\s+(?:is|are)\s+(?=\S)/i;
@@ -147,7 +147,7 @@ export function isHousePractice(s: string): boolean {
 
 /** Trouble in what a practice says of its subject ("API errors are wrapped ..." names errors, and is no trouble). */
 function troubleInPredicate(s: string, m: RegExpExecArray): boolean {
-  return TROUBLE.test(s.slice(m.index + m[0].length - (m.groups?.verb?.length ?? m[0].length)));
+  return isTrouble(s.slice(m.index + m[0].length - (m.groups?.verb?.length ?? m[0].length)));
 }
 
 /** A practice the team keeps everywhere: "we store money as integer cents everywhere". */
@@ -237,7 +237,7 @@ export function troubleThenFix(s: string): CueReading | null {
     if (!(FIX_RESULT.test(rest) || FIXED.test(rest) || /\d|[_.=]\w|`/.test(rest) || /^(?:and\s+|so\s+)?(?:we|i)\s+now\b/i.test(c.text))) continue;
     const first = s.slice(0, cs[1]!.start);
     // "cold starts were around 4s; trimming the bundle got them under a second": a number, then its fix
-    if (!(TROUBLE.test(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
+    if (!(isTrouble(first) || CAUSE.test(s.slice(0, cs[Math.min(2, cs.length - 1)]!.start)) || (/\d/.test(first) && FIX_RESULT.test(s)))) return null;
     // one memory of trouble and fix: the whole sentence while it fits a statement, else the fix on
     return { type: "solution", what: s.length <= 160 ? s : rest, base: 0.65, signal: "fix clause", against: false };
   }
@@ -247,8 +247,43 @@ export function troubleThenFix(s: string): CueReading | null {
 /** The trouble ended by what was done: "the bugs went away once we stored ...". */
 const ENDED_BY = /\b(?:went away|disappeared|vanished|stopped|(?:is|are) gone)\s+(?:once|after|when)\s+(?:we|i)\s+[a-z]+ed\b/i;
 /** Trouble, in the words of developer talk. */
-const TROUBLE =
+export const TROUBLE =
   /\b(?:keeps?\s+(?:climbing|growing|increasing|rising|going up)|(?:doesn't|does not|can't|cannot|won't|don't) scale|(?:returns?|returned|shows?|showed|gives?|gave|reports?|reported) (?:the )?wrong|wrong (?:totals?|results?|values?|numbers?|counts?|amounts?)|out of (?:disk|space|inodes)|disk (?:is )?full|(?:grows?|grew|growing|climbs?|leaks?)\s+(?:by\s+)?(?:about |around |roughly |~)?\d[\d.,]*\s?(?:mb|gb|kb|%)\s+(?:an?|per|every)\s+(?:hour|day|minute|request|deploy)|(?:isn't|aren't|wasn't|weren't|didn't|don't|doesn't|stopped|stop)\s+(?:arriv|work|load|start|send|sent|show|render|connect|sync|build|compil|respond|updat|deliver)\w*|mismatch(?:es|ed)?|broke|drops|dropping|disconnect(?:s|ed|ing)?|fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing|looping|loops?)?|broken|breaks|errors?(?!\s+(?:codes?|messages?|handling|handlers?|format|types?|pages?|classes|objects?|boundar\w*|budget))|timeouts?|timing out|times out|time out|timed out|slow(?:er|ly|ness)?|hangs?|hanging|leak(?:s|ed|ing)?|logged out|take(?:s)? forever|took forever|too (?:big|slow|large|long|many)|ooms?|oom(?:ed|killed)|which is (?:bad|terrible|awful|a problem|wrong|risky|dangerous|insecure|not great|not ok)|(?:is|are|get|gets|got|were|was)\s+(?:duplicated|lost|truncated|overwritten|mangled|garbled|double[- ]counted)|bloat(?:ed)?|flak(?:y|iness)|regress(?:ed|ion)|spik(?:e|es|ed)|unusable|stuck|sluggish|laggy|janky|unresponsive|(?:drop|die|disconnect|restart|reset|crash|fail|hang)s?\s+(?:every time|whenever|each time|randomly|constantly|all the time)|takes?\s+~?\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?|minutes?|hours?)\s+(?:because|due to|since)|corrupt(?:ed|ion)?|not working|doesn't work|does not work|can't|cannot|rejected|refused|doubled|tripled|\w+ed wrong(?:ly)?|went wrong|stale|freez(?:es|ing)|froze|runs? out of|ran out of|running out of|(?:arrives?|arrived|comes?|came|shows? up|showed up)\s+(?:(?:up to |about |around |over )?(?:\d+|an?|a few|several)\s+\w+\s+)?late|climbs?|creeps? up|gets? killed|got killed|overlap(?:s|ping)? with|overloaded|throttled|out of memory|lags?|lagg(?:ing|ed)|falls? behind|fell behind|falling behind|stall(?:s|ed|ing)?|drift(?:s|ed|ing)?|(?:arrives?|arrived|fires?|fired|runs?|ran|sent|sends?|charged|processed|delivered|shows? up|showed up|triggers?|triggered) (?:twice|two times|multiple times|more than once)|double[- ](?:fired|charged|sent|counted|processed|charges?|bookings?|payments?)|(?:is|are|gets?|got|stays?) locked\b|half the time|collaps(?:es|ed|ing)|degrad(?:es|ed|ing)|plummet(?:s|ed|ing)?|tank(?:s|ed)|(?:is|are) missing|ends? up (?:with|as|in) (?:an? )?(?:empty|blank|zero-byte|corrupt\w*|broken|wrong|missing|duplicate\w*|truncated)|takes? \d+(?:\.\d+)? ?(?:s|secs?|seconds?|mins?|minutes?|hours?) to (?:load|render|respond|start|boot|open|finish|complete|sync)|race conditions?|deadlocks?|silently|(?:hits?|reach(?:es|ed)?|climbs? to|spikes? to)\s+\d+(?:\.\d+)?(?=\s?%)|pil(?:e|es|ed|ing) up|(?:blank|white|empty) (?:screen|page)|chok(?:e|es|ed|ing)|caused by|hit the (?:[\w-]+\s+){0,3}?(?:limit|quota|ceiling)|rate[- ]limit(?:ed)?|adds?\s+(?:about\s+|roughly\s+|around\s+|over\s+|up to\s+|~)?\d[\d.,]*\s?(?:ms|s|secs?|seconds?)\s+to\s+(?:every|each|all)|(?:hours|minutes|days)\s+late|(?<=\b(?:goes|go|went|turns?|turned)\s)(?:yellow|red|unhealthy|offline|read-only)|falls?\s+(?:about\s+|up to\s+|~)?\d[\w.]*\s+(?:seconds?|minutes?|hours?|s|ms)\s+behind|evicts?|overruns?|doubles\s+(?:its|their|in))\b/i;
+
+/**
+ * Words one of which every match of TROUBLE holds, lower-cased, read off its alternatives in order
+ * ("keep", "scale", "wrong", "out" in out of, logged out and times out, "n't" in isn't and don't,
+ * "tim" in timeout, timing, time, times, "%" after "hits 95", "go", "went", "turn" before "red", ...).
+ * A sentence holding none is not searched: TROUBLE's first search compiles ~4,000 characters of
+ * pattern (~0.6-1.1 ms of a cold hook). No u flag, so its letters match ASCII letters only, which
+ * toLowerCase keeps as they are.
+ */
+export const TROUBLE_HINTS: readonly string[] = [
+  "keep", "scale", "wrong", "out", "full", "grow", "grew", "climb", "leak", "n't", "stop", "mismatch", "broke", "drop", "disconnect",
+  "fail", "crash", "breaks", "error", "tim", "slow", "hang", "too", "oom", "which is", "duplicated", "lost", "truncated",
+  "overwritten", "mangled", "garbled", "bloat", "flak", "regress", "spik", "unusable", "stuck", "sluggish", "lag", "janky",
+  "unresponsive", "whenever", "randomly", "constantly", "take", "corrupt", "not work", "cannot", "rejected", "refused", "double",
+  "tripled", "stale", "freez", "froze", "late", "creep", "killed", "overlap", "overloaded", "throttled", "behind",
+  "drift", "twice", "more than once", "locked", "collaps", "degrad", "plummet", "tank", "missing", "end", "race condition", "deadlock",
+  "silently", "%", "pil", "blank", "white", "empty", "chok", "caused by", "limit", "quota", "ceiling", "every", "each", "all", "go",
+  "went", "turn", "evict", "overrun",
+];
+
+/** Whether a sentence may hold a match of TROUBLE (it holds one of TROUBLE_HINTS). */
+export function mayBeTrouble(s: string): boolean {
+  const lower = s.toLowerCase();
+  return TROUBLE_HINTS.some((h) => lower.includes(h));
+}
+
+/** TROUBLE's first match in `s`, searched only when `s` holds a hint. */
+function troubleIn(s: string): RegExpExecArray | null {
+  return mayBeTrouble(s) ? TROUBLE.exec(s) : null;
+}
+
+/** Whether `s` holds trouble (TROUBLE, behind its hints). */
+function isTrouble(s: string): boolean {
+  return mayBeTrouble(s) && TROUBLE.test(s);
+}
 
 /**
  * A measure of the system at a level that hurts: "our p99 jumped to 2.4s", "database CPU sits at
@@ -279,7 +314,32 @@ function causeBefore(s: string, at: number): boolean {
   const cause = /\b(?:because|since|due to|as)\s/i.exec(s);
   if (cause === null || cause.index >= at) return false;
   const before = s.slice(0, cause.index + cause[0].length);
-  return TROUBLE.test(before) || TAKES_LONG.test(before) || METRIC.test(before);
+  return isTrouble(before) || TAKES_LONG.test(before) || METRIC.test(before);
+}
+
+/**
+ * Words one of which every match of a cue holds, lower-cased, read off its alternatives: a
+ * sentence holding none is not searched with the cue (each compiles on its first search, 0.2-0.5 ms
+ * of a cold hook apiece). The patterns have no u flag: their letters match ASCII letters only,
+ * which toLowerCase keeps as they are. tests/core/cue-words.test.ts holds each list to its pattern.
+ */
+export const CUE_WORDS: ReadonlyMap<RegExp, readonly string[]> = new Map<RegExp, readonly string[]>([
+  // "from" in from now on, from next week on, from today; "we do" in the way we do it, how we do things
+  [RULE, ["rule", "polic", "convention", "standard", "guideline", "style", "naming", "mandatory", "requirement", "exception", "full stop", "negotiable", "from", "going forward", "henceforth", "as of", "effective", "starting", "in this", "in our", "we do", "freeze", "final", "for all", "across"]],
+  // "no" in no more, nobody, no one, not allowed, under no circumstances and "please no X in ..."
+  [FORBID, ["no", "forbidden", "prohibited", "banned", "must", "never"]],
+  // "out" in ripped out, phasing out and "X out, Y in"
+  [CHANGE, ["mov", "migrat", "switch", "port", "replac", "swap", "out", "killed", "scrapped", "tore", "shut down", "deleted", "consolidat", "leav", "deprecat", "ditch", "sunset", "retir", "abandon", "dump"]],
+  [NOT_CHOOSING, ["not", "n't", "stop", "drop", "ruled out", "rejected", "turned down", "said no", "vetoed"]],
+  [NOT_DOING, ["not", "n't", "away", "clear"]],
+  // "we" in we'll, we will, we're going to, we are
+  [PLAN, ["plan is", "we", "will be", "it is"]],
+]);
+
+/** Whether lower-cased `lower` holds one of a cue's words (or the cue has none). */
+function mayHoldWords(cue: Cue, lower: string): boolean {
+  const words = CUE_WORDS.get(cue.re);
+  return words === undefined || words.some((w) => lower.includes(w));
 }
 
 const CUES: readonly Cue[] = [
@@ -436,7 +496,24 @@ function namedAfter(s: string, from: number): boolean {
 }
 
 /** METRIC, ONGOING, FIX_RESULT, TAKES_LONG and REPEATS in one pass over a sentence (most sentences hold none of them). */
-const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
+export const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, REPEATS].map((r) => `(?:${r.source})`).join("|"), "i");
+/**
+ * Words one of which every match of SYMPTOM_OR_RESULT holds, lower-cased: a digit (METRIC and
+ * TAKES_LONG need a number), "tim", "twice", "every" (REPEATS), "keep", "kept", "blocking", ...
+ * (ONGOING), "smooth", "even", "run", "pass", "gone", ... (FIX_RESULT). A sentence holding none is
+ * not searched (its first search compiles ~2,500 characters of pattern). No u flag: ASCII letters only.
+ */
+export const SYMPTOM_OR_RESULT_HINTS: readonly string[] = [
+  "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "tim", "twice", "every", "keep", "kept", "blocking", "killing", "hurting", "eating",
+  "smooth", "even", "run", "pass", "gone", "fine", "stable", "got", "stopped", "away", "disappeared", "match", "brought",
+  "took", "back",
+];
+
+/** Whether a sentence may hold a match of SYMPTOM_OR_RESULT (it holds one of its hints). */
+export function mayBeSymptomOrResult(s: string): boolean {
+  const lower = s.toLowerCase();
+  return SYMPTOM_OR_RESULT_HINTS.some((h) => lower.includes(h));
+}
 
 /**
  * Whether a sentence holds any cue word at all: most sentences hold none, and finding their
@@ -444,8 +521,9 @@ const SYMPTOM_OR_RESULT = new RegExp([METRIC, ONGOING, FIX_RESULT, TAKES_LONG, R
  */
 export function mayHoldCue(s: string): boolean {
   if (NOT_KEPT.test(s)) return false;
+  const lower = s.toLowerCase();
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return (mayBeFixed(s) && FIXED.test(s)) || TROUBLE.test(s) || SYMPTOM_OR_RESULT.test(s) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && FIXED.test(s)) || isTrouble(s) || (mayBeSymptomOrResult(s) && SYMPTOM_OR_RESULT.test(s)) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => mayHoldWords(c, lower) && (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -458,13 +536,14 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   // a fix with the trouble it fixes (or what was done) comes first: "…, solved"
   const fixed = FIXED.exec(s);
   // "Workaround for the Safari date bug: pass ISO strings": a fix named as one needs no word of trouble
-  if (fixed && (TROUBLE.test(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]) || (FIXED_BY.test(s) && (specific || devTalk(s))))) {
+  if (fixed && (isTrouble(s) || ACTION.test(s) || ENDED_BY.test(s) || /^workaround\b/i.test(fixed[0]) || (FIXED_BY.test(s) && (specific || devTalk(s))))) {
     return { type: "solution", what: clauseOf(s, fixed.index, ctx, "solution"), base: 0.65, signal: fixed[0].toLowerCase(), against: false };
   }
   const fix = troubleThenFix(s);
   if (fix) return fix;
+  const lower = s.toLowerCase();
   for (const cue of CUES) {
-    if (cue.hint && !cue.hint.test(s)) continue;
+    if (!mayHoldWords(cue, lower) || (cue.hint && !cue.hint.test(s))) continue;
     const m = cue.re.exec(s);
     if (!m) continue;
     if ((cue.needsSpecific && !specific) || (cue.needsKnown && !ctx.known && !namedAfter(s, m.index + m[0].length)) || (cue.needsTopic && !specific && !devTalk(s))) continue;
@@ -475,7 +554,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
     const habit = cue.re === HABIT || cue.re === HABIT_DONE;
     if (habit && (troubleInPredicate(s, m) || PASSING.test(s))) continue;
     // "Payments are duplicated in the ledger": a participle of trouble is no state of the stack
-    if (STATE_CUES.has(cue.re) && !habit && TROUBLE.test(m[0])) continue;
+    if (STATE_CUES.has(cue.re) && !habit && isTrouble(m[0])) continue;
     // "The compile step takes 14 minutes because the build cache is disabled on CI": a state said as
     // the cause of trouble is part of the problem, not a decision
     if (STATE_CUES.has(cue.re) && causeBefore(s, m.index)) continue;
@@ -513,7 +592,7 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const standing = standingInstruction(s);
   if (standing) return standing;
   // a problem: trouble with a subject that names something specific
-  const trouble = TROUBLE.exec(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : (METRIC.exec(s) ?? TAKES_LONG.exec(s))) ?? (TROUBLE_SUBJECT.test(s) && !SCHEDULED.test(s) ? REPEATS.exec(s) : null);
+  const trouble = troubleIn(s) ?? ONGOING.exec(s) ?? (TARGET.test(s) ? null : (METRIC.exec(s) ?? TAKES_LONG.exec(s))) ?? (TROUBLE_SUBJECT.test(s) && !SCHEDULED.test(s) ? REPEATS.exec(s) : null);
   // (or a thing of the trade that is the subject: "the checkout page freezes for a few seconds",
   // not "I'm stuck on the login bug": a person's state is no problem to keep)
   const words = (s.match(CONTENT_WORD) ?? []).length;
