@@ -26,10 +26,13 @@ export interface FolderLstat {
 type Statx = (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
 type Getdents = (fd: number, buf: number, count: number) => number;
 
-const AT_SYMLINK_NOFOLLOW = 0x100;
+export const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
-const MASK = 0x1 | 0x2 | 0x40 | 0x100 | 0x200;
-const S_IFMT = 0o170000;
+export const MASK = 0x1 | 0x2 | 0x40 | 0x100 | 0x200;
+export const S_IFMT = 0o170000;
+export const S_IFREG = 0o100000;
+export const S_IFDIR = 0o040000;
+export const S_IFLNK = 0o120000;
 
 export interface Native {
   statx: Statx;
@@ -81,7 +84,7 @@ export function folderLstat(dir: string): FolderLstat | null {
   if (!n) return null;
   const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
   const stamp = new Float64Array(3);
-  const { statx, u32, bufPtr, name, namePtr } = n;
+  const { statx, u32, intptr, bufPtr, name, namePtr } = n;
   return {
     stamp,
     lstat(entry) {
@@ -91,16 +94,19 @@ export function folderLstat(dir: string): FolderLstat | null {
       if (statx(fd, namePtr, AT_SYMLINK_NOFOLLOW, MASK, bufPtr) !== 0) return NONE;
       // struct statx: stx_mask u32 @0, stx_mode u16 @28, stx_ino u64 @32, stx_size u64 @40, stx_mtime @112 (i64 sec, u32 nsec)
       if ((u32(bufPtr, 0) & MASK) !== MASK) return NONE;
-      const sec = u32(bufPtr, 112) + (u32(bufPtr, 116) | 0) * 4294967296;
-      // the same double Bun's Stats gives as mtimeMs, then floored as the index's stamps are
-      stamp[0] = Math.floor(sec * 1000 + u32(bufPtr, 120) / 1e6);
-      stamp[1] = u32(bufPtr, 40) + u32(bufPtr, 44) * 4294967296;
-      stamp[2] = u32(bufPtr, 32) + u32(bufPtr, 36) * 4294967296;
-      const type = u32(bufPtr, 28) & 0xffff & S_IFMT;
-      return type === 0o100000 ? FILE : type === 0o040000 ? DIR : type === 0o120000 ? LINK : OTHER;
+      stamp[0] = mtimeAt(n, bufPtr);
+      stamp[1] = intptr(bufPtr, 40);
+      stamp[2] = intptr(bufPtr, 32);
+      const type = u32(bufPtr, 28) & S_IFMT;
+      return type === S_IFREG ? FILE : type === S_IFDIR ? DIR : type === S_IFLNK ? LINK : OTHER;
     },
     close() {
       fs.closeSync(fd);
     },
   };
+}
+
+/** stx_mtime @112 (i64 sec, u32 nsec) as Bun's Stats gives mtimeMs, floored as the index's stamps are. */
+export function mtimeAt(n: Pick<Native, "u32" | "intptr">, p: number): number {
+  return Math.floor(n.intptr(p, 112) * 1000 + n.u32(p, 120) / 1e6);
 }

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { load } from "./folder-lstat.ts";
+import { AT_SYMLINK_NOFOLLOW, load, MASK, mtimeAt, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG } from "./folder-lstat.ts";
 import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 
 // One record folder read the cheapest way this process has (status's look, folder-snapshot.ts):
@@ -11,14 +11,7 @@ import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 // stat of the folder's absolute path. Anything unusual (a name starting with ".", a link, a name
 // statx fails on) is handed back by name for the caller to meet through node:fs as before.
 
-const AT_SYMLINK_NOFOLLOW = 0x100;
 const AT_EMPTY_PATH = 0x1000;
-// STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
-const MASK = 0x1 | 0x2 | 0x40 | 0x100 | 0x200;
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
 const DT_UNKNOWN = 0;
 const DT_DIR = 4;
 const DT_REG = 8;
@@ -69,7 +62,7 @@ export function scanFolder(dir: string): FolderScan | null {
     if (statx(fd, namePtr, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, MASK, bufPtr) !== 0 || (u32(bufPtr, 0) & MASK) !== MASK) return null;
     if ((u32(bufPtr, 28) & S_IFMT) !== S_IFDIR) return null;
     const sums = emptySums();
-    const scan: FolderScan = { mtime: mtimeAt(u32, intptr, bufPtr), size: intptr(bufPtr, 40), ino: intptr(bufPtr, 32), sums, shards: [], odd: [] };
+    const scan: FolderScan = { mtime: mtimeAt(n, bufPtr), size: intptr(bufPtr, 40), ino: intptr(bufPtr, 32), sums, shards: [], odd: [] };
     for (;;) {
       const got = Number(getdents(fd, ptr, BUF_BYTES));
       if (got === 0) break;
@@ -103,7 +96,7 @@ export function scanFolder(dir: string): FolderScan | null {
         if (statx(fd, ptr + start, AT_SYMLINK_NOFOLLOW, MASK, bufPtr) === 0 && (u32(bufPtr, 0) & MASK) === MASK) {
           const kind = u32(bufPtr, 28) & S_IFMT;
           if (kind === S_IFREG) {
-            addStamp(sums, mtimeAt(u32, intptr, bufPtr), intptr(bufPtr, 40), intptr(bufPtr, 32));
+            addStamp(sums, mtimeAt(n, bufPtr), intptr(bufPtr, 40), intptr(bufPtr, 32));
             continue;
           }
           // a folder or fifo named like a record counts for nothing; a link is the caller's
@@ -134,9 +127,4 @@ function other(scan: FolderScan, view: Uint8Array, start: number, end: number, t
   }
   // a link, or a type the listing does not tell; a file or fifo that is no record is nothing to count
   if (type === DT_LNK || type === DT_UNKNOWN) scan.odd.push(decoder.decode(view.subarray(start, end)));
-}
-
-/** stx_mtime @112 (i64 sec, u32 nsec) as Bun's Stats gives mtimeMs, floored as the index's stamps are. */
-function mtimeAt(u32: (ptr: number, offset: number) => number, intptr: (ptr: number, offset: number) => number, p: number): number {
-  return Math.floor(intptr(p, 112) * 1000 + u32(p, 120) / 1e6);
 }
