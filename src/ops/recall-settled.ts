@@ -1,4 +1,3 @@
-import type { Memory } from "../core/model/memory.ts";
 import { IndexDb } from "../store/index-db.ts";
 import { SettledIndex } from "../store/settled-index.ts";
 import type { OpsEnv } from "./context.ts";
@@ -19,13 +18,12 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
   try {
     if (!settled.foldersCurrent("memory")) return null;
     const index = IndexDb.reading(settled.connection);
-    // Store's own answers to these (store.ts), without its guard: any error falls back to the Store
+    // the Store's own reads (IndexDb), without its guard: any error falls back to the Store
     const reads: RecallIndex = {
-      searchWithTerms: async (match, filter, limit) =>
-        index.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })),
-      countMatches: async (match, filter = {}, upTo) => (match === null ? index.memoryCount() : index.countMatches(match, filter, upTo)),
+      searchWithTerms: async (match, filter, limit) => index.searchWithTerms(match, filter, limit),
+      countMatches: async (match, filter, upTo) => index.countMatchesOrAll(match, filter, upTo),
       countMatchesPassing: async (match, filter, upTo) => index.countMatchesPassing(match, filter, upTo),
-      relationsOfTypeTo: async (type, ids) => (ids.length ? index.relationsOfTypeTo(type, ids) : []),
+      relationsOfTypeTo: async (type, ids) => index.relationsOfTypeTo(type, ids),
       nowSeconds: () => Math.floor(Date.now() / 1000),
       rawSettings: settled.rawSettings,
     };

@@ -971,6 +971,16 @@ export class IndexDb {
     return { all: r.n, passing: r.passing };
   }
 
+  /** Recall's candidates: the best `limit` matches as memories, with their stored terms (score higher-is-better). */
+  searchWithTerms(match: string, f: MemoryFilter, limit: number): { memory: Memory; score: number; terms: string | null }[] {
+    return this.searchMemories(match, f, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms }));
+  }
+
+  /** countMatches, or with no match the store's size (recall asks both through one name). */
+  countMatchesOrAll(match: string | null, f: MemoryFilter = {}, upTo?: number): number {
+    return match === null ? this.memoryCount() : this.countMatches(match, f, upTo);
+  }
+
   /**
    * Full-text search over content, gist, tags and entities of every indexed memory. bm25 is
    * lower-is-better; tags and entities weigh more than body text. Without withTotal the count of
@@ -1090,6 +1100,7 @@ export class IndexDb {
 
   /** [from, to] of every relation of this type to any of these memories (one query for many). */
   relationsOfTypeTo(type: string, memoryIds: readonly string[]): [string, string][] {
+    if (memoryIds.length === 0) return [];
     const rows = this.q("SELECT from_id, to_id FROM relations WHERE type = ?1 AND to_id IN (SELECT value FROM json_each(?2)) ORDER BY id").all(type, JSON.stringify(memoryIds)) as { from_id: string; to_id: string }[];
     return rows.map((r) => [r.from_id, r.to_id]);
   }

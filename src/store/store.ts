@@ -939,7 +939,7 @@ export class Store {
    * (core/memory-terms.ts storedTerms; null when not made). No count.
    */
   searchWithTerms(match: string, filter: MemoryFilter, limit: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
-    return this.guarded(() => this.indexDb.searchMemories(match, filter, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms })));
+    return this.guarded(() => this.indexDb.searchWithTerms(match, filter, limit));
   }
 
   /**
@@ -947,7 +947,7 @@ export class Store {
    * given). With `upTo`, counting stops there: the answer is at most upTo, meaning "upTo or more".
    */
   countMatches(match: string | null, filter: MemoryFilter = {}, upTo?: number): Promise<number> {
-    return this.guarded(() => (match === null ? this.indexDb.memoryCount() : this.indexDb.countMatches(match, filter, upTo)));
+    return this.guarded(() => this.indexDb.countMatchesOrAll(match, filter, upTo));
   }
 
   /** The first `upTo` matches of every memory and how many of them pass the filter (IndexDb.countMatchesPassing). */
@@ -957,7 +957,7 @@ export class Store {
 
   /** [from, to] of every relation of this type to any of these memories, from the index (refresh first). */
   relationsOfTypeTo(type: string, memoryIds: readonly string[]): Promise<[string, string][]> {
-    return this.guarded(() => (memoryIds.length ? this.indexDb.relationsOfTypeTo(type, memoryIds) : []));
+    return this.guarded(() => this.indexDb.relationsOfTypeTo(type, memoryIds));
   }
 
   /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */
