@@ -213,3 +213,20 @@ test("export markdown writes, for a promoted memory, the very note promote wrote
   for (const f of out.files) assert.match(fs.readFileSync(f, "utf8"), /^---\ntitle: ".+"\nstm_id: "[0-9a-f-]{36}"\ncreated: "[^"]+"\n[\s\S]*\n---\n\n/);
   assert.match(fs.readFileSync(path.join(vault, promoted!), "utf8"), /tags:\n {2}- "api"\n {2}- "db_design"/);
 });
+
+test("import cortexgraph without a path reads CortexGraph's own folder ($CORTEXGRAPH_STORAGE_PATH, else ~/.config/cortexgraph/jsonl); other formats need one", () => {
+  const home = tempDir("memsync-cg-home-");
+  fs.cpSync(path.join(FIX, "cortexgraph"), path.join(home, ".config/cortexgraph/jsonl"), { recursive: true });
+  const store = path.join(home, "store");
+  const out = memsyncJson(["--store", store, "import", "cortexgraph", "--dry-run"], { env: { HOME: home } });
+  assert.equal(out.source, path.join(home, ".config/cortexgraph/jsonl"));
+  assert.deepEqual([out.memories.imported, out.relations.imported], [4, 2]);
+  fs.renameSync(path.join(home, ".config/cortexgraph/jsonl"), path.join(home, "elsewhere"));
+  assert.equal(memsyncJson(["--store", store, "import", "cortexgraph", "--dry-run"], { env: { HOME: home, CORTEXGRAPH_STORAGE_PATH: "~/elsewhere" } }).source, path.join(home, "elsewhere"));
+  const none = memsync(["--store", store, "import", "cortexgraph"], { env: { HOME: home } });
+  assert.equal(none.code, 3, none.stderr);
+  assert.match(none.stderr, /does not exist/);
+  const usage = memsync(["--store", store, "import", "orchestkit"], { env: { HOME: home } });
+  assert.equal(usage.code, 2, usage.stderr);
+  assert.equal(fs.existsSync(store), false);
+});
