@@ -27,6 +27,16 @@ async function readGraph(c: Connected): Promise<Answer> {
   }
 }
 
+/** The reference server, on its file, given these calls in order (the real program writes the file). */
+async function referenceWrites(file: string, calls: [string, Record<string, unknown>][]): Promise<void> {
+  const ref = await reference(file);
+  try {
+    for (const [name, args] of calls) await call(ref.client, name, args);
+  } finally {
+    await ref.close();
+  }
+}
+
 /** The lines of a memory.jsonl as a sorted list of parsed values (the order of lines is not the graph). */
 const linesOf = (file: string) =>
   fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.stringify(JSON.parse(l))).sort();
@@ -111,18 +121,14 @@ describe("mcp-memory round trip over files the reference writes", () => {
 
 describe("a name twice in the reference's file", () => {
   test("one create_entities call naming an entity twice: the reference writes and shows both; the import keeps both (reported), and a second run adds nothing", async () => {
-    const dir = tempDir("memsync-mcp-dup-");
-    const file = path.join(dir, "memory.jsonl");
-    const ref = await reference(file);
-    try {
-      await call(ref.client, "create_entities", { entities: [{ name: "Alice", entityType: "person", observations: ["likes tea"] }, { name: "Alice", entityType: "robot", observations: ["beeps", "beeps"] }] });
-      await call(ref.client, "create_relations", { relations: [{ from: "Alice", to: "Alice", relationType: "is" }, { from: "Alice", to: "Alice", relationType: "is" }] });
-    } finally {
-      await ref.close();
-    }
+    const file = path.join(tempDir("memsync-mcp-dup-"), "memory.jsonl");
+    await referenceWrites(file, [
+      ["create_entities", { entities: [{ name: "Alice", entityType: "person", observations: ["likes tea"] }, { name: "Alice", entityType: "robot", observations: ["beeps", "beeps"] }] }],
+      ["create_relations", { relations: [{ from: "Alice", to: "Alice", relationType: "is" }, { from: "Alice", to: "Alice", relationType: "is" }] }],
+    ]);
     const theirs = await readGraph(await reference(file));
     assert.equal((theirs.structured as any).entities.length, 2, "the reference keeps both");
-    const store = path.join(dir, "store");
+    const store = path.join(path.dirname(file), "store");
     const out = memsyncJson(["--store", store, "import", "mcp-memory", file]);
     assert.deepEqual(out.graph, { entities: 2, relations: 2, observations: 0 });
     assert.deepEqual(out.problems.map((p: any) => [p.line, p.problem.replace(/ \(.*\)/, "")]), [[2, 'duplicate entity "Alice": kept, as the reference server keeps it'], [4, "duplicate relation: kept, as the reference server keeps it"]]);
@@ -136,13 +142,10 @@ describe("the older reference's memory.json", () => {
   test("its JSONL under the old file name: a folder holding only memory.json imports as the reference reads it", async () => {
     const dir = tempDir("memsync-mcp-old-");
     const file = path.join(dir, "memory.json");
-    const ref = await reference(file);
-    try {
-      await call(ref.client, "create_entities", { entities: [{ name: "Alice", entityType: "person", observations: ["likes tea"] }, { name: "Redis", entityType: "database", observations: [] }] });
-      await call(ref.client, "create_relations", { relations: [{ from: "Alice", to: "Redis", relationType: "uses" }] });
-    } finally {
-      await ref.close();
-    }
+    await referenceWrites(file, [
+      ["create_entities", { entities: [{ name: "Alice", entityType: "person", observations: ["likes tea"] }, { name: "Redis", entityType: "database", observations: [] }] }],
+      ["create_relations", { relations: [{ from: "Alice", to: "Redis", relationType: "uses" }] }],
+    ]);
     assert.ok(fs.readFileSync(file, "utf8").split("\n").length >= 3, "the reference writes lines, whatever the name");
     const store = path.join(dir, "store");
     const out = memsyncJson(["--store", store, "import", "mcp-memory", dir]);
