@@ -230,3 +230,34 @@ test("import cortexgraph without a path reads CortexGraph's own folder ($CORTEXG
   assert.equal(usage.code, 2, usage.stderr);
   assert.equal(fs.existsSync(store), false);
 });
+
+test("import(export(store)) byte for byte on a store every importer and the write commands made; its other exports the same from the restored store", () => {
+  const dir = tempDir("memsync-rich-rt-");
+  const store = path.join(dir, "store");
+  const ids = saveMany(store, [{ content: "Local note: only on this machine", scope: "local", tags: ["x"] }, "Plain fact about ünïcode ✓ and \"quotes\""]);
+  const remembered = memsyncJson(["--store", store, "remember", "We chose Redis over Memcached for sessions because it persists"]);
+  memsyncJson(["--store", store, "import", "cortexgraph", path.join(FIX, "cortexgraph")]);
+  memsyncJson(["--store", store, "import", "orchestkit", path.join(FIX, "orchestkit/.claude/memory"), "--project", "shop"]);
+  fs.writeFileSync(path.join(dir, "memory.jsonl"), `${JSON.stringify({ type: "entity", name: "Alice", entityType: "person", observations: ["likes tea", "1e-05"] })}\n${JSON.stringify({ type: "relation", from: "Alice", to: "Redis", relationType: "uses" })}`);
+  memsyncJson(["--store", store, "import", "mcp-memory", path.join(dir, "memory.jsonl")]);
+  memsyncJson(["--store", store, "update", ids[1]!, "--content", "Plain fact, edited"]);
+  memsyncJson(["--store", store, "archive", ids[1]!]);
+  memsyncJson(["--store", store, "relate", ids[0]!, remembered.memory.id]);
+  assert.equal(memsync(["--store", store, "promote", ids[0]!, "--vault", path.join(dir, "vault"), "--claim-maintainer"]).code, 0);
+
+  const backup = path.join(dir, "backup.jsonl");
+  memsyncJson(["--store", store, "export", "jsonl", backup]);
+  const restored = path.join(dir, "restored");
+  const im = memsyncJson(["--store", restored, "import", "jsonl", backup]);
+  assert.equal(im.problems_total, 0, JSON.stringify(im.problems));
+  const recordsOf = (s: string) => new Map([...snapshot(s)].filter(([k]) => /^(\.memsync\/local\/)?(memories|relations)\//.test(k)));
+  const mine = recordsOf(store);
+  assert.ok(mine.size >= 25, `${mine.size} record files`);
+  assert.ok([...mine.keys()].some((k) => k.startsWith(".memsync/local/")), "a local-scope record is part of it");
+  assert.deepEqual(recordsOf(restored), mine);
+  for (const [format, target] of [["cortexgraph", "cg"], ["mcp-memory", "memory.jsonl"], ["markdown", "notes"]] as const) {
+    memsyncJson(["--store", store, "export", format, path.join(dir, "a", target)]);
+    memsyncJson(["--store", restored, "export", format, path.join(dir, "b", target)]);
+  }
+  assert.deepEqual(snapshot(path.join(dir, "b")), snapshot(path.join(dir, "a")), "the other exports of the restored store are the same");
+});
