@@ -231,17 +231,34 @@ function applyGraph(plan: ImportPlan, sink: Sink, origin: Origin, memories: Memo
   const byId = new Map(memories.map((m) => [m.id, m]));
   // the texts as the store will hold them (secrets redacted), so a second run finds them equal
   const clean = (t: string) => cleanText(t).text;
+  // a graph file's lines: how many of each name (entity) or triple (relation) were read so far
+  const entityLines = new Map<string, number>();
+  const relationLines = new Map<string, number>();
+  const nth = (seen: Map<string, number>, key: string) => {
+    const k = seen.get(key) ?? 0;
+    seen.set(key, k + 1);
+    return k;
+  };
   for (const call of plan.graph) {
     tick();
     if (call.op === "create_entities") {
       for (const raw of call.entities) {
         const e = { name: clean(raw.name), entityType: clean(raw.entityType), observations: raw.observations.map(clean) };
-        const had = g.entities.find((x) => x.name === e.name);
-        if (!had) kg.createEntities(g, [e]);
-        else kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
+        // a file's k-th line of a name is the graph's k-th entity of it (a second run finds it)
+        const had = call.fileLine ? g.entities.filter((x) => x.name === e.name)[nth(entityLines, e.name)] : g.entities.find((x) => x.name === e.name);
+        if (!had && call.fileLine) g.entities.push(e);
+        else if (!had) kg.createEntities(g, [e]);
+        else if (!call.fileLine) kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
+        else had.observations.push(...e.observations.filter((o) => !had.observations.includes(o)));
       }
     } else if (call.op === "create_relations") {
-      kg.createRelations(g, call.relations.map((r) => ({ from: clean(r.from), to: clean(r.to), relationType: clean(r.relationType) })));
+      const relations = call.relations.map((r) => ({ from: clean(r.from), to: clean(r.to), relationType: clean(r.relationType) }));
+      if (!call.fileLine) kg.createRelations(g, relations);
+      else
+        for (const r of relations) {
+          const k = nth(relationLines, JSON.stringify([r.from, r.to, r.relationType]));
+          if (g.relations.filter((x) => x.from === r.from && x.to === r.to && x.relationType === r.relationType).length <= k) g.relations.push(r);
+        }
     } else {
       try {
         const observations = call.observations.map((o) => ({ entityName: clean(o.entityName), contents: o.contents.map(clean) }));

@@ -152,7 +152,7 @@ describe("orchestkit", () => {
 });
 
 describe("mcp-memory", () => {
-  test("entities and relations in file order; duplicates and unknown shapes reported", () => {
+  test("entities and relations in file order; duplicates kept and reported, unknown shapes reported and skipped", () => {
     const text = [
       '{"type":"entity","name":"Alice","entityType":"person","observations":["likes tea"]}',
       '{"type":"relation","from":"Alice","to":"Bob","relationType":"knows"}',
@@ -162,8 +162,11 @@ describe("mcp-memory", () => {
       '{"type":"relation","from":"Alice","to":"Bob","relationType":"knows"}',
     ].join("\n");
     const plan = planMcpMemory(file("memory.jsonl", text));
-    assert.deepEqual(plan.graph.map((c) => [c.op, c.where.line]), [["create_entities", 1], ["create_relations", 2]]);
+    // a name or a relation twice is kept, as the reference keeps it, and reported
+    assert.deepEqual(plan.graph.map((c) => [c.op, c.where.line]), [["create_entities", 1], ["create_relations", 2], ["create_entities", 3], ["create_relations", 6]]);
     assert.deepEqual(plan.problems.map((p) => p.line), [3, 4, 5, 6]);
+    assert.match(plan.problems[0]!.problem, /duplicate entity "Alice" \(first on line 1\): kept/);
+    assert.match(plan.problems[3]!.problem, /duplicate relation: kept/);
   });
 
   test("an older memory.json holding one object", () => {

@@ -57,13 +57,12 @@ export function planMcpMemory(file: SourceFile): ImportPlan {
         plan.problems.push({ file: file.name, line, problem: "an entity needs name, entityType (text) and observations (a list of text): skipped" });
         continue;
       }
+      // the reference writes a name twice when one create_entities call holds it twice, and its
+      // read_graph shows both: kept as it keeps them (nothing of the file lost), and reported
       const first = names.get(e.name);
-      if (first !== undefined) {
-        plan.problems.push({ file: file.name, line, problem: `duplicate entity ${JSON.stringify(e.name.slice(0, 60))} (first on line ${first}): skipped` });
-        continue;
-      }
-      names.set(e.name, line);
-      plan.graph.push({ where, op: "create_entities", entities: [e] });
+      if (first !== undefined) plan.problems.push({ file: file.name, line, problem: `duplicate entity ${JSON.stringify(e.name.slice(0, 60))} (first on line ${first}): kept, as the reference server keeps it` });
+      else names.set(e.name, line);
+      plan.graph.push({ where, op: "create_entities", entities: [e], fileLine: true });
     } else if (value.type === "relation") {
       const r = relationOfLine(value);
       if (!r) {
@@ -71,12 +70,9 @@ export function planMcpMemory(file: SourceFile): ImportPlan {
         continue;
       }
       const key = JSON.stringify([r.from, r.to, r.relationType]);
-      if (relations.has(key)) {
-        plan.problems.push({ file: file.name, line, problem: "duplicate relation: skipped" });
-        continue;
-      }
-      relations.add(key);
-      plan.graph.push({ where, op: "create_relations", relations: [r] });
+      if (relations.has(key)) plan.problems.push({ file: file.name, line, problem: "duplicate relation: kept, as the reference server keeps it" });
+      else relations.add(key);
+      plan.graph.push({ where, op: "create_relations", relations: [r], fileLine: true });
     } else {
       plan.problems.push({ file: file.name, line, problem: `unknown shape (type ${JSON.stringify(String(value.type).slice(0, 30))}; expected entity or relation): skipped` });
     }

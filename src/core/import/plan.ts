@@ -13,10 +13,14 @@ export interface Planned {
   fields: Fields;
 }
 
-/** Calls on the knowledge graph, in order (the reference server's create_* and add_observations). */
+/**
+ * Calls on the knowledge graph, in order (the reference server's create_* and add_observations).
+ * `fileLine`: a line of a graph file rather than a call; the k-th line of a name is the graph's
+ * k-th entity of that name (the reference keeps every line it loads, a name twice included).
+ */
 export type GraphCall =
-  | { where: { file: string; line: number }; op: "create_entities"; entities: kg.Entity[] }
-  | { where: { file: string; line: number }; op: "create_relations"; relations: kg.Relation[] }
+  | { where: { file: string; line: number }; op: "create_entities"; entities: kg.Entity[]; fileLine?: true }
+  | { where: { file: string; line: number }; op: "create_relations"; relations: kg.Relation[]; fileLine?: true }
   | { where: { file: string; line: number }; op: "add_observations"; observations: { entityName: string; contents: string[] }[] };
 
 export interface ImportPlan {

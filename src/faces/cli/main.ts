@@ -408,7 +408,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: async ([action], f) => (await import("./commands/mcp.ts")).mcpCmd(action as string | undefined, f),
   },
   {
-    usage: "import <format> <path>",
+    usage: "import <format> [path]",
     op: "import",
     example: "memsync import cortexgraph ~/.config/cortexgraph/jsonl --dry-run",
     options: (c) =>

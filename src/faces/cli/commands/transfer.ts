@@ -1,4 +1,6 @@
+import path from "node:path";
 import { usageError } from "../../../core/errors.ts";
+import { env, homeDir } from "../../../runtime/host.ts";
 import type { ExportOutcome } from "../../../ops/export.ts";
 import type { ImportOutcome } from "../../../ops/import.ts";
 import { call } from "../call.ts";
@@ -16,8 +18,18 @@ const OUT = "cortexgraph, mcp-memory, jsonl, markdown or memory-md";
 /** Problems shown on a terminal before "and N more" (--json lists up to the outcome's limit). */
 const SHOWN = 50;
 
-export async function importCmd(format: string | undefined, at: string | undefined, flags: Flags): Promise<CommandResult> {
-  if (!format || !at) throw usageError(`usage: memsync import FORMAT PATH [--dry-run] [--project P] (FORMAT: ${IN})`);
+/** Where CortexGraph keeps its JSONL storage unless told otherwise (its CORTEXGRAPH_STORAGE_PATH). */
+export function cortexGraphHome(): string {
+  const set = env("CORTEXGRAPH_STORAGE_PATH");
+  // its docs write it as ~/..., which a .env file does not expand
+  if (set) return set.startsWith("~/") ? path.join(homeDir(), set.slice(2)) : set;
+  return path.join(homeDir(), ".config", "cortexgraph", "jsonl");
+}
+
+export async function importCmd(format: string | undefined, given: string | undefined, flags: Flags): Promise<CommandResult> {
+  // CortexGraph's own folder when no path is given; every other format needs one
+  const at = given ?? (format === "cortexgraph" ? cortexGraphHome() : undefined);
+  if (!format || !at) throw usageError(`usage: memsync import FORMAT PATH [--dry-run] [--project P] (FORMAT: ${IN}; cortexgraph's PATH defaults to $CORTEXGRAPH_STORAGE_PATH, else ~/.config/cortexgraph/jsonl)`);
   const bar = await progressBar(flags.json === true);
   let out: ImportOutcome;
   try {
