@@ -14,8 +14,9 @@
 // too (the threads a large import builds its memories on, ops/import-build.ts).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { aliasIndexModule } from "./gen-alias-index.ts";
+import { RELUCTANT_JIT } from "../src/runtime/jit-policy.ts";
 
-const JIT_POLICY = 30;
+const JIT_POLICY = RELUCTANT_JIT;
 
 const targets = [
   { entry: "src/main.ts", out: "dist/memsync", edition: "main" },

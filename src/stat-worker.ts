@@ -1,3 +1,4 @@
+import { reluctantJit } from "./runtime/jit-policy.ts";
 import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SnapshotJob, type SnapshotNote } from "./store/folder-snapshot.ts";
 
 // A thread of a status's parallel folder snapshot (store/parallel-snapshot.ts): it takes folders
@@ -5,6 +6,10 @@ import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SnapshotJob, type Snaps
 // then marks it done (posting its temp files' and links' names first, when it has any). It sits
 // at the top of src/ because the compiled binary keeps its entry points by their path under src/
 // and its code at the root (see stat-worker-url.ts). `fault` makes it fail on purpose (tests).
+
+// a status's few thousand stats, as on the main thread: with the usual policy this thread's
+// compiler threads compiled its folder loop (DFG, 3-29 ms of CPU at 10k; docs/benchmarks.md, status9)
+reluctantJit();
 
 declare const self: { onmessage: ((e: MessageEvent<SnapshotJob>) => void) | null; postMessage(data: SnapshotNote): void };
 

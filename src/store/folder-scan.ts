@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { AT_SYMLINK_NOFOLLOW, load, MASK, mtimeAt, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG } from "./folder-lstat.ts";
-import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
+import { emptySums, MIXED_PRIME as P, MTIME_SPLIT as HIGH, type StampSums } from "./stamp-sums.ts";
 
 // One record folder read the cheapest way this process has (status's look, folder-snapshot.ts):
 // one open, the folder's stat from that descriptor (statx AT_EMPTY_PATH, no path walk), its
@@ -63,6 +63,12 @@ export function scanFolder(dir: string): FolderScan | null {
     if ((u32(bufPtr, 28) & S_IFMT) !== S_IFDIR) return null;
     const sums = emptySums();
     const scan: FolderScan = { mtime: mtimeAt(n, bufPtr), size: intptr(bufPtr, 40), ino: intptr(bufPtr, 32), sums, shards: [], odd: [] };
+    // the record files' sums, kept in locals and added once
+    let sn = 0;
+    let sHigh = 0;
+    let sLow = 0;
+    let sSize = 0;
+    let sMixed = 0;
     for (;;) {
       const got = Number(getdents(fd, ptr, BUF_BYTES));
       if (got === 0) break;
@@ -96,7 +102,18 @@ export function scanFolder(dir: string): FolderScan | null {
         if (statx(fd, ptr + start, AT_SYMLINK_NOFOLLOW, MASK, bufPtr) === 0 && (u32(bufPtr, 0) & MASK) === MASK) {
           const kind = u32(bufPtr, 28) & S_IFMT;
           if (kind === S_IFREG) {
-            addStamp(sums, mtimeAt(n, bufPtr), intptr(bufPtr, 40), intptr(bufPtr, 32));
+            // mtimeAt and addStamp's terms, written out: a call of those small functions per file
+            // made JavaScriptCore compile them (DFG, FTL) on its compiler threads, ~5 ms of a
+            // status's CPU at 10k (docs/benchmarks.md, status9); tests/store/folder-scan.test.ts
+            // holds these sums equal to addStamp's over node:fs's stats
+            const mtime = Math.floor(intptr(bufPtr, 112) * 1000 + u32(bufPtr, 120) / 1e6);
+            const size = intptr(bufPtr, 40);
+            const ino = intptr(bufPtr, 32);
+            sn++;
+            sHigh += Math.trunc(mtime / HIGH);
+            sLow += mtime % HIGH;
+            sSize += size;
+            sMixed += ((((mtime % P) * 1021 + (size % P)) % P) * (((ino % P) * 7919 + 1) % P)) % P;
             continue;
           }
           // a folder or fifo named like a record counts for nothing; a link is the caller's
@@ -105,6 +122,11 @@ export function scanFolder(dir: string): FolderScan | null {
         scan.odd.push(decoder.decode(view.subarray(start, end)));
       }
     }
+    sums.n = sn;
+    sums.mtimeHigh = sHigh;
+    sums.mtimeLow = sLow;
+    sums.size = sSize;
+    sums.mixed = sMixed;
     return scan;
   } finally {
     fs.closeSync(fd);

@@ -16,6 +16,8 @@ import { RACY_FINE_MS, RACY_MS } from "./racy.ts";
 /** A prime below 2^26: a product of two residues stays below 2^52. */
 const P = 67_108_859;
 const HIGH = 1_048_576; // 2^20: an mtime in ms split into its high and low parts, each summed exactly
+/** For folder-scan.ts, which writes addStamp's terms out in its loop. */
+export { HIGH as MTIME_SPLIT, P as MIXED_PRIME };
 
 export interface StampSums {
   /** Record files (names ending .json that are files, temp files left out). */

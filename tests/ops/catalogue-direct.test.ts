@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { runDirect } from "../../src/ops/catalogue/direct.ts";
@@ -95,5 +96,27 @@ describe("direct save: the catalogue's memory without the catalogue", () => {
     for (const input of [{ memories: [{ content: "x" }] }, { memory: { content: "x" }, labels: ["a"] }, { memory: ["x"] }, { memory: "x" }, { memory: Object.create(null) }, { memory: withKey("constructor") }, { memory: withKey("__proto__") }, {}]) {
       assert.equal(runDirect("save", call, input as Record<string, unknown>), null, JSON.stringify(input));
     }
+  });
+});
+
+describe("direct status: the catalogue's report without the catalogue", () => {
+  // a healthy store, one with a damaged record file, a folder that is no store, and a missing one
+  const { store, a } = relatedPair();
+  const damaged = relatedPair();
+  fs.writeFileSync(path.join(damaged.store, "memories", `${damaged.a}.json`), "{ not json");
+  const notStore = tempDir("memsync-direct-empty-");
+  const missing = path.join(tempDir("memsync-direct-missing-"), "nowhere");
+  for (const [label, root] of [["healthy", store], ["damaged", damaged.store], ["not a store", notStore], ["missing", missing]] as const) {
+    test(`answers as the catalogue on a ${label} store`, async () => {
+      const direct = runDirect("status", callOn(root), {});
+      assert.ok(direct, "a plain status runs directly");
+      const got = await outcome(direct);
+      assert.deepEqual(got, await outcome(runOp("status", callOn(root), {})));
+      if (label === "damaged") assert.equal((got as { value: { health: string } }).value.health, "degraded");
+    });
+  }
+  test("leaves any input with a key to the catalogue, and a call with a progress listener", () => {
+    assert.equal(runDirect("status", callOn(store), { extra: a }), null);
+    assert.equal(runDirect("status", { ...callOn(store), progress: () => {} }, {}), null);
   });
 });
