@@ -1,0 +1,41 @@
+// Leave-one-set-out check of capture's learned second opinion: for each set of the corpus, a model
+// trained on every other set (its thresholds chosen by the same cross-validation run inside those
+// other sets only), then the left-out set scored with the rules alone and with rules + model,
+// through the real extraction. The honest test of whether the model generalises: it never saw
+// the set it is scored on (the rules, tuned on every set, did).
+//
+//   bun scripts/bench-lib/capture-loso.ts [--add-at P]
+//
+// --add-at P: every fold uses the threshold P (e.g. the shipped one, chosen by cross-validation
+// over all sets, the left-out one included) instead of choosing its own inside the other sets.
+
+import { extractWithOpinion } from "../../src/core/capture/extract.ts";
+import { chooseThresholds, modelOf, outOfSet, prepareRows, setsIn, train } from "./capture-model.ts";
+import { loadCorpus, type Quality, scoreRows } from "./capture-quality.ts";
+
+const fixed = process.argv.indexOf("--add-at");
+const addAt = fixed === -1 ? null : Number(process.argv[fixed + 1]);
+const rows = prepareRows(loadCorpus());
+const sets = setsIn(rows);
+const f3 = (n: number) => n.toFixed(3);
+const line = (q: Quality) => `${f3(q.precision)} / ${f3(q.recall)} / ${f3(q.typeAccuracy)} (${q.tp}/${q.fp}/${q.fn})`;
+console.log("| left out | prompts | thresholds (add at) | rules alone P / R / type (tp/fp/fn) | rules + model P / R / type (tp/fp/fn) |");
+console.log("|---|--:|--:|--:|--:|");
+const sum = { rp: 0, rr: 0, rt: 0, mp: 0, mr: 0, mt: 0 };
+for (const s of sets) {
+  const inner = rows.filter((r) => r.set !== s);
+  const t = addAt === null ? chooseThresholds(outOfSet(inner, sets.filter((x) => x !== s))) : { addAt, dropBelow: -1 };
+  const model = modelOf(train(inner), t.addAt, t.dropBelow);
+  const left = rows.filter((r) => r.set === s).map((r) => r.row);
+  const rules = scoreRows(left, (text) => extractWithOpinion(text, null).extraction.captures);
+  const both = scoreRows(left, (text) => extractWithOpinion(text, () => model).extraction.captures);
+  sum.rp += rules.precision;
+  sum.rr += rules.recall;
+  sum.rt += rules.typeAccuracy;
+  sum.mp += both.precision;
+  sum.mr += both.recall;
+  sum.mt += both.typeAccuracy;
+  console.log(`| ${s} | ${left.length} | ${t.addAt}${t.dropBelow >= 0 ? `, drop < ${t.dropBelow}` : ""} | ${line(rules)} | ${line(both)} |`);
+}
+const n = sets.length;
+console.log(`| average of ${n} sets | | | ${f3(sum.rp / n)} / ${f3(sum.rr / n)} / ${f3(sum.rt / n)} | ${f3(sum.mp / n)} / ${f3(sum.mr / n)} / ${f3(sum.mt / n)} |`);
