@@ -10,6 +10,7 @@
 // over all sets, the left-out one included) instead of choosing its own inside the other sets.
 
 import { extractWithOpinion } from "../../src/core/capture/extract.ts";
+import { opinionOf } from "../../src/core/capture/second-opinion.ts";
 import { chooseThresholds, modelOf, outOfSet, prepareRows, setsIn, train } from "./capture-model.ts";
 import { loadCorpus, type Quality, scoreRows } from "./capture-quality.ts";
 
@@ -28,7 +29,7 @@ for (const s of sets) {
   const model = modelOf(train(inner), t.addAt, t.dropBelow);
   const left = rows.filter((r) => r.set === s).map((r) => r.row);
   const rules = scoreRows(left, (text) => extractWithOpinion(text, null).extraction.captures);
-  const both = scoreRows(left, (text) => extractWithOpinion(text, () => model).extraction.captures);
+  const both = scoreRows(left, (text) => extractWithOpinion(text, opinionOf(model)).extraction.captures);
   sum.rp += rules.precision;
   sum.rr += rules.recall;
   sum.rt += rules.typeAccuracy;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { describe, test } from "node:test";
 import { modelSource, TABLE_FILE } from "../../scripts/train-capture-model.ts";
 import { extractCaptures, extractWithOpinion } from "../../src/core/capture/extract.ts";
-import { BUCKETS, type OpinionModel, shippedModel, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
+import { BUCKETS, type OpinionModel, opinionOf, SHIPPED_OPINION, shippedModel, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
 
 // Capture's learned second opinion: the committed table is what the training script makes from
 // the corpus, and the model changes the rules' result only as documented (adds the likeliest
@@ -32,7 +32,7 @@ describe("capture's learned second opinion", () => {
   });
 
   test("a confident model keeps the sentence the rules skipped, typed as it says", () => {
-    const { captures } = extractWithOpinion(SKIPPED_BY_RULES, () => flat(6, 0.9, -1, 2)).extraction;
+    const { captures } = extractWithOpinion(SKIPPED_BY_RULES, opinionOf(flat(6, 0.9, -1, 2))).extraction;
     assert.equal(captures.length, 1);
     assert.equal(captures[0]!.type, "problem");
     assert.equal(captures[0]!.signal, "learned model");
@@ -40,8 +40,8 @@ describe("capture's learned second opinion", () => {
   });
 
   test("below its threshold the model adds nothing, and it never adds beside a rules' capture", () => {
-    assert.equal(extractWithOpinion(SKIPPED_BY_RULES, () => flat(0, 0.9, -1)).extraction.captures.length, 0);
-    const both = extractWithOpinion(DECISION, () => flat(6, 0.5, -1)).extraction.captures;
+    assert.equal(extractWithOpinion(SKIPPED_BY_RULES, opinionOf(flat(0, 0.9, -1))).extraction.captures.length, 0);
+    const both = extractWithOpinion(DECISION, opinionOf(flat(6, 0.5, -1))).extraction.captures;
     assert.deepEqual(
       both.map((c) => c.signal),
       extractWithOpinion(DECISION, null).extraction.captures.map((c) => c.signal),
@@ -49,14 +49,14 @@ describe("capture's learned second opinion", () => {
   });
 
   test("a rules' capture is dropped only when the model's probability is under the drop floor", () => {
-    assert.equal(extractWithOpinion(DECISION, () => flat(-6, 2, 0.01)).extraction.captures.length, 0);
-    assert.equal(extractWithOpinion(DECISION, () => flat(-4, 2, 0.01)).extraction.captures.length, 1);
+    assert.equal(extractWithOpinion(DECISION, opinionOf(flat(-6, 2, 0.01))).extraction.captures.length, 0);
+    assert.equal(extractWithOpinion(DECISION, opinionOf(flat(-4, 2, 0.01))).extraction.captures.length, 1);
   });
 
   test("the shipped model: clear noise scores near zero and stays unstored; decisions stay stored", () => {
     const m = shippedModel();
     for (const t of ["What time is the standup tomorrow?", "thanks, that worked", "Can you rename this variable to userCount?", "Let me think about it over the weekend."]) {
-      const r = extractWithOpinion(t, shippedModel, true);
+      const r = extractWithOpinion(t, SHIPPED_OPINION, true);
       assert.equal(r.extraction.captures.length, 0, t);
       assert.ok(r.seen.every((s) => storeProbability(m, s.features) < 0.1), t);
     }

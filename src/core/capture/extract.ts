@@ -38,7 +38,7 @@ import { prepareText, splitSentences } from "./text.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
-import { type OpinionModel, opinionFeatures, type RulesVerdict, secondOpinion, type SentenceSeen, shippedModel } from "./second-opinion.ts";
+import { type Opinion, opinionFeatures, type RulesVerdict, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -930,20 +930,21 @@ const MOSTLY_PASTED = 0.6;
 const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
 
 export function extractCaptures(text: string): Extraction {
-  return extractWithOpinion(text, shippedModel).extraction;
+  return extractWithOpinion(text, SHIPPED_OPINION).extraction;
 }
 
 /** The first words of a skip reason: what kind of guard it was, without the sentence's own words. */
 const reasonKind = (reason: string) => reason.split(/[\s(:]+/).slice(0, 3).join(" ");
 
 /**
- * Extraction with the learned second opinion (`model`, a getter so the table is decoded only
- * when a sentence reaches it; null: the rules alone). `keepSeen` also returns each sentence's
- * features and the rules' capture it made, for training and cross-validation.
+ * Extraction with the learned second opinion (null: the rules alone). Its weights are read only
+ * when a sentence reaches it: a prompt the rules keep nothing from (or any capture, if it may
+ * drop). `keepSeen` also returns every sentence's features and the rules' capture it made, for
+ * training and cross-validation.
  */
 export function extractWithOpinion(
   text: string,
-  model: (() => OpinionModel) | null,
+  opinion: Opinion | null,
   keepSeen = false,
 ): { extraction: Extraction; sentences: string[]; seen: SentenceSeen[] } {
   const prepared = prepareText(text);
@@ -1048,28 +1049,31 @@ export function extractWithOpinion(
       captures.push(c);
     } else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
   }
+  const wantAdd = opinion !== null && captures.length === 0 && opinion.addAt <= 1;
+  const wantDrop = opinion !== null && opinion.dropBelow > 0;
   let seen: SentenceSeen[] = [];
-  if (model || keepSeen) {
+  if (keepSeen || wantAdd || wantDrop) {
     seen = sentences.map((sentence, index) => {
       const v = verdicts[index]!;
-      const at = v.draft ? kept.get(v.draft) : undefined;
-      return { features: opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }), capture: at ?? -1 };
+      const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
+      const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
+      return { features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [], capture };
     });
   }
-  if (model && seen.length) {
-    const opinion = secondOpinion(model(), seen, captures.length);
-    if (opinion.drop.length) {
-      const dropped = new Set(opinion.drop);
-      for (const i of opinion.drop) skipped.push({ text: captures[i]!.content, reason: "noise, in the learned model's reading" });
+  if (opinion && (wantAdd || wantDrop) && seen.length) {
+    const verdict = secondOpinion(opinion.model(), seen, captures.length);
+    if (verdict.drop.length) {
+      const dropped = new Set(verdict.drop);
+      for (const i of verdict.drop) skipped.push({ text: captures[i]!.content, reason: "noise, in the learned model's reading" });
       const left = captures.filter((_, i) => !dropped.has(i));
       captures.length = 0;
       captures.push(...left);
     }
-    if (opinion.add) {
-      const sentence = sentences[opinion.add.sentence]!.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+    if (verdict.add) {
+      const sentence = sentences[verdict.add.sentence]!.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
       const d = statementDraft(sentence, BOOSTERS.test(sentence));
       if (d) {
-        d.type = opinion.add.type;
+        d.type = verdict.add.type;
         d.signal = "learned model";
         const c = finish(d);
         captures.push({ ...c, confidence: Math.max(c.confidence, MIN_CONFIDENCE) });

@@ -200,3 +200,15 @@ export function shippedModel(): OpinionModel {
   shipped ??= decodeModel(OPINION_TABLE);
   return shipped;
 }
+
+/** A model to consult, its thresholds known before its weights are needed. */
+export interface Opinion {
+  addAt: number;
+  dropBelow: number;
+  model: () => OpinionModel;
+}
+
+/** The committed model: read only for a prompt the rules keep nothing from (or if it may drop). */
+export const SHIPPED_OPINION: Opinion = { addAt: OPINION_TABLE.addAt, dropBelow: OPINION_TABLE.dropBelow, model: shippedModel };
+
+export const opinionOf = (m: OpinionModel): Opinion => ({ addAt: m.addAt, dropBelow: m.dropBelow, model: () => m });
