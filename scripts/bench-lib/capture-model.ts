@@ -3,6 +3,7 @@
 // so the same corpus always gives the same table. Used by scripts/train-capture-model.ts (writes
 // the table) and scripts/bench-lib/capture-loso.ts (the leave-one-set-out report).
 
+import { Buffer } from "node:buffer";
 import { extractWithOpinion } from "../../src/core/capture/extract.ts";
 import { BUCKETS, type OpinionModel, type OpinionTable, type SentenceSeen, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
 import type { CorpusRow } from "./capture-quality.ts";
@@ -94,16 +95,15 @@ export function toTable(w: Weights, addAt: number, dropBelow: number): OpinionTa
   const maxAbs = (a: Float64Array) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 1e-9);
   const storeScale = maxAbs(w.store) / 127;
   const typeScale = maxAbs(w.type) / 127;
-  let bin = "";
-  const put = (v: number) => (bin += String.fromCharCode(Math.round(v) & 0xff));
-  for (const v of w.store) put(v / storeScale);
-  for (const v of w.type) put(v / typeScale);
+  const q = new Int8Array(w.store.length + w.type.length);
+  w.store.forEach((v, i) => (q[i] = Math.round(v / storeScale)));
+  w.type.forEach((v, i) => (q[w.store.length + i] = Math.round(v / typeScale)));
   const r6 = (n: number) => Number(n.toPrecision(6));
-  return { buckets: BUCKETS, storeScale: r6(storeScale), storeBias: r6(w.storeBias), typeScale: r6(typeScale), typeBias: [...w.typeBias].map(r6), addAt, dropBelow, weights: btoa(bin) };
+  return { buckets: BUCKETS, storeScale: r6(storeScale), storeBias: r6(w.storeBias), typeScale: r6(typeScale), typeBias: [...w.typeBias].map(r6), addAt, dropBelow, weights: Buffer.from(q.buffer).toString("base64") };
 }
 
 export function modelOf(w: Weights, addAt: number, dropBelow: number): OpinionModel {
-  return { storeBias: w.storeBias, store: Float32Array.from(w.store), typeBias: [...w.typeBias], type: Float32Array.from(w.type), addAt, dropBelow };
+  return { storeBias: w.storeBias, store: w.store, storeScale: 1, typeBias: [...w.typeBias], type: w.type, typeScale: 1, addAt, dropBelow };
 }
 
 /** A row with each sentence's store probability under a model that never saw the row's set. */

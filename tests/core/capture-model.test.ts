@@ -12,8 +12,10 @@ import { BUCKETS, type OpinionModel, opinionOf, SHIPPED_OPINION, shippedModel, s
 const flat = (storeBias: number, addAt: number, dropBelow: number, type = 0): OpinionModel => ({
   storeBias,
   store: new Float32Array(BUCKETS),
+  storeScale: 1,
   typeBias: TYPES.map((_, i) => (i === type ? 1 : 0)),
   type: new Float32Array(BUCKETS * TYPES.length),
+  typeScale: 1,
   addAt,
   dropBelow,
 });

@@ -7,6 +7,7 @@
 // when the model is very confident it is noise. Weights come from scripts/train-capture-model.ts
 // (second-opinion.gen.ts); the table is decoded on first use so a hook that never asks pays nothing.
 
+import { Buffer } from "node:buffer";
 import { OPINION_TABLE } from "./second-opinion.gen.ts";
 
 export const BUCKETS = 4096;
@@ -32,10 +33,13 @@ export interface PromptContext {
 
 export interface OpinionModel {
   storeBias: number;
-  store: Float32Array;
+  /** Weights times storeScale (the committed table keeps them as int8, read in place). */
+  store: ArrayLike<number>;
+  storeScale: number;
   typeBias: number[];
-  /** TYPES.length rows of BUCKETS weights. */
-  type: Float32Array;
+  /** TYPES.length rows of BUCKETS weights, times typeScale. */
+  type: ArrayLike<number>;
+  typeScale: number;
   /** Keep a sentence the rules skipped at or above this store probability. */
   addAt: number;
   /** Drop a rules' capture below this store probability. */
@@ -115,9 +119,9 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
 /** How likely the sentence holds something to keep, 0..1. */
 export function storeProbability(model: OpinionModel, features: readonly number[]): number {
-  let z = model.storeBias;
+  let z = 0;
   for (const f of features) z += model.store[f]!;
-  return sigmoid(z);
+  return sigmoid(model.storeBias + z * model.storeScale);
 }
 
 /** The likeliest type of what the sentence holds. */
@@ -125,8 +129,9 @@ export function opinionType(model: OpinionModel, features: readonly number[]): O
   let best = 0;
   let bestZ = -Infinity;
   for (let t = 0; t < TYPES.length; t++) {
-    let z = model.typeBias[t]!;
+    let z = 0;
     for (const f of features) z += model.type[t * BUCKETS + f]!;
+    z = model.typeBias[t]! + z * model.typeScale;
     if (z > bestZ) {
       bestZ = z;
       best = t;
@@ -182,15 +187,21 @@ export interface OpinionTable {
 }
 
 export function decodeModel(table: OpinionTable): OpinionModel {
-  const bin = atob(table.weights);
+  // read in place as int8 (no per-weight decoding: the hook's cold start pays for every loop)
+  const bytes = Buffer.from(table.weights, "base64");
   const n = BUCKETS * (1 + TYPES.length);
-  if (table.buckets !== BUCKETS || bin.length !== n) throw new Error(`second-opinion table has ${bin.length} weights, expected ${n}`);
-  const store = new Float32Array(BUCKETS);
-  const type = new Float32Array(BUCKETS * TYPES.length);
-  const q = (i: number) => ((bin.charCodeAt(i) << 24) >> 24);
-  for (let i = 0; i < BUCKETS; i++) store[i] = q(i) * table.storeScale;
-  for (let i = 0; i < BUCKETS * TYPES.length; i++) type[i] = q(BUCKETS + i) * table.typeScale;
-  return { storeBias: table.storeBias, store, typeBias: table.typeBias, type, addAt: table.addAt, dropBelow: table.dropBelow };
+  if (table.buckets !== BUCKETS || bytes.length !== n) throw new Error(`second-opinion table has ${bytes.length} weights, expected ${n}`);
+  const all = new Int8Array(bytes.buffer, bytes.byteOffset, n);
+  return {
+    storeBias: table.storeBias,
+    store: all.subarray(0, BUCKETS),
+    storeScale: table.storeScale,
+    typeBias: table.typeBias,
+    type: all.subarray(BUCKETS),
+    typeScale: table.typeScale,
+    addAt: table.addAt,
+    dropBelow: table.dropBelow,
+  };
 }
 
 let shipped: OpinionModel | null = null;
