@@ -126,7 +126,7 @@ export function storedWith({ r, p }: Scored, addAt: number, dropBelow: number): 
   let best = -1;
   r.seen.forEach((s, i) => {
     if (s.capture >= 0 && p[i]! < dropBelow) left--;
-    if (s.capture < 0 && p[i]! >= addAt) best = i;
+    if (s.capture < 0 && !s.guarded && p[i]! >= addAt) best = i;
   });
   return left > 0 || (r.captures === 0 && best >= 0);
 }

@@ -41,6 +41,18 @@ describe("capture's learned second opinion", () => {
     assert.match(captures[0]!.content, /Glacier/);
   });
 
+  test("what the rules' guards turn down is never added, however sure the model is", () => {
+    for (const t of [
+      "The Rust community prefers thiserror for libraries, the blog post says.",
+      "We haven't decided between Auth0 and Clerk yet.",
+      "Shopify moved their checkout to React Native.",
+      "Which queue do we use for the billing events?",
+    ]) {
+      assert.equal(extractWithOpinion(t, null).extraction.captures.length, 0, t);
+      assert.equal(extractWithOpinion(t, opinionOf(flat(6, 0.5, -1))).extraction.captures.length, 0, t);
+    }
+  });
+
   test("below its threshold the model adds nothing, and it never adds beside a rules' capture", () => {
     assert.equal(extractWithOpinion(SKIPPED_BY_RULES, opinionOf(flat(0, 0.9, -1))).extraction.captures.length, 0);
     const both = extractWithOpinion(DECISION, opinionOf(flat(6, 0.5, -1))).extraction.captures;

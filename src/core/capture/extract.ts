@@ -933,6 +933,23 @@ export function extractCaptures(text: string): Extraction {
   return extractWithOpinion(text, SHIPPED_OPINION).extraction;
 }
 
+/** The rules' guards, for a sentence the model would add: what the rules say is not the user's to keep stays unkept. */
+function guarded(sentence: string, verdict: RulesVerdict): boolean {
+  if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
+  const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  return (
+    /\?["')\]]*$/.test(s) ||
+    UNDECIDED.test(s) ||
+    HYPOTHETICAL.test(s) ||
+    REPORTED.test(s) ||
+    CREDENTIAL.test(s) ||
+    DEICTIC_TASK.test(s) ||
+    othersOwn(s) ||
+    notOurs(s, () => false) !== null
+  );
+}
+const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said)/;
+
 /** The first words of a skip reason: what kind of guard it was, without the sentence's own words. */
 const reasonKind = (reason: string) => reason.split(/[\s(:]+/).slice(0, 3).join(" ");
 
@@ -1057,7 +1074,11 @@ export function extractWithOpinion(
       const v = verdicts[index]!;
       const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
       const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
-      return { features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [], capture };
+      return {
+        features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [],
+        capture,
+        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict),
+      };
     });
   }
   if (opinion && (wantAdd || wantDrop) && seen.length) {

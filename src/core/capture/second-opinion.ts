@@ -144,6 +144,8 @@ export interface SentenceSeen {
   features: number[];
   /** Index of the rules' capture this sentence made, or -1. */
   capture: number;
+  /** One of the rules' guards says it is not the user's to keep (a question, a request, someone else's view, undecided...): never added. */
+  guarded: boolean;
 }
 
 export interface OpinionVerdict {
@@ -164,7 +166,7 @@ export function secondOpinion(model: OpinionModel, seen: readonly SentenceSeen[]
   let best = -1;
   let bestP = model.addAt;
   for (let i = 0; i < seen.length; i++) {
-    if (seen[i]!.capture >= 0) continue;
+    if (seen[i]!.capture >= 0 || seen[i]!.guarded) continue;
     const p = storeProbability(model, seen[i]!.features);
     if (p >= bestP) {
       bestP = p;
