@@ -35,6 +35,7 @@ import {
   CLEFT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
+import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
@@ -934,8 +935,10 @@ export function extractCaptures(text: string): Extraction {
 }
 
 /** The rules' guards, for a sentence the model would add: what the rules say is not the user's to keep stays unkept. */
-function guarded(sentence: string, verdict: RulesVerdict): boolean {
+function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): boolean {
   if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
+  // beside pasted output, or with a shape of it: the model never saw enough output to judge it
+  if (pastedShare >= MOSTLY_PASTED || machineShape(sentence) > 0) return true;
   const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
   return (
     /\?["')\]]*$/.test(s) ||
@@ -1077,7 +1080,7 @@ export function extractWithOpinion(
       return {
         features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [],
         capture,
-        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict),
+        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare),
       };
     });
   }
