@@ -39,6 +39,9 @@ describe("capture's learned second opinion", () => {
     assert.equal(captures[0]!.type, "problem");
     assert.equal(captures[0]!.signal, "learned model");
     assert.match(captures[0]!.content, /Glacier/);
+    // stored, but not vouched for as the rules' captures are: not in MEMORY.md (>= 0.7), never global
+    assert.ok(captures[0]!.confidence >= 0.5 && captures[0]!.confidence < 0.7, String(captures[0]!.confidence));
+    assert.equal(captures[0]!.scope, "team");
   });
 
   test("what the rules' guards turn down is never added, however sure the model is", () => {

@@ -934,6 +934,9 @@ export function extractCaptures(text: string): Extraction {
   return extractWithOpinion(text, SHIPPED_OPINION).extraction;
 }
 
+/** The confidence of a sentence kept on the model's word alone. */
+const LEARNED_CONFIDENCE = 0.6;
+
 /** The rules' guards, for a sentence the model would add: what the rules say is not the user's to keep stays unkept. */
 function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): boolean {
   if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
@@ -1100,7 +1103,8 @@ export function extractWithOpinion(
         d.type = verdict.add.type;
         d.signal = "learned model";
         const c = finish(d);
-        captures.push({ ...c, confidence: Math.max(c.confidence, MIN_CONFIDENCE) });
+        // kept, but below MEMORY.md's 0.7 and never global: only the model vouches for it
+        captures.push({ ...c, confidence: LEARNED_CONFIDENCE, scope: "team", importance: "medium" });
       }
     }
   }
