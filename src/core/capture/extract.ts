@@ -35,9 +35,11 @@ import {
   CLEFT,
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
+import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
+import { type Opinion, opinionFeatures, type RulesVerdict, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -929,17 +931,61 @@ const MOSTLY_PASTED = 0.6;
 const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
 
 export function extractCaptures(text: string): Extraction {
+  return extractWithOpinion(text, SHIPPED_OPINION).extraction;
+}
+
+/** The confidence of a sentence kept on the model's word alone. */
+const LEARNED_CONFIDENCE = 0.6;
+
+/** The rules' guards, for a sentence the model would add: what the rules say is not the user's to keep stays unkept. */
+function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): boolean {
+  if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
+  // beside pasted output, or with a shape of it: the model never saw enough output to judge it
+  if (pastedShare >= MOSTLY_PASTED || machineShape(sentence) > 0) return true;
+  const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  return (
+    /\?["')\]]*$/.test(s) ||
+    UNDECIDED.test(s) ||
+    HYPOTHETICAL.test(s) ||
+    REPORTED.test(s) ||
+    CREDENTIAL.test(s) ||
+    DEICTIC_TASK.test(s) ||
+    othersOwn(s) ||
+    notOurs(s, () => false) !== null
+  );
+}
+const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said)/;
+
+/** The first words of a skip reason: what kind of guard it was, without the sentence's own words. */
+const reasonKind = (reason: string) => reason.split(/[\s(:]+/).slice(0, 3).join(" ");
+
+/**
+ * Extraction with the learned second opinion (null: the rules alone). Its weights are read only
+ * when a sentence reaches it: a prompt the rules keep nothing from (or any capture, if it may
+ * drop). `keepSeen` also returns every sentence's features and the rules' capture it made, for
+ * training and cross-validation.
+ */
+export function extractWithOpinion(
+  text: string,
+  opinion: Opinion | null,
+  keepSeen = false,
+): { extraction: Extraction; sentences: string[]; seen: SentenceSeen[] } {
   const prepared = prepareText(text);
   const base = { ignored: prepared.ignored, redacted: prepared.redacted, privateRemoved: prepared.privateRemoved };
-  if (prepared.skip) return { ...base, captures: [], skipped: [], reason: prepared.skip };
+  if (prepared.skip) return { extraction: { ...base, captures: [], skipped: [], reason: prepared.skip }, sentences: [], seen: [] };
 
   const drafts: Draft[] = [];
   /** Each draft's fingerprint, worked out once (a statement repeated in a long text merges). */
   const prints: string[] = [];
   const skipped: Skipped[] = [];
   let last: Draft | null = null;
-  for (const sentence of splitSentences(prepared.text)) {
+  const sentences = splitSentences(prepared.text);
+  /** What the rules made of each sentence, and the draft it started (for the second opinion). */
+  const verdicts: { verdict: RulesVerdict; draft: Draft | null }[] = [];
+  for (const sentence of sentences) {
     const r = readSentence(sentence);
+    let started: Draft | null = null;
+    const lastSkip = skipped.length;
     // checked on what would be kept only: most sentences keep nothing, and these are a dozen scans
     const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
     if (aside) {
@@ -985,6 +1031,7 @@ export function extractCaptures(text: string): Extraction {
       else {
         drafts.push(d);
         prints.push(print);
+        started = d;
       }
       last = same ?? d;
     } else if (last?.type === "problem" && drafts[drafts.length - 1] === last && FIX_AFTER_PROBLEM.test(sentence.trim())) {
@@ -1005,11 +1052,61 @@ export function extractCaptures(text: string): Extraction {
       skipped.push({ text: sentence.trim(), reason: r.kind === "skip" ? r.reason : NO_SIGNAL });
       last = null;
     }
+    const dropped = skipped.length > lastSkip && r.kind === "capture";
+    verdicts.push({
+      verdict: {
+        kind: dropped ? "aside" : r.kind,
+        detail: r.kind === "capture" ? (dropped ? reasonKind(skipped[skipped.length - 1]!.reason) : r.draft.signal) : r.kind === "skip" ? reasonKind(r.reason) : "",
+        type: r.kind === "capture" ? r.draft.type : "",
+      },
+      draft: started,
+    });
   }
   const captures: Capture[] = [];
-  for (const c of drafts.map(finish)) {
-    if (c.confidence >= MIN_CONFIDENCE) captures.push(c);
-    else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
+  /** The capture index of each draft kept. */
+  const kept = new Map<Draft, number>();
+  for (const d of drafts) {
+    const c = finish(d);
+    if (c.confidence >= MIN_CONFIDENCE) {
+      kept.set(d, captures.length);
+      captures.push(c);
+    } else skipped.push({ text: c.content, reason: `too tentative to keep (confidence ${c.confidence})` });
+  }
+  const wantAdd = opinion !== null && captures.length === 0 && opinion.addAt <= 1;
+  const wantDrop = opinion !== null && opinion.dropBelow > 0;
+  let seen: SentenceSeen[] = [];
+  if (keepSeen || wantAdd || wantDrop) {
+    seen = sentences.map((sentence, index) => {
+      const v = verdicts[index]!;
+      const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
+      const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
+      return {
+        features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [],
+        capture,
+        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare),
+      };
+    });
+  }
+  if (opinion && (wantAdd || wantDrop) && seen.length) {
+    const verdict = secondOpinion(opinion.model(), seen, captures.length);
+    if (verdict.drop.length) {
+      const dropped = new Set(verdict.drop);
+      for (const i of verdict.drop) skipped.push({ text: captures[i]!.content, reason: "noise, in the learned model's reading" });
+      const left = captures.filter((_, i) => !dropped.has(i));
+      captures.length = 0;
+      captures.push(...left);
+    }
+    if (verdict.add) {
+      const sentence = sentences[verdict.add.sentence]!.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+      const d = statementDraft(sentence, BOOSTERS.test(sentence));
+      if (d) {
+        d.type = verdict.add.type;
+        d.signal = "learned model";
+        const c = finish(d);
+        // kept, but below MEMORY.md's 0.7 and never global: only the model vouches for it
+        captures.push({ ...c, confidence: LEARNED_CONFIDENCE, scope: "team", importance: "medium" });
+      }
+    }
   }
   let reason: string | null = null;
   if (captures.length === 0 && prepared.quiet) reason = prepared.quiet;
@@ -1017,5 +1114,5 @@ export function extractCaptures(text: string): Extraction {
     const specific = skipped.find((s) => s.reason !== NO_SIGNAL);
     reason = specific ? `${specific.reason}` : skipped.length ? NO_SIGNAL : "the text is empty";
   }
-  return { ...base, captures, skipped, reason };
+  return { extraction: { ...base, captures, skipped, reason }, sentences, seen };
 }

@@ -1,0 +1,171 @@
+// Training and cross-validation of capture's learned second opinion (src/core/capture/second-opinion.ts)
+// on the labelled corpus. Deterministic: no randomness, a fixed order and a fixed number of passes,
+// so the same corpus always gives the same table. Used by scripts/train-capture-model.ts (writes
+// the table) and scripts/bench-lib/capture-loso.ts (the leave-one-set-out report).
+
+import { Buffer } from "node:buffer";
+import { extractWithOpinion } from "../../src/core/capture/extract.ts";
+import { BUCKETS, type OpinionModel, type OpinionTable, type SentenceSeen, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
+import type { CorpusRow } from "./capture-quality.ts";
+
+/** Sets never read by this work: a held-out set being written while it ran. */
+export const NEVER_READ = new Set(["new12"]);
+
+export const setOf = (r: CorpusRow) => r.set ?? (r.split === "holdout" ? "holdout" : "tune1");
+
+export interface PreparedRow {
+  row: CorpusRow;
+  set: string;
+  seen: SentenceSeen[];
+  /** The rules' captures alone. */
+  captures: number;
+  /** Per sentence: 1 holds what is to keep, 0 noise, -1 unknown (another sentence of a prompt to keep). */
+  labels: number[];
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}.+#/-]+/gu, " ").trim();
+
+export function prepareRows(rows: readonly CorpusRow[]): PreparedRow[] {
+  return rows
+    .filter((r) => !NEVER_READ.has(r.set ?? ""))
+    .map((row) => {
+      const { extraction, sentences, seen } = extractWithOpinion(row.text, null, true);
+      const what = norm(row.what ?? "");
+      let labels = sentences.map((s) => (row.store ? (what && norm(s).includes(what) ? 1 : -1) : 0));
+      if (row.store && !labels.includes(1) && labels.length === 1) labels = [1];
+      return { row, set: setOf(row), seen, captures: extraction.captures.length, labels };
+    });
+}
+
+export interface Weights {
+  storeBias: number;
+  store: Float64Array;
+  typeBias: Float64Array;
+  type: Float64Array;
+}
+
+/** Few passes and some shrinkage (more passes or less shrinkage: no better left out). */
+const EPOCHS = 3;
+const RATE = 0.1;
+const L2 = 1e-3;
+
+/** Logistic regression (store) and softmax regression (type, on sentences to keep), plain SGD. */
+export function train(rows: readonly PreparedRow[]): Weights {
+  const w: Weights = { storeBias: 0, store: new Float64Array(BUCKETS), typeBias: new Float64Array(TYPES.length), type: new Float64Array(BUCKETS * TYPES.length) };
+  const ex: { f: number[]; y: number; t: number; order: number }[] = [];
+  for (const r of rows) {
+    const t = TYPES.indexOf((r.row.type ?? "").split("|")[0] as (typeof TYPES)[number]);
+    r.seen.forEach((s, i) => {
+      const y = r.labels[i]!;
+      if (y >= 0) ex.push({ f: s.features, y, t: y === 1 ? t : -1, order: Math.imul(r.row.id * 64 + i, 0x9e3779b1) >>> 0 });
+    });
+  }
+  // a fixed shuffle (by row id), never the file's order: a few passes of SGD end on whatever came
+  // last, and in file order that is the newest set, a run of its prompts that shifted the whole
+  // model (new10's 10 misses scored 0.61-1.00 left out, 0.08-0.97 with new10 last in training)
+  ex.sort((a, b) => a.order - b.order || a.f.length - b.f.length);
+  const z = new Float64Array(TYPES.length);
+  for (let e = 0; e < EPOCHS; e++) {
+    const rate = RATE / (1 + e * 0.2);
+    for (const { f, y, t } of ex) {
+      let s = w.storeBias;
+      for (const k of f) s += w.store[k]!;
+      const g = 1 / (1 + Math.exp(-s)) - y;
+      w.storeBias -= rate * g;
+      for (const k of f) w.store[k]! -= rate * (g + L2 * w.store[k]!);
+      if (t < 0) continue;
+      let max = -Infinity;
+      for (let c = 0; c < TYPES.length; c++) {
+        let v = w.typeBias[c]!;
+        for (const k of f) v += w.type[c * BUCKETS + k]!;
+        z[c] = v;
+        if (v > max) max = v;
+      }
+      let sum = 0;
+      for (let c = 0; c < TYPES.length; c++) sum += z[c] = Math.exp(z[c]! - max);
+      for (let c = 0; c < TYPES.length; c++) {
+        const gc = z[c]! / sum - (c === t ? 1 : 0);
+        w.typeBias[c]! -= rate * gc;
+        for (const k of f) w.type[c * BUCKETS + k]! -= rate * (gc + L2 * w.type[c * BUCKETS + k]!);
+      }
+    }
+  }
+  return w;
+}
+
+/** Weights as the int8 table the runtime decodes (and the model that table decodes to). */
+export function toTable(w: Weights, addAt: number, dropBelow: number): OpinionTable {
+  const maxAbs = (a: Float64Array) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 1e-9);
+  const storeScale = maxAbs(w.store) / 127;
+  const typeScale = maxAbs(w.type) / 127;
+  const q = new Int8Array(w.store.length + w.type.length);
+  w.store.forEach((v, i) => (q[i] = Math.round(v / storeScale)));
+  w.type.forEach((v, i) => (q[w.store.length + i] = Math.round(v / typeScale)));
+  const r6 = (n: number) => Number(n.toPrecision(6));
+  return { buckets: BUCKETS, storeScale: r6(storeScale), storeBias: r6(w.storeBias), typeScale: r6(typeScale), typeBias: [...w.typeBias].map(r6), addAt, dropBelow, weights: Buffer.from(q.buffer).toString("base64") };
+}
+
+export function modelOf(w: Weights, addAt: number, dropBelow: number): OpinionModel {
+  return { storeBias: w.storeBias, store: w.store, storeScale: 1, typeBias: [...w.typeBias], type: w.type, typeScale: 1, addAt, dropBelow };
+}
+
+/** A row with each sentence's store probability under a model that never saw the row's set. */
+export interface Scored {
+  r: PreparedRow;
+  p: number[];
+}
+
+export function scoreWith(w: Weights, r: PreparedRow): Scored {
+  const m = modelOf(w, 2, -1);
+  return { r, p: r.seen.map((s) => storeProbability(m, s.features)) };
+}
+
+/** Stored or not with rules + model, as secondOpinion decides it (from the probabilities). */
+export function storedWith({ r, p }: Scored, addAt: number, dropBelow: number): boolean {
+  let left = r.captures;
+  let best = -1;
+  r.seen.forEach((s, i) => {
+    if (s.capture >= 0 && p[i]! < dropBelow) left--;
+    if (s.capture < 0 && !s.guarded && p[i]! >= addAt) best = i;
+  });
+  return left > 0 || (r.captures === 0 && best >= 0);
+}
+
+export const ADD_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 1.01];
+export const DROP_GRID = [-1, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1];
+/** A store the model adds must be right about this often to be worth it: the target's precision. */
+const COST_OF_A_FALSE_STORE = 19;
+
+/**
+ * The thresholds that do best on rows each scored by a model that never saw their set: tp −
+ * 19·fp summed over them (an added store pays only if ≥ 95 % of such stores are right). Ties
+ * keep the more cautious pair (the grid is walked from cautious to bold).
+ */
+export function chooseThresholds(scored: readonly Scored[]): { addAt: number; dropBelow: number } {
+  let best = { addAt: 1.01, dropBelow: -1 };
+  let bestScore = -Infinity;
+  for (const addAt of [...ADD_GRID].reverse()) {
+    for (const dropBelow of DROP_GRID) {
+      let score = 0;
+      for (const x of scored) if (storedWith(x, addAt, dropBelow)) score += x.r.row.store ? 1 : -COST_OF_A_FALSE_STORE;
+      if (score > bestScore) {
+        bestScore = score;
+        best = { addAt, dropBelow };
+      }
+    }
+  }
+  return best;
+}
+
+/** Out-of-set scoring: each set's rows scored by a model trained on every other set. */
+export function outOfSet(rows: readonly PreparedRow[], sets: readonly string[]): Scored[] {
+  const out: Scored[] = [];
+  for (const s of sets) {
+    const w = train(rows.filter((r) => r.set !== s));
+    for (const r of rows) if (r.set === s) out.push(scoreWith(w, r));
+  }
+  return out;
+}
+
+export const setsIn = (rows: readonly PreparedRow[]) => [...new Set(rows.map((r) => r.set))];
+
