@@ -76,6 +76,14 @@ describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
         assert.deepEqual(verdicts(root), { quick: true, planEmpty: true }, "settled: both say nothing changed");
       };
       await settle();
+      /** A record file's content changed as an editor saves it (a temp file renamed over it); the check and recall must see it. */
+      const editedAndSeen = async (file: string, content: string, query: string) => {
+        const rec = JSON.parse(fs.readFileSync(file, "utf8"));
+        fs.writeFileSync(`${file}.swp`, `${JSON.stringify({ ...rec, content }, null, 2)}\n`);
+        fs.renameSync(`${file}.swp`, file);
+        assert.deepEqual(verdicts(root), { quick: false, planEmpty: false });
+        assert.deepEqual(await recalled(s, query), [content]);
+      };
 
       // 1. a new record file by hand, inside an existing shard folder (the top folder's mtime stays)
       const template = JSON.parse(fs.readFileSync(path.join(root, "memories", shardOf(shared[1]!), `${shared[1]}.json`), "utf8"));
@@ -88,13 +96,7 @@ describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
       await settle();
 
       // 2. a record file replaced as an editor saves (a temp file renamed over it)
-      const edited = shared[2]!;
-      const editedPath = path.join(root, "memories", shardOf(edited), `${edited}.json`);
-      const rec = JSON.parse(fs.readFileSync(editedPath, "utf8"));
-      fs.writeFileSync(`${editedPath}.swp`, `${JSON.stringify({ ...rec, content: "the marigold ledger export runs at dawn" }, null, 2)}\n`);
-      fs.renameSync(`${editedPath}.swp`, editedPath);
-      assert.deepEqual(verdicts(root), { quick: false, planEmpty: false });
-      assert.deepEqual(await recalled(s, "marigold"), ["the marigold ledger export runs at dawn"]);
+      await editedAndSeen(path.join(root, "memories", shardOf(shared[2]!), `${shared[2]}.json`), "the marigold ledger export runs at dawn", "marigold");
       await settle();
 
       // 3. a record file removed by hand
@@ -104,12 +106,7 @@ describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
       await settle();
 
       // 4. the machine-local place's shard folder, edited by hand
-      const localPath = path.join(root, ".memsync/local/memories", shardOf(local), `${local}.json`);
-      const lrec = JSON.parse(fs.readFileSync(localPath, "utf8"));
-      fs.writeFileSync(`${localPath}.tmp`, `${JSON.stringify({ ...lrec, content: "the quarry ledger key moved to the cobalt safe" }, null, 2)}\n`);
-      fs.renameSync(`${localPath}.tmp`, localPath);
-      assert.deepEqual(verdicts(root), { quick: false, planEmpty: false });
-      assert.deepEqual(await recalled(s, "cobalt safe"), ["the quarry ledger key moved to the cobalt safe"]);
+      await editedAndSeen(path.join(root, ".memsync/local/memories", shardOf(local), `${local}.json`), "the quarry ledger key moved to the cobalt safe", "cobalt safe");
       await settle();
 
       // 5. a whole shard folder removed by hand
