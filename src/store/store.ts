@@ -17,6 +17,7 @@ import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
+import { quickUnchanged } from "./quick-unchanged.ts";
 import { EV } from "./watch-events.ts";
 import { flattenLocalRecords } from "./local-flatten.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
@@ -415,6 +416,11 @@ export class Store {
         if (applied.upserts.length > 500) this.indexDb.analyze();
         watch?.done(token);
         return applied;
+      }
+      // the common case (nothing changed) told without the planner's walk: the same folders stat'ed, the same rule
+      if (quickUnchanged(this.fs, this.indexDb, this.root, kinds ?? ALL_KINDS)) {
+        watch?.done(token);
+        return emptyPlan();
       }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
