@@ -13,7 +13,7 @@
 // as an agent saving now and then (see the Method section of docs/benchmarks.md).
 //
 // Every program runs from a copy written just before the runs (`freshCopy`): the same bytes cost
-// 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and ~2-4 ms
+// 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and 1.4-4 ms
 // more once its pages were dropped and read back by the faults of a run (the page cache holds
 // them differently; docs/benchmarks.md, branch getsave7), so programs compared side by side must be
 // in the same state.
