@@ -11,6 +11,12 @@
 // on each side). Each binary runs on its own copy of the store (index versions may differ); `save`
 // runs after a pause of 2.1 s (hyperfine --prepare),
 // as an agent saving now and then (see the Method section of docs/benchmarks.md).
+//
+// Every program runs from a copy written just before the runs (`freshCopy`): the same bytes cost
+// 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and 1.4-4 ms
+// more once its pages were dropped and read back by the faults of a run (the page cache holds
+// them differently; docs/benchmarks.md, branch getsave7), so programs compared side by side must be
+// in the same state.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -33,6 +39,18 @@ function emptyBun(): string {
   fs.writeFileSync(src, "export {};\n");
   const r = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--format=esm", "--minify", src, "--outfile", out], { stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error("could not compile the empty Bun program");
+  return out;
+}
+
+/**
+ * A copy of a program written now, by plain writes, beside the others (see the header): every
+ * program of a comparison then starts from the same page-cache state.
+ */
+function freshCopy(bin: string, name: string): string {
+  const out = path.join(BENCH, "coldstart-bin", name);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.rmSync(out, { force: true });
+  fs.writeFileSync(out, fs.readFileSync(bin), { mode: 0o755 });
   return out;
 }
 
@@ -76,12 +94,12 @@ async function main(): Promise<void> {
 
   const dir = path.join(BENCH, `store-${size}`);
   const { manifest } = await ensureBenchStore(dir, size, { fresh: false, seed: SEED, log: (l) => console.error(l) });
-  const empty = emptyBun();
+  const empty = freshCopy(emptyBun(), "empty");
   const payload = path.join(BENCH, "coldstart-prompt.json");
   // a prompt that asks about earlier work: recall runs and its memories come back as context
   fs.writeFileSync(payload, JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: RECALL_PROMPTS.prompt }));
 
-  const bins: [string, string][] = [...(before ? [["before", before] as [string, string]] : []), ["after", after]];
+  const bins: [string, string][] = [...(before ? [["before", freshCopy(before, "before")] as [string, string]] : []), ["after", freshCopy(after, "after")]];
   // each binary its own copy of the store: binaries of different index versions would otherwise
   // rebuild or upgrade one shared index on every run (each makes its copy's index its own version
   // in the untimed check below)
@@ -135,6 +153,7 @@ async function main(): Promise<void> {
     console.error(`${c.key}: ${rows.map((r) => `${r.name} ${r.median.toFixed(1)} ms wall, ${r.cpu.toFixed(1)} ms CPU`).join("; ")}`);
   }
   for (const copy of copies.values()) fs.rmSync(copy, { recursive: true, force: true });
+  fs.rmSync(path.join(BENCH, "coldstart-bin"), { recursive: true, force: true });
   console.log(`hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
   console.log(lines.join("\n"));
 }
