@@ -224,7 +224,6 @@ const SYNONYMS: readonly [string[], string[]][] = [
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
 type Trigger = { label: string; make: () => { terms: string[]; names: string[] } };
 
-let triggers: Map<string, Trigger[]> | undefined;
 
 /** Lowercase ASCII words and digits, one space apart: tokens(p).join(" ") is p itself. */
 const PLAIN_KEY = /^[a-z0-9]+(?: [a-z0-9]+)*$/;
@@ -249,33 +248,81 @@ function entryTerms(e: VocabEntry): string[] {
   return [e.name.replace(/-/g, " "), ...e.aliases.filter((a) => !a.needsCapital && !a.upper && !a.verbLike).map((a) => a.text)].map(key).filter(Boolean);
 }
 
-function triggerTable(): Map<string, Trigger[]> {
-  if (triggers) return triggers;
-  triggers = new Map();
-  const add = (word: string, t: Trigger) => {
-    const k = key(word);
-    if (!k) return;
-    const list = triggers!.get(k) ?? [];
-    list.push(t);
-    triggers!.set(k, list);
-  };
-  for (const kind of KINDS) {
+/**
+ * The trigger words' keys, one a line: each group's (the kinds, then the synonyms, in order) after
+ * the one before, and where each group's lines start. A phrase's triggers are found by a native
+ * search of this text: a Map of every key (~750) cost each cold hook ~0.5 ms to build, for the
+ * ~45 phrases of one prompt. Only a line that is not already a key is made one (key()).
+ */
+let wordLines: { text: string; starts: number[] } | undefined;
+/** A line PLAIN_KEY would refuse (so key() changes it, or it has no words). */
+const ODD_LINE = /^(?![a-z0-9]+(?: [a-z0-9]+)*$)[^\n]*$/gm;
+const made: Trigger[] = [];
+
+function groupWords(g: number): readonly string[] {
+  return g < KINDS.length ? KINDS[g]!.words : SYNONYMS[g - KINDS.length]![0];
+}
+
+function lines(): { text: string; starts: number[] } {
+  if (wordLines) return wordLines;
+  const starts: number[] = [];
+  let text = "\n";
+  for (let g = 0; g < KINDS.length + SYNONYMS.length; g++) {
+    starts.push(text.length);
+    text += `${groupWords(g).join("\n").replace(ODD_LINE, (line) => key(line))}\n`;
+  }
+  return (wordLines = { text, starts });
+}
+
+/** The trigger of group g (a kind, or a synonym list), made when first found. */
+function triggerAt(g: number): Trigger {
+  const had = made[g];
+  if (had) return had;
+  let t: Trigger;
+  if (g < KINDS.length) {
+    const kind = KINDS[g]!;
     // a kind stands for its products by their canonical names (a memory captured about one
     // carries it as an entity): every alias of thirty databases made the search itself slow
-    const t = {
+    t = {
       label: kind.words[0]!,
       make: once(() => {
         const entries = vocabulary().filter((e) => kind.categories.includes(e.category));
         return { terms: [...new Set([...kind.words, ...entries.map((e) => e.name.replace(/-/g, " "))].map(key).filter(Boolean))], names: entries.map((e) => e.name) };
       }),
     };
-    for (const w of kind.words) add(w, t);
+  } else {
+    const [words, means] = SYNONYMS[g - KINDS.length]!;
+    t = { label: words[0]!, make: once(() => ({ terms: [...new Set([...words, ...means].map(key))], names: [] })) };
   }
-  for (const [words, means] of SYNONYMS) {
-    const t = { label: words[0]!, make: once(() => ({ terms: [...new Set([...words, ...means].map(key))], names: [] })) };
-    for (const w of words) add(w, t);
+  return (made[g] = t);
+}
+
+/** The triggers a phrase (a key) is a word of, once per such word, in the groups' order; undefined: none. */
+function triggersOf(phrase: string): Trigger[] | undefined {
+  if (!phrase) return undefined;
+  const { text, starts } = lines();
+  const needle = `\n${phrase}\n`;
+  let out: Trigger[] | undefined;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+    let g = 0;
+    while (g + 1 < starts.length && starts[g + 1]! <= i + 1) g++;
+    (out ??= []).push(triggerAt(g));
   }
-  return triggers;
+  return out;
+}
+
+export { key as triggerKey };
+
+/** The labels of a phrase's triggers, as queryConcepts finds them (for tests). */
+export function triggerLabels(phrase: string): string[] {
+  return (triggersOf(phrase) ?? []).map((t) => t.label);
+}
+
+/** Every trigger word with its trigger's label, in the groups' order (for tests). */
+export function triggerWords(): [string, string][] {
+  const out: [string, string][] = [];
+  for (let g = 0; g < KINDS.length + SYNONYMS.length; g++) for (const w of groupWords(g)) out.push([w, groupWords(g)[0]!]);
+  return out;
 }
 
 function once<T>(fn: () => T): () => T {
@@ -297,11 +344,10 @@ export function queryConcepts(query: string): Concept[] {
     out.set(`entity:${entry.name}`, concept(entry.name, from, [...new Set(entryTerms(entry))], [entry.name]));
   }
   const us = tokens(query);
-  const table = triggerTable();
   for (let i = 0; i < us.length; i++) {
     for (let n = Math.min(MAX_TRIGGER_WORDS, us.length - i); n >= 1; n--) {
       const phrase = us.slice(i, i + n).join(" ");
-      const hits = table.get(phrase);
+      const hits = triggersOf(phrase);
       if (!hits) continue;
       for (const t of hits) {
         const c = out.get(`kind:${t.label}`);

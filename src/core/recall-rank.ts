@@ -518,7 +518,7 @@ export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) =
  * A change that names what it replaces: "switched from X", "moved off X", "replacing X",
  * "instead of X", "dropped X", "from X to Y". X is the words after it up to the first small word.
  */
-const REPLACES =
+export const REPLACES =
   /\b(?:(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|went|chang(?:ed|ing)|port(?:ed|ing)|upgrad(?:ed|ing)) (?:away )?(?:from|off)|replac(?:e|es|ed|ing)|instead of|in place of|dropp(?:ed|ing)|no longer (?:use|uses|using|run|runs on)|from(?= \S+(?: \S+)? to\b))\s+(?:(?:the|our|a|an) )?([^,;:!?()]{1,80})/giu;
 /** Kinds of memory that state how things are (a problem does not replace a decision). */
 const STATEMENTS = new Set(["decision", "fact", "preference", "pattern"]);
@@ -531,9 +531,23 @@ export interface Statement {
   terms: { stems: StemSet };
 }
 
+/**
+ * Words one of which every match of REPLACES holds (each alternative names one; read off the
+ * pattern, tests/core/replaces-hints.test.ts): a text holding none is not searched. A cold hook
+ * ran the pattern on every candidate's text, most of which replace nothing.
+ */
+export const REPLACES_HINTS: readonly string[] = ["from", "off", "replac", "instead of", "in place of", "dropp", "no longer"];
+
+/** Whether a text may hold a match of REPLACES: one of its hints, or a long s (ſ), which the pattern's /iu folds to "s". */
+export function mayReplace(content: string): boolean {
+  const lower = content.toLowerCase();
+  return REPLACES_HINTS.some((h) => lower.includes(h)) || lower.includes("ſ");
+}
+
 /** The strong words a memory says it replaces (lower case, at most 3 each time). */
 export function replacedWords(content: string): string[] {
   const out: string[] = [];
+  if (!mayReplace(content)) return out;
   for (const m of content.matchAll(REPLACES)) {
     const words: string[] = [];
     for (const w of m[1]!.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {

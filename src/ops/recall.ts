@@ -219,9 +219,11 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // costs a pass over every word's matches (each a prefix: ~3 ms of a cold hook at 10k), while
   // the count stops at `enough`; most prompts' words are not all in `enough` memories.
   // A whole word (no prefix) that no memory holds leaves nothing to count: found with a count
-  // that stops at the first match, before FTS5 merges the prefix words' lists
+  // that stops at the first match, before FTS5 merges the prefix words' lists. The whole words'
+  // AND goes first: when it reaches `enough`, every word is held whole, so none is absent (two
+  // counts fewer for a prompt whose words are all common, ~0.3 ms of a cold hook)
   const every = matchAll(words);
-  if (!(await someWholeWordAbsent(words, count)) && ((await everyWordReachedWhole(words, enough, count)) || (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
+  if ((await everyWordReachedWhole(words, enough, count)) || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);
   const present = await narrowingTerms(words, phrases, size, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
   // then the rarest of them within a bound: ranking every match of all of them grew with the

@@ -3,14 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { aliasIndexModule } from "../../scripts/gen-alias-index.ts";
-import { aliasHit, buildIndex, entryNamed, lookupFor, prebuiltIndexJson } from "../../src/core/capture/alias-index.ts";
+import { aliasHit, BUCKETS, bucketOf, buildIndex, entryNamed, lookupFor, prebuiltIndex } from "../../src/core/capture/alias-index.ts";
 import { vocabulary, vocabularyEntryAt, vocabularySource } from "../../src/core/capture/vocabulary.ts";
 import { REPO } from "../helpers/env.ts";
 
 // The prebuilt alias index (alias-index.gen.ts) answers every lookup as the index made alias by
 // alias does, and is used only when made from the table as it is now.
 
-const EMPTY = JSON.stringify({ keys: {}, names: {} });
+const EMPTY = { keys: Array.from({ length: BUCKETS }, () => "{}"), names: "{}" };
 
 describe("the prebuilt alias index", () => {
   test("the committed file is the one made from the vocabulary as it is (npx bun scripts/gen-alias-index.ts)", () => {
@@ -20,7 +20,7 @@ describe("the prebuilt alias index", () => {
   test("every key gives the entry, alias and length the index made alias by alias gives, and no other key is found", () => {
     const slow = buildIndex();
     assert.ok(slow.size > 1000);
-    const fast = lookupFor(vocabularySource(), vocabularySource(), prebuiltIndexJson());
+    const fast = lookupFor(vocabularySource(), vocabularySource(), prebuiltIndex());
     for (const [k, h] of slow) {
       const f = fast.hit(k);
       assert.ok(f, k);
@@ -38,12 +38,25 @@ describe("the prebuilt alias index", () => {
 
   test("every canonical name gives the first entry of that name, and nothing else is one", () => {
     const all = vocabulary();
-    const fast = lookupFor(vocabularySource(), vocabularySource(), prebuiltIndexJson());
+    const fast = lookupFor(vocabularySource(), vocabularySource(), prebuiltIndex());
     for (const e of all) {
       assert.equal(fast.named(e.name), all.find((x) => x.name === e.name), e.name);
       assert.equal(entryNamed(e.name), all.find((x) => x.name === e.name), e.name);
     }
     for (const n of ["", "postgres", "database", "constructor", "__proto__"]) assert.equal(fast.named(n), undefined, n);
+  });
+
+  // a cold hook parsed the whole index (~0.6 ms) to look up one prompt's words
+  test("a lookup parses only its key's bucket, and the names only when a name is asked", () => {
+    const source = vocabularySource();
+    const built = prebuiltIndex();
+    const b = bucketOf("postgres");
+    assert.equal(bucketOf("postgres 16"), b, "a key's longer forms share its first word's bucket");
+    // every other text unreadable: a lookup that parsed them would throw
+    const only = lookupFor(source, source, { keys: built.keys.map((k, i) => (i === b ? k : "not json")), names: "not json" });
+    assert.equal(only.hit("postgres")?.entry.name, "postgresql");
+    assert.equal(only.hit("postgres 16")?.entry.name, "postgresql");
+    assert.throws(() => only.named("postgresql"), SyntaxError);
   });
 
   test("an entry parsed alone is the one of the whole table", () => {

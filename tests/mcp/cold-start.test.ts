@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -145,6 +146,22 @@ describe("cold start: each command loads only what it uses", () => {
     assert.ok(save.includes("ops/save.ts"), "the trace saw save run");
     assert.doesNotMatch(save, PARSER);
     assert.match(imports(["save", "Retry with backoff", "--type", "decision"], "", store), PARSER);
+  });
+
+  // node:os cost every command ~0.3 ms to evaluate (a builtin: the trace above does not see it):
+  // runtime/host.ts loads it when first asked, counted here through process.getBuiltinModule
+  test("host.ts loads node:os only when HOME is unset or the host name is asked for", () => {
+    const probe = [
+      `const real = process.getBuiltinModule.bind(process); let loads = 0;`,
+      `process.getBuiltinModule = (id) => { if (id === "node:os") loads++; return real(id); };`,
+      `const host = await import(${JSON.stringify(path.join(REPO, "src/runtime/host.ts"))});`,
+      `const home = host.homeDir(); const before = loads; const name = host.hostName();`,
+      `console.log(JSON.stringify({ home, before, after: loads, same: name === real("node:os").hostname() }));`,
+    ].join("\n");
+    const file = path.join(tempDir("memsync-os-"), "probe.mjs");
+    fs.writeFileSync(file, probe);
+    const r = spawnSync(BUN, [file], { env: { ...process.env, HOME: "/tmp/hook-home" }, encoding: "utf8" });
+    assert.deepEqual(JSON.parse(r.stdout), { home: "/tmp/hook-home", before: 0, after: 1, same: true }, r.stderr);
   });
 
   test("a question's hook loads no valibot; a decision's does", () => {

@@ -1,4 +1,4 @@
-import { ALIAS_INDEX, BUILT_FROM } from "./alias-index.gen.ts";
+import { ALIAS_KEYS, ALIAS_NAMES, BUILT_FROM } from "./alias-index.gen.ts";
 import { vocabulary, type VocabAlias, type VocabEntry, vocabularyEntryAt, vocabularySource } from "./vocabulary.ts";
 
 // The vocabulary's aliases by key (the alias as units() splits it, lowercase, joined by spaces),
@@ -25,13 +25,27 @@ export interface AliasLookup {
 }
 
 /**
- * As JSON: per key, entry * ENTRY + alias * ALIAS + units (the entry's position in the table, the
- * alias's in its entry); per name, the entry's position. Numbers: JSON.parse makes no array each.
+ * As JSON texts: per key, entry * ENTRY + alias * ALIAS + units (the entry's position in the table,
+ * the alias's in its entry), the keys in BUCKETS texts by their first word (bucketOf); per name,
+ * the entry's position. Numbers: JSON.parse makes no array each. Only the buckets a text's words
+ * fall in are parsed: one parse of the whole index was ~0.6 ms of every cold hook (a compiled
+ * probe), which looks up the ~20 words of one prompt.
  */
-interface Prebuilt {
-  keys: Record<string, number>;
-  names: Record<string, number>;
+export interface Prebuilt {
+  keys: readonly string[];
+  names: string;
 }
+export const BUCKETS = 64;
+
+/** The bucket of a key: a hash of its first word (the longer keys a text's word starts fall in the same one). */
+export function bucketOf(key: string): number {
+  const end = key.indexOf(" ");
+  const n = end < 0 ? key.length : end;
+  let h = 0;
+  for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return (h >>> 0) % BUCKETS;
+}
+
 const ENTRY = 4096;
 const ALIAS = 8;
 
@@ -49,7 +63,7 @@ export function aliasKey(text: string): string[] {
 }
 
 function current(): AliasLookup {
-  return (lookup ??= lookupFor(vocabularySource(), BUILT_FROM, ALIAS_INDEX));
+  return (lookup ??= lookupFor(vocabularySource(), BUILT_FROM, { keys: ALIAS_KEYS, names: ALIAS_NAMES }));
 }
 
 /** The entry and alias a key names (the first alias of the table with that key), if any. */
@@ -66,20 +80,26 @@ export function entryNamed(name: string): VocabEntry | undefined {
  * Lookups in the prebuilt index `json` when it was made from `source` (the table as it is now:
  * `builtFrom` equal to it), else in the index made here alias by alias.
  */
-export function lookupFor(source: string, builtFrom: string, json: string): AliasLookup {
+export function lookupFor(source: string, builtFrom: string, prebuilt: Prebuilt): AliasLookup {
   if (source !== builtFrom) {
     const index = buildIndex();
     return { hit: (key) => index.get(key), named: (name) => vocabulary().find((e) => e.name === name) };
   }
-  const prebuilt = JSON.parse(json) as Prebuilt;
+  const parsed: (Record<string, number> | undefined)[] = [];
+  let names: Record<string, number> | undefined;
   return {
     // nothing kept per key: a server looks up every word of every prompt
     hit(key) {
-      const at = Object.hasOwn(prebuilt.keys, key) ? prebuilt.keys[key]! : -1;
+      const b = prebuilt.keys.length === BUCKETS ? bucketOf(key) : -1;
+      const keys = b < 0 ? undefined : (parsed[b] ??= JSON.parse(prebuilt.keys[b]!) as Record<string, number>);
+      const at = keys && Object.hasOwn(keys, key) ? keys[key]! : -1;
       const entry = at < 0 ? undefined : vocabularyEntryAt(Math.floor(at / ENTRY));
       return entry ? { entry, alias: entry.aliases[Math.floor((at % ENTRY) / ALIAS)]!, length: at % ALIAS } : undefined;
     },
-    named: (name) => (Object.hasOwn(prebuilt.names, name) ? vocabularyEntryAt(prebuilt.names[name]!) : undefined),
+    named(name) {
+      names ??= JSON.parse(prebuilt.names) as Record<string, number>;
+      return Object.hasOwn(names, name) ? vocabularyEntryAt(names[name]!) : undefined;
+    },
   };
 }
 
@@ -97,17 +117,18 @@ export function buildIndex(): Map<string, AliasHit> {
   return index;
 }
 
-/** The index as alias-index.gen.ts holds it (JSON), made from the vocabulary as it is now. */
-export function prebuiltIndexJson(): string {
+/** The index as alias-index.gen.ts holds it (JSON texts), made from the vocabulary as it is now. */
+export function prebuiltIndex(): Prebuilt {
   const all = vocabulary();
-  const out: Prebuilt = { keys: Object.create(null) as Record<string, number>, names: Object.create(null) as Record<string, number> };
+  const keys = Array.from({ length: BUCKETS }, () => Object.create(null) as Record<string, number>);
+  const names = Object.create(null) as Record<string, number>;
   for (const [k, h] of buildIndex()) {
     const alias = h.entry.aliases.indexOf(h.alias);
     if (alias >= ENTRY / ALIAS || h.length >= ALIAS) throw new Error(`the alias index cannot hold ${k} (alias ${alias}, ${h.length} units)`);
-    out.keys[k] = all.indexOf(h.entry) * ENTRY + alias * ALIAS + h.length;
+    keys[bucketOf(k)]![k] = all.indexOf(h.entry) * ENTRY + alias * ALIAS + h.length;
   }
   all.forEach((e, i) => {
-    if (!(e.name in out.names)) out.names[e.name] = i;
+    if (!(e.name in names)) names[e.name] = i;
   });
-  return JSON.stringify(out);
+  return { keys: keys.map((b) => JSON.stringify(b)), names: JSON.stringify(names) };
 }
