@@ -103,7 +103,13 @@ describe("direct status: the catalogue's report without the catalogue", () => {
   // a healthy store, one with a damaged record file, a folder that is no store, and a missing one
   const { store, a } = relatedPair();
   const damaged = relatedPair();
-  fs.writeFileSync(path.join(damaged.store, "memories", `${damaged.a}.json`), "{ not json");
+  const broken = path.join(damaged.store, "memories", `${damaged.a}.json`);
+  fs.writeFileSync(broken, "{ not json");
+  // written long enough ago: a file changed inside the racy window is looked at again by the next
+  // status, so two statuses run within ~100 ms of the write could count the journal differently
+  // (a fresh-clone CI run on a quiet machine did: 4 against 5); both must see the same store here
+  const past = new Date(Date.now() - 10_000);
+  fs.utimesSync(broken, past, past);
   const notStore = tempDir("memsync-direct-empty-");
   const missing = path.join(tempDir("memsync-direct-missing-"), "nowhere");
   for (const [label, root] of [["healthy", store], ["damaged", damaged.store], ["not a store", notStore], ["missing", missing]] as const) {
