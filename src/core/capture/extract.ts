@@ -1077,7 +1077,7 @@ export function extractWithOpinion(
       if (t === "solution" && d.type === "problem") {
         // "X crashed when Y; we now check Z": the fix is the clause after the break, the trouble before it
         const [trouble, ...fix] = sentences[index]!.split(/;\s+|\s+[—–]\s+/);
-        if (fix.length) {
+        if (trouble!.trim() && fix.join("").trim()) {
           d.problem = cleanPhrase(trouble!, 300);
           d.what = cleanPhrase(fix.join("; "));
         }
