@@ -4,42 +4,60 @@
 // through the real extraction. The honest test of whether the model generalises: it never saw
 // the set it is scored on (the rules, tuned on every set, did).
 //
-//   bun scripts/bench-lib/capture-loso.ts [--add-at P]
+//   bun scripts/bench-lib/capture-loso.ts [--add-at P] [--retype-at P]
 //
-// --add-at P: every fold uses the threshold P (e.g. the shipped one, chosen by cross-validation
-// over all sets, the left-out one included) instead of choosing its own inside the other sets.
+// --add-at P / --retype-at P: every fold uses the threshold P (e.g. the shipped one, chosen by
+// cross-validation over all sets, the left-out one included) instead of choosing its own inside
+// the other sets. "keep only" is capture12's use of the model; "keep + retype" also lets it change
+// the type of a rules' capture (second-opinion.ts, retypeOf).
 
 import { extractWithOpinion } from "../../src/core/capture/extract.ts";
 import { opinionOf } from "../../src/core/capture/second-opinion.ts";
-import { ADD_GRID, chooseThresholds, modelOf, outOfSet, prepareRows, setsIn, storedWith, train } from "./capture-model.ts";
+import { ADD_GRID, chooseRetype, chooseThresholds, modelOf, outOfSet, prepareRows, RETYPE_GRID, setsIn, storedWith, train, typeRight } from "./capture-model.ts";
 import { loadCorpus, type Quality, scoreRows } from "./capture-quality.ts";
 
-const fixed = process.argv.indexOf("--add-at");
-const addAt = fixed === -1 ? null : Number(process.argv[fixed + 1]);
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? null : Number(process.argv[i + 1]);
+};
+const addAt = arg("--add-at");
+const retypeAt = arg("--retype-at");
 const rows = prepareRows(loadCorpus());
 const sets = setsIn(rows);
 const f3 = (n: number) => n.toFixed(3);
 const line = (q: Quality) => `${f3(q.precision)} / ${f3(q.recall)} / ${f3(q.typeAccuracy)} (${q.tp}/${q.fp}/${q.fn})`;
-console.log("| left out | prompts | thresholds (add at) | rules alone P / R / type (tp/fp/fn) | rules + model P / R / type (tp/fp/fn) |");
-console.log("|---|--:|--:|--:|--:|");
-const sum = { rp: 0, rr: 0, rt: 0, mp: 0, mr: 0, mt: 0 };
+/** Only what differs from the column before it. */
+const vs = (q: Quality, before: Quality) => (line(q) === line(before) ? "=" : line(q));
+console.log("| left out | prompts | thresholds (add at; retype at) | rules alone P / R / type (tp/fp/fn) | rules + model, keep only | rules + model, keep + retype | types right (rules → retyped) |");
+console.log("|---|--:|--:|--:|--:|--:|--:|");
+const sum = { rp: 0, rr: 0, rt: 0, kp: 0, kr: 0, kt: 0, mp: 0, mr: 0, mt: 0 };
 for (const s of sets) {
   const inner = rows.filter((r) => r.set !== s);
-  const t = addAt === null ? chooseThresholds(outOfSet(inner, sets.filter((x) => x !== s))) : { addAt, dropBelow: -1 };
-  const model = modelOf(train(inner), t.addAt, t.dropBelow);
+  const innerScored = addAt === null || retypeAt === null ? outOfSet(inner, sets.filter((x) => x !== s)) : [];
+  const t = addAt === null ? chooseThresholds(innerScored) : { addAt, dropBelow: -1 };
+  const rt = retypeAt ?? chooseRetype(innerScored);
+  const w = train(inner);
+  const keepOnly = modelOf(w, t.addAt, t.dropBelow);
+  const model = modelOf(w, t.addAt, t.dropBelow, rt);
   const left = rows.filter((r) => r.set === s).map((r) => r.row);
   const rules = scoreRows(left, (text) => extractWithOpinion(text, null).extraction.captures);
+  const keep = scoreRows(left, (text) => extractWithOpinion(text, opinionOf(keepOnly)).extraction.captures);
   const both = scoreRows(left, (text) => extractWithOpinion(text, opinionOf(model)).extraction.captures);
   sum.rp += rules.precision;
   sum.rr += rules.recall;
   sum.rt += rules.typeAccuracy;
+  sum.kp += keep.precision;
+  sum.kr += keep.recall;
+  sum.kt += keep.typeAccuracy;
   sum.mp += both.precision;
   sum.mr += both.recall;
   sum.mt += both.typeAccuracy;
-  console.log(`| ${s} | ${left.length} | ${t.addAt}${t.dropBelow >= 0 ? `, drop < ${t.dropBelow}` : ""} | ${line(rules)} | ${line(both)} |`);
+  const right = (q: Quality) => Math.round(q.typeAccuracy * q.tp);
+  console.log(`| ${s} | ${left.length} | ${t.addAt}${t.dropBelow >= 0 ? `, drop < ${t.dropBelow}` : ""}; ${rt} | ${line(rules)} | ${vs(keep, rules)} | ${vs(both, keep)} | ${right(keep)} → ${right(both)} |`);
 }
 const n = sets.length;
-console.log(`| average of ${n} sets | | | ${f3(sum.rp / n)} / ${f3(sum.rr / n)} / ${f3(sum.rt / n)} | ${f3(sum.mp / n)} / ${f3(sum.mr / n)} / ${f3(sum.mt / n)} |`);
+const avg = (p: number, r: number, t: number) => `${f3(p / n)} / ${f3(r / n)} / ${f3(t / n)}`;
+console.log(`| average of ${n} sets | | | ${avg(sum.rp, sum.rr, sum.rt)} | ${avg(sum.kp, sum.kr, sum.kt)} | ${avg(sum.mp, sum.mr, sum.mt)} | |`);
 
 // the curve the thresholds are chosen from: every set scored by a model that never saw it, and
 // what keeping a skipped sentence at each threshold would add (prompts rightly / wrongly stored)
@@ -51,3 +69,15 @@ const added = ADD_GRID.map((a) => {
   return `${a}: +${tp}/+${fp}`;
 });
 console.log(`\nout of set, added stores (right/wrong) at each threshold: ${added.join(", ")}`);
+// and what retyping the rules' captures at each threshold would do (types made right / made wrong)
+const retyped = RETYPE_GRID.map((a) => {
+  let fixed = 0;
+  let broken = 0;
+  for (const x of pooled) {
+    const r = typeRight(x, a);
+    if (r.retyped > r.rules) fixed++;
+    if (r.retyped < r.rules) broken++;
+  }
+  return `${a}: +${fixed}/-${broken}`;
+});
+console.log(`out of set, types retyped (made right/made wrong) at each threshold: ${retyped.join(", ")}`);

@@ -4,9 +4,9 @@
 // the table) and scripts/bench-lib/capture-loso.ts (the leave-one-set-out report).
 
 import { Buffer } from "node:buffer";
-import { extractWithOpinion } from "../../src/core/capture/extract.ts";
-import { BUCKETS, type OpinionModel, type OpinionTable, type SentenceSeen, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
-import type { CorpusRow } from "./capture-quality.ts";
+import { type Capture, extractWithOpinion } from "../../src/core/capture/extract.ts";
+import { BUCKETS, type OpinionModel, type OpinionTable, retypeFrom, type SentenceSeen, storeProbability, TYPES, typeProbabilities } from "../../src/core/capture/second-opinion.ts";
+import { type CorpusRow, scoreRows } from "./capture-quality.ts";
 
 /** Sets never read by this work: a held-out set being written while it ran. */
 export const NEVER_READ = new Set(["new12"]);
@@ -19,6 +19,8 @@ export interface PreparedRow {
   seen: SentenceSeen[];
   /** The rules' captures alone. */
   captures: number;
+  /** Those captures. */
+  got: Capture[];
   /** Per sentence: 1 holds what is to keep, 0 noise, -1 unknown (another sentence of a prompt to keep). */
   labels: number[];
 }
@@ -33,7 +35,7 @@ export function prepareRows(rows: readonly CorpusRow[]): PreparedRow[] {
       const what = norm(row.what ?? "");
       let labels = sentences.map((s) => (row.store ? (what && norm(s).includes(what) ? 1 : -1) : 0));
       if (row.store && !labels.includes(1) && labels.length === 1) labels = [1];
-      return { row, set: setOf(row), seen, captures: extraction.captures.length, labels };
+      return { row, set: setOf(row), seen, captures: extraction.captures.length, got: extraction.captures, labels };
     });
 }
 
@@ -94,7 +96,7 @@ export function train(rows: readonly PreparedRow[]): Weights {
 }
 
 /** Weights as the int8 table the runtime decodes (and the model that table decodes to). */
-export function toTable(w: Weights, addAt: number, dropBelow: number): OpinionTable {
+export function toTable(w: Weights, addAt: number, dropBelow: number, retypeAt: number): OpinionTable {
   const maxAbs = (a: Float64Array) => a.reduce((m, v) => Math.max(m, Math.abs(v)), 1e-9);
   const storeScale = maxAbs(w.store) / 127;
   const typeScale = maxAbs(w.type) / 127;
@@ -102,22 +104,64 @@ export function toTable(w: Weights, addAt: number, dropBelow: number): OpinionTa
   w.store.forEach((v, i) => (q[i] = Math.round(v / storeScale)));
   w.type.forEach((v, i) => (q[w.store.length + i] = Math.round(v / typeScale)));
   const r6 = (n: number) => Number(n.toPrecision(6));
-  return { buckets: BUCKETS, storeScale: r6(storeScale), storeBias: r6(w.storeBias), typeScale: r6(typeScale), typeBias: [...w.typeBias].map(r6), addAt, dropBelow, weights: Buffer.from(q.buffer).toString("base64") };
+  return { buckets: BUCKETS, storeScale: r6(storeScale), storeBias: r6(w.storeBias), typeScale: r6(typeScale), typeBias: [...w.typeBias].map(r6), addAt, dropBelow, retypeAt, weights: Buffer.from(q.buffer).toString("base64") };
 }
 
-export function modelOf(w: Weights, addAt: number, dropBelow: number): OpinionModel {
-  return { storeBias: w.storeBias, store: w.store, storeScale: 1, typeBias: [...w.typeBias], type: w.type, typeScale: 1, addAt, dropBelow };
+export function modelOf(w: Weights, addAt: number, dropBelow: number, retypeAt = 2): OpinionModel {
+  return { storeBias: w.storeBias, store: w.store, storeScale: 1, typeBias: [...w.typeBias], type: w.type, typeScale: 1, addAt, dropBelow, retypeAt };
 }
 
 /** A row with each sentence's store probability under a model that never saw the row's set. */
 export interface Scored {
   r: PreparedRow;
   p: number[];
+  /** Type probabilities of each sentence that made a rules' capture (null for the others). */
+  types: (number[] | null)[];
 }
 
 export function scoreWith(w: Weights, r: PreparedRow): Scored {
   const m = modelOf(w, 2, -1);
-  return { r, p: r.seen.map((s) => storeProbability(m, s.features)) };
+  return { r, p: r.seen.map((s) => storeProbability(m, s.features)), types: r.seen.map((s) => (s.capture >= 0 ? typeProbabilities(m, s.features) : null)) };
+}
+
+/** The rules' captures of a row, retyped as extraction would at `retypeAt` (pairs: null for any swap). */
+export function retypedWith({ r, types }: Scored, retypeAt: number, pairs?: ReadonlySet<string> | null): Capture[] {
+  const got = r.got.map((c) => ({ ...c }));
+  r.seen.forEach((s, i) => {
+    if (s.capture < 0 || s.joined) return;
+    const t = retypeFrom(types[i]!, s.rulesType, retypeAt, pairs);
+    if (t) got[s.capture]!.type = t;
+  });
+  return got;
+}
+
+/** Rightly stored prompts whose main capture has the labelled type, rules alone vs retyped at `retypeAt`. */
+export function typeRight(x: Scored, retypeAt: number, pairs?: ReadonlySet<string> | null): { rules: number; retyped: number; stored: number } {
+  if (!x.r.row.store || x.r.got.length === 0) return { rules: 0, retyped: 0, stored: 0 };
+  const one = (got: Capture[]) => Math.round(scoreRows([x.r.row], () => got).typeAccuracy);
+  return { rules: one(x.r.got), retyped: one(retypedWith(x, retypeAt, pairs)), stored: 1 };
+}
+
+export const RETYPE_GRID = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 1.01];
+/** A type the model changes must be right this many times for each it makes wrong. */
+const COST_OF_A_WRONG_RETYPE = 2;
+
+/** The retype threshold that does best on rows scored by models that never saw their set (ties: the more cautious). */
+export function chooseRetype(scored: readonly Scored[]): number {
+  let best = 1.01;
+  let bestScore = -Infinity;
+  for (const at of [...RETYPE_GRID].reverse()) {
+    let score = 0;
+    for (const x of scored) {
+      const t = typeRight(x, at);
+      score += t.retyped > t.rules ? 1 : t.retyped < t.rules ? -COST_OF_A_WRONG_RETYPE : 0;
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = at;
+    }
+  }
+  return best;
 }
 
 /** Stored or not with rules + model, as secondOpinion decides it (from the probabilities). */

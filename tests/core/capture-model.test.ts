@@ -18,6 +18,7 @@ const flat = (storeBias: number, addAt: number, dropBelow: number, type = 0): Op
   typeScale: 1,
   addAt,
   dropBelow,
+  retypeAt: 2,
 });
 
 const SKIPPED_BY_RULES = "Invoices older than seven years get archived to Glacier every January.";
@@ -79,5 +80,55 @@ describe("capture's learned second opinion", () => {
     }
     assert.equal(extractCaptures(DECISION).captures[0]?.type, "decision");
     assert.equal(extractCaptures("Going forward we lint Python with Ruff instead of Black.").captures.length, 1);
+  });
+
+  // a model whose type head says `type` with probability ~0.999 whatever the sentence, and keeps/drops nothing
+  const sure = (type: (typeof TYPES)[number], retypeAt: number): OpinionModel => ({ ...flat(0, 2, -1), typeBias: TYPES.map((t) => (t === type ? 8 : 0)), retypeAt });
+  const typed = (text: string, m: OpinionModel | null) => extractWithOpinion(text, m && opinionOf(m)).extraction.captures;
+  const NEVER_AT_BOOT = "Never run migrations from the app at boot; they go through the deploy pipeline.";
+  const PANIC_FIXED = "The Go worker panicked with a nil pointer in handle() when the message body was empty; we now check for an empty body before decoding, and the crashes stopped.";
+
+  test("a sure model retypes a rules' capture across a pair the issue names (the rules' reading is kept otherwise)", () => {
+    assert.equal(typed(NEVER_AT_BOOT, null)[0]?.type, "preference");
+    const c = typed(NEVER_AT_BOOT, sure("decision", 0.9));
+    assert.equal(c.length, 1);
+    assert.equal(c[0]!.type, "decision");
+    assert.equal(c[0]!.decision?.what, typed(NEVER_AT_BOOT, null)[0]!.decision?.what);
+    // below its threshold, or with retyping off, nothing changes
+    assert.deepEqual(typed(NEVER_AT_BOOT, sure("decision", 1)), typed(NEVER_AT_BOOT, null));
+    assert.deepEqual(typed(NEVER_AT_BOOT, sure("decision", 2)), typed(NEVER_AT_BOOT, null));
+  });
+
+  test("a swap outside the named pairs is never made, however sure the model is", () => {
+    // preference -> problem / solution: not a confusion the issue names
+    assert.equal(typed(NEVER_AT_BOOT, sure("problem", 0.5))[0]?.type, "preference");
+    assert.equal(typed(NEVER_AT_BOOT, sure("solution", 0.5))[0]?.type, "preference");
+    // problem -> decision: trouble read as a convention was the model's commonest wrong retype out of set
+    const trouble = "Tokens are stored in plain text in the old repo, which is bad.";
+    assert.equal(typed(trouble, null)[0]?.type, "problem");
+    assert.equal(typed(trouble, sure("decision", 0.5))[0]?.type, "problem");
+  });
+
+  test("a problem retyped as a fix keeps the fix as its what and the trouble as its problem", () => {
+    assert.equal(typed(PANIC_FIXED, null)[0]?.type, "problem");
+    const c = typed(PANIC_FIXED, sure("solution", 0.9))[0]!;
+    assert.equal(c.type, "solution");
+    assert.match(c.decision?.what ?? "", /^we now check for an empty body/);
+    assert.match(c.decision?.why ?? "", /^The Go worker panicked/);
+    assert.equal(c.content, typed(PANIC_FIXED, null)[0]!.content);
+  });
+
+  test("a fix the rules joined to its problem is never retyped", () => {
+    const joined = "The nightly export timed out on big tenants. We now stream rows in batches of 500.";
+    assert.equal(typed(joined, null)[0]?.type, "solution");
+    assert.equal(typed(joined, sure("problem", 0.5))[0]?.type, "solution");
+  });
+
+  test("the shipped model retypes at the threshold cross-validation chose, and keeps plain decisions and preferences", () => {
+    // retyping is on, and cautious: cross-validation found every threshold under 0.95 wrong more often than right
+    assert.ok(SHIPPED_OPINION.retypeAt >= 0.95 && SHIPPED_OPINION.retypeAt <= 1, String(SHIPPED_OPINION.retypeAt));
+    assert.equal(extractCaptures(DECISION).captures[0]?.type, "decision");
+    assert.equal(extractCaptures("I prefer tabs over spaces in Go files.").captures[0]?.type, "preference");
+    assert.equal(extractCaptures("The build is failing on CI because the lockfile is out of date.").captures[0]?.type, "problem");
   });
 });

@@ -39,7 +39,7 @@ import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
-import { type Opinion, opinionFeatures, type RulesVerdict, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
+import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -1062,6 +1062,29 @@ export function extractWithOpinion(
       draft: started,
     });
   }
+  /** Each sentence's features, worked out once and only when the model is to read them. */
+  const feats: number[][] = [];
+  const featuresAt = (index: number) => (feats[index] ??= opinionFeatures(sentences[index]!, verdicts[index]!.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }));
+  /** The rules' type of each draft, before the model's second opinion on it. */
+  const rulesType = new Map(drafts.map((d) => [d, d.type]));
+  if (opinion && opinion.retypeAt <= 1 && drafts.length) {
+    const model = opinion.model();
+    verdicts.forEach(({ draft: d }, index) => {
+      // a fix the rules joined to the problem before it: that pairing says more than one sentence
+      if (!d || d.problem || !rulesType.has(d)) return;
+      const t = retypeOf(model, featuresAt(index), d.type);
+      if (!t) return;
+      if (t === "solution" && d.type === "problem") {
+        // "X crashed when Y; we now check Z": the fix is the clause after the break, the trouble before it
+        const [trouble, ...fix] = sentences[index]!.split(/;\s+|\s+[—–]\s+/);
+        if (trouble!.trim() && fix.join("").trim()) {
+          d.problem = cleanPhrase(trouble!, 300);
+          d.what = cleanPhrase(fix.join("; "));
+        }
+      }
+      d.type = t;
+    });
+  }
   const captures: Capture[] = [];
   /** The capture index of each draft kept. */
   const kept = new Map<Draft, number>();
@@ -1081,8 +1104,10 @@ export function extractWithOpinion(
       const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
       const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
       return {
-        features: needed ? opinionFeatures(sentence, v.verdict, { pastedShare: prepared.pastedShare, sentences: sentences.length, index }) : [],
+        features: needed ? featuresAt(index) : [],
         capture,
+        rulesType: capture >= 0 ? rulesType.get(v.draft!)! : "",
+        joined: capture >= 0 && Boolean(v.draft!.problem),
         guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare),
       };
     });

@@ -44,6 +44,8 @@ export interface OpinionModel {
   addAt: number;
   /** Drop a rules' capture below this store probability. */
   dropBelow: number;
+  /** Retype a rules' capture when the model's own type differs and it is at least this sure (> 1: never). */
+  retypeAt: number;
 }
 
 function fnv(text: string): number {
@@ -124,26 +126,54 @@ export function storeProbability(model: OpinionModel, features: readonly number[
   return sigmoid(model.storeBias + z * model.storeScale);
 }
 
+/** The probability of each type (in TYPES order) of what the sentence holds. */
+export function typeProbabilities(model: OpinionModel, features: readonly number[]): number[] {
+  const z = TYPES.map((_, t) => {
+    let v = 0;
+    for (const f of features) v += model.type[t * BUCKETS + f]!;
+    return model.typeBias[t]! + v * model.typeScale;
+  });
+  const max = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - max));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / sum);
+}
+
 /** The likeliest type of what the sentence holds. */
 export function opinionType(model: OpinionModel, features: readonly number[]): OpinionType {
-  let best = 0;
-  let bestZ = -Infinity;
-  for (let t = 0; t < TYPES.length; t++) {
-    let z = 0;
-    for (const f of features) z += model.type[t * BUCKETS + f]!;
-    z = model.typeBias[t]! + z * model.typeScale;
-    if (z > bestZ) {
-      bestZ = z;
-      best = t;
-    }
-  }
-  return TYPES[best]!;
+  const p = typeProbabilities(model, features);
+  return TYPES[p.indexOf(Math.max(...p))]!;
 }
+
+/**
+ * The type swaps the model may make to a rules' capture (rules' type / model's type): the confusions
+ * issue 15 names ("we won't use X" read as a preference, a fix read as a problem), both ways, and a
+ * decision the rules read as a problem. Not problem → decision: out of set the model read plain
+ * trouble ("SSO fails for users whose email has a plus sign", "tokens are stored in plain text,
+ * which is bad") as a convention more often than it found a decision there.
+ */
+const RETYPE_PAIRS = new Set(["decision/problem", "decision/preference", "preference/decision", "solution/problem", "problem/solution"]);
+
+/** From the model's type probabilities: the type to give a rules' capture instead of `rulesType`, or null to keep it. */
+export function retypeFrom(p: readonly number[], rulesType: string, retypeAt: number, pairs: ReadonlySet<string> | null = RETYPE_PAIRS): OpinionType | null {
+  if (retypeAt > 1) return null;
+  const best = p.indexOf(Math.max(...p));
+  const t = TYPES[best]!;
+  return t !== rulesType && p[best]! >= retypeAt && (pairs === null || pairs.has(`${rulesType}/${t}`)) ? t : null;
+}
+
+/** The type the model would give a rules' capture instead of `rulesType`, or null to keep it. */
+export const retypeOf = (model: OpinionModel, features: readonly number[], rulesType: string): OpinionType | null =>
+  model.retypeAt > 1 ? null : retypeFrom(typeProbabilities(model, features), rulesType, model.retypeAt);
 
 export interface SentenceSeen {
   features: number[];
   /** Index of the rules' capture this sentence made, or -1. */
   capture: number;
+  /** The rules' type of that capture ("" for none). */
+  rulesType: string;
+  /** That capture is a fix the rules joined to the problem before it: never retyped. */
+  joined: boolean;
   /** One of the rules' guards says it is not the user's to keep (a question, a request, someone else's view, undecided...): never added. */
   guarded: boolean;
 }
@@ -184,6 +214,7 @@ export interface OpinionTable {
   typeBias: number[];
   addAt: number;
   dropBelow: number;
+  retypeAt: number;
   /** Int8 weights, base64: BUCKETS for store, then TYPES.length × BUCKETS for type. */
   weights: string;
 }
@@ -203,6 +234,7 @@ export function decodeModel(table: OpinionTable): OpinionModel {
     typeScale: table.typeScale,
     addAt: table.addAt,
     dropBelow: table.dropBelow,
+    retypeAt: table.retypeAt,
   };
 }
 
@@ -218,10 +250,11 @@ export function shippedModel(): OpinionModel {
 export interface Opinion {
   addAt: number;
   dropBelow: number;
+  retypeAt: number;
   model: () => OpinionModel;
 }
 
 /** The committed model: read only for a prompt the rules keep nothing from (or if it may drop). */
-export const SHIPPED_OPINION: Opinion = { addAt: OPINION_TABLE.addAt, dropBelow: OPINION_TABLE.dropBelow, model: shippedModel };
+export const SHIPPED_OPINION: Opinion = { addAt: OPINION_TABLE.addAt, dropBelow: OPINION_TABLE.dropBelow, retypeAt: OPINION_TABLE.retypeAt, model: shippedModel };
 
-export const opinionOf = (m: OpinionModel): Opinion => ({ addAt: m.addAt, dropBelow: m.dropBelow, model: () => m });
+export const opinionOf = (m: OpinionModel): Opinion => ({ addAt: m.addAt, dropBelow: m.dropBelow, retypeAt: m.retypeAt, model: () => m });
