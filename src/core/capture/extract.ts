@@ -10,6 +10,7 @@ import {
   LEADING_WHY,
   type Marker,
   MARKERS,
+  mayMatch,
   negatedBefore,
   POLITE_RULE,
   POSITIVE_AFTER_AGAINST,
@@ -245,9 +246,10 @@ function firstMatch(trigger: Trigger, s: string, from: number): Found | null {
 
 /** Every trigger that matches, in the order they are tried: solutions, then decisions and preferences by position, then problems. */
 function candidates(s: string, from: number, strongOnly: boolean): Found[] {
+  const lower = s.slice(from).toLowerCase();
   const pick = (list: Trigger[]) =>
     list
-      .filter((t) => !strongOnly || t.strong)
+      .filter((t) => (!strongOnly || t.strong) && mayMatch(t, lower))
       .map((t) => firstMatch(t, s, from))
       .filter((f): f is Found => f !== null)
       .sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
@@ -534,7 +536,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   // "I prefer coffee over tea": a taste about nothing of software is not kept
   if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s)) return "not about software";
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
-  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
+  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => mayMatch(p, s.toLowerCase()) && p.re.test(s))) return "states a problem";
 
   // "Please use yarn for anything you add for me, not npm": a rule for the assistant's own work
   if (type === "decision" && t.rule && /\b(?:for me|you (?:add|install|write|use|create|generate|hand me|give me))\b/i.test(s)) type = "preference";
