@@ -369,6 +369,26 @@ export const UNDECIDED =
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+/**
+ * Words one of which every match of REPORTED / UNDECIDED holds, lower-cased, read off their
+ * alternatives: the guards run on every sentence of a statement, and a sentence holding none is
+ * not searched (each compiles on its first search, ~0.2 ms of a cold hook apiece). No u flag:
+ * toLowerCase keeps the ASCII letters they match. tests/core/guard-words.test.ts holds each list.
+ */
+export const REPORTED_WORDS: readonly string[] = ["say", "said", "think", "argu", "claim", "insist", "recommend", "suggest", "seems", "according", "state", "read", "mention", "telling", "pushing"];
+// "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably
+export const UNDECIDED_WORDS: readonly string[] = [
+  "still", "decid", "made up", "sure", "convinced", "sold", "see", "tbd", "settled", "forth", "fence", "torn", "call", "choose", "pick", "evaluate", "assess",
+  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should",
+];
+const holdsOne = (s: string, words: readonly string[]) => {
+  const lower = s.toLowerCase();
+  return words.some((w) => lower.includes(w));
+};
+/** REPORTED.test, searched only in a sentence holding one of REPORTED_WORDS. */
+export const reported = (s: string): boolean => holdsOne(s, REPORTED_WORDS) && REPORTED.test(s);
+/** UNDECIDED.test, searched only in a sentence holding one of UNDECIDED_WORDS. */
+export const undecided = (s: string): boolean => holdsOne(s, UNDECIDED_WORDS) && UNDECIDED.test(s);
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
   /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?)\b/i;
