@@ -1,7 +1,8 @@
 import { REPORTED, REPORTED_WORDS, UNDECIDED, UNDECIDED_WORDS } from "../../src/core/capture/signals.ts";
+import { DISTANT, DISTANT_WORDS } from "../../src/core/capture/not-ours.ts";
 import { testHints } from "../helpers/pattern-hints.ts";
 
-// extract.ts searches the REPORTED and UNDECIDED guards only in a sentence holding one of their words (see pattern-hints.ts).
+// extract.ts searches the REPORTED and UNDECIDED guards, and not-ours.ts DISTANT, only in a sentence holding one of their words (see pattern-hints.ts).
 const CASES: [string, RegExp, readonly string[], number, [string, string][]][] = [
   ["REPORTED", REPORTED, REPORTED_WORDS, 100, [
     ["read", "the readme reads otherwise"],
@@ -23,6 +24,24 @@ const CASES: [string, RegExp, readonly string[], number, [string, string][]][] =
     ["some day", "some day we will fix it"],
     ["these days", "one of these days we will fix it"],
     ["should", "we should talk"],
+  ]],
+  ["DISTANT", DISTANT, DISTANT_WORDS, 20, [
+    ["reportedly", "reportedly they use redis"],
+    ["relevant", "that is not relevant to us"],
+    ["applicable", "that is not applicable to us"],
+    ["apply", "that doesn't apply to us"],
+    ["affect", "that doesn't affect us"],
+    ["sceptical", "i'm sceptical"],
+    ["unconvinced", "i'm unconvinced"],
+    ["old", "my old team used redis"],
+    ["previous", "my previous job used redis"],
+    ["former", "my former job used redis"],
+    ["last", "my last job used redis"],
+    ["teams", "in many teams redis is used"],
+    ["companies", "in many companies redis is used"],
+    ["projects", "in many projects redis is used"],
+    ["codebases", "in many codebases redis is used"],
+    ["shops", "in many shops redis is used"],
   ]],
 ];
 
