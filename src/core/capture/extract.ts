@@ -10,6 +10,7 @@ import {
   LEADING_WHY,
   type Marker,
   MARKERS,
+  mayMatch,
   negatedBefore,
   POLITE_RULE,
   POSITIVE_AFTER_AGAINST,
@@ -23,8 +24,8 @@ import {
   SOLUTION_TRIGGERS,
   TRADEOFF_SENTENCE,
   type Trigger,
-  UNDECIDED,
-  REPORTED,
+  undecided,
+  reported,
   CREDENTIAL,
   DEICTIC_TASK,
   REMEMBER_LEAD,
@@ -245,9 +246,10 @@ function firstMatch(trigger: Trigger, s: string, from: number): Found | null {
 
 /** Every trigger that matches, in the order they are tried: solutions, then decisions and preferences by position, then problems. */
 function candidates(s: string, from: number, strongOnly: boolean): Found[] {
+  const lower = s.slice(from).toLowerCase();
   const pick = (list: Trigger[]) =>
     list
-      .filter((t) => !strongOnly || t.strong)
+      .filter((t) => (!strongOnly || t.strong) && mayMatch(t, lower))
       .map((t) => firstMatch(t, s, from))
       .filter((f): f is Found => f !== null)
       .sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
@@ -400,10 +402,10 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
     if (HYPOTHETICAL.test(prefix.replace(IF_NOUN, ""))) return "hypothetical, not decided";
     if (negatedBefore(prefix)) return "negated";
     // "yes, do it the way you suggested: ...": the user's own word on the assistant's plan
-    if (REPORTED.test(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
+    if (reported(prefix) && !ACCEPTED.test(prefix)) return "someone else's view, reported";
   }
   if (t.type === "decision" || t.type === "preference") {
-    if (UNDECIDED.test(s)) return "not decided yet";
+    if (undecided(s)) return "not decided yet";
   }
   if (t.type === "problem" && PASSING.test(s)) return "a passing state, not a problem to keep";
 
@@ -534,7 +536,7 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   // "I prefer coffee over tea": a taste about nothing of software is not kept
   if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s)) return "not about software";
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
-  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => p.re.test(s))) return "states a problem";
+  if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => mayMatch(p, s.toLowerCase()) && p.re.test(s))) return "states a problem";
 
   // "Please use yarn for anything you add for me, not npm": a rule for the assistant's own work
   if (type === "decision" && t.rule && /\b(?:for me|you (?:add|install|write|use|create|generate|hand me|give me))\b/i.test(s)) type = "preference";
@@ -604,7 +606,7 @@ function handsOverCredential(what: string): boolean {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || UNDECIDED.test(s) || (REPORTED.test(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || undecided(s) || (reported(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -706,7 +708,7 @@ export function readSentence(sentence: string): Reading {
   }
   // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
   const cleft = CLEFT.exec(s);
-  if (cleft && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+  if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
     const inner = readSentence(s.slice(cleft[0].length));
     if (inner.kind === "capture") return inner;
     const d = statementDraft(s, boosted);
@@ -715,7 +717,7 @@ export function readSentence(sentence: string): Reading {
   // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
   // of where a thing is kept or what was settled, the answer after its colon
   const where = WHERE_LEAD.exec(s);
-  if (where && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+  if (where && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
     const d = statementDraft(s, boosted);
     if (d) return { kind: "capture", draft: d };
   }
@@ -751,7 +753,7 @@ export function readSentence(sentence: string): Reading {
         // "How we version the SDK: semver, breaking changes only in majors": a heading of how
         // the team does a thing, and the answer after its colon, is the practice itself
         const answer = s.slice(wh[0].length);
-        if (wh[0].trimEnd().endsWith(":") && answer.split(/\s+/).length >= 2 && !UNDECIDED.test(s) && !HYPOTHETICAL.test(s) && !OPEN_ANSWER.test(s)) {
+        if (wh[0].trimEnd().endsWith(":") && answer.split(/\s+/).length >= 2 && !undecided(s) && !HYPOTHETICAL.test(s) && !OPEN_ANSWER.test(s)) {
           const d = statementDraft(whole, boosted);
           if (d) return { kind: "capture", draft: d };
         }
@@ -945,9 +947,9 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): 
   const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
   return (
     /\?["')\]]*$/.test(s) ||
-    UNDECIDED.test(s) ||
+    undecided(s) ||
     HYPOTHETICAL.test(s) ||
-    REPORTED.test(s) ||
+    reported(s) ||
     CREDENTIAL.test(s) ||
     DEICTIC_TASK.test(s) ||
     othersOwn(s) ||

@@ -7,6 +7,13 @@ export type SignalType = "decision" | "preference" | "problem" | "solution";
 export interface Trigger {
   type: SignalType;
   re: RegExp;
+  /**
+   * Words one of which every match holds, lower-cased, read off the pattern's alternatives: a
+   * sentence holding none is not searched (each pattern compiles on its first search; the 66 took
+   * ~2 ms of a cold hook on a statement). No pattern here has the u flag: its letters match ASCII
+   * letters only, which toLowerCase keeps. tests/core/trigger-words.test.ts holds each list to its pattern.
+   */
+  words?: readonly string[];
   /** Confidence before rationale, alternatives and entities are counted. */
   base: number;
   /** "don't use X": the object is what is argued against. */
@@ -34,33 +41,33 @@ export interface Trigger {
 const USE_VERBS = "use|go with|adopt|switch to|move to|migrate to|stick with|stay with|keep using|standardi[sz]e on|settle on|rely on|pick|choose";
 
 export const DECISION_TRIGGERS: Trigger[] = [
-  { type: "decision", re: new RegExp(`\\blet(?:'s| us)\\s+(?:just\\s+|definitely\\s+|simply\\s+|now\\s+)?(?:${USE_VERBS})\\s+`, "i"), base: 0.7, strong: true },
+  { type: "decision", re: new RegExp(`\\blet(?:'s| us)\\s+(?:just\\s+|definitely\\s+|simply\\s+|now\\s+)?(?:${USE_VERBS})\\s+`, "i"), words: ["let"], base: 0.7, strong: true },
   {
     type: "decision",
     re: /\b(?:i|we)(?:'ve| have)?\s+(?:finally\s+|already\s+|just\s+|now\s+)?(?:decided|chosen|chose|picked|selected|opted|settled|agreed)\s+(?:(?:to\s+(?:use|go with|adopt|switch to|move to|migrate to|stick with|standardi[sz]e on)|on\s+using|on|for|upon|with|that\s+(?:we|i)(?:'ll| will| should)\s+use)\s+)?/i,
-    base: 0.75,
+    words: ["decided", "chose", "picked", "selected", "opted", "settled", "agreed"], base: 0.75,
     strong: true,
   },
-  { type: "decision", re: /\b(?:i|we)(?:'ve| have)?(?:'re| are)?\s+(?:went|gone|going|sticking|staying)\s+with\s+/i, base: 0.7, strong: true },
+  { type: "decision", re: /\b(?:i|we)(?:'ve| have)?(?:'re| are)?\s+(?:went|gone|going|sticking|staying)\s+with\s+/i, words: ["with"], base: 0.7, strong: true },
   {
     type: "decision",
     re: new RegExp(`\\b(?:i|we)(?:'ll| will|'re going to| are going to|'re gonna| are gonna| shall)\\s+(?:${USE_VERBS})\\s+`, "i"),
-    base: 0.65,
+    words: ["ll", "going", "gonna"], base: 0.65,
     strong: true,
   },
-  { type: "decision", re: /\b(?:the\s+)?(?:final\s+|team(?:'s)?\s+)?(?:decision|consensus|verdict)\s*(?:is|was|:)\s+(?:made\s+to\s+|to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, base: 0.8, strong: true },
+  { type: "decision", re: /\b(?:the\s+)?(?:final\s+|team(?:'s)?\s+)?(?:decision|consensus|verdict)\s*(?:is|was|:)\s+(?:made\s+to\s+|to\s+(?:use\s+|go with\s+)?|that\s+we(?:'ll| will)?\s+use\s+)?/i, words: ["decision", "consensus", "verdict"], base: 0.8, strong: true },
   // said without a subject, as in chat: "Switching to pnpm for all packages", "Going with Postgres", "Settled on Zod"
-  { type: "decision", re: /^(?:switching|moving|migrating|porting)\s+(?:over\s+)?to\s+/i, base: 0.65, needsEntity: true, strong: true },
-  { type: "decision", re: /^(?:going|sticking|staying)\s+with\s+/i, base: 0.65, needsEntity: true, strong: true },
-  { type: "decision", re: /^(?:settled|decided|agreed|standardi[sz]ed)\s*(?:on\s+|upon\s+|:\s*)/i, base: 0.7, strong: true },
-  { type: "decision", re: /^(?:convention|policy|rule|team rule|standard|guideline)\s*:\s*/i, base: 0.7, strong: true },
+  { type: "decision", re: /^(?:switching|moving|migrating|porting)\s+(?:over\s+)?to\s+/i, words: ["switching", "moving", "migrating", "porting"], base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:going|sticking|staying)\s+with\s+/i, words: ["with"], base: 0.65, needsEntity: true, strong: true },
+  { type: "decision", re: /^(?:settled|decided|agreed|standardi[sz]ed)\s*(?:on\s+|upon\s+|:\s*)/i, words: ["settled", "decided", "agreed", "standardi"], base: 0.7, strong: true },
+  { type: "decision", re: /^(?:convention|policy|rule|team rule|standard|guideline)\s*:\s*/i, words: [":"], base: 0.7, strong: true },
   // a choice kept: "we'll stay on Node 20", "we are keeping MySQL"
-  { type: "decision", re: /\b(?:we|i)(?:'ll| will|'re| are| am|'m)?\s+(?:stay(?:ing)?\s+(?:on|with)|keep(?:ing)?|remain(?:ing)?\s+on)\s+(?!(?:an? eye|track|in mind|it|this|that|them|going|trying|looking)\b)/i, base: 0.6, needsEntity: true, strong: true },
-  { type: "decision", re: /\bstandardi[sz](?:e|ed|ing)\s+on\s+/i, base: 0.7, strong: true },
+  { type: "decision", re: /\b(?:we|i)(?:'ll| will|'re| are| am|'m)?\s+(?:stay(?:ing)?\s+(?:on|with)|keep(?:ing)?|remain(?:ing)?\s+on)\s+(?!(?:an? eye|track|in mind|it|this|that|them|going|trying|looking)\b)/i, words: ["stay", "keep", "remain"], base: 0.6, needsEntity: true, strong: true },
+  { type: "decision", re: /\bstandardi[sz](?:e|ed|ing)\s+on\s+/i, words: ["standardi"], base: 0.7, strong: true },
   {
     type: "decision",
     re: /\b(?:switch|switched|switching|migrate|migrated|migrating|move|moved|moving|port|ported|porting)\s+(?:(?:everything|it|over|the\s+[\w-]+(?:\s+[\w-]+)?)\s+)?from\s+([^,;]{1,80}?)\s+(?:over\s+)?to\s+/i,
-    base: 0.7,
+    words: ["from"], base: 0.7,
     altGroup: 1,
     needsEntity: true,
     strong: true,
@@ -68,28 +75,28 @@ export const DECISION_TRIGGERS: Trigger[] = [
   {
     type: "decision",
     re: /\b(?:we|i|let's)\s+(?:(?:have|'ve|just|already|finally|now)\s+)*(?:switched|migrated|moved|switching|migrating|moving)\s+(?:over\s+)?to\s+/i,
-    base: 0.65,
+    words: ["switch", "migrat", "mov"], base: 0.65,
     needsEntity: true,
     strong: true,
   },
-  { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, base: 0.65, altGroup: 1, needsEntity: true },
+  { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, words: ["replac"], base: 0.65, altGroup: 1, needsEntity: true },
   // "we swapped ESLint and Prettier for Biome"
-  { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, base: 0.65, altGroup: 1, needsEntity: true, strong: true },
+  { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, words: ["swap"], base: 0.65, altGroup: 1, needsEntity: true, strong: true },
   // a change under way with any subject: "Deployments are switching to Argo CD", "we're moving to X"
   {
     type: "decision",
     re: /\b(?:is|are|'re|am|'m|were|have|'ve|has)\s+(?:now\s+|finally\s+|officially\s+)?(?:switching|moving|migrating|porting|switched|moved|migrated)\s+(?:(?!on\b|back\b)[\w-]+\s+){0,3}?(?:over\s+)?to\s+/i,
-    base: 0.65,
+    words: ["switch", "mov", "migrat", "port"], base: 0.65,
     needsEntity: true,
     strong: true,
   },
   // "we're adopting Sentry", "we're standardizing on Temporal"
-  { type: "decision", re: /\b(?:we|i|the team)(?:'re| are| am|'m| will be|'ll be)\s+(?:now\s+|officially\s+)?(?:adopting|introducing|rolling out|standardi[sz]ing on)\s+/i, base: 0.7, needsEntity: true, strong: true },
+  { type: "decision", re: /\b(?:we|i|the team)(?:'re| are| am|'m| will be|'ll be)\s+(?:now\s+|officially\s+)?(?:adopting|introducing|rolling out|standardi[sz]ing on)\s+/i, words: ["adopting", "introducing", "rolling", "standardi"], base: 0.7, needsEntity: true, strong: true },
   // a version chosen: "we're bumping React to 18.3", "let's upgrade Node to 22 LTS"
   {
     type: "decision",
     re: /\b(?:(?:we|i)(?:'re| are|'ll| will|'ve| have)?|let(?:'s| us))\s+(?:now\s+|just\s+)?(?:upgrad(?:e|ed|ing)|bump(?:ed|ing)?|pinn?(?:ed|ing)?|mov(?:e|ed|ing))\s+(?=[^,;.]{1,40}?\s+(?:to|at|on)\s+v?\d)/i,
-    base: 0.7,
+    words: ["upgrad", "bump", "pin", "mov"], base: 0.7,
     needsEntity: true,
     strong: true,
   },
@@ -97,154 +104,154 @@ export const DECISION_TRIGGERS: Trigger[] = [
   {
     type: "decision",
     re: /\b(?:we|i)(?:'re| are|'ll| will|'ve| have)?\s+(?:now\s+|finally\s+|officially\s+)?(?:upgrad(?:e|ed|ing)|bump(?:ed|ing)?|mov(?:e|ed|ing))\s+(?:everything\s+|all\s+)?to\s+(?=[^,;.]{0,30}?\bv?\d)/i,
-    base: 0.7,
+    words: ["upgrad", "bump", "mov"], base: 0.7,
     needsEntity: true,
     strong: true,
   },
   // moved X off Y to Z
-  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?(?:to|onto|into)\s+/i, base: 0.7, altGroup: 1, needsEntity: true, strong: true },
+  { type: "decision", re: /\b(?:moved?|moving|migrat(?:e|ed|ing))\s+(?:[\w-]+\s+){0,3}?off\s+([^,;]{1,60}?)\s+(?:over\s+)?(?:to|onto|into)\s+/i, words: ["off"], base: 0.7, altGroup: 1, needsEntity: true, strong: true },
   // present state stated as settled: "CI is now on GitHub Actions", "Uploads are stored in S3", "jobs run on BullMQ"
-  { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, base: 0.6, needsEntity: true },
+  { type: "decision", re: /\b(?:is|are)\s+now\s+(?:on|in|using|built with|hosted on|running on|done with|handled by)\s+/i, words: ["now"], base: 0.6, needsEntity: true },
   {
     type: "decision",
     re: /\b(?:is|are|will be|'ll be|gets?|is being|are being)\s+(?:always\s+|only\s+)?(?:stored|kept|hosted|deployed|written|built|implemented|rewritten|handled|served|managed|validated|generated|run)\s+(?:in|on|with|by|through|via|using)\s+/i,
-    base: 0.6,
+    words: ["stored", "kept", "hosted", "deployed", "written", "built", "implemented", "handled", "served", "managed", "validated", "generated", "run"], base: 0.6,
     needsEntity: true,
   },
-  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, base: 0.55, needsEntity: true },
+  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, words: ["go", "run", "live"], base: 0.55, needsEntity: true },
   // the project's stack stated as it is: "the notifications service uses RabbitMQ", "our jobs run on BullMQ"
   {
     type: "decision",
     re: /^(?:our|the|all|all of our|every|each|both)\s+(?:[\w.-]+\s+){0,5}?(?:uses|use|is using|are using|runs on|run on|runs in|run in|lives in|live in|is hosted on|are hosted on|is deployed (?:on|to)|are deployed (?:on|to)|is built (?:on|with)|are built (?:on|with)|is backed by|are backed by|stores? (?:its |their )?data in|talks? to|goes through|go through)\s+/i,
-    base: 0.6,
+    words: ["use", "using", "run", "live", "hosted", "deployed", "built", "backed", "data", "talk", "through"], base: 0.6,
     needsEntity: true,
     needsKnown: true,
   },
   // "Redis is our cache", "Cloudflare is the team's CDN": a role given to a known thing
-  { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
+  { type: "decision", re: /\b(?:is|are)\s+(?:now\s+)?(?:our|the team's)\s+(?:new\s+|default\s+|main\s+|primary\s+|only\s+|standard\s+|go-to\s+|single\s+)?/i, words: ["our", "team"], base: 0.6, wholeClause: true, needsEntity: true, needsKnown: true },
   // "Postgres over Mongo for anything relational": a choice written without its verb
-  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+(?!\d)[\w.+#/-])/i, base: 0.65, needsEntity: true, needsKnown: true, rule: true },
+  { type: "preference", re: /^(?=[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2}\s+over\s+(?!\d)[\w.+#/-])/i, words: ["over"], base: 0.65, needsEntity: true, needsKnown: true, rule: true },
   // a convention, a rule, a policy stated as such: "our convention is snake_case", "by convention ..."
   {
     type: "decision",
     re: /\b(?:our|the|my|team's|the team's)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy|standard|guideline|default)\s+(?:here\s+)?(?:is|:)\s*(?:that\s+|to\s+)?|\b(?:our|the)\s+(?:[\w-]+\s+){0,2}?(?:convention|rule|policy)\s*:\s*|^by convention,?\s+/i,
-    base: 0.7,
+    words: ["convention", "rule", "policy", "standard", "guideline", "default"], base: 0.7,
     strong: true,
   },
   // a policy from now on: the statement is the clause that holds the words
-  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now|(?:this|next) (?:week|sprint|month|release))|starting (?:today|now|immediately|(?:this|next) (?:week|sprint|month|release))|from (?:this|next|the next) (?:week|sprint|month|quarter|release) on)\b/i, base: 0.7, wholeClause: true, strong: true, policy: true },
+  { type: "decision", re: /\b(?:from now on|going forward|from here on(?: out)?|moving forward|as of (?:today|now|(?:this|next) (?:week|sprint|month|release))|starting (?:today|now|immediately|(?:this|next) (?:week|sprint|month|release))|from (?:this|next|the next) (?:week|sprint|month|quarter|release) on)\b/i, words: ["from", "forward", "as of", "starting"], base: 0.7, wholeClause: true, strong: true, policy: true },
   // a decision named with any subject: "the team agreed on GraphQL", "Infra agreed: Terraform for everything"
   {
     type: "decision",
     re: /\b(?:the\s+)?(?:team|teams|infra|ops|platform|backend|frontend|everyone|we all|management|leadership|architecture)(?:\s+(?:team|group|folks|review))?\s+(?:has\s+|have\s+)?(?:finally\s+)?(?:decided|agreed|settled|chose|picked|voted)\s*(?:on\s+using\s+|to\s+(?:use\s+|go with\s+|adopt\s+)?|on\s+|upon\s+|that\s+|for\s+|:\s*)/i,
-    base: 0.75,
+    words: ["decided", "agreed", "settled", "chose", "picked", "voted"], base: 0.75,
     strong: true,
   },
-  { type: "decision", re: /\b(?:is|are|was|'s)\s+(?:now\s+)?(?:settled|decided|final|agreed)\s*:\s*/i, base: 0.75, strong: true },
+  { type: "decision", re: /\b(?:is|are|was|'s)\s+(?:now\s+)?(?:settled|decided|final|agreed)\s*:\s*/i, words: [":"], base: 0.75, strong: true },
   // a negative decision: "we won't use MongoDB", "we're not going to adopt GraphQL", "we decided against X"
   {
     type: "decision",
     re: /\b(?:we|i|the team|our team|our [\w-]+ team)(?:\s+|(?=['’]))(?:won't|will not|(?:are|'re|am|'m)\s+not\s+going\s+to|aren't going to|are not|'re not|am not|'m not|aren't|(?:do|does)(?:n't| not)|decided not to|agreed not to|chose not to)\s+(?:ever\s+)?(?:be\s+)?(?:use|using|adopt|adopting|introduce|introducing|move to|moving to|switch to|switching to|migrate to|migrating to|go with|going with|go|going|cache|caching|add|adding|store|storing|run|running|support|supporting|ship|shipping)\s+/i,
-    base: 0.7,
+    words: ["n't", "not"], base: 0.7,
     against: true,
     strong: true,
   },
-  { type: "decision", re: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|voted|settled|agreed)\s+against\s+/i, base: 0.75, against: true, strong: true },
+  { type: "decision", re: /\b(?:we|i|the team)\s+(?:have\s+|'ve\s+)?(?:decided|voted|settled|agreed)\s+against\s+/i, words: ["against"], base: 0.75, against: true, strong: true },
   // "Rather than polling the provider, we receive their webhooks"
   {
     type: "decision",
     re: /^(?:rather than|instead of)\s+([^,]{1,80}),\s*(?=(?:we|i|our\s+[\w-]+|the\s+[\w-]+)\s+(?!(?:could|might|may|should|would|can)\b))/i,
-    base: 0.65,
+    words: ["rather", "instead"], base: 0.65,
     altGroup: 1,
     strong: true,
   },
-  { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, base: 0.55, needsEntity: true },
+  { type: "decision", re: /\bwe(?:'re| are)\s+(?:now\s+|currently\s+)?using\s+/i, words: ["using"], base: 0.55, needsEntity: true },
   {
     type: "decision",
     re: /\bwe\s+(?:always\s+|now\s+|only\s+)?(?:deploy|host|build|run|test|store|keep|put|send|route|write|manage|handle|ship|bundle|lint|format|package|monitor|log|cache|queue|schedule|authenticate|style|index|search|render|serve|compile|generate|validate|encrypt|hash|sign|track|trace|parse|sync|stream|publish|process|transform|load|import|export|back up|replicate|proxy|resize|compress)\s+(?:[\w-]+\s+){0,3}?(?:with|on|using|via|in|through|to)\s+/i,
-    base: 0.55,
+    words: ["we"], base: 0.55,
     needsEntity: true,
   },
-  { type: "decision", re: /\bwe\s+(?:now\s+|only\s+|mainly\s+|mostly\s+)?use\s+/i, base: 0.55, needsEntity: true },
-  { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, base: 0.55, needsEntity: true },
+  { type: "decision", re: /\bwe\s+(?:now\s+|only\s+|mainly\s+|mostly\s+)?use\s+/i, words: ["use"], base: 0.55, needsEntity: true },
+  { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, words: ["should"], base: 0.55, needsEntity: true },
   // imperative "Use X for Y" as a statement of a rule (the sentence has to name something known)
-  { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, base: 0.6, needsEntity: true, rule: true },
+  { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, words: ["use"], base: 0.6, needsEntity: true, rule: true },
 ];
 
 export const PREFERENCE_TRIGGERS: Trigger[] = [
   {
     type: "preference",
     re: /\b(?:i|we)\s+(?:really\s+|strongly\s+|generally\s+|usually\s+|always\s+|much\s+|do\s+|still\s+)?prefer(?:s|red)?\s+(?:to\s+use\s+|to\s+|using\s+)?/i,
-    base: 0.7,
+    words: ["prefer"], base: 0.7,
     strong: true,
   },
-  { type: "preference", re: /\b(?:i|we)(?:'d| would)\s+(?:much\s+|really\s+)?(?:rather|prefer(?:\s+to)?)\s+(?:use\s+|go with\s+|have\s+)?/i, base: 0.65, strong: true },
-  { type: "preference", re: /^(?:(?:from now on|going forward|in general|generally),?\s+)?prefer\s+(?:using\s+)?/i, base: 0.7, strong: true, rule: true },
-  { type: "preference", re: /\b(?:always|consistently)\s+(?:use|prefer|choose|pick|go with)\s+/i, base: 0.75, strong: true, rule: true },
+  { type: "preference", re: /\b(?:i|we)(?:'d| would)\s+(?:much\s+|really\s+)?(?:rather|prefer(?:\s+to)?)\s+(?:use\s+|go with\s+|have\s+)?/i, words: ["rather", "prefer"], base: 0.65, strong: true },
+  { type: "preference", re: /^(?:(?:from now on|going forward|in general|generally),?\s+)?prefer\s+(?:using\s+)?/i, words: ["prefer"], base: 0.7, strong: true, rule: true },
+  { type: "preference", re: /\b(?:always|consistently)\s+(?:use|prefer|choose|pick|go with)\s+/i, words: ["always", "consistently"], base: 0.75, strong: true, rule: true },
   {
     type: "preference",
     re: /\b(?:never|don't|do not|dont|shouldn't|should not|won't|will not|can't|cannot|must not|mustn't)\s+(?:ever\s+)?(?:use|using|pick|choose|introduce|rely on|add)\s+/i,
-    base: 0.75,
+    words: ["never", "n't", "not", "dont"], base: 0.75,
     against: true,
     strong: true,
     rule: true,
   },
-  { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, base: 0.7, against: true, strong: true },
-  { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using)\s+/i, base: 0.7, against: true, strong: true, rule: true },
+  { type: "preference", re: /\b(?:i|we)\s+(?:don't|do not|never)\s+want\s+to\s+(?:use|see|add)\s+/i, words: ["want"], base: 0.7, against: true, strong: true },
+  { type: "preference", re: /\b(?:avoid|avoiding|stop using|quit using)\s+/i, words: ["avoid", "using"], base: 0.7, against: true, strong: true, rule: true },
   // "no more Jenkins jobs", "no new code in CoffeeScript": the team stops doing a thing, a change of course
-  { type: "decision", re: /(?:^|[,;:—–]\s*|\b(?:so|and|then)\s+)no (?:more|new)\s+/i, base: 0.7, against: true, strong: true },
-  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped(?!\s+(?:from|to|by|below|under)\s+~?\d)|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, base: 0.7, against: true, needsEntity: true },
+  { type: "decision", re: /(?:^|[,;:—–]\s*|\b(?:so|and|then)\s+)no (?:more|new)\s+/i, words: ["no more", "no new"], base: 0.7, against: true, strong: true },
+  { type: "decision", re: /\b(?:stopped using|no longer use|moved away from|got rid of|dropped(?!\s+(?:from|to|by|below|under)\s+~?\d)|ditched|deprecated|(?:we|i)(?:'re| are)\s+(?:dropping|removing|phasing out|sunsetting|deprecating|retiring))\s+(?:support\s+for\s+)?/i, words: ["stopped", "longer", "away", "rid", "dropp", "ditched", "deprecat", "removing", "phasing", "sunsetting", "retiring"], base: 0.7, against: true, needsEntity: true },
   {
     type: "preference",
     re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|must|please|to)\s+)always\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|use|prefer|choose|pick|go with|in|on|at|when|after|before|during|with|for|from|because|the same|there|here)\b)/i,
-    base: 0.7,
+    words: ["always"], base: 0.7,
     strong: true,
     rule: true,
   },
   {
     type: "preference",
     re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)/i,
-    base: 0.7,
+    words: ["never"], base: 0.7,
     against: true,
     keepTrigger: true,
     strong: true,
     rule: true,
   },
-  { type: "preference", re: /\b(?:i|we)\s+(?:really\s+)?(?:like|love)\s+(?:using\s+)?/i, base: 0.55, needsEntity: true },
-  { type: "preference", re: /\bmy\s+(?:personal\s+|strong\s+|general\s+)?(?:preference|rule of thumb)\s*(?:is|:)\s*(?:to\s+(?:use\s+)?|that\s+)?/i, base: 0.7, strong: true },
-  { type: "preference", re: /\b(?:i|we)\s+(?:do|really|always|definitely)\s+want\s+(?!(?:you|to\s+(?:know|see|understand|try|look|check|ask|hear|learn))\b)/i, base: 0.65, strong: true },
+  { type: "preference", re: /\b(?:i|we)\s+(?:really\s+)?(?:like|love)\s+(?:using\s+)?/i, words: ["like", "love"], base: 0.55, needsEntity: true },
+  { type: "preference", re: /\bmy\s+(?:personal\s+|strong\s+|general\s+)?(?:preference|rule of thumb)\s*(?:is|:)\s*(?:to\s+(?:use\s+)?|that\s+)?/i, words: ["preference", "thumb"], base: 0.7, strong: true },
+  { type: "preference", re: /\b(?:i|we)\s+(?:do|really|always|definitely)\s+want\s+(?!(?:you|to\s+(?:know|see|understand|try|look|check|ask|hear|learn))\b)/i, words: ["want"], base: 0.65, strong: true },
   // "don't ever force push to main": the rule keeps its words
-  { type: "preference", re: /^(?:please\s+)?(?:don't|do not|dont)\s+ever\s+/i, base: 0.75, against: true, keepTrigger: true, strong: true, rule: true },
+  { type: "preference", re: /^(?:please\s+)?(?:don't|do not|dont)\s+ever\s+/i, words: ["ever"], base: 0.75, against: true, keepTrigger: true, strong: true, rule: true },
 ];
 
 export const PROBLEM_TRIGGERS: Trigger[] = [
   {
     type: "problem",
     re: /\b(?:the|one|a|our|main|real|root|big|biggest|only)\s+(?:[\w-]+\s+)?(?:issue|problem|bug|blocker|bottleneck|cause|root cause|challenge)\s+(?:is|was|here is|seems to be|turned out to be)\s+(?:that\s+)?/i,
-    base: 0.6,
+    words: ["issue", "problem", "bug", "blocker", "bottleneck", "cause", "challenge"], base: 0.6,
   },
   // "Root cause of the missing invoices: the handler acked before writing"
-  { type: "problem", re: /^(?:the\s+)?root cause(?:\s+of\s+[^:;]{1,80})?\s*:\s*(?=\S)/i, base: 0.6 },
-  { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, base: 0.6, wholeClause: true },
+  { type: "problem", re: /^(?:the\s+)?root cause(?:\s+of\s+[^:;]{1,80})?\s*:\s*(?=\S)/i, words: [":"], base: 0.6 },
+  { type: "problem", re: /\b(?:blocked|blocking)\s+(?:by|on)\s+/i, words: ["block"], base: 0.6, wholeClause: true },
   // a cost past a threshold: "cold starts are over 3 seconds", "the build takes more than 20 minutes"
   {
     type: "problem",
     re: /\b(?:is|are|was|were|takes?|took|hits?|spikes?\s+to|grows?\s+to|grew\s+to|jumped\s+to)\s+(?:over|more than|above|nearly|almost|well over)\s+\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|[kmg]b|%)(?![\w])/i,
-    base: 0.55,
+    words: ["over", "more", "above", "nearly", "almost"], base: 0.55,
     wholeClause: true,
   },
-  { type: "problem", re: /\bthere(?:'s| is| are)\s+(?:an?\s+|some\s+)?(?:race conditions?|deadlocks?|memory leaks?|leaks?|regressions?|bugs?|off-by-one)\b/i, base: 0.6, wholeClause: true },
+  { type: "problem", re: /\bthere(?:'s| is| are)\s+(?:an?\s+|some\s+)?(?:race conditions?|deadlocks?|memory leaks?|leaks?|regressions?|bugs?|off-by-one)\b/i, words: ["there"], base: 0.6, wholeClause: true },
   {
     type: "problem",
     re: /\b(?:keeps?|kept)\s+(?:failing|crashing|timing out|hanging|breaking|leaking|throwing|dropping|flaking)\b|\b(?:fails|failed|failing|crashes|crashed|crashing|times out|timed out|timing out|hangs|leaks|leaking|deadlocks?|deadlocked|gets? oom[\s-]?killed|(?:gets?|got|getting|is being|are being)\s+(?:oom[\s-]?killed|throttled|evicted)|is broken|are broken|was broken|doesn't work|does not work|isn't working|is not working|aren't working|stopped working|won't start|won't compile|can't connect|cannot connect|runs out of memory|ran out of memory)\b|\b(?:is|are|was|were)\s+(?:really\s+|very\s+|too\s+|extremely\s+)?(?:slow|flaky|unstable|unreliable)\b|\bcaus(?:e|es|ed|ing)\s+(?:[\w-]+\s+){0,2}(?:timeouts?|errors?|crashes|failures?|outages?|deadlocks?|leaks?|bugs?|downtime|data loss|race conditions?|flakiness|problems|issues)\b/i,
-    base: 0.55,
+    words: ["keep", "kept", "fail", "crash", "tim", "hang", "leak", "deadlock", "oom", "throttled", "evicted", "broken", "work", "start", "compile", "connect", "memory", "slow", "flaky", "unstable", "unreliable", "caus"], base: 0.55,
     wholeClause: true,
   },
-  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with|throws?|threw|gives?|gave)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, base: 0.55, wholeClause: true },
+  { type: "problem", re: /\b(?:returns?|returned|returning|responds? with|responded with|throws?|threw|gives?|gave)\s+(?:an?\s+)?(?:[45]\d\d|errors?|null|undefined|nan|garbage|stale data)\b/i, words: ["return", "respond", "throw", "threw", "give", "gave"], base: 0.55, wholeClause: true },
   {
     type: "problem",
     re: /\b(?:getting|get|got|seeing|see|hitting|hit|throws|threw)\s+(?:an?\s+|the\s+|this\s+)?(?:[\w-]+\s+)?(?:error|exception|timeout|crash|panic|segfault|oom)s?\b/i,
-    base: 0.55,
+    words: ["error", "exception", "timeout", "crash", "panic", "segfault", "oom"], base: 0.55,
     wholeClause: true,
   },
 ];
@@ -253,18 +260,23 @@ export const SOLUTION_TRIGGERS: Trigger[] = [
   {
     type: "solution",
     re: /\b(?:fixed|solved|resolved|worked around|addressed)\s+(?:(?:it|this|that|the\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|error|crash|leak|timeouts?|failures?))\s+)?by\s+/i,
-    base: 0.7,
+    words: ["fixed", "solved", "around", "addressed"], base: 0.7,
   },
-  { type: "solution", re: /\bthe\s+(?:fix|solution|workaround|answer|trick|cure)\s*(?:is|was|:)\s+(?:to\s+)?/i, base: 0.7 },
-  { type: "solution", re: /\b(?:to fix (?:it|this|that)|the way to fix (?:it|this))\s*[,:]?\s*/i, base: 0.65 },
-  { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, base: 0.7 },
+  { type: "solution", re: /\bthe\s+(?:fix|solution|workaround|answer|trick|cure)\s*(?:is|was|:)\s+(?:to\s+)?/i, words: ["fix", "solution", "workaround", "answer", "trick", "cure"], base: 0.7 },
+  { type: "solution", re: /\b(?:to fix (?:it|this|that)|the way to fix (?:it|this))\s*[,:]?\s*/i, words: ["fix"], base: 0.65 },
+  { type: "solution", re: /(?:^|[;:]\s*)(?:fix|workaround|solution):\s*/i, words: [":"], base: 0.7 },
   {
     type: "solution",
     re: /(?:^|[;:—]\s*|,\s*(?:so\s+|and\s+|then\s+)?)((?:[^,;:(]|\([^()]{0,60}\)){3,160}?)(?<!\b(?:we|i|they|you|he|she|someone|finally|just|that|this|which|who|it))\s+(?:(?:and\s+)?(?:that|this|which)\s+)?(?:(?:fixed|solved|resolved|cleared|cured|fixes|solves)\s+(?:it|this|that|them|the\s+(?:[\w-]+\s+)?(?:issue|problem|bug|error|crash|leak|timeout|lag)s?)\b|(?:brought|took|cut|got|reduced)\s+(?:it|this|that|them)\s+(?:down\s+)?(?:from|to)\s+\d)/i,
-    base: 0.65,
+    words: ["fix", "solv", "cleared", "cured", "brought", "took", "cut", "got", "reduced"], base: 0.65,
     subjectGroup: 1,
   },
 ];
+
+/** Whether lower-cased `lower` holds one of a trigger's words (or the trigger has none). */
+export function mayMatch(t: Trigger, lower: string): boolean {
+  return t.words === undefined || t.words.some((w) => lower.includes(w));
+}
 
 // --- the parts of a sentence after its trigger ----------------------------------------------
 
@@ -357,6 +369,26 @@ export const UNDECIDED =
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
+/**
+ * Words one of which every match of REPORTED / UNDECIDED holds, lower-cased, read off their
+ * alternatives: the guards run on every sentence of a statement, and a sentence holding none is
+ * not searched (each compiles on its first search, ~0.2 ms of a cold hook apiece). No u flag:
+ * toLowerCase keeps the ASCII letters they match. tests/core/guard-words.test.ts holds each list.
+ */
+export const REPORTED_WORDS: readonly string[] = ["say", "said", "think", "argu", "claim", "insist", "recommend", "suggest", "seems", "according", "state", "read", "mention", "telling", "pushing"];
+// "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably
+export const UNDECIDED_WORDS: readonly string[] = [
+  "still", "decid", "made up", "sure", "convinced", "sold", "see", "tbd", "settled", "forth", "fence", "torn", "call", "choose", "pick", "evaluate", "assess",
+  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should",
+];
+const holdsOne = (s: string, words: readonly string[]) => {
+  const lower = s.toLowerCase();
+  return words.some((w) => lower.includes(w));
+};
+/** REPORTED.test, searched only in a sentence holding one of REPORTED_WORDS. */
+export const reported = (s: string): boolean => holdsOne(s, REPORTED_WORDS) && REPORTED.test(s);
+/** UNDECIDED.test, searched only in a sentence holding one of UNDECIDED_WORDS. */
+export const undecided = (s: string): boolean => holdsOne(s, UNDECIDED_WORDS) && UNDECIDED.test(s);
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
   /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?)\b/i;
