@@ -2,7 +2,7 @@ import { faultPoint } from "../sync/fault.ts";
 import type { StoreFs } from "./fs-port.ts";
 import type { IndexDb } from "./index-db.ts";
 import { LOCAL_KIND_DIR, LOCAL_RECORDS, type RecordKind } from "./layout.ts";
-import { trusted } from "./racy.ts";
+import { folderCurrent } from "./racy.ts";
 
 // Machine-local records (scope `local`) used to go to shard folders once the whole store held
 // shard_threshold memories, shared ones included: at 10k, 1,514 local records in 467 folders of
@@ -56,7 +56,7 @@ function flattenKind(ctx: FlattenContext, kind: RecordKind, shards: string[], mo
   const topBefore = fs.folderMtime(`${root}/${top}`);
   // nothing is moved through a symbolic link (the store refuses to write through one)
   if (topBefore === null || fs.isLink(`${root}/${top}`)) return;
-  const topCurrent = topRow !== undefined && topRow.mtime === topBefore && trusted(topRow.mtime, topRow.checked_at);
+  const topCurrent = folderCurrent(topRow, topBefore);
   const movedBefore = moved.n;
   for (const dir of shards) {
     let names: string[];

@@ -1,7 +1,7 @@
 import type { StoreFs } from "./fs-port.ts";
 import type { IndexDb } from "./index-db.ts";
 import { type RecordKind, topDirs } from "./layout.ts";
-import { trusted } from "./racy.ts";
+import { folderCurrent } from "./racy.ts";
 
 // Whether a quick refresh of these kinds would find nothing, told by the folders' mtimes alone in
 // one tight loop: every top folder and every recorded shard folder has the mtime recorded for it,
@@ -23,11 +23,11 @@ export function quickUnchanged(fs: StoreFs, index: IndexDb, root: string, kinds:
         if (rec !== undefined || subs.length > 0 || index.filesIn(top).length > 0) return false;
         continue;
       }
-      if (rec === undefined || rec.mtime !== mtime || !trusted(rec.mtime, rec.checked_at)) return false;
+      if (!folderCurrent(rec, mtime)) return false;
       const base = `${root}/`;
       for (const sub of subs) {
         const m = fs.folderMtime(base + sub.path);
-        if (m === null || m !== sub.mtime || !trusted(sub.mtime, sub.checked_at)) return false;
+        if (!folderCurrent(sub, m)) return false;
       }
     }
   }

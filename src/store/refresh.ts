@@ -4,7 +4,7 @@ import type { FileStat, StoreFs } from "./fs-port.ts";
 import type { DirRow, FileRow, FileStamp, IndexDb } from "./index-db.ts";
 import { idFromFileName, isShardDirName, placeOf, type RecordKind, topDir, topDirs } from "./layout.ts";
 import { isTempName } from "./atomic-write.ts";
-import { trusted } from "./racy.ts";
+import { folderCurrent, trusted } from "./racy.ts";
 import { addStamp, emptySums, sameSums, type StampSums } from "./stamp-sums.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
@@ -259,7 +259,7 @@ function scanTop(
   }
   const known = new Map(recordedSubs.map((d) => [d.path, d]));
   let subs: string[];
-  const listed = rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
+  const listed = folderCurrent(rec, mtime);
   const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
   if (!full && listed) {
     subs = [...known.keys()];
@@ -296,7 +296,7 @@ function scanLeaf(
     if (rec) forgetDir(ctx, plan, dir);
     return;
   }
-  const listed = rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
+  const listed = folderCurrent(rec, mtime);
   if (!full && listed) return;
   // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
   if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;

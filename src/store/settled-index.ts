@@ -6,7 +6,7 @@ import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { bootId } from "./boot.ts";
 import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, REDO_MARKER } from "./fixed-paths.ts";
 import { LOCAL_DIR, lookupPaths, META_FILE, type RecordKind, topDirs } from "./layout.ts";
-import { trusted } from "./racy.ts";
+import { folderCurrent, trusted } from "./racy.ts";
 
 // A read of the index without the Store, for a plain `get` (issue 16: a cold get spent ~2.5 ms
 // evaluating the store's modules, more than its own work). It answers only where the Store would
@@ -122,7 +122,7 @@ export class SettledIndex {
           if (rec || subs.length || this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top)) return false;
           continue;
         }
-        if (!current(rec, mtime)) return false;
+        if (!folderCurrent(rec, mtime)) return false;
         // each shard folder by its name from inside the top folder: the kernel walks one path
         // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
         const from = within(base + top);
@@ -130,7 +130,7 @@ export class SettledIndex {
         try {
           for (const sub of subs) {
             const m = folderMtime(at + sub.name);
-            if (m === null || !current(sub, m)) return false;
+            if (!folderCurrent(sub, m)) return false;
           }
         } finally {
           if (from !== null) process.chdir(from);
@@ -196,7 +196,6 @@ function within(dir: string): string | null {
 }
 
 /** A folder's row says its listing stands (refresh.ts: `listed`). */
-const current = (rec: DirRow | undefined, mtime: number) => rec !== undefined && rec.mtime === mtime && trusted(rec.mtime, rec.checked_at);
 
 /** .meta.json, when it is one this version opens without complaint (store.ts readRawMeta); else null. */
 function usableMeta(root: string): Record<string, unknown> | null {
