@@ -195,8 +195,6 @@ function within(dir: string): string | null {
   return back;
 }
 
-/** A folder's row says its listing stands (refresh.ts: `listed`). */
-
 /** .meta.json, when it is one this version opens without complaint (store.ts readRawMeta); else null. */
 function usableMeta(root: string): Record<string, unknown> | null {
   const path = `${root}/${META_FILE}`;
