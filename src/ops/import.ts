@@ -239,25 +239,57 @@ function applyGraph(plan: ImportPlan, sink: Sink, origin: Origin, memories: Memo
     seen.set(key, k + 1);
     return k;
   };
+  // the graph's entities by name and relations by triple, for a file's lines (a scan of the whole
+  // graph per line made a 20,000-entity memory.jsonl quadratic); made when first needed, and
+  // dropped when a call (the queue's create_* through kg) changes the graph another way
+  const tripleOf = (r: { from: string; to: string; relationType: string }) => JSON.stringify([r.from, r.to, r.relationType]);
+  let named: Map<string, kg.Entity[]> | undefined;
+  let triples: Map<string, number> | undefined;
+  const entitiesNamed = (name: string): kg.Entity[] => {
+    if (!named) {
+      named = new Map();
+      for (const x of g.entities) (named.get(x.name) ?? named.set(x.name, []).get(x.name)!).push(x);
+    }
+    return named.get(name) ?? [];
+  };
+  const relationsLike = (key: string): number => {
+    if (!triples) {
+      triples = new Map();
+      for (const x of g.relations) triples.set(tripleOf(x), (triples.get(tripleOf(x)) ?? 0) + 1);
+    }
+    return triples.get(key) ?? 0;
+  };
   for (const call of plan.graph) {
     tick();
     if (call.op === "create_entities") {
       for (const raw of call.entities) {
         const e = { name: clean(raw.name), entityType: clean(raw.entityType), observations: raw.observations.map(clean) };
         // a file's k-th line of a name is the graph's k-th entity of it (a second run finds it)
-        const had = call.fileLine ? g.entities.filter((x) => x.name === e.name)[nth(entityLines, e.name)] : g.entities.find((x) => x.name === e.name);
-        if (!had && call.fileLine) g.entities.push(e);
-        else if (!had) kg.createEntities(g, [e]);
-        else if (!call.fileLine) kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
+        const had = call.fileLine ? entitiesNamed(e.name)[nth(entityLines, e.name)] : g.entities.find((x) => x.name === e.name);
+        if (!had && call.fileLine) {
+          g.entities.push(e);
+          // named is made: entitiesNamed ran for this line above
+          const same = named!.get(e.name);
+          if (same) same.push(e);
+          else named!.set(e.name, [e]);
+        } else if (!had) {
+          kg.createEntities(g, [e]);
+          named = undefined;
+        } else if (!call.fileLine) kg.addObservations(g, [{ entityName: e.name, contents: e.observations }]);
         else had.observations.push(...e.observations.filter((o) => !had.observations.includes(o)));
       }
     } else if (call.op === "create_relations") {
       const relations = call.relations.map((r) => ({ from: clean(r.from), to: clean(r.to), relationType: clean(r.relationType) }));
-      if (!call.fileLine) kg.createRelations(g, relations);
-      else
+      if (!call.fileLine) {
+        kg.createRelations(g, relations);
+        triples = undefined;
+      } else
         for (const r of relations) {
-          const k = nth(relationLines, JSON.stringify([r.from, r.to, r.relationType]));
-          if (g.relations.filter((x) => x.from === r.from && x.to === r.to && x.relationType === r.relationType).length <= k) g.relations.push(r);
+          const key = tripleOf(r);
+          if (relationsLike(key) <= nth(relationLines, key)) {
+            g.relations.push(r);
+            triples!.set(key, relationsLike(key) + 1);
+          }
         }
     } else {
       try {
