@@ -91,6 +91,9 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
       tune7: score(of.filter((q) => q.batch === "tune7"), results),
       tune11: score(of.filter((q) => q.batch === "tune11"), results),
       all: score(of, results),
+      // all but the lead's held-out sets: what the test's floors gate on (a floor on them would
+      // make every helper tune to them)
+      withoutLeadSets: score(of.filter((q) => q.batch !== "new12" && q.batch !== "new13"), results),
     };
   }
   return out;

@@ -8,7 +8,8 @@ import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts"
 
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", async () => {
   const r = await measureRecallQuality();
-  const all = (kind: string) => r.memsync[kind]!.all!;
+  // every query but the lead's held-out sets (new12, new13): no floor gates on them
+  const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
   assert.ok(all("paraphrase").recall5 >= 0.8, `paraphrase recall@5 ${all("paraphrase").recall5}`);
   assert.ok(all("paraphrase").mrr10 >= 0.75, `paraphrase MRR@10 ${all("paraphrase").mrr10}`);
@@ -18,10 +19,10 @@ test("recall on the labelled corpus: paraphrases found, exact terms first, off-t
   assert.ok(r.superseded.olderMarked >= 0.5, `older marked ${r.superseded.olderMarked}`);
   assert.ok(r.duplicates.pairs > 0 && r.duplicates.folded === r.duplicates.pairs, JSON.stringify(r.duplicates));
   // the baseline answers most off-topic prompts and misses paraphrases: recall must do better
-  assert.ok(r.bm25.offtopic!.all!.answered > all("offtopic").answered + 0.3);
+  assert.ok(r.bm25.offtopic!.withoutLeadSets!.answered > all("offtopic").answered + 0.3);
   // on the tuning queries by a margin (narrower since the tune3 batch, paraphrases that share about
   // one plain word with their memory, which suits BM25); on all (the later held-out sets share
   // more words with the memories) at least level
   assert.ok(r.memsync.paraphrase!.tune!.recall5 > r.bm25.paraphrase!.tune!.recall5 + 0.05);
-  assert.ok(all("paraphrase").recall5 >= r.bm25.paraphrase!.all!.recall5);
+  assert.ok(all("paraphrase").recall5 >= r.bm25.paraphrase!.withoutLeadSets!.recall5);
 });
