@@ -47,3 +47,24 @@ test("a corrupt record file inside the racy window is journaled once per corrupt
   assert.equal(edits(store, rel), 3);
   assert.equal((memsyncJson(["--store", store, "get", id!]) as { found: { memory: { id: string } }[] }).found[0]?.memory.id, id, "the record is served again");
 });
+
+test("an index of version 10 gets the column in place: a corrupt file it indexed is journaled once more at most", async () => {
+  const store = newStore();
+  const [id] = saveMany(store, ["the record an old index saw corrupt"]);
+  memsyncJson(["--store", store, "commit"]);
+  const rel = `memories/${id}.json`;
+  writeRacy(path.join(store, rel), "{ truncated", new Date(Date.now() + 60_000));
+  assert.equal(status(store).uncommitted_changes, 1);
+  const { DatabaseSync } = await import("node:sqlite");
+  const file = path.join(store, ".memsync/index.db");
+  const db = new DatabaseSync(file);
+  db.exec("ALTER TABLE files DROP COLUMN seen; PRAGMA user_version = 10");
+  db.close();
+  // upgraded, not rebuilt (a new index journals nothing): its row without a hash is read and journaled once more
+  assert.equal(status(store).uncommitted_changes, 2);
+  assert.equal(status(store).uncommitted_changes, 2);
+  const check = new DatabaseSync(file);
+  assert.equal((check.prepare("PRAGMA user_version").get() as { user_version: number }).user_version, 11);
+  assert.ok((check.prepare("SELECT seen FROM files WHERE path = ?").get(rel) as { seen: string | null }).seen, "the hash is kept now");
+  check.close();
+});
