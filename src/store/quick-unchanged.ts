@@ -22,33 +22,37 @@ export interface RecordedFolder {
 
 /** What the walk reads, from the index and the disk. */
 export interface FolderLook {
-  /** A top folder's row, and its recorded shard folders, each by the path `shards` stats it by. */
+  /** A top folder's row, and its recorded shard folders, each by its path under shardsAt's prefix. */
   recorded(top: string): { rec: RecordedFolder | undefined; subs: readonly (RecordedFolder & { path: string })[] };
   /** Whether the index knows any file directly in this top folder. */
   knowsFilesIn(top: string): boolean;
-  /** The top folder's mtime, null when no folder is there. */
-  topMtime(top: string): number | null;
-  /** Runs `each` with the stat of this top folder's shard folders by their `path`; gives back its answer. */
-  shards(top: string, each: (mtime: (at: string) => number | null) => boolean): boolean;
+  /** The folders' stat: a top folder's by `base + top`, a shard folder's by `shardsAt(top).at + path`. */
+  disk: Pick<StoreFs, "folderMtime">;
+  /** The store's folder, with its slash. */
+  base: string;
+  /** The prefix of a top folder's shard paths, and what to do once they are stat'ed (the settled read stats them from inside the top folder). */
+  shardsAt(top: string): { at: string; done?: () => void };
 }
 
 /** Whether every folder of these kinds is as the index recorded it, trusted (the module's comment). */
 export function foldersUnchanged(look: FolderLook, kinds: readonly RecordKind[]): boolean {
+  const disk = look.disk;
   for (const kind of kinds) {
     for (const top of topDirs(kind)) {
       const { rec, subs } = look.recorded(top);
-      const mtime = look.topMtime(top);
+      const mtime = disk.folderMtime(look.base + top);
       if (mtime === null) {
         // absent and unknown to the index: planRefresh has nothing to forget there
         if (rec !== undefined || subs.length > 0 || look.knowsFilesIn(top)) return false;
         continue;
       }
       if (!folderCurrent(rec, mtime)) return false;
-      const current = look.shards(top, (mtimeOf) => {
-        for (const sub of subs) if (!folderCurrent(sub, mtimeOf(sub.path))) return false;
-        return true;
-      });
-      if (!current) return false;
+      const { at, done } = look.shardsAt(top);
+      try {
+        for (const sub of subs) if (!folderCurrent(sub, disk.folderMtime(at + sub.path))) return false;
+      } finally {
+        done?.();
+      }
     }
   }
   return true;
@@ -57,13 +61,14 @@ export function foldersUnchanged(look: FolderLook, kinds: readonly RecordKind[])
 /** The Store's quick check: its index, its file system port. */
 export function quickUnchanged(fs: StoreFs, index: IndexDb, root: string, kinds: readonly RecordKind[]): boolean {
   const base = `${root}/`;
-  const folderMtime = (path: string) => fs.folderMtime(base + path);
+  const shards = { at: base };
   return foldersUnchanged(
     {
       recorded: (top) => ({ rec: index.dir(top), subs: index.subdirs(top) }),
       knowsFilesIn: (top) => index.filesIn(top).length > 0,
-      topMtime: folderMtime,
-      shards: (_top, each) => each(folderMtime),
+      disk: fs,
+      base,
+      shardsAt: () => shards,
     },
     kinds,
   );

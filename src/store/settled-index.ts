@@ -122,17 +122,13 @@ export class SettledIndex {
             subs: under.all(`${top}/`, `${top}0`, top.length + 2) as unknown as (DirRow & { path: string })[],
           }),
           knowsFilesIn: (top) => this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top) !== undefined,
-          topMtime: (top) => folderMtime(base + top),
-          shards: (top, each) => {
+          disk: { folderMtime },
+          base,
+          shardsAt: (top) => {
             // each shard folder by its name from inside the top folder: the kernel walks one path
             // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
             const from = within(base + top);
-            const at = from === null ? `${base}${top}/` : "";
-            try {
-              return each((name) => folderMtime(at + name));
-            } finally {
-              if (from !== null) process.chdir(from);
-            }
+            return from === null ? { at: `${base}${top}/` } : { at: "", done: () => process.chdir(from) };
           },
         },
         [kind],
