@@ -13,7 +13,7 @@ export const BULK_MARKER = `${LOCAL_DIR}/bulk-write.json`;
 export const REDO_MARKER = `${LOCAL_DIR}/redo.json`;
 
 /** The index's schema version (PRAGMA user_version); index-db.ts migrates or rebuilds any other. */
-export const INDEX_VERSION = 10;
+export const INDEX_VERSION = 11;
 
 /**
  * The paths a store writes at fixed places. None may be a symbolic link: a write through one

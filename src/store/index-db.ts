@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS dirs (
 CREATE TABLE IF NOT EXISTS files (
   path TEXT PRIMARY KEY, dir TEXT NOT NULL, kind TEXT NOT NULL, id TEXT,
   mtime INTEGER NOT NULL, size INTEGER NOT NULL, ino INTEGER NOT NULL, indexed_at INTEGER NOT NULL,
-  problem TEXT
+  problem TEXT, seen TEXT
 );
 CREATE INDEX IF NOT EXISTS files_dir ON files(dir);
 ${FILES_PROBLEM}
@@ -164,6 +164,12 @@ ${PROJECT_AND_GLOBAL_INDEXES}
 const MIGRATE_9 = `${INDEX_COUNTS_SCHEMA}
 ${INDEX_COUNTS_FROM_TABLES}`;
 
+/**
+ * Version 10 to 11: the hash of the bytes a file with a problem held when indexed (FileRow.seen),
+ * empty for the files indexed before: each is journaled once more at most, as before.
+ */
+const MIGRATE_10 = "ALTER TABLE files ADD COLUMN seen TEXT";
+
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
@@ -186,6 +192,12 @@ export interface FileRow {
   ino: number;
   indexed_at: number;
   problem: string | null;
+  /**
+   * A file with a problem has no indexed record to compare its bytes with: the hash of the bytes
+   * it held (refresh.ts bytesSeen), so the same corrupt file seen again inside its racy window is
+   * not journaled as a new edit. Null for a valid file, or bytes that did not decode cleanly.
+   */
+  seen?: string | null;
 }
 
 /** What a refresh compares a file's stat with (a row without the columns it does not need: cheaper to load 13,000 of). */
@@ -338,7 +350,7 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9) {
+              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9 || version === 10) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
                 if (version <= 6) {
@@ -351,7 +363,8 @@ export class IndexDb {
                   if (!(db.prepare("PRAGMA table_info(memories)").all() as { name: string }[]).some((c) => c.name === "scope")) db.exec(MIGRATE_8_COLUMNS);
                   db.exec(MIGRATE_8);
                 }
-                db.exec(MIGRATE_9);
+                if (version <= 9) db.exec(MIGRATE_9);
+                if (!(db.prepare("PRAGMA table_info(files)").all() as { name: string }[]).some((c) => c.name === "seen")) db.exec(MIGRATE_10);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -493,10 +506,10 @@ export class IndexDb {
 
   putFile(row: FileRow): void {
     this.q(
-      `INSERT INTO files(path, dir, kind, id, mtime, size, ino, indexed_at, problem) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO files(path, dir, kind, id, mtime, size, ino, indexed_at, problem, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET dir = excluded.dir, kind = excluded.kind, id = excluded.id, mtime = excluded.mtime,
-       size = excluded.size, ino = excluded.ino, indexed_at = excluded.indexed_at, problem = excluded.problem`,
-    ).run(row.path, row.dir, row.kind, row.id, row.mtime, row.size, row.ino, row.indexed_at, row.problem);
+       size = excluded.size, ino = excluded.ino, indexed_at = excluded.indexed_at, problem = excluded.problem, seen = excluded.seen`,
+    ).run(row.path, row.dir, row.kind, row.id, row.mtime, row.size, row.ino, row.indexed_at, row.problem, row.problem === null ? null : (row.seen ?? null));
   }
 
   /** Forget a file and the record indexed from it; returns what was known of the file. */

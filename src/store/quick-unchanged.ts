@@ -11,25 +11,65 @@ import { folderCurrent } from "./racy.ts";
 // the caller plans as before, which lists what moved. A cold recall at 50k spent ~6 ms in the
 // planner's walk of the 2 × 256 shard folders (its per-folder calls, not the stats: ~2.5 ms),
 // and the stats stay: a hand edit inside a shard folder shows only in that folder's mtime.
+// One walk for the Store (quickUnchanged) and the settled reads without it (settled-index.ts),
+// each giving it the index and the disk through its own handles (FolderLook).
 
-export function quickUnchanged(fs: StoreFs, index: IndexDb, root: string, kinds: readonly RecordKind[]): boolean {
+/** A folder's row in the index. */
+export interface RecordedFolder {
+  mtime: number;
+  checked_at: number;
+}
+
+/** What the walk reads, from the index and the disk. */
+export interface FolderLook {
+  /** A top folder's row, and its recorded shard folders, each by its path under shardsAt's prefix. */
+  recorded(top: string): { rec: RecordedFolder | undefined; subs: readonly (RecordedFolder & { path: string })[] };
+  /** Whether the index knows any file directly in this top folder. */
+  knowsFilesIn(top: string): boolean;
+  /** The folders' stat: a top folder's by `base + top`, a shard folder's by `shardsAt(top).at + path`. */
+  disk: Pick<StoreFs, "folderMtime">;
+  /** The store's folder, with its slash. */
+  base: string;
+  /** The prefix of a top folder's shard paths, and what to do once they are stat'ed (the settled read stats them from inside the top folder). */
+  shardsAt(top: string): { at: string; done?: () => void };
+}
+
+/** Whether every folder of these kinds is as the index recorded it, trusted (the module's comment). */
+export function foldersUnchanged(look: FolderLook, kinds: readonly RecordKind[]): boolean {
+  const disk = look.disk;
   for (const kind of kinds) {
     for (const top of topDirs(kind)) {
-      const rec = index.dir(top);
-      const subs = index.subdirs(top);
-      const mtime = fs.folderMtime(`${root}/${top}`);
+      const { rec, subs } = look.recorded(top);
+      const mtime = disk.folderMtime(look.base + top);
       if (mtime === null) {
         // absent and unknown to the index: planRefresh has nothing to forget there
-        if (rec !== undefined || subs.length > 0 || index.filesIn(top).length > 0) return false;
+        if (rec !== undefined || subs.length > 0 || look.knowsFilesIn(top)) return false;
         continue;
       }
       if (!folderCurrent(rec, mtime)) return false;
-      const base = `${root}/`;
-      for (const sub of subs) {
-        const m = fs.folderMtime(base + sub.path);
-        if (!folderCurrent(sub, m)) return false;
+      const { at, done } = look.shardsAt(top);
+      try {
+        for (const sub of subs) if (!folderCurrent(sub, disk.folderMtime(at + sub.path))) return false;
+      } finally {
+        done?.();
       }
     }
   }
   return true;
+}
+
+/** The Store's quick check: its index, its file system port. */
+export function quickUnchanged(fs: StoreFs, index: IndexDb, root: string, kinds: readonly RecordKind[]): boolean {
+  const base = `${root}/`;
+  const shards = { at: base };
+  return foldersUnchanged(
+    {
+      recorded: (top) => ({ rec: index.dir(top), subs: index.subdirs(top) }),
+      knowsFilesIn: (top) => index.filesIn(top).length > 0,
+      disk: fs,
+      base,
+      shardsAt: () => shards,
+    },
+    kinds,
+  );
 }

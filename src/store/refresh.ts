@@ -10,6 +10,7 @@ import type { Codec, ReadResult } from "./codec.ts";
 import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
 import { DIR, FILE, folderLstat, type FolderLstat, NONE, OTHER } from "./folder-lstat.ts";
 import { nodeFs } from "./fs-port.ts";
+import { sha1Hex } from "../sync/sha1.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
@@ -444,7 +445,7 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
     if (same && !row.problem?.startsWith("duplicate")) {
       if (trusted(row.mtime, row.indexed_at)) continue;
       // racily clean: the stat cannot prove the file unchanged, its bytes can
-      if (row.problem === null && sameText(ctx, path, indexedText(path))) {
+      if (row.problem === null ? sameText(ctx, path, indexedText(path)) : sameSeen(ctx, path)) {
         if (trusted(st.mtime, ctx.now())) plan.settles.push(path);
         continue;
       }
@@ -461,8 +462,9 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
         result = { ok: false, problem: `unreadable (${(e as { code?: string }).code ?? String(e)})` };
       }
     }
+    const problem = result && !result.ok ? result.problem : null;
     plan.upserts.push({
-      row: { path, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: ctx.now(), problem: result && !result.ok ? result.problem : null },
+      row: { path, dir, kind, id, mtime: st.mtime, size: st.size, ino: st.ino, indexed_at: ctx.now(), problem, seen: problem !== null && text !== undefined ? bytesSeen(text) : null },
       result,
       text,
     });
@@ -477,6 +479,25 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
 /** Whether a record file holds exactly the canonical JSON the index has for it. */
 export function sameAsIndexed(ctx: Pick<RefreshContext, "fs" | "index" | "root">, kind: RecordKind, path: string): boolean {
   return sameText(ctx, path, ctx.index.recordJsonAt(kind, path));
+}
+
+/**
+ * What the index keeps of a file with a problem (FileRow.seen): a hash of its text, or null when
+ * the text did not decode cleanly (two such files could read the same: never taken as unchanged).
+ */
+export function bytesSeen(text: string): string | null {
+  return text.includes("\uFFFD") ? null : sha1Hex(new TextEncoder().encode(text));
+}
+
+/** Whether a file with a problem holds the bytes the index saw there (its racy moment, as sameText for a valid one). */
+function sameSeen(ctx: Pick<RefreshContext, "fs" | "index" | "root">, path: string): boolean {
+  const seen = ctx.index.file(path)?.seen;
+  if (!seen) return false;
+  try {
+    return bytesSeen(ctx.fs.readText(`${ctx.root}/${path}`)) === seen;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a record file holds exactly this text (undefined: the index has none). */

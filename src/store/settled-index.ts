@@ -6,7 +6,8 @@ import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { bootId } from "./boot.ts";
 import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, REDO_MARKER } from "./fixed-paths.ts";
 import { LOCAL_DIR, lookupPaths, META_FILE, type RecordKind, topDirs } from "./layout.ts";
-import { folderCurrent, trusted } from "./racy.ts";
+import { foldersUnchanged } from "./quick-unchanged.ts";
+import { trusted } from "./racy.ts";
 
 // A read of the index without the Store, for a plain `get` (issue 16: a cold get spent ~2.5 ms
 // evaluating the store's modules, more than its own work). It answers only where the Store would
@@ -112,31 +113,26 @@ export class SettledIndex {
     try {
       const own = this.db.prepare("SELECT mtime, checked_at FROM dirs WHERE path = ?");
       // the shard folders' rows by name (the path cut in SQL: ~0.4 ms less than in JS for 475 rows)
-      const under = this.db.prepare("SELECT substr(path, ?3) AS name, mtime, checked_at FROM dirs WHERE path >= ?1 AND path < ?2");
+      const under = this.db.prepare("SELECT substr(path, ?3) AS path, mtime, checked_at FROM dirs WHERE path >= ?1 AND path < ?2");
       const base = `${this.root}/`;
-      for (const top of topDirs(kind)) {
-        const rec = own.get(top) as DirRow | undefined;
-        const subs = under.all(`${top}/`, `${top}0`, top.length + 2) as unknown as (DirRow & { name: string })[];
-        const mtime = folderMtime(base + top);
-        if (mtime === null) {
-          if (rec || subs.length || this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top)) return false;
-          continue;
-        }
-        if (!folderCurrent(rec, mtime)) return false;
-        // each shard folder by its name from inside the top folder: the kernel walks one path
-        // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
-        const from = within(base + top);
-        const at = from === null ? `${base}${top}/` : "";
-        try {
-          for (const sub of subs) {
-            const m = folderMtime(at + sub.name);
-            if (!folderCurrent(sub, m)) return false;
-          }
-        } finally {
-          if (from !== null) process.chdir(from);
-        }
-      }
-      return true;
+      return foldersUnchanged(
+        {
+          recorded: (top) => ({
+            rec: own.get(top) as DirRow | undefined,
+            subs: under.all(`${top}/`, `${top}0`, top.length + 2) as unknown as (DirRow & { path: string })[],
+          }),
+          knowsFilesIn: (top) => this.db.prepare("SELECT 1 FROM files WHERE dir = ? LIMIT 1").get(top) !== undefined,
+          disk: { folderMtime },
+          base,
+          shardsAt: (top) => {
+            // each shard folder by its name from inside the top folder: the kernel walks one path
+            // component per stat instead of the store's whole path (~1 µs of ~4 each here, 475 at 10k)
+            const from = within(base + top);
+            return from === null ? { at: `${base}${top}/` } : { at: "", done: () => process.chdir(from) };
+          },
+        },
+        [kind],
+      );
     } catch {
       return false;
     }

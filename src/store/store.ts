@@ -15,7 +15,7 @@ import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from
 import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, bytesSeen, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { quickUnchanged } from "./quick-unchanged.ts";
 import { EV } from "./watch-events.ts";
@@ -1676,6 +1676,8 @@ export class StoreTx {
       text = undefined;
     }
     if (text !== undefined && row.problem === null && text === this.store.index.recordJsonAt(kind, rel)) return;
+    // a corrupt file as the index saw it: its edit was journaled then
+    if (text !== undefined && row.problem !== null && row.seen && bytesSeen(text) === row.seen) return;
     this.store.journalOutside(rel, text);
   }
 

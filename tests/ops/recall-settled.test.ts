@@ -6,6 +6,8 @@ import { withStore } from "../../src/ops/context.ts";
 import { recall, type RecallOptions } from "../../src/ops/recall.ts";
 import { recallSettled } from "../../src/ops/recall-settled.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
+import { topDirs } from "../../src/store/layout.ts";
+import { trusted } from "../../src/store/racy.ts";
 import { memsync, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // A hook's recall reads a settled index without the Store (ops/recall-settled.ts). Where it
@@ -39,6 +41,22 @@ const PROMPTS: RecallOptions[] = [
   { query: "the and of", now: NOW },
 ];
 
+/**
+ * Wait until every memory folder's last change is past its racy window as racy.ts draws it, so
+ * the Store's next look records it trusted: 100 ms, but 2 s for an mtime on a whole second (a
+ * coarse file system's, and 1 change in 1,000 on a fine one). A fixed 150 ms wait failed there
+ * ("a settled store answers", once in a full suite at load ~10 and once at ~24): every look
+ * within the 2 s rightly gave up, and the retries took less than 2 s.
+ */
+async function pastRacyWindow(store: string) {
+  const folders = topDirs("memory").flatMap((top) => {
+    const abs = path.join(store, top);
+    if (!fs.existsSync(abs)) return [];
+    return [abs, ...fs.readdirSync(abs, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(abs, e.name))];
+  });
+  while (!folders.every((f) => trusted(Math.floor(fs.statSync(f).mtimeMs), Date.now()))) await sleep(20);
+}
+
 /** A store whose folders the index trusts: its last changes past the racy window, recorded by a refresh. */
 async function settledStore() {
   const store = newStore();
@@ -46,33 +64,19 @@ async function settledStore() {
   // a newer memory replaces an older one by a relation (recall marks it from the index's relations)
   memsync(["relate", ids[1]!, ids[0]!, "--type", "supersedes"], { env: { MEMSYNC_HOME: store } });
   const env = envOf(store);
-  await sleep(150);
+  await pastRacyWindow(store);
   await withStore(env, (s) => recall(s, PROMPTS[0]!));
   return { store, env, ids };
 }
 
 const viaStore = (env: ReturnType<typeof envOf>, opts: RecallOptions) => withStore(env, (s) => recall(s, opts));
 
-/**
- * The settled path's answer, looked for again after the Store's recall has recorded the folders
- * once more when the first look gave up: on a loaded machine a refresh can record a folder inside
- * the racy window (failed once in a full suite at load ~10). Still null after three looks fails.
- */
-async function settledAnswer(env: ReturnType<typeof envOf>, opts: RecallOptions) {
-  for (let look = 0; ; look++) {
-    const settled = await recallSettled(env, opts);
-    if (settled || look === 2) return settled;
-    await sleep(150);
-    await viaStore(env, opts);
-  }
-}
-
 describe("recall without the Store", () => {
   test("answers every prompt as the Store's recall does", async () => {
     const { env, ids } = await settledStore();
     let shown = 0;
     for (const opts of PROMPTS) {
-      const settled = await settledAnswer(env, opts);
+      const settled = await recallSettled(env, opts);
       assert.ok(settled, `${opts.query}: a settled store answers`);
       assert.deepEqual(settled, await viaStore(env, opts));
       shown += settled.items.length;
@@ -93,7 +97,7 @@ describe("recall without the Store", () => {
     assert.equal(await recallSettled(env, opts), null);
     const found = await viaStore(env, opts);
     assert.deepEqual(found.items.map((i) => i.id), [id]);
-    await sleep(150);
+    await pastRacyWindow(store);
     await viaStore(env, opts);
     assert.deepEqual(await recallSettled(env, opts), found, "settled again once the index took it");
   });
@@ -105,10 +109,9 @@ describe("recall without the Store", () => {
     const record = JSON.parse(fs.readFileSync(path.join(top, name!), "utf8"));
     fs.mkdirSync(path.join(top, record.id.slice(-2)));
     fs.renameSync(path.join(top, name!), path.join(top, record.id.slice(-2), name!));
-    await sleep(150);
-    await viaStore(env, PROMPTS[0]!); // records the shard folder
-    await viaStore(env, PROMPTS[0]!);
-    assert.ok(await settledAnswer(env, PROMPTS[0]!), "settled again");
+    await pastRacyWindow(store);
+    await viaStore(env, PROMPTS[0]!); // records the shard folder, trusted
+    assert.ok(await recallSettled(env, PROMPTS[0]!), "settled again");
     // a second record into the shard: its mtime moves, the top folder's does not
     const topBefore = fs.statSync(top).mtimeMs;
     const id = `${record.id.slice(0, -4)}${record.id.slice(-4, -2) === "ff" ? "fe" : "ff"}${record.id.slice(-2)}`;
@@ -117,6 +120,21 @@ describe("recall without the Store", () => {
     const opts = { query: "what was the kestrel codename about?", now: NOW };
     assert.equal(await recallSettled(env, opts), null);
     assert.deepEqual((await viaStore(env, opts)).items.map((i) => i.id), [id]);
+  });
+
+  test("a memory folder changed on a whole second is trusted only past the 2 s window, then answered", async () => {
+    const { store, env } = await settledStore();
+    // a whole second a second or two ahead: every look until pastRacyWindow is inside its window, whatever the load
+    const whole = new Date(Math.ceil(Date.now() / 1000) * 1000 + 1000);
+    fs.utimesSync(path.join(store, "memories"), whole, whole);
+    await viaStore(env, PROMPTS[0]!); // records the new mtime, not trusted yet
+    assert.equal(await recallSettled(env, PROMPTS[0]!), null, "inside the 2 s window: the Store's path");
+    await pastRacyWindow(store);
+    assert.ok(Date.now() - whole.getTime() > 2000, "the wait is the 2 s window, not the 100 ms one");
+    await viaStore(env, PROMPTS[0]!);
+    const settled = await recallSettled(env, PROMPTS[0]!);
+    assert.ok(settled, "settled once recorded past the window");
+    assert.deepEqual(settled, await viaStore(env, PROMPTS[0]!));
   });
 
   test("leaves a store kept open, a test's clock, a missing store and an index of another version to the Store's path", async () => {
