@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { env, runtimeName } from "../runtime/host.ts";
 import { STAT_WORKER_URL } from "../stat-worker-url.ts";
-import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SeenFolders, seenFolder, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, getShards, readFolder, type SeenFolders, seenFolder, SHARD_SLOTS, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
 import { type RecordKind, topDirs } from "./layout.ts";
 
 // A full refresh of a large store is mostly system calls: a stat of every record file and a
@@ -86,16 +86,18 @@ function mayHoldFolders(dir: string): boolean {
 interface Thread {
   worker: Worker | null;
   /** Names posted for finished units. */
-  notes: Map<number, { temps: string[]; links: string[]; shards: string[] }>;
+  notes: Map<number, { temps: string[]; links: string[] }>;
   /** Resolves when the worker said it is done (true), or failed (false). */
   ended: Promise<boolean>;
+  /** Whether it ended (said so, failed or closed): nothing left to stop. */
+  over: boolean;
   /** Called whenever a note arrives. */
   onNote: (() => void) | null;
 }
 
 /** A thread, started; it waits for its job (a SnapshotJob message). */
 function startThread(): Thread {
-  const t: Thread = { worker: null, notes: new Map(), ended: Promise.resolve(false), onNote: null };
+  const t: Thread = { worker: null, notes: new Map(), ended: Promise.resolve(false), over: true, onNote: null };
   let worker: Worker;
   try {
     worker = new Worker(STAT_WORKER_URL);
@@ -103,20 +105,25 @@ function startThread(): Thread {
     return t;
   }
   t.worker = worker;
+  t.over = false;
   t.ended = new Promise<boolean>((resolve) => {
+    const end = (ok: boolean) => {
+      t.over = true;
+      resolve(ok);
+    };
     worker.onmessage = (e: MessageEvent<SnapshotNote>) => {
       const note = e.data;
-      if ("end" in note) resolve(true);
+      if ("end" in note) end(true);
       else {
-        t.notes.set(note.unit, { temps: note.temps, links: note.links, shards: note.shards });
+        t.notes.set(note.unit, { temps: note.temps, links: note.links });
         t.onNote?.();
       }
     };
     worker.onerror = (e) => {
       e.preventDefault(); // a thread's failure is not the process's: its folders are taken again
-      resolve(false);
+      end(false);
     };
-    worker.addEventListener("close", () => resolve(false));
+    worker.addEventListener("close", () => end(false));
   });
   // never what keeps the process alive
   (worker as Worker & { unref?: () => void }).unref?.();
@@ -184,10 +191,13 @@ function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | n
   const { paths, tops } = recordFolders(root, kinds);
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
+  const shardSlots = new SharedArrayBuffer(2 * SHARD_SLOTS * tops);
   const fault = env("MEMSYNC_STAT_WORKER_FAULT");
-  threads.forEach((t, k) => t.worker?.postMessage({ claims, results, paths, id: k + 1, ...(fault ? { fault } : {}) } satisfies SnapshotJob));
+  threads.forEach((t, k) => t.worker?.postMessage({ claims, results, shards: shardSlots, tops, paths, id: k + 1, ...(fault ? { fault } : {}) } satisfies SnapshotJob));
+  // a thread that ended closed itself; one still running (its last folder taken again here, a
+  // failure, a hang) is stopped
   const stop = () => {
-    for (const t of threads) t.worker?.terminate();
+    for (const t of threads) if (!t.over) t.worker?.terminate();
   };
   return {
     stop,
@@ -195,6 +205,7 @@ function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | n
       try {
         const counter = new Int32Array(claims);
         const shared = new Float64Array(results);
+        const slots = new Int16Array(shardSlots);
         const seen: SeenFolders = new Map();
         const shardsOf = new Map<number, string[]>(); // each top folder's shard folders, from its read
         const take = (u: number) => {
@@ -219,17 +230,16 @@ function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | n
         for (let u = 0; u < paths.length; u++) {
           if (seen.has(paths[u]!)) continue;
           const state = Atomics.load(counter, 1 + paths.length + u);
-          if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
-          else if (state === DONE_NOTED) noted.set(u, Atomics.load(counter, 1 + u));
-          else again.push(u);
+          if (state === DONE || state === DONE_NOTED) {
+            if (u < tops) shardsOf.set(u, getShards(slots, u * SHARD_SLOTS));
+            if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
+            else noted.set(u, Atomics.load(counter, 1 + u));
+          } else again.push(u);
         }
         const unnoted = await awaitNotes(threads, noted);
         for (const [u, id] of noted) {
           const note = threads[id - 1]?.notes.get(u);
-          if (note && !unnoted.has(u)) {
-            seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
-            shardsOf.set(u, note.shards);
-          }
+          if (note && !unnoted.has(u)) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
           else again.push(u);
         }
         for (const u of again) take(u);
