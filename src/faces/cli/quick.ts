@@ -119,20 +119,23 @@ function plainStatus(argv: readonly string[]): Flags | null {
 }
 
 /**
- * status's stat threads, started before its modules load and its store opens (store/parallel-snapshot.ts
- * startEarlySnapshot), before even the output's: a module loaded first is time the thread, a new JS
+ * status's stat threads, started before its modules load and its store opens, before even the
+ * output's and the snapshot's (store/stat-threads.ts, then store/parallel-snapshot.ts
+ * startEarlySnapshot gives them their job): a module loaded first is time the thread, a new JS
  * world, does not yet run in. The store folder as options.ts storeRoot finds it (a plain form's
  * --store is one string), without that module's graph (the input parsers and their schemas).
  */
 async function startStatusThreads(flags: Flags): Promise<void> {
-  const [{ storeRootOf }, { cwd, env, homeDir }, { startEarlySnapshot }] = await Promise.all([
+  const [{ storeRootOf }, { cwd, env, homeDir }, { startEarlyThreads }] = await Promise.all([
     import("../../runtime/ops-env.ts"),
     import("../../runtime/host.ts"),
-    import("../../store/parallel-snapshot.ts"),
+    import("../../store/stat-threads.ts"),
   ]);
   try {
     const store = typeof flags.store === "string" ? flags.store : undefined;
-    startEarlySnapshot(storeRootOf({ store, vars: { MEMSYNC_HOME: env("MEMSYNC_HOME") }, cwd: cwd(), home: homeDir() }));
+    const root = storeRootOf({ store, vars: { MEMSYNC_HOME: env("MEMSYNC_HOME") }, cwd: cwd(), home: homeDir() });
+    const threads = startEarlyThreads(root);
+    if (threads) (await import("../../store/parallel-snapshot.ts")).startEarlySnapshot(root, threads);
   } catch {
     // only ever a head start: status starts its threads itself, or reports what is wrong
   }
