@@ -27,23 +27,47 @@ export const FOLDER_NUMS = 12;
 
 // What the threads of parallel-snapshot.ts share (here, so that the worker's module loads no more
 // than this one).
-/** What a worker is sent: shared memory (see DONE) and the folders, by unit number. */
+/** What a worker is sent: shared memory (see DONE and SHARD_SLOTS) and the folders, by unit number. */
 export interface SnapshotJob {
   claims: SharedArrayBuffer;
   results: SharedArrayBuffer;
+  /** The top folders' shard folders (units below `tops`), SHARD_SLOTS numbers each. */
+  shards: SharedArrayBuffer;
+  tops: number;
   paths: string[];
   id: number;
   /** Fault injection for tests (MEMSYNC_STAT_WORKER_FAULT): "start", "midway", "hang". */
   fault?: string;
 }
 
-/** What a worker posts: a finished folder's temp files, links and shard folders (few folders have any), or that it is done. */
-export type SnapshotNote = { unit: number; temps: string[]; links: string[]; shards: string[] } | { end: true };
+/** What a worker posts: a finished folder's temp files and links (few folders have any), or that it is done. */
+export type SnapshotNote = { unit: number; temps: string[]; links: string[] } | { end: true };
+
+/**
+ * A top folder's shard folders in shared memory, so the usual read (shard folders, no temp file
+ * nor link) needs no message, whose delivery waits on the main thread's event loop: their count,
+ * then each one's number (its two hex digits), in listing order. 00-ff: 256 at most.
+ */
+export const SHARD_SLOTS = 257;
+
+/** Write a top folder's shard folder names (SHARD_NAME each) at `at`. */
+export function putShards(slots: Int16Array, at: number, shards: readonly string[]): void {
+  slots[at] = shards.length;
+  for (let k = 0; k < shards.length; k++) slots[at + 1 + k] = parseInt(shards[k]!, 16);
+}
+
+/** The names putShards wrote at `at`. */
+export function getShards(slots: Int16Array, at: number): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < slots[at]!; k++) out.push(slots[at + 1 + k]!.toString(16).padStart(2, "0"));
+  return out;
+}
 
 /**
  * The shared memory of one snapshot over n folders: claims[0] is the next unit to take,
  * claims[1 + u] who took unit u (a worker's id; the main thread leaves 0), claims[1 + n + u]
- * DONE or DONE_NOTED once the worker wrote unit u's numbers at results[u * FOLDER_NUMS].
+ * DONE or DONE_NOTED once the worker wrote unit u's numbers at results[u * FOLDER_NUMS] (and a
+ * top folder's shard folders at shards[u * SHARD_SLOTS]).
  */
 export const DONE = 1;
 /** Done, and its names posted before the flag was set. */

@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
-import { env, runtimeName } from "../runtime/host.ts";
-import { STAT_WORKER_URL } from "../stat-worker-url.ts";
-import { DONE, DONE_NOTED, FOLDER_NUMS, readFolder, type SeenFolders, seenFolder, type SnapshotJob, type SnapshotNote } from "./folder-snapshot.ts";
+import { env } from "../runtime/host.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, getShards, readFolder, type SeenFolders, seenFolder, SHARD_SLOTS, type SnapshotJob } from "./folder-snapshot.ts";
 import { type RecordKind, topDirs } from "./layout.ts";
+import { startEarlyThreads, startThread, type Thread, threadCount, threadsPossible } from "./stat-threads.ts";
 
 // A full refresh of a large store is mostly system calls: a stat of every record file and a
 // listing of every folder (13,900 stats and 980 listings at 10k, ~3-4 µs each however they are
@@ -27,33 +26,6 @@ export interface PendingSnapshot {
   finish(): Promise<SeenFolders>;
   /** Stop the threads (finish does; for a caller that gives up before it). */
   stop(): void;
-}
-
-function cores(): number {
-  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-}
-
-/**
- * Cores running nothing now: Linux's count of runnable threads at this instant (this one among
- * them, /proc/loadavg's fourth field), else the one-minute load average (which a benchmark's own
- * back-to-back runs keep near 1).
- */
-function idleCores(n: number): number {
-  try {
-    const running = Number(fs.readFileSync("/proc/loadavg", "utf8").split(" ")[3]?.split("/")[0]);
-    if (Number.isInteger(running) && running > 0) return n - running;
-  } catch {
-    // not Linux: the average
-  }
-  return Math.round(n - os.loadavg()[0]!);
-}
-
-/** Threads to start besides the main one: one per idle core, at most 3 (MEMSYNC_STAT_THREADS sets it). */
-function threadCount(): number {
-  const set = env("MEMSYNC_STAT_THREADS");
-  if (set !== undefined) return Math.max(0, Math.min(16, Math.floor(Number(set)) || 0));
-  const n = cores();
-  return Math.max(0, Math.min(3, n - 1, idleCores(n)));
 }
 
 const SHARD_NAMES = Array.from({ length: 256 }, (_, k) => k.toString(16).padStart(2, "0"));
@@ -83,46 +55,6 @@ function mayHoldFolders(dir: string): boolean {
   }
 }
 
-interface Thread {
-  worker: Worker | null;
-  /** Names posted for finished units. */
-  notes: Map<number, { temps: string[]; links: string[]; shards: string[] }>;
-  /** Resolves when the worker said it is done (true), or failed (false). */
-  ended: Promise<boolean>;
-  /** Called whenever a note arrives. */
-  onNote: (() => void) | null;
-}
-
-/** A thread, started; it waits for its job (a SnapshotJob message). */
-function startThread(): Thread {
-  const t: Thread = { worker: null, notes: new Map(), ended: Promise.resolve(false), onNote: null };
-  let worker: Worker;
-  try {
-    worker = new Worker(STAT_WORKER_URL);
-  } catch {
-    return t;
-  }
-  t.worker = worker;
-  t.ended = new Promise<boolean>((resolve) => {
-    worker.onmessage = (e: MessageEvent<SnapshotNote>) => {
-      const note = e.data;
-      if ("end" in note) resolve(true);
-      else {
-        t.notes.set(note.unit, { temps: note.temps, links: note.links, shards: note.shards });
-        t.onNote?.();
-      }
-    };
-    worker.onerror = (e) => {
-      e.preventDefault(); // a thread's failure is not the process's: its folders are taken again
-      resolve(false);
-    };
-    worker.addEventListener("close", () => resolve(false));
-  });
-  // never what keeps the process alive
-  (worker as Worker & { unref?: () => void }).unref?.();
-  return t;
-}
-
 /** Wait until every unit in `want` (unit -> thread id) has its note, or the time is up; the units still without. */
 async function awaitNotes(threads: Thread[], want: Map<number, number>): Promise<Set<number>> {
   const missing = () => new Set([...want].filter(([u, id]) => !threads[id - 1]?.notes.has(u)).map(([u]) => u));
@@ -144,20 +76,19 @@ let early: { root: string; pending: PendingSnapshot } | null = null;
 /**
  * Start the threads for status before anything else (the command line's quick path, before the
  * command's modules load and the store opens: the thread's own start-up, a new JS world, then
- * overlaps them): for a store whose memories folder holds shard folders, the sign of a large one
- * that one stat gives while the index, which counts the files, is not open yet. startSnapshot
- * takes them for the same store, or stops them (a small store, another root). Their stats are
- * older than anything status reads of the index, as they are when started later.
+ * overlaps them), or give their job to those it made already (stat-threads.ts startEarlyThreads:
+ * for a store whose memories folder holds shard folders). startSnapshot takes them for the same
+ * store, or stops them (a small store, another root). Their stats are older than anything status
+ * reads of the index, as they are when started later.
  */
-export function startEarlySnapshot(root: string): void {
-  if (early || runtimeName !== "bun" || typeof SharedArrayBuffer === "undefined") return;
-  try {
-    const memories = fs.statSync(`${root}/${topDirs("memory")[0]}`, { throwIfNoEntry: false });
-    if (!memories || memories.nlink <= 2) return;
-  } catch {
-    return; // unreadable: status meets it itself
+export function startEarlySnapshot(root: string, made?: Thread[] | null): void {
+  if (early) {
+    for (const t of made ?? []) t.worker?.terminate();
+    return;
   }
-  const pending = launch(root, KINDS);
+  const threads = made === undefined ? startEarlyThreads(root) : made;
+  if (!threads?.length) return;
+  const pending = launch(root, KINDS, threads);
   if (pending) early = { root, pending };
 }
 
@@ -172,22 +103,23 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
   early = null;
   if (taken && taken.root === root && kinds === KINDS && files >= min) return taken.pending;
   taken?.pending.stop();
-  if (runtimeName !== "bun" || files < min || typeof SharedArrayBuffer === "undefined") return null;
-  return launch(root, kinds);
+  if (!threadsPossible() || files < min) return null;
+  const n = threadCount();
+  return n < 1 ? null : launch(root, kinds, Array.from({ length: n }, () => startThread()));
 }
 
-/** The threads, started and given the folders; null when no core is idle. */
-function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | null {
-  const n = threadCount();
-  if (n < 1) return null;
-  const threads = Array.from({ length: n }, () => startThread());
+/** The threads, given the folders. */
+function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): PendingSnapshot {
   const { paths, tops } = recordFolders(root, kinds);
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
+  const shardSlots = new SharedArrayBuffer(2 * SHARD_SLOTS * tops);
   const fault = env("MEMSYNC_STAT_WORKER_FAULT");
-  threads.forEach((t, k) => t.worker?.postMessage({ claims, results, paths, id: k + 1, ...(fault ? { fault } : {}) } satisfies SnapshotJob));
+  threads.forEach((t, k) => t.worker?.postMessage({ claims, results, shards: shardSlots, tops, paths, id: k + 1, ...(fault ? { fault } : {}) } satisfies SnapshotJob));
+  // a thread that ended closed itself; one still running (its last folder taken again here, a
+  // failure, a hang) is stopped
   const stop = () => {
-    for (const t of threads) t.worker?.terminate();
+    for (const t of threads) if (!t.over) t.worker?.terminate();
   };
   return {
     stop,
@@ -195,6 +127,7 @@ function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | n
       try {
         const counter = new Int32Array(claims);
         const shared = new Float64Array(results);
+        const slots = new Int16Array(shardSlots);
         const seen: SeenFolders = new Map();
         const shardsOf = new Map<number, string[]>(); // each top folder's shard folders, from its read
         const take = (u: number) => {
@@ -219,17 +152,16 @@ function launch(root: string, kinds: readonly RecordKind[]): PendingSnapshot | n
         for (let u = 0; u < paths.length; u++) {
           if (seen.has(paths[u]!)) continue;
           const state = Atomics.load(counter, 1 + paths.length + u);
-          if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
-          else if (state === DONE_NOTED) noted.set(u, Atomics.load(counter, 1 + u));
-          else again.push(u);
+          if (state === DONE || state === DONE_NOTED) {
+            if (u < tops) shardsOf.set(u, getShards(slots, u * SHARD_SLOTS));
+            if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
+            else noted.set(u, Atomics.load(counter, 1 + u));
+          } else again.push(u);
         }
         const unnoted = await awaitNotes(threads, noted);
         for (const [u, id] of noted) {
           const note = threads[id - 1]?.notes.get(u);
-          if (note && !unnoted.has(u)) {
-            seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
-            shardsOf.set(u, note.shards);
-          }
+          if (note && !unnoted.has(u)) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
           else again.push(u);
         }
         for (const u of again) take(u);

@@ -20,7 +20,8 @@ export function quickRoute(argv: readonly string[]): Run | null {
   const save = plainSave(argv);
   if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
   const status = plainStatus(argv);
-  return status && (() => answer(status, async () => (await startStatusThreads(status), (await import("./commands/admin.ts")).status(status))));
+  // the threads first, then the output's and the command's modules (they load while the threads start)
+  return status && (async () => (await startStatusThreads(status), answer(status, async () => (await import("./commands/admin.ts")).status(status))));
 }
 
 /**
@@ -117,11 +118,24 @@ function plainStatus(argv: readonly string[]): Flags | null {
   return p && p.command === "status" && p.words.length === 0 ? p.flags : null;
 }
 
-/** status's stat threads, started before its modules load and its store opens (store/parallel-snapshot.ts startEarlySnapshot). */
+/**
+ * status's stat threads, started before its modules load and its store opens, before even the
+ * output's and the snapshot's (store/stat-threads.ts, then store/parallel-snapshot.ts
+ * startEarlySnapshot gives them their job): a module loaded first is time the thread, a new JS
+ * world, does not yet run in. The store folder as options.ts storeRoot finds it (a plain form's
+ * --store is one string), without that module's graph (the input parsers and their schemas).
+ */
 async function startStatusThreads(flags: Flags): Promise<void> {
-  const [{ storeRoot }, { startEarlySnapshot }] = await Promise.all([import("./options.ts"), import("../../store/parallel-snapshot.ts")]);
+  const [{ storeRootOf }, { cwd, env, homeDir }, { startEarlyThreads }] = await Promise.all([
+    import("../../runtime/ops-env.ts"),
+    import("../../runtime/host.ts"),
+    import("../../store/stat-threads.ts"),
+  ]);
   try {
-    startEarlySnapshot(storeRoot(flags));
+    const store = typeof flags.store === "string" ? flags.store : undefined;
+    const root = storeRootOf({ store, vars: { MEMSYNC_HOME: env("MEMSYNC_HOME") }, cwd: cwd(), home: homeDir() });
+    const threads = startEarlyThreads(root);
+    if (threads) (await import("../../store/parallel-snapshot.ts")).startEarlySnapshot(root, threads);
   } catch {
     // only ever a head start: status starts its threads itself, or reports what is wrong
   }
