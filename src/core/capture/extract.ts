@@ -709,10 +709,12 @@ export function readSentence(sentence: string): Reading {
   // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
   const cleft = CLEFT.exec(s);
   if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+    // "What I want is every endpoint to return problem+json errors": a wish, not trouble
+    const wish = /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]);
     const inner = readSentence(s.slice(cleft[0].length));
-    if (inner.kind === "capture") return inner;
+    if (inner.kind === "capture") return wish && inner.draft.type === "problem" ? { kind: "capture", draft: { ...inner.draft, type: "preference" } } : inner;
     const d = statementDraft(s, boosted);
-    if (d) return { kind: "capture", draft: /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]) ? { ...d, type: "preference" } : d };
+    if (d) return { kind: "capture", draft: wish ? { ...d, type: "preference" } : d };
   }
   // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
   // of where a thing is kept or what was settled, the answer after its colon

@@ -79,6 +79,14 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
     strong: true,
   },
+  // "let's migrate Webpack to Vite", "we'll switch the admin app to Vite": the target named after "to"
+  {
+    type: "decision",
+    re: /\b(?:let(?:'s| us)|(?:we|i)(?:'ll| will|'re going to| are going to))\s+(?:now\s+|just\s+)?(?:switch|migrate|move|port)\s+(?!(?:on|back|over|forward|ahead|away|off|from)\b)(?:[\w.-]+\s+){1,4}?(?:over\s+)?to\s+(?!v?\d)/i,
+    words: ["switch", "migrat", "move", "port"], base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
   { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, words: ["replac"], base: 0.65, altGroup: 1, needsEntity: true },
   // "we swapped ESLint and Prettier for Biome"
   { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, words: ["swap"], base: 0.65, altGroup: 1, needsEntity: true, strong: true },
@@ -412,6 +420,6 @@ export const RULE_START = /^(?:always|never|don't|do not|avoid|prefer|use|stop u
  * wh-clause of the team's or the user's own choice or need, as the subject of a statement.
  */
 export const CLEFT =
-  /^what\s+(?:i|we|the team)\s+(?:really\s+|finally\s+|eventually\s+|always\s+)?(?:ended up (?:doing|with|using|going with|choosing|picking)|settled (?:on|into|for)|decided(?: on)?|chose|picked|agreed(?: on)?|went with|landed on|use|do|run|need|want|prefer|like|expect|care about|committed to)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if)\b)(?=\S)/i;
+  /^how\s+(?:we|the team)\s+(?:always\s+|now\s+)?[\w'-]+(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?=(?:with|through|by|via|using)\b)|^what\s+(?:i|we|the team)\s+(?:really\s+|finally\s+|eventually\s+|always\s+)?(?:ended up (?:doing|with|using|going with|choosing|picking)|settled (?:on|into|for)|decided(?: on)?|chose|picked|agreed(?: on)?|went with|landed on|use|do|run|need|want|prefer|like|expect|care about|committed to)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if)\b)(?=\S)/i;
 export const WH_SUBJECT =
   /^(?:what|why|how|which|who|where|when)\s+(?:[\w'-]+\s+){1,7}?(?:(?:is|was|are)\s+(?:settled|decided|final|agreed|simple|clear|that|this)\b\s*:?\s*|(?:is|was)\s+(?=(?:that|to)\b))|^(?:what|why|how|which)\s+[^:?]{3,80}?:\s+(?=\S)/i;
