@@ -79,14 +79,6 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
     strong: true,
   },
-  // "let's migrate Webpack to Vite", "we'll switch the admin app to Vite": the target named after "to"
-  {
-    type: "decision",
-    re: /\b(?:let(?:'s| us)|(?:we|i)(?:'ll| will|'re going to| are going to))\s+(?:now\s+|just\s+)?(?:switch|migrate|move|port)\s+(?!(?:on|back|over|forward|ahead|away|off|from)\b)(?:[\w.-]+\s+){1,4}?(?:over\s+)?to\s+(?!v?\d)/i,
-    words: ["switch", "migrat", "move", "port"], base: 0.65,
-    needsEntity: true,
-    strong: true,
-  },
   { type: "decision", re: /\breplac(?:e|ed|ing)\s+([^,;]{1,80}?)\s+with\s+/i, words: ["replac"], base: 0.65, altGroup: 1, needsEntity: true },
   // "we swapped ESLint and Prettier for Biome"
   { type: "decision", re: /\b(?:we|i|they|team)\s+(?:have\s+|'ve\s+|just\s+)?swap(?:ped|ping)?\s+([^,;]{1,80}?)\s+(?:for|with)\s+/i, words: ["swap"], base: 0.65, altGroup: 1, needsEntity: true, strong: true },
@@ -184,6 +176,14 @@ export const DECISION_TRIGGERS: Trigger[] = [
   { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, words: ["should"], base: 0.55, needsEntity: true },
   // imperative "Use X for Y" as a statement of a rule (the sentence has to name something known)
   { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, words: ["use"], base: 0.6, needsEntity: true, rule: true },
+  // "let's migrate Webpack to Vite", "we'll switch the admin app to Vite": the target named after "to"
+  {
+    type: "decision",
+    re: /\b(?:let(?:'s| us)|(?:we|i)(?:'ll| will|'re going to| are going to))\s+(?:now\s+|just\s+)?(?:switch|migrate|move|port)\s+(?!(?:on|back|over|forward|ahead|away|off|from)\b)(?:[\w.-]+\s+){1,4}?(?:over\s+)?to\s+(?!v?\d)/i,
+    words: ["switch", "migrat", "move", "port"], base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
 ];
 
 export const PREFERENCE_TRIGGERS: Trigger[] = [
@@ -373,7 +373,7 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up|agreed)|have not (?:decided|made up|agreed)|hasn't agreed|has not agreed|nothing(?:'s| is) agreed|no agreement|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
@@ -387,7 +387,7 @@ export const REPORTED_WORDS: readonly string[] = ["say", "said", "think", "argu"
 // "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably
 export const UNDECIDED_WORDS: readonly string[] = [
   "still", "decid", "made up", "sure", "convinced", "sold", "see", "tbd", "settled", "forth", "fence", "torn", "call", "choose", "pick", "evaluate", "assess",
-  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should",
+  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should", "agree",
 ];
 const holdsOne = (s: string, words: readonly string[]) => {
   const lower = s.toLowerCase();
