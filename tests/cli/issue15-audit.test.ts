@@ -96,6 +96,12 @@ describe("issue 15 audit: capture's miss classes are stored, with the right type
   test("a decision whose reason names a flaw of the other option is a decision, not a problem", () => {
     storedAs("We picked Postgres over MongoDB because Mongo's transactions were flaky under load.", "decision", /Postgres/);
     storedAs("We're going with SQS because RabbitMQ kept losing messages during failovers.", "decision", /SQS/);
+    // a practice and the trouble it keeps away: the practice, a decision
+    storedAs("We pin every GitHub Action to a commit SHA so a retagged action can't change our builds.", "decision", /^We pin every GitHub Action to a commit SHA$/);
+    storedAs("We run migrations in a separate job so a failed migration doesn't take the app down.", "decision", /separate job$/);
+    // trouble that came anyway, or came of what was done, is still a problem
+    storedAs("We restart the worker every night so it doesn't leak memory, but it still crashes at noon.", "problem");
+    storedAs("We deployed on Friday so the checkout kept crashing all weekend.", "problem");
   });
 });
 
@@ -113,6 +119,8 @@ describe("issue 15 audit: capture's false stores stay out", () => {
       "npm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nnpm ERR! build failed",
       "The Go style guide says never use init functions, but I haven't decided yet.",
       "Kent says never mock the database, but I'm not sure we should follow that.",
+      "The article says always use UUIDv7 for keys, though we haven't agreed on anything.",
+      "Some people on the team prefer Tailwind, but nothing is decided.",
       "Let's move on to the next ticket.",
     ];
     for (const text of none) assert.deepEqual(captures(text), [], text);

@@ -140,6 +140,13 @@ const HABIT_DONE =
   /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?<verb>are\s+(?:always\s+)?[a-z]{3,}(?<!need|feed|speed|seed)ed\s+(?:from|on|in|with|as|after|by|into|under|per|only)\s+)/i;
 
 /** Whether a sentence states how a kind of thing is done here (HABIT), whatever else it holds. */
+/** The practice of a sentence whose trouble (at `at`) is what the practice keeps away, or null. */
+export function troubleKeptAway(s: string, at: number): string | null {
+  const guard = GUARDED_PRACTICE.exec(s);
+  // "..., but it still crashes at noon": trouble the practice did not keep away
+  return guard && at >= guard[1]!.length && !/\b(?:but|yet|still|anyway)\b/i.test(s.slice(guard[0].length)) ? guard[1]! : null;
+}
+
 export function isHousePractice(s: string): boolean {
   const m = HABIT.exec(s) ?? HABIT_DONE.exec(s);
   return m !== null && !troubleInPredicate(s, m);
@@ -527,6 +534,14 @@ export function mayHoldCue(s: string): boolean {
 }
 
 /**
+ * "We pin X so a retagged action can't change our builds", "We run migrations in their own job so
+ * a failed one doesn't take the app down": a present practice of ours (group 1), then what it keeps
+ * from happening, said with a negation
+ */
+const GUARDED_PRACTICE =
+  /^((?:we|our team|the team)\s+(?:always\s+|now\s+|deliberately\s+)?(?!(?:were|was|had|got|did|went|ran|forgot|broke|left|lost|saw|tried|found)\b)[a-z]+(?<!ed)\b[^;:]{3,140}?)\s*,?\s+(?:so(?:\s+that)?|to (?:avoid|prevent|stop|make sure)|in case)\s+(?=[^;]*\b(?:can't|cannot|won't|doesn't|does not|don't|do not|never|no longer|not|avoid|prevent|stop)\b)/i;
+
+/**
  * Read a sentence by its cue words: what it states, or null. `s` is one sentence that the trigger
  * phrases found nothing in, already past the question and request guards.
  */
@@ -598,6 +613,10 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const words = (s.match(CONTENT_WORD) ?? []).length;
   const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && (devTalk(s) || namedAfter(s, 1));
   if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
+    // "We pin every action to a SHA so a retagged action can't break our builds": the trouble is
+    // what the practice keeps away, the practice is the decision
+    const practice = troubleKeptAway(s, trouble.index);
+    if (practice) return { type: "decision", what: practice, base: 0.6, signal: "practice against trouble", against: false };
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }
   return null;

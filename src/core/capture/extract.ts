@@ -37,7 +37,7 @@ import {
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
-import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
@@ -382,6 +382,8 @@ function within(m: Mention, spans: readonly Span[]): boolean {
 /** Read one candidate trigger: the draft of a memory, or why it does not hold. */
 function readTrigger(s: string, found: Found, from: number): Draft | string {
   const t = found.trigger;
+  // "we run migrations in their own job so a failed one doesn't take the app down": the cue reading's practice
+  if (t.type === "problem" && troubleKeptAway(s, found.start)) return "trouble a practice keeps away";
   // what comes before the trigger: a reason, a problem, or words that undo it
   let prefix = s.slice(from, found.start);
   const leadingWhys: string[] = [];
