@@ -153,6 +153,13 @@ describe("issue 15 audit: the assistant's decisions", () => {
     assert.equal(kept.length, 1);
     assert.equal(kept[0]!.type, "decision");
     assert.match(kept[0]!.content, /Valkey/);
+    // a policy the assistant states ("Going forward, ..."), accepted; its suggestion beside it never
+    hook(store, "Stop", { cwd: repo, last_assistant_message: "Going forward, all timestamps are stored in UTC. You might also want a lint rule for naive dates." });
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "ok" });
+    const after = list(store);
+    assert.equal(after.length, 2, JSON.stringify(after.map((m) => m.content)));
+    assert.ok(after.some((m) => /timestamps are stored in UTC/.test(m.content) && m.type === "decision"));
+    assert.doesNotMatch(JSON.stringify(after), /lint rule/);
     // the subagent then starts with the project's decisions
     const sub = hook(store, "SubagentStart", { cwd: repo, agent_type: "Explore" });
     assert.match(sub.ctx!, /\[Decision\][^\n]*Valkey/);
