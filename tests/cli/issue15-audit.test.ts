@@ -183,6 +183,27 @@ describe("issue 15 audit: recall's floor, aliases, superseded and near-duplicate
     assert.match(recall("is 2FA required for admins?")[0]?.content ?? "", /Multi-factor/);
   });
 
+  test("a captured decision that names what it replaces in other words ('rather than', 'no more', 'swapped') supersedes the older", () => {
+    const store = newStore();
+    const cwd = tempDir();
+    const now = Math.floor(Date.now() / 1000);
+    const [redux, moment, lint] = saveMany(store, [
+      { content: "Client state lives in Redux with redux-thunk.", type: "decision", project: null, created_at: now - 200 * 86_400 },
+      { content: "Dates are formatted with Moment.js everywhere.", type: "decision", project: null, created_at: now - 200 * 86_400 },
+      { content: "ESLint checks every package on CI.", type: "decision", project: null, created_at: now - 200 * 86_400 },
+    ]);
+    for (const [text, older] of [
+      ["Rather than Redux we now use Zustand for client state.", redux],
+      ["No more Moment.js: we use date-fns for dates.", moment],
+      ["We swapped ESLint and Prettier for Biome on CI.", lint],
+    ] as const) {
+      const cap = memsyncJson(["--store", store, "capture", "--global", text], { cwd });
+      const created = cap.stored.find((x: { action: string }) => x.action === "created").memory.id;
+      const got = memsyncJson(["--store", store, "open", created]).found[0];
+      assert.deepEqual(got.outgoing.map((r: { to_memory_id: string; relation_type: string }) => [r.to_memory_id, r.relation_type]), [[older, "supersedes"]], text);
+    }
+  });
+
   test("consolidate --link makes `supersedes` from the newer to the older of a cluster; recall shows the newer first, the older marked", () => {
     const store = newStore();
     const now = Math.floor(Date.now() / 1000);
