@@ -246,11 +246,16 @@ describe("issue 15 audit: UserPromptSubmit and the MEMORY.md tier", () => {
     save({ content: "Prefer small PRs", type: "preference", project: "github.com/acme/atlas", confidence: 0.65, decision: { what: "small PRs under 300 lines", why: null } });
     save({ content: "Maybe avoid ORMs", type: "preference", scope: "global", confidence: 0.5, decision: { what: "avoid ORMs everywhere", why: null } });
     save({ content: "Always write ADRs", type: "preference", scope: "global", confidence: 0.8, decision: { what: "write an ADR for each architecture change", why: null } });
+    // a global best practice (a pattern) is one of the user's global rules; a project's pattern is not
+    save({ content: "Feature flags around every risky migration worked well", type: "pattern", scope: "global", confidence: 0.9 });
+    save({ content: "Pairing on incident reviews", type: "pattern", project: "github.com/acme/atlas", confidence: 0.9 });
     hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Valkey for sessions because Redis licensing changed" }, env);
     const text = fs.readFileSync(file, "utf8");
     assert.match(text, /\[Decision\] Valkey for sessions/);
     assert.match(text, /\[Global rule\] write an ADR/);
     assert.doesNotMatch(text, /small PRs|avoid ORMs/, "confidence below 0.7 stays out");
+    assert.match(text, /\[Global pattern\] Feature flags around every risky migration/);
+    assert.doesNotMatch(text, /Pairing on incident reviews/);
     fs.utimesSync(file, new Date(0), new Date(0));
     hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided to use Valkey for sessions because Redis licensing changed" }, env);
     assert.equal(fs.statSync(file).mtimeMs, 0, "the same section: the file is not rewritten");
@@ -258,7 +263,8 @@ describe("issue 15 audit: UserPromptSubmit and the MEMORY.md tier", () => {
     assert.match(fs.readFileSync(file, "utf8"), /\[Preference\] early returns/);
     const start = hook(store, "SessionStart", { cwd: repo, source: "startup" }, env).ctx!;
     assert.match(start, /\n- \[Decision\] Valkey for sessions[^\n]*\{[^}]*valkey[^}]*\}/);
-    assert.match(start, /\n## Global Best Practices\n- \[Global rule\] write an ADR/);
+    // the most confident global first
+    assert.match(start, /\n## Global Best Practices\n- \[Global pattern\] Feature flags[^\n]*\n- \[Global rule\] write an ADR/);
     assert.ok(start.length <= 3_000);
   });
 });
