@@ -236,6 +236,24 @@ describe("issue 15 audit: UserPromptSubmit and the MEMORY.md tier", () => {
     assert.ok(list(store).some((m) => /Temporal/.test(m.content)), "the prompt's own decision is stored");
   });
 
+  test("the hook's injection folds near-duplicates and puts the newer of a replaced pair first, the older marked", () => {
+    const store = newStore();
+    const repo = project();
+    const now = Math.floor(Date.now() / 1000);
+    const p = "github.com/acme/atlas";
+    const [old, , , fresh] = saveMany(store, [
+      { content: "Background jobs run on Sidekiq with a Ruby worker service.", type: "decision", project: p, created_at: now - 300 * 86_400, use_count: 30 },
+      { content: "Never share one Redis client between the web and the worker processes", type: "decision", project: p, created_at: now - 86_400, use_count: 5 },
+      { content: "never share ONE redis client between the web and the worker processes!", type: "decision", project: p, created_at: now - 2 * 86_400 },
+      { content: "Background jobs moved from Sidekiq to BullMQ on Redis.", type: "decision", project: p, created_at: now - 86_400 },
+    ]);
+    const ctx = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "add a background job for the redis worker cleanup" }).ctx!;
+    assert.equal((ctx.match(/share one redis client/gi) ?? []).length, 1, ctx);
+    assert.match(ctx, /\+1 similar\]/);
+    assert.ok(ctx.indexOf("BullMQ") < ctx.indexOf("Ruby worker"), ctx);
+    assert.match(ctx, new RegExp(`${old!.slice(-8)} superseded by ${fresh!.slice(-8)}\\]`));
+  });
+
   test("MEMORY.md: confident preferences and global rules in, unconfident ones out; a reinforced decision rewrites nothing", () => {
     const home = tempDir();
     const store = newStore();
