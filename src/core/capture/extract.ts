@@ -728,8 +728,14 @@ export function readSentence(sentence: string): Reading {
   // "Which means all new tables get a tenant_id column": what follows the link is the statement
   const link = LINK_LEAD.exec(s);
   if (link) {
-    const r = readSentence(s.slice(link[0].length));
+    const rest = s.slice(link[0].length);
+    const r = readSentence(rest);
     if (r.kind === "capture") return r;
+    // "Which is why we pin every GitHub Action to a commit SHA": what we do, for the reason said before
+    if (/\bwhy\b/i.test(link[0]) && /^(?:we|the team)\s+(?:always\s+|now\s+)?(?!(?:were|was|had|got|did|went|ran|can|could|should|might|may|need|needed|have|want|wanted)\b)[a-z]+(?<!ed)\s+\S/i.test(rest) && !undecided(rest) && !HYPOTHETICAL.test(rest) && (devTalk(rest) || findMentions(rest).some((m) => m.kind !== "term"))) {
+      const d = statementDraft(rest, boosted);
+      if (d) return { kind: "capture", draft: { ...d, type: "decision" } };
+    }
   }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;
