@@ -60,6 +60,8 @@ describe("issue 15 audit: capture's miss classes are stored, with the right type
     storedAs("No more moment.js: we use date-fns everywhere.", "decision", /date-fns/);
     assert.equal(captures("Never log request bodies in the gateway.").length, 1);
     storedAs("Remember that staging deploys need the VPN on.", "decision", /VPN/);
+    storedAs("Quick note: we ended up using Playwright for e2e.", "decision", /^Playwright for e2e$/);
+    assert.match(captures("We'll never store card numbers, Stripe holds them.")[0]?.decision?.what ?? "", /^never store card numbers/);
   });
 
   test("a decision buried in a longer message: the sentence that holds it", () => {
@@ -75,6 +77,8 @@ describe("issue 15 audit: capture's miss classes are stored, with the right type
     storedAs("The nightly export was slow because it loaded every row into memory; streaming with a cursor of 500 rows fixed it.", "solution", /cursor of 500 rows/);
     storedAs("Builds failed on CI because NODE_OPTIONS capped the heap at 512 MB; raising it to 4096 fixed it.", "solution", /4096/);
     storedAs("Fixed the flaky login test by waiting for the redirect before asserting.", "solution", /waiting for the redirect/);
+    // "we never closed the streams" is the cause, said of the past: no rule
+    storedAs("Memory kept climbing since we never closed the S3 streams; closing them in finally sorted it out.", "solution", /closing them in finally/);
   });
 
   test("statements that open with a question's word are not questions", () => {

@@ -184,6 +184,8 @@ export const DECISION_TRIGGERS: Trigger[] = [
     needsEntity: true,
     strong: true,
   },
+  // "we ended up using Playwright for e2e", "we ended up with a monorepo"
+  { type: "decision", re: /\b(?:i|we|the team)(?:'ve| have)?\s+(?:finally\s+|eventually\s+)?ended\s+up\s+(?:using|with|going with|choosing|picking|adopting|on)\s+/i, words: ["ended"], base: 0.7, needsEntity: true, strong: true },
 ];
 
 export const PREFERENCE_TRIGGERS: Trigger[] = [
@@ -218,7 +220,8 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   },
   {
     type: "preference",
-    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)/i,
+    // "we'll never store card numbers" is the same rule; "since we never closed the streams" is a past fact, no rule
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please|we'll|we\s+will)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)(?!(?!(?:embed|need|feed|seed|speed|proceed|exceed|succeed)\b)[a-z]+ed\b)/i,
     words: ["never"], base: 0.7,
     against: true,
     keepTrigger: true,
