@@ -710,7 +710,9 @@ export function readSentence(sentence: string): Reading {
   }
   // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
   const cleft = CLEFT.exec(s);
-  if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+  // "Which database we use is ClickHouse": the answer is a thing named, not a verdict ("... is slow")
+  const named = (t: string) => findMentions(t).some((m) => m.kind !== "term");
+  if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (/^which\b/i.test(cleft[0]) ? named(s.slice(cleft[0].length)) : devTalk(s) || named(s))) {
     // "What I want is every endpoint to return problem+json errors": a wish, not trouble
     const wish = /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]);
     const inner = readSentence(s.slice(cleft[0].length));
