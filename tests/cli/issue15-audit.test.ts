@@ -58,6 +58,9 @@ describe("issue 15 audit: capture's miss classes are stored, with the right type
     // "we won't use X" is a decision, not a preference
     storedAs("We won't use Lerna in this monorepo.", "decision", /Lerna/);
     storedAs("No more moment.js: we use date-fns everywhere.", "decision", /date-fns/);
+    storedAs("No force pushes to main.", "decision", /force pushes to main/);
+    storedAs("No deploys to production on Fridays.", "decision", /Fridays/);
+    for (const t of ["No need to push to main yet.", "No way to deploy to prod today."]) assert.deepEqual(captures(t), [], t);
     assert.equal(captures("Never log request bodies in the gateway.").length, 1);
     storedAs("Remember that staging deploys need the VPN on.", "decision", /VPN/);
     storedAs("Quick note: we ended up using Playwright for e2e.", "decision", /^Playwright for e2e$/);
