@@ -519,7 +519,7 @@ export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) =
  * "instead of X", "dropped X", "from X to Y". X is the words after it up to the first small word.
  */
 export const REPLACES =
-  /\b(?:(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|went|chang(?:ed|ing)|port(?:ed|ing)|upgrad(?:ed|ing)) (?:away )?(?:from|off)|replac(?:e|es|ed|ing)|instead of|in place of|dropp(?:ed|ing)|no longer (?:use|uses|using|run|runs on)|from(?= \S+(?: \S+)? to\b))\s+(?:(?:the|our|a|an) )?([^,;:!?()]{1,80})/giu;
+  /\b(?:(?:switch(?:ed|ing)?|mov(?:ed|ing)|migrat(?:ed|ing)|went|chang(?:ed|ing)|port(?:ed|ing)|upgrad(?:ed|ing)) (?:away )?(?:from|off)|replac(?:e|es|ed|ing)|instead of|in place of|rather than|no more|swap(?:s|ped|ping)?|dropp(?:ed|ing)|no longer (?:use|uses|using|run|runs on)|from(?= \S+(?: \S+)? to\b))\s+(?:(?:the|our|a|an) )?([^,;:!?()]{1,80})/giu;
 /** Kinds of memory that state how things are (a problem does not replace a decision). */
 const STATEMENTS = new Set(["decision", "fact", "preference", "pattern"]);
 
@@ -536,7 +536,7 @@ export interface Statement {
  * pattern, tests/core/replaces-hints.test.ts): a text holding none is not searched. A cold hook
  * ran the pattern on every candidate's text, most of which replace nothing.
  */
-export const REPLACES_HINTS: readonly string[] = ["from", "off", "replac", "instead of", "in place of", "dropp", "no longer"];
+export const REPLACES_HINTS: readonly string[] = ["from", "off", "replac", "instead of", "in place of", "rather than", "no more", "swap", "dropp", "no longer"];
 
 /** Whether a text may hold a match of REPLACES: one of its hints, or a long s (ſ), which the pattern's /iu folds to "s". */
 export function mayReplace(content: string): boolean {

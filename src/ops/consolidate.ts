@@ -6,6 +6,8 @@ import { messages } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { newId } from "../core/new-id.ts";
 import { createRelation } from "../core/records.ts";
+import { memoryTerms } from "../core/recall-concepts.ts";
+import { supersededAmong } from "../core/recall-rank.ts";
 import { collectGarbage } from "../runtime/host.ts";
 import type { Store, StoreTx } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
@@ -242,6 +244,15 @@ function linkOne(tx: StoreTx, cluster: Cluster, members: Memory[]): AppliedClust
       tx.putRelation(r);
       created.push(r.id);
     }
+  }
+  // a newer member that replaces an older one (names what it changes, or says the same up to a
+  // number) is related `supersedes` too, so recall shows it first and marks the older
+  const replaced = supersededAmong(members.map((m) => ({ id: m.id, type: m.type, created_at: m.created_at, content: m.content, terms: memoryTerms(m.content, m.entities) })));
+  for (const [older, newer] of replaced) {
+    if (tx.findRelation(newer, older, "supersedes")) continue;
+    const r = createRelation({ from: newer, to: older, type: "supersedes", metadata: { cluster_id: cluster.id } }, newId(), tx.now);
+    tx.putRelation(r);
+    created.push(r.id);
   }
   return { cluster: cluster.id, cohesion: cluster.cohesion, sources: cluster.members, relations_created: created, relations_moved: [], relations_removed: [] };
 }

@@ -32,12 +32,15 @@ export interface MemoryMdOutcome {
   text: string;
 }
 
-/** The types MEMORY.md carries. */
+/** The types MEMORY.md carries of a project. */
 export const MEMORY_MD_TYPES = ["decision", "preference"] as const;
+/** Of the user's global rules, also their best practices (patterns), as a session's start shows them. */
+const GLOBAL_MD_TYPES = ["decision", "preference", "pattern"] as const;
 
 /** Whether a memory has a line in a project's section: so a capture that stores none leaves the file alone. */
-export function belongsInMemoryMd(m: Pick<Memory, "type" | "confidence" | "status">): boolean {
-  return (MEMORY_MD_TYPES as readonly string[]).includes(m.type) && (m.confidence ?? 0) >= MIN_CONFIDENCE && (m.status === "active" || m.status === "promoted");
+export function belongsInMemoryMd(m: Pick<Memory, "type" | "confidence" | "status" | "scope">): boolean {
+  const types: readonly string[] = m.scope === "global" ? GLOBAL_MD_TYPES : MEMORY_MD_TYPES;
+  return types.includes(m.type) && (m.confidence ?? 0) >= MIN_CONFIDENCE && (m.status === "active" || m.status === "promoted");
 }
 
 function lineOf(m: Memory, project: string): DecisionLine {
@@ -48,7 +51,7 @@ function lineOf(m: Memory, project: string): DecisionLine {
 export async function exportMemoryMd(store: Store, opts: MemoryMdOptions): Promise<MemoryMdOutcome> {
   const file = opts.file ?? memoryMdPath(projectRoot(opts.cwd, opts.claude), opts.claude);
   // the project's own, and the user's global rules (scope global, no project)
-  const { memories } = await store.list({ types: MEMORY_MD_TYPES, projectOrNone: opts.project, statuses: ["active", "promoted"] }, null);
+  const { memories } = await store.list({ types: GLOBAL_MD_TYPES, projectOrNone: opts.project, statuses: ["active", "promoted"] }, null);
   const decisions = memories
     .filter((m) => belongsInMemoryMd(m) && (m.project === opts.project || m.scope === "global"))
     .map((m) => lineOf(m, opts.project));

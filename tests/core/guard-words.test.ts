@@ -24,6 +24,7 @@ const CASES: [string, RegExp, readonly string[], number, [string, string][]][] =
     ["some day", "some day we will fix it"],
     ["these days", "one of these days we will fix it"],
     ["should", "we should talk"],
+    ["agree", "though we haven't agreed on anything"],
   ]],
   ["DISTANT", DISTANT, DISTANT_WORDS, 20, [
     ["reportedly", "reportedly they use redis"],

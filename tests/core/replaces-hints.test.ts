@@ -19,6 +19,9 @@ testHints({
     ["replac", "this replaces sidekiq"],
     ["instead of", "use bullmq instead of sidekiq"],
     ["in place of", "bullmq runs in place of sidekiq"],
+    ["rather than", "rather than sidekiq we use bullmq"],
+    ["no more", "no more sidekiq"],
+    ["swap", "we swapped sidekiq for bullmq"],
     ["dropp", "we dropped sidekiq"],
     ["no longer", "we no longer use sidekiq"],
   ],
@@ -32,4 +35,8 @@ test("replacedWords on texts with and without a hint", () => {
   // the long s folds to "s" under the pattern's /iu: searched though no hint is there as written
   assert.deepEqual(replacedWords("use BullMQ inſtead of Sidekiq"), ["sidekiq"]);
   assert.deepEqual(replacedWords("the billing worker runs the nightly batch"), []);
+  assert.deepEqual(replacedWords("Rather than Redux we use Zustand."), ["redux"]);
+  assert.deepEqual(replacedWords("No more Moment.js: we use date-fns."), ["moment"]);
+  assert.deepEqual(replacedWords("Swapped ESLint and Prettier for Biome."), ["eslint"]);
+  assert.deepEqual(replacedWords("Retries: no more than 5 per job."), []);
 });

@@ -38,6 +38,8 @@ const ONLY: Record<string, [string, string][]> = {
     ["default", "our default is squash merges"],
   ],
   "DECISION_TRIGGERS[28]": [["chose", "the team chose: redis"], ["picked", "the team picked: redis"]],
+  "DECISION_TRIGGERS[38]": [["switch", "let's switch the cache to redis"], ["migrat", "let's migrate the cache to redis"], ["move", "we'll move the cache to redis"], ["port", "let's port the parser to rust"]],
+  "DECISION_TRIGGERS[39]": [["ended", "we ended up using redis"]],
   "PREFERENCE_TRIGGERS[3]": [["consistently", "consistently use redis"]],
   "PREFERENCE_TRIGGERS[4]": [["not", "you should not use redis"], ["dont", "dont use redis"]],
   "PREFERENCE_TRIGGERS[5]": [["want", "we never want to use redis"]],

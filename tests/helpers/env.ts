@@ -169,6 +169,14 @@ export function git(cwd: string, ...args: string[]) {
   return spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
 }
 
+/** A git repository in a temp folder with an origin remote: a project as memsync names it (from the remote). */
+export function gitProject(remote: string, name = "shop"): string {
+  const repo = path.join(tempDir(), name);
+  fs.mkdirSync(repo, { recursive: true });
+  if (git(repo, "init", "-q").status !== 0 || git(repo, "remote", "add", "origin", remote).status !== 0) throw new Error(`git init in ${repo} failed`);
+  return repo;
+}
+
 /** A memory's record as its file holds it (flat or sharded), or null when there is none. */
 export function readMemoryFile(dir: string, id: string): any {
   const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));

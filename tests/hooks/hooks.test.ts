@@ -2,17 +2,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
+import { git, gitProject, memsync, memsyncJson, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // `memsync hook <Event>` end to end with the compiled binary: Claude Code's JSON in, the
 // documented JSON out, always exit 0, context under 10,000 characters.
 
 function project(remote = "https://github.com/acme/shop.git"): string {
-  const repo = path.join(tempDir(), "shop");
-  fs.mkdirSync(repo, { recursive: true });
-  assert.equal(git(repo, "init", "-q").status, 0);
-  assert.equal(git(repo, "remote", "add", "origin", remote).status, 0);
-  return repo;
+  return gitProject(remote);
 }
 
 /** Wait for a background effect (a sync the hook left running), up to 30 s. */

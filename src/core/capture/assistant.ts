@@ -10,6 +10,9 @@ import { splitSentences, prepareText } from "./text.ts";
 /** The words of an explicit decision, as the capture's signal shows them. */
 const EXPLICIT_SIGNAL = /\b(?:decid|decision|chose|chosen|picked|selected|opted|settled|agreed|went with|going with|switch|migrat|moved|replac|standardi|won't use|will not use|we'll use|we will use|from now on|going forward|convention|policy|rule)/i;
 
+/** A sentence that opens with a policy's words: "Going forward, all dates are stored in UTC." */
+const POLICY_LEAD = /^(?:going forward|from now on|from here on(?: out)?|as of (?:today|now))\b/i;
+
 /** An assistant's proposal, not a decision: left for the user to make. */
 const SUGGESTION =
   /\b(?:recommend|suggest|propose|could|might|may|consider|option|alternatively|would|should|i'd|you'd|we'd|if you|do you want|want me to|let me know|perhaps|maybe|possibly|probably|one approach|another approach|tradeoffs?|pros and cons)\b/i;
@@ -24,7 +27,8 @@ export function explicitDecisions(message: string): string[] {
   for (const sentence of splitSentences(prepared.text)) {
     if (out.length >= MAX_ASSISTANT_DECISIONS) break;
     if (SUGGESTION.test(sentence)) continue;
-    const found = extractCaptures(sentence).captures.filter((c) => (c.type === "decision" || c.type === "preference") && EXPLICIT_SIGNAL.test(c.signal) );
+    // a policy's lead ("Going forward, ...") is read off the sentence: its capture names no signal words
+    const found = extractCaptures(sentence).captures.filter((c) => (c.type === "decision" || c.type === "preference") && (EXPLICIT_SIGNAL.test(c.signal) || (c.signal === "" && POLICY_LEAD.test(sentence.trim()))));
     if (found.length > 0) out.push(sentence.trim());
   }
   return out;

@@ -70,7 +70,7 @@ export const RULE =
   /\b(?:rule|rules|policy|convention|conventions|standard|guideline|house style|code style|style guide|naming|mandatory|(?:hard|strict|firm) requirement|no exceptions|full stop|non-negotiable|from now(?: on)?|going forward|henceforth|from (?:this|next|that|the next) (?:week|sprint|month|quarter|release|version) on|from (?:today|tomorrow|monday) on|from today|from here on(?: out)?|as of (?:now|today|this release|the next release|v?\d[\w.]*|(?:this|next) (?:week|sprint|month|quarter|release|version))|effective (?:immediately|today|now|from|as of|(?:this|next) (?:week|sprint|month|quarter|release))|starting (?:today|now|tomorrow|immediately|(?:this|next) (?:week|sprint|month|quarter|release)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday))|rule of thumb|^in (?:this|our) (?:codebase|repo|repository|project|service|team)\b(?=,?\s+(?:we|all|every|each|[\w-]+s)\b)|the way we do (?:it|things|this)(?: here| in this (?:repo|codebase|team|project))?|how we do (?:it|things) (?:here|in this (?:repo|codebase|team|project))|code freeze|deploy freeze|is final|that's final|this is final|for all (?:repos|repositories|services|packages|projects|apps|teams)|across (?:all|the) (?:repos|repositories|services|packages|apps|codebase))\b/i;
 /** A rule against something, in the words people use for it. */
 export const FORBID =
-  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:please|pls|plz)\s+no\s+(?=\S+(?:\s+\S+)?\s+(?:in|at|on|for|anywhere|ever)\b)|^(?:please\s+|pls\s+|plz\s+)?(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–])/i;
+  /\b(?:under no circumstances|in no case|not allowed|never allowed|forbidden|prohibited|banned|not permitted|must never|must not|mustn't|should never|(?<!\b(?:are|is|was|were|have|has|had|get|got)\s+)no more|(?:nobody|no one|no-one)\s+(?:should|may|must|is allowed to|gets to|(?!(?:knows|cares|remembers|understands|likes|wants|seems|thinks|says|needs|uses|has|is|was)\b)[a-z]{3,}s))\b|^(?:please|pls|plz)\s+no\s+(?=\S+(?:\s+\S+)?\s+(?:in|at|on|for|anywhere|ever)\b)|^(?:please\s+|pls\s+|plz\s+)?(?:absolutely\s+|definitely\s+|strictly\s+)?no\s+(?=(?:new|more|further|additional)\s+\S+\s+(?:in|for|on|at|anywhere|anymore|ever|allowed)\b|\S+(?:\s+v?\d[\w.]*)?\s+(?:in|for|on|at|left|anywhere|anymore|ever|allowed)\b|\S+\s+\S+\s*[;—–]|(?!(?:need|way|idea|time|reason|point|chance|one|problem|worries|rush|longer|doubt|matter|sense|harm|use|access|response|answer|luck)\b)[\w-]+(?:\s+[\w-]+)?\s+(?:to|into|onto)\s+(?:main|master|prod|production|staging|the\s+\S+|\S+\s+branch)\b)/i;
 /** Forbidding words that, after a subject, state the team's rule rather than a taste ("the payments service must never log ..."). */
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
@@ -140,6 +140,13 @@ const HABIT_DONE =
   /^(?:in (?:this|our) (?:repo|repository|project|codebase|monorepo|app|service|team),?\s+)?(?!(?:i|we|you|it|this|that|he|she|they|there|my|your|his|her|nobody|someone|everyone|people|users|customers|folks)\b)(?:(?:the|our|all|each|every)\s+)?(?:[\w.-]+\s+){0,3}?[\w-]*[a-z]s\s+(?<verb>are\s+(?:always\s+)?[a-z]{3,}(?<!need|feed|speed|seed)ed\s+(?:from|on|in|with|as|after|by|into|under|per|only)\s+)/i;
 
 /** Whether a sentence states how a kind of thing is done here (HABIT), whatever else it holds. */
+/** The practice of a sentence whose trouble (at `at`) is what the practice keeps away, or null. */
+export function troubleKeptAway(s: string, at: number): string | null {
+  const guard = GUARDED_PRACTICE.exec(s);
+  // "..., but it still crashes at noon": trouble the practice did not keep away
+  return guard && at >= guard[1]!.length && !/\b(?:but|yet|still|anyway)\b/i.test(s.slice(guard[0].length)) ? guard[1]! : null;
+}
+
 export function isHousePractice(s: string): boolean {
   const m = HABIT.exec(s) ?? HABIT_DONE.exec(s);
   return m !== null && !troubleInPredicate(s, m);
@@ -527,6 +534,14 @@ export function mayHoldCue(s: string): boolean {
 }
 
 /**
+ * "We pin X so a retagged action can't change our builds", "We run migrations in their own job so
+ * a failed one doesn't take the app down": a present practice of ours (group 1), then what it keeps
+ * from happening, said with a negation
+ */
+const GUARDED_PRACTICE =
+  /^((?:we|our team|the team)\s+(?:always\s+|now\s+|deliberately\s+)?(?!(?:were|was|had|got|did|went|ran|forgot|broke|left|lost|saw|tried|found)\b)[a-z]+(?<!ed)\b[^;:]{3,140}?)\s*,?\s+(?:so(?:\s+that)?|to (?:avoid|prevent|stop|make sure)|in case)\s+(?=[^;]*\b(?:can't|cannot|won't|doesn't|does not|don't|do not|never|no longer|not|avoid|prevent|stop)\b)/i;
+
+/**
  * Read a sentence by its cue words: what it states, or null. `s` is one sentence that the trigger
  * phrases found nothing in, already past the question and request guards.
  */
@@ -598,6 +613,10 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   const words = (s.match(CONTENT_WORD) ?? []).length;
   const thingFails = words >= 6 && TROUBLE_SUBJECT.test(s) && (devTalk(s) || namedAfter(s, 1));
   if (trouble && !ERROR_LINE.test(s) && ((specific && words >= 5) || thingFails)) {
+    // "We pin every action to a SHA so a retagged action can't break our builds": the trouble is
+    // what the practice keeps away, the practice is the decision
+    const practice = troubleKeptAway(s, trouble.index);
+    if (practice) return { type: "decision", what: practice, base: 0.6, signal: "practice against trouble", against: false };
     return { type: "problem", what: s, base: 0.55, signal: trouble[0].toLowerCase(), against: false };
   }
   return null;

@@ -37,7 +37,7 @@ import {
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
-import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
@@ -382,6 +382,8 @@ function within(m: Mention, spans: readonly Span[]): boolean {
 /** Read one candidate trigger: the draft of a memory, or why it does not hold. */
 function readTrigger(s: string, found: Found, from: number): Draft | string {
   const t = found.trigger;
+  // "we run migrations in their own job so a failed one doesn't take the app down": the cue reading's practice
+  if (t.type === "problem" && troubleKeptAway(s, found.start)) return "trouble a practice keeps away";
   // what comes before the trigger: a reason, a problem, or words that undo it
   let prefix = s.slice(from, found.start);
   const leadingWhys: string[] = [];
@@ -708,11 +710,15 @@ export function readSentence(sentence: string): Reading {
   }
   // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
   const cleft = CLEFT.exec(s);
-  if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
+  // "Which database we use is ClickHouse": the answer is a thing named, not a verdict ("... is slow")
+  const named = (t: string) => findMentions(t).some((m) => m.kind !== "term");
+  if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (/^which\b/i.test(cleft[0]) ? named(s.slice(cleft[0].length)) : devTalk(s) || named(s))) {
+    // "What I want is every endpoint to return problem+json errors": a wish, not trouble
+    const wish = /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]);
     const inner = readSentence(s.slice(cleft[0].length));
-    if (inner.kind === "capture") return inner;
+    if (inner.kind === "capture") return wish && inner.draft.type === "problem" ? { kind: "capture", draft: { ...inner.draft, type: "preference" } } : inner;
     const d = statementDraft(s, boosted);
-    if (d) return { kind: "capture", draft: /^what\s+i\s+(?:\w+\s+)?(?:want|prefer|like|expect|care about)\b/i.test(cleft[0]) ? { ...d, type: "preference" } : d };
+    if (d) return { kind: "capture", draft: wish ? { ...d, type: "preference" } : d };
   }
   // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
   // of where a thing is kept or what was settled, the answer after its colon
@@ -724,8 +730,14 @@ export function readSentence(sentence: string): Reading {
   // "Which means all new tables get a tenant_id column": what follows the link is the statement
   const link = LINK_LEAD.exec(s);
   if (link) {
-    const r = readSentence(s.slice(link[0].length));
+    const rest = s.slice(link[0].length);
+    const r = readSentence(rest);
     if (r.kind === "capture") return r;
+    // "Which is why we pin every GitHub Action to a commit SHA": what we do, for the reason said before
+    if (/\bwhy\b/i.test(link[0]) && /^(?:we|the team)\s+(?:always\s+|now\s+)?(?!(?:were|was|had|got|did|went|ran|can|could|should|might|may|need|needed|have|want|wanted)\b)[a-z]+(?<!ed)\s+\S/i.test(rest) && !undecided(rest) && !HYPOTHETICAL.test(rest) && (devTalk(rest) || findMentions(rest).some((m) => m.kind !== "term"))) {
+      const d = statementDraft(rest, boosted);
+      if (d) return { kind: "capture", draft: { ...d, type: "decision" } };
+    }
   }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;

@@ -176,6 +176,16 @@ export const DECISION_TRIGGERS: Trigger[] = [
   { type: "decision", re: /\b(?:we|you)\s+should\s+(?:always\s+|definitely\s+)?use\s+/i, words: ["should"], base: 0.55, needsEntity: true },
   // imperative "Use X for Y" as a statement of a rule (the sentence has to name something known)
   { type: "decision", re: /^(?:(?:from now on|going forward|in general|generally|by default),?\s+)?use\s+/i, words: ["use"], base: 0.6, needsEntity: true, rule: true },
+  // "let's migrate Webpack to Vite", "we'll switch the admin app to Vite": the target named after "to"
+  {
+    type: "decision",
+    re: /\b(?:let(?:'s| us)|(?:we|i)(?:'ll| will|'re going to| are going to))\s+(?:now\s+|just\s+)?(?:switch|migrate|move|port)\s+(?!(?:on|back|over|forward|ahead|away|off|from)\b)(?:[\w.-]+\s+){1,4}?(?:over\s+)?to\s+(?!v?\d)/i,
+    words: ["switch", "migrat", "move", "port"], base: 0.65,
+    needsEntity: true,
+    strong: true,
+  },
+  // "we ended up using Playwright for e2e", "we ended up with a monorepo"
+  { type: "decision", re: /\b(?:i|we|the team)(?:'ve| have)?\s+(?:finally\s+|eventually\s+)?ended\s+up\s+(?:using|with|going with|choosing|picking|adopting|on)\s+/i, words: ["ended"], base: 0.7, needsEntity: true, strong: true },
 ];
 
 export const PREFERENCE_TRIGGERS: Trigger[] = [
@@ -210,7 +220,8 @@ export const PREFERENCE_TRIGGERS: Trigger[] = [
   },
   {
     type: "preference",
-    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)/i,
+    // "we'll never store card numbers" is the same rule; "since we never closed the streams" is a past fact, no rule
+    re: /(?:^|[,;:]\s*|\b(?:we|you|i|should|please|we'll|we\s+will)\s+)never\s+(?!(?:be|been|is|was|were|has|had|the|a|an|seems?|did|does|do|worked|works|got|use|using|pick|choose|introduce|rely on|add|ever)\b)(?!(?!(?:embed|need|feed|seed|speed|proceed|exceed|succeed)\b)[a-z]+ed\b)/i,
     words: ["never"], base: 0.7,
     against: true,
     keepTrigger: true,
@@ -365,7 +376,7 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up)|have not (?:decided|made up)|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up|agreed)|have not (?:decided|made up|agreed)|hasn't agreed|has not agreed|nothing(?:'s| is) agreed|no agreement|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
@@ -379,7 +390,7 @@ export const REPORTED_WORDS: readonly string[] = ["say", "said", "think", "argu"
 // "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably
 export const UNDECIDED_WORDS: readonly string[] = [
   "still", "decid", "made up", "sure", "convinced", "sold", "see", "tbd", "settled", "forth", "fence", "torn", "call", "choose", "pick", "evaluate", "assess",
-  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should",
+  "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should", "agree",
 ];
 const holdsOne = (s: string, words: readonly string[]) => {
   const lower = s.toLowerCase();
@@ -412,6 +423,6 @@ export const RULE_START = /^(?:always|never|don't|do not|avoid|prefer|use|stop u
  * wh-clause of the team's or the user's own choice or need, as the subject of a statement.
  */
 export const CLEFT =
-  /^what\s+(?:i|we|the team)\s+(?:really\s+|finally\s+|eventually\s+|always\s+)?(?:ended up (?:doing|with|using|going with|choosing|picking)|settled (?:on|into|for)|decided(?: on)?|chose|picked|agreed(?: on)?|went with|landed on|use|do|run|need|want|prefer|like|expect|care about|committed to)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if)\b)(?=\S)/i;
+  /^which\s+(?:[\w-]+\s+){1,2}?(?:we|the team)\s+(?:use|run|chose|picked|went with|settled on|standardi[sz]ed on)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if|up|open|tbd)\b)(?=\S)|^how\s+(?:we|the team)\s+(?:always\s+|now\s+)?[\w'-]+(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?=(?:with|through|by|via|using)\b)|^what\s+(?:i|we|the team)\s+(?:really\s+|finally\s+|eventually\s+|always\s+)?(?:ended up (?:doing|with|using|going with|choosing|picking)|settled (?:on|into|for)|decided(?: on)?|chose|picked|agreed(?: on)?|went with|landed on|use|do|run|need|want|prefer|like|expect|care about|committed to)\b(?:\s+(?!(?:is|was)\b)[\w'-]+){0,4}?\s+(?:is|was)\s+(?!(?:not|still|unclear|why|how|what|whether|if)\b)(?=\S)/i;
 export const WH_SUBJECT =
   /^(?:what|why|how|which|who|where|when)\s+(?:[\w'-]+\s+){1,7}?(?:(?:is|was|are)\s+(?:settled|decided|final|agreed|simple|clear|that|this)\b\s*:?\s*|(?:is|was)\s+(?=(?:that|to)\b))|^(?:what|why|how|which)\s+[^:?]{3,80}?:\s+(?=\S)/i;

@@ -462,7 +462,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: (c) =>
       c
         .option("--apply", "merge the clusters (all, or those given with --cluster)")
-        .option("--link", "relate each cluster's memories both ways (related) instead of merging")
+        .option("--link", "relate each cluster's memories both ways (related; a newer that replaces an older: supersedes) instead of merging")
         .option("--cluster <id>", "only this cluster, by the id a preview shows (repeatable)", { type: [String] })
         .option("--threshold <n>", "similarity needed, 0.05..1 (default 0.6); the same threshold finds the same clusters"),
     run: async (_, f) => (await maintenance("consolidate")()).consolidateCmd(f),
