@@ -175,7 +175,7 @@ export function storedWith({ r, p }: Scored, addAt: number, dropBelow: number): 
   return left > 0 || (r.captures === 0 && best >= 0);
 }
 
-export const ADD_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 1.01];
+export const ADD_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995, 1.01];
 export const DROP_GRID = [-1, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1];
 /** A store the model adds must be right about this often to be worth it: the target's precision. */
 const COST_OF_A_FALSE_STORE = 19;

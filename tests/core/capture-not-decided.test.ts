@@ -28,6 +28,10 @@ describe("capture: open plans and credentials handed over", () => {
     ]) assert.equal(kept(t).length, 0, t);
   });
 
+  test("a request for a policy set before is not a decision", () => {
+    for (const t of ["Recall the policy we set for production hotfixes.", "Show me the conventions we adopted for error codes."]) assert.equal(kept(t).length, 0, t);
+  });
+
   test("decisions that share those words are still kept", () => {
     for (const t of [
       "We settled on Zod for request validation in every API route.",
