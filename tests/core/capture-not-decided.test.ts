@@ -18,6 +18,8 @@ describe("capture: open plans and credentials handed over", () => {
       "I can't decide between Supabase and a plain Postgres on RDS.",
       "We haven't committed to Kafka for the event bus.",
       "no decision yet on Redis vs Memcached",
+      "We're evaluating Adyen against Stripe for Europe, no pick yet.",
+      "An idea for later: autoscaling the workers on queue depth instead of CPU.",
     ]) assert.equal(kept(t).length, 0, t);
   });
 

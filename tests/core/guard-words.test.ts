@@ -34,6 +34,7 @@ const CASES: [string, RegExp, readonly string[], number, [string, string][]][] =
     ["open rfc", "there is an open rfc on redis"],
     ["open proposal", "an open proposal for redis"],
     ["open adr", "an open adr on redis"],
+    ["idea for", "an idea for later: redis"],
   ]],
   ["DISTANT", DISTANT, DISTANT_WORDS, 20, [
     ["reportedly", "reportedly they use redis"],
