@@ -4,12 +4,13 @@
 // through the real extraction. The honest test of whether the model generalises: it never saw
 // the set it is scored on (the rules, tuned on every set, did).
 //
-//   bun scripts/bench-lib/capture-loso.ts [--add-at P] [--retype-at P]
+//   bun scripts/bench-lib/capture-loso.ts [--add-at P] [--retype-at P] [--misses]
 //
 // --add-at P / --retype-at P: every fold uses the threshold P (e.g. the shipped one, chosen by
 // cross-validation over all sets, the left-out one included) instead of choosing its own inside
 // the other sets. "keep only" is capture12's use of the model; "keep + retype" also lets it change
-// the type of a rules' capture (second-opinion.ts, retypeOf).
+// the type of a rules' capture (second-opinion.ts, retypeOf). --misses: after the table, each
+// left-out set's errors under rules + model (missed, false stores, wrong types), counted by class.
 
 import { extractWithOpinion } from "../../src/core/capture/extract.ts";
 import { opinionOf } from "../../src/core/capture/second-opinion.ts";
@@ -30,6 +31,7 @@ const line = (q: Quality) => `${f3(q.precision)} / ${f3(q.recall)} / ${f3(q.type
 const vs = (q: Quality, before: Quality) => (line(q) === line(before) ? "=" : line(q));
 console.log("| left out | prompts | thresholds (add at; retype at) | rules alone P / R / type (tp/fp/fn) | rules + model, keep only | rules + model, keep + retype | types right (rules → retyped) |");
 console.log("|---|--:|--:|--:|--:|--:|--:|");
+const misses: string[] = [];
 const sum = { rp: 0, rr: 0, rt: 0, kp: 0, kr: 0, kt: 0, mp: 0, mr: 0, mt: 0 };
 for (const s of sets) {
   const inner = rows.filter((r) => r.set !== s);
@@ -52,12 +54,23 @@ for (const s of sets) {
   sum.mp += both.precision;
   sum.mr += both.recall;
   sum.mt += both.typeAccuracy;
+  for (const e of both.errors) misses.push(`${s}\t${e.kind}\t${e.class}\t#${e.id} ${JSON.stringify(e.text.slice(0, 140))} -> ${e.got}`);
   const right = (q: Quality) => Math.round(q.typeAccuracy * q.tp);
   console.log(`| ${s} | ${left.length} | ${t.addAt}${t.dropBelow >= 0 ? `, drop < ${t.dropBelow}` : ""}; ${rt} | ${line(rules)} | ${vs(keep, rules)} | ${vs(both, keep)} | ${right(keep)} → ${right(both)} |`);
 }
 const n = sets.length;
 const avg = (p: number, r: number, t: number) => `${f3(p / n)} / ${f3(r / n)} / ${f3(t / n)}`;
 console.log(`| average of ${n} sets | | | ${avg(sum.rp, sum.rr, sum.rt)} | ${avg(sum.kp, sum.kr, sum.kt)} | ${avg(sum.mp, sum.mr, sum.mt)} | |`);
+if (process.argv.includes("--misses")) {
+  const byClass = new Map<string, number>();
+  for (const m of misses) {
+    const [, kind, cls] = m.split("\t");
+    const k = `${kind!.split(" ")[0]} ${cls}`;
+    byClass.set(k, (byClass.get(k) ?? 0) + 1);
+  }
+  console.log(`\nleft-out errors by kind and class: ${[...byClass].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  for (const m of misses) console.log(m);
+}
 
 // the curve the thresholds are chosen from: every set scored by a model that never saw it, and
 // what keeping a skipped sentence at each threshold would add (prompts rightly / wrongly stored)

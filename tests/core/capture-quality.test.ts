@@ -68,8 +68,11 @@ describe("capture quality on the labelled corpus", () => {
       tune10: { precision: 0.97, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.92, entityPrecision: 0.72, entityRecall: 0.87 },
       // capture11's tuning batch (pasted tool output, none to store; near misses stated beside a pasted line)
       tune11: { precision: 0.97, recall: 0.9, typeAccuracy: 0.92, whatAccuracy: 0.92, entityPrecision: 0.72, entityRecall: 0.9 },
+      // capture14's batch, written as training data for the learned model: the rules were never
+      // tuned on it (rules alone: P 0.914, R 0.681), so its floors are the rules + model's today
+      tune14: { precision: 0.9, recall: 0.72, typeAccuracy: 0.95, whatAccuracy: 0.94, entityPrecision: 0.55, entityRecall: 0.88 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

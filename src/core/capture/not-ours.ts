@@ -6,7 +6,7 @@
 
 /** A pointer to something decided earlier: "what we decided", "the decision we made", "our policy on". */
 const PAST_DECISION =
-  /\b(?:(?:what|which|whatever|the\s+(?:one|decision|choice|call|conventions?|polic(?:y|ies)|rules?|memory|note|thing|reason))\s+(?:[\w'-]+\s+){0,3}?(?:we|you|i|the team)\s+(?:had\s+|have\s+|'d\s+)?(?:decided|made|agreed|picked|chose|settled|said|wrote|discussed|went with|landed on|noted|saved)|as (?:we|you) (?:decided|agreed|said|discussed)|(?:our|the)\s+(?:decisions?|polic(?:y|ies)|conventions?|rules?)\s+(?:on|about|for|around|regarding)|(?:every|all|any|each)\s+(?:decisions?|choices?)\s+(?:about|on|regarding|for|we)\b)/i;
+  /\b(?:(?:what|which|whatever|the\s+(?:one|decision|choice|call|conventions?|polic(?:y|ies)|rules?|memory|note|thing|reason))\s+(?:[\w'-]+\s+){0,3}?(?:we|you|i|the team)\s+(?:had\s+|have\s+|'d\s+)?(?:decided|made|agreed|picked|chose|settled|said|wrote|discussed|went with|landed on|noted|saved|set|adopted|established|introduced|came up with|follow(?:ed)?)|as (?:we|you) (?:decided|agreed|said|discussed)|(?:our|the)\s+(?:decisions?|polic(?:y|ies)|conventions?|rules?)\s+(?:on|about|for|around|regarding)|(?:every|all|any|each)\s+(?:decisions?|choices?)\s+(?:about|on|regarding|for|we)\b)/i;
 
 /** Asked for back: a verb of retrieval said to the assistant, or a need for the earlier answer. */
 const RETRIEVE =

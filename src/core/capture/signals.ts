@@ -376,7 +376,7 @@ export const POSITIVE_AFTER_AGAINST =
 
 /** Someone not deciding yet, or someone else's view: "I'm still thinking about it", "Tom thinks we should". */
 export const UNDECIDED =
-  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up|agreed)|have not (?:decided|made up|agreed)|hasn't agreed|has not agreed|nothing(?:'s| is) agreed|no agreement|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b)\b/i;
+  /\b(?:still (?:thinking|deciding|considering|evaluating|weighing|undecided)|haven't (?:decided|made up|agreed)|have not (?:decided|made up|agreed)|hasn't agreed|has not agreed|nothing(?:'s| is) agreed|no agreement|not (?:yet )?decided|nothing(?:'s| is) decided|undecided|not (?:sure|convinced|sold)(?: yet)?|we'll (?:decide|see)|we will (?:decide|see)|to be decided|tbd|let's see|nothing(?:'s| is)? settled|not settled|back and forth|not sure i agree|on the fence|torn between|will decide|decide (?:after|later|once|when)|(?:won't|will not|aren't|are not|'re not) (?:be )?deciding|deciding (?:after|later|once|when|until)|nobody has made a call|no one has made a call|(?:need|needs|have|has) to (?:decide|choose|pick)|(?:will|'ll|going to|gonna) (?:evaluate|assess|explore|look into|consider|discuss|decide)|still open|open for (?:comments|discussion|feedback)|up for (?:discussion|debate)|at some point|some ?day|one of these days|should probably|(?:we|i)\s+should\s+(?:talk|chat|think|discuss|have a (?:chat|talk|look))\b|nothing(?:'s| is)? (?:decided|agreed|committed|final)|(?:can't|cannot|can not|couldn't) decide|(?:an? )?(?:draft|open) (?:rfc|proposal|adr)|no (?:decisions?|choices?|conclusions?|picks?)(?: (?:made|reached|taken))? ?(?:yet|so far)|(?:an|one|just an) idea for (?:later|the future|someday)|no conclusions|(?:haven't|have not|hasn't|has not|not) (?:yet )?committed to)\b/i;
 /** The view is another's, reported: "Kent says always ...", "the blog post argues ...". */
 export const REPORTED =
   /\b(?:says|said(?! yes\b)|thinks|argues|argued|claims|claimed|insists|insisted|recommends|recommended|suggests|suggested|seems to (?:love|like|think)|according to|(?:docs?|documentation|guide|readme|spec|rfc|article|post|manual|handbook)\s+(?:states?|stated|reads?|mentions?)|keeps? (?:saying|telling|insisting|pushing for)|(?:people|they|some|others|folks|everyone|many)\s+(?:say|think|argue|claim|recommend|suggest))\b/i;
@@ -387,10 +387,12 @@ export const REPORTED =
  * toLowerCase keeps the ASCII letters they match. tests/core/guard-words.test.ts holds each list.
  */
 export const REPORTED_WORDS: readonly string[] = ["say", "said", "think", "argu", "claim", "insist", "recommend", "suggest", "seems", "according", "state", "read", "mention", "telling", "pushing"];
-// "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably
+// "decid" in decided, undecided, deciding, decide; "see" in we'll see, let's see; "call" in made a call; "should" in should probably;
+// "nothing" in nothing agreed / committed / final; "commit" in haven't committed to; "draft" in a draft RFC
 export const UNDECIDED_WORDS: readonly string[] = [
   "still", "decid", "made up", "sure", "convinced", "sold", "see", "tbd", "settled", "forth", "fence", "torn", "call", "choose", "pick", "evaluate", "assess",
   "explore", "look into", "consider", "discuss", "open for", "up for", "some point", "someday", "some day", "these days", "should", "agree",
+  "nothing", "no decision", "no choice", "no conclusion", "commit", "draft", "open rfc", "open proposal", "open adr", "idea for",
 ];
 const holdsOne = (s: string, words: readonly string[]) => {
   const lower = s.toLowerCase();
@@ -402,7 +404,7 @@ export const reported = (s: string): boolean => holdsOne(s, REPORTED_WORDS) && R
 export const undecided = (s: string): boolean => holdsOne(s, UNDECIDED_WORDS) && UNDECIDED.test(s);
 /** A credential handed over for a task, not a decision ("use this token for the test"). */
 export const CREDENTIAL =
-  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?)\b/i;
+  /\[REDACTED:[\w-]+\]|\b(?:token|api[ -]?key|access key|secret key|password|passphrase|credentials?|bearer|private key|ssh key|aws key|username and password|test account|login details|(?:this|that|these|those|my|the following)\s+(?:keys?|pats?|secrets?)|pats?|client (?:id|secret)s?|(?:the|a) (?:secret|cookie|key)s? (?:i|you|we|they) (?:sent|shared|gave|posted|pasted)|(?:admin|session|auth) cookie|service account key)\b/i;
 /** A task on the code at hand ("use Redis to cache the result of this function"): for now, not for later. */
 export const DEICTIC_TASK =
   /\b(?:this|that|these|those|the following|the above)\s+(?:function|file|method|class|component|endpoint|test|query|script|module|line|lines|snippet|code|case|handler|loop|call|page|view|route|result)s?\b/i;
