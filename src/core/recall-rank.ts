@@ -72,6 +72,9 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
 /** What is left of "don't", "we'll"... once split at the apostrophe as the index splits words. */
 const CONTRACTION_STEMS = new Set(["don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn", "shouldn", "couldn", "haven", "hasn", "hadn", "can", "ll", "ve", "re"]);
 
+/** A version's name ("v1", "v22"): under three characters, yet it names one thing ("how long is v1 kept alive after v2", branch recall13). */
+const VERSION_NAME = /^v\d{1,2}$/;
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -86,7 +89,7 @@ export function recallTerms(query: string): RecallTerms {
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
-  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
+  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w));
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   // and its other spelling ("colour" -> "color"): the index stems them apart

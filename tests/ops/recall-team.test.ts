@@ -44,3 +44,14 @@ test("through recall: a long prompt in the team's voice with a trade word is ans
     store.close();
   }
 });
+
+test("a version's name is a strong word: it carries a match as any other", async () => {
+  assert.deepEqual(recallTerms("how long is v1 kept alive after v2").strong, ["v1", "kept", "alive", "v2"]);
+  const versions = "The public API is versioned in the URL path (/v1, /v2); a version is supported for 12 months after the next one ships.";
+  const store = await storeWith([...STORE, versions].map((c, i) => memory(i, c)), T0);
+  try {
+    assert.deepEqual((await recall(store, { query: "how long is v1 kept alive after v2", now: T0 + 100 })).items.map((i) => i.text), [versions]);
+  } finally {
+    store.close();
+  }
+});
