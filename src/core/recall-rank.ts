@@ -75,6 +75,17 @@ const CONTRACTION_STEMS = new Set(["don", "doesn", "didn", "isn", "aren", "wasn"
 /** A version's name ("v1", "v22"): under three characters, yet it names one thing ("how long is v1 kept alive after v2", branch recall13). */
 const VERSION_NAME = /^v\d{1,2}$/;
 
+/** An identifier written in camel case ("toMatchSnapshot", "InvoicePaid"): a lower-case letter, then an upper-case one. */
+const CAMEL = /\b[A-Za-z][a-z]+(?:[A-Z][a-z]+)+\b/g;
+
+/**
+ * The text with each camel-case identifier followed by its parts ("toMatchSnapshot" -> "toMatchSnapshot
+ * to Match Snapshot"): a memory says "snapshot tests" where a prompt names the matcher (branch recall13).
+ */
+function camelParts(text: string): string {
+  return text.replace(CAMEL, (w) => `${w} ${w.replace(/([a-z])([A-Z])/g, "$1 $2")}`);
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -84,7 +95,7 @@ export const MAX_QUERY_WORDS = 24;
  * null): recall then finds nothing, as it does for a prompt that matches nothing.
  */
 export function recallTerms(query: string): RecallTerms {
-  const all = [...new Set(query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const all = [...new Set(camelParts(query.normalize("NFKC")).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));

@@ -55,3 +55,15 @@ test("a version's name is a strong word: it carries a match as any other", async
     store.close();
   }
 });
+
+test("a camel-case identifier's parts are words of the prompt too", async () => {
+  assert.deepEqual(recallTerms("add a toMatchSnapshot of the settings page?").words, ["add", "tomatchsnapshot", "match", "snapshot", "settings", "page"]);
+  const snapshots = "Large snapshot tests of whole pages broke on every copy change and caught no real bug; we deleted them.";
+  const store = await storeWith([...STORE, snapshots].map((c, i) => memory(i, c)), T0);
+  try {
+    const out = await recall(store, { query: "I want to add a toMatchSnapshot of the whole settings page, bad idea?", now: T0 + 100 });
+    assert.deepEqual(out.items.map((i) => i.text), [snapshots]);
+  } finally {
+    store.close();
+  }
+});
