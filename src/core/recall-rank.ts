@@ -32,6 +32,8 @@ export interface RecallTerms {
   pairs?: (readonly [string, string, readonly string[]])[];
   /** How many choices the query offers between two strong words ("postmark or sendgrid": 1). */
   alternatives?: number;
+  /** The prompt speaks as the team ("do we", "our", "for us"): it asks about the team's own practice (core/recall-gate.ts). */
+  team?: boolean;
 }
 
 /**
@@ -70,6 +72,20 @@ export const WEAK_WORDS: ReadonlySet<string> = new Set([
 /** What is left of "don't", "we'll"... once split at the apostrophe as the index splits words. */
 const CONTRACTION_STEMS = new Set(["don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn", "shouldn", "couldn", "haven", "hasn", "hadn", "can", "ll", "ve", "re"]);
 
+/** A version's name ("v1", "v22"): under three characters, yet it names one thing ("how long is v1 kept alive after v2", branch recall13). */
+const VERSION_NAME = /^v\d{1,2}$/;
+
+/** An identifier written in camel case ("toMatchSnapshot", "InvoicePaid"): a lower-case letter, then an upper-case one. */
+const CAMEL = /\b[A-Za-z][a-z]+(?:[A-Z][a-z]+)+\b/g;
+
+/**
+ * The text with each camel-case identifier followed by its parts ("toMatchSnapshot" -> "toMatchSnapshot
+ * to Match Snapshot"): a memory says "snapshot tests" where a prompt names the matcher (branch recall13).
+ */
+function camelParts(text: string): string {
+  return text.replace(CAMEL, (w) => `${w} ${w.replace(/([a-z])([A-Z])/g, "$1 $2")}`);
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -79,12 +95,12 @@ export const MAX_QUERY_WORDS = 24;
  * null): recall then finds nothing, as it does for a prompt that matches nothing.
  */
 export function recallTerms(query: string): RecallTerms {
-  const all = [...new Set(query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const all = [...new Set(camelParts(query.normalize("NFKC")).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
-  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)));
+  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w));
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   // and its other spelling ("colour" -> "color"): the index stems them apart
@@ -99,6 +115,7 @@ export function recallTerms(query: string): RecallTerms {
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const alternatives = choicesBetween(all, strong);
+  const team = speaksAsTeam(query.slice(0, CONCEPTS_FROM_CHARS));
   return {
     words,
     strong,
@@ -109,7 +126,17 @@ export function recallTerms(query: string): RecallTerms {
     ...(spellings.size ? { spellings } : {}),
     ...(pairs.length ? { pairs } : {}),
     ...(alternatives ? { alternatives } : {}),
+    ...(team ? { team } : {}),
   };
+}
+
+/**
+ * Whether a prompt speaks as the team: we, our, ours, ourselves, us (lower case: "US" is a
+ * country; not in a name like "us-east-1"). Memories are what the team chose and learnt, so a prompt
+ * asking what "we" do asks the store (branch recall13).
+ */
+export function speaksAsTeam(query: string): boolean {
+  return /(^|[^\p{L}\p{N}_-])(?:[Ww]e|WE|[Oo]urs?|OURS?|[Oo]urselves|us)(?=$|[^\p{L}\p{N}_-]|['\u2019](?:re|ve|d|ll)\b)/u.test(query);
 }
 
 /**

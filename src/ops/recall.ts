@@ -3,7 +3,8 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
-import { tradeWordMatches } from "../core/recall-gate.ts";
+import { teamWordMatches, tradeWordMatches } from "../core/recall-gate.ts";
+import { mayBeTrouble, TROUBLE } from "../core/capture/cues.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
@@ -172,7 +173,12 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   // short prompt's trade word: core/recall-gate.ts). Once it does, a memory sharing one strong
   // word is shown too, after those (branch recallgate: the floor dropped relevant memories whose
   // own match is weak, "bouncing emails hurt our deliverability"), down to the same relative cut
-  const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch));
+  // (or a prompt that speaks as the team: its trade word, whatever its length)
+  const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => {
+    const trade = tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch);
+    const team = teamWordMatches(terms, fits.map((f) => f.fit), everyMatch);
+    return trade.map((t, i) => t || team[i]!);
+  });
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
   const fitting = fits.flatMap((h, i) => {
     const tier = tiers[i]!;
@@ -181,7 +187,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
   // the scale is set by the memories that pass the floor: those under it leave their order as it was
   const bestBm25 = Math.max(...fitting.filter((h) => h.tier === 0).map((h) => h.bm25));
-  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * h.lead }));
+  const trouble = reportsTrouble(opts.query);
+  const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * troubleWeight(trouble, h.memory.type) * h.lead }));
   const best = Math.max(...scored.filter((h) => h.tier === 0).map((h) => h.relevance));
   const ranked = scored
     .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
@@ -334,4 +341,25 @@ const CHOICE_DECISION_WEIGHT = 1.2;
  */
 export function choiceWeight(terms: RecallTerms, type: string): number {
   return terms.asks === "choice" && type === "decision" ? CHOICE_DECISION_WEIGHT : 1;
+}
+
+/** How much a problem or its solution counts over another memory, for a prompt that reports trouble; 1.1-1.35 tried (branch recall13). */
+const TROUBLE_WEIGHT = 1.2;
+/** The start of a prompt read for trouble (as its concepts are). */
+const TROUBLE_FROM_CHARS = 2_000;
+
+/**
+ * Whether a prompt reports trouble in developer talk ("dashboard js is huge", "tokens rejected as
+ * not yet valid", "too many clients error from postgres"), as capture reads a problem
+ * (core/capture/cues.ts TROUBLE): such a prompt is answered by what went wrong and what fixed it
+ * rather than by a decision that mentions the same words.
+ */
+export function reportsTrouble(query: string): boolean {
+  const start = query.slice(0, TROUBLE_FROM_CHARS);
+  return mayBeTrouble(start) && TROUBLE.test(start);
+}
+
+/** A problem or a solution counts TROUBLE_WEIGHT over another memory when the prompt reports trouble. */
+export function troubleWeight(trouble: boolean, type: string): number {
+  return trouble && (type === "problem" || type === "solution") ? TROUBLE_WEIGHT : 1;
 }
