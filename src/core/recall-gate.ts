@@ -1,5 +1,5 @@
 import { EVERYDAY_WORDS } from "./everyday-words.ts";
-import { type Fit, type RecallTerms, SPECIFIC_HOLDERS } from "./recall-rank.ts";
+import type { Fit, RecallTerms } from "./recall-rank.ts";
 
 // Recall's query gate where no memory passes the relevance floor (branch recallgate): a short
 // prompt in the store's trade words still fits the store. "zendesk sla", "the autovacuum tweak":
@@ -34,21 +34,4 @@ export function tradeWordMatches(terms: RecallTerms, fits: readonly Fit[], every
   if (terms.strong.filter((w) => !holders.has(w)).length > GATE_UNKNOWN_WORDS) return none;
   const trade = new Set([...holders].flatMap(([w, n]) => (n <= GATE_HOLDERS && !everyday(w) ? [w] : [])));
   return trade.size ? fits.map((f) => f.strongFound.some((w) => trade.has(w))) : none;
-}
-
-/**
- * Which candidates a prompt that passes no memory's floor is let through to because it speaks as
- * the team (RecallTerms.team: "what goes into redis and can we trust it as the record", "the
- * github integration asks for repo write on install, is that how we do it"): those holding a
- * trade word of it (not everyday English) that at most SPECIFIC_HOLDERS memories hold, whatever
- * the prompt's length. What the team does is what the store holds; the trade word keeps out the
- * team's errands ("can we get a refund on our flight tickets": tickets is everyday). Opening on
- * any shared word let 14 of 20 such errands through (3 without; branch recall13). Holders are
- * counted over the candidates, so only when they are every match (everyMatch).
- */
-export function teamWordMatches(terms: RecallTerms, fits: readonly Fit[], everyMatch: boolean): boolean[] {
-  if (!terms.team || !everyMatch) return fits.map(() => false);
-  const holders = new Map<string, number>();
-  for (const f of fits) for (const w of f.strongFound) holders.set(w, (holders.get(w) ?? 0) + 1);
-  return fits.map((f) => f.strongFound.some((w) => holders.get(w)! <= SPECIFIC_HOLDERS && !everyday(w)));
 }

@@ -32,8 +32,6 @@ export interface RecallTerms {
   pairs?: (readonly [string, string, readonly string[]])[];
   /** How many choices the query offers between two strong words ("postmark or sendgrid": 1). */
   alternatives?: number;
-  /** The prompt speaks as the team ("do we", "our", "for us"): it asks about the team's own practice (core/recall-gate.ts). */
-  team?: boolean;
 }
 
 /**
@@ -115,7 +113,6 @@ export function recallTerms(query: string): RecallTerms {
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const alternatives = choicesBetween(all, strong);
-  const team = speaksAsTeam(query.slice(0, CONCEPTS_FROM_CHARS));
   return {
     words,
     strong,
@@ -126,17 +123,7 @@ export function recallTerms(query: string): RecallTerms {
     ...(spellings.size ? { spellings } : {}),
     ...(pairs.length ? { pairs } : {}),
     ...(alternatives ? { alternatives } : {}),
-    ...(team ? { team } : {}),
   };
-}
-
-/**
- * Whether a prompt speaks as the team: we, our, ours, ourselves, us (lower case: "US" is a
- * country; not in a name like "us-east-1"). Memories are what the team chose and learnt, so a prompt
- * asking what "we" do asks the store (branch recall13).
- */
-export function speaksAsTeam(query: string): boolean {
-  return /(^|[^\p{L}\p{N}_-])(?:[Ww]e|WE|[Oo]urs?|OURS?|[Oo]urselves|us)(?=$|[^\p{L}\p{N}_-]|['\u2019](?:re|ve|d|ll)\b)/u.test(query);
 }
 
 /**

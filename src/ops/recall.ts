@@ -3,7 +3,7 @@ import { scoringSettingsFrom } from "../core/decay.ts";
 import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
-import { teamWordMatches, tradeWordMatches } from "../core/recall-gate.ts";
+import { tradeWordMatches } from "../core/recall-gate.ts";
 import { mayBeTrouble, TROUBLE } from "../core/capture/cues.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
@@ -173,12 +173,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   // short prompt's trade word: core/recall-gate.ts). Once it does, a memory sharing one strong
   // word is shown too, after those (branch recallgate: the floor dropped relevant memories whose
   // own match is weak, "bouncing emails hurt our deliverability"), down to the same relative cut
-  // (or a prompt that speaks as the team: its trade word, whatever its length)
-  const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => {
-    const trade = tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch);
-    const team = teamWordMatches(terms, fits.map((f) => f.fit), everyMatch);
-    return trade.map((t, i) => t || team[i]!);
-  });
+  const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch));
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
   const fitting = fits.flatMap((h, i) => {
     const tier = tiers[i]!;
