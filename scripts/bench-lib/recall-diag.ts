@@ -4,7 +4,8 @@
 //
 //   bun scripts/bench-lib/recall-diag.ts [--show tune4] [--gap]
 //
-// The lead's held-out sets new11 and new12 are skipped (never run, never counted).
+// The lead's held-out sets new12 and new13 are skipped (never run, never counted); new11 and
+// new10 are tune data since branch recall13.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -34,6 +35,7 @@ const n = CORPUS_MEMORIES.length;
 const records = CORPUS_MEMORIES.map((m, i) => ({ content: m.content, type: m.type, created_at: NOW - (n - i) * DAY, entities: [...new Set(findMentions(m.content).map((x) => x.name))] }));
 const saved = await saveMemories(store, env, records, records.map((_, i) => `memory ${i + 1}`));
 const keyOf = new Map(saved.map((s, i) => [s.memory.id, CORPUS_MEMORIES[i]!.key]));
+const textOf = new Map(CORPUS_MEMORIES.map((m) => [m.key, m.content]));
 // --gap: each paraphrase BM25 has in its top 5 and recall does not, with its class
 const gap = process.argv.includes("--gap");
 const show = process.argv.includes("--show") ? process.argv[process.argv.indexOf("--show") + 1]! : null;
@@ -49,7 +51,7 @@ for (const q of CORPUS_QUERIES) {
   if (q.kind !== "paraphrase") continue;
   const split = q.batch ?? q.split;
   // the lead's held-out sets: never run here (their misses must stay unseen)
-  if (split === "new11" || split === "new12") continue;
+  if (/^new1[23]$/.test(split)) continue;
   const r = await recall(store, { query: q.q, limit: 10, budget: 100_000, now: NOW });
   const keys = r.items.map((i) => [keyOf.get(i.id)!, ...i.collapsed.map((c) => keyOf.get(c)!)]);
   const at = keys.findIndex((ks) => ks.some((k) => q.relevant.includes(k)));
@@ -82,8 +84,9 @@ for (const q of CORPUS_QUERIES) {
     if (gap) console.log(`gap ${split.padEnd(7)} ${why.padEnd(24)} bm25@${bat} ${JSON.stringify(q.q)} want ${q.relevant.join(",")} | strong ${terms.strong.join(" ")} | shown ${r.items.length}`);
   }
   if (show && show.split(",").includes(split) && at !== 0) {
-    console.log(`${why.padEnd(22)} bm25@${bat} ${JSON.stringify(q.q)} want ${q.relevant.join(",")} | strong ${terms.strong.join(" ")} | concepts ${terms.concepts.map((c) => c.label).join(",")}`);
-    for (const it of r.items.slice(0, Math.max(3, at + 1))) console.log(`    ${(q.relevant.includes(keyOf.get(it.id)!) ? "*" : " ")}${keyOf.get(it.id)!.padEnd(20)} score ${it.score.toFixed(3)} rel ${it.relevance.toFixed(3)} rec ${it.recency.toFixed(2)} decay ${it.decay.toFixed(2)}`);
+    console.log(`${split} ${why.padEnd(22)} shown ${r.items.length} bm25@${bat} ${JSON.stringify(q.q)} want ${q.relevant.join(",")} | strong ${terms.strong.join(" ")} | concepts ${terms.concepts.map((c) => c.label).join(",")}`);
+    for (const k of q.relevant) console.log(`    want ${k}: ${JSON.stringify(textOf.get(k)?.slice(0, 160))}`);
+    for (const it of r.items.slice(0, Math.max(3, at + 1))) console.log(`    ${(q.relevant.includes(keyOf.get(it.id)!) ? "*" : " ")}${keyOf.get(it.id)!.padEnd(20)} score ${it.score.toFixed(3)} rel ${it.relevance.toFixed(3)} rec ${it.recency.toFixed(2)} decay ${it.decay.toFixed(2)} ${JSON.stringify(textOf.get(keyOf.get(it.id)!)?.slice(0, 90))}`);
   }
 }
 store.close();
