@@ -26,7 +26,7 @@ const CASES: [string, RegExp, readonly string[], number, [string, string][]][] =
     ["should", "we should talk"],
     ["agree", "though we haven't agreed on anything"],
     ["settled", "the queue is not settled"],
-    ["nothing", "nothing agreed so far"],
+    ["nothing", "nothing is final yet"],
     ["no decision", "no decision yet on redis"],
     ["no choice", "no choices made yet"],
     ["no conclusion", "no conclusions here"],
