@@ -7,10 +7,11 @@
 // contender once, in turn), so a shift in the machine's load lands on all of them alike.
 //
 //   bun scripts/bench-lib/git-ratio.ts [--sizes 1000,10000,50000] [--bins before=BIN,after=BIN]
-//                                      [--rounds 15] [--pull-rounds 6] [--only status,save-sync,pull]
+//                                      [--rounds 15] [--pull-rounds 6] [--only status,save-sync,pull] [--cpu]
 //
 // Times are wall-clock of spawnSync (the same spawn cost on every side), untimed preparation in
-// between. The 100 changes are made by the first binary given (`touch` of 100 memories in the
+// between. --cpu also reports each run's CPU (user + system of the command and its children, by
+// `perf stat -e task-clock`), the figure that a loaded machine disturbs least. The 100 changes are made by the first binary given (`touch` of 100 memories in the
 // flat folder, then `sync` to that contender's hub), so every contender pulls the same change.
 
 import { spawnSync } from "node:child_process";
@@ -35,6 +36,8 @@ const bins = arg("--bins", `after=${path.join(REPO, "dist/memsync")}`)
 const rounds = Number(arg("--rounds", "15"));
 const pullRounds = Number(arg("--pull-rounds", "6"));
 const only = arg("--only", "status,save-sync,pull").split(",");
+const withCpu = process.argv.includes("--cpu");
+const PERF_OUT = path.join(BENCH, "git-ratio-perf.txt");
 const PUSHER = bins[0]!.bin;
 
 function run(cmd: string[], cwd?: string): string {
@@ -43,12 +46,15 @@ function run(cmd: string[], cwd?: string): string {
   return r.stdout;
 }
 
-function timed(cmd: string[]): number {
+/** Wall ms of one run, and its CPU ms (task-clock, children included) with --cpu. */
+function timed(cmd: string[]): { wall: number; cpu: number } {
+  const argv = withCpu ? ["perf", "stat", "-x,", "-e", "task-clock", "-o", PERF_OUT, "--", ...cmd] : cmd;
   const t0 = performance.now();
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
   const dt = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed (exit ${r.status}): ${r.stderr}`);
-  return dt;
+  const cpu = withCpu ? Number(/^([\d.]+),msec,task-clock/m.exec(fs.readFileSync(PERF_OUT, "utf8"))?.[1] ?? NaN) : NaN;
+  return { wall: dt, cpu };
 }
 
 function emptyBun(): string {
@@ -110,11 +116,14 @@ interface Row {
   name: string;
   /** label -> times in ms */
   times: Map<string, number[]>;
+  /** label -> CPU ms (NaN without --cpu) */
+  cpu: Map<string, number[]>;
   reference: string;
 }
 
 function interleave(name: string, contenders: { label: string; argv: string[]; prepare?: () => void }[], n: number, reference: string): Row {
   const times = new Map(contenders.map((c) => [c.label, [] as number[]]));
+  const cpu = new Map(contenders.map((c) => [c.label, [] as number[]]));
   for (const c of contenders) {
     c.prepare?.();
     timed(c.argv); // one warm-up each (page cache, the binary's pages)
@@ -124,15 +133,21 @@ function interleave(name: string, contenders: { label: string; argv: string[]; p
     for (let k = 0; k < contenders.length; k++) {
       const c = contenders[(i + k) % contenders.length]!;
       c.prepare?.();
-      times.get(c.label)!.push(timed(c.argv));
+      const t = timed(c.argv);
+      times.get(c.label)!.push(t.wall);
+      cpu.get(c.label)!.push(t.cpu);
     }
   }
-  return { name, times, reference };
+  return { name, times, cpu, reference };
 }
 
 function report(size: number, row: Row, load: { before?: number; after?: number }): string[] {
   const ref = median(row.times.get(row.reference)!);
   const lines = [`| ${size.toLocaleString("en")} | ${row.name} | ${[...row.times].map(([l, t]) => `${l} ${median(t).toFixed(1)}${l === row.reference ? "" : ` (${(median(t) / ref).toFixed(2)}x)`}`).join("; ")} | ${[...row.times.values()][0]!.length} | ${load.before?.toFixed(1)}–${load.after?.toFixed(1)} |`];
+  if (withCpu) {
+    const cpuRef = median(row.cpu.get(row.reference)!);
+    lines.push(`| ${size.toLocaleString("en")} | ${row.name}, CPU ms | ${[...row.cpu].map(([l, t]) => `${l} ${median(t).toFixed(1)}${l === row.reference ? "" : ` (${(median(t) / cpuRef).toFixed(2)}x)`}`).join("; ")} | ${[...row.cpu.values()][0]!.length} | |`);
+  }
   return lines;
 }
 
@@ -179,8 +194,9 @@ for (const size of sizes) {
       rounds,
       "native git",
     );
-    out.push(...report(size, row, { before: l0, after: loadAverage() }));
-    console.error(out.at(-1));
+    const lines = report(size, row, { before: l0, after: loadAverage() });
+    out.push(...lines);
+    console.error(lines.join("\n"));
   }
   if (only.includes("save-sync")) {
     const l0 = loadAverage();
@@ -197,8 +213,9 @@ for (const size of sizes) {
       rounds,
       "native git",
     );
-    out.push(...report(size, row, { before: l0, after: loadAverage() }));
-    console.error(out.at(-1));
+    const lines = report(size, row, { before: l0, after: loadAverage() });
+    out.push(...lines);
+    console.error(lines.join("\n"));
   }
   if (only.includes("pull")) {
     const l0 = loadAverage();
@@ -215,8 +232,9 @@ for (const size of sizes) {
       pullRounds,
       "native git",
     );
-    out.push(...report(size, row, { before: l0, after: loadAverage() }));
-    console.error(out.at(-1));
+    const lines = report(size, row, { before: l0, after: loadAverage() });
+    out.push(...lines);
+    console.error(lines.join("\n"));
   }
   fs.rmSync(path.join(BENCH, `ratio-${size}`), { recursive: true, force: true });
 }
