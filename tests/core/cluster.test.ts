@@ -5,6 +5,7 @@ import { contentTerms, featuresOf, stem, Vocabulary } from "../../src/core/clust
 import { fmix32, hashString, setName } from "../../src/core/cluster/hash.ts";
 import { candidatePairs, DEFAULT_LSH, signature } from "../../src/core/cluster/lsh.ts";
 import { contentSimilarity, contradicts, jaccard, NEGATION_PENALTY, similarity, similarityAtLeast } from "../../src/core/cluster/similarity.ts";
+import { cpuMs } from "../helpers/cpu-time.ts";
 
 // Finding near-duplicates: features, similarity, MinHash/LSH candidates, and the clusters with
 // their stable ids. Pure functions; the same file runs under Bun and Deno.
@@ -378,6 +379,17 @@ describe("findClusters", () => {
       assert.ok(c.cohesion >= 0.6, `cluster of ${c.members.length} at ${c.cohesion}`);
       assert.ok(c.members.length <= 20, `cluster of ${c.members.length}`);
     }
+  });
+
+  test("the issue's degenerate corpus at its size (10,000 notes of 14 words from 21): at most 8 candidates per note, under 10 s of CPU", () => {
+    // issue 16: this corpus once made the 10k preview run for minutes (candidates grew with n²)
+    const notes = crowded(10_000, 17);
+    let result: ReturnType<typeof findClusters> | undefined;
+    const ms = cpuMs(() => (result = findClusters(notes)));
+    const { clusters, stats } = result!;
+    assert.ok(stats.candidates <= notes.length * DEFAULT_LSH.perItem!, `${stats.candidates} candidates for ${notes.length} notes`);
+    assert.ok(ms < 10_000, `${Math.round(ms)} ms of CPU`);
+    for (const c of clusters) assert.ok(c.members.length <= 20 && c.cohesion >= 0.6, `cluster of ${c.members.length} at ${c.cohesion}`);
   });
 
   test("a note and its negation are not duplicates", () => {

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { git, initStore, memsyncAsync, tempDir } from "../helpers/env.ts";
+import { cortexgraphSource } from "../helpers/cortexgraph-source.ts";
+
+// Issue 16's packed history, on the compiled binary and native git: memsync packs what it commits
+// (before the issue every object was loose: 456 MB against a native clone's 48 MB at 50k), and
+// `memsync repack --all` leaves one pack that `git fsck --strict` and `git verify-pack` accept.
+// The yardstick is native git's own pack of the same objects stored whole (`repack -F
+// --window=0`): memsync writes no deltas (and deflates at level 1: ~1.2x git's level-6 pack here), so against a delta-compressed clone the ratio depends on how alike the
+// records are (1.8x for this test's 1,500 short records; the issue's 1.5x target is the 50k bench's,
+// scripts/bench-lib/packs.ts), while against whole objects it measures the packing alone.
+
+/** Bytes on disk (allocated blocks, as `du` counts them) of everything under dir. */
+function diskBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? diskBytes(p) : fs.lstatSync(p).blocks * 512;
+  }
+  return total;
+}
+
+function gitOk(cwd: string, ...args: string[]): string {
+  const r = git(cwd, ...args);
+  assert.equal(r.status, 0, `git ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function countObjects(repo: string): { loose: number; packs: number } {
+  const out = gitOk(repo, "count-objects", "-v");
+  return { loose: Number(out.match(/^count: (\d+)$/m)![1]), packs: Number(out.match(/^packs: (\d+)$/m)![1]) };
+}
+
+describe("history size against native git", () => {
+  test("an imported store plus everyday commits: .git within 1.5x of native git's whole-object clone; repacked: one pack, no larger, fsck --strict and verify-pack clean", { timeout: 300_000 }, async () => {
+    const store = initStore();
+    const imported = await memsyncAsync(["--store", store, "import", "cortexgraph", cortexgraphSource(1500)]);
+    assert.equal(imported.code, 0, imported.stderr);
+    // everyday use: one memory per commit, each commit's few objects written loose
+    for (let i = 0; i < 6; i++) {
+      const s = await memsyncAsync(["--store", store, "save", `everyday note ${i} about the retry budget of the billing worker`]);
+      assert.equal(s.code, 0, s.stderr);
+      const c = await memsyncAsync(["--store", store, "commit"]);
+      assert.equal(c.code, 0, c.stderr);
+    }
+    assert.equal(gitOk(store, "status", "--porcelain"), "");
+
+    const native = path.join(tempDir(), "native");
+    gitOk(path.dirname(native), "clone", "-q", "--no-local", store, native);
+    gitOk(native, "repack", "-a", "-d", "-F", "-q", "--window=0"); // every object whole, as memsync stores them
+    const nativeBytes = diskBytes(path.join(native, ".git"));
+    const ratio = (dir: string) => diskBytes(path.join(dir, ".git")) / nativeBytes;
+    const asCommitted = ratio(store);
+    assert.ok(countObjects(store).loose < 200, `the import's objects are packed: ${JSON.stringify(countObjects(store))}`);
+    assert.ok(asCommitted <= 1.5, `.git as committed is ${asCommitted.toFixed(2)}x a native clone's`);
+
+    const r = await memsyncAsync(["--store", store, "repack", "--all"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(countObjects(store), { loose: 0, packs: 1 });
+    gitOk(store, "fsck", "--strict");
+    const pack = fs.readdirSync(path.join(store, ".git", "objects", "pack")).find((n) => n.endsWith(".idx"))!;
+    gitOk(store, "verify-pack", path.join(".git", "objects", "pack", pack));
+    const repacked = ratio(store);
+    assert.ok(repacked <= Math.min(asCommitted, 1.5), `.git after repack is ${repacked.toFixed(2)}x a native clone's (${asCommitted.toFixed(2)}x before)`);
+    // the same history, object for object
+    const all = (repo: string) => gitOk(repo, "cat-file", "--batch-all-objects", "--batch-check").split("\n").sort().join("\n");
+    assert.equal(all(store), all(native));
+  });
+});
