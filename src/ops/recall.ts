@@ -8,7 +8,7 @@ import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, everyWordReachedWhole, narrowingTerms, reachedByOneWord } from "./recall-counts.ts";
+import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -37,6 +37,11 @@ const NARROW_ABOVE = 1000;
  * split at or above ranking every match; 4,000 lost on one.
  */
 const RANKED_AT_MOST = 8000;
+/**
+ * Past NARROW_ABOVE matches, when this many memories hold every query word whole, the candidates
+ * are ranked from those alone (not from every prefix match).
+ */
+export const WHOLE_POOL = 200;
 /** Words and phrases are counted this far first (recall-counts.ts narrowingTerms): past it only when the choice needs it. */
 const PHRASES_PROBED_TO = 2000;
 /**
@@ -223,7 +228,14 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // AND goes first: when it reaches `enough`, every word is held whole, so none is absent (two
   // counts fewer for a prompt whose words are all common, ~0.3 ms of a cold hook)
   const every = matchAll(words);
-  if ((await everyWordReachedWhole(words, enough, count)) || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
+  // whole words first when they alone hold a pool of WHOLE_POOL: ranking every prefix match (the
+  // short prompt at 50k: ~5,800 rows, each prefix's covered words merged for BM25's idf) grew with
+  // the store, while the pool already holds many times the candidates and the whole word is what
+  // the query says (judged on recall-quality-scale.ts at 1k / 10k / 50k: branch recallflat8)
+  const held = await everyWordHeldWhole(words, Math.max(WHOLE_POOL, enough), count);
+  if (held >= WHOLE_POOL) return search(wholeWordsAll(words));
+  // the whole words' AND within the query's: `enough` of them, and the every-word search has enough
+  if (held >= enough || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);
   const present = await narrowingTerms(words, phrases, size, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
   // then the rarest of them within a bound: ranking every match of all of them grew with the
