@@ -38,10 +38,14 @@ const NARROW_ABOVE = 1000;
  */
 const RANKED_AT_MOST = 8000;
 /**
- * Past NARROW_ABOVE matches, when this many memories hold every query word whole, the candidates
- * are ranked from those alone (not from every prefix match).
+ * Past NARROW_ABOVE matches, when this many memories that pass the filter hold every query word
+ * whole, the candidates are ranked from those alone (not from every prefix match): as many as
+ * recall ranks. The index stems words (porter), so "timeout" holds "timeouts" too; what a prefix
+ * adds is longer words ("connectionpool"). 200 and 50 changed no split's recall@5, MRR or
+ * off-topic answered on the labelled corpus inside the 1k, 10k and 50k bench stores (branch
+ * recallflat8); 50 also takes the long prompt at 50k (~140 hold every word whole).
  */
-export const WHOLE_POOL = 200;
+export const WHOLE_POOL = CANDIDATES;
 /** Words and phrases are counted this far first (recall-counts.ts narrowingTerms): past it only when the choice needs it. */
 const PHRASES_PROBED_TO = 2000;
 /**
@@ -228,10 +232,9 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // AND goes first: when it reaches `enough`, every word is held whole, so none is absent (two
   // counts fewer for a prompt whose words are all common, ~0.3 ms of a cold hook)
   const every = matchAll(words);
-  // whole words first when they alone hold a pool of WHOLE_POOL: ranking every prefix match (the
-  // short prompt at 50k: ~5,800 rows, each prefix's covered words merged for BM25's idf) grew with
-  // the store, while the pool already holds many times the candidates and the whole word is what
-  // the query says (judged on recall-quality-scale.ts at 1k / 10k / 50k: branch recallflat8)
+  // whole words first when they alone fill the candidates: ranking every prefix match grew with
+  // the store (the short prompt at 50k: ~6,200 rows, each prefix's covered words merged again for
+  // BM25's idf; the long prompt's 8 prefixes ~10 ms against ~1 ms for its ~140 whole matches)
   const held = await everyWordHeldWhole(words, Math.max(WHOLE_POOL, enough), count);
   if (held >= WHOLE_POOL) return search(wholeWordsAll(words));
   // the whole words' AND within the query's: `enough` of them, and the every-word search has enough
