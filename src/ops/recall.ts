@@ -28,6 +28,12 @@ export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
 /** Matches re-ranked by the blend; BM25 order decides which get that far. */
 const CANDIDATES = 50;
+/**
+ * Matches re-ranked past NARROW_ABOVE matches: the best BM25 scores there lead the blend well
+ * enough that half as many lost nothing to rank the rest, and ranking costs ~0.1-0.2 ms a
+ * candidate in a cold process (branch recallflat8, recall-quality-scale.ts at 1k / 10k / 50k).
+ */
+const NARROWED_CANDIDATES = 25;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
@@ -160,7 +166,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
-  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count);
+  const take = narrow ? NARROWED_CANDIDATES : CANDIDATES;
+  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -171,7 +178,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
   // a word's holders among the candidates are its holders in the store only when none was cut
-  const everyMatch = !narrow && hits.length < CANDIDATES;
+  const everyMatch = !narrow && hits.length < take;
   const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
@@ -221,8 +228,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: RecallIndex, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo): Promise<Hit[]> {
-  const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
+async function candidates(store: RecallIndex, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo, take: number): Promise<Hit[]> {
+  const search = (match: string) => store.searchWithTerms(match, filter, take);
   if (!narrow || words.length < 2) return search(all);
   // counted before they are ranked: BM25 weighs each word by how many memories hold it, which
   // costs a pass over every word's matches (each a prefix: ~3 ms of a cold hook at 10k), while
