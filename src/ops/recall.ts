@@ -45,8 +45,8 @@ const NARROW_ABOVE = 1000;
 const RANKED_AT_MOST = 8000;
 /**
  * Past NARROW_ABOVE matches, when this many memories that pass the filter hold every query word
- * whole, the candidates are ranked from those alone (not from every prefix match): as many as
- * recall ranks. The index stems words (porter), so "timeout" holds "timeouts" too; what a prefix
+ * whole, the candidates are ranked from those alone (not from every prefix match): at least as
+ * many as recall ranks. The index stems words (porter), so "timeout" holds "timeouts" too; what a prefix
  * adds is longer words ("connectionpool"). 200 and 50 changed no split's recall@5, MRR or
  * off-topic answered on the labelled corpus inside the 1k, 10k and 50k bench stores (branch
  * recallflat8); 50 also takes the long prompt at 50k (~140 hold every word whole).
