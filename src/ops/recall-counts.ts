@@ -27,16 +27,21 @@ export async function reachedByOneWord(words: readonly string[], upTo: number, c
 }
 
 /**
- * Whether every word of the query, each taken whole ("timeout", not "timeout"*), is held by
- * `upTo` filtered memories, so the every-word query (prefixes) has `upTo` too: each whole word
- * matches within its prefix form, so their AND matches within the query's. The whole words' AND
- * stops at `upTo` without merging the lists of every word each prefix covers (a short prompt's
- * count at 50k: ~1.1 against ~2.2 ms CPU; a long one's ~1.2 against ~3.9). false says nothing.
+ * How many filtered memories hold every word of the query, each taken whole ("timeout", not
+ * "timeout"*), counted up to `upTo`; 0 when no word has a prefix (the whole words are then the
+ * query itself, counted by the caller). Each whole word matches within its prefix form, so their
+ * AND matches within the every-word query's: reaching `upTo` here, that query reaches it too. The
+ * whole words' AND stops at `upTo` without merging the lists of every word each prefix covers (a
+ * short prompt's count at 50k: ~1.1 against ~2.2 ms CPU; a long one's ~1.2 against ~3.9).
  */
-export async function everyWordReachedWhole(words: readonly string[], upTo: number, count: CountUpTo): Promise<boolean> {
-  // no prefix among them: the whole words are the query itself, counted by the caller
-  if (!words.some((w) => w.length >= PREFIX_FROM)) return false;
-  return (await count(words.map((w) => `"${w}"`).join(" AND "), upTo, true)) >= upTo;
+export async function everyWordHeldWhole(words: readonly string[], upTo: number, count: CountUpTo): Promise<number> {
+  if (!words.some((w) => w.length >= PREFIX_FROM)) return 0;
+  return count(wholeWordsAll(words), upTo, true);
+}
+
+/** The every-word FTS5 expression with each word whole (no prefix). */
+export function wholeWordsAll(words: readonly string[]): string {
+  return words.map((w) => `"${w}"`).join(" AND ");
 }
 
 /** A term (an FTS5 expression) and how many memories match it, counted up to some bound. */

@@ -9,7 +9,7 @@ import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, everyWordReachedWhole, narrowingTerms, reachedByOneWord } from "./recall-counts.ts";
+import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -29,6 +29,12 @@ export const RECALL_DEFAULTS = { budget: 2000, limit: 10 } as const;
 
 /** Matches re-ranked by the blend; BM25 order decides which get that far. */
 const CANDIDATES = 50;
+/**
+ * Matches re-ranked past NARROW_ABOVE matches: the best BM25 scores there lead the blend well
+ * enough that half as many lost nothing to rank the rest, and ranking costs ~0.1-0.2 ms a
+ * candidate in a cold process (branch recallflat8, recall-quality-scale.ts at 1k / 10k / 50k).
+ */
+const NARROWED_CANDIDATES = 25;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
@@ -38,6 +44,15 @@ const NARROW_ABOVE = 1000;
  * split at or above ranking every match; 4,000 lost on one.
  */
 const RANKED_AT_MOST = 8000;
+/**
+ * Past NARROW_ABOVE matches, when this many memories that pass the filter hold every query word
+ * whole, the candidates are ranked from those alone (not from every prefix match): at least as
+ * many as recall ranks. The index stems words (porter), so "timeout" holds "timeouts" too; what a prefix
+ * adds is longer words ("connectionpool"). 200 and 50 changed no split's recall@5, MRR or
+ * off-topic answered on the labelled corpus inside the 1k, 10k and 50k bench stores (branch
+ * recallflat8); 50 also takes the long prompt at 50k (~140 hold every word whole).
+ */
+export const WHOLE_POOL = CANDIDATES;
 /** Words and phrases are counted this far first (recall-counts.ts narrowingTerms): past it only when the choice needs it. */
 const PHRASES_PROBED_TO = 2000;
 /**
@@ -152,7 +167,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
-  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count);
+  const take = narrow ? NARROWED_CANDIDATES : CANDIDATES;
+  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -163,7 +179,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
   // a word's holders among the candidates are its holders in the store only when none was cut
-  const everyMatch = !narrow && hits.length < CANDIDATES;
+  const everyMatch = !narrow && hits.length < take;
   const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
@@ -214,8 +230,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
  * word, when enough memories hold them all (those are the best); else the query's less common
  * words. Either way the candidates are then ranked on all the words.
  */
-async function candidates(store: RecallIndex, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo): Promise<Hit[]> {
-  const search = (match: string) => store.searchWithTerms(match, filter, CANDIDATES);
+async function candidates(store: RecallIndex, words: readonly string[], phrases: readonly string[], all: string, narrow: boolean, filter: MemoryFilter, enough: number, count: CountUpTo, take: number): Promise<Hit[]> {
+  const search = (match: string) => store.searchWithTerms(match, filter, take);
   if (!narrow || words.length < 2) return search(all);
   // counted before they are ranked: BM25 weighs each word by how many memories hold it, which
   // costs a pass over every word's matches (each a prefix: ~3 ms of a cold hook at 10k), while
@@ -225,7 +241,13 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // AND goes first: when it reaches `enough`, every word is held whole, so none is absent (two
   // counts fewer for a prompt whose words are all common, ~0.3 ms of a cold hook)
   const every = matchAll(words);
-  if ((await everyWordReachedWhole(words, enough, count)) || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
+  // whole words first when they alone fill the candidates: ranking every prefix match grew with
+  // the store (the short prompt at 50k: ~6,200 rows, each prefix's covered words merged again for
+  // BM25's idf; the long prompt's 8 prefixes ~10 ms against ~1 ms for its ~140 whole matches)
+  const held = await everyWordHeldWhole(words, Math.max(WHOLE_POOL, enough), count);
+  if (held >= WHOLE_POOL) return search(wholeWordsAll(words));
+  // the whole words' AND within the query's: `enough` of them, and the every-word search has enough
+  if (held >= enough || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);
   const present = await narrowingTerms(words, phrases, size, RANKED_AT_MOST, RANKED_AT_MOST + 1, PHRASES_PROBED_TO, count);
   // then the rarest of them within a bound: ranking every match of all of them grew with the

@@ -5,7 +5,7 @@ import { newId } from "../../src/core/new-id.ts";
 import { COMMON_SHARE, discriminating, matchAll, matchAny } from "../../src/core/recall-rank.ts";
 import { createMemory } from "../../src/core/records.ts";
 import { rarestWithin } from "../../src/ops/recall.ts";
-import { type Counted, type CountUpTo, everyWordReachedWhole, narrowingTerms, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
+import { type Counted, type CountUpTo, everyWordHeldWhole, narrowingTerms, presentTerms, reachedByOneWord, stopsBelow } from "../../src/ops/recall-counts.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { Store } from "../../src/store/store.ts";
@@ -184,7 +184,7 @@ test("every word whole reaching the bound means the every-word query's count rea
   const r = rng(11);
   const store = await storeOf(r, 500);
   try {
-    await checkReached(store, r, { rounds: 80, share: 0.12, most: 60, queryOf: matchAll, reaches: everyWordReachedWhole });
+    await checkReached(store, r, { rounds: 80, share: 0.12, most: 60, queryOf: matchAll, reaches: async (words, upTo, count) => (await everyWordHeldWhole(words, upTo, count)) >= upTo });
   } finally {
     store.close();
   }
