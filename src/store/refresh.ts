@@ -292,7 +292,8 @@ function scanLeaf(
   rowsIn: RowsIn = rowsFromIndex(ctx),
   sums: Map<string, StampSums> | null = null,
 ): void {
-  const mtime = folderMtime(ctx, dir);
+  const seen = ctx.seen?.get(dir); // looked up once: most folders of a status end at the sums
+  const mtime = folderMtime(ctx, dir, seen);
   if (mtime === null) {
     if (rec) forgetDir(ctx, plan, dir);
     return;
@@ -300,7 +301,7 @@ function scanLeaf(
   const listed = folderCurrent(rec, mtime);
   if (!full && listed) return;
   // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
-  if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums)) return;
+  if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums, true, seen)) return;
   const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
@@ -330,18 +331,17 @@ function indexedBefore(ctx: RefreshContext, kind: RecordKind, dir: string): bool
  * here, which also reports a temp file that is a link as a link.
  */
 function shardsAsSeen(ctx: RefreshContext, plan: Plan, top: string, sums: Map<string, StampSums>): string[] | null {
-  const seen = ctx.seen?.get(`${ctx.root}/${top}`);
+  const seen = ctx.seen?.get(top);
   if (!seen?.shards || !seen.sums || seen.sums.temps.length > 0 || !sameSums(seen.sums.disk, sums.get(top))) return null;
   for (const name of seen.sums.links) plan.links.push(`${top}/${name}`);
-  return seen.shards.map((name) => `${top}/${name}`);
+  return seen.shards;
 }
 
-/** A record folder's mtime (null: no folder there): as the threads saw it, if they did, else from the disk. */
-function folderMtime(ctx: RefreshContext, dir: string): number | null {
-  const path = `${ctx.root}/${dir}`;
-  const seen = ctx.seen?.get(path)?.stat;
-  if (seen === undefined) return ctx.fs.folderMtime(path);
-  return seen?.isDir ? seen.mtime : null;
+/** A record folder's mtime (null: no folder there): as the threads saw it (`seen`: its entry, when the caller has it), if they did, else from the disk. */
+function folderMtime(ctx: RefreshContext, dir: string, seen: SeenFolder | undefined = ctx.seen?.get(dir)): number | null {
+  const stat = seen?.stat;
+  if (stat === undefined) return ctx.fs.folderMtime(`${ctx.root}/${dir}`);
+  return stat?.isDir ? stat.mtime : null;
 }
 
 /**
@@ -352,8 +352,16 @@ function folderMtime(ctx: RefreshContext, dir: string): number | null {
  * The sums and names threads made of the folder (folder-snapshot.ts: the same stats, the same
  * terms) stand in for the stats here when present.
  */
-function unchangedBySums(ctx: RefreshContext, plan: Plan, dir: string, names: () => string[], sums: Map<string, StampSums>, findLinks = true): boolean {
-  const seen = ctx.seen?.get(`${ctx.root}/${dir}`)?.sums ?? folderSums(ctx, dir, names(), findLinks);
+function unchangedBySums(
+  ctx: RefreshContext,
+  plan: Plan,
+  dir: string,
+  names: () => string[],
+  sums: Map<string, StampSums>,
+  findLinks = true,
+  folder: SeenFolder | undefined = ctx.seen?.get(dir),
+): boolean {
+  const seen = folder?.sums ?? folderSums(ctx, dir, names(), findLinks);
   if (!sameSums(seen.disk, sums.get(dir))) return false;
   for (const name of seen.temps) plan.temps.push(`${dir}/${name}`);
   if (findLinks) for (const name of seen.links) plan.links.push(`${dir}/${name}`);
