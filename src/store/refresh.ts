@@ -258,7 +258,8 @@ function scanTop(
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
     return;
   }
-  const known = new Map(recordedSubs.map((d) => [d.path, d]));
+  const known = new Map<string, DirRow>();
+  for (const d of recordedSubs) known.set(d.path, d);
   let subs: string[];
   const listed = folderCurrent(rec, mtime);
   const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
@@ -273,7 +274,7 @@ function scanTop(
     const entries = ctx.fs.readdir(`${ctx.root}/${top}`);
     for (const e of entries) if (e.isLink) plan.links.push(`${top}/${e.name}`);
     const names = entries.filter((e) => !e.isDir).map((e) => e.name);
-    if (!(listed && sums && unchangedBySums(ctx, plan, top, () => names, sums, false))) scanFiles(ctx, plan, kind, top, names, rec !== undefined, rowsIn(top));
+    if (!(listed && sums && unchangedBySums(plan, top, ctx.seen?.get(top)?.sums ?? folderSums(ctx, top, names, false), sums, false))) scanFiles(ctx, plan, kind, top, names, rec !== undefined, rowsIn(top));
     subs = entries.filter((e) => e.isDir && isShardDirName(e.name)).map((e) => `${top}/${e.name}`);
     const present = new Set(subs);
     for (const d of recordedSubs) if (!present.has(d.path)) forgetDir(ctx, plan, d.path);
@@ -301,7 +302,7 @@ function scanLeaf(
   const listed = folderCurrent(rec, mtime);
   if (!full && listed) return;
   // its names alone: each is lstat'ed next, which tells a link or a folder as the listing would
-  if (listed && sums && unchangedBySums(ctx, plan, dir, () => ctx.fs.readdirNames(`${ctx.root}/${dir}`), sums, true, seen)) return;
+  if (listed && sums && unchangedBySums(plan, dir, seen?.sums ?? folderSums(ctx, dir, ctx.fs.readdirNames(`${ctx.root}/${dir}`), true), sums, true)) return;
   const entries = ctx.fs.readdir(`${ctx.root}/${dir}`);
   for (const e of entries) if (e.isLink) plan.links.push(`${dir}/${e.name}`);
   const names = entries.filter((e) => !e.isDir).map((e) => e.name);
@@ -346,25 +347,16 @@ function folderMtime(ctx: RefreshContext, dir: string, seen: SeenFolder | undefi
 
 /**
  * A folder whose listing cannot have changed (its mtime the recorded one, trusted): whether its
- * files' stamps add up to the index's sums, so none was edited in place (stamp-sums.ts). When
- * they do, the temp files and links found are noted; when not, the caller compares row by row.
- * `findLinks`: the names come from a plain listing, so each is lstat'ed (the caller noted links).
- * The sums and names threads made of the folder (folder-snapshot.ts: the same stats, the same
- * terms) stand in for the stats here when present.
+ * files' stamps (`found`: the sums, temp files and links of its names, stat'ed here or by the
+ * threads, folder-snapshot.ts: the same stats, the same terms) add up to the index's sums, so
+ * none was edited in place (stamp-sums.ts). When they do, the temp files and links found are
+ * noted; when not, the caller compares row by row. `findLinks`: the names came from a plain
+ * listing, so each was lstat'ed (else the caller noted the links).
  */
-function unchangedBySums(
-  ctx: RefreshContext,
-  plan: Plan,
-  dir: string,
-  names: () => string[],
-  sums: Map<string, StampSums>,
-  findLinks = true,
-  folder: SeenFolder | undefined = ctx.seen?.get(dir),
-): boolean {
-  const seen = folder?.sums ?? folderSums(ctx, dir, names(), findLinks);
-  if (!sameSums(seen.disk, sums.get(dir))) return false;
-  for (const name of seen.temps) plan.temps.push(`${dir}/${name}`);
-  if (findLinks) for (const name of seen.links) plan.links.push(`${dir}/${name}`);
+function unchangedBySums(plan: Plan, dir: string, found: NonNullable<SeenFolder["sums"]>, sums: Map<string, StampSums>, findLinks: boolean): boolean {
+  if (!sameSums(found.disk, sums.get(dir))) return false;
+  for (const name of found.temps) plan.temps.push(`${dir}/${name}`);
+  if (findLinks) for (const name of found.links) plan.links.push(`${dir}/${name}`);
   return true;
 }
 
