@@ -91,12 +91,12 @@ export interface SeenFolder {
    * A top folder's shard folders, from its read (made after the folder's stat above: a shard
    * folder made or removed in between is one the refresh finds new or gone, a difference that
    * sends it to the locked refresh): the refresh takes them instead of listing the folder again
-   * when that stat shows the recorded listing.
+   * when that stat shows the recorded listing. Store-relative paths (`memories/ab`).
    */
   shards?: string[];
 }
 
-/** Folders by absolute path. */
+/** Folders by store-relative path (as the refresh names them: no path made per folder to look one up). */
 export type SeenFolders = Map<string, SeenFolder>;
 
 class Unreadable extends Error {}
@@ -222,13 +222,18 @@ export function seenFolder(nums: ArrayLike<number>, at: number, temps: string[],
  * one look: what a later refresh reads is read again.
  */
 export class FolderReads extends Map<string, SeenFolder> {
-  override get(path: string): SeenFolder {
-    let folder = super.get(path);
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  /** `dir`: store-relative. */
+  override get(dir: string): SeenFolder {
+    let folder = super.get(dir);
     if (folder === undefined) {
-      const read = readFolder(path);
+      const read = readFolder(`${this.root}/${dir}`);
       folder = seenFolder(read.nums, 0, read.temps, read.links);
-      if (folder.sums) folder.shards = read.shards;
-      super.set(path, folder);
+      if (folder.sums) folder.shards = read.shards.map((name) => `${dir}/${name}`);
+      super.set(dir, folder);
     }
     return folder;
   }

@@ -36,9 +36,16 @@ const SHARD_NAMES = Array.from({ length: 256 }, (_, k) => k.toString(16).padStar
  * that may hold any. So the threads start at once; a shard folder that is not there costs a
  * failed open and stat, and the top folders' reads tell which are (FolderRead.shards).
  */
-function recordFolders(root: string, kinds: readonly RecordKind[]): { paths: string[]; tops: number } {
-  const tops = kinds.flatMap((kind) => topDirs(kind).map((top) => `${root}/${top}`));
-  return { paths: [...tops, ...tops.filter(mayHoldFolders).flatMap((dir) => SHARD_NAMES.map((name) => `${dir}/${name}`))], tops: tops.length };
+function recordFolders(root: string, kinds: readonly RecordKind[]): { paths: string[]; rels: string[]; tops: number; shardsAt: Map<number, number> } {
+  const tops = kinds.flatMap((kind) => topDirs(kind));
+  const rels = [...tops];
+  const shardsAt = new Map<number, number>(); // top unit -> the unit of its shard folder 00
+  tops.forEach((top, u) => {
+    if (!mayHoldFolders(`${root}/${top}`)) return;
+    shardsAt.set(u, rels.length);
+    for (const name of SHARD_NAMES) rels.push(`${top}/${name}`);
+  });
+  return { paths: rels.map((rel) => `${root}/${rel}`), rels, tops: tops.length, shardsAt };
 }
 
 /**
@@ -110,7 +117,22 @@ export function startSnapshot(root: string, files: number, kinds: readonly Recor
 
 /** The threads, given the folders. */
 function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): PendingSnapshot {
-  const { paths, tops } = recordFolders(root, kinds);
+  const { paths, rels, tops, shardsAt } = recordFolders(root, kinds);
+  // a top folder's shard folders as store-relative paths: the strings made above where there are
+  // some (no path made per folder after the look), else made here
+  const shardPaths = (u: number, names: readonly string[]): string[] => {
+    const at = shardsAt.get(u);
+    return names.map((name) => (at === undefined ? `${rels[u]}/${name}` : rels[at + parseInt(name, 16)]!));
+  };
+  // the same from a thread's numbers (folder-snapshot.ts putShards: each name's two hex digits)
+  const slotPaths = (u: number, slots: Int16Array): string[] => {
+    const at = shardsAt.get(u);
+    if (at === undefined) return shardPaths(u, getShards(slots, u * SHARD_SLOTS));
+    const out: string[] = [];
+    const from = u * SHARD_SLOTS;
+    for (let k = 0; k < slots[from]!; k++) out.push(rels[at + slots[from + 1 + k]!]!);
+    return out;
+  };
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
   const shardSlots = new SharedArrayBuffer(2 * SHARD_SLOTS * tops);
@@ -132,8 +154,8 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
         const shardsOf = new Map<number, string[]>(); // each top folder's shard folders, from its read
         const take = (u: number) => {
           const r = readFolder(paths[u]!);
-          shardsOf.set(u, r.shards);
-          seen.set(paths[u]!, seenFolder(r.nums, 0, r.temps, r.links));
+          if (u < tops) shardsOf.set(u, shardPaths(u, r.shards));
+          seen.set(rels[u]!, seenFolder(r.nums, 0, r.temps, r.links));
         };
         for (;;) {
           const u = Atomics.add(counter, 0, 1);
@@ -150,25 +172,25 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
         const noted = new Map<number, number>();
         const again: number[] = [];
         for (let u = 0; u < paths.length; u++) {
-          if (seen.has(paths[u]!)) continue;
+          if (seen.has(rels[u]!)) continue;
           const state = Atomics.load(counter, 1 + paths.length + u);
           if (state === DONE || state === DONE_NOTED) {
-            if (u < tops) shardsOf.set(u, getShards(slots, u * SHARD_SLOTS));
-            if (state === DONE) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
+            if (u < tops) shardsOf.set(u, slotPaths(u, slots));
+            if (state === DONE) seen.set(rels[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
             else noted.set(u, Atomics.load(counter, 1 + u));
           } else again.push(u);
         }
         const unnoted = await awaitNotes(threads, noted);
         for (const [u, id] of noted) {
           const note = threads[id - 1]?.notes.get(u);
-          if (note && !unnoted.has(u)) seen.set(paths[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
+          if (note && !unnoted.has(u)) seen.set(rels[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
           else again.push(u);
         }
         for (const u of again) take(u);
         // a top folder's shard folders, from its read (made after its stat: a folder made or
         // removed since is one the refresh finds listed or missing, never one it misses)
         for (let u = 0; u < tops; u++) {
-          const folder = seen.get(paths[u]!);
+          const folder = seen.get(rels[u]!);
           if (folder?.sums) folder.shards = shardsOf.get(u) ?? [];
         }
         return seen;

@@ -382,7 +382,7 @@ export class Store {
         // they stat; what the lock then applies is stat'ed and read again.
         if (opts.lookFirst) {
           // without the threads' reads, each folder read whole once, on this thread, as they would
-          const seen = opts.seen ?? (this.fs === nodeFs ? new FolderReads() : undefined);
+          const seen = opts.seen ?? (this.fs === nodeFs ? new FolderReads(this.root) : undefined);
           const look = planRefresh({ ...this.ctx, codec: null, ...(seen ? { seen } : {}), ...(opts.folders ? { folders: opts.folders } : {}) }, true, kinds);
           if (planIsEmpty(look) && look.temps.length === 0) return look;
         }
