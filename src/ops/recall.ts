@@ -35,6 +35,15 @@ const CANDIDATES = 50;
  * candidate in a cold process (branch recallflat8, recall-quality-scale.ts at 1k / 10k / 50k).
  */
 const NARROWED_CANDIDATES = 25;
+/**
+ * More matches than CANDIDATES and at least this many memories holding every query word whole
+ * (a query with no concept phrases): the candidates are NARROWED_CANDIDATES of those alone. The
+ * rare prompt at 50k ranked 50 of its 234 matches where 1k ranks 6; 64 hold both words. On the
+ * labelled corpus inside the 1k bench store 50 changed no outcome; 25 lost one superseded query;
+ * with concept phrases allowed, a memory found through a concept ("postgres" for "database") was
+ * cut (branch recallflat9).
+ */
+export const WHOLE_AHEAD = CANDIDATES;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
@@ -167,8 +176,11 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
-  const take = narrow ? NARROWED_CANDIDATES : CANDIDATES;
-  const hits = await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
+  // more matches than candidates and WHOLE_AHEAD memories holding every word whole: the best are
+  // among those, and ranking each candidate costs a cold process ~0.1-0.2 ms
+  const ahead = !narrow && total > CANDIDATES && terms.words.length >= 2 && terms.phrases.length === 0 && (await everyWordHeldWhole(terms.words, WHOLE_AHEAD, count)) >= WHOLE_AHEAD;
+  const take = narrow || ahead ? NARROWED_CANDIDATES : CANDIDATES;
+  const hits = ahead ? await store.searchWithTerms(wholeWordsAll(terms.words), filter, take) : await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -179,7 +191,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
   // a word's holders among the candidates are its holders in the store only when none was cut
-  const everyMatch = !narrow && hits.length < take;
+  const everyMatch = !narrow && !ahead && hits.length < take;
   const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
