@@ -136,6 +136,13 @@ async function main(): Promise<void> {
       commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])])],
     },
   ];
+  // each binary settles its own copy with its own code: one of another index version rebuilds
+  // the index on its first run, and rows written by a rebuild are racily clean until a full
+  // refresh, so its gets would take the Store's path (twice the folder stats) where the other
+  // binary's take the settled read: status, a pause past the racy window, status again
+  for (const [n, b] of bins) check([b, "--store", storeOf(n), "status"]);
+  spawnSync("sleep", ["2.1"]);
+  for (const [n, b] of bins) check([b, "--store", storeOf(n), "status"]);
   for (const [n, b] of bins) {
     check([b, "--store", storeOf(n), "get", manifest.old_id]);
     check([b, "--store", storeOf(n), "hook", "UserPromptSubmit"], fs.readFileSync(payload, "utf8"));
