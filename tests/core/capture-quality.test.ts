@@ -32,6 +32,9 @@ describe("capture quality on the labelled corpus", () => {
     const new13 = rows.filter((r) => r.set === "new13");
     assert.ok(new13.length >= 170 && new13.every((r) => r.split === "holdout"), "a held-out set new13 (branch corpus13) of 170+ prompts");
     assert.ok(new13.filter((r) => !r.store).length >= new13.length / 2, "new13: at least half of it not to store");
+    const new14 = rows.filter((r) => r.set === "new14");
+    assert.ok(new14.length >= 180 && new14.every((r) => r.split === "holdout"), "a held-out set new14 (branch corpus14) of 180+ prompts");
+    assert.ok(new14.filter((r) => !r.store).length >= new14.length / 2, "new14: at least half of it not to store");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     const tune11 = rows.filter((r) => r.set === "tune11");
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
