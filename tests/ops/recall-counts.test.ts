@@ -209,6 +209,27 @@ test("one word reaching the bound means the query's count reaches it: whole word
   }
 });
 
+test("a word with fewer matches than the bound in every memory is not counted through the filter", async () => {
+  const r = rng(29);
+  const store = await storeOf(r, 500);
+  try {
+    const { count, asked, reset } = countingCalls(store);
+    for (const w of ["kestrel", "connection"]) {
+      const all = await store.countMatches(`"${w}"`, {}, 100_000);
+      const passing = await store.countMatches(`"${w}"`, filter, 100_000);
+      for (const upTo of [all + 1, passing, Math.max(1, passing - 1)]) {
+        reset();
+        const reached = await reachedByOneWord([w], upTo, count);
+        assert.equal(reached, passing >= upTo, `${w} to ${upTo}: ${passing} pass of ${all}`);
+        // the filtered count (which reads each match's memory row) only when every memory's count reaches the bound
+        assert.equal(asked().length, all >= upTo ? 2 : 1, `${w} to ${upTo}: ${JSON.stringify(asked())}`);
+      }
+    }
+  } finally {
+    store.close();
+  }
+});
+
 test("every word whole reaching the bound means the every-word query's count reaches it", async () => {
   const r = rng(11);
   const store = await storeOf(r, 500);
