@@ -36,14 +36,22 @@ const CANDIDATES = 50;
  */
 const NARROWED_CANDIDATES = 25;
 /**
- * More matches than CANDIDATES and at least this many memories holding every query word whole
- * (a query with no concept phrases): the candidates are NARROWED_CANDIDATES of those alone. The
- * rare prompt at 50k ranked 50 of its 234 matches where 1k ranks 6; 64 hold both words. On the
- * labelled corpus inside the 1k bench store 50 changed no outcome; 25 lost one superseded query;
- * with concept phrases allowed, a memory found through a concept ("postgres" for "database") was
- * cut (branch recallflat9).
+ * When at least this many memories that pass the filter hold every query word whole ("timeout",
+ * not "timeout"*), the candidates are ranked from those alone: the best matches are among them.
+ * One knob for both ways recall gets there (they were WHOLE_POOL and WHOLE_AHEAD, both 50):
+ * - past NARROW_ABOVE matches (candidates()): not every prefix match is ranked. The index stems
+ *   words (porter), so "timeout" holds "timeouts" too; what a prefix adds is longer words
+ *   ("connectionpool"). 200 and 50 changed no split's recall@5, MRR or off-topic answered on the
+ *   labelled corpus inside the 1k, 10k and 50k bench stores (branch recallflat8); 50 also takes
+ *   the long prompt at 50k (~140 hold every word whole).
+ * - more matches than CANDIDATES, not narrowed, two or more words and no concept phrases: the
+ *   candidates are NARROWED_CANDIDATES of the holders. The rare prompt at 50k ranked 50 of its
+ *   234 matches where 1k ranks 6; 64 hold both words. On the labelled corpus inside the 1k bench
+ *   store 50 changed no outcome; 25 lost one superseded query; with concept phrases allowed, a
+ *   memory found through a concept ("postgres" for "database") was cut (branch recallflat9).
+ * At least CANDIDATES either way, so the holders fill what is ranked.
  */
-export const WHOLE_AHEAD = CANDIDATES;
+export const WHOLE_HOLDERS = CANDIDATES;
 /** Past this many matches, candidates are chosen by the query's less common words only. */
 const NARROW_ABOVE = 1000;
 /**
@@ -53,15 +61,6 @@ const NARROW_ABOVE = 1000;
  * split at or above ranking every match; 4,000 lost on one.
  */
 const RANKED_AT_MOST = 8000;
-/**
- * Past NARROW_ABOVE matches, when this many memories that pass the filter hold every query word
- * whole, the candidates are ranked from those alone (not from every prefix match): at least as
- * many as recall ranks. The index stems words (porter), so "timeout" holds "timeouts" too; what a prefix
- * adds is longer words ("connectionpool"). 200 and 50 changed no split's recall@5, MRR or
- * off-topic answered on the labelled corpus inside the 1k, 10k and 50k bench stores (branch
- * recallflat8); 50 also takes the long prompt at 50k (~140 hold every word whole).
- */
-export const WHOLE_POOL = CANDIDATES;
 /** Words and phrases are counted this far first (recall-counts.ts narrowingTerms): past it only when the choice needs it. */
 const PHRASES_PROBED_TO = 2000;
 /**
@@ -176,9 +175,9 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
-  // more matches than candidates and WHOLE_AHEAD memories holding every word whole: the best are
+  // more matches than candidates and WHOLE_HOLDERS memories holding every word whole: the best are
   // among those, and ranking each candidate costs a cold process ~0.1-0.2 ms
-  const ahead = !narrow && total > CANDIDATES && terms.words.length >= 2 && terms.phrases.length === 0 && (await everyWordHeldWhole(terms.words, WHOLE_AHEAD, count)) >= WHOLE_AHEAD;
+  const ahead = !narrow && total > CANDIDATES && terms.words.length >= 2 && terms.phrases.length === 0 && (await everyWordHeldWhole(terms.words, WHOLE_HOLDERS, count)) >= WHOLE_HOLDERS;
   const take = narrow || ahead ? NARROWED_CANDIDATES : CANDIDATES;
   const hits = ahead ? await store.searchWithTerms(wholeWordsAll(terms.words), filter, take) : await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
 
@@ -256,8 +255,8 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // whole words first when they alone fill the candidates: ranking every prefix match grew with
   // the store (the short prompt at 50k: ~6,200 rows, each prefix's covered words merged again for
   // BM25's idf; the long prompt's 8 prefixes ~10 ms against ~1 ms for its ~140 whole matches)
-  const held = await everyWordHeldWhole(words, Math.max(WHOLE_POOL, enough), count);
-  if (held >= WHOLE_POOL) return search(wholeWordsAll(words));
+  const held = await everyWordHeldWhole(words, Math.max(WHOLE_HOLDERS, enough), count);
+  if (held >= WHOLE_HOLDERS) return search(wholeWordsAll(words));
   // the whole words' AND within the query's: `enough` of them, and the every-word search has enough
   if (held >= enough || (!(await someWholeWordAbsent(words, count)) && (await store.countMatches(every, filter, enough)) >= enough)) return search(every);
   const size = await store.countMatches(null);

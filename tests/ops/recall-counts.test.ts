@@ -43,13 +43,13 @@ async function storeOf(r: () => number, n: number): Promise<Store> {
 const filter = { statuses: ["active", "promoted"] };
 
 /** recall's count on the store, with how many calls it was asked since the last reset. */
-function countingCalls(store: Store): { count: CountUpTo; calls: () => number; reset: () => void } {
-  let calls = 0;
+function countingCalls(store: Store): { count: CountUpTo; calls: () => number; asked: () => { match: string; upTo: number }[]; reset: () => void } {
+  let asked: { match: string; upTo: number }[] = [];
   const count: CountUpTo = (match, upTo, filtered) => {
-    calls++;
+    asked.push({ match, upTo });
     return store.countMatches(match, filtered ? filter : {}, upTo);
   };
-  return { count, calls: () => calls, reset: () => (calls = 0) };
+  return { count, calls: () => asked.length, asked: () => asked, reset: () => (asked = []) };
 }
 
 /** A round's bounds: the walk's atMost, the full count's cap, and a probe below or past it. */
@@ -106,7 +106,7 @@ test("the present terms choose what counting every phrase to the bound chooses, 
 });
 
 test("the narrowed search's terms choose what counting every word to the share's bound chooses, leaving out words they cannot reach", async () => {
-  await bothWays(11, 150, async ({ store, r, round, atMost, cap, probe, count, calls, reset }) => {
+  await bothWays(11, 150, async ({ store, r, round, atMost, cap, probe, count, asked, reset }) => {
     // the store's size as recall passes it: only the share's bound (size * COMMON_SHARE) depends on it
     const size = 300 + Math.floor(r() * 3000);
     const words = [...VOCAB, "cockroachdb"].filter(() => r() < 0.25);
@@ -120,8 +120,37 @@ test("the narrowed search's terms choose what counting every word to the share's
     const present = await narrowingTerms(words, phrases, size, atMost, cap, probe, count);
     assert.deepEqual(rarestWithin(present, atMost), rarestWithin(full, atMost), `round ${round}: atMost ${atMost}, probe ${probe}, size ${size}`);
     // a word left out: decided at the probe, without counting it on
-    return present.length < full.length && calls() === words.length + phrases.length;
+    return present.length < full.length && asked().every((a) => a.upTo <= probe);
   });
+});
+
+test("a word whose whole form reaches the bound is not counted as a prefix; one short of it is", async () => {
+  const r = rng(23);
+  const store = await storeOf(r, 600);
+  try {
+    const { count, asked, reset } = countingCalls(store);
+    const size = 600;
+    const common = Math.floor(size * COMMON_SHARE) + 1;
+    // "connection" whole reaches the share's bound; "kestrel" (drawn least) does not
+    const whole = await store.countMatches(`"connection"`, {}, common);
+    const rare = await store.countMatches(`"kestrel"`, {}, common);
+    assert.ok(whole >= common && rare < common && rare > 0, `connection ${whole}, kestrel ${rare}, bound ${common}`);
+    for (const probe of [common + 1_000, 30]) {
+      reset();
+      const present = await narrowingTerms(["connection", "kestrel"], [], size, 100_000, 100_001, probe, count);
+      const df = new Map([
+        ["connection", await store.countMatches(`"connection"*`, {}, common)],
+        ["kestrel", await store.countMatches(`"kestrel"*`, {}, common)],
+      ]);
+      const full = discriminating(df, size).map((w) => ({ match: matchAny([w]), df: df.get(w)! }));
+      assert.deepEqual(present, full, `probe ${probe}`);
+      const matches = asked().map((a) => a.match);
+      assert.ok(!matches.includes(`"connection"*`), `the prefix counted though the whole word reached the bound: ${matches.join(", ")}`);
+      if (probe > common) assert.ok(matches.includes(`"kestrel"*`), "a word short of the bound is counted as its prefix");
+    }
+  } finally {
+    store.close();
+  }
 });
 
 test("stopsBelow: the walk ends before a term counted probe or more can fit, and not otherwise", () => {
@@ -174,6 +203,27 @@ test("one word reaching the bound means the query's count reaches it: whole word
       const both = await store.countMatches(`"${w}" AND "${w}"*`, {}, 100_000);
       assert.ok(whole > 0);
       assert.equal(both, whole, w);
+    }
+  } finally {
+    store.close();
+  }
+});
+
+test("a word with fewer matches than the bound in every memory is not counted through the filter", async () => {
+  const r = rng(29);
+  const store = await storeOf(r, 500);
+  try {
+    const { count, asked, reset } = countingCalls(store);
+    for (const w of ["kestrel", "connection"]) {
+      const all = await store.countMatches(`"${w}"`, {}, 100_000);
+      const passing = await store.countMatches(`"${w}"`, filter, 100_000);
+      for (const upTo of [all + 1, passing, Math.max(1, passing - 1)]) {
+        reset();
+        const reached = await reachedByOneWord([w], upTo, count);
+        assert.equal(reached, passing >= upTo, `${w} to ${upTo}: ${passing} pass of ${all}`);
+        // the filtered count (which reads each match's memory row) only when every memory's count reaches the bound
+        assert.equal(asked().length, all >= upTo ? 2 : 1, `${w} to ${upTo}: ${JSON.stringify(asked())}`);
+      }
     }
   } finally {
     store.close();

@@ -3,13 +3,13 @@ import { test } from "node:test";
 import type { Memory } from "../../src/core/model/memory.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { createMemory } from "../../src/core/records.ts";
-import { recall, WHOLE_AHEAD } from "../../src/ops/recall.ts";
+import { recall, WHOLE_HOLDERS } from "../../src/ops/recall.ts";
 import { storeWith } from "../helpers/memory-store.ts";
 
-// More matches than recall's candidates and WHOLE_AHEAD memories holding every query word whole
+// More matches than recall's candidates and WHOLE_HOLDERS memories holding every query word whole
 // (no concept phrases in the query): only those are ranked (ops/recall.ts). Here the holders say
 // both words in a long text (weak BM25 scores), 20 short memories say "kestrel" alone (strong
-// scores): with WHOLE_AHEAD holders the short ones are no candidates; with one fewer they are
+// scores): with WHOLE_HOLDERS holders the short ones are no candidates; with one fewer they are
 // ranked with the rest and shown after the holders (one strong word, core/recall-rank.ts shownTiers).
 
 const T0 = 1_790_000_000;
@@ -32,13 +32,13 @@ async function shownWith(holders: number): Promise<{ shown: Set<string>; alone: 
   }
 }
 
-test("WHOLE_AHEAD memories hold every word: only they are candidates, a memory saying one word is not ranked", async () => {
-  const { shown, alone, holders } = await shownWith(WHOLE_AHEAD);
+test("WHOLE_HOLDERS memories hold every word: only they are candidates, a memory saying one word is not ranked", async () => {
+  const { shown, alone, holders } = await shownWith(WHOLE_HOLDERS);
   assert.ok(alone.every((id) => !shown.has(id)));
   assert.ok(holders.some((id) => shown.has(id)));
 });
 
 test("one holder fewer: every match is a candidate, and the memories saying one word are shown too", async () => {
-  const { shown, alone } = await shownWith(WHOLE_AHEAD - 1);
+  const { shown, alone } = await shownWith(WHOLE_HOLDERS - 1);
   assert.ok(alone.some((id) => shown.has(id)));
 });

@@ -3,11 +3,11 @@ import { test } from "node:test";
 import type { Memory } from "../../src/core/model/memory.ts";
 import { newId } from "../../src/core/new-id.ts";
 import { createMemory } from "../../src/core/records.ts";
-import { recall, WHOLE_POOL } from "../../src/ops/recall.ts";
+import { recall, WHOLE_HOLDERS } from "../../src/ops/recall.ts";
 import type { Store } from "../../src/store/store.ts";
 import { storeWith } from "../helpers/memory-store.ts";
 
-// Past 1,000 matches, when WHOLE_POOL memories that pass recall's filter hold every query word
+// Past 1,000 matches, when WHOLE_HOLDERS memories that pass recall's filter hold every query word
 // whole ("billing", or a word of its stem: the index stems), not as the start of a longer word ("billingsync"), the candidates are ranked from those alone; with fewer, from
 // every memory holding each word as a prefix, as before (ops/recall.ts candidates). Here the
 // memories saying only "billingsync" and "workerpool" are the better BM25 matches (short, the words
@@ -45,13 +45,13 @@ async function shownFor(whole: number): Promise<{ shown: string[]; prefixOnly: S
   }
 }
 
-test("WHOLE_POOL memories hold every word whole: the candidates are those, not the longer words' holders", async () => {
-  const { shown, prefixOnly } = await shownFor(WHOLE_POOL);
+test("WHOLE_HOLDERS memories hold every word whole: the candidates are those, not the longer words' holders", async () => {
+  const { shown, prefixOnly } = await shownFor(WHOLE_HOLDERS);
   assert.ok(shown.length > 0);
   assert.ok(!shown.some((id) => prefixOnly.has(id)), "no memory saying only billingsync / workerpool");
 });
 
 test("one fewer holds every word whole: every prefix match is ranked, and the better matches lead", async () => {
-  const { shown, prefixOnly } = await shownFor(WHOLE_POOL - 1);
+  const { shown, prefixOnly } = await shownFor(WHOLE_HOLDERS - 1);
   assert.ok(prefixOnly.has(shown[0]!), "a memory saying billingsync workerpool leads the page");
 });
