@@ -137,6 +137,13 @@ describe("issue 15 audit: entities", () => {
     const esm = storedAs("We moved the frontend to ES modules and target ES2022.", "decision").entities;
     assert.ok(!esm.includes("elasticsearch"), JSON.stringify(esm));
     assert.ok(storedAs("Bump React to 18.3 across all packages.", "decision").entities.includes("react"));
+    // a name that is also a word, beside its version (entities16); the word alone is no entity
+    assert.deepEqual(storedAs("Pin Next to 14.2 across all apps.", "decision").entities, ["next.js"]);
+    assert.ok(storedAs("Let's bump next to 15 in the web app.", "decision").entities.includes("next.js"));
+    assert.ok(!storedAs("We decided to ship the next release on Friday.", "decision").entities.includes("next.js"));
+    assert.ok(storedAs("We decided to upgrade go to 1.22 for every service.", "decision").entities.includes("go"));
+    const modules = storedAs("We moved the frontend to ES module imports for the search page.", "decision").entities;
+    assert.ok(modules.includes("esm") && !modules.includes("elasticsearch"), JSON.stringify(modules));
     const low = storedAs("We decided to use Redis INCR with a TTL per user for rate limits; it failed on the M1 runner, amd64 is fine, revisit in Q3, LISTEN/NOTIFY later.", "decision").entities;
     for (const w of ["incr", "ttl", "user", "failed", "m1", "amd64", "q3", "listen", "notify"]) assert.ok(!low.includes(w), `${w} in ${JSON.stringify(low)}`);
     assert.ok(low.includes("redis"));

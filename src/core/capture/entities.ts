@@ -62,9 +62,13 @@ export function vocabularyEntry(name: string): VocabEntry | undefined {
   return vocabularyEntryOfWords(units(name).map((u) => u.lower));
 }
 
-/** The entry whose alias is exactly these words (lowercase, as units() splits them). */
+/**
+ * The entry whose alias is exactly these words (lowercase, as units() splits them). An alias that
+ * names the thing only beside a version ("next") names nothing out of its sentence.
+ */
 export function vocabularyEntryOfWords(words: readonly string[]): VocabEntry | undefined {
-  return aliasHit(words.join(" "))?.entry;
+  const hit = aliasHit(words.join(" "));
+  return hit && !hit.alias.versionOnly ? hit.entry : undefined;
 }
 
 /** What follows a verb: "go with", "make sure", "express it". */
@@ -75,13 +79,58 @@ const PARTICLES = new Set([
 /** What precedes a verb: "to go", "we'll go", "let's go". */
 const VERB_BEFORE = new Set(["to", "will", "can", "should", "must", "let's", "lets", "would", "could", "we'll", "i'll", "don't", "not", "didn't", "gonna"]);
 
-function aliasFits(alias: VocabAlias, first: Unit, prev: Unit | undefined, next: Unit | undefined, after: Unit | undefined): boolean {
+function aliasFits(alias: VocabAlias, us: readonly Unit[], i: number, n: number): boolean {
+  const first = us[i]!;
+  const prev = us[i - 1];
+  const next = us[i + n];
+  const after = us[i + n + 1];
+  if (alias.versionOnly) return versionBeside(us, i, n);
   if (alias.upper && first.text !== first.text.toUpperCase()) return false;
-  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return false;
+  // a name that is also a word still names the thing beside its version ("bump go to 1.22")
+  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return versionBeside(us, i, n);
   // "react to changes" is a verb; "bump React to 18.3" names a version of it
   if (alias.notBeforeTo && next?.lower === "to" && !/^v?\d/i.test(after?.text ?? "")) return false;
-  if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return false;
+  if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return versionBeside(us, i, n);
   return true;
+}
+
+/** A version: 15, 14.2, 1.22.x, v5; not a year (a "spring 2025" is a season). */
+const VERSION = /^v?\d{1,3}(?:\.(?:\d+|x))*$/i;
+/** Verbs that set a dependency's version: "pin Next to 14.2", "bump go from 1.21 to 1.22". */
+const VERSION_VERBS = new Set(
+  "pin pinned pinning bump bumped bumping upgrade upgraded upgrading update updated updating downgrade downgraded downgrading move moved moving migrate migrated migrating lock locked keep kept hold held set revert reverted roll rolled".split(" "),
+);
+/** What a number before it counts: "the next 14 days", "Next 3 items" name no version. */
+const COUNTED = new Set(
+  ("second seconds sec secs minute minutes min mins hour hours day days week weeks month months year years quarter quarters sprint sprints " +
+    "release releases version versions item items step steps ticket tickets issue issues pr prs commit commits time times page pages row rows " +
+    "record records user users request requests test tests task tasks story stories point points percent more").split(" "),
+);
+
+/**
+ * Whether the alias at us[i..i+n) names a version of the thing: "Next 15", "Go 1.22" (a dotted
+ * version, or a capitalised name: "next 14 days" counts days), or a version verb before and
+ * to / from / at a version after ("pin Next to 14.2", "bump next to 15"). The version must not
+ * count something ("Next 3 items").
+ */
+function versionBeside(us: readonly Unit[], i: number, n: number): boolean {
+  const first = us[i]!;
+  const next = us[i + n];
+  if (!next) return false;
+  let v = next;
+  let at = i + n;
+  if (!VERSION.test(next.text)) {
+    const verb = us[i - 1];
+    if (!(next.lower === "to" || next.lower === "from" || next.lower === "at") || !verb || !VERSION_VERBS.has(verb.lower)) return false;
+    v = us[i + n + 1] as Unit;
+    at = i + n + 1;
+    if (!v || !VERSION.test(v.text)) return false;
+  } else if (!/^\p{Lu}/u.test(first.text) && !/[.v]/i.test(next.text)) return false;
+  // "next 2 or 3 days", "next 2-3 weeks": a range counts too
+  let counted = us[at + 1];
+  if (counted && (/^\d/.test(counted.text) || ["or", "and", "to"].includes(counted.lower)) && /^\d/.test(us[at + 2]?.text ?? "")) counted = us[at + 3];
+  else if (counted && /^\d/.test(counted.text)) return false;
+  return !counted || !COUNTED.has(counted.lower);
 }
 
 /** Capitalized words that are not technical names. */
@@ -173,7 +222,7 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
       let key = us[i]!.lower;
       for (let k = 1; k < n; k++) key += ` ${us[i + k]!.lower}`;
       const h = aliasHit(key);
-      if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n], us[i + n + 1])) hit = h;
+      if (h && aliasFits(h.alias, us, i, n)) hit = h;
     }
     if (hit) {
       const last = us[i + hit.length - 1]!;
