@@ -176,6 +176,27 @@ describe("issue 15 audit: the assistant's decisions", () => {
   });
 });
 
+describe("issue 15 audit: what accepts the assistant's decision", () => {
+  test("a thanks or an ok then a new task accepts nothing; 'yes, go with that', 'sounds good, do it', 'agreed' accept", () => {
+    const store = newStore();
+    const repo = project();
+    const decided = (what: string) => hook(store, "Stop", { cwd: repo, last_assistant_message: `Done. We decided to use ${what} for the job queue; the worker is wired up.` });
+    for (const reply of ["thanks, now fix the login bug", "ok, now fix the login bug", "Great work. Next, the refund flow"]) {
+      decided("BullMQ");
+      hook(store, "UserPromptSubmit", { cwd: repo, prompt: reply });
+      assert.doesNotMatch(JSON.stringify(list(store)), /BullMQ/, reply);
+    }
+    const kept: string[] = [];
+    for (const [what, reply] of [["Sidekiq", "yes, go with that"], ["Celery", "sounds good, do it"], ["Temporal", "agreed"]] as const) {
+      decided(what);
+      hook(store, "UserPromptSubmit", { cwd: repo, prompt: reply });
+      kept.push(what);
+      const now = list(store);
+      for (const k of kept) assert.ok(now.some((m) => m.type === "decision" && m.content.includes(k)), `${reply}: ${JSON.stringify(now.map((m) => m.content))}`);
+    }
+  });
+});
+
 describe("issue 15 audit: recall's floor, aliases, superseded and near-duplicates through the binary", () => {
   test("common words and prefixes carry no match; aliases and categories do", () => {
     const store = newStore();
