@@ -15,6 +15,10 @@ describe("a known name beside a version", () => {
       assert.deepEqual(names(t), ["next.js"], t);
     }
     assert.deepEqual(names("Upgrade Next to 15 and React to 19"), ["next.js", "react"]);
+    // a strong context: what a tool verb or a choice names ("use", "built with", "settled on")
+    assert.deepEqual(names("We use Next for the marketing site"), ["next.js"]);
+    assert.deepEqual(names("The site is built with Next and Tailwind"), ["next.js", "tailwind-css"]);
+    assert.deepEqual(names("We settled on Next"), ["next.js"]);
   });
 
   test("'next' as a word is no entity: the next release, next week, a count of days or items", () => {

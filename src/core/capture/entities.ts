@@ -246,7 +246,13 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   for (let i = 0; i < us.length; i++) {
     if (covered.has(i)) continue;
     const u = us[i]!;
-    if ((!shouting && looksTechnical(u) && !partOfCode(masked, u)) || headUnits.has(i) || namedByTool(masked, us, i)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    if (!shouting && looksTechnical(u) && !partOfCode(masked, u)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    else if (headUnits.has(i) || namedByTool(masked, us, i)) {
+      // what was chosen or what serves ("We use Next for the site"): a word-like alias names its thing here
+      const named = aliasHit(u.lower);
+      const entry = named?.alias.versionOnly ? named.entry : undefined;
+      found.push(entry ? { name: entry.name, kind: entry.kind, category: entry.category, start: u.start, end: u.end } : { name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    }
   }
   found.sort((a, b) => a.start - b.start);
   if (all) return found;
