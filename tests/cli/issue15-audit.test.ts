@@ -142,6 +142,8 @@ describe("issue 15 audit: entities", () => {
     assert.ok(storedAs("Let's bump next to 15 in the web app.", "decision").entities.includes("next.js"));
     assert.ok(!storedAs("We decided to ship the next release on Friday.", "decision").entities.includes("next.js"));
     assert.ok(storedAs("We decided to upgrade go to 1.22 for every service.", "decision").entities.includes("go"));
+    // "constructor" is a key of every object: it crashed capture (and lost the hook's decision)
+    storedAs("We decided the constructor should validate its input.", "decision");
     const modules = storedAs("We moved the frontend to ES module imports for the search page.", "decision").entities;
     assert.ok(modules.includes("esm") && !modules.includes("elasticsearch"), JSON.stringify(modules));
     const low = storedAs("We decided to use Redis INCR with a TTL per user for rate limits; it failed on the M1 runner, amd64 is fine, revisit in Q3, LISTEN/NOTIFY later.", "decision").entities;

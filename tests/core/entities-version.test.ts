@@ -56,5 +56,16 @@ describe("ES: modules are esm, search is elasticsearch", () => {
     assert.deepEqual(names("ES is our search index"), ["elasticsearch"]);
     assert.deepEqual(names("The ES cluster needs more shards"), ["elasticsearch", "sharding"]);
     assert.deepEqual(names("We ship the ES locale first"), []);
+    assert.deepEqual(names("We switched to ES6 modules"), ["esm"]);
+    assert.deepEqual(names("Use ES imports instead of require"), ["esm"]);
+    // "Elastic" (the company) is elasticsearch beside search; elsewhere what it was
+    assert.deepEqual(names("We use Elastic for search"), ["elasticsearch"]);
+    assert.deepEqual(names("We use Elastic for logs"), ["elastic"]);
+    assert.deepEqual(names("elastic scaling of the search workers"), []);
+  });
+
+  test("a word that is a key of every object ('constructor') is a plain word, not a crash", () => {
+    assert.deepEqual(names("We decided the constructor should validate its input"), []);
+    assert.deepEqual(names("toString, valueOf and hasOwnProperty of the ES client"), ["valueof"]);
   });
 });

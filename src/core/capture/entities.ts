@@ -158,11 +158,15 @@ const NOT_TERMS = new Set(
 const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|p(?:50|75|90|95|99|999)|crlf|lf|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3}|sha\d{1,3}|md5|utf\d{1,2}|xm[xs]\d+[kmg]?)$/i;
 
 /**
- * Short names that mean a technology only in its context: "ES" is Elasticsearch next to search
- * words, not in "ES2022" or "ES modules" (those are other units or other aliases).
+ * Names that mean a technology only in its context: "ES" is Elasticsearch next to search words,
+ * not in "ES2022" or "ES modules" (those are other units or other aliases); "Elastic" (the
+ * company) names it beside search too. `written`: how it must be spelled; `alone`: out of its
+ * context it is no entity at all ("ES" the locale code), else other rules may still read it.
  */
-const CONTEXT_ALIASES: Record<string, { name: string; upper: boolean; context: RegExp }> = {
-  es: { name: "elasticsearch", upper: true, context: /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i },
+const SEARCH_CONTEXT = /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i;
+const CONTEXT_ALIASES: Record<string, { name: string; written: RegExp; context: RegExp; alone: boolean }> = {
+  es: { name: "elasticsearch", written: /^ES$/, context: SEARCH_CONTEXT, alone: true },
+  elastic: { name: "elasticsearch", written: /^Elastic$/, context: SEARCH_CONTEXT, alone: false },
 };
 
 /** A function or variable name: a verb or a quantity word, then a capitalised word (getUser, afterAll, maxWorkers). */
@@ -233,11 +237,13 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   }
   for (let i = 0; i < us.length; i++) {
     const u = us[i]!;
-    const ctx = covered.has(i) ? undefined : CONTEXT_ALIASES[u.lower];
+    // own keys only: "constructor" is a word of prose too (an inherited key crashed capture)
+    const ctx = covered.has(i) || !Object.hasOwn(CONTEXT_ALIASES, u.lower) ? undefined : CONTEXT_ALIASES[u.lower];
     if (!ctx) continue;
+    const fits = ctx.written.test(u.text) && ctx.context.test(masked);
     // out of its context the short name is no entity at all ("ES" the locale code)
-    covered.add(i);
-    if ((ctx.upper && u.text !== u.text.toUpperCase()) || !ctx.context.test(masked)) continue;
+    if (fits || ctx.alone) covered.add(i);
+    if (!fits) continue;
     const entry = vocabularyEntry(ctx.name);
     if (!entry) continue;
     found.push({ name: entry.name, kind: entry.kind, category: entry.category, start: u.start, end: u.end });

@@ -169,7 +169,7 @@ const TABLE: Record<string, string[]> = {
     "var|language",
     "const|language",
     "async/await|language|async await",
-    "esm|language|es modules,ecmascript modules,es module,ecmascript module",
+    "esm|language|es modules,ecmascript modules,es module,ecmascript module,es6 modules,es6 module,es imports,es import",
     "commonjs|language|cjs,common js",
     "type hints|language|type annotations",
     "strict mode|language|typescript strict mode,strict typescript",
