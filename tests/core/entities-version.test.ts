@@ -19,10 +19,13 @@ describe("a known name beside a version", () => {
     assert.deepEqual(names("We use Next for the marketing site"), ["next.js"]);
     assert.deepEqual(names("The site is built with Next and Tailwind"), ["next.js", "tailwind-css"]);
     assert.deepEqual(names("We settled on Next"), ["next.js"]);
+    // or a part only that framework has, right after the capitalised name
+    assert.deepEqual(names("We moved auth into Next middleware"), ["next.js"]);
+    assert.deepEqual(names("the Next app router caches too much"), ["next.js"]);
   });
 
   test("'next' as a word is no entity: the next release, next week, a count of days or items", () => {
-    for (const t of ["the next release ships Friday", "next week we pin it", "Next, bump the SDK", "over the next 14 days", "Next 14 days of freeze", "the Next 2 or 3 days", "Next 2-3 weeks", "Next 3 items need review", "move next to 15 minutes later", "next up: pin it to 3.1", "Next steps: bump the SDK to 2.0", "what's next to do"]) {
+    for (const t of ["the next release ships Friday", "next week we pin it", "Next, bump the SDK", "over the next 14 days", "Next 14 days of freeze", "the Next 2 or 3 days", "Next 2-3 weeks", "Next 3 items need review", "move next to 15 minutes later", "next up: pin it to 3.1", "Next steps: bump the SDK to 2.0", "what's next to do", "the next middleware in the chain", "Next: api routes for the admin"]) {
       assert.deepEqual(names(t), [], t);
     }
   });

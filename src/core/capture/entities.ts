@@ -84,7 +84,7 @@ function aliasFits(alias: VocabAlias, us: readonly Unit[], i: number, n: number)
   const prev = us[i - 1];
   const next = us[i + n];
   const after = us[i + n + 1];
-  if (alias.versionOnly) return versionBeside(us, i, n);
+  if (alias.versionOnly) return versionBeside(us, i, n) || (/^\p{Lu}/u.test(first.text) && OWN_PARTS.test(partsAfter(us, i + n)));
   if (alias.upper && first.text !== first.text.toUpperCase()) return false;
   // a name that is also a word still names the thing beside its version ("bump go to 1.22")
   if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return versionBeside(us, i, n);
@@ -92,6 +92,19 @@ function aliasFits(alias: VocabAlias, us: readonly Unit[], i: number, n: number)
   if (alias.notBeforeTo && next?.lower === "to" && !/^v?\d/i.test(after?.text ?? "")) return false;
   if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return versionBeside(us, i, n);
   return true;
+}
+
+/**
+ * Parts only a framework of that name has, right after its capitalised name: "Next middleware",
+ * "Next app router", "Next server actions" ("the next middleware in the chain" is lowercase).
+ */
+const OWN_PARTS = /^(?:app router|pages router|middleware|server (?:components?|actions?)|route handlers?|image component|app directory|api routes?)\b/;
+
+/** The next two units' words, lowercase, space-separated; none after a break ("Next: api routes"). */
+function partsAfter(us: readonly Unit[], at: number): string {
+  const u = us[at];
+  if (!u || u.start - us[at - 1]!.end !== 1) return "";
+  return `${u.lower} ${us[at + 1]?.lower ?? ""}`.trim();
 }
 
 /** A version: 15, 14.2, 1.22.x, v5; not a year (a "spring 2025" is a season). */
