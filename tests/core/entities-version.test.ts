@@ -72,3 +72,18 @@ describe("ES: modules are esm, search is elasticsearch", () => {
     assert.deepEqual(names("toString, valueOf and hasOwnProperty of the ES client"), ["valueof"]);
   });
 });
+
+describe("word-like names in a strong context", () => {
+  test("a name that needs a capital counts lowercase right before a package word", () => {
+    assert.deepEqual(names("the build fails for the sharp package on arm64"), ["sharp"]);
+    assert.deepEqual(names("the go module proxy is down"), ["go"]);
+    for (const t of ["a sharp drop in latency", "Where do shared hooks go — packages/hooks", "we go package by package"]) assert.deepEqual(names(t), [], t);
+  });
+
+  test("'Rabbit' beside queue talk is rabbitmq, elsewhere a word; CRA and React Email are their own things", () => {
+    assert.deepEqual(names("less ops work than running Rabbit for the queue"), ["rabbitmq"]);
+    assert.deepEqual(names("Rabbit holes cost us the sprint"), []);
+    assert.deepEqual(names("Moving the frontend from CRA to Vite"), ["create-react-app", "vite"]);
+    assert.deepEqual(names("We render emails with React Email"), ["react-email"]);
+  });
+});

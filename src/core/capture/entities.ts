@@ -87,7 +87,7 @@ function aliasFits(alias: VocabAlias, us: readonly Unit[], i: number, n: number)
   if (alias.versionOnly) return versionBeside(us, i, n) || (/^\p{Lu}/u.test(first.text) && OWN_PARTS.test(partsAfter(us, i + n)));
   if (alias.upper && first.text !== first.text.toUpperCase()) return false;
   // a name that is also a word still names the thing beside its version ("bump go to 1.22")
-  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return versionBeside(us, i, n);
+  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return versionBeside(us, i, n) || packageNamed(us, i, n);
   // "react to changes" is a verb; "bump React to 18.3" names a version of it
   if (alias.notBeforeTo && next?.lower === "to" && !/^v?\d/i.test(after?.text ?? "")) return false;
   if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return versionBeside(us, i, n);
@@ -105,6 +105,21 @@ function partsAfter(us: readonly Unit[], at: number): string {
   const u = us[at];
   if (!u || u.start - us[at - 1]!.end !== 1) return "";
   return `${u.lower} ${us[at + 1]?.lower ?? ""}`.trim();
+}
+
+/** What a dependency is called: "the sharp package", "the go module" name the thing, lowercase or not. */
+const PACKAGE_WORDS = new Set(["package", "packages", "library", "lib", "module", "crate", "gem", "binary", "binaries", "dependency", "plugin", "sdk"]);
+
+const SUBJECTS = new Set(["we", "i", "you", "they", "he", "she", "it"]);
+
+/**
+ * Whether us[at] is a package word right after the name, a space apart ("sharp package", not
+ * "go — packages"), the name no verb ("we go package by package").
+ */
+function packageNamed(us: readonly Unit[], i: number, n: number): boolean {
+  const u = us[i + n];
+  const before = us[i - 1]?.lower ?? "";
+  return !!u && u.start - us[i + n - 1]!.end === 1 && PACKAGE_WORDS.has(u.lower) && !SUBJECTS.has(before) && !VERB_BEFORE.has(before);
 }
 
 /** A version: 15, 14.2, 1.22.x, v5; not a year (a "spring 2025" is a season). */
@@ -180,6 +195,8 @@ const SEARCH_CONTEXT = /\b(?:search|searches|index|indexes|indices|indexing|quer
 const CONTEXT_ALIASES: Record<string, { name: string; written: RegExp; context: RegExp; alone: boolean }> = {
   es: { name: "elasticsearch", written: /^ES$/, context: SEARCH_CONTEXT, alone: true },
   elastic: { name: "elasticsearch", written: /^Elastic$/, context: SEARCH_CONTEXT, alone: false },
+  // the animal is a word; the broker is what queue talk means
+  rabbit: { name: "rabbitmq", written: /^Rabbit$/, context: /\b(?:queues?|brokers?|amqp|messag(?:e|es|ing)|consumers?|exchanges?|celery|kafka|sqs|nats)\b/i, alone: false },
 };
 
 /** A function or variable name: a verb or a quantity word, then a capitalised word (getUser, afterAll, maxWorkers). */

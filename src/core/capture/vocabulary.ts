@@ -221,6 +221,7 @@ const TABLE: Record<string, string[]> = {
     // email and push delivery services (branch quality6: named in tune6's queries, absent before)
     "postmark!c|email",
     "sendgrid|email|send grid",
+    "react email|email|react-email",
     "mailgun|email",
     "mailchimp|email",
     "amazon ses|email|aws ses",
@@ -235,6 +236,7 @@ const TABLE: Record<string, string[]> = {
     "d3.js|frontend|d3,d3js",
     "webpack|build",
     "vite|build|vitejs",
+    "create react app|build|cra!u,create-react-app",
     "rollup|build|rollup.js",
     "esbuild|build",
     "swc|build",
