@@ -42,6 +42,9 @@ describe("decisions in the assistant's last message", () => {
       ["Thank you so much!", "thanks for that, can you add logging"],
       ["fine by me", "fine-tune the model on the new data"],
       ["yes - go with it", "sure thing, the payments page is next"],
+      ["Exactly.", "correct the typo in the README"],
+      ["Approved.", "approve the PR for the docs"],
+      ["keep it", "keep it simple and add logging"],
     ];
     for (const [yes, no] of pairs) {
       assert.ok(acceptsPrevious(yes), yes);

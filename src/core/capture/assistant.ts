@@ -40,9 +40,13 @@ export function explicitDecisions(message: string): string[] {
  * login bug") they close the turn and the rest is a new request, not an acceptance.
  */
 const ACKNOWLEDGE = /^(?:ok(?:ay)?|k|kk|yes|yep|yeah|yup|sure|perfect|great|excellent|awesome|nice|cool|fine|alright|all right|good|thank you(?: (?:so much|very much))?|thanks?(?: (?:so much|a lot))?|thx|ty|cheers)\b[\s,.;:!\-–—]*/i;
-/** Words that say yes to what was said: they accept it even when a new request follows ("agreed, now add tests"). */
+/**
+ * Words that say yes to what was said: they accept it even when a new request follows ("agreed,
+ * now add tests"). Those that also open a request ("correct the typo", "approve the PR", "keep it
+ * simple") say yes only as a clause of their own.
+ */
 const ASSENT =
-  /^(?:sounds (?:good|great|fine|right)|looks (?:good|great|fine|right)|lgtm|agreed|i agree|agree|go ahead|go for it|(?:please )?do (?:it|that|so)|ship it|approved?|(?:that|this|it) works|works for me|(?:let's|lets) do (?:it|that|this)|(?:let's |lets |we'll )?go with (?:it|that|this|those|them|your|the)|makes sense|good call|fine by me|yes,? please|please do|(?:please )?proceed|keep (?:it|that|this)|that's (?:fine|right|good|great|the one)|exactly|correct)\b/i;
+  /^(?:(?:sounds|looks) (?:good|great|fine|right)|lgtm|agreed|i agree|go ahead|go for it|(?:please )?do (?:it|that|so)|ship it|approved|(?:that|this|it) works|works for me|(?:let's|lets) do (?:it|that|this)|(?:let's |lets |we'll )?go with (?:it|that|this|those|them|your|the)|makes sense|good call|fine by me|yes,? please|please do)\b|^(?:agree|approve|correct|exactly|(?:please )?proceed|keep (?:it|that|this)|that's (?:fine|right|good|great|the one))(?=\s*(?:[,.;:!\-–—]|$))/i;
 const RESERVATION = /\b(?:but|no|not|don't|do not|instead|wait|rather|actually|hold on|hmm|change|revert|undo|wrong|why)\b|\?/i;
 
 /**
