@@ -87,3 +87,15 @@ describe("word-like names in a strong context", () => {
     assert.deepEqual(names("We render emails with React Email"), ["react-email"]);
   });
 });
+
+describe("aliases the tuning sets showed missing", () => {
+  test("RN, SES, SSM in capitals; the AWS SDK, Parameter Store and Tailscale by name", () => {
+    assert.deepEqual(names("we're moving the mobile app to RN"), ["react-native"]);
+    assert.deepEqual(names("All outbound email is routed through SES"), ["amazon-ses"]);
+    assert.deepEqual(names("values are read from SSM Parameter Store"), ["aws-ssm"]);
+    assert.deepEqual(names("tree-shaking the AWS SDK helped"), ["aws-sdk"]);
+    assert.deepEqual(names("the VPN goes away in favour of Tailscale"), ["vpn", "tailscale"]);
+    // in lowercase they are other words
+    for (const t of ["the rn of the rollout", "ses and sessions", "ssm agent logs"]) assert.deepEqual(names(t), [], t);
+  });
+});

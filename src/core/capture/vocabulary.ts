@@ -209,7 +209,7 @@ const TABLE: Record<string, string[]> = {
     "swr|state",
     "apollo!c|api|apollo client,apollo server",
     "relay!c!v|api",
-    "react native|mobile|react-native",
+    "react native|mobile|react-native,rn!u",
     // payment processors (branch quality6: named in tune6's prompts, absent before). Android and
     // iOS were tried too: capture's entities gained, but recall read them as products of the
     // mobile kind and tune's paraphrase MRR fell 0.01: left out
@@ -224,7 +224,7 @@ const TABLE: Record<string, string[]> = {
     "react email|email|react-email",
     "mailgun|email",
     "mailchimp|email",
-    "amazon ses|email|aws ses",
+    "amazon ses|email|aws ses,ses!u",
     "firebase cloud messaging|push|fcm",
     "apns|push|apple push notification service",
     "flutter|mobile",
@@ -327,8 +327,11 @@ const TABLE: Record<string, string[]> = {
     "cloudformation|iac|cloud formation",
     "aws cdk|iac|cdk",
     "vault!c|security|hashicorp vault",
+    "tailscale|security|tailnet",
     "consul!c|infrastructure|hashicorp consul",
     "aws|cloud|amazon web services",
+    "aws sdk|cloud|aws-sdk,aws sdk v2,aws sdk v3",
+    "aws ssm|cloud|ssm!u,ssm parameter store,aws parameter store,parameter store",
     "gcp|cloud|google cloud,google cloud platform",
     "azure|cloud|microsoft azure",
     "aws lambda|cloud|lambda functions,lambda!c,lambdas!c",
