@@ -245,7 +245,7 @@ function tokens(text: string): string[] {
  * may mean the word; a memory about the product carries it as an entity.
  */
 function entryTerms(e: VocabEntry): string[] {
-  return [e.name.replace(/-/g, " "), ...e.aliases.filter((a) => !a.needsCapital && !a.upper && !a.verbLike).map((a) => a.text)].map(key).filter(Boolean);
+  return [e.name.replace(/-/g, " "), ...e.aliases.filter((a) => !a.needsCapital && !a.upper && !a.verbLike && !a.versionOnly).map((a) => a.text)].map(key).filter(Boolean);
 }
 
 /**

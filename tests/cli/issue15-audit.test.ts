@@ -137,6 +137,15 @@ describe("issue 15 audit: entities", () => {
     const esm = storedAs("We moved the frontend to ES modules and target ES2022.", "decision").entities;
     assert.ok(!esm.includes("elasticsearch"), JSON.stringify(esm));
     assert.ok(storedAs("Bump React to 18.3 across all packages.", "decision").entities.includes("react"));
+    // a name that is also a word, beside its version (entities16); the word alone is no entity
+    assert.deepEqual(storedAs("Pin Next to 14.2 across all apps.", "decision").entities, ["next.js"]);
+    assert.ok(storedAs("Let's bump next to 15 in the web app.", "decision").entities.includes("next.js"));
+    assert.ok(!storedAs("We decided to ship the next release on Friday.", "decision").entities.includes("next.js"));
+    assert.ok(storedAs("We decided to upgrade go to 1.22 for every service.", "decision").entities.includes("go"));
+    // "constructor" is a key of every object: it crashed capture (and lost the hook's decision)
+    storedAs("We decided the constructor should validate its input.", "decision");
+    const modules = storedAs("We moved the frontend to ES module imports for the search page.", "decision").entities;
+    assert.ok(modules.includes("esm") && !modules.includes("elasticsearch"), JSON.stringify(modules));
     const low = storedAs("We decided to use Redis INCR with a TTL per user for rate limits; it failed on the M1 runner, amd64 is fine, revisit in Q3, LISTEN/NOTIFY later.", "decision").entities;
     for (const w of ["incr", "ttl", "user", "failed", "m1", "amd64", "q3", "listen", "notify"]) assert.ok(!low.includes(w), `${w} in ${JSON.stringify(low)}`);
     assert.ok(low.includes("redis"));
@@ -166,6 +175,27 @@ describe("issue 15 audit: the assistant's decisions", () => {
     // the subagent then starts with the project's decisions
     const sub = hook(store, "SubagentStart", { cwd: repo, agent_type: "Explore" });
     assert.match(sub.ctx!, /\[Decision\][^\n]*Valkey/);
+  });
+});
+
+describe("issue 15 audit: what accepts the assistant's decision", () => {
+  test("a thanks or an ok then a new task accepts nothing; 'yes, go with that', 'sounds good, do it', 'agreed' accept", () => {
+    const store = newStore();
+    const repo = project();
+    const decided = (what: string) => hook(store, "Stop", { cwd: repo, last_assistant_message: `Done. We decided to use ${what} for the job queue; the worker is wired up.` });
+    for (const reply of ["thanks, now fix the login bug", "ok, now fix the login bug", "Great work. Next, the refund flow"]) {
+      decided("BullMQ");
+      hook(store, "UserPromptSubmit", { cwd: repo, prompt: reply });
+      assert.doesNotMatch(JSON.stringify(list(store)), /BullMQ/, reply);
+    }
+    const kept: string[] = [];
+    for (const [what, reply] of [["Sidekiq", "yes, go with that"], ["Celery", "sounds good, do it"], ["Temporal", "agreed"]] as const) {
+      decided(what);
+      hook(store, "UserPromptSubmit", { cwd: repo, prompt: reply });
+      kept.push(what);
+      const now = list(store);
+      for (const k of kept) assert.ok(now.some((m) => m.type === "decision" && m.content.includes(k)), `${reply}: ${JSON.stringify(now.map((m) => m.content))}`);
+    }
   });
 });
 

@@ -29,4 +29,27 @@ describe("decisions in the assistant's last message", () => {
     for (const yes of ["ok", "OK, sounds good", "sounds good, go ahead", "Perfect, thanks!", "lgtm", "yes please"]) assert.ok(acceptsPrevious(yes), yes);
     for (const no of ["no, keep Jest", "ok but use pnpm", "why?", "Now add a test for the refund flow", "wait", "", `ok ${"x".repeat(300)}`]) assert.ok(!acceptsPrevious(no), no);
   });
+
+  test("an acknowledgement then a new request accepts nothing; a yes to it accepts, whatever follows", () => {
+    // look-alike pairs: the same opening, then either assent or another task
+    const pairs: [string, string][] = [
+      ["thanks", "thanks, now fix the login bug"],
+      ["Thanks! Go ahead.", "Thanks! Now fix the login bug."],
+      ["ok, do it", "ok, now fix the login bug"],
+      ["yes, go with that", "yes, and also rename the env var"],
+      ["great, thanks", "great work. Now deploy staging"],
+      ["Cool, sounds good", "Cool. Let's look at the cache next"],
+      ["Thank you so much!", "thanks for that, can you add logging"],
+      ["fine by me", "fine-tune the model on the new data"],
+      ["yes - go with it", "sure thing, the payments page is next"],
+      ["Exactly.", "correct the typo in the README"],
+      ["Approved.", "approve the PR for the docs"],
+      ["keep it", "keep it simple and add logging"],
+    ];
+    for (const [yes, no] of pairs) {
+      assert.ok(acceptsPrevious(yes), yes);
+      assert.ok(!acceptsPrevious(no), no);
+    }
+    for (const yes of ["agreed", "Agreed.", "sounds good, do it", "ok go ahead", "that works", "agreed, now add tests for the refund flow", "LGTM, ship it"]) assert.ok(acceptsPrevious(yes), yes);
+  });
 });

@@ -34,12 +34,33 @@ export function explicitDecisions(message: string): string[] {
   return out;
 }
 
-/** A short reply that accepts what was said ("ok", "sounds good, go ahead"), with nothing against it. */
-const ACCEPT =
-  /^(?:ok(?:ay)?|k|yes|yep|yeah|yup|sure|sounds good|sounds great|looks good|looks great|lgtm|perfect|great|excellent|agreed|i agree|go ahead|go for it|do it|ship it|approved|that works|works for me|let's do (?:it|that)|makes sense|good call|nice|cool|fine|fine by me|thanks?|thank you|ty)\b/i;
+/**
+ * Words that acknowledge a turn without saying yes to anything in it ("ok", "thanks", "great"):
+ * a reply of these alone accepts what was said; followed by anything else ("thanks, now fix the
+ * login bug") they close the turn and the rest is a new request, not an acceptance.
+ */
+const ACKNOWLEDGE = /^(?:ok(?:ay)?|k|kk|yes|yep|yeah|yup|sure|perfect|great|excellent|awesome|nice|cool|fine|alright|all right|good|thank you(?: (?:so much|very much))?|thanks?(?: (?:so much|a lot))?|thx|ty|cheers)\b[\s,.;:!\-–—]*/i;
+/**
+ * Words that say yes to what was said: they accept it even when a new request follows ("agreed,
+ * now add tests"). Those that also open a request ("correct the typo", "approve the PR", "keep it
+ * simple") say yes only as a clause of their own.
+ */
+const ASSENT =
+  /^(?:(?:sounds|looks) (?:good|great|fine|right)|lgtm|agreed|i agree|go ahead|go for it|(?:please )?do (?:it|that|so)|ship it|approved|(?:that|this|it) works|works for me|(?:let's|lets) do (?:it|that|this)|(?:let's |lets |we'll )?go with (?:it|that|this|those|them|your|the)|makes sense|good call|fine by me|yes,? please|please do)\b|^(?:agree|approve|correct|exactly|(?:please )?proceed|keep (?:it|that|this)|that's (?:fine|right|good|great|the one))(?=\s*(?:[,.;:!\-–—]|$))/i;
 const RESERVATION = /\b(?:but|no|not|don't|do not|instead|wait|rather|actually|hold on|hmm|change|revert|undo|wrong|why)\b|\?/i;
 
+/**
+ * Whether the user's reply accepts what the assistant said: it says yes to it ("agreed", "yes,
+ * go with that", "sounds good, do it"), or only acknowledges it ("ok", "perfect, thanks"), with
+ * nothing against it. An acknowledgement followed by another request accepts nothing.
+ */
 export function acceptsPrevious(prompt: string): boolean {
-  const t = prompt.trim();
-  return t.length > 0 && t.length <= 200 && ACCEPT.test(t) && !RESERVATION.test(t);
+  let t = prompt.trim();
+  if (t.length === 0 || t.length > 200 || RESERVATION.test(t)) return false;
+  for (let m = ACKNOWLEDGE.exec(t); m && m[0].length > 0; m = ACKNOWLEDGE.exec(t)) {
+    if (ASSENT.test(t)) return true; // "fine by me", "yes please": assent that opens with an acknowledgement's word
+    t = t.slice(m[0].length);
+    if (t === "") return true;
+  }
+  return ASSENT.test(t);
 }

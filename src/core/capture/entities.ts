@@ -62,9 +62,13 @@ export function vocabularyEntry(name: string): VocabEntry | undefined {
   return vocabularyEntryOfWords(units(name).map((u) => u.lower));
 }
 
-/** The entry whose alias is exactly these words (lowercase, as units() splits them). */
+/**
+ * The entry whose alias is exactly these words (lowercase, as units() splits them). An alias that
+ * names the thing only beside a version ("next") names nothing out of its sentence.
+ */
 export function vocabularyEntryOfWords(words: readonly string[]): VocabEntry | undefined {
-  return aliasHit(words.join(" "))?.entry;
+  const hit = aliasHit(words.join(" "));
+  return hit && !hit.alias.versionOnly ? hit.entry : undefined;
 }
 
 /** What follows a verb: "go with", "make sure", "express it". */
@@ -75,13 +79,86 @@ const PARTICLES = new Set([
 /** What precedes a verb: "to go", "we'll go", "let's go". */
 const VERB_BEFORE = new Set(["to", "will", "can", "should", "must", "let's", "lets", "would", "could", "we'll", "i'll", "don't", "not", "didn't", "gonna"]);
 
-function aliasFits(alias: VocabAlias, first: Unit, prev: Unit | undefined, next: Unit | undefined, after: Unit | undefined): boolean {
+function aliasFits(alias: VocabAlias, us: readonly Unit[], i: number, n: number): boolean {
+  const first = us[i]!;
+  const prev = us[i - 1];
+  const next = us[i + n];
+  const after = us[i + n + 1];
+  if (alias.versionOnly) return versionBeside(us, i, n) || (/^\p{Lu}/u.test(first.text) && OWN_PARTS.test(partsAfter(us, i + n)));
   if (alias.upper && first.text !== first.text.toUpperCase()) return false;
-  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return false;
+  // a name that is also a word still names the thing beside its version ("bump go to 1.22")
+  if (alias.needsCapital && !/^\p{Lu}/u.test(first.text)) return versionBeside(us, i, n) || packageNamed(us, i, n);
   // "react to changes" is a verb; "bump React to 18.3" names a version of it
   if (alias.notBeforeTo && next?.lower === "to" && !/^v?\d/i.test(after?.text ?? "")) return false;
-  if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return false;
+  if (alias.verbLike && ((next && PARTICLES.has(next.lower)) || (prev && VERB_BEFORE.has(prev.lower)))) return versionBeside(us, i, n);
   return true;
+}
+
+/**
+ * Parts only a framework of that name has, right after its capitalised name: "Next middleware",
+ * "Next app router", "Next server actions" ("the next middleware in the chain" is lowercase).
+ */
+const OWN_PARTS = /^(?:app router|pages router|middleware|server (?:components?|actions?)|route handlers?|image component|app directory|api routes?)\b/;
+
+/** The next two units' words, lowercase, space-separated; none after a break ("Next: api routes"). */
+function partsAfter(us: readonly Unit[], at: number): string {
+  const u = us[at];
+  if (!u || u.start - us[at - 1]!.end !== 1) return "";
+  return `${u.lower} ${us[at + 1]?.lower ?? ""}`.trim();
+}
+
+/** What a dependency is called: "the sharp package", "the go module" name the thing, lowercase or not. */
+const PACKAGE_WORDS = new Set(["package", "packages", "library", "lib", "module", "crate", "gem", "binary", "binaries", "dependency", "plugin", "sdk"]);
+
+const SUBJECTS = new Set(["we", "i", "you", "they", "he", "she", "it"]);
+
+/**
+ * Whether us[at] is a package word right after the name, a space apart ("sharp package", not
+ * "go — packages"), the name no verb ("we go package by package").
+ */
+function packageNamed(us: readonly Unit[], i: number, n: number): boolean {
+  const u = us[i + n];
+  const before = us[i - 1]?.lower ?? "";
+  return !!u && u.start - us[i + n - 1]!.end === 1 && PACKAGE_WORDS.has(u.lower) && !SUBJECTS.has(before) && !VERB_BEFORE.has(before);
+}
+
+/** A version: 15, 14.2, 1.22.x, v5; not a year (a "spring 2025" is a season). */
+const VERSION = /^v?\d{1,3}(?:\.(?:\d+|x))*$/i;
+/** Verbs that set a dependency's version: "pin Next to 14.2", "bump go from 1.21 to 1.22". */
+const VERSION_VERBS = new Set(
+  "pin pinned pinning bump bumped bumping upgrade upgraded upgrading update updated updating downgrade downgraded downgrading move moved moving migrate migrated migrating lock locked keep kept hold held set revert reverted roll rolled".split(" "),
+);
+/** What a number before it counts: "the next 14 days", "Next 3 items" name no version. */
+const COUNTED = new Set(
+  ("second seconds sec secs minute minutes min mins hour hours day days week weeks month months year years quarter quarters sprint sprints " +
+    "release releases version versions item items step steps ticket tickets issue issues pr prs commit commits time times page pages row rows " +
+    "record records user users request requests test tests task tasks story stories point points percent more").split(" "),
+);
+
+/**
+ * Whether the alias at us[i..i+n) names a version of the thing: "Next 15", "Go 1.22" (a dotted
+ * version, or a capitalised name: "next 14 days" counts days), or a version verb before and
+ * to / from / at a version after ("pin Next to 14.2", "bump next to 15"). The version must not
+ * count something ("Next 3 items").
+ */
+function versionBeside(us: readonly Unit[], i: number, n: number): boolean {
+  const first = us[i]!;
+  const next = us[i + n];
+  if (!next) return false;
+  let v = next;
+  let at = i + n;
+  if (!VERSION.test(next.text)) {
+    const verb = us[i - 1];
+    if (!(next.lower === "to" || next.lower === "from" || next.lower === "at") || !verb || !VERSION_VERBS.has(verb.lower)) return false;
+    v = us[i + n + 1] as Unit;
+    at = i + n + 1;
+    if (!v || !VERSION.test(v.text)) return false;
+  } else if (!/^\p{Lu}/u.test(first.text) && !/[.v]/i.test(next.text)) return false;
+  // "next 2 or 3 days", "next 2-3 weeks": a range counts too
+  let counted = us[at + 1];
+  if (counted && (/^\d/.test(counted.text) || ["or", "and", "to"].includes(counted.lower)) && /^\d/.test(us[at + 2]?.text ?? "")) counted = us[at + 3];
+  else if (counted && /^\d/.test(counted.text)) return false;
+  return !counted || !COUNTED.has(counted.lower);
 }
 
 /** Capitalized words that are not technical names. */
@@ -109,11 +186,17 @@ const NOT_TERMS = new Set(
 const LOW_VALUE = /^(?:q[1-4]|h[12]|fy\d{2,4}|m[1-4]|amd64|arm64|aarch64|x86|x86_64|x64|i[3579]|p[0-4]|p(?:50|75|90|95|99|999)|crlf|lf|sev[0-4]|s[1-4]|v\d[\w.]*|\d+[a-z]{1,3}|sha\d{1,3}|md5|utf\d{1,2}|xm[xs]\d+[kmg]?)$/i;
 
 /**
- * Short names that mean a technology only in its context: "ES" is Elasticsearch next to search
- * words, not in "ES2022" or "ES modules" (those are other units or other aliases).
+ * Names that mean a technology only in its context: "ES" is Elasticsearch next to search words,
+ * not in "ES2022" or "ES modules" (those are other units or other aliases); "Elastic" (the
+ * company) names it beside search too. `written`: how it must be spelled; `alone`: out of its
+ * context it is no entity at all ("ES" the locale code), else other rules may still read it.
  */
-const CONTEXT_ALIASES: Record<string, { name: string; upper: boolean; context: RegExp }> = {
-  es: { name: "elasticsearch", upper: true, context: /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i },
+const SEARCH_CONTEXT = /\b(?:search|searches|index|indexes|indices|indexing|quer(?:y|ies)|analy[sz]ers?|kibana|shards?|mappings?|full[- ]text|logstash|relevance|aggregations?)\b/i;
+const CONTEXT_ALIASES: Record<string, { name: string; written: RegExp; context: RegExp; alone: boolean }> = {
+  es: { name: "elasticsearch", written: /^ES$/, context: SEARCH_CONTEXT, alone: true },
+  elastic: { name: "elasticsearch", written: /^Elastic$/, context: SEARCH_CONTEXT, alone: false },
+  // the animal is a word; the broker is what queue talk means
+  rabbit: { name: "rabbitmq", written: /^Rabbit$/, context: /\b(?:queues?|brokers?|amqp|messag(?:e|es|ing)|consumers?|exchanges?|celery|kafka|sqs|nats)\b/i, alone: false },
 };
 
 /** A function or variable name: a verb or a quantity word, then a capitalised word (getUser, afterAll, maxWorkers). */
@@ -173,7 +256,7 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
       let key = us[i]!.lower;
       for (let k = 1; k < n; k++) key += ` ${us[i + k]!.lower}`;
       const h = aliasHit(key);
-      if (h && aliasFits(h.alias, us[i]!, us[i - 1], us[i + n], us[i + n + 1])) hit = h;
+      if (h && aliasFits(h.alias, us, i, n)) hit = h;
     }
     if (hit) {
       const last = us[i + hit.length - 1]!;
@@ -184,11 +267,13 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   }
   for (let i = 0; i < us.length; i++) {
     const u = us[i]!;
-    const ctx = covered.has(i) ? undefined : CONTEXT_ALIASES[u.lower];
+    // own keys only: "constructor" is a word of prose too (an inherited key crashed capture)
+    const ctx = covered.has(i) || !Object.hasOwn(CONTEXT_ALIASES, u.lower) ? undefined : CONTEXT_ALIASES[u.lower];
     if (!ctx) continue;
+    const fits = ctx.written.test(u.text) && ctx.context.test(masked);
     // out of its context the short name is no entity at all ("ES" the locale code)
-    covered.add(i);
-    if ((ctx.upper && u.text !== u.text.toUpperCase()) || !ctx.context.test(masked)) continue;
+    if (fits || ctx.alone) covered.add(i);
+    if (!fits) continue;
     const entry = vocabularyEntry(ctx.name);
     if (!entry) continue;
     found.push({ name: entry.name, kind: entry.kind, category: entry.category, start: u.start, end: u.end });
@@ -197,7 +282,13 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   for (let i = 0; i < us.length; i++) {
     if (covered.has(i)) continue;
     const u = us[i]!;
-    if ((!shouting && looksTechnical(u) && !partOfCode(masked, u)) || headUnits.has(i) || namedByTool(masked, us, i)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    if (!shouting && looksTechnical(u) && !partOfCode(masked, u)) found.push({ name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    else if (headUnits.has(i) || namedByTool(masked, us, i)) {
+      // what was chosen or what serves ("We use Next for the site"): a word-like alias names its thing here
+      const named = aliasHit(u.lower);
+      const entry = named?.alias.versionOnly ? named.entry : undefined;
+      found.push(entry ? { name: entry.name, kind: entry.kind, category: entry.category, start: u.start, end: u.end } : { name: u.lower, kind: "term", category: null, start: u.start, end: u.end });
+    }
   }
   found.sort((a, b) => a.start - b.start);
   if (all) return found;

@@ -5,6 +5,10 @@
 //   !v  also a verb: not matched when a particle or an object follows ("go with", "react to",
 //       "make sure")
 //   !t  not matched before "to" ("react to changes")
+//   !n  a common word that names the thing only beside a version ("pin Next to 14.2", "Next 15"),
+//       never in "the next release"; kept out of statement fingerprints and recall's concepts
+// Any name whose alias fails its flags (!c, !v, !t) still counts beside a version the same way
+// ("bump go to 1.22", "upgrade Express to 5", "spring 6.1"): entities.ts versionBeside().
 // Aliases are matched on whole tokens (word boundaries), case-insensitively; multi-word aliases
 // match across spaces and hyphens ("cursor-based pagination"). The canonical name is what a
 // memory stores: lowercase, hyphenated.
@@ -22,6 +26,8 @@ export interface VocabAlias {
   verbLike: boolean;
   /** Not matched before "to" ("react to"). */
   notBeforeTo: boolean;
+  /** A common word: a name only beside a version ("next" -> next.js in "bump next to 15"). */
+  versionOnly: boolean;
 }
 
 export interface VocabEntry {
@@ -163,7 +169,7 @@ const TABLE: Record<string, string[]> = {
     "var|language",
     "const|language",
     "async/await|language|async await",
-    "esm|language|es modules,ecmascript modules",
+    "esm|language|es modules,ecmascript modules,es module,ecmascript module,es6 modules,es6 module,es imports,es import",
     "commonjs|language|cjs,common js",
     "type hints|language|type annotations",
     "strict mode|language|typescript strict mode,strict typescript",
@@ -173,7 +179,7 @@ const TABLE: Record<string, string[]> = {
     "angular!c|frontend|angularjs,angular.js",
     "svelte|frontend",
     "sveltekit|frontend|svelte kit",
-    "next.js|frontend|nextjs,next js",
+    "next.js|frontend|nextjs,next js,next!n",
     "nuxt|frontend|nuxt.js,nuxtjs",
     "remix!c!v|frontend|remix.run",
     "astro!c|frontend",
@@ -203,7 +209,7 @@ const TABLE: Record<string, string[]> = {
     "swr|state",
     "apollo!c|api|apollo client,apollo server",
     "relay!c!v|api",
-    "react native|mobile|react-native",
+    "react native|mobile|react-native,rn!u",
     // payment processors (branch quality6: named in tune6's prompts, absent before). Android and
     // iOS were tried too: capture's entities gained, but recall read them as products of the
     // mobile kind and tune's paraphrase MRR fell 0.01: left out
@@ -215,9 +221,10 @@ const TABLE: Record<string, string[]> = {
     // email and push delivery services (branch quality6: named in tune6's queries, absent before)
     "postmark!c|email",
     "sendgrid|email|send grid",
+    "react email|email|react-email",
     "mailgun|email",
     "mailchimp|email",
-    "amazon ses|email|aws ses",
+    "amazon ses|email|aws ses,ses!u",
     "firebase cloud messaging|push|fcm",
     "apns|push|apple push notification service",
     "flutter|mobile",
@@ -229,6 +236,7 @@ const TABLE: Record<string, string[]> = {
     "d3.js|frontend|d3,d3js",
     "webpack|build",
     "vite|build|vitejs",
+    "create react app|build|cra!u,create-react-app",
     "rollup|build|rollup.js",
     "esbuild|build",
     "swc|build",
@@ -319,8 +327,11 @@ const TABLE: Record<string, string[]> = {
     "cloudformation|iac|cloud formation",
     "aws cdk|iac|cdk",
     "vault!c|security|hashicorp vault",
+    "tailscale|security|tailnet",
     "consul!c|infrastructure|hashicorp consul",
     "aws|cloud|amazon web services",
+    "aws sdk|cloud|aws-sdk,aws sdk v2,aws sdk v3",
+    "aws ssm|cloud|ssm!u,ssm parameter store,aws parameter store,parameter store",
     "gcp|cloud|google cloud,google cloud platform",
     "azure|cloud|microsoft azure",
     "aws lambda|cloud|lambda functions,lambda!c,lambdas!c",
@@ -692,9 +703,16 @@ const TABLE: Record<string, string[]> = {
 function parseAlias(raw: string): VocabAlias {
   const s = raw.trim();
   const bang = s.indexOf("!");
-  if (bang < 0) return { text: s, needsCapital: false, upper: false, verbLike: false, notBeforeTo: false };
+  if (bang < 0) return { text: s, needsCapital: false, upper: false, verbLike: false, notBeforeTo: false, versionOnly: false };
   const flags = s.slice(bang);
-  return { text: s.slice(0, bang), needsCapital: flags.includes("!c"), upper: flags.includes("!u"), verbLike: flags.includes("!v"), notBeforeTo: flags.includes("!t") };
+  return {
+    text: s.slice(0, bang),
+    needsCapital: flags.includes("!c"),
+    upper: flags.includes("!u"),
+    verbLike: flags.includes("!v"),
+    notBeforeTo: flags.includes("!t"),
+    versionOnly: flags.includes("!n"),
+  };
 }
 
 function parseLine(kind: EntityKind, line: string): VocabEntry {
