@@ -576,6 +576,11 @@ export class IndexDb {
     this.q("UPDATE files SET indexed_at = ? WHERE path = ?").run(indexedAt, path);
   }
 
+  /** settleFile for a file found at a new inode with its row's bytes (refresh.ts Plan.moved). */
+  settleFileAt(path: string, ino: number, indexedAt: number): void {
+    this.q("UPDATE files SET ino = ?, indexed_at = ? WHERE path = ?").run(ino, indexedAt, path);
+  }
+
   /**
    * A file found at a new inode with the mtime, size and bytes its row was indexed from (a copied
    * or restored store): its row takes the new inode and the time its bytes were compared, so the
