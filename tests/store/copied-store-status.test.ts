@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { getSettled } from "../../src/ops/get-settled.ts";
 import { opsEnvOf } from "../../src/runtime/ops-env.ts";
 import { trusted } from "../../src/store/racy.ts";
-import { filesUnder, memsync, tempDir } from "../helpers/env.ts";
+import { filesUnder, git, memsync, tempDir } from "../helpers/env.ts";
 import { relatedPair } from "../helpers/related-pair.ts";
 
 // A store copied with cp -a (or a backup restored with its times) has every record file at a new
@@ -56,6 +56,10 @@ describe("status of a copied store", () => {
     assert.ok(getSettled(envOf(copy), [a]), "the rows hold the copy's inodes");
     const got = JSON.parse(memsync(["--store", copy, "get", a, "--json"]).stdout);
     assert.ok(JSON.stringify(got).includes("Use cursor pagination for list endpoints"));
+    // the copy commits what the original would: its pending saves, every record file in git after
+    assert.equal(memsync(["--store", copy, "commit"]).code, 0);
+    assert.equal(status(copy).uncommitted_changes, 0);
+    assert.equal(git(copy, "status", "--porcelain").stdout.trim(), "", "nothing left uncommitted in the working tree");
   });
 
   test("a copied file whose bytes differ (same size, mtime put back) is still an outside edit", async () => {
