@@ -576,6 +576,36 @@ export class IndexDb {
     this.q("UPDATE files SET indexed_at = ? WHERE path = ?").run(indexedAt, path);
   }
 
+  /** settleFile for a file found at a new inode with its row's bytes (refresh.ts Plan.moved). */
+  settleFileAt(path: string, ino: number, indexedAt: number): void {
+    this.q("UPDATE files SET ino = ?, indexed_at = ? WHERE path = ?").run(ino, indexedAt, path);
+  }
+
+  /**
+   * A file found at a new inode with the mtime, size and bytes its row was indexed from (a copied
+   * or restored store): its row takes the new inode and the time its bytes were compared, so the
+   * next read trusts the stat (Store.readMemory). Only while the row is still the one compared (a
+   * writer's newer row stays), and never waiting for another process's write: busy is an error
+   * here (the next read heals it). True when the row changed.
+   */
+  moveFileInode(was: FileStamp, ino: number, comparedAt: number, busyTimeoutMs: number): boolean {
+    this.db.exec("PRAGMA busy_timeout = 0");
+    try {
+      const r = this.q("UPDATE files SET ino = ?, indexed_at = ? WHERE path = ? AND ino = ? AND mtime = ? AND size = ? AND indexed_at = ? AND problem IS NULL").run(
+        ino,
+        comparedAt,
+        was.path,
+        was.ino,
+        was.mtime,
+        was.size,
+        was.indexed_at,
+      );
+      return Number(r.changes) === 1;
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    }
+  }
+
   problems(): FileRow[] {
     // the partial index of the rows with a problem serves this (a scan of the whole table before
     // version 8); sorted here, as ordered by path SQLite would walk the path index, every row

@@ -37,6 +37,11 @@ export interface Plan {
   outside: string[];
   /** Files found unchanged by content after their racy window: trusted from now on. */
   settles: string[];
+  /**
+   * Files found at a new inode with their row's mtime, size and bytes (a store copied with cp -a,
+   * a backup restored): their rows take the new inode, not a re-index journaled as an outside edit.
+   */
+  moved: { path: string; ino: number }[];
   temps: string[];
   /** Symbolic links found in the record folders (status reports them; writes refuse to go through one). */
   links: string[];
@@ -76,11 +81,11 @@ export function readIndexFolders(index: IndexDb, kinds: readonly RecordKind[] = 
 }
 
 export function emptyPlan(): Plan {
-  return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], temps: [], links: [] };
+  return { dirs: [], upserts: [], deletes: [], outside: [], settles: [], moved: [], temps: [], links: [] };
 }
 
 export function planIsEmpty(p: Plan): boolean {
-  return p.dirs.length === 0 && p.upserts.length === 0 && p.deletes.length === 0 && p.settles.length === 0;
+  return p.dirs.length === 0 && p.upserts.length === 0 && p.deletes.length === 0 && p.settles.length === 0 && p.moved.length === 0;
 }
 
 /** Whether applying the plan parses record files (and so needs the schemas). */
@@ -157,6 +162,7 @@ function mergePlans(plan: Plan, more: Plan): void {
   plan.deletes.push(...more.deletes);
   plan.outside.push(...more.outside);
   plan.settles.push(...more.settles);
+  plan.moved.push(...more.moved);
   plan.temps.push(...more.temps);
   plan.links.push(...more.links);
 }
@@ -463,6 +469,12 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
         continue;
       }
     }
+    // the same mtime and size at another inode (a copied store): its bytes tell; a re-index would
+    // parse every file of the copy and journal each as an edit made outside memsync
+    if (row && row.problem === null && row.ino !== st.ino && row.mtime === st.mtime && row.size === st.size && sameText(ctx, path, indexedText(path))) {
+      plan.moved.push({ path, ino: st.ino });
+      continue;
+    }
     const id = idFromFileName(name);
     let text: string | undefined;
     let result: ReadResult<RecordKind> | null = null;
@@ -528,6 +540,7 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
   const { index } = ctx;
   const now = ctx.now();
   for (const path of plan.settles) index.settleFile(path, now);
+  for (const { path, ino } of plan.moved) index.settleFileAt(path, ino, now);
   if (!planNeedsCodec(plan)) {
     applyDirs(ctx, plan, now);
     return;

@@ -12,7 +12,7 @@ import { FolderReads, type SeenFolders } from "./folder-snapshot.ts";
 import { loadSyncAll, nodeFs, type StoreFs } from "./fs-port.ts";
 import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
-import { type ClusterRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
+import { type ClusterRow, type FileRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, bytesSeen, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
@@ -874,18 +874,35 @@ export class Store {
    * indexed well after its last change); otherwise parsed from the file, which is the truth.
    */
   async readMemory(id: string): Promise<{ path: string; result: ReadResult<"memory"> } | null> {
+    const lookedAt = this.nowMs(); // before the stat: the time its bytes are proved at, at the latest
     const at = this.locate("memory", id);
     if (!at) return null;
     const json = await this.guarded(() => {
       const row = this.indexDb.file(at.path);
-      const same = row && row.problem === null && row.mtime === at.stat.mtime && row.size === at.stat.size && row.ino === at.stat.ino;
-      if (!same) return undefined;
-      if (trusted(row.mtime, row.indexed_at)) return this.indexDb.recordJsonAt("memory", at.path);
-      return sameAsIndexed(this.ctx, "memory", at.path) ? this.indexDb.recordJsonAt("memory", at.path) : undefined;
+      if (!row || row.problem !== null || row.mtime !== at.stat.mtime || row.size !== at.stat.size) return undefined;
+      if (row.ino === at.stat.ino) {
+        if (trusted(row.mtime, row.indexed_at)) return this.indexDb.recordJsonAt("memory", at.path);
+        return sameAsIndexed(this.ctx, "memory", at.path) ? this.indexDb.recordJsonAt("memory", at.path) : undefined;
+      }
+      // the same mtime and size at another inode (a store copied with cp -a, a backup restored):
+      // its bytes, once proved the indexed ones, heal the row, so the next read trusts its stat
+      // (and a plain get takes the settled read again) instead of parsing the file every time
+      if (!sameAsIndexed(this.ctx, "memory", at.path)) return undefined;
+      this.healInode(row, at.stat.ino, lookedAt);
+      return this.indexDb.recordJsonAt("memory", at.path);
     });
     if (json) return { path: at.path, result: { ok: true, record: JSON.parse(json) as Memory } };
     const codec = await this.codec();
     return { path: at.path, result: codec.readRecordFile(this.fs, `${this.root}/${at.path}`, "memory", id) };
+  }
+
+  /** A row's new inode, its bytes just compared (IndexDb.moveFileInode); busy, read-only or failed, left for a later read. */
+  private healInode(row: FileRow, ino: number, comparedAt: number): void {
+    try {
+      this.indexDb.moveFileInode(row, ino, comparedAt, this.busyTimeoutMs);
+    } catch {
+      // an optimisation only: the answer is the compared bytes either way
+    }
   }
 
   /** Memory or relation ids starting or ending with an abbreviation's hex digits, as the index knows them. */
