@@ -121,6 +121,27 @@ describe("bad input changes nothing", () => {
     await expectRefused(store, ["update", a], EXIT.usage, /nothing to update/);
   });
 
+  test("words named like Object.prototype's members: text is text, such an option is unknown", async () => {
+    const expectRefused = refuser();
+    const { store } = fixture();
+    // the parser keeps options in a plain object: these read an inherited member or set the prototype
+    for (const flag of ["--constructor", "--__proto__", "--has-own-property", "--no-constructor"]) {
+      await expectRefused(store, ["recall", "x", flag, "y"], EXIT.usage, new RegExp(`Unknown option \`${flag}\``));
+    }
+    await expectRefused(store, ["recall", "--constructor", "x"], EXIT.usage, /Unknown option `--constructor`/);
+    // as positional text they are ordinary words (the short-flag table once answered "constructor")
+    // (tags are kept lower-case, without leading or trailing underscores)
+    for (const [word, tag] of [["constructor", "constructor"], ["hasOwnProperty", "hasownproperty"], ["__proto__", "proto"]] as const) {
+      const saved = memsyncJson(["--store", store, "save", `the ${word} word`, "--tag", word]);
+      assert.equal(saved.memory.content, `the ${word} word`);
+      assert.deepEqual(saved.memory.meta.tags, [tag]);
+      const r = memsync(["--store", store, "recall", word]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const after = memsync(["--store", store, "recall", "--", "--constructor"]);
+    assert.equal(after.code, 0, after.stderr);
+  });
+
   test("a corrupt file in the store is reported, left untouched, and does not stop the rest", async () => {
     const expectRefused = refuser();
     const { store, a, b } = fixture();

@@ -685,18 +685,32 @@ function normalizeArgv(argv: string[], valueOptions: ReadonlySet<string>): strin
     if (end !== -1 && i > end) return a;
     if (a === "-") return STDIN_ARG;
     if (HYPHENATED_SWITCHES.has(a)) return `${a}=true`;
+    if (a.startsWith("-")) refuseInheritedName(a);
     // mri turns a value that reads as a number into one ("  " -> 0, "007" -> 7): text options keep theirs
     if (i > 0 && TEXT_OPTIONS.has(argv[i - 1]!) && !a.startsWith("-")) return TEXT_MARK + a;
     const eq = a.indexOf("=");
     if (eq > 0 && TEXT_OPTIONS.has(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${TEXT_MARK}${a.slice(eq + 1)}`;
-    return SHORT_FLAGS[a] ?? a;
+    return SHORT_FLAGS.get(a) ?? a;
   }
+}
+
+/**
+ * The parser keeps options in a plain object: an option named like one of Object.prototype's
+ * members ("--constructor", "--__proto__", "--has-own-property") would read that member or set
+ * the prototype instead of being refused as unknown. No memsync option has such a name.
+ */
+function refuseInheritedName(arg: string): void {
+  const flag = arg.split("=")[0]!;
+  const name = flag.replace(/^-+/, "").replace(/^no-/, "");
+  const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (name in Object.prototype || camel in Object.prototype) throw usageError(`Unknown option \`${flag}\` (see memsync --help)`);
 }
 
 /** Options whose values are text however they read (their readers strip TEXT_MARK, see options.ts). */
 const TEXT_OPTIONS = new Set(["--part", "--cluster"]);
 
-const SHORT_FLAGS: Record<string, string> = { "-t": "--tag", "-e": "--entity" };
+// a Map, not an object: an argument such as "constructor" must not find Object.prototype's members
+const SHORT_FLAGS = new Map([["-t", "--tag"], ["-e", "--entity"]]);
 
 /** Options that take no value and have a hyphen in their name (--no-git is cac's negation). */
 const HYPHENATED_SWITCHES = new Set(["--dry-run", "--keep-relations", "--claim-maintainer", "--memory-md"]);
