@@ -6,7 +6,7 @@ import { LOCAL_DIR } from "../store/layout.ts";
 import { nodeFs } from "../store/fs-port.ts";
 import type { IndexDb } from "../store/index-db.ts";
 import { startSnapshot } from "../store/parallel-snapshot.ts";
-import { readIndexFolders } from "../store/refresh.ts";
+import { readIndexFolders, shardSettledBy } from "../store/refresh.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
@@ -121,7 +121,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     let report = indexReport(store.index);
     // and what the look compares the threads' stats with
     const folders = pending ? readIndexFolders(store.index) : null;
-    const seen = pending ? await pending.finish() : null;
+    const seen = pending ? await pending.finish(folders ? shardSettledBy(folders) : undefined) : null;
     // looked at without the lock first: a check of a healthy store never holds up writers
     const plan = await store.refresh(true, undefined, { lookFirst: true, ...(seen ? { seen } : {}), ...(folders ? { folders } : {}) });
     if (store.indexState() !== state) report = indexReport(store.index);
