@@ -6,7 +6,7 @@ import { LOCAL_DIR } from "../store/layout.ts";
 import { nodeFs } from "../store/fs-port.ts";
 import type { IndexDb } from "../store/index-db.ts";
 import { startSnapshot } from "../store/parallel-snapshot.ts";
-import { readIndexFolders } from "../store/refresh.ts";
+import { readIndexFolders, shardSettledBy } from "../store/refresh.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
@@ -65,6 +65,26 @@ function indexReport(index: IndexDb) {
   };
 }
 
+/**
+ * What status reports besides the index's counts and the look: read before the look, while the
+ * threads stat (a ms of this thread's work there costs the look half a ms; after it, a whole
+ * one), and again after it only when the index was written meanwhile (a refresh that applied a
+ * change journals it). Temp files and unpushed commits do not depend on the look.
+ */
+async function outsideTheLook(store: Store, whole: boolean) {
+  return {
+    temps: storeLevelTemps(store.fs, store.root, LOCAL_DIR),
+    layout: {
+      setting: store.meta.settings.layout,
+      shard_threshold: store.meta.settings.shard_threshold,
+      new_records_sharded: store.shardsNewRecords(),
+    },
+    uncommitted: countJournal(store.fs, store.root),
+    // counting needs the commits: with some missing it is not known
+    unpushed: whole ? await unpushed(store.root) : null,
+  };
+}
+
 function linksReason(links: string[]): string {
   const shown = links.slice(0, 5).join(", ");
   return `${links.length} symbolic link${links.length === 1 ? "" : "s"} in the store (memsync refuses to write through them): ${shown}${links.length > 5 ? ", ..." : ""}`;
@@ -119,12 +139,17 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     // store unchanged writes nothing, so it stands unless the index was written meanwhile
     const state = store.indexState();
     let report = indexReport(store.index);
+    const whole = gitReasons.length === 0;
+    let outside = await outsideTheLook(store, whole);
     // and what the look compares the threads' stats with
     const folders = pending ? readIndexFolders(store.index) : null;
-    const seen = pending ? await pending.finish() : null;
+    const seen = pending ? await pending.finish(folders ? shardSettledBy(folders) : undefined) : null;
     // looked at without the lock first: a check of a healthy store never holds up writers
     const plan = await store.refresh(true, undefined, { lookFirst: true, ...(seen ? { seen } : {}), ...(folders ? { folders } : {}) });
-    if (store.indexState() !== state) report = indexReport(store.index);
+    if (store.indexState() !== state) {
+      report = indexReport(store.index);
+      outside = await outsideTheLook(store, whole);
+    }
     const { problems, dangling } = report;
     const reasons: string[] = [];
     const corruptCount = problems.length;
@@ -132,7 +157,6 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     if (plan.links.length) reasons.push(linksReason(plan.links));
     if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
     reasons.push(...gitReasons);
-    const whole = gitReasons.length === 0;
     return {
       ...base,
       health: reasons.length ? "degraded" : "healthy",
@@ -141,17 +165,12 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       relations: report.relations,
       content_conflicts: report.content_conflicts,
       problems,
-      temp_files: [...storeLevelTemps(store.fs, store.root, LOCAL_DIR), ...plan.temps],
+      temp_files: [...outside.temps, ...plan.temps],
       links: plan.links,
-      layout: {
-        setting: store.meta.settings.layout,
-        shard_threshold: store.meta.settings.shard_threshold,
-        new_records_sharded: store.shardsNewRecords(),
-      },
+      layout: outside.layout,
       meta: { storage_version: store.meta.storage_version, created_at: store.meta.created_at, machine_id: store.meta.machine_id },
-      uncommitted_changes: countJournal(store.fs, store.root),
-      // counting needs the commits: with some missing it is not known
-      unpushed_commits: whole ? await unpushed(store.root) : null,
+      uncommitted_changes: outside.uncommitted,
+      unpushed_commits: outside.unpushed,
       git_objects: objects,
     };
   } finally {

@@ -94,6 +94,12 @@ export interface SeenFolder {
    * when that stat shows the recorded listing. Store-relative paths (`memories/ab`).
    */
   shards?: string[];
+  /**
+   * A top folder's: every shard folder in `shards` was seen settled (refresh.ts shardSettledBy,
+   * asked by status's look with the index folders it compares with), so the look need not visit
+   * them one by one.
+   */
+  shardsSettled?: boolean;
 }
 
 /** Folders by store-relative path (as the refresh names them: no path made per folder to look one up). */

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { env } from "../runtime/host.ts";
-import { DONE, DONE_NOTED, FOLDER_NUMS, getShards, readFolder, type SeenFolders, seenFolder, SHARD_SLOTS, type SnapshotJob } from "./folder-snapshot.ts";
+import { DONE, DONE_NOTED, FOLDER_NUMS, getShards, readFolder, type SeenFolder, type SeenFolders, seenFolder, SHARD_SLOTS, type SnapshotJob } from "./folder-snapshot.ts";
 import { type RecordKind, topDirs } from "./layout.ts";
 import { startEarlyThreads, startThread, type Thread, threadCount, threadsPossible } from "./stat-threads.ts";
 
@@ -22,8 +22,13 @@ const DEFAULT_MIN_FILES = 2000;
 const WAIT_MS = 2000;
 
 export interface PendingSnapshot {
-  /** Take the folders left and read the threads' results: every record folder as seen. */
-  finish(): Promise<SeenFolders>;
+  /**
+   * Take the folders left and read the threads' results: every record folder as seen. `settled`
+   * (refresh.ts shardSettledBy) is asked of each shard folder as its read comes in, between the
+   * folders this thread takes, and a top folder whose listed shard folders all are is marked
+   * (SeenFolder.shardsSettled): the look's compare, done while the threads still stat.
+   */
+  finish(settled?: (dir: string, folder: SeenFolder) => boolean): Promise<SeenFolders>;
   /** Stop the threads (finish does; for a caller that gives up before it). */
   stop(): void;
 }
@@ -133,6 +138,16 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
     for (let k = 0; k < slots[from]!; k++) out.push(rels[at + slots[from + 1 + k]!]!);
     return out;
   };
+  // whether every one of a top folder's shard folders (store-relative) was seen settled: each
+  // found among the units made for it (its two hex digits after the top's folder 00)
+  const allSettled = (u: number, dirs: readonly string[], settledAt: Uint8Array): boolean => {
+    const at = shardsAt.get(u);
+    if (at === undefined) return dirs.length === 0;
+    return dirs.every((dir) => {
+      const unit = at + parseInt(dir.slice(-2), 16);
+      return rels[unit] === dir && settledAt[unit] === 1;
+    });
+  };
   const claims = new SharedArrayBuffer(4 * (1 + 2 * paths.length));
   const results = new SharedArrayBuffer(8 * FOLDER_NUMS * paths.length);
   const shardSlots = new SharedArrayBuffer(2 * SHARD_SLOTS * tops);
@@ -145,22 +160,41 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
   };
   return {
     stop,
-    async finish() {
+    async finish(settled) {
       try {
         const counter = new Int32Array(claims);
         const shared = new Float64Array(results);
         const slots = new Int16Array(shardSlots);
         const seen: SeenFolders = new Map();
         const shardsOf = new Map<number, string[]>(); // each top folder's shard folders, from its read
+        const n = paths.length;
+        // 1: a shard folder seen settled (only asked with `settled`)
+        const settledAt = new Uint8Array(settled ? n : 0);
+        const put = (u: number, folder: SeenFolder) => {
+          seen.set(rels[u]!, folder);
+          if (settled && u >= tops) settledAt[u] = settled(rels[u]!, folder) ? 1 : 0;
+        };
         const take = (u: number) => {
           const r = readFolder(paths[u]!);
           if (u < tops) shardsOf.set(u, shardPaths(u, r.shards));
-          seen.set(rels[u]!, seenFolder(r.nums, 0, r.temps, r.links));
+          put(u, seenFolder(r.nums, 0, r.temps, r.links));
+        };
+        // the threads' finished shard folders, in unit order up to the first one not finished:
+        // read and judged between this thread's folders (one with names posted is left to the end)
+        let next = tops;
+        const gather = (upTo: number) => {
+          for (; next < upTo; next++) {
+            if (seen.has(rels[next]!)) continue;
+            const state = Atomics.load(counter, 1 + n + next);
+            if (state === DONE) put(next, seenFolder(shared, next * FOLDER_NUMS, [], []));
+            else if (state !== DONE_NOTED) return;
+          }
         };
         for (;;) {
           const u = Atomics.add(counter, 0, 1);
-          if (u >= paths.length) break;
+          if (u >= n) break;
           take(u);
+          if (settled) gather(u);
         }
         // MEMSYNC_STAT_WORKERS_REQUIRED (tests): every thread must end well, so a binary whose
         // threads cannot start fails instead of quietly taking every folder itself
@@ -176,14 +210,14 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
           const state = Atomics.load(counter, 1 + paths.length + u);
           if (state === DONE || state === DONE_NOTED) {
             if (u < tops) shardsOf.set(u, slotPaths(u, slots));
-            if (state === DONE) seen.set(rels[u]!, seenFolder(shared, u * FOLDER_NUMS, [], []));
+            if (state === DONE) put(u, seenFolder(shared, u * FOLDER_NUMS, [], []));
             else noted.set(u, Atomics.load(counter, 1 + u));
           } else again.push(u);
         }
         const unnoted = await awaitNotes(threads, noted);
         for (const [u, id] of noted) {
           const note = threads[id - 1]?.notes.get(u);
-          if (note && !unnoted.has(u)) seen.set(rels[u]!, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
+          if (note && !unnoted.has(u)) put(u, seenFolder(shared, u * FOLDER_NUMS, note.temps, note.links));
           else again.push(u);
         }
         for (const u of again) take(u);
@@ -191,7 +225,9 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
         // removed since is one the refresh finds listed or missing, never one it misses)
         for (let u = 0; u < tops; u++) {
           const folder = seen.get(rels[u]!);
-          if (folder?.sums) folder.shards = shardsOf.get(u) ?? [];
+          if (!folder?.sums) continue;
+          folder.shards = shardsOf.get(u) ?? [];
+          if (settled) folder.shardsSettled = allSettled(u, folder.shards, settledAt);
         }
         return seen;
       } finally {

@@ -264,11 +264,18 @@ function scanTop(
     for (const sub of recordedSubs) forgetDir(ctx, plan, sub.path);
     return;
   }
+  const listed = folderCurrent(rec, mtime);
+  const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
+  // every shard folder listed seen settled against these same index folders (shardSettledBy: each
+  // a recorded one), and as many recorded: the recorded ones are the listed ones, so nothing to
+  // forget and no shard folder to visit (status's look, the compare done while the threads stat)
+  if (asSeen && ahead && ctx.seen?.get(top)?.shardsSettled === true && recordedSubs.length === asSeen.length) {
+    noteDir(ctx, plan, top, mtime, rec);
+    return;
+  }
   const known = new Map<string, DirRow>();
   for (const d of recordedSubs) known.set(d.path, d);
   let subs: string[];
-  const listed = folderCurrent(rec, mtime);
-  const asSeen = full && listed && sums ? shardsAsSeen(ctx, plan, top, sums) : null;
   if (!full && listed) {
     subs = [...known.keys()];
   } else if (asSeen) {
@@ -293,13 +300,37 @@ function scanTop(
     // the usual shard folder of a status (a thread read it whole, its recorded listing stands,
     // its sums are the index's, no temp file nor link): what scanLeaf finds, without its calls
     // (~1.5 µs a folder in the interpreter, after the look)
-    if (seen && rec) {
-      const folder = seen.get(sub);
-      const found = folder?.sums;
-      if (found && folder.stat?.isDir && folder.stat.mtime === rec.mtime && found.temps.length === 0 && found.links.length === 0 && trusted(rec.mtime, rec.checked_at) && sameSums(found.disk, sums!.get(sub))) continue;
-    }
+    if (seen && rec && settledShard(seen.get(sub), rec, sums!.get(sub))) continue;
     scanLeaf(ctx, plan, kind, sub, rec, full, rowsIn, sums);
   }
+}
+
+/**
+ * A shard folder a scanLeaf of a full refresh would leave as it is, decided from the threads'
+ * read alone: read whole, its recorded mtime the one seen and trusted (so its listing stands), no
+ * temp file nor link, its files' sums the index's (`indexed`).
+ */
+function settledShard(folder: SeenFolder | undefined, rec: DirRow, indexed: StampSums | undefined): boolean {
+  const found = folder?.sums;
+  return found !== undefined && folder!.stat?.isDir === true && folder!.stat.mtime === rec.mtime && found.temps.length === 0 && found.links.length === 0 && trusted(rec.mtime, rec.checked_at) && sameSums(found.disk, indexed);
+}
+
+/**
+ * For status's threads (parallel-snapshot.ts finish): whether a shard folder as seen is one the
+ * look's scanTop, given these index folders (read ahead, as the look then reads them), skips as
+ * settled. Asked as each folder's read comes in, while the threads still stat, so that part of
+ * the compare is shared with them instead of following the look (issue 16, status13). false for
+ * a folder the index records no row of (a top folder, a new shard folder, another place).
+ */
+export function shardSettledBy(folders: IndexFolders): (dir: string, folder: SeenFolder) => boolean {
+  const recorded = new Map<string, { rec: DirRow; sums: Map<string, StampSums> | undefined }>();
+  for (const [kind, sums] of folders.sums) {
+    for (const top of topDirs(kind)) for (const rec of folders.tops.get(top)?.subs ?? []) recorded.set(rec.path, { rec, sums });
+  }
+  return (dir, folder) => {
+    const r = recorded.get(dir);
+    return r !== undefined && settledShard(folder, r.rec, r.sums?.get(dir));
+  };
 }
 
 function scanLeaf(

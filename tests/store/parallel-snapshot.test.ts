@@ -10,7 +10,7 @@ import { FolderReads } from "../../src/store/folder-snapshot.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { startEarlySnapshot, startSnapshot } from "../../src/store/parallel-snapshot.ts";
-import { planIsEmpty, planRefresh, readIndexFolders, type RefreshContext } from "../../src/store/refresh.ts";
+import { planIsEmpty, planRefresh, readIndexFolders, type RefreshContext, shardSettledBy } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
 import { memsync, tempDir } from "../helpers/env.ts";
 import { countRowLoads } from "../helpers/row-loads.ts";
@@ -66,7 +66,8 @@ async function bothPlans(store: Store) {
   // as status does its other work first (the index's folders among it): the threads start and take the folders (a few ms)
   const folders = readIndexFolders(store.index);
   await new Promise((r) => setTimeout(r, 300));
-  const seen = await pending.finish();
+  // each shard folder judged settled or not as its read comes in, as status asks
+  const seen = await pending.finish(shardSettledBy(folders));
   const now = Date.now() + 10_000;
   // the folders the plan through the threads still lists itself (a top folder whose recorded
   // listing stands is not listed again: its shard folders are the threads' listing's)
@@ -106,6 +107,7 @@ describe("status's folders stat'ed by threads", () => {
       // the top folders and the five shard folders, each read whole
       assert.ok(seen.size >= 6);
       for (const shard of SHARDS) assert.ok(seen.get(`memories/${shard}`)?.sums, shard);
+      assert.equal(seen.get("memories")?.shardsSettled, true, "every shard folder judged settled during the look: none visited after it");
     } finally {
       store.close();
     }
@@ -135,6 +137,7 @@ describe("status's folders stat'ed by threads", () => {
       fs.writeFileSync(path.join(root, "memories", "f0"), "a file named like a shard folder");
       const first = await bothPlans(store);
       assert.deepEqual(first.viaThreads, first.fromDisk);
+      assert.equal(first.seen.get("memories")?.shardsSettled, false);
       assert.ok(first.viaThreads.upserts.length >= 3, "the edits and the new file are found");
       assert.ok(first.viaThreads.links.length >= 2 && first.viaThreads.temps.length === 1 && first.viaThreads.deletes.length === 1);
 
@@ -173,6 +176,33 @@ describe("status's folders stat'ed by threads", () => {
       const { viaThreads, fromDisk } = await bothPlans(store);
       assert.deepEqual(viaThreads, fromDisk);
       assert.equal(viaThreads.upserts.length, 1, "the edit is found");
+    } finally {
+      store.close();
+    }
+  });
+
+  test("a shard folder renamed by hand (as many shard folders as recorded, one of them new) or removed: the same plan as from the disk", async () => {
+    const { store, root, skip } = await settledStore(40);
+    try {
+      fs.renameSync(path.join(root, "memories", "e1"), path.join(root, "memories", "ee"));
+      skip(10_000);
+      const renamed = await bothPlans(store);
+      assert.deepEqual(renamed.viaThreads, renamed.fromDisk);
+      assert.ok(renamed.viaThreads.upserts.length >= 8 && renamed.viaThreads.deletes.length >= 8, "the moved records found at their new place, gone from the old");
+      await store.refresh(true);
+      skip(10_000);
+      await store.refresh(true);
+      assert.equal((await bothPlans(store)).seen.get("memories")?.shardsSettled, true, "settled again once applied");
+      // a recorded shard folder gone, its files with it, and the top folder's mtime put back (as
+      // a copy that keeps times would leave it): its recorded listing seems to stand
+      const top = path.join(root, "memories");
+      const before = fs.statSync(top);
+      fs.rmSync(path.join(top, "a7"), { recursive: true });
+      fs.utimesSync(top, before.atime, before.mtime);
+      skip(10_000);
+      const removed = await bothPlans(store);
+      assert.deepEqual(removed.viaThreads, removed.fromDisk);
+      assert.ok(removed.viaThreads.deletes.length >= 8);
     } finally {
       store.close();
     }
@@ -267,7 +297,7 @@ describe("status's threads and a flat top folder", () => {
       fs.mkdirSync(path.join(localTop, "6d"));
       fs.writeFileSync(path.join(localTop, "6d", `${late.id}.json`), `${JSON.stringify(late)}\n`);
       const folders = readIndexFolders(store.index);
-      const seen = await pending.finish();
+      const seen = await pending.finish(shardSettledBy(folders));
       const now = Date.now() + 10_000;
       const ctx: RefreshContext = { fs: nodeFs, index: store.index, root: store.root, now: () => now, codec: null };
       const viaThreads = planRefresh({ ...ctx, seen, folders }, true);
