@@ -62,4 +62,14 @@ describe("capture: one-off trouble, status lines and small talk", () => {
     const t = "Three notes: the offsite is in May, I'm off Friday, and we've chosen Temporal for the billing workflows.";
     assert.ok(kept(t).length > 0, t);
   });
+
+  test("where a kind of thing goes or sits, said plainly, is kept; the same subject's status line is not", () => {
+    for (const [no, yes] of [
+      ["The invoice emails went out late this morning.", "Invoice emails go out through Postmark."],
+      ["The admin tools were unreachable for an hour this morning.", "The admin tools sit behind Cloudflare Access."],
+    ] as const) {
+      assert.equal(kept(no).length, 0, no);
+      assert.ok(kept(yes).length > 0, yes);
+    }
+  });
 });

@@ -118,7 +118,8 @@ export const DECISION_TRIGGERS: Trigger[] = [
     words: ["stored", "kept", "hosted", "deployed", "written", "built", "implemented", "handled", "served", "managed", "validated", "generated", "run"], base: 0.6,
     needsEntity: true,
   },
-  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, words: ["go", "run", "live"], base: 0.55, needsEntity: true },
+  // "Transactional email goes out through Postmark", "The admin tools sit behind Cloudflare Access": where a kind of thing goes or sits, plainly
+  { type: "decision", re: /\b(?:go|goes|will go|will run|will live|sits?|sitting)\s+(?:out\s+)?(?:only\s+|always\s+)?(?:on|in|through|to|via|behind)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, words: ["go", "run", "live", "sit"], base: 0.55, needsEntity: true },
   // the project's stack stated as it is: "the notifications service uses RabbitMQ", "our jobs run on BullMQ"
   {
     type: "decision",
