@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { extractWithOpinion } from "../../src/core/capture/extract.ts";
-import { passingTrouble, smallTalk } from "../../src/core/capture/passing-talk.ts";
+import { passingTrouble, smallTalk, statusNow } from "../../src/core/capture/passing-talk.ts";
 
 // Branch capture16: the rules' own false stores — trouble of one occasion or already passed, work
 // in hand said as it happens, small talk with a preference verb — are not kept; the look-alike
@@ -71,5 +71,11 @@ describe("capture: one-off trouble, status lines and small talk", () => {
       assert.equal(kept(no).length, 0, no);
       assert.ok(kept(yes).length > 0, yes);
     }
+  });
+
+  test("a line of how things are at the moment is marked; a standing fact of the same shape is not", () => {
+    assert.equal(statusNow("Currently all traffic goes through the backup load balancer."), true);
+    assert.equal(statusNow("Nobody uses the old admin panel anymore, as far as I can tell."), true);
+    assert.equal(statusNow("All traffic goes through the Envoy edge proxy."), false);
   });
 });
