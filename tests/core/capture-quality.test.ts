@@ -75,8 +75,8 @@ describe("capture quality on the labelled corpus", () => {
       // one-off trouble): the rules store its one-off trouble (rules alone P 0.705), floors are today's
       tune15: { precision: 0.94, recall: 0.91, typeAccuracy: 0.96, whatAccuracy: 0.91, entityPrecision: 0.38, entityRecall: 0.92 },
       // capture16's batch (standing facts, policies and standing problems beside status lines, one-off
-      // trouble, small talk of the same subject); its entities are not labelled (entity precision 0)
-      tune16: { precision: 0.97, recall: 0.94, typeAccuracy: 0.96, whatAccuracy: 0.96, entityPrecision: 0, entityRecall: 0.99 },
+      // trouble, small talk of the same subject), floors are today's
+      tune16: { precision: 0.97, recall: 0.94, typeAccuracy: 0.96, whatAccuracy: 0.96, entityPrecision: 0.9, entityRecall: 0.95 },
     } as const;
     for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
