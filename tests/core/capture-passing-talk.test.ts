@@ -78,4 +78,18 @@ describe("capture: one-off trouble, status lines and small talk", () => {
     assert.equal(statusNow("Nobody uses the old admin panel anymore, as far as I can tell."), true);
     assert.equal(statusNow("All traffic goes through the Envoy edge proxy."), false);
   });
+
+  test("a kind of thing handled on a standing schedule or for a set time is a policy; the same work in hand or in the past is not", () => {
+    for (const [no, yes] of [
+      ["The audit logs are being purged right now.", "Audit logs are purged after 90 days."],
+      ["The TLS certificates were renewed last night.", "TLS certificates are renewed every 60 days by cert-manager."],
+      ["My laptop is backed up to the NAS.", "Production databases are backed up nightly to a second region."],
+    ] as const) {
+      assert.equal(kept(no).length, 0, no);
+      const got = kept(yes);
+      assert.ok(got.length > 0, yes);
+      assert.equal(got[0]!.type, "decision", yes);
+      assert.equal(got[0]!.decision?.what, yes.replace(/\.$/, ""), "the statement whole is what is kept");
+    }
+  });
 });
