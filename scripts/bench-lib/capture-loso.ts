@@ -4,7 +4,11 @@
 // through the real extraction. The honest test of whether the model generalises: it never saw
 // the set it is scored on (the rules, tuned on every set, did).
 //
-//   bun scripts/bench-lib/capture-loso.ts [--add-at P] [--retype-at P] [--misses]
+//   bun scripts/bench-lib/capture-loso.ts [--add-at P] [--retype-at P] [--floor P] [--per-false N] [--misses]
+//
+// --floor / --per-false: the threshold objective's pooled precision floor and right adds per false one
+// (capture-model.ts, chooseThresholds; --per-false 0: the floor alone). The report ends with the pooled
+// precision / recall curve of every set scored by a model that never saw it, at each keep and drop threshold.
 //
 // --add-at P / --retype-at P: every fold uses the threshold P (e.g. the shipped one, chosen by
 // cross-validation over all sets, the left-out one included) instead of choosing its own inside
