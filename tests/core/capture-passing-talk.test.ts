@@ -92,4 +92,14 @@ describe("capture: one-off trouble, status lines and small talk", () => {
       assert.equal(got[0]!.decision?.what, yes.replace(/\.$/, ""), "the statement whole is what is kept");
     }
   });
+
+  test("the assistant's plan taken up 'as you proposed' is a decision; a task handed back the same way is not", () => {
+    for (const [no, yes] of [
+      ["Makes sense, do the migration like you described and then run the tests.", "Makes sense, we'll keep the batch size at 500 as you proposed."],
+      ["ok, go ahead with the refactor like you said", "Yes, let's do the saga pattern like you described."],
+    ] as const) {
+      assert.equal(kept(no).length, 0, no);
+      assert.ok(kept(yes).length > 0, yes);
+    }
+  });
 });
