@@ -177,41 +177,67 @@ export function storedWith({ r, p }: Scored, addAt: number, dropBelow: number): 
 
 export const ADD_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.975, 0.98, 0.985, 0.99, 0.995, 1.01];
 export const DROP_GRID = [-1, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1];
-/** A store the model adds must be right about this often to be worth it: the target's precision. */
-const COST_OF_A_FALSE_STORE = 19;
-/** What a drop floor must net before it is used at all. */
-const FLOOR_EVIDENCE = 1.5;
+/**
+ * Issue 15's target is recall >= 0.90 at precision >= 0.95; the thresholds keep a margin above the
+ * precision (the rules were tuned on every set they are chosen on, so their own precision there is
+ * higher than on fresh text: the lead's held-out sets pooled 0.967 against ~0.99 here).
+ */
+export const PRECISION_FLOOR = 0.965;
+
+/** Prompts stored rightly and wrongly, and missed, with rules + model at the thresholds (pooled over `scored`). */
+export function pooledAt(scored: readonly Scored[], addAt: number, dropBelow: number): { tp: number; fp: number; fn: number } {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const x of scored) {
+    const now = storedWith(x, addAt, dropBelow);
+    if (now && x.r.row.store) tp++;
+    else if (now) fp++;
+    else if (x.r.row.store) fn++;
+  }
+  return { tp, fp, fn };
+}
 
 /**
- * The thresholds that do best on rows each scored by a model that never saw their set, counted
- * against the rules alone: a store the model adds scores +1 if right and −19 if wrong (an added
- * store pays only if ≥ 95 % of such stores are right); a rules' capture it drops scores +1 if it
- * was a false store and −1 if it was right (recall is as far from its target as precision: with
- * the adds' 19:1 a drop floor paid for itself by losing up to 18 right stores per false one, and
- * left out it cost tune1, new, tune4 and tune6 recall), and a floor must net more than one prompt
- * (out of set the lowest floor removed one false store, the next lost two right ones). Ties keep
- * the more cautious pair (the grid is walked from cautious to bold).
+ * The thresholds that do best on rows each scored by a model that never saw their set: the most
+ * prompts rightly stored, pooled over every set, with pooled precision at or above PRECISION_FLOOR
+ * and no more false stores than the rules alone make plus one per ADDED_PER_FALSE right stores
+ * the model adds. Without that second bound the rules' in-sample precision pays for dozens of the
+ * model's false stores: chosen inside each fold's other sets, the floor alone kept at p >= 0.6-0.8
+ * and the left-out sets pooled fell under the floor (0.962), tune15 to 0.769. Ties keep the more
+ * cautious pair (the grid is walked from cautious to bold); if nothing meets both, the rules alone.
  */
-export function chooseThresholds(scored: readonly Scored[]): { addAt: number; dropBelow: number } {
+export function chooseThresholds(scored: readonly Scored[], floor = PRECISION_FLOOR, perFalse = ADDED_PER_FALSE): { addAt: number; dropBelow: number } {
   let best = { addAt: 1.01, dropBelow: -1 };
-  let bestScore = -Infinity;
+  const rules = pooledAt(scored, 1.01, -1);
+  let bestTp = -1;
   for (const addAt of [...ADD_GRID].reverse()) {
+    const kept = pooledAt(scored, addAt, -1);
     for (const dropBelow of DROP_GRID) {
-      let score = dropBelow >= 0 ? -FLOOR_EVIDENCE : 0;
-      for (const x of scored) {
-        const now = storedWith(x, addAt, dropBelow);
-        const before = x.r.captures > 0;
-        if (now && !before) score += x.r.row.store ? 1 : -COST_OF_A_FALSE_STORE;
-        if (before && !now) score += x.r.row.store ? -1 : 1;
-      }
-      if (score > bestScore) {
-        bestScore = score;
+      const { tp, fp } = pooledAt(scored, addAt, dropBelow);
+      if (tp + fp > 0 && tp / (tp + fp) < floor) continue;
+      // a drop floor must remove more false stores than right ones on its own: one that only buys a
+      // bolder keep threshold dropped right captures of fixtures it never saw ("Avoid default exports
+      // because they make refactoring harder", "The problem is that the DB connection pool is exhausted")
+      if (dropBelow >= 0 && kept.fp - fp <= kept.tp - tp) continue;
+      if (fp - rules.fp > Math.max(0, tp - rules.tp) / perFalse) continue;
+      if (tp > bestTp) {
+        bestTp = tp;
         best = { addAt, dropBelow };
       }
     }
   }
   return best;
 }
+
+/**
+ * Right stores the model must add for each false one it adds (a marginal precision of 0.8). Chosen
+ * by nested leave-one-set-out, pooled (rules alone 0.988 / 0.921): 2 → 0.970 / 0.969, 3 → 0.977 /
+ * 0.962, 4 → 0.978 / 0.957, 6 → 0.983 / 0.953, 9 → 0.984 / 0.948; on the three sets written for the
+ * model and never tuned on by the rules (tune14-16, rules alone 0.947 / 0.690) 4 keeps precision
+ * (0.946 / 0.830) where 3 and 2 lose it (0.940, 0.916).
+ */
+export const ADDED_PER_FALSE = 4;
 
 /** Out-of-set scoring: each set's rows scored by a model trained on every other set. */
 export function outOfSet(rows: readonly PreparedRow[], sets: readonly string[]): Scored[] {

@@ -37,7 +37,8 @@ import {
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
-import { ACCEPTED, type CueReading, isHousePractice, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, mayBeTrouble, mayHoldCue, PASSING, readCues, standingInstruction, TROUBLE, troubleKeptAway } from "./cues.ts";
+import { passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
@@ -965,10 +966,30 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): 
     CREDENTIAL.test(s) ||
     DEICTIC_TASK.test(s) ||
     othersOwn(s) ||
+    passingTrouble(s) ||
+    statusNow(s) ||
+    smallTalk(s, false) ||
+    SHORT_REPLY.test(s) ||
     notOurs(s, () => false) !== null
   );
 }
-const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said)/;
+/** "no, keep it in Postgres": a short answer about a thing named elsewhere ("it"), not a statement that stands alone. */
+const SHORT_REPLY = /^(?:no|nope|yes|yeah|ok|okay|sure|fine)\b[,.!]?\s+(?=(?:\S+\s+){0,6}\S+$)(?=.*\b(?:it|this|that|them)\b)/i;
+const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said|a one-off)/;
+
+const troubleAt = (s: string) => mayBeTrouble(s) && TROUBLE.test(s);
+
+/**
+ * A rules' capture that is trouble of one occasion (or one that passed, or is being handled now),
+ * or small talk said with a preference verb: the rules' own false stores, each with a general
+ * marker (passing-talk.ts). A decision is read as passing trouble only when it holds trouble.
+ */
+function passingOrSmallTalk(sentence: string, d: Draft): string | null {
+  const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  if ((d.type === "decision" || d.type === "preference") && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
+  if (!passingTrouble(s)) return null;
+  return d.type === "problem" || d.type === "solution" || troubleAt(s) ? "a one-off or passing trouble, not a standing one" : null;
+}
 
 /** The first words of a skip reason: what kind of guard it was, without the sentence's own words. */
 const reasonKind = (reason: string) => reason.split(/[\s(:]+/).slice(0, 3).join(" ");
@@ -1000,6 +1021,7 @@ export function extractWithOpinion(
     const r = readSentence(sentence);
     let started: Draft | null = null;
     const lastSkip = skipped.length;
+    let passing: string | null = null;
     // checked on what would be kept only: most sentences keep nothing, and these are a dozen scans
     const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
     if (aside) {
@@ -1022,6 +1044,10 @@ export function extractWithOpinion(
     } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence)) {
       // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
+      last = null;
+    } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft))) {
+      // "the deploy failed once this morning but the retry went through", "I always enjoy these demo days"
+      skipped.push({ text: sentence.trim(), reason: passing });
       last = null;
     } else if (last && drafts[drafts.length - 1] === last && last.type !== "problem" && DOUBT_BACK.test(sentence.trim())) {
       // "Our CTO says never use serverless. Not sure he's right.": the doubt takes back the sentence before

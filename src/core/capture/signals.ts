@@ -118,7 +118,18 @@ export const DECISION_TRIGGERS: Trigger[] = [
     words: ["stored", "kept", "hosted", "deployed", "written", "built", "implemented", "handled", "served", "managed", "validated", "generated", "run"], base: 0.6,
     needsEntity: true,
   },
-  { type: "decision", re: /\b(?:go|goes|will go|will run|will live)\s+(?:only\s+|always\s+)?(?:on|in|through|to|via)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, words: ["go", "run", "live"], base: 0.55, needsEntity: true },
+  // "Application logs are kept for 30 days", "Database credentials are rotated every 90 days": a
+  // kind of thing handled on a standing schedule or for a set time is the team's policy (said in the
+  // present; "the index is being rebuilt" and "were kept" are not)
+  {
+    type: "decision",
+    // (matched as a look-ahead at the start: the whole statement is what is kept)
+    re: /^(?=(?!(?:it|this|that|my|your)\b)[^,;:]{3,80}?\b(?:is|are)\s+(?!being\b)(?:\w+\s+)?(?:kept|retained|deleted|purged|rotated|rebuilt|refreshed|backed up|reviewed|bumped|archived|renewed|reindexed|re-indexed|synced|scanned|audited|patched|snapshotted|exported)\s+(?:for\s+(?:\d+|one|two|three|six|seven|thirty|ninety)\s+(?:days?|weeks?|months?|years?)|every\s+|after\s+(?:\d+|one|two|three|seven|thirty)\s|(?:nightly|weekly|daily|monthly|hourly|quarterly|yearly)\b|once\s+a\s))/i,
+    words: ["kept", "retained", "deleted", "purged", "rotated", "rebuilt", "refreshed", "backed up", "reviewed", "bumped", "archived", "renewed", "indexed", "synced", "scanned", "audited", "patched", "snapshotted", "exported"],
+    base: 0.6,
+  },
+  // "Transactional email goes out through Postmark", "The admin tools sit behind Cloudflare Access": where a kind of thing goes or sits, plainly
+  { type: "decision", re: /\b(?:go|goes|will go|will run|will live|sits?|sitting)\s+(?:out\s+)?(?:only\s+|always\s+)?(?:on|in|through|to|via|behind)\s+(?=[^,;.?]{1,60}?(?:\bnow\b|[.,;]|$))/i, words: ["go", "run", "live", "sit"], base: 0.55, needsEntity: true },
   // the project's stack stated as it is: "the notifications service uses RabbitMQ", "our jobs run on BullMQ"
   {
     type: "decision",

@@ -1,0 +1,72 @@
+// Guards for what the rules' own cues store wrongly: trouble that happened once or has already
+// passed ("the deploy failed once this morning but the retry went through"), a status line of
+// work in hand ("I'm re-running it now"), and small talk said with a preference verb ("I always
+// enjoy these demo days"). Each looks like a problem, a fix or a preference by its words; what
+// sets it apart is a marker of one occasion, of a state that ended, or of a life outside the code.
+// A standing marker ("every time", "whenever", "since version 4.2") keeps trouble a problem.
+
+/** One occasion: a single time, a named moment that passed, a short spell, a mistake of the hand. */
+const ONE_OCCASION =
+  /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally)\b/i;
+
+/** A short spell, counted only beside a verb in the past ("caches 404s for five minutes" is how it works). */
+const SPELL = /\bfor (?:a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
+const PAST = /\b(?:was|were|went|got|came|ran|had|[a-z]{3,}ed)\b/i;
+
+/** A state that ended or was put right by hand, on the spot. */
+const ENDED =
+  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back)(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
+
+/** Work in hand, said as it happens. */
+const IN_HAND =
+  /\b(?:(?:i'm|i am|we're|we are|someone is|someone's)\s+(?:already\s+)?(?:re-?running|looking at|looking into|redeploying|rebasing|restarting|retrying|on it)\b|(?:i'll|i will) retry\b|for the moment|expect (?:slow|some|a few|delays)|still going|halfway through|(?:is|are) (?:still )?(?:draining|rebalancing|catching up))/i;
+
+/** My own machine or screen: trouble of one person's setup. */
+const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|connection)|on my end|hotel wifi)\b/i;
+
+/** Trouble that stands: it recurs, or holds since a change. */
+const STANDING =
+  /\b(?:every time|whenever|each time|always|every\s+\w+|(?:one|1) (?:\w+ )?in (?:\d+|two|three|four|five|ten)|since\s+(?!i\b)\w+|under (?:load|heavy)|for (?:every|all|any) (?:user|tenant|customer|request)|all (?:weekend|week|day|night|month)|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|nights|evenings))\b/i;
+
+/** A cause found or a change made to end the trouble: a problem and its fix to keep, however it ended. */
+const LASTING_FIX =
+  /\b(?:turned out|because (?!i\b)|root cause|caused by|due to|the fix (?:was|is)|we now|pinn(?:ing|ed)|bump(?:ed|ing)|lower(?:ed|ing)|rais(?:ed|ing)|(?:until|after|once|when) we (?:added|set|changed|bumped|pinned|moved|switched|raised|lowered|upgraded|downgraded|enabled|disabled|turned))\b/i;
+
+/** A choice said in so many words: never undone by a time marker ("yesterday we decided ..."). */
+const CHOICE_WORDS =
+  /\b(?:decid|agree|settl|switch|migrat|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
+
+/**
+ * A report of trouble that happened once, has passed or is being handled now, with no marker of
+ * it standing: not a problem (or a fix) to keep. `s` is one sentence, quotes and spaces normalised.
+ */
+export function passingTrouble(s: string): boolean {
+  if (STANDING.test(s) || CHOICE_WORDS.test(s) || LASTING_FIX.test(s)) return false;
+  return ONE_OCCASION.test(s) || (SPELL.test(s) && PAST.test(s)) || ENDED.test(s) || IN_HAND.test(s) || MY_SETUP.test(s);
+}
+
+/** Things of a day outside the code: food, travel, the office, time off. */
+const LIFE_THINGS =
+  /\b(?:lunch|dinner|breakfast|coffee|tea|beer|pizza|tacos|snacks|vacation|day off|(?:window|aisle) seat|(?<!round )trips?|(?<!-)flights?|hotel|the office|my badge|the view from|weather|commute|offsite|birthday|demo days|quiet room|open space|gym)\b/i;
+
+/** A feeling or a habit of the speaker's, not a rule: "I always enjoy ...", "I always forget ...". */
+const FEELING = /^(?:honestly,?\s+)?i\s+(?:always\s+|really\s+|just\s+)?(?:enjoy|forget|miss)\b/i;
+
+/** Away from work: "I'm out on Friday", "I'm off next week". */
+const AWAY = /\bi(?:'m| am| will be|'ll be)\s+(?:out|off|away|on (?:holiday|vacation|leave|pto))\b/i;
+
+/** Small talk said with a preference or rule word: nothing of the project to keep. */
+export function smallTalk(s: string, namesSomething: boolean): boolean {
+  if (CHOICE_WORDS.test(s)) return false;
+  if (FEELING.test(s) || AWAY.test(s)) return true;
+  return !namesSomething && LIFE_THINGS.test(s);
+}
+
+/**
+ * A line about how things are at the moment, or as far as one person knows: never kept on the
+ * learned model's word alone ("Currently all traffic goes through the backup load balancer",
+ * "Nobody uses the old admin panel anymore, as far as I can tell"). Not a guard of the rules'
+ * own captures: "Currently the import fails for files over 2 GB" is trouble that stands.
+ */
+const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed))\b/i;
+export const statusNow = (s: string) => STATUS_NOW.test(s);
