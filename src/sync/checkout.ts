@@ -212,6 +212,10 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     const now = await fileOid(`${store.root}/${p.path}`);
     const nowOid = now?.oid ?? null;
     if (nowOid === p.after) continue;
+    // a file this checkout added (no old blob) that a write since removed: gone looks like "not
+    // written yet", but a write can only remove a file it found, so the journal names the path
+    // (the new file journaled as an outside edit, then its delete): the delete stands
+    if (p.before === null && now === null && firstSeen.has(p.path)) continue;
     if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
       // (after a crash, a file that does not parse is this checkout's write cut short: every
       // other writer's is durable before it is acknowledged)

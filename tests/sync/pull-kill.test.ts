@@ -94,4 +94,28 @@ describe("a pull killed at random moments", () => {
     assert.deepEqual(synced(a), synced(b));
     healthy(a, b, h.bare);
   });
+
+  test("a memory the killed pull brought, deleted before the next sync: the delete stands (the finish does not write it back)", { timeout: 300_000 }, async () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    const b = machine(h.root, "b", h.bare, B.env);
+    await onA(a, "sync");
+    await onB(b, "sync");
+    const [gone, kept] = await saveMany(b, ["memory b wrote that a deletes", "memory b wrote that a keeps"], B);
+    await onB(b, "sync");
+    // killed with every file written (the new memories are in a's folders), git's branch not moved
+    const r = await memsync(["--store", a, "pull"], { env: { MEMSYNC_FAULT: "checkout-durable" } });
+    assert.equal(r.code, -1, r.stderr);
+    assert.ok(fs.existsSync(path.join(a, ".memsync/checkout.json")), "the killed pull left its intent");
+    // a write after the kill sees the pulled memory and deletes it (acknowledged)
+    assert.deepEqual((await onA(a, "delete", gone!)).deleted, [gone]);
+    await onA(a, "sync");
+    await onB(b, "sync");
+    for (const dir of [a, b]) {
+      assert.equal(fs.existsSync(path.join(dir, `memories/${gone}.json`)), false, `the deleted memory stays deleted in ${dir}`);
+      assert.equal(fs.existsSync(path.join(dir, `memories/${kept}.json`)), true, `the other pulled memory is there in ${dir}`);
+    }
+    assert.deepEqual(synced(a), synced(b));
+    healthy(a, b, h.bare);
+  });
 });
