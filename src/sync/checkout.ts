@@ -4,8 +4,8 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
-import { readJournal } from "../store/journal.ts";
-import { LOCAL_DIR } from "../store/layout.ts";
+import { appendJournal, readJournal } from "../store/journal.ts";
+import { allCandidatePaths, idFromFileName, LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { writeCommitState } from "./commit-state.ts";
 import { faultPoint } from "./fault.ts";
@@ -205,6 +205,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   const codec = await store.codec();
   const firstSeen = firstJournalOps(store);
+  const goneSince = memoriesRemovedSince(store, firstSeen);
+  const dropped: string[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   for (const p of plan.paths) {
@@ -217,6 +219,13 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // (the new file journaled as an outside edit, then its delete): the delete stands
     if (p.before === null && now === null && firstSeen.has(p.path)) continue;
     if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
+      // a relation this checkout adds, not written before the kill, to a memory a write removed
+      // since: it goes, as the merge drops a relation whose memory is gone (merge-tree.ts), and its
+      // removal is journaled for the commit (the branch gets it with the checkout)
+      if (p.before === null && p.after !== null && goneSince.size > 0 && kindOfPath(p.path) === "relation" && namesAny(await readBlobText(gitdir, p.after), goneSince)) {
+        dropped.push(p.path);
+        continue;
+      }
       // (after a crash, a file that does not parse is this checkout's write cut short: every
       // other writer's is durable before it is acknowledged)
       await writeFile(store, gitdir, p.path, p.after);
@@ -232,8 +241,43 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     }
     // else: removed by a write since, or unreadable: left as it is, for the next commit to judge
   }
+  if (dropped.length > 0) {
+    const n = dropped.length;
+    appendJournal(store.fs, store.root, {
+      op: "delete",
+      message: `delete: ${n} relation${n === 1 ? "" : "s"} to a memory deleted while a pull was unfinished`,
+      paths: dropped,
+      files: Object.fromEntries(dropped.map((p) => [p, null])),
+      at: Math.floor(Date.now() / 1000),
+    });
+  }
   await finish(store, plan);
   return true;
+}
+
+/**
+ * Ids of the memories the journal names with no file left at any of their paths (a move between
+ * flat and sharded folders leaves one): removed by a write since the kill.
+ */
+function memoriesRemovedSince(store: Store, firstSeen: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  for (const p of firstSeen.keys()) {
+    if (kindOfPath(p) !== "memory" || fs.existsSync(`${store.root}/${p}`)) continue;
+    const id = idFromFileName(path.basename(p));
+    if (id && !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))) out.add(id);
+  }
+  return out;
+}
+
+/** Whether a relation's text names one of these memories (either end). */
+function namesAny(text: string | null, ids: ReadonlySet<string>): boolean {
+  if (text === null) return false;
+  try {
+    const r = JSON.parse(text) as { from_memory_id?: unknown; to_memory_id?: unknown };
+    return (typeof r.from_memory_id === "string" && ids.has(r.from_memory_id)) || (typeof r.to_memory_id === "string" && ids.has(r.to_memory_id));
+  } catch {
+    return false;
+  }
 }
 
 /**

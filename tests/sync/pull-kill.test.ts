@@ -118,4 +118,30 @@ describe("a pull killed at random moments", () => {
     assert.deepEqual(synced(a), synced(b));
     healthy(a, b, h.bare);
   });
+
+  test("a relation the killed pull had not yet written, to a memory deleted before the next sync: it goes too (no dangling relation)", { timeout: 300_000 }, async () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    const b = machine(h.root, "b", h.bare, B.env);
+    await onA(a, "sync");
+    await onB(b, "sync");
+    const [from, to] = await saveMany(b, ["memory b relates from", "memory b relates to, that a deletes"], B);
+    const rel = (await onB(b, "relate", from!, to!, "--type", "supports")).relation.id as string;
+    await onB(b, "sync");
+    // killed after the checkout's first file: the two memories come first, the relation is not written yet
+    const r = await memsync(["--store", a, "pull"], { env: { MEMSYNC_FAULT: "checkout-file:2" } });
+    assert.equal(r.code, -1, r.stderr);
+    assert.ok(fs.existsSync(path.join(a, `memories/${to}.json`)), "the memory to delete was written before the kill");
+    assert.equal(fs.existsSync(path.join(a, `relations/${rel}.json`)), false, "the relation was not");
+    assert.deepEqual((await onA(a, "delete", to!)).deleted, [to]);
+    await onA(a, "sync");
+    await onB(b, "sync");
+    for (const dir of [a, b]) {
+      assert.equal(fs.existsSync(path.join(dir, `memories/${to}.json`)), false, `the deleted memory stays deleted in ${dir}`);
+      assert.equal(fs.existsSync(path.join(dir, `relations/${rel}.json`)), false, `its relation went with it in ${dir}`);
+      assert.equal(fs.existsSync(path.join(dir, `memories/${from}.json`)), true, `the other memory is there in ${dir}`);
+    }
+    assert.deepEqual(synced(a), synced(b));
+    healthy(a, b, h.bare);
+  });
 });
