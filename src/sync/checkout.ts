@@ -212,6 +212,10 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     const now = await fileOid(`${store.root}/${p.path}`);
     const nowOid = now?.oid ?? null;
     if (nowOid === p.after) continue;
+    // a file new to this clone, missing now, that a write since names: the checkout had written
+    // it and the write removed it (a delete, after refreshing the file in as an outside edit).
+    // Not one the checkout never reached: it stays removed, or the acknowledged delete is undone
+    if (nowOid === null && p.before === null && firstSeen.has(p.path)) continue;
     if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
       // (after a crash, a file that does not parse is this checkout's write cut short: every
       // other writer's is durable before it is acknowledged)
