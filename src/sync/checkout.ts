@@ -5,7 +5,7 @@ import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
 import { readJournal } from "../store/journal.ts";
-import { LOCAL_DIR } from "../store/layout.ts";
+import { allCandidatePaths, idFromFileName, LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { writeCommitState } from "./commit-state.ts";
 import { faultPoint } from "./fault.ts";
@@ -226,6 +226,14 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // it as an outside edit (the index still knew the old one): its file already holds the pull
     // and the write. A write that found the old version is merged with the new one.
     if (firstSeen.get(p.path) === "edit") continue;
+    // removed by a plain delete that found the old version (no outside edit journaled first) of a
+    // memory the pull changed: a delete concurrent with the other side's use or edit, which the
+    // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
+    // the kill (not when the memory is at another path now: moved to the other place)
+    if (!now && p.before !== null && p.after !== null && firstSeen.get(p.path) === "delete" && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
+      await writeFile(store, gitdir, p.path, p.after);
+      continue;
+    }
     if (now && p.after !== null) {
       const merged = await mergeFileTexts(codec, kindOfPath(p.path), await readBlobText(gitdir, p.before), now.text, (await readBlobText(gitdir, p.after))!);
       if (merged.clean && merged.text !== now.text) writeText(store, p.path, merged.text);
@@ -234,6 +242,12 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   await finish(store, plan);
   return true;
+}
+
+/** Whether the memory whose file is `rel` has a file at another of its possible paths. */
+function elsewhere(root: string, rel: string): boolean {
+  const id = idFromFileName(rel.slice(rel.lastIndexOf("/") + 1));
+  return id !== null && allCandidatePaths("memory", id).some((c) => c !== rel && fs.existsSync(`${root}/${c}`));
 }
 
 /**

@@ -42,3 +42,27 @@ describe("a delete between a killed checkout and its finish", () => {
     });
   }
 });
+
+// The other side of the rule: a delete that found the old version of a memory the killed pull
+// was bringing an edit of is concurrent with that edit, and loses to it as in a merge (the
+// memory comes back with the edit, as it does without the kill); before, the edit was lost.
+describe("a delete of the old version between a killed checkout and its finish", () => {
+  test("killed at checkout-intent: the other clone's edit comes back, as it does without the kill", { timeout: 180_000 }, async () => {
+    const h = hub();
+    const a = storeOn(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
+    const b = storeOn(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+    const id = (await runJson(b, "save", "saved on b")).memory.id as string;
+    await runJson(b, "sync");
+    await runJson(a, "sync");
+    await runJson(b, "update", id, "--content", "edited on b");
+    await runJson(b, "sync");
+    const killed = await run(a, ["sync"], { MEMSYNC_FAULT: "checkout-intent" });
+    assert.equal(killed.code, -1, `the sync was killed at checkout-intent: ${killed.stderr}`);
+    assert.equal((await run(a, ["delete", id])).code, 0, "a deletes the version it has");
+    await runJson(a, "sync");
+    await runJson(b, "sync");
+    for (const d of [a, b]) assert.equal((await runJson(d, "get", id)).found[0].memory.content, "edited on b", `${path.basename(d)}: the edit is kept`);
+    assert.deepEqual(synced(a), synced(b));
+    healthy([a, b, h.bare]);
+  });
+});
