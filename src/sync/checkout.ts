@@ -206,7 +206,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const codec = await store.codec();
   const firstSeen = firstJournalOps(store);
   const goneSince = memoriesRemovedSince(store, firstSeen);
-  const dropped: string[] = [];
+  const deferred: CheckoutPath[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   for (const p of plan.paths) {
@@ -221,9 +221,10 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
       // a relation this checkout adds, not written before the kill, to a memory a write removed
       // since: it goes, as the merge drops a relation whose memory is gone (merge-tree.ts), and its
-      // removal is journaled for the commit (the branch gets it with the checkout)
+      // removal is journaled for the commit (the branch gets it with the checkout); decided after
+      // the loop, as a memory the loop brings back (a delete that lost to the pull's edit) is not gone
       if (p.before === null && p.after !== null && goneSince.size > 0 && kindOfPath(p.path) === "relation" && namesAny(await readBlobText(gitdir, p.after), goneSince)) {
-        dropped.push(p.path);
+        deferred.push(p);
         continue;
       }
       // (after a crash, a file that does not parse is this checkout's write cut short: every
@@ -235,11 +236,25 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // it as an outside edit (the index still knew the old one): its file already holds the pull
     // and the write. A write that found the old version is merged with the new one.
     if (firstSeen.get(p.path) === "edit") continue;
+    // removed by a plain delete that found the old version (no outside edit journaled first) of a
+    // memory the pull changed: a delete concurrent with the other side's use or edit, which the
+    // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
+    // the kill (not when the memory is at another path now: moved to the other place)
+    if (!now && p.before !== null && p.after !== null && firstSeen.get(p.path) === "delete" && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
+      await writeFile(store, gitdir, p.path, p.after);
+      continue;
+    }
     if (now && p.after !== null) {
       const merged = await mergeFileTexts(codec, kindOfPath(p.path), await readBlobText(gitdir, p.before), now.text, (await readBlobText(gitdir, p.after))!);
       if (merged.clean && merged.text !== now.text) writeText(store, p.path, merged.text);
     }
     // else: removed by a write since, or unreadable: left as it is, for the next commit to judge
+  }
+  const stillGone = new Set([...goneSince].filter((id) => !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))));
+  const dropped: string[] = [];
+  for (const p of deferred) {
+    if (namesAny(await readBlobText(gitdir, p.after!), stillGone)) dropped.push(p.path);
+    else await writeFile(store, gitdir, p.path, p.after);
   }
   if (dropped.length > 0) {
     const n = dropped.length;
@@ -253,6 +268,12 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   await finish(store, plan);
   return true;
+}
+
+/** Whether the memory whose file is `rel` has a file at another of its possible paths. */
+function elsewhere(root: string, rel: string): boolean {
+  const id = idFromFileName(rel.slice(rel.lastIndexOf("/") + 1));
+  return id !== null && allCandidatePaths("memory", id).some((c) => c !== rel && fs.existsSync(`${root}/${c}`));
 }
 
 /**
