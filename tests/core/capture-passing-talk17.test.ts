@@ -9,23 +9,33 @@ import { passingTrouble, statusNow } from "../../src/core/capture/passing-talk.t
 const kept = (t: string) => extractWithOpinion(t, null).extraction.captures;
 
 describe("capture: one person's slip, the office, history, terse status and pasted kernel lines", () => {
-  const pairs: [notKept: string, keptTwin: string][] = [
+  /** Each line not kept -> its look-alike, kept. */
+  const twins: Record<string, string> = {
     // the speaker's own slip as the cause
-    ["My test build failed because I forgot to start the emulator.", "The build fails when the emulator is not started, because the tests need adb."],
-    ["The nightly import crashed and it turned out I was loading the wrong save slot, classic me.", "The nightly import crashed because the loader picked the wrong save slot; keying slots by user id fixed it."],
+    "My test build failed because I forgot to start the emulator.":
+      "The build fails when the emulator is not started, because the tests need adb.",
+    "The nightly import crashed and it turned out I was loading the wrong save slot, classic me.":
+      "The nightly import crashed because the loader picked the wrong save slot; keying slots by user id fixed it.",
     // one person's machine, even when it recurs there
-    ["The Gradle daemon crashes on my laptop every build, no clue.", "The Gradle daemon crashes on every CI build because the heap is capped at 512 MB."],
+    "The Gradle daemon crashes on my laptop every build, no clue.":
+      "The Gradle daemon crashes on every CI build because the heap is capped at 512 MB.",
     // a quick fix of the hand ("I just lowered ... and restarted")
-    ["The trainer OOMed on my run last night, I just lowered the batch and restarted.", "The trainer OOMed on the 16 GB cards until we lowered the batch to 8; it fits now."],
+    "The trainer OOMed on my run last night, I just lowered the batch and restarted.":
+      "The trainer OOMed on the 16 GB cards until we lowered the batch to 8; it fits now.",
     // the office, not the code
-    ["The printer is broken again.", "The label printer driver drops every second job on Windows 11."],
+    "The printer is broken again.":
+      "The label printer driver drops every second job on Windows 11.",
     // history with nothing said of now
-    ["In 2019 we had a week-long outage caused by a bad BGP route.", "In 2019 we had a week-long outage caused by a bad BGP route; since then every route change needs a second reviewer."],
+    "In 2019 we had a week-long outage caused by a bad BGP route.":
+      "In 2019 we had a week-long outage caused by a bad BGP route; since then every route change needs a second reviewer.",
     // terse status of work in hand
-    ["staging is broken rn, im on it", "Staging breaks whenever two deploys overlap."],
+    "staging is broken rn, im on it":
+      "Staging breaks whenever two deploys overlap.",
     // one day's trouble
-    ["The TestFlight upload is stuck in processing today.", "TestFlight uploads get stuck in processing whenever the build number is reused."],
-  ];
+    "The TestFlight upload is stuck in processing today.":
+      "TestFlight uploads get stuck in processing whenever the build number is reused.",
+  };
+  const pairs = Object.entries(twins);
 
   test("not kept; each look-alike is", () => {
     for (const [no, yes] of pairs) {
