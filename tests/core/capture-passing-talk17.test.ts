@@ -73,3 +73,21 @@ describe("capture: one person's slip, the office, history, terse status and past
     assert.equal(statusNow("Alerting rules are deployed from the monitoring repo."), false);
   });
 });
+
+describe("capture: a question by its first word, a choice put off, trouble with a migration", () => {
+  test("'Does X ...' / 'Is X ...' without a question mark is a question; 'Does not' is not one", () => {
+    assert.equal(kept("Does Compose's LazyColumn keep scroll state across config changes").length, 0);
+    assert.equal(kept("Is Karpenter fine with spot instances in eu-west-1").length, 0);
+    assert.ok(kept("We use Karpenter with spot instances in eu-west-1.").length > 0);
+  });
+
+  test("'before deciding' puts the choice off", () => {
+    assert.equal(kept("We're benchmarking both before deciding between gRPC and plain REST.").length, 0);
+    assert.ok(kept("We decided on gRPC between the services after benchmarking both.").length > 0);
+  });
+
+  test("'migration' as a noun is no choice: one day's trouble with it is still passing", () => {
+    assert.equal(passingTrouble("Yesterday's migration failed on staging, I'm looking at it now."), true);
+    assert.equal(passingTrouble("Yesterday we migrated the sessions to Redis after the outage."), false);
+  });
+});

@@ -22,7 +22,7 @@ const IN_HAND =
   /\b(?:(?:i'm|im|i am|we're|we are|someone is|someone's)\s+(?:already\s+)?(?:re-?running|looking at|looking into|redeploying|rebasing|restarting|retrying|on it)\b|(?:i'll|i will) retry\b|for the moment|expect (?:slow|some|a few|delays)|still going|halfway through|(?:is|are) (?:still )?(?:draining|rebalancing|catching up))/i;
 
 /** My own machine or screen: trouble of one person's setup. */
-const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|connection|run|branch|venv)|on my end|(?:hotel|office|conference) wifi|sorry (?:about that|if i'm|for the))\b/i;
+const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|connection|run|branch|venv|pr|mr|pull request)|on my end|(?:hotel|office|conference) wifi|sorry (?:about that|if i'm|for the))\b/i;
 
 /** Trouble of the office, not of the code: the printer, the coffee machine. */
 const OFFICE_TROUBLE = /\b(?:the (?:office )?printer|coffee machine|the elevator|air ?con(?:ditioning)?)\b/i;
@@ -44,7 +44,7 @@ const LASTING_FIX =
 
 /** A choice said in so many words: never undone by a time marker ("yesterday we decided ..."). */
 const CHOICE_WORDS =
-  /\b(?:decid|agree|settl|switch|migrat|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
+  /\b(?:decid|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
 
 /**
  * A report of trouble that happened once, has passed or is being handled now, with no marker of
