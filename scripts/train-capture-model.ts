@@ -2,7 +2,7 @@
 // table, src/core/capture/second-opinion.gen.ts. Deterministic (no randomness, fixed order and
 // passes): the same corpus gives the same file, which tests/core/capture-model.test.ts checks.
 // The thresholds (keep, drop, retype) are chosen by cross-validation: each set scored by a model trained on the other
-// sets, the pair that stores the most prompts rightly at pooled precision >= 0.965 with >= 4 right adds per false
+// sets, the pair that stores the most prompts rightly at pooled precision >= 0.965 with >= 5 right adds per false
 // one (scripts/bench-lib/capture-model.ts, chooseThresholds).
 //
 //   bun scripts/train-capture-model.ts          (writes the table)
