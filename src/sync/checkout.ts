@@ -12,7 +12,7 @@ import { faultPoint } from "./fault.ts";
 import { updateGitIndex } from "./git-index.ts";
 import { hashObject } from "./loose-objects.ts";
 import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
-import { readBlobText } from "./objects.ts";
+import { readBlobText, readTreeEntries, treeOf } from "./objects.ts";
 import { progress } from "./progress.ts";
 import { writeRefAtomic } from "./refs.ts";
 
@@ -207,6 +207,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const firstSeen = firstJournalOps(store);
   const goneSince = memoriesRemovedSince(store, firstSeen);
   const deferred: CheckoutPath[] = [];
+  const broughtBack: string[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   for (const p of plan.paths) {
@@ -242,6 +243,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // the kill (not when the memory is at another path now: moved to the other place)
     if (!now && p.before !== null && p.after !== null && firstSeen.get(p.path) === "delete" && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
       await writeFile(store, gitdir, p.path, p.after);
+      broughtBack.push(p.path);
       continue;
     }
     if (now && p.after !== null) {
@@ -250,6 +252,9 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     }
     // else: removed by a write since, or unreadable: left as it is, for the next commit to judge
   }
+  // the relations the delete of a memory brought back removed with it come back too (as the merge
+  // has them: "deleted along with a memory that came back returns"), from the checkout's commit
+  if (broughtBack.length > 0) await relationsBack(store, plan, broughtBack);
   const stillGone = new Set([...goneSince].filter((id) => !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))));
   const dropped: string[] = [];
   for (const p of deferred) {
@@ -288,6 +293,52 @@ function memoriesRemovedSince(store: Store, firstSeen: ReadonlyMap<string, strin
     if (id && !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))) out.add(id);
   }
   return out;
+}
+
+/**
+ * Write back the relations that the journal's deletes of these memories removed, as the commit the
+ * checkout moves to has them: only those absent now, whose two memories both have a file, and not
+ * removed again by a later entry.
+ */
+async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonly string[]): Promise<void> {
+  const gitdir = `${store.root}/.git`;
+  const back = new Set(memories);
+  const candidates = new Set<string>();
+  const entries = readJournal(store.fs, store.root);
+  entries.forEach((e, i) => {
+    if (e.op !== "delete" || !e.paths.some((p) => back.has(p))) return;
+    for (const p of e.paths) {
+      // a later entry naming the relation (removed again, or made anew) decides it instead
+      if (kindOfPath(p) === "relation" && !entries.slice(i + 1).some((later) => later.paths.includes(p))) candidates.add(p);
+    }
+  });
+  const present = (id: unknown) => typeof id === "string" && allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`));
+  for (const p of candidates) {
+    if (fs.existsSync(`${store.root}/${p}`)) continue;
+    const oid = await blobAt(gitdir, plan.head, p);
+    const text = await readBlobText(gitdir, oid);
+    if (oid === null || text === null) continue;
+    let r: { from_memory_id?: unknown; to_memory_id?: unknown };
+    try {
+      r = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (present(r.from_memory_id) && present(r.to_memory_id)) await writeFile(store, gitdir, p, oid);
+  }
+}
+
+/** The blob at a path of a commit's tree, or null. */
+async function blobAt(gitdir: string, commit: string, rel: string): Promise<string | null> {
+  let tree = await treeOf(gitdir, commit);
+  const parts = rel.split("/");
+  for (let i = 0; tree !== null && i < parts.length; i++) {
+    const entry = (await readTreeEntries(gitdir, tree)).find((e) => e.path === parts[i]);
+    if (!entry) return null;
+    if (i === parts.length - 1) return entry.type === "blob" ? entry.oid : null;
+    tree = entry.type === "tree" ? entry.oid : null;
+  }
+  return null;
 }
 
 /** Whether a relation's text names one of these memories (either end). */

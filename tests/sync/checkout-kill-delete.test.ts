@@ -52,16 +52,28 @@ describe("a delete of the old version between a killed checkout and its finish",
     const a = storeOn(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
     const b = storeOn(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
     const id = (await runJson(b, "save", "saved on b")).memory.id as string;
+    const other = (await runJson(b, "save", "another memory on b")).memory.id as string;
+    const rel = (await runJson(b, "relate", other, id, "--type", "supports")).relation.id as string;
     await runJson(b, "sync");
     await runJson(a, "sync");
     await runJson(b, "update", id, "--content", "edited on b");
     await runJson(b, "sync");
     const killed = await run(a, ["sync"], { MEMSYNC_FAULT: "checkout-intent" });
     assert.equal(killed.code, -1, `the sync was killed at checkout-intent: ${killed.stderr}`);
-    assert.equal((await run(a, ["delete", id])).code, 0, "a deletes the version it has");
+    const deleted = await runJson(a, "delete", id);
+    assert.deepEqual(deleted.relations_removed, [rel], "a deletes the version it has, and its relation with it");
     await runJson(a, "sync");
     await runJson(b, "sync");
-    for (const d of [a, b]) assert.equal((await runJson(d, "get", id)).found[0].memory.content, "edited on b", `${path.basename(d)}: the edit is kept`);
+    for (const d of [a, b]) {
+      const got = (await runJson(d, "get", id)).found[0];
+      assert.equal(got.memory.content, "edited on b", `${path.basename(d)}: the edit is kept`);
+      // as the merge has it: a relation deleted along with a memory that came back returns
+      assert.deepEqual(
+        got.incoming.map((r: { id: string }) => r.id),
+        [rel],
+        `${path.basename(d)}: its relation is back`,
+      );
+    }
     assert.deepEqual(synced(a), synced(b));
     healthy([a, b, h.bare]);
   });
