@@ -255,7 +255,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // the relations the delete of a memory brought back removed with it come back too (as the merge
   // has them: "deleted along with a memory that came back returns"), from the checkout's commit
   if (broughtBack.length > 0) await relationsBack(store, plan, broughtBack);
-  const stillGone = new Set([...goneSince].filter((id) => !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))));
+  const stillGone = new Set([...goneSince].filter((id) => !memoryOnDisk(store.root, id)));
   const dropped: string[] = [];
   for (const p of deferred) {
     if (namesAny(await readBlobText(gitdir, p.after!), stillGone)) dropped.push(p.path);
@@ -278,7 +278,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
 /** Whether the memory whose file is `rel` has a file at another of its possible paths. */
 function elsewhere(root: string, rel: string): boolean {
   const id = idFromFileName(rel.slice(rel.lastIndexOf("/") + 1));
-  return id !== null && allCandidatePaths("memory", id).some((c) => c !== rel && fs.existsSync(`${root}/${c}`));
+  return id !== null && memoryOnDisk(root, id, rel);
 }
 
 /**
@@ -290,7 +290,7 @@ function memoriesRemovedSince(store: Store, firstSeen: ReadonlyMap<string, strin
   for (const p of firstSeen.keys()) {
     if (kindOfPath(p) !== "memory" || fs.existsSync(`${store.root}/${p}`)) continue;
     const id = idFromFileName(path.basename(p));
-    if (id && !allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`))) out.add(id);
+    if (id && !memoryOnDisk(store.root, id)) out.add(id);
   }
   return out;
 }
@@ -312,19 +312,11 @@ async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonl
       if (kindOfPath(p) === "relation" && !entries.slice(i + 1).some((later) => later.paths.includes(p))) candidates.add(p);
     }
   });
-  const present = (id: unknown) => typeof id === "string" && allCandidatePaths("memory", id).some((c) => fs.existsSync(`${store.root}/${c}`));
   for (const p of candidates) {
     if (fs.existsSync(`${store.root}/${p}`)) continue;
     const oid = await blobAt(gitdir, plan.head, p);
-    const text = await readBlobText(gitdir, oid);
-    if (oid === null || text === null) continue;
-    let r: { from_memory_id?: unknown; to_memory_id?: unknown };
-    try {
-      r = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (present(r.from_memory_id) && present(r.to_memory_id)) await writeFile(store, gitdir, p, oid);
+    const ends = relationEnds(await readBlobText(gitdir, oid));
+    if (oid !== null && ends.length === 2 && ends.every((id) => memoryOnDisk(store.root, id))) await writeFile(store, gitdir, p, oid);
   }
 }
 
@@ -343,13 +335,23 @@ async function blobAt(gitdir: string, commit: string, rel: string): Promise<stri
 
 /** Whether a relation's text names one of these memories (either end). */
 function namesAny(text: string | null, ids: ReadonlySet<string>): boolean {
-  if (text === null) return false;
+  return relationEnds(text).some((id) => ids.has(id));
+}
+
+/** A relation text's two memory ids (fewer when it does not parse or lacks one). */
+function relationEnds(text: string | null): string[] {
+  if (text === null) return [];
   try {
     const r = JSON.parse(text) as { from_memory_id?: unknown; to_memory_id?: unknown };
-    return (typeof r.from_memory_id === "string" && ids.has(r.from_memory_id)) || (typeof r.to_memory_id === "string" && ids.has(r.to_memory_id));
+    return [r.from_memory_id, r.to_memory_id].filter((id): id is string => typeof id === "string");
   } catch {
-    return false;
+    return [];
   }
+}
+
+/** Whether a memory has a file at one of its possible paths (other than `except`). */
+function memoryOnDisk(root: string, id: string, except?: string): boolean {
+  return allCandidatePaths("memory", id).some((c) => c !== except && fs.existsSync(`${root}/${c}`));
 }
 
 /**
