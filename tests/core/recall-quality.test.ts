@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts";
+import { MEMORY_LINES } from "../fixtures/recall-corpus/memories.ts";
+import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
 
 // Recall's quality on the labelled corpus (tests/fixtures/recall-corpus), in process on a temp
 // store: floors a little below what recall reaches (docs/benchmarks.md has the figures), so a
@@ -8,7 +10,7 @@ import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts"
 
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13): no floor gates on them
+  // every query but the lead's held-out sets (new12, new13, new15): no floor gates on them
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
   assert.ok(all("paraphrase").recall5 >= 0.8, `paraphrase recall@5 ${all("paraphrase").recall5}`);
@@ -25,4 +27,15 @@ test("recall on the labelled corpus: paraphrases found, exact terms first, off-t
   // more words with the memories) at least level
   assert.ok(r.memsync.paraphrase!.tune!.recall5 > r.bm25.paraphrase!.tune!.recall5 + 0.05);
   assert.ok(all("paraphrase").recall5 >= r.bm25.paraphrase!.withoutLeadSets!.recall5);
+});
+
+test("the held-out recall set new15 has its shape: 120+ paraphrases, 12+ exact terms, 35+ off-topic, no memory named more than twice", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "new15");
+  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
+  assert.ok(of("paraphrase") >= 120 && of("exact") >= 12 && of("offtopic") >= 35, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
+  assert.ok(rows.every((q) => q.split === "heldout"));
+  const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
+  const named = new Map<string, number>();
+  for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
+  assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
 });
