@@ -35,6 +35,9 @@ describe("capture quality on the labelled corpus", () => {
     const new14 = rows.filter((r) => r.set === "new14");
     assert.ok(new14.length >= 180 && new14.every((r) => r.split === "holdout"), "a held-out set new14 (branch corpus14) of 180+ prompts");
     assert.ok(new14.filter((r) => !r.store).length >= new14.length / 2, "new14: at least half of it not to store");
+    const new15 = rows.filter((r) => r.set === "new15");
+    assert.ok(new15.length >= 200 && new15.every((r) => r.split === "holdout"), "a held-out set new15 (branch corpus15) of 200+ prompts");
+    assert.ok(new15.filter((r) => !r.store).length >= new15.length / 2, "new15: at least half of it not to store");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     const tune11 = rows.filter((r) => r.set === "tune11");
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
