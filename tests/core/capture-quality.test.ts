@@ -41,6 +41,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     const tune11 = rows.filter((r) => r.set === "tune11");
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
+    const tune19 = rows.filter((r) => r.set === "tune19");
+    assert.ok(tune19.length >= 250 && tune19.filter((r) => !r.store).length >= tune19.length * 0.6, "tune19's training batch: 250+ prompts, 60%+ not to store");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
