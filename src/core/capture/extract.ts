@@ -39,6 +39,7 @@ import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayBeTrouble, mayHoldCue, PASSING, readCues, standingInstruction, TROUBLE, troubleKeptAway } from "./cues.ts";
 import { passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
+import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
@@ -953,7 +954,7 @@ export function extractCaptures(text: string): Extraction {
 const LEARNED_CONFIDENCE = 0.6;
 
 /** The rules' guards, for a sentence the model would add: what the rules say is not the user's to keep stays unkept. */
-function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): boolean {
+function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, message: string): boolean {
   if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
   // beside pasted output, or with a shape of it: the model never saw enough output to judge it
   if (pastedShare >= MOSTLY_PASTED || machineShape(sentence) > 0) return true;
@@ -968,6 +969,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): 
     othersOwn(s) ||
     passingTrouble(s) ||
     statusNow(s) ||
+    sessionTalkForModel(s, message) ||
     smallTalk(s, false) ||
     SHORT_REPLY.test(s) ||
     notOurs(s, () => false) !== null
@@ -986,7 +988,7 @@ const troubleAt = (s: string) => mayBeTrouble(s) && TROUBLE.test(s);
  */
 function passingOrSmallTalk(sentence: string, d: Draft): string | null {
   const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
-  if ((d.type === "decision" || d.type === "preference") && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
+  if ((d.type === "decision" || d.type === "preference") && !saidToKeep(s) && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
   if (!passingTrouble(s)) return null;
   return d.type === "problem" || d.type === "solution" || troubleAt(s) ? "a one-off or passing trouble, not a standing one" : null;
 }
@@ -1041,11 +1043,11 @@ export function extractWithOpinion(
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
       last = null;
-    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence)) {
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence) && !saidToKeep(sentence.trim())) {
       // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
-    } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft))) {
+    } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft) ?? sessionTalk(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), prepared.text, r.draft.type))) {
       // "the deploy failed once this morning but the retry went through", "I always enjoy these demo days"
       skipped.push({ text: sentence.trim(), reason: passing });
       last = null;
@@ -1148,7 +1150,7 @@ export function extractWithOpinion(
         capture,
         rulesType: capture >= 0 ? rulesType.get(v.draft!)! : "",
         joined: capture >= 0 && Boolean(v.draft!.problem),
-        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare),
+        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare, prepared.text),
       };
     });
   }
