@@ -105,6 +105,15 @@ const ONLY: Record<string, [string, string][]> = {
   ],
   "PROBLEM_TRIGGERS[6]": [["respond", "the api responds with a 500"], ["threw", "the api threw an error"], ["give", "the api gives an error"], ["gave", "the api gave an error"]],
   "PROBLEM_TRIGGERS[7]": [["timeout", "we hit a timeout"], ["crash", "we hit a crash"], ["panic", "we hit a panic"], ["segfault", "we hit a segfault"]],
+  "PROBLEM_TRIGGERS[8]": [["exceeds", "the batch exceeds its window"], ["overruns", "the batch overruns its window"], ["overshoots", "the batch overshoots its budget"]],
+  "PROBLEM_TRIGGERS[9]": [
+    ["compromised", "so any compromised job can push"],
+    ["malicious", "so a malicious job can push"],
+    ["rogue", "so a rogue job can push"],
+    ["stolen", "so a stolen key can push"],
+    ["leaked", "so a leaked key can push"],
+    ["attacker", "so an attacker can push"],
+  ],
   "SOLUTION_TRIGGERS[0]": [["solved", "we solved it by caching"], ["around", "we worked around it by caching"], ["addressed", "we addressed it by caching"]],
   "SOLUTION_TRIGGERS[1]": [
     ["solution", "the solution is to cache"],

@@ -276,6 +276,10 @@ export const PROBLEM_TRIGGERS: Trigger[] = [
     words: ["error", "exception", "timeout", "crash", "panic", "segfault", "oom"], base: 0.55,
     wholeClause: true,
   },
+  // a standing overrun or exposure, said with no trouble word: "the batch exceeds its four-hour window on
+  // month-end", "the runner token can write to the registry, so any compromised job can push images"
+  { type: "problem", re: /\b(?:exceeds|overruns|overshoots)\s+(?:its|the|our|their)\s+(?:[\w-]+\s+){0,2}(?:window|limit|budget|quota|sla|slo)\b/i, words: ["exceeds", "overruns", "overshoots"], base: 0.55, wholeClause: true },
+  { type: "problem", re: /\bso (?:that )?(?:any|an?|one)\s+(?:compromised|malicious|rogue|stolen|leaked)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:can|could)\b|\bso an attacker (?:can|could)\b/i, words: ["compromised", "malicious", "rogue", "stolen", "leaked", "attacker"], base: 0.55, wholeClause: true },
 ];
 
 export const SOLUTION_TRIGGERS: Trigger[] = [
