@@ -64,6 +64,13 @@ describe("capture: talk of one session, run or meeting's progress", () => {
     assert.equal(sessionTalkForModel("We are presently weighing two options for the identity provider", ""), true);
     assert.equal(sessionTalkForModel("The planner agent runs on the large model and the coders on the small one", ""), false);
     assert.equal(sessionTalkForModel("Then we settled on Okta for the identity provider", "long instructions today"), false);
+    // progress and a moment just past are status, never the model's adds
+    assert.equal(sessionTalkForModel("The nightly job is running late, it's still on step 3", ""), true);
+    assert.equal(sessionTalkForModel("Vector stopped shipping logs to Loki about an hour ago", ""), true);
+    assert.equal(sessionTalkForModel("No one can push to main at the moment", ""), true);
+    assert.equal(sessionTalkForModel("The engagement has proceeded broadly to plan", ""), true);
+    assert.equal(sessionTalkForModel("For this task, first show me the plan before you edit any files", "For this task, first show me the plan before you edit any files."), true);
+    assert.equal(sessionTalkForModel("Vector ships logs to Loki from every node", "For this repo, Vector ships logs to Loki from every node."), false);
   });
 });
 

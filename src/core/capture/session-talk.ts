@@ -11,11 +11,14 @@ const CHOSEN = /\b(?:decided|agreed|settled on|going forward|from now on|from he
 
 /** A message that says it is for one session or run, or only an idea ("(just brainstorming)"). */
 const ONE_SESSION_MESSAGE =
-  /\b(?:for this (?:session|run|task|chat) only|(?:notes|instructions) for this (?:run|session)|(?:long )?instructions (?:for )?today|just brainstorming|only brainstorming|thinking out loud)\b|(?:^|\n)\s*#{1,6}\s*(?:what if|ideas|brainstorm(?:ing)?)\b/i;
+  /^(?:for|in) this (?:task|session|run|chat)\b|\b(?:for this (?:session|run|task|chat) only|(?:notes|instructions) for this (?:run|session)|(?:long )?instructions (?:for )?today|just brainstorming|only brainstorming|thinking out loud)\b|(?:^|\n)\s*#{1,6}\s*(?:what if|ideas|brainstorm(?:ing)?)\b/i;
 
 /** A status list: "## Status" / "Status:" heading a message, or a progress count ("pass 2 of 3 done", "so far"). */
 const STATUS_MESSAGE = /(?:^|\n)\s*(?:#{1,6}\s*(?:status|progress|standup|stand-up)\b|(?:status|progress)\s*(?:update)?\s*:)/i;
-const PROGRESS = /\b(?:(?:pass|step|phase|batch|round|run) \d+ of \d+|\d+ of \d+ (?:done|complete|completed|finished)|so far\b(?!,? so good))/i;
+const PROGRESS = /\b(?:(?:pass|step|phase|batch|round|run) \d+ of \d+|\d+ of \d+ (?:done|complete|completed|finished)|so far\b(?!,? so good)|still on (?:step|stage|phase|batch) \d+|(?:proceeded|progressed|going|gone) (?:broadly |largely |mostly )?(?:to|according to) plan)/i;
+
+/** A moment just past or now: "about an hour ago", "at the moment". */
+const JUST_NOW = /\b(?:(?:about |around |roughly )?(?:an?|a few|a couple of|\d+|two|three|five|ten|twenty) (?:minutes?|hours?) ago|at the moment|right now)\b/i;
 
 /** A test run's summary pasted with a line of the speaker's ("Suites: 48 passed, 2 failed"). */
 const TEST_SUMMARY = /\b\d+ passed,\s*\d+ failed\b|\b\d+ failed,\s*\d+ passed\b/i;
@@ -43,7 +46,7 @@ export function sessionTalk(sentence: string, message: string, type: string): st
   if (WEIGHING.test(sentence)) return "not decided yet";
   if (ONE_SESSION_MESSAGE.test(message)) return "a one-off task or idea, for this session only";
   if (type !== "problem") return null;
-  if (STATUS_MESSAGE.test(message) || PROGRESS.test(sentence)) return "a status line, not a problem to keep";
+  if (STATUS_MESSAGE.test(message) || PROGRESS.test(sentence) || JUST_NOW.test(sentence)) return "a status line, not a problem to keep";
   if (RESULT_LINE.test(sentence) || TEST_SUMMARY.test(message)) return "pasted test output";
   if (RERUN.test(sentence)) return "a one-off or passing trouble, not a standing one";
   return null;
@@ -53,7 +56,7 @@ export function sessionTalk(sentence: string, message: string, type: string): st
 const TASK_STEP = /^(?:step \d+\s*[:.]|first,|then,? |after that,|next,|finally,|report back\b)|\b(?:i shall|i will|i'll|we shall|we will|we'll) (?:circulate|send|share|follow up|get back|post)\b/i;
 
 /** For a sentence the learned model would add: talk of one session, or a step of a task handed over. */
-export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || ONE_SESSION_MESSAGE.test(message));
+export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || PROGRESS.test(sentence) || JUST_NOW.test(sentence) || ONE_SESSION_MESSAGE.test(message));
 
 /** "remember that ...", "Meeting outcome: ...": said so it is kept, whatever else its words look like (another's "their", a "day off"). */
 export const saidToKeep = (s: string) => /^(?:please\s+)?remember(?: that|:)\s|^(?:meeting )?outcome\s*:|^(?:we )?agreed\s*:/i.test(s);
