@@ -91,9 +91,10 @@ describe("capture: said so it is kept", () => {
 describe("capture: a standing overrun or exposure said with no trouble word", () => {
   test("kept as a problem; a look-alike that is no trouble, or passed, is not kept", () => {
     const problem = (t: string) => kept(t).some((c) => c.type === "problem");
+    // integ20's rules keep neither of these two
     assert.ok(problem("The nightly export exceeds its two-hour window at quarter-end because the reconciliation runs on one thread."));
     assert.ok(problem("The deploy key has admin rights on every repo, so a leaked key could rewrite history anywhere."));
-    // integ20's rules keep neither
+    // the look-alikes: no trouble, or trouble that passed
     assert.equal(kept("We made the handbook public so anyone can read it.").length, 0);
     assert.equal(kept("The nightly export exceeded its window once last night, fine again now.").length, 0);
   });
