@@ -99,3 +99,11 @@ describe("capture: a standing overrun or exposure said with no trouble word", ()
     assert.equal(kept("The nightly export exceeded its window once last night, fine again now.").length, 0);
   });
 });
+
+describe("capture: a preference about how the work's text is written is about the work", () => {
+  test("kept; a taste about nothing of the work is not", () => {
+    // integ20's rules read this as "not about software"
+    assert.ok(kept("For reports written for me, I would prefer American spelling and headings in sentence case.").some((c) => c.type === "preference"));
+    assert.equal(kept("I prefer tea over coffee in the mornings.").length, 0);
+  });
+});

@@ -538,7 +538,8 @@ function readTrigger(s: string, found: Found, from: number): Draft | string {
   }
   if (t.needsKnown && !named.some((m) => m.kind !== "term")) return "names nothing known (no technology, pattern or tool)";
   // "I prefer coffee over tea": a taste about nothing of software is not kept
-  if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s)) return "not about software";
+  // (how the work is written is the work's: "British spelling and the Oxford comma in documents")
+  if (type === "preference" && !t.rule && !mentions.some((m) => m.kind !== "term") && !devTalk(s) && !/[`_/.]\w|\b[A-Z]{2,}\b|\b[a-z]+[A-Z]/.test(s) && !WRITTEN_WORK.test(s)) return "not about software";
   // "the suite fails about one run in five on CI": a statement of the stack that states a problem is the problem
   if (t.needsKnown && PROBLEM_TRIGGERS.some((p) => mayMatch(p, s.toLowerCase()) && p.re.test(s))) return "states a problem";
 
@@ -949,6 +950,9 @@ const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|
 export function extractCaptures(text: string): Extraction {
   return extractWithOpinion(text, SHIPPED_OPINION).extraction;
 }
+
+/** Words of how the work's text is written: a preference about them is about the work. */
+const WRITTEN_WORK = /\b(?:spelling|oxford comma|admonitions?|headings?|bullet points?|documents? prepared|deliverables?|style guide)\b/i;
 
 /** The confidence of a sentence kept on the model's word alone. */
 const LEARNED_CONFIDENCE = 0.6;
