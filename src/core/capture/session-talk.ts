@@ -35,6 +35,17 @@ const WEIGHING =
 /** A run that failed and is being run again: trouble of one occasion, whatever its cause. */
 const RERUN = /(?:[,;]|\s[-—–])\s*(?:re-?running|retrying|re-?triggering|restarting)(?:\s+(?:it|now|the job|the build))?\s*[.!]?$|\b(?:on|in) this (?:pr|mr|pull request)\b.*\bfailed\b/i;
 
+/** The message's own markers, read once per message (the guards ask for each sentence of it). */
+let lastMessage: string | null = null;
+let lastMarks = { oneSession: false, status: false, testSummary: false };
+function marksOf(message: string) {
+  if (message !== lastMessage) {
+    lastMessage = message;
+    lastMarks = { oneSession: ONE_SESSION_MESSAGE.test(message), status: STATUS_MESSAGE.test(message), testSummary: TEST_SUMMARY.test(message) };
+  }
+  return lastMarks;
+}
+
 /**
  * Why a capture the rules made of `sentence` (one sentence, quotes and spaces normalised) is talk
  * of one session, run or meeting, given the whole `message`; null when it is not.
@@ -44,10 +55,11 @@ export function sessionTalk(sentence: string, message: string, type: string): st
   // short: a long sentence after "morning all —" carries the news ("... we're keeping MySQL for billing")
   if (GREETING.test(sentence) && sentence.split(/\s+/).length <= 12) return "small talk";
   if (WEIGHING.test(sentence)) return "not decided yet";
-  if (ONE_SESSION_MESSAGE.test(message)) return "a one-off task or idea, for this session only";
+  const marks = marksOf(message);
+  if (marks.oneSession) return "a one-off task or idea, for this session only";
   if (type !== "problem") return null;
-  if (STATUS_MESSAGE.test(message) || PROGRESS.test(sentence) || JUST_NOW.test(sentence)) return "a status line, not a problem to keep";
-  if (RESULT_LINE.test(sentence) || TEST_SUMMARY.test(message)) return "pasted test output";
+  if (marks.status || PROGRESS.test(sentence) || JUST_NOW.test(sentence)) return "a status line, not a problem to keep";
+  if (RESULT_LINE.test(sentence) || marks.testSummary) return "pasted test output";
   if (RERUN.test(sentence)) return "a one-off or passing trouble, not a standing one";
   return null;
 }
@@ -56,7 +68,7 @@ export function sessionTalk(sentence: string, message: string, type: string): st
 const TASK_STEP = /^(?:step \d+\s*[:.]|first,|then,? |after that,|next,|finally,|report back\b)|\b(?:i shall|i will|i'll|we shall|we will|we'll) (?:circulate|send|share|follow up|get back|post)\b/i;
 
 /** For a sentence the learned model would add: talk of one session, or a step of a task handed over. */
-export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || PROGRESS.test(sentence) || JUST_NOW.test(sentence) || ONE_SESSION_MESSAGE.test(message));
+export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || PROGRESS.test(sentence) || JUST_NOW.test(sentence) || marksOf(message).oneSession);
 
 /** "remember that ...", "Meeting outcome: ...": said so it is kept, whatever else its words look like (another's "their", a "day off"). */
 export const saidToKeep = (s: string) => /^(?:please\s+)?remember(?: that|:)\s|^(?:meeting )?outcome\s*:|^(?:we )?agreed\s*:/i.test(s);
