@@ -58,19 +58,23 @@ describe("capture: talk of one session, run or meeting's progress", () => {
   });
 
   test("steps of a task handed to an agent, or a promise to send something soon, are never the learned model's adds", () => {
-    assert.equal(sessionTalkForModel("Step 1: read src/billing and list every function over 50 lines", ""), true);
-    assert.equal(sessionTalkForModel("After that, run the unit tests and paste me the summary line", ""), true);
-    assert.equal(sessionTalkForModel("I shall circulate the minutes shortly", ""), true);
-    assert.equal(sessionTalkForModel("We are presently weighing two options for the identity provider", ""), true);
-    assert.equal(sessionTalkForModel("The planner agent runs on the large model and the coders on the small one", ""), false);
-    assert.equal(sessionTalkForModel("Then we settled on Okta for the identity provider", "long instructions today"), false);
-    // progress and a moment just past are status, never the model's adds
-    assert.equal(sessionTalkForModel("The nightly job is running late, it's still on step 3", ""), true);
-    assert.equal(sessionTalkForModel("Vector stopped shipping logs to Loki about an hour ago", ""), true);
-    assert.equal(sessionTalkForModel("No one can push to main at the moment", ""), true);
-    assert.equal(sessionTalkForModel("The engagement has proceeded broadly to plan", ""), true);
-    assert.equal(sessionTalkForModel("For this task, first show me the plan before you edit any files", "For this task, first show me the plan before you edit any files."), true);
-    assert.equal(sessionTalkForModel("Vector ships logs to Loki from every node", "For this repo, Vector ships logs to Loki from every node."), false);
+    /** [sentence, its message, never the model's add]. */
+    const cases: [string, string, boolean][] = [
+      ["Step 1: read src/billing and list every function over 50 lines", "", true],
+      ["After that, run the unit tests and paste me the summary line", "", true],
+      ["I shall circulate the minutes shortly", "", true],
+      ["We are presently weighing two options for the identity provider", "", true],
+      ["The planner agent runs on the large model and the coders on the small one", "", false],
+      ["Then we settled on Okta for the identity provider", "long instructions today", false],
+      // progress and a moment just past are status
+      ["The nightly job is running late, it's still on step 3", "", true],
+      ["Vector stopped shipping logs to Loki about an hour ago", "", true],
+      ["No one can push to main at the moment", "", true],
+      ["The engagement has proceeded broadly to plan", "", true],
+      ["For this task, first show me the plan before you edit any files", "For this task, first show me the plan before you edit any files.", true],
+      ["Vector ships logs to Loki from every node", "For this repo, Vector ships logs to Loki from every node.", false],
+    ];
+    for (const [sentence, message, guarded] of cases) assert.equal(sessionTalkForModel(sentence, message), guarded, sentence);
   });
 });
 
