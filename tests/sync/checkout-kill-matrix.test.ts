@@ -172,6 +172,8 @@ const ROWS: Row[] = [
     },
   })),
   { change: "removed", name: "delete", args: (w) => ["delete", w.P], check: async (w, d) => gone(d, w.P, "P") },
+  // b's delete removed R0; a's, keeping relations, left it as it was: b's removal stands
+  { change: "removed", name: "delete --keep-relations", args: (w) => ["delete", w.P, "--keep-relations"], check: async (w, d) => { await gone(d, w.P, "P"); await relation(d, w.R0, false, "R0"); } },
   {
     // a relation to a memory deleted concurrently is dropped by the merge
     change: "removed", name: "relate", args: (w) => ["relate", w.Z, w.P], check: async (w, d) => {
