@@ -276,13 +276,14 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   // a relation this checkout removes with a memory that a write since kept (a use or an edit of
   // it, which wins over the delete): the merge brings the relation back with the memory ("deleted
-  // along with a memory that came back returns"), so it stays, unless a write since named it
+  // along with a memory that came back returns"), so it stays, unless a write since named it (a
+  // "relate" naming it is this finish's own entry, from a run killed before it ended)
   const removedMemories = new Set(plan.paths.filter((p) => p.after === null && kindOfPath(p.path) === "memory").map((p) => idFromFileName(path.basename(p.path))).filter((id): id is string => id !== null));
   const kept: Record<string, string> = {};
   for (const p of removals) {
     const text = await readBlobText(gitdir, p.before);
     const ends = relationEnds(text);
-    const stays = !firstSeen.has(p.path) && ends.length === 2 && ends.some((id) => removedMemories.has(id)) && ends.every((id) => memoryOnDisk(store.root, id));
+    const stays = (firstSeen.get(p.path) ?? "relate") === "relate" && ends.length === 2 && ends.some((id) => removedMemories.has(id)) && ends.every((id) => memoryOnDisk(store.root, id));
     if (stays) {
       // journaled: the commit after the checkout takes the journal's paths, and the branch has it removed
       if (!fs.existsSync(`${store.root}/${p.path}`)) writeText(store, p.path, text!);
