@@ -18,7 +18,7 @@ const { memsync: run0 } = process.env.MEMSYNC_BIN ? { memsync: async (args: stri
 type Point = "none" | "checkout-intent" | "checkout-file:1" | "checkout-durable" | "checkout-index" | "checkout-ref";
 
 /** What b changes and pushes before a's killed sync pulls it. */
-type Change = "added" | "changed" | "removed" | "relation-added";
+type Change = "added" | "changed" | "removed" | "relation-added" | "changed-related";
 
 interface World {
   a: string;
@@ -28,7 +28,7 @@ interface World {
   X: string;
   Z: string;
   R0: string;
-  /** What b's change made: the memory N (added) and its relation N -> X, or X -> Z (relation-added). */
+  /** What b's change made: the memory N (added) and its relation N -> X, X -> Z (relation-added), or P -> Z (changed-related). */
   N?: string;
   R?: string;
 }
@@ -190,6 +190,20 @@ const ROWS: Row[] = [
   { change: "relation-added", name: "delete --keep-relations", dangling: true, args: (w) => ["delete", w.X, "--keep-relations"], check: async (w, d, c) => { await gone(d, w.X, "X"); await relation(d, w.R!, c.saw, "X -> Z"); } },
 ];
 
+// b edited P and related it to Z (R) in one pull; a deletes P. A kill at checkout-file:1 leaves P's
+// new version written and R not: a saw b's P, so its delete comes after the pull, R included
+const changedRelated = (keep: boolean): Row => ({
+  change: "changed-related", name: keep ? "delete --keep-relations" : "delete", dangling: keep,
+  args: (w) => ["delete", w.P, ...(keep ? ["--keep-relations"] : [])],
+  check: async (w, d, c) => {
+    if (c.saw) await gone(d, w.P, "P, deleted after b's edit");
+    else assert.equal((await memory(d, w.P))?.content, EDIT_B, "P is back with b's edit");
+    await relation(d, w.R!, keep || !c.saw, "P -> Z");
+    await relation(d, w.R0, keep || !c.saw, "P -> X");
+  },
+});
+ROWS.push(changedRelated(false), changedRelated(true));
+
 function pick<T extends object, K extends keyof T>(o: T | null, ...keys: K[]): Pick<T, K> | null {
   return o && (Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>);
 }
@@ -212,6 +226,9 @@ async function world(change: Change): Promise<World> {
   } else if (change === "changed") {
     await json(b, "update", P, "--content", EDIT_B);
     await json(b, "update", Z, "--content", EDIT_B);
+  } else if (change === "changed-related") {
+    await json(b, "update", P, "--content", EDIT_B);
+    w.R = (await json(b, "relate", P, Z, "--type", "supports")).relation.id;
   } else if (change === "removed") {
     await json(b, "delete", P);
   } else {
@@ -223,7 +240,7 @@ async function world(change: Change): Promise<World> {
 
 /** Whether a's files hold b's change (the killed checkout wrote it): the paths b's last commit changed, as in b. */
 async function sawChange(w: World, change: Change): Promise<boolean> {
-  if (change === "changed") return (await memory(w.a, w.P))?.content === EDIT_B;
+  if (change === "changed" || change === "changed-related") return (await memory(w.a, w.P))?.content === EDIT_B;
   if (change === "removed") return (await memory(w.a, w.P)) === null;
   return (await relationIds(w.a)).has(w.R!);
 }
@@ -239,7 +256,7 @@ function cells(points: readonly Point[]): [Point, Row][] {
 const SELECTED: [Point, Row][] = [
   ...cells(["none", "checkout-intent", "checkout-durable"]),
   ...ROWS.filter((r) => r.name.startsWith("delete")).map((r) => ["checkout-ref", r] as [Point, Row]),
-  ...ROWS.filter((r) => r.change === "added" && r.name.startsWith("delete")).map((r) => ["checkout-file:1", r] as [Point, Row]),
+  ...ROWS.filter((r) => (r.change === "added" || r.change === "changed-related") && r.name.startsWith("delete")).map((r) => ["checkout-file:1", r] as [Point, Row]),
 ];
 
 // The finish itself killed once (the next sync dies in it, after what it journals, before the
