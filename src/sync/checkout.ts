@@ -292,10 +292,12 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
       await writeFile(store, gitdir, p.path, null); // still at its old blob (the loop saw it so): the checkout's removal
     }
   }
-  // a relation a write made since the kill to a memory this checkout removed (and no write kept):
-  // the merge drops a relation whose memory is gone (merge-tree.ts); so does the finish
-  for (const [rel, op] of firstSeen) {
-    if (op !== "relate" || kindOfPath(rel) !== "relation" || plan.paths.some((p) => p.path === rel)) continue;
+  // a relation a write made since the kill (relate, consolidate --link, ...) to a memory this
+  // checkout removed (and no write kept): the merge drops a relation whose memory is gone
+  // (merge-tree.ts); so does the finish
+  const planned = new Set(plan.paths.map((p) => p.path));
+  for (const rel of firstSeen.keys()) {
+    if (kindOfPath(rel) !== "relation" || planned.has(rel)) continue;
     let text: string | null = null;
     try {
       text = fs.readFileSync(`${store.root}/${rel}`, "utf8");

@@ -181,6 +181,13 @@ const ROWS: Row[] = [
       assert.deepEqual((await memory(d, w.Z))?.rels, [], "no relation to the deleted P");
     },
   },
+  {
+    // every relation made to P (here by consolidate's links, P with X and Z) goes with it
+    change: "removed", name: "consolidate --link", args: () => ["consolidate", "--link", "--threshold", "0.05", "--claim-maintainer"], check: async (w, d) => {
+      await gone(d, w.P, "P, deleted on b");
+      assert.deepEqual([...synced(d)].filter(([rel, b64]) => rel.startsWith("relations/") && Buffer.from(b64, "base64").toString().includes(w.P)), [], "no relation names P");
+    },
+  },
   { change: "removed", name: "unrelate", args: (w) => ["unrelate", w.R0], check: async (w, d) => { await gone(d, w.P, "P"); await relation(d, w.R0, false, "R0"); } },
 
   // b related X -> Z (R); a found R (the checkout wrote it) or not (exit 3, or a delete that could
