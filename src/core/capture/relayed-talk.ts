@@ -1,0 +1,49 @@
+// Sentences that carry a decision's or a problem's words but hand on something that is not the
+// team's standing knowledge (branch capture18, from tune18's fresh voices): another's words relayed
+// in quotes ("Ticket SUP-228 from a customer: 'Export to CSV button does nothing.'"), a tracker's
+// event ("ENG-77 moved to Backlog by Sam"), a review's verdict alone ("Approved with comments."),
+// a request for the task in hand ("For this task, first show me the plan"), a login handed over in
+// the clear, and a rollout's state at the moment ("The new runner image is rolled out to half the
+// fleet"). Checked, like not-ours.ts, only on a sentence the rules would keep and on one the learned
+// model would add.
+
+/** Words one of which every guard below but the tracker's needs: a sentence holding none is not searched further. */
+const HINTS = ["customer", "user", "client", "ticket", "report", "docs", "documentation", "readme", "faq", "changelog", "from a", "from the", "from an", "approved", "lgtm", "for this", "rolled out", "installed", "deployed", "released", "enabled", "live", "turned on", "blog", "article", "post", "talk", "book", "tweet", "thread", "video", "podcast", "newsletter", "course"];
+
+/** Another's words in quotes, introduced by who or what said them: a customer, a ticket, the docs. */
+const RELAYED_QUOTE =
+  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog)\b[^:'"“‘]{0,60}:\s*['"“‘]/i;
+
+/** A quote's source named after it: "'Prefer fetch over axios' — that's from a blog". */
+const SOURCE_AFTER = /\b(?:that's|that is|this is|it's)\s+(?:a quote\s+)?(?:from|quoted from)\s+(?:a|an|the|some|this)\s+(?:blog|article|post|talk|book|docs?|tweet|thread|video|podcast|newsletter|course)\b/i;
+
+/** A tracker's event on one ticket: a key (ENG-77) with a move between states. */
+const TICKET_KEY = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/;
+const STATE_MOVE =
+  /\b(?:moved|marked|set|changed|closed|reopened|resolved|transitioned)\b.{0,20}?\b(?:to|as)\s+(?:backlog|done|in progress|in review|to ?do|won't fix|closed|resolved|blocked|triage|icebox|ready)\b|\b(?:assigned to|status:)/i;
+
+/** A review's verdict said alone: "Approved with comments.", "LGTM!". */
+const REVIEW_VERDICT = /^(?:approved|lgtm|looks good(?: to me)?)(?: with (?:comments|nits|suggestions|minor (?:changes|comments)))?[.!]*$/i;
+
+/** A request for the task in hand: "For this task, first show me the plan" ("for every task" is a rule). */
+const THIS_TASK = /^for (?:this|the current|today's) (?:task|one|pr|change|ticket|session|conversation|bug|fix)\b/i;
+
+/** A rollout's state at the moment: "installed on staging now", "rolled out to half the fleet". */
+const ROLLOUT_NOW =
+  /\b(?:is|are|was|were|got|has been|have been)\s+(?:now\s+)?(?:installed|deployed|rolled out|released|live|enabled|turned on)\s+(?:on|in|to)\s+(?:(?:about|roughly|around)\s+)?(?:half|a third|a quarter|\d+ ?%|some|part|a few|[\w-]+\s+now\b)/i;
+
+/** A login and its password handed over in the clear: "log into grafana with admin / Wint3r!2026". */
+const LOGIN_PAIR = /\b(?:with|as|using|login|log in|creds?)\b[^.]{0,30}?\b[\w.@-]+\s*\/\s*(?=\S*[\d!@#$%^&*])(?=\S*[a-z])\S{6,}/i;
+
+/** Why a sentence hands on what is not the team's standing knowledge, or null. */
+export function relayedTalk(s: string): string | null {
+  if (TICKET_KEY.test(s) && STATE_MOVE.test(s)) return "a tracker's event, not a choice";
+  if (LOGIN_PAIR.test(s)) return "a credential handed over";
+  const lower = s.toLowerCase();
+  if (!HINTS.some((h) => lower.includes(h))) return null;
+  if (RELAYED_QUOTE.test(s) || SOURCE_AFTER.test(s)) return "quoted: another's words relayed";
+  if (REVIEW_VERDICT.test(s)) return "a review's verdict, not a choice";
+  if (THIS_TASK.test(s)) return "a request for the task in hand";
+  if (ROLLOUT_NOW.test(s)) return "a rollout's state at the moment";
+  return null;
+}
