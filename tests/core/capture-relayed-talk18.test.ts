@@ -75,6 +75,14 @@ describe("capture: relayed words, tracker events, review verdicts, work in hand,
     assert.match(relayedTalk("LGTM!") ?? "", /verdict/);
     assert.match(relayedTalk("For this task, first show me the plan before you edit any files.") ?? "", /task in hand/);
     assert.match(relayedTalk("The new runner image is rolled out to half the fleet.") ?? "", /rollout/);
+    // tune18b, written after the guards: a customer's words, a reviewer's note, a progress report
+    assert.match(relayedTalk("Customer wrote: 'your API returns 429 after 10 requests, is that a bug?' how should I answer") ?? "", /quoted/);
+    assert.match(relayedTalk("left a couple of comments on your PR, mostly naming, approve once fixed") ?? "", /verdict/);
+    assert.match(relayedTalk("Weekly summary: hiring is on track, two offers out, and the Q4 planning doc is half written.") ?? "", /progress/);
+    assert.match(relayedTalk("migrating the users table rn, 40% done, don't deploy please") ?? "", /progress/);
+    assert.equal(relayedTalk("Customers on the free plan get 100 requests per minute; more needs the enterprise plan."), null);
+    assert.equal(relayedTalk("Reviewers leave comments as suggestions, and the author resolves them."), null);
+    assert.equal(relayedTalk("Coverage must stay above 80% on every package."), null);
     // a ticket named beside a choice, a policy about states, a rule for every task, a standing rollout order
     assert.equal(relayedTalk("We moved the checkout e2e tests to Playwright (ENG-77)."), null);
     assert.equal(relayedTalk("Tickets moved to Done must link the PR that closed them."), null);
@@ -108,6 +116,7 @@ describe("capture: relayed words, tracker events, review verdicts, work in hand,
       "the Q3 OKRs are in the doc, please comment by Friday",
       "Three things before Monday: 1) the deck for the board, 2) ask legal about the DPA wording",
       "Nothing blocking yet.",
+      "Dashboards are updated with the new numbers, take a look.",
     ], true);
     each(statusNow, ["Please always squash-merge PRs into main.", "Checkout v2 ships behind a feature flag to 5% of users first.", "Coverage must stay above 80% on every package."], false);
   });

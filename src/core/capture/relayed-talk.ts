@@ -1,18 +1,19 @@
 // Sentences that carry a decision's or a problem's words but hand on something that is not the
 // team's standing knowledge (branch capture18, from tune18's fresh voices): another's words relayed
 // in quotes ("Ticket SUP-228 from a customer: 'Export to CSV button does nothing.'"), a tracker's
-// event ("ENG-77 moved to Backlog by Sam"), a review's verdict alone ("Approved with comments."),
-// a request for the task in hand ("For this task, first show me the plan"), a login handed over in
-// the clear, and a rollout's state at the moment ("The new runner image is rolled out to half the
-// fleet"). Checked, like not-ours.ts, only on a sentence the rules would keep and on one the learned
-// model would add.
+// event ("ENG-77 moved to Backlog by Sam"), a review's verdict alone ("Approved with comments.") or
+// a reviewer's note on one change, a progress report ("hiring is on track", "40% done"), a request
+// for the task in hand ("For this task, first show me the plan"), a login handed over in the clear,
+// and a rollout's state at the moment ("The new runner image is rolled out to half the fleet").
+// Checked, like not-ours.ts, only on a sentence the rules would keep and on one the learned model
+// would add.
 
 /** Words one of which every guard below but the tracker's needs: a sentence holding none is not searched further. */
-const HINTS = ["customer", "user", "client", "ticket", "report", "docs", "documentation", "readme", "faq", "changelog", "from a", "from the", "from an", "approved", "lgtm", "for this", "rolled out", "installed", "deployed", "released", "enabled", "live", "turned on", "blog", "article", "post", "talk", "book", "tweet", "thread", "video", "podcast", "newsletter", "course"];
+const HINTS = ["customer", "user", "client", "ticket", "report", "docs", "documentation", "readme", "faq", "changelog", "from a", "from the", "from an", "wrote", "said", "asked", "complained", "approved", "left", "on track", "schedule", "half", "%", "lgtm", "for this", "rolled out", "installed", "deployed", "released", "enabled", "live", "turned on", "blog", "article", "post", "talk", "book", "tweet", "thread", "video", "podcast", "newsletter", "course"];
 
 /** Another's words in quotes, introduced by who or what said them: a customer, a ticket, the docs. */
 const RELAYED_QUOTE =
-  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog)\b[^:'"“‘]{0,60}:\s*['"“‘]/i;
+  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)s? (?:wrote|writes|said|says|asked|asks|reported|reports|complained)|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog)\b[^:'"“‘]{0,60}:\s*['"“‘]/i;
 
 /** A quote's source named after it: "'Prefer fetch over axios' — that's from a blog". */
 const SOURCE_AFTER = /\b(?:that's|that is|this is|it's)\s+(?:a quote\s+)?(?:from|quoted from)\s+(?:a|an|the|some|this)\s+(?:blog|article|post|talk|book|docs?|tweet|thread|video|podcast|newsletter|course)\b/i;
@@ -24,6 +25,12 @@ const STATE_MOVE =
 
 /** A review's verdict said alone: "Approved with comments.", "LGTM!". */
 const REVIEW_VERDICT = /^(?:approved|lgtm|looks good(?: to me)?)(?: with (?:comments|nits|suggestions|minor (?:changes|comments)))?[.!]*$/i;
+
+/** A reviewer's note on one change: "left a couple of comments on your PR, mostly naming". */
+const REVIEW_NOTE = /\bleft (?:a (?:couple of |few )?|some |two |three |\d+ )?(?:comments?|notes?|nits?|remarks?) on (?:your|the|his|her|their|this|that) (?:pr|mr|diff|change|branch|pull request)\b/i;
+
+/** A progress report: "hiring is on track, two offers out", "the planning doc is half written", "40% done". */
+const PROGRESS = /\b(?:is|are|was|were) (?:on track|behind schedule|ahead of schedule|half (?:written|done|finished))\b|\b\d+ ?% (?:done|through|complete|finished)\b/i;
 
 /** A request for the task in hand: "For this task, first show me the plan" ("for every task" is a rule). */
 const THIS_TASK = /^for (?:this|the current|today's) (?:task|one|pr|change|ticket|session|conversation|bug|fix)\b/i;
@@ -42,7 +49,8 @@ export function relayedTalk(s: string): string | null {
   const lower = s.toLowerCase();
   if (!HINTS.some((h) => lower.includes(h))) return null;
   if (RELAYED_QUOTE.test(s) || SOURCE_AFTER.test(s)) return "quoted: another's words relayed";
-  if (REVIEW_VERDICT.test(s)) return "a review's verdict, not a choice";
+  if (REVIEW_VERDICT.test(s) || REVIEW_NOTE.test(s)) return "a review's verdict, not a choice";
+  if (PROGRESS.test(s)) return "a progress report";
   if (THIS_TASK.test(s)) return "a request for the task in hand";
   if (ROLLOUT_NOW.test(s)) return "a rollout's state at the moment";
   return null;
