@@ -38,7 +38,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayBeTrouble, mayHoldCue, PASSING, readCues, standingInstruction, TROUBLE, troubleKeptAway } from "./cues.ts";
-import { passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
+import { mySetup, passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
@@ -968,6 +968,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number): 
     othersOwn(s) ||
     passingTrouble(s) ||
     statusNow(s) ||
+    mySetup(s) ||
     smallTalk(s, false) ||
     SHORT_REPLY.test(s) ||
     notOurs(s, () => false) !== null
