@@ -1,4 +1,5 @@
 import { messages } from "../core/history.ts";
+import { DELETE_KEEPING_RELATIONS } from "../store/journal.ts";
 import type { Store } from "../store/store.ts";
 
 export interface DeleteOutcome {
@@ -26,7 +27,7 @@ export function deleteMemories(store: Store, ids: readonly string[], keepRelatio
       else if (tx.removeRelation(rid)) out.relations_removed.push(rid);
     }
     for (const id of unique) if (tx.removeMemory(id)) out.deleted.push(id);
-    tx.note("delete", messages.delete(out.deleted.length, out.relations_removed.length));
+    tx.note(keepRelations ? DELETE_KEEPING_RELATIONS : "delete", messages.delete(out.deleted.length, out.relations_removed.length));
     return out;
   });
 }

@@ -24,8 +24,14 @@ export { JOURNAL_FILE };
  */
 export const RESCAN_NO_RECORDS = "index made with no record files";
 
+/**
+ * The kind of a delete that kept the memories' relations (dangling): a checkout finished after it
+ * keeps the relations it brings to those memories too (sync/checkout.ts), as the user asked.
+ */
+export const DELETE_KEEPING_RELATIONS = "delete-keeping-relations";
+
 export interface JournalEntry {
-  /** The kind of change: save, update, touch, archive, delete, relate, unrelate, edit. */
+  /** The kind of change: save, update, touch, archive, delete (or DELETE_KEEPING_RELATIONS), relate, unrelate, edit. */
   op: string;
   message: string;
   paths: string[];

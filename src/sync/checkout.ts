@@ -4,7 +4,7 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
-import { appendJournal, readJournal } from "../store/journal.ts";
+import { appendJournal, DELETE_KEEPING_RELATIONS, readJournal } from "../store/journal.ts";
 import { allCandidatePaths, idFromFileName, LOCAL_DIR } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { writeCommitState } from "./commit-state.ts";
@@ -207,6 +207,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const firstSeen = firstJournalOps(store);
   const goneSince = memoriesRemovedSince(store, firstSeen);
   const deferred: CheckoutPath[] = [];
+  // relations this checkout removes (with a memory it removes, or on their own), decided after the loop
+  const removals: CheckoutPath[] = [];
   const broughtBack: string[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
@@ -214,7 +216,10 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     if (p.keep) continue;
     const now = await fileOid(`${store.root}/${p.path}`);
     const nowOid = now?.oid ?? null;
-    if (nowOid === p.after) continue;
+    if (nowOid === p.after) {
+      if (p.after === null && p.before !== null && kindOfPath(p.path) === "relation") removals.push(p);
+      continue;
+    }
     // a file this checkout added (no old blob) that a write since removed: gone looks like "not
     // written yet", but a write can only remove a file it found, so the journal names the path
     // (the new file journaled as an outside edit, then its delete): the delete stands
@@ -226,6 +231,10 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
       // the loop, as a memory the loop brings back (a delete that lost to the pull's edit) is not gone
       if (p.before === null && p.after !== null && goneSince.size > 0 && kindOfPath(p.path) === "relation" && namesAny(await readBlobText(gitdir, p.after), goneSince)) {
         deferred.push(p);
+        continue;
+      }
+      if (p.after === null && kindOfPath(p.path) === "relation") {
+        removals.push(p);
         continue;
       }
       // (after a crash, a file that does not parse is this checkout's write cut short: every
@@ -241,7 +250,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // memory the pull changed: a delete concurrent with the other side's use or edit, which the
     // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
     // the kill (not when the memory is at another path now: moved to the other place)
-    if (!now && p.before !== null && p.after !== null && firstSeen.get(p.path) === "delete" && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
+    if (!now && p.before !== null && p.after !== null && isDelete(firstSeen.get(p.path)) && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
       await writeFile(store, gitdir, p.path, p.after);
       broughtBack.push(p.path);
       continue;
@@ -256,10 +265,60 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // has them: "deleted along with a memory that came back returns"), from the checkout's commit
   if (broughtBack.length > 0) await relationsBack(store, plan, broughtBack);
   const stillGone = new Set([...goneSince].filter((id) => !memoryOnDisk(store.root, id)));
+  const keptBy = deletesKeepingPulled(store, plan, firstSeen);
   const dropped: string[] = [];
   for (const p of deferred) {
-    if (namesAny(await readBlobText(gitdir, p.after!), stillGone)) dropped.push(p.path);
+    const ends = relationEnds(await readBlobText(gitdir, p.after!));
+    // a delete that kept relations, of the version this checkout brought (its file new here, or
+    // the pull's version found on disk), came after the pull: its relations are kept, these too
+    if (ends.some((id) => stillGone.has(id) && !keptBy.has(id))) dropped.push(p.path);
     else await writeFile(store, gitdir, p.path, p.after);
+  }
+  // a relation this checkout removes with a memory that a write since kept (a use or an edit of
+  // it, which wins over the delete): the merge brings the relation back with the memory ("deleted
+  // along with a memory that came back returns"), so it stays, unless a write since named it (a
+  // "relate" naming it is this finish's own entry, from a run killed before it ended)
+  const removedMemories = new Set(plan.paths.filter((p) => p.after === null && kindOfPath(p.path) === "memory").map((p) => idFromFileName(path.basename(p.path))).filter((id): id is string => id !== null));
+  const kept: Record<string, string> = {};
+  for (const p of removals) {
+    const text = await readBlobText(gitdir, p.before);
+    const ends = relationEnds(text);
+    const stays = (firstSeen.get(p.path) ?? "relate") === "relate" && ends.length === 2 && ends.some((id) => removedMemories.has(id)) && ends.every((id) => memoryOnDisk(store.root, id));
+    if (stays) {
+      // journaled: the commit after the checkout takes the journal's paths, and the branch has it removed
+      if (!fs.existsSync(`${store.root}/${p.path}`)) writeText(store, p.path, text!);
+      kept[p.path] = text!;
+    } else if (fs.existsSync(`${store.root}/${p.path}`)) {
+      await writeFile(store, gitdir, p.path, null); // still at its old blob (the loop saw it so): the checkout's removal
+    }
+  }
+  // a relation a write made since the kill (relate, consolidate --link, ...) to a memory this
+  // checkout removed (and no write kept): the merge drops a relation whose memory is gone
+  // (merge-tree.ts); so does the finish
+  const planned = new Set(plan.paths.map((p) => p.path));
+  for (const rel of firstSeen.keys()) {
+    if (kindOfPath(rel) !== "relation" || planned.has(rel)) continue;
+    let text: string | null = null;
+    try {
+      text = fs.readFileSync(`${store.root}/${rel}`, "utf8");
+    } catch {
+      continue; // removed again since
+    }
+    if (relationEnds(text).some((id) => removedMemories.has(id) && !memoryOnDisk(store.root, id))) {
+      fs.rmSync(`${store.root}/${rel}`, { force: true });
+      dropped.push(rel);
+    }
+  }
+  const keptPaths = Object.keys(kept);
+  if (keptPaths.length > 0) {
+    const n = keptPaths.length;
+    appendJournal(store.fs, store.root, {
+      op: "relate",
+      message: `relate: ${n} relation${n === 1 ? "" : "s"} kept with a memory used or edited while a pull deleting it was unfinished`,
+      paths: keptPaths,
+      files: kept,
+      at: Math.floor(Date.now() / 1000),
+    });
   }
   if (dropped.length > 0) {
     const n = dropped.length;
@@ -306,7 +365,7 @@ async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonl
   const candidates = new Set<string>();
   const entries = readJournal(store.fs, store.root);
   entries.forEach((e, i) => {
-    if (e.op !== "delete" || !e.paths.some((p) => back.has(p))) return;
+    if (!isDelete(e.op) || !e.paths.some((p) => back.has(p))) return;
     for (const p of e.paths) {
       // a later entry naming the relation (removed again, or made anew) decides it instead
       if (kindOfPath(p) === "relation" && !entries.slice(i + 1).some((later) => later.paths.includes(p))) candidates.add(p);
@@ -347,6 +406,27 @@ function relationEnds(text: string | null): string[] {
   } catch {
     return [];
   }
+}
+
+const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS;
+
+/**
+ * Ids of the memories a delete keeping their relations removed after finding the version this
+ * checkout brought: a file the checkout created (nothing else to find), or one whose first
+ * journal entry is the outside edit a write journals when it finds the pulled version on disk.
+ */
+function deletesKeepingPulled(store: Store, plan: CheckoutPlan, firstSeen: ReadonlyMap<string, string>): Set<string> {
+  const inPlan = new Map(plan.paths.map((p) => [p.path, p] as const));
+  const out = new Set<string>();
+  for (const e of readJournal(store.fs, store.root)) {
+    if (e.op !== DELETE_KEEPING_RELATIONS) continue;
+    for (const p of e.paths) {
+      const step = inPlan.get(p);
+      const id = idFromFileName(path.basename(p));
+      if (id && kindOfPath(p) === "memory" && step && step.after !== null && (step.before === null || firstSeen.get(p) === "edit")) out.add(id);
+    }
+  }
+  return out;
 }
 
 /** Whether a memory has a file at one of its possible paths (other than `except`). */

@@ -38,7 +38,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { ACCEPTED, type CueReading, isHousePractice, mayBeTrouble, mayHoldCue, PASSING, readCues, standingInstruction, TROUBLE, troubleKeptAway } from "./cues.ts";
-import { passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
+import { mySetup, passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
@@ -974,6 +974,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     passingTrouble(s) ||
     statusNow(s) ||
     sessionTalkForModel(s, message) ||
+    mySetup(s) ||
     smallTalk(s, false) ||
     SHORT_REPLY.test(s) ||
     notOurs(s, () => false) !== null

@@ -4,6 +4,8 @@
 // after a lead-in clause ("As we decided before, which Node version do we target"), and small talk
 // ("Remember me when you're famous :)"). Checked on each sentence before its signal is read.
 
+import { relayedTalk } from "./relayed-talk.ts";
+
 /** A pointer to something decided earlier: "what we decided", "the decision we made", "our policy on". */
 const PAST_DECISION =
   /\b(?:(?:what|which|whatever|the\s+(?:one|decision|choice|call|conventions?|polic(?:y|ies)|rules?|memory|note|thing|reason))\s+(?:[\w'-]+\s+){0,3}?(?:we|you|i|the team)\s+(?:had\s+|have\s+|'d\s+)?(?:decided|made|agreed|picked|chose|settled|said|wrote|discussed|went with|landed on|noted|saved|set|adopted|established|introduced|came up with|follow(?:ed)?)|as (?:we|you) (?:decided|agreed|said|discussed)|(?:our|the)\s+(?:decisions?|polic(?:y|ies)|conventions?|rules?)\s+(?:on|about|for|around|regarding)|(?:every|all|any|each)\s+(?:decisions?|choices?)\s+(?:about|on|regarding|for|we)\b)/i;
@@ -22,7 +24,7 @@ const LED_QUESTION =
 
 /** Words that put a choice at a distance: another's news, not the user's project. */
 export const DISTANT =
-  /\b(?:apparently|reportedly|interesting (?:read|article|post|talk|thread|approach)|(?:not|isn't|is not) (?:relevant|applicable) (?:for|to) us|(?:doesn't|does not) (?:apply to|affect) us|(?:for|in|on) (?:their|his|her) (?:own )?(?:app|apps|repo|repos|project|projects|codebase|side|stack|product|team)|(?:i'm|i am) (?:skeptical|sceptical|unconvinced)|(?:the|an?) other (?:team|squad|project|repo|company|org|group)s?|another (?:team|squad|company|project|org)|(?:my|our) (?:old|previous|former|last) (?:team|company|job|employer|project)|at my (?:old|previous|former|last) (?:job|company|team)|(?:our|my) (?:stack|setup|case|situation|codebase) is different|in (?:most|many|some|other) (?:teams|companies|projects|codebases|shops)(?: i've (?:seen|worked (?:in|at|with)))?|we haven't (?:looked at|tried|used|considered) (?:it|that|them|this))\b/i;
+  /\b(?:apparently|reportedly|interesting (?:read|article|post|talk|thread|approach)|(?:not|isn't|is not) (?:relevant|applicable) (?:for|to) us|(?:doesn't|does not) (?:apply to|affect) us|(?:for|in|on) (?:their|his|her) (?:own )?(?:app|apps|repo|repos|project|projects|codebase|side|stack|product|team)|(?:i'm|i am) (?:skeptical|sceptical|unconvinced)|(?:the|an?) other (?:team|squad|project|repo|company|org|group)s?|another (?:team|squad|company|project|org)|(?:my|our) (?:old|previous|former|last) (?:team|company|job|employer|project)|at my (?:old|previous|former|last) (?:job|company|team)|(?:our|my) (?:stack|setup|case|situation|codebase) is different|in (?:most|many|some|other) (?:teams|companies|projects|codebases|shops)(?: i've (?:seen|worked (?:in|at|with)))?|we haven't (?:looked at|tried|used|considered) (?:it|that|them|this)|(?:the|an?|that) (?:example|sample|demo|starter|tutorial|boilerplate|workshop)(?:'s)? (?:repo|project|app|template|code)|(?:template|repo|example|tutorial|project|codebase) (?:we|i) (?:looked at|saw|watched|found|tried)|in (?:that|the) (?:talk|video|article|workshop|podcast|book|tutorial|course)|the speaker's|(?:(?<=\w)'s|(?<=\ws)') own (?:app|apps|dashboard|site|website|product|docs|stack|ui|api|sdk)|that's (?:just )?(?:his|her|their) (?:own )?(?:opinion|take|preference|view)|from what i (?:read|hear|heard|saw|understand)|the [\w-]+ community (?:prefers|uses|likes|recommends))\b/i;
 
 /**
  * Words one of which every match of DISTANT holds, lower-cased, read off its alternatives ("her" in
@@ -33,6 +35,8 @@ export const DISTANT =
 export const DISTANT_WORDS: readonly string[] = [
   "apparently", "reportedly", "interesting", "relevant", "applicable", "apply", "affect", "their", "his", "her", "skeptical", "sceptical", "unconvinced",
   "old", "previous", "former", "last", "different", "teams", "companies", "projects", "codebases", "shops", "haven",
+  "example", "sample", "demo", "starter", "tutorial", "boilerplate", "workshop", "we looked at", "i looked at", "we saw", "i saw", "we watched", "i watched",
+  "we found", "i found", "we tried", "i tried", "talk", "video", "article", "podcast", "book", "course", "speaker", "'s own", "s' own", "from what", "community",
 ];
 const mayBeDistant = (lower: string) => DISTANT_WORDS.some((w) => lower.includes(w));
 
@@ -41,12 +45,14 @@ const LAUGH = /\b(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl)\b|(?:^|\s)[:;]-?D(?=\s|$)
 /** A smiley: a joke, unless it names something of the trade. */
 const SMILEY = /(?:^|\s)[:;]-?\)(?=\s|$)|[\u{1F604}\u{1F605}\u{1F642}\u{1F600}]/u;
 
-/** "we decided that was the best Friday": a verdict on a moment, not a choice. */
+/** "we decided that was the best Friday", "we agreed the offsite was the best one yet": a verdict on a moment, not a choice. */
 const VERDICT =
-  /\b(?:decided|agreed|settled)\s+(?:that\s+)?(?:it|that|this|he|she|they)(?:'s|\s+(?:was|is|were|are))\s+(?:the\s+|a\s+|an\s+)?(?:best|worst|greatest|funniest|great|good|fine|funny|awesome|terrible|amazing|nice|enough|win|fluke|joke|highlight)\b/i;
+  /\b(?:decided|agreed|settled)\s+(?:that\s+)?(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:was|is|were|are))\s+(?:the\s+|a\s+|an\s+)?(?:best|worst|greatest|funniest|great|good|fine|funny|awesome|terrible|amazing|nice|enough|win|fluke|joke|highlight)|the\s+[\w-]+\s+(?:was|is)\s+(?:the\s+)?(?:best|worst|greatest|funniest)\s+(?:one\s+)?(?:yet|ever|so far))\b/i;
 
 /** Why a sentence is not one to keep though it sounds like one, or null. */
 export function notOurs(s: string, namesSomething: () => boolean): string | null {
+  const relayed = relayedTalk(s);
+  if (relayed) return relayed;
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
   if (RECAP.test(s)) return "a request for what was decided before";
   if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";

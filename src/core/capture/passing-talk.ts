@@ -7,7 +7,7 @@
 
 /** One occasion: a single time, a named moment that passed, a short spell, a mistake of the hand. */
 const ONE_OCCASION =
-  /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|(?<!\b(?:as of|from|starting|until) )today|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally)\b/i;
+  /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|(?<!\b(?:as of|from|starting|until) )today|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|during the (?:audit|call|demo|meeting|standup|offsite)|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally)\b/i;
 
 /** A short spell, counted only beside a verb in the past ("caches 404s for five minutes" is how it works). */
 const SPELL = /\bfor (?:a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
@@ -15,11 +15,11 @@ const PAST = /\b(?:was|were|went|got|came|ran|had|[a-z]{3,}ed)\b/i;
 
 /** A state that ended or was put right by hand, on the spot. */
 const ENDED =
-  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back)(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
+  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back)(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|renewed|re-?issued|unblocked|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
 
-/** Work in hand, said as it happens. */
+/** Work in hand, said as it happens ("rolled back, still watching", "replica lag at 40s and climbing", "..., rerunning with 5 folds"). */
 const IN_HAND =
-  /\b(?:(?:i'm|im|i am|we're|we are|someone is|someone's)\s+(?:already\s+)?(?:re-?running|looking at|looking into|redeploying|rebasing|restarting|retrying|on it)\b|(?:i'll|i will) retry\b|for the moment|expect (?:slow|some|a few|delays)|still going|halfway through|(?:is|are) (?:still )?(?:draining|rebalancing|catching up))/i;
+  /\b(?:(?:i'm|im|i am|we're|we are|someone is|someone's)\s+(?:already\s+)?(?:re-?running|looking at|looking into|redeploying|rebasing|restarting|retrying|on it)\b|(?:i'll|i will) retry\b|for the moment|expect (?:slow|some|a few|delays)|still going|halfway through|(?:is|are) (?:still )?(?:draining|rebalancing|catching up))|\b(?:still|i'm|we're) (?:watching|monitoring)\b|\bkeeping an eye on\b|\band (?:still )?(?:climbing|rising|growing|dropping|falling)\b|^paging\b|(?:^|[,;]\s*)(?:now\s+)?(?:re-?running|re-?training|retrying|digging|reviewing (?:it|them|the \w+))\b[^,;.]*[.!]*$|\b(?:nobody|no one) has (?:looked|touched|checked|picked)\b/i;
 
 /** My own machine or screen: trouble of one person's setup. */
 const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|connection|run|branch|venv|pr|mr|pull request)|on my end|(?:hotel|office|conference) wifi|sorry (?:about that|if i'm|for the))\b/i;
@@ -28,7 +28,7 @@ const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|con
 const OFFICE_TROUBLE = /\b(?:the (?:office )?printer|coffee machine|the elevator|air ?con(?:ditioning)?)\b/i;
 
 /** History: how things were, with nothing said of how they are now ("In 2021 we had a big outage"). */
-const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went)\b)|we used to|back (?:when|then|in the day)|in the old days|(?:years?|months?) ago)\b/i;
+const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went)\b)|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
 const NOW_TOO = /\b(?:now|today|these days|since then|anymore|any more|no longer|still|so we|so now|which is why)\b/i;
 
 /** The speaker's own slip found as the cause: nothing of the project to keep ("turned out I was loading the wrong slot"). */
@@ -60,7 +60,7 @@ export function passingTrouble(s: string): boolean {
 
 /** Things of a day outside the code: food, travel, the office, time off. */
 const LIFE_THINGS =
-  /\b(?:lunch|dinner|breakfast|coffee|tea|beer|pizza|tacos|snacks|vacation|day off|(?:window|aisle) seat|(?<!round )trips?|(?<!-)flights?|hotel|the office|my badge|the view from|weather|commute|offsite|birthday|demo days|quiet room|open space|gym)\b/i;
+  /\b(?:lunch|dinner|breakfast|coffee|tea|beer|pizza|tacos|snacks|vacation|day off|(?:window|aisle) seat|(?<!round )trips?|(?<!-)flights?|hotel|the (?:new |old )?office|my badge|the view from|weather|commute|offsite|birthday|demo days|quiet room|open space|gym)\b/i;
 
 /** A feeling or a habit of the speaker's, not a rule: "I always enjoy ...", "I always forget ...". */
 const FEELING = /^(?:honestly,?\s+)?i\s+(?:always\s+|really\s+|just\s+)?(?:enjoy|forget|miss)\b/i;
@@ -79,7 +79,12 @@ export function smallTalk(s: string, namesSomething: boolean): boolean {
  * A line about how things are at the moment, or as far as one person knows: never kept on the
  * learned model's word alone ("Currently all traffic goes through the backup load balancer",
  * "Nobody uses the old admin panel anymore, as far as I can tell"). Not a guard of the rules'
- * own captures: "Currently the import fails for files over 2 GB" is trouble that stands.
+ * own captures: "Currently the import fails for files over 2 GB" is trouble that stands. Also a
+ * progress report ("Quick update: checkout v2 is about 70% done"), a request with a date ("the
+ * OKRs are in the doc, please comment by Friday") and a to-do list ("Three things before Monday: ...").
  */
-const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now)\b/i;
+const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend))\b/i;
 export const statusNow = (s: string) => STATUS_NOW.test(s);
+
+/** One person's machine or setup, for the learned model's adds: "Just switched my local setup to OrbStack" is no team choice. */
+export const mySetup = (s: string) => MY_SETUP.test(s);

@@ -1,0 +1,54 @@
+// Sentences that carry a decision's or a problem's words but hand on something that is not the
+// team's standing knowledge (branch capture18, from tune18's fresh voices): another's words relayed
+// in quotes ("Ticket SUP-228 from a customer: 'Export to CSV button does nothing.'"), a tracker's
+// event ("ENG-77 moved to Backlog by Sam"), a review's verdict alone ("Approved with comments.") or
+// a reviewer's note on one change, a progress report ("hiring is on track", "40% done"), a request
+// for the task in hand ("For this task, first show me the plan"), a login handed over in the clear,
+// and a rollout's state at the moment ("The new runner image is rolled out to half the fleet").
+// Checked, like not-ours.ts, only on a sentence the rules would keep and on one the learned model
+// would add.
+
+/** Another's words in quotes, introduced by who or what said them: a customer, a ticket, the docs. */
+const RELAYED_QUOTE =
+  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)s? (?:wrote|writes|said|says|asked|asks|reported|reports|complained)|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog)\b[^:'"“‘]{0,60}:\s*['"“‘]/i;
+
+/** A quote's source named after it: "'Prefer fetch over axios' — that's from a blog". */
+const SOURCE_AFTER = /\b(?:that's|that is|this is|it's)\s+(?:a quote\s+)?(?:from|quoted from)\s+(?:a|an|the|some|this)\s+(?:blog|article|post|talk|book|docs?|tweet|thread|video|podcast|newsletter|course)\b/i;
+
+/** A tracker's event on one ticket: a key (ENG-77) with a move between states. */
+const TICKET_KEY = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/;
+const STATE_MOVE =
+  /\b(?:moved|marked|set|changed|closed|reopened|resolved|transitioned)\b.{0,20}?\b(?:to|as)\s+(?:backlog|done|in progress|in review|to ?do|won't fix|closed|resolved|blocked|triage|icebox|ready)\b|\b(?:assigned to|status:)/i;
+
+/** A review's verdict said alone: "Approved with comments.", "LGTM!". */
+const REVIEW_VERDICT = /^(?:approved|lgtm|looks good(?: to me)?)(?: with (?:comments|nits|suggestions|minor (?:changes|comments)))?[.!]*$/i;
+
+/** A reviewer's note on one change: "left a couple of comments on your PR, mostly naming". */
+const REVIEW_NOTE = /\bleft (?:a (?:couple of |few )?|some |two |three |\d+ )?(?:comments?|notes?|nits?|remarks?) on (?:your|the|his|her|their|this|that) (?:pr|mr|diff|change|branch|pull request)\b/i;
+
+/** A progress report: "hiring is on track, two offers out", "the planning doc is half written", "40% done". */
+const PROGRESS = /\b(?:is|are|was|were) (?:on track|behind schedule|ahead of schedule|half (?:written|done|finished))\b|\b\d+ ?% (?:done|through|complete|finished)\b/i;
+
+/** A request for the task in hand: "For this task, first show me the plan" ("for every task" is a rule). */
+const THIS_TASK = /^for (?:this|the current|today's) (?:task|one|pr|change|ticket|session|conversation|bug|fix)\b/i;
+
+/** A rollout's state at the moment: "installed on staging now", "rolled out to half the fleet". */
+const ROLLOUT_HINT = /installed|deployed|rolled out|released|live|enabled|turned on/i;
+const ROLLOUT_NOW =
+  /\b(?:is|are|was|were|got|has been|have been)\s+(?:now\s+)?(?:installed|deployed|rolled out|released|live|enabled|turned on)\s+(?:on|in|to)\s+(?:(?:about|roughly|around)\s+)?(?:half|a third|a quarter|\d+ ?%|some|part|a few|[\w-]+\s+now\b)/i;
+
+/** A login and its password handed over in the clear: "log into grafana with admin / Wint3r!2026". */
+const LOGIN_PAIR = /\b(?:with|as|using|login|log in|creds?)\b[^.]{0,30}?\b[\w.@-]+\s*\/\s*(?=\S*[\d!@#$%^&*])(?=\S*[a-z])\S{6,}/i;
+
+/** Why a sentence hands on what is not the team's standing knowledge, or null. Each pattern is searched only in a sentence holding a character or word it needs (these run on every sentence the rules keep). */
+export function relayedTalk(s: string): string | null {
+  const lower = s.toLowerCase();
+  if (/\d/.test(s) && TICKET_KEY.test(s) && STATE_MOVE.test(s)) return "a tracker's event, not a choice";
+  if (s.includes("/") && LOGIN_PAIR.test(s)) return "a credential handed over";
+  if ((s.includes(":") && RELAYED_QUOTE.test(s)) || (lower.includes("from") && SOURCE_AFTER.test(s))) return "quoted: another's words relayed";
+  if (REVIEW_VERDICT.test(s) || (lower.includes("left") && REVIEW_NOTE.test(s))) return "a review's verdict, not a choice";
+  if ((s.includes("%") || lower.includes("on track") || lower.includes("schedule") || lower.includes("half")) && PROGRESS.test(s)) return "a progress report";
+  if (THIS_TASK.test(s)) return "a request for the task in hand";
+  if (ROLLOUT_HINT.test(s) && ROLLOUT_NOW.test(s)) return "a rollout's state at the moment";
+  return null;
+}
