@@ -78,7 +78,8 @@ describe("capture quality on the labelled corpus", () => {
       tune11: { precision: 0.97, recall: 0.9, typeAccuracy: 0.92, whatAccuracy: 0.92, entityPrecision: 0.72, entityRecall: 0.9 },
       // capture14's batch, written as training data for the learned model: the rules were never
       // tuned on it (rules alone: P 0.914, R 0.681), so its floors are the rules + model's today
-      tune14: { precision: 0.95, recall: 0.84, typeAccuracy: 0.96, whatAccuracy: 0.96, entityPrecision: 0.55, entityRecall: 0.89 },
+      // (entity precision 0.547 with the keep threshold held at 0.8, ADD_AT_LEAST: fewer of the model's adds, whose entities counted)
+      tune14: { precision: 0.95, recall: 0.84, typeAccuracy: 0.96, whatAccuracy: 0.96, entityPrecision: 0.54, entityRecall: 0.89 },
       // capture15's batch, training data too (standing facts beside look-alike status lines, history,
       // one-off trouble): the rules store its one-off trouble (rules alone P 0.705), floors are today's
       // (entity precision 0.38 -> 0.37 by capture17: the model keeps more of its statements, names and all)
