@@ -13,7 +13,9 @@ import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
 // - a memory deleted otherwise (gc, a manual delete) while the other side used or edited it comes
 //   back as the other side has it, with the relations deleted along with it;
 // - a relation goes when one of its memories is gone from the result (provenance relations keep
-//   naming the memories they replaced); delete/delete is clean.
+//   naming the memories they replaced), unless a side that has it already had it dangling (kept
+//   by `delete --keep-relations`, or dangling in the base): then it stays with any edit the other
+//   side made; delete/delete is clean.
 // Nothing here touches disk: texts in, texts out.
 
 export interface Versions {
@@ -108,16 +110,30 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     const p = [...out.keys()].find((k) => kindOfPath(k) === "memory" && idOf(k) === id);
     return p !== undefined ? out.get(p)!.text !== null : await input.unchangedMemoryExists(id);
   };
+  // Whether a side's tree has no memory `id`: from its changed paths, else as the base had it.
+  const sideLacks = async (id: string, side: "ours" | "theirs"): Promise<boolean> => {
+    const paths = [...input.changed].filter(([k]) => kindOfPath(k) === "memory" && idOf(k) === id);
+    return paths.length > 0 ? paths.every(([, v]) => v[side] === null) : !(await input.unchangedMemoryExists(id));
+  };
+  // A relation that names a gone memory goes, unless a side holding the relation already had it
+  // dangling on that memory: it was kept on purpose (`delete --keep-relations`) or dangled in the
+  // base, and the other side's edit of it is no reason to drop it. Only a dangling the merge
+  // itself would make (a relation added or kept while the other side deleted its memory) is dropped.
+  const danglesOnPurpose = async (id: string, v: Versions): Promise<boolean> =>
+    (v.ours !== null && (await sideLacks(id, "ours"))) || (v.theirs !== null && (await sideLacks(id, "theirs")));
   const restored = new Set(deletions.filter((d) => out.get(d.path)!.how === "restored").map((d) => d.id));
   for (const [path, v] of input.changed) {
     if (kindOfPath(path) !== "relation") continue;
     const r = out.get(path)!;
     if (r.text !== null) {
       const rel = parse(r.text);
+      if (!rel) continue;
       // provenance (consolidated_from, split_from) names a memory that is gone on purpose
-      const toMayBeGone = rel !== null && SUCCESSION.has(String(rel.relation_type));
-      if (rel && (!(await memoryAlive(String(rel.from_memory_id))) || (!toMayBeGone && !(await memoryAlive(String(rel.to_memory_id)))))) {
+      const names = SUCCESSION.has(String(rel.relation_type)) ? [String(rel.from_memory_id)] : [String(rel.from_memory_id), String(rel.to_memory_id)];
+      for (const id of names) {
+        if ((await memoryAlive(id)) || (await danglesOnPurpose(id, v))) continue;
         out.set(path, { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
+        break;
       }
     } else if (v.base !== null) {
       const rel = parse(v.base);

@@ -106,6 +106,29 @@ describe("mergeTrees", () => {
     assert.equal(out.get(rp(R2))!.text, null);
   });
 
+  test("a relation one side kept dangling (delete --keep-relations), edited on the other: stays, with the edit", async () => {
+    const edited = rel(R, X, Y, "supports");
+    const out = await run({
+      [mp(X)]: { base: mem(X), ours: null, theirs: mem(X) },
+      [rp(R)]: { base: rel(R, X, Y), ours: rel(R, X, Y), theirs: edited },
+    }, [Y]);
+    assert.equal(out.get(rp(R))!.text, edited);
+  });
+
+  test("a relation dangling since the base, edited on one side: stays", async () => {
+    const edited = rel(R, X, Y, "supports");
+    const out = await run({ [rp(R)]: { base: rel(R, X, Y), ours: edited, theirs: rel(R, X, Y) } }, [Y]);
+    assert.equal(out.get(rp(R))!.text, edited);
+  });
+
+  test("a relation deleted with its memory (no --keep-relations), edited on the other side: goes", async () => {
+    const out = await run({
+      [mp(X)]: { base: mem(X), ours: null, theirs: mem(X) },
+      [rp(R)]: { base: rel(R, X, Y), ours: null, theirs: rel(R, X, Y, "supports") },
+    }, [Y]);
+    assert.equal(out.get(rp(R))!.text, null);
+  });
+
   test("add/add of one id merges with an empty base; content edited on both keeps both texts", async () => {
     const out = await run({
       [mp(X)]: { base: null, ours: mem(X, { use_count: 1 }), theirs: mem(X, { use_count: 2 }) },

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync } from "../helpers/env.ts";
+import { healthy, hub, machine, synced } from "../helpers/hub.ts";
+
+// Edits made by hand (outside memsync) on one clone, against the other clone's change, through
+// the binary (MEMSYNC_BIN to judge another build), two clones over a bare hub: after a sync on
+// each, the hand edit holds where the merge's rules say it should, and both clones are the same.
+
+const onMachine = (dir: string, extra: Record<string, string> = {}) => ({ env: { MEMSYNC_MACHINE: path.basename(dir), ...extra } });
+function json(dir: string, ...args: string[]): any {
+  const r = memsync(["--store", dir, ...args, "--json"], onMachine(dir));
+  assert.equal(r.code, 0, `memsync ${args.join(" ")} on ${path.basename(dir)}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+const relationFile = (dir: string, id: string) => path.join(dir, "relations", `${id}.json`);
+
+describe("hand edits through sync", () => {
+  // b deletes P keeping its relation R (P -> X), dangling on purpose; a, not yet pulled, edits R
+  // by hand. Neither clone removed R, so it stays, with a's edit (the merge used to drop every
+  // relation naming a memory gone from the result, the dangling one b kept included).
+  for (const pulledFirst of [false, true]) {
+    test(`a relation b kept with delete --keep-relations, edited by hand on a ${pulledFirst ? "after pulling the delete, b saving meanwhile" : "concurrently"}: kept with the edit`, { timeout: 120_000 }, () => {
+      const h = hub();
+      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
+      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const P = json(b, "save", "memory P").memory.id as string;
+      const X = json(b, "save", "memory X").memory.id as string;
+      const R = json(b, "relate", P, X).relation.id as string;
+      json(b, "sync");
+      json(a, "sync");
+      json(b, "delete", P, "--keep-relations");
+      json(b, "sync");
+      if (pulledFirst) {
+        json(a, "sync");
+        json(b, "save", "memory W, saved on b meanwhile");
+        json(b, "sync");
+      }
+      const file = relationFile(a, R);
+      const text = fs.readFileSync(file, "utf8");
+      assert.match(text, /"strength": 1\b/);
+      fs.writeFileSync(file, text.replace(/"strength": 1\b/, `"strength": 0.5`));
+      json(a, "touch", X);
+      json(a, "sync");
+      json(b, "sync");
+      json(a, "sync");
+      for (const d of [a, b]) {
+        assert.ok(fs.existsSync(relationFile(d, R)), `R is there on ${path.basename(d)}`);
+        assert.equal(JSON.parse(fs.readFileSync(relationFile(d, R), "utf8")).strength, 0.5, `a's hand edit on ${path.basename(d)}`);
+        assert.equal(memsync(["--store", d, "get", P], onMachine(d)).code, 3, "P stays deleted");
+      }
+      assert.deepEqual(synced(a), synced(b), "both clones hold the same files");
+      healthy([a, b, h.bare]);
+    });
+  }
+});
