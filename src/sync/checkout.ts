@@ -39,6 +39,10 @@ import { writeRefAtomic } from "./refs.ts";
 // was told was written is there to lose, as the pull had not finished.
 
 const INTENT_FILE = `${LOCAL_DIR}/checkout.json`;
+// Written once every file of the checkout is durable (its text: the record's old and new commit):
+// a file the checkout added that is absent while this is there was removed since, by hand
+const WRITTEN_FILE = `${LOCAL_DIR}/checkout-written`;
+const writtenMark = (plan: CheckoutPlan) => `${plan.from ?? ""} ${plan.head}\n`;
 
 export interface CheckoutPath {
   path: string;
@@ -156,6 +160,8 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
   writeRefAtomic(gitdir, plan.ref, plan.head);
   faultPoint("checkout-ref");
   writeCommitState(store.root, plan.head);
+  // the mark before the record: a mark left alone would speak for the next checkout's files
+  fs.rmSync(`${store.root}/${WRITTEN_FILE}`, { force: true });
   fs.rmSync(`${store.root}/${INTENT_FILE}`, { force: true });
 }
 
@@ -174,8 +180,18 @@ export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<v
   }
   if (files.length >= 500) progress("updating files", files.length, files.length);
   await makeDurable(store, files);
+  // no fsync: lost in a crash, the finish only writes back files it could have kept removed
+  fs.writeFileSync(`${store.root}/${WRITTEN_FILE}`, writtenMark(plan));
   faultPoint("checkout-durable");
   await finish(store, plan);
+}
+
+function readText(abs: string): string | null {
+  try {
+    return fs.readFileSync(abs, "utf8");
+  } catch {
+    return null;
+  }
 }
 
 async function fileOid(abs: string): Promise<{ text: string; oid: string } | null> {
@@ -212,6 +228,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const broughtBack: string[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
+  const allWritten = readText(`${store.root}/${WRITTEN_FILE}`) === writtenMark(plan);
+  const removedByHand: string[] = [];
   for (const p of plan.paths) {
     if (p.keep) continue;
     const now = await fileOid(`${store.root}/${p.path}`);
@@ -222,8 +240,13 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     }
     // a file this checkout added (no old blob) that a write since removed: gone looks like "not
     // written yet", but a write can only remove a file it found, so the journal names the path
-    // (the new file journaled as an outside edit, then its delete): the delete stands
-    if (p.before === null && now === null && firstSeen.has(p.path)) continue;
+    // (the new file journaled as an outside edit, then its delete): the delete stands. So does a
+    // removal by hand (no journal entry: the index never knew the file) once every file was
+    // written (the mark); it is journaled as the outside edit it is, for the commit.
+    if (p.before === null && now === null && (firstSeen.has(p.path) || allWritten)) {
+      if (!firstSeen.has(p.path)) removedByHand.push(p.path);
+      continue;
+    }
     if (nowOid === p.before || (crashed && now !== null && p.after !== null && !parseJsonText(now.text).ok)) {
       // a relation this checkout adds, not written before the kill, to a memory a write removed
       // since: it goes, as the merge drops a relation whose memory is gone (merge-tree.ts), and its
@@ -308,6 +331,16 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
       fs.rmSync(`${store.root}/${rel}`, { force: true });
       dropped.push(rel);
     }
+  }
+  if (removedByHand.length > 0) {
+    const n = removedByHand.length;
+    appendJournal(store.fs, store.root, {
+      op: "edit",
+      message: `edit: ${n} file${n === 1 ? "" : "s"} an unfinished pull wrote, removed outside memsync`,
+      paths: removedByHand,
+      files: Object.fromEntries(removedByHand.map((p) => [p, null])),
+      at: Math.floor(Date.now() / 1000),
+    });
   }
   const keptPaths = Object.keys(kept);
   if (keptPaths.length > 0) {

@@ -41,7 +41,10 @@ describe("hand edits through sync", () => {
       const file = relationFile(a, R);
       const text = fs.readFileSync(file, "utf8");
       assert.match(text, /"strength": 1\b/);
-      fs.writeFileSync(file, text.replace(/"strength": 1\b/, `"strength": 0.5`));
+      // saved as an editor does, a new file renamed over the old (an edit in place is committed once
+      // a status or commit looks at every file: tests/sync/edit-in-place.test.ts)
+      fs.writeFileSync(`${file}.tmp`, text.replace(/"strength": 1\b/, `"strength": 0.5`));
+      fs.renameSync(`${file}.tmp`, file);
       json(a, "touch", X);
       json(a, "sync");
       json(b, "sync");
@@ -53,6 +56,39 @@ describe("hand edits through sync", () => {
       }
       assert.deepEqual(synced(a), synced(b), "both clones hold the same files");
       healthy([a, b, h.bare]);
+    });
+  }
+
+  // a's sync, killed once the checkout had written b's new memory N (at the durable point or
+  // later), leaves N's file; the user removes it by hand (no command in between, so no journal
+  // entry: the index never knew the file). The finish used to write it back, as a file "not
+  // written yet"; the checkout's mark (every file written) says it was, so the removal stands, is
+  // journaled as an outside edit and reaches b. (Killed before the mark, at checkout-file, N is
+  // still written back: the checkout records no progress per file.)
+  for (const point of ["checkout-durable", "checkout-index", "checkout-ref"]) {
+    test(`a memory a killed checkout added (killed at ${point}), removed by hand: stays removed`, { timeout: 120_000 }, () => {
+      const h = hub();
+      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
+      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const X = json(b, "save", "memory X").memory.id as string;
+      json(b, "sync");
+      json(a, "sync");
+      const N = json(b, "save", "memory N, saved on b").memory.id as string;
+      json(b, "sync");
+      const killed = memsync(["--store", a, "sync"], onMachine(a, { MEMSYNC_FAULT: point }));
+      assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
+      const file = path.join(a, "memories", `${N}.json`);
+      assert.ok(fs.existsSync(file), "the killed checkout wrote N");
+      fs.rmSync(file);
+      json(a, "sync");
+      json(b, "sync");
+      json(a, "sync");
+      for (const d of [a, b]) {
+        assert.equal(memsync(["--store", d, "get", N], onMachine(d)).code, 3, `N stays removed on ${path.basename(d)}`);
+        assert.equal(memsync(["--store", d, "get", X], onMachine(d)).code, 0, `X is there on ${path.basename(d)}`);
+      }
+      assert.deepEqual(synced(a), synced(b), "both clones hold the same files");
+      healthy([a, b, h.bare], { withStatus: true });
     });
   }
 });
