@@ -268,7 +268,9 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // changed after the kill. A write that found the new version already there first journaled
     // it as an outside edit (the index still knew the old one): its file already holds the pull
     // and the write. A write that found the old version is merged with the new one.
-    if (firstSeen.get(p.path) === "edit") continue;
+    // So does a file no write named (an edit by hand) once every file was written (the mark): it
+    // was edited on top of the new version, as after a finished pull.
+    if (firstSeen.get(p.path) === "edit" || (allWritten && now !== null && !firstSeen.has(p.path))) continue;
     // removed by a plain delete that found the old version (no outside edit journaled first) of a
     // memory the pull changed: a delete concurrent with the other side's use or edit, which the
     // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without

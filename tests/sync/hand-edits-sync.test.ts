@@ -91,4 +91,36 @@ describe("hand edits through sync", () => {
       healthy([a, b, h.bare], { withStatus: true });
     });
   }
+
+  // a's sync, killed once every file was written, left b's edit of P's content on disk; the user
+  // edits that text by hand. It is an edit of b's version (as after a finished pull), so it wins;
+  // the finish used to merge it against the old version: a conflict holding both texts.
+  for (const point of ["checkout-durable", "checkout-ref"]) {
+    test(`a hand edit of the content a killed checkout (killed at ${point}) wrote: wins, no conflict`, { timeout: 120_000 }, () => {
+      const h = hub();
+      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
+      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const P = json(b, "save", "memory P").memory.id as string;
+      json(b, "sync");
+      json(a, "sync");
+      json(b, "update", P, "--content", "edited on b");
+      json(b, "sync");
+      const killed = memsync(["--store", a, "sync"], onMachine(a, { MEMSYNC_FAULT: point }));
+      assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
+      const file = path.join(a, "memories", `${P}.json`);
+      const text = fs.readFileSync(file, "utf8");
+      assert.match(text, /edited on b/, "the killed checkout wrote b's edit");
+      fs.writeFileSync(`${file}.tmp`, text.replace("edited on b", "edited by hand on a"));
+      fs.renameSync(`${file}.tmp`, file);
+      json(a, "sync");
+      json(b, "sync");
+      json(a, "sync");
+      for (const d of [a, b]) {
+        assert.equal(json(d, "get", P).found[0].memory.content, "edited by hand on a", `a's hand edit on ${path.basename(d)}`);
+        assert.equal(json(d, "conflicts").total, 0, `no conflict on ${path.basename(d)}`);
+      }
+      assert.deepEqual(synced(a), synced(b), "both clones hold the same files");
+      healthy([a, b, h.bare], { withStatus: true });
+    });
+  }
 });
