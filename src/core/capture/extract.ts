@@ -954,6 +954,9 @@ export function extractCaptures(text: string): Extraction {
 /** Words of how the work's text is written: a preference about them is about the work. */
 const WRITTEN_WORK = /\b(?:spelling|oxford comma|admonitions?|headings?|bullet points?|documents? prepared|deliverables?|style guide)\b/i;
 
+/** A sentence as the guards read it: straight apostrophes, one space between words. */
+const plainSentence = (s: string) => s.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+
 /** The confidence of a sentence kept on the model's word alone. */
 const LEARNED_CONFIDENCE = 0.6;
 
@@ -962,7 +965,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
   if (verdict.kind === "aside" || (verdict.kind === "skip" && GUARD_REASON.test(verdict.detail))) return true;
   // beside pasted output, or with a shape of it: the model never saw enough output to judge it
   if (pastedShare >= MOSTLY_PASTED || machineShape(sentence) > 0) return true;
-  const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  const s = plainSentence(sentence);
   return (
     /\?["')\]]*$/.test(s) ||
     undecided(s) ||
@@ -992,7 +995,7 @@ const troubleAt = (s: string) => mayBeTrouble(s) && TROUBLE.test(s);
  * marker (passing-talk.ts). A decision is read as passing trouble only when it holds trouble.
  */
 function passingOrSmallTalk(sentence: string, d: Draft): string | null {
-  const s = sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+  const s = plainSentence(sentence);
   if ((d.type === "decision" || d.type === "preference") && !saidToKeep(s) && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
   if (!passingTrouble(s)) return null;
   return d.type === "problem" || d.type === "solution" || troubleAt(s) ? "a one-off or passing trouble, not a standing one" : null;
@@ -1030,7 +1033,7 @@ export function extractWithOpinion(
     const lastSkip = skipped.length;
     let passing: string | null = null;
     // checked on what would be kept only: most sentences keep nothing, and these are a dozen scans
-    const aside = r.kind === "capture" ? notOurs(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
+    const aside = r.kind === "capture" ? notOurs(plainSentence(sentence), () => r.draft.mentions.some((m) => m.kind !== "term")) : null;
     if (aside) {
       skipped.push({ text: sentence.trim(), reason: aside });
       last = null;
@@ -1052,7 +1055,7 @@ export function extractWithOpinion(
       // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
-    } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft) ?? sessionTalk(sentence.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim(), prepared.text, r.draft.type))) {
+    } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft) ?? sessionTalk(plainSentence(sentence), prepared.text, r.draft.type))) {
       // "the deploy failed once this morning but the retry went through", "I always enjoy these demo days"
       skipped.push({ text: sentence.trim(), reason: passing });
       last = null;
@@ -1169,7 +1172,7 @@ export function extractWithOpinion(
       captures.push(...left);
     }
     if (verdict.add) {
-      const sentence = sentences[verdict.add.sentence]!.replace(/[’‘]/g, "'").replace(/\s+/g, " ").trim();
+      const sentence = plainSentence(sentences[verdict.add.sentence]!);
       const d = statementDraft(sentence, BOOSTERS.test(sentence));
       if (d) {
         d.type = verdict.add.type;
