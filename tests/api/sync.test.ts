@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
-import { memsync, newStore } from "../helpers/env.ts";
+import { git, memsync, newStore, tempDir } from "../helpers/env.ts";
+import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { hub } from "../helpers/hub.ts";
 import { get, post, startServer, withServer } from "../helpers/server.ts";
 
@@ -60,17 +61,29 @@ describe("memsync serve: syncs", () => {
   });
 
   test("SIGTERM during a sync: the sync finishes and is answered, then the server exits 0", async () => {
-    const store = newStore();
-    const { bare } = hub();
-    assert.equal(memsync(["--store", store, "remote", "set", bare]).code, 0);
-    const s = await startServer(store);
-    await post(`${s.url}/v1/save`, { memory: { content: "synced while stopping" } });
-    const syncing = post(`${s.url}/v1/sync`, {});
-    await until("the sync to start", async () => ((await get(`${s.url}/v1/health`)).body.sync.running ? true : undefined));
-    const code = await s.stop("SIGTERM");
-    const answer = await syncing;
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    assert.equal(code, 0, s.stderr());
-    assert.equal(JSON.parse(memsync(["--store", store, "status", "--json"]).stdout).unpushed_commits, 0);
+    // the remote holds the sync's requests until the server has its SIGTERM: a sync against a
+    // local hub could finish before a probe saw it running (a quiet machine did, at stop 37)
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const remote = await startGitHttpServer(root);
+    try {
+      const store = newStore();
+      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+      const s = await startServer(store);
+      await post(`${s.url}/v1/save`, { memory: { content: "synced while stopping" } });
+      const release = remote.hold();
+      const syncing = post(`${s.url}/v1/sync`, {});
+      await until("the sync to start", async () => ((await get(`${s.url}/v1/health`)).body.sync.running ? true : undefined));
+      const stopped = s.stop("SIGTERM");
+      // the signal is handled while the sync still waits on the remote
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      const answer = await syncing;
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(await stopped, 0, s.stderr());
+      assert.equal(JSON.parse(memsync(["--store", store, "status", "--json"]).stdout).unpushed_commits, 0);
+    } finally {
+      await remote.close();
+    }
   });
 });

@@ -12,6 +12,8 @@ export interface GitHttpServer {
   close: () => Promise<void>;
   /** The next receive-pack (push) request has its connection destroyed mid-request. */
   failNextPush: () => void;
+  /** Requests from now on wait, unanswered, until the returned function is called (a sync held in flight). */
+  hold: () => () => void;
   requests: string[];
 }
 
@@ -23,7 +25,12 @@ export interface ServerOptions {
 export async function startGitHttpServer(projectRoot: string, token?: string, opts: ServerOptions = {}): Promise<GitHttpServer> {
   let failPush = false;
   const requests: string[] = [];
+  let held: (() => void)[] | null = null;
   const server = http.createServer((req, res) => {
+    if (held) held.push(() => serve(req, res));
+    else serve(req, res);
+  });
+  function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     requests.push(`${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? "yes" : "no"}`);
     const r = opts.redirect;
@@ -93,7 +100,7 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
     });
     cgi.stdout.on("end", () => res.end());
     cgi.on("error", () => res.destroy());
-  });
+  }
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -105,6 +112,14 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
       }),
     failNextPush: () => {
       failPush = true;
+    },
+    hold: () => {
+      const queue: (() => void)[] = [];
+      held = queue;
+      return () => {
+        if (held === queue) held = null;
+        for (const go of queue.splice(0)) go();
+      };
     },
     requests,
   };
