@@ -7,7 +7,7 @@
 
 /** One occasion: a single time, a named moment that passed, a short spell, a mistake of the hand. */
 const ONE_OCCASION =
-  /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|(?<!\b(?:as of|from|starting|until) )today|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|during the (?:audit|call|demo|meeting|standup|offsite)|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally)\b/i;
+  /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|(?<!\b(?:as of|from|starting|until) )today|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|during the (?:audit|call|demo|meeting|standup|offsite)|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally|revert(?:s|ed|ing)? (?:#\d+|pr #?\d+|commit [0-9a-f]{6,})|i spent (?:an?|the|half an?|(?:two|three|four|five|six|\d+)(?: more)?) (?:\w+ )?(?:minutes?|hours?|day|morning|afternoon|evening)|the (?:standup|meeting|call|sync|retro|review) ran (?:over|long|late))\b/i;
 
 /** A short spell, counted only beside a verb in the past ("caches 404s for five minutes" is how it works). */
 const SPELL = /\bfor (?:a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
@@ -28,7 +28,7 @@ const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|con
 const OFFICE_TROUBLE = /\b(?:the (?:office )?printer|coffee machine|the elevator|air ?con(?:ditioning)?)\b/i;
 
 /** History: how things were, with nothing said of how they are now ("In 2021 we had a big outage"). */
-const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went)\b)|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
+const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went|got|lost|did)\b)|that's (?:where|how|why) (?:the |our )?[\w -]{1,40} came from|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
 const NOW_TOO = /\b(?:now|today|these days|since then|anymore|any more|no longer|still|so we|so now|which is why)\b/i;
 
 /** The speaker's own slip found as the cause: nothing of the project to keep ("turned out I was loading the wrong slot"). */
@@ -40,11 +40,11 @@ const STANDING =
 
 /** A cause found or a change made to end the trouble: a problem and its fix to keep, however it ended. Not the speaker's own slip ("turned out I ...") nor a quick fix by hand ("I just lowered the batch"). */
 const LASTING_FIX =
-  /\b(?:turned out(?! (?:i|that i|it was me)\b)|because (?!i\b)|root cause|caused by|due to|the fix (?:was|is)|we now|(?<!\bi just )(?:pinn(?:ing|ed)|bump(?:ed|ing)|lower(?:ed|ing)|rais(?:ed|ing))|(?:until|after|once|when) we (?:added|set|changed|bumped|pinned|moved|switched|raised|lowered|upgraded|downgraded|enabled|disabled|turned))\b/i;
+  /\b(?:turned out(?! (?:i|that i|it was me)\b)|because (?!i\b|(?:someone|somebody|a colleague|an intern|one of us|a teammate)\b)|root cause|caused by|due to|the fix (?:was|is)|we now|(?<!\bi just )(?:pinn(?:ing|ed)|bump(?:ed|ing)|lower(?:ed|ing)|rais(?:ed|ing))|(?:until|after|once|when) we (?:added|set|changed|bumped|pinned|moved|switched|raised|lowered|upgraded|downgraded|enabled|disabled|turned))\b/i;
 
 /** A choice said in so many words: never undone by a time marker ("yesterday we decided ..."). */
 const CHOICE_WORDS =
-  /\b(?:decid|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
+  /\b(?:decid|decision (?:is|was|there|here|stands|made)\b|decision:|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
 
 /**
  * A report of trouble that happened once, has passed or is being handled now, with no marker of

@@ -10,7 +10,10 @@
 
 /** Another's words in quotes, introduced by who or what said them: a customer, a ticket, the docs. */
 const RELAYED_QUOTE =
-  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)s? (?:wrote|writes|said|says|asked|asks|reported|reports|complained)|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog)\b[^:'"“‘]{0,60}:\s*['"“‘]/i;
+  /\b(?:from (?:a|the|one|our|some) (?:customer|user|client)s?|(?:customer|user|client)s? (?:wrote|writes|said|says|asked|asks|reported|reports|complained)|(?:customer|user|client)(?:'s|s')? (?:email|message|mail|feedback|ticket|report|complaint|review|words)|(?:ticket|bug report|issue|support request)(?: [A-Z]+-\d+| #?\d+)?|docs?|documentation|readme|faq|changelog|manual|man page|spec|specification|rfc|handbook|style guide|guide)\b(?:[^:'"“‘]{0,60}:|\s+(?:says?|said|states?|reads?|warns?|mentions?)(?: that)?)\s*['"“‘]/i;
+
+/** A quote, then a question about it after a dash: "'VACUUM FULL takes a lock' — is that why the app froze". */
+const QUOTE_THEN_QUESTION = /['"”’]\s*(?:[—–]|--?)\s*(?:so\s+|but\s+)?(?:how|why|what|which|where|when|is|are|does|do|did|can|could|should|would|will|was|were)\b/i;
 
 /** A quote's source named after it: "'Prefer fetch over axios' — that's from a blog". */
 const SOURCE_AFTER = /\b(?:that's|that is|this is|it's)\s+(?:a quote\s+)?(?:from|quoted from)\s+(?:a|an|the|some|this)\s+(?:blog|article|post|talk|book|docs?|tweet|thread|video|podcast|newsletter|course)\b/i;
@@ -22,6 +25,10 @@ const STATE_MOVE =
 
 /** A review's verdict said alone: "Approved with comments.", "LGTM!". */
 const REVIEW_VERDICT = /^(?:approved|lgtm|looks good(?: to me)?)(?: with (?:comments|nits|suggestions|minor (?:changes|comments)))?[.!]*$/i;
+
+/** A review's verdict on a named thing: "Compliance sign-off on the KYC flow: approved with two copy changes.", "QA review of the signup flow: passed". */
+const NAMED_VERDICT =
+  /^(?:[\w-]+\s+){0,3}(?:review|sign-?off|approval|audit|check|walkthrough)\s+(?:of|on|for)\s+[^:]{1,60}:\s*(?:approved|rejected|passed|failed|accepted|declined|signed off|lgtm|ok\b|changes requested)/i;
 
 /** A reviewer's note on one change: "left a couple of comments on your PR, mostly naming". */
 const REVIEW_NOTE = /\bleft (?:a (?:couple of |few )?|some |two |three |\d+ )?(?:comments?|notes?|nits?|remarks?) on (?:your|the|his|her|their|this|that) (?:pr|mr|diff|change|branch|pull request)\b/i;
@@ -45,8 +52,8 @@ export function relayedTalk(s: string): string | null {
   const lower = s.toLowerCase();
   if (/\d/.test(s) && TICKET_KEY.test(s) && STATE_MOVE.test(s)) return "a tracker's event, not a choice";
   if (s.includes("/") && LOGIN_PAIR.test(s)) return "a credential handed over";
-  if ((s.includes(":") && RELAYED_QUOTE.test(s)) || (lower.includes("from") && SOURCE_AFTER.test(s))) return "quoted: another's words relayed";
-  if (REVIEW_VERDICT.test(s) || (lower.includes("left") && REVIEW_NOTE.test(s))) return "a review's verdict, not a choice";
+  if ((/['"“‘]/.test(s) && RELAYED_QUOTE.test(s)) || (lower.includes("from") && SOURCE_AFTER.test(s)) || QUOTE_THEN_QUESTION.test(s)) return "quoted: another's words relayed";
+  if (REVIEW_VERDICT.test(s) || (s.includes(":") && NAMED_VERDICT.test(s)) || (lower.includes("left") && REVIEW_NOTE.test(s))) return "a review's verdict, not a choice";
   if ((s.includes("%") || lower.includes("on track") || lower.includes("schedule") || lower.includes("half")) && PROGRESS.test(s)) return "a progress report";
   if (THIS_TASK.test(s)) return "a request for the task in hand";
   if (ROLLOUT_HINT.test(s) && ROLLOUT_NOW.test(s)) return "a rollout's state at the moment";

@@ -17,6 +17,9 @@ const ONE_SESSION_MESSAGE =
 const STATUS_MESSAGE = /(?:^|\n)\s*(?:#{1,6}\s*(?:status|progress|standup|stand-up)\b|(?:status|progress)\s*(?:update)?\s*:)/i;
 const PROGRESS = /\b(?:(?:pass|step|phase|batch|round|run) \d+ of \d+|\d+ of \d+ (?:done|complete|completed|finished)|so far\b(?!,? so good)|still on (?:step|stage|phase|batch) \d+|(?:proceeded|progressed|going|gone) (?:broadly |largely |mostly )?(?:to|according to) plan)/i;
 
+/** A standup's report: what was done yesterday, then what is on today. */
+const STANDUP_PAIR = /(?:^|[:,;.]\s*)yesterday\b[^.;]{0,80}?[,;]\s*(?:and\s+)?today\b/i;
+
 /** A moment just past or now: "about an hour ago", "at the moment". */
 const JUST_NOW = /\b(?:(?:about |around |roughly )?(?:an?|a few|a couple of|\d+|two|three|five|ten|twenty) (?:minutes?|hours?) ago|at the moment|right now)\b/i;
 
@@ -55,6 +58,8 @@ export function sessionTalk(sentence: string, message: string, type: string): st
   // short: a long sentence after "morning all —" carries the news ("... we're keeping MySQL for billing")
   if (GREETING.test(sentence) && sentence.split(/\s+/).length <= 12) return "small talk";
   if (WEIGHING.test(sentence)) return "not decided yet";
+  // "Standup: yesterday the invoices API, today the webhooks": a day's report, whatever it names
+  if (STANDUP_PAIR.test(sentence)) return "a status line, not a problem to keep";
   const marks = marksOf(message);
   if (marks.oneSession) return "a one-off task or idea, for this session only";
   if (type !== "problem") return null;
