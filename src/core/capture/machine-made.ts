@@ -33,6 +33,8 @@ const STRONG: RegExp[] = [
   /^\s*(?:[\w.]{0,80}(?:Error|Exception)|Fatal|FATAL|Uncaught(?: \(in promise\))?(?: \w+)?)\s*:\s|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:https?:\/\/|\/)\S/,
   // a program naming itself before its level ("clang: error: ...", "psql: error: ..."), a starred banner ("** BUILD FAILED **")
   /^\s*[\w.+-]{1,40}:\s+(?:error|warning|fatal(?: error)?)\s*:|^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
+  // a build target's label then its status in capitals: "//services/payments:unit_test   FAILED in 12.3s"
+  /^\s*(?:@[\w.-]*)?\/\/[\w./-]*:[\w.+-]+\s+(?:\(cached\)\s+)?[A-Z]{4,}\b/,
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")

@@ -10,12 +10,12 @@ const ONE_OCCASION =
   /\b(?:(?<!\bat )once(?!\s+(?:we|you|i|they|a|an|per|every|each|the|it's|it is|that|this|all)\b)|twice during|a few times (?:this|today|yesterday|last)|this (?:morning|afternoon|evening)(?:'s)?|(?<!\b(?:as of|from|starting|until) )today|last night|overnight|yesterday(?:'s)?|earlier today|over lunch|during the (?:audit|call|demo|meeting|standup|offsite)|(?:on|last) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|just now|by mistake|by accident|accidentally|revert(?:s|ed|ing)? (?:#\d+|pr #?\d+|commit [0-9a-f]{6,})|i spent (?:an?|the|half an?|(?:two|three|four|five|six|\d+)(?: more)?) (?:\w+ )?(?:minutes?|hours?|day|morning|afternoon|evening)|the (?:standup|meeting|call|sync|retro|review) ran (?:over|long|late))\b/i;
 
 /** A short spell, counted only beside a verb in the past ("caches 404s for five minutes" is how it works). */
-const SPELL = /\bfor (?:a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
+const SPELL = /\bfor (?:the whole (?:morning|afternoon|evening|night|day)|a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
 const PAST = /\b(?:was|were|went|got|came|ran|had|[a-z]{3,}ed)\b/i;
 
 /** A state that ended or was put right by hand, on the spot. */
 const ENDED =
-  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back)(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|renewed|re-?issued|unblocked|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
+  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back|fixed(?=\s*(?:now\s*)?[.!]*$))(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|renewed|re-?issued|unblocked|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
 
 /** Work in hand, said as it happens ("rolled back, still watching", "replica lag at 40s and climbing", "..., rerunning with 5 folds"). */
 const IN_HAND =
@@ -28,7 +28,7 @@ const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|con
 const OFFICE_TROUBLE = /\b(?:the (?:office )?printer|coffee machine|the elevator|air ?con(?:ditioning)?)\b/i;
 
 /** History: how things were, with nothing said of how they are now ("In 2021 we had a big outage"). */
-const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went|got|lost|did)\b)|that's (?:where|how|why) (?:the |our )?[\w -]{1,40} came from|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
+const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went|got|lost|did)\b)|\b(?:was|were)\b[^.;]{1,60}\buntil (?:19|20)\d\d\b|that's (?:where|how|why) (?:the |our )?[\w -]{1,40} came from|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
 const NOW_TOO = /\b(?:now|today|these days|since then|anymore|any more|no longer|still|so we|so now|which is why)\b/i;
 
 /** The speaker's own slip found as the cause: nothing of the project to keep ("turned out I was loading the wrong slot"). */
@@ -83,7 +83,7 @@ export function smallTalk(s: string, namesSomething: boolean): boolean {
  * progress report ("Quick update: checkout v2 is about 70% done"), a request with a date ("the
  * OKRs are in the doc, please comment by Friday") and a to-do list ("Three things before Monday: ...").
  */
-const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend))\b/i;
+const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|^(?:[\w-]+\s+){0,2}update(?:\s+draft)?(?=\s*:(?:[^,]*,){2})(?!.*\b(?:decided|agreed|always|never|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend))\b/i;
 export const statusNow = (s: string) => STATUS_NOW.test(s);
 
 /** One person's machine or setup, for the learned model's adds: "Just switched my local setup to OrbStack" is no team choice. */

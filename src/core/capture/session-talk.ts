@@ -24,7 +24,7 @@ const STANDUP_PAIR = /(?:^|[:,;.]\s*)yesterday\b[^.;]{0,80}?[,;]\s*(?:and\s+)?to
 const JUST_NOW = /\b(?:(?:about |around |roughly )?(?:an?|a few|a couple of|\d+|two|three|five|ten|twenty) (?:minutes?|hours?) ago|at the moment|right now)\b/i;
 
 /** A test run's summary pasted with a line of the speaker's ("Suites: 48 passed, 2 failed"). */
-const TEST_SUMMARY = /\b\d+ passed,\s*\d+ failed\b|\b\d+ failed,\s*\d+ passed\b/i;
+const TEST_SUMMARY = /\b\d+ passed,\s*\d+ failed\b|\b\d+ failed,\s*\d+ passed\b|\b\d+ tests? pass(?:es|ed)?,? and \d+ fail(?:s|ed)?\b/i;
 /** A labelled line of test results: "Failed: refund_partial, refund_full". */
 const RESULT_LINE = /^(?:failed|failing|failures|errors|passed|skipped|flaky)\s*:\s*\S/i;
 
