@@ -43,6 +43,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
     const tune19 = rows.filter((r) => r.set === "tune19");
     assert.ok(tune19.length >= 250 && tune19.filter((r) => !r.store).length >= tune19.length * 0.6, "tune19's training batch: 250+ prompts, 60%+ not to store");
+    const tune21 = rows.filter((r) => r.set === "tune21");
+    assert.ok(tune21.length >= 200 && tune21.filter((r) => r.store).length >= tune21.length * 0.35, "tune21's training batch: 200+ prompts, ~40% to store");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -101,8 +103,16 @@ describe("capture quality on the labelled corpus", () => {
       // capture19 then wrote guards from its false stores, so its precision floor is in sample (1.000 / 0.941);
       // entity P 0.435 -> 0.429 with the writing preference it keeps (extra names in it)
       tune19: { precision: 0.99, recall: 0.92, typeAccuracy: 0.92, whatAccuracy: 0.89, entityPrecision: 0.42, entityRecall: 0.8 },
+      // capture21's batches (tune21: Rails/Elixir/Go shops, a game studio, a data platform, compliance,
+      // a student, PR descriptions, commit messages, Slack threads, handovers, dictated and non-native
+      // text; tune21b: a second, smaller one written after the guards). Fresh figures, before any
+      // change: tune21 P/R 0.920/0.911 (92/8/9), tune21b 0.852/0.885 (23/4/3) with the guards of tune21.
+      // Guards were then written from both and the table trained on both: these floors are in sample.
+      // Entities not labelled.
+      tune21: { precision: 0.99, recall: 0.93, typeAccuracy: 0.94, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
+      tune21b: { precision: 0.99, recall: 0.85, typeAccuracy: 0.84, whatAccuracy: 0.84, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
