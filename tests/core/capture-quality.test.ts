@@ -38,6 +38,10 @@ describe("capture quality on the labelled corpus", () => {
     const new15 = rows.filter((r) => r.set === "new15");
     assert.ok(new15.length >= 200 && new15.every((r) => r.split === "holdout"), "a held-out set new15 (branch corpus15) of 200+ prompts");
     assert.ok(new15.filter((r) => !r.store).length >= new15.length / 2, "new15: at least half of it not to store");
+    const new16 = rows.filter((r) => r.set === "new16");
+    assert.ok(new16.length >= 230 && new16.every((r) => r.split === "holdout"), "a held-out set new16 (branch corpus16) of 230+ prompts");
+    assert.ok(new16.filter((r) => !r.store).length >= new16.length / 2, "new16: at least half of it not to store");
+    assert.ok(new16.filter((r) => r.store).length >= new16.length * 0.4, "new16: about 45% of it to store");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     const tune11 = rows.filter((r) => r.set === "tune11");
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
