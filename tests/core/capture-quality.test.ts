@@ -111,10 +111,11 @@ describe("capture quality on the labelled corpus", () => {
       // a student, PR descriptions, commit messages, Slack threads, handovers, dictated and non-native
       // text; tune21b: a second, smaller one written after the guards). Fresh figures, before any
       // change: tune21 P/R 0.920/0.911 (92/8/9), tune21b 0.852/0.885 (23/4/3) with the guards of tune21.
-      // Guards were then written from both and the table trained on both: these floors are in sample.
+      // The model's table is not trained on either (capture-model.ts NOT_TRAINED_ON): 1.000/0.911, 1.000/0.846.
+      // Guards were then written from both: these floors are in sample for the rules.
       // Entities not labelled.
-      tune21: { precision: 0.99, recall: 0.93, typeAccuracy: 0.94, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
-      tune21b: { precision: 0.99, recall: 0.85, typeAccuracy: 0.84, whatAccuracy: 0.84, entityPrecision: 0, entityRecall: 0 },
+      tune21: { precision: 0.99, recall: 0.9, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
+      tune21b: { precision: 0.99, recall: 0.84, typeAccuracy: 0.81, whatAccuracy: 0.84, entityPrecision: 0, entityRecall: 0 },
     } as const;
     for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
