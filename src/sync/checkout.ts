@@ -480,7 +480,9 @@ function relationEnds(text: string | null): string[] {
   }
 }
 
-const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS;
+// the ops whose removal of a memory is a plain delete to the merge (merge-tree.ts): it loses to a
+// concurrent use or edit (gc's prune too); a consolidation's or split's has a successor and stays
+const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS || op === "gc";
 
 /**
  * Ids of the memories a delete keeping their relations removed after finding the version this
