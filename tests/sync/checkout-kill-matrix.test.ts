@@ -430,6 +430,12 @@ interface Again {
   point: string;
   /** b saves M and syncs before a's second (killed) sync. */
   more?: boolean;
+  /**
+   * The point may not be reached (KILLMATRIX_ALL's sweep): a command that commits itself (import)
+   * finished the checkout already, or one that changed nothing leaves no commit to kill; then the
+   * sync simply succeeds, and the cell is the checks after it.
+   */
+  mayPass?: boolean;
 }
 const TWICE: [Point, Row, Again][] = [
   ["checkout-intent", row("removed", "touch"), { point: "checkout-index" }],
@@ -444,7 +450,7 @@ const TWICE: [Point, Row, Again][] = [
   ["checkout-intent", row("changed", "consolidate --apply"), { point: "checkout-file:1", more: true }],
 ];
 const TWICE_ALL: [Point, Row, Again][] = ["checkout-index", "checkout-ref", "commit-index", "commit-ref"].flatMap((point) =>
-  ["checkout-intent", "checkout-file:1"].flatMap((p) => MAINTENANCE.map((r) => [p as Point, r, { point }] as [Point, Row, Again])),
+  ["checkout-intent", "checkout-file:1"].flatMap((p) => MAINTENANCE.map((r) => [p as Point, r, { point, mayPass: true }] as [Point, Row, Again])),
 );
 
 function row(change: Change, name: string): Row {
@@ -470,7 +476,10 @@ describe("every command between a killed checkout and its finish", () => {
         M = (await json(w.b, "save", "memory M, saved on b meanwhile")).memory.id;
         await json(w.b, "sync");
       }
-      if (again) assert.equal((await run(w.a, ["sync"], { MEMSYNC_FAULT: again.point })).code, -1, `the next sync was killed at ${again.point}`);
+      if (again) {
+        const k = await run(w.a, ["sync"], { MEMSYNC_FAULT: again.point });
+        if (!(again.mayPass && k.code === 0)) assert.equal(k.code, -1, `the next sync was killed at ${again.point}: ${k.stderr}`);
+      }
       await json(w.a, "sync");
       await json(w.b, "sync");
       await json(w.a, "sync");
