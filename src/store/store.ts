@@ -1290,6 +1290,10 @@ export class StoreTx {
     const next = change(structuredClone(this.meta()));
     const checked = this.codec.validate("meta", next);
     if (!checked.ok) throw new Error(`invalid store metadata: ${checked.problem}`);
+    // kept, as a replaced record is: a change that fails after this (a maintenance command taking
+    // the role, then finding its memory gone) puts the old file back rather than leave a change no
+    // journal entry names (never committed: the clones would differ, and git status show it)
+    this.keepOld(META_FILE);
     writeAtomic(this.store.fs, this.store.root, META_FILE, checked.text);
     this.changed.push(META_FILE);
     this.left.set(META_FILE, checked.text);

@@ -43,6 +43,27 @@ const INTENT_FILE = `${LOCAL_DIR}/checkout.json`;
 // a file the checkout added that is absent while this is there was removed since, by hand
 const WRITTEN_FILE = `${LOCAL_DIR}/checkout-written`;
 const writtenMark = (plan: CheckoutPlan) => `${plan.from ?? ""} ${plan.head}\n`;
+// Before that mark, the checkout's progress: a header (the record's commits and boot), then the
+// path of each file once its rename is done, one a line, no fsync. Believed only in the boot the
+// checkout began in (the record's boot, this machine's now): within one boot the page cache is the
+// one view of every file, so a line there means its file's new version was written, and a SIGKILL
+// loses none of it; after a restart (a crash, a power loss) a line may have reached the disk while
+// its file did not, so the whole file is ignored, and a file gone is taken for one not written
+// (written back: never a deletion guessed). Where the boot cannot be told (not Linux), ignored too.
+const PROGRESS_FILE = `${LOCAL_DIR}/checkout-progress`;
+const progressHeader = (plan: CheckoutPlan, boot: string) => `${plan.from ?? ""} ${plan.head} ${boot}\n`;
+
+/** The paths the checkout of this plan wrote before a kill, when that can be trusted (same boot), else none. */
+function readProgress(root: string, plan: CheckoutPlan): Set<string> {
+  const boot = bootId();
+  if (plan.boot === undefined || boot === null || plan.boot !== boot) return new Set();
+  const text = readText(`${root}/${PROGRESS_FILE}`);
+  const header = progressHeader(plan, boot);
+  if (text === null || !text.startsWith(header)) return new Set();
+  const lines = text.slice(header.length).split("\n");
+  lines.pop(); // the text after the last newline: empty, or a line cut short
+  return new Set(lines);
+}
 
 export interface CheckoutPath {
   path: string;
@@ -162,6 +183,7 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
   writeCommitState(store.root, plan.head);
   // the mark before the record: a mark left alone would speak for the next checkout's files
   fs.rmSync(`${store.root}/${WRITTEN_FILE}`, { force: true });
+  fs.rmSync(`${store.root}/${PROGRESS_FILE}`, { force: true });
   fs.rmSync(`${store.root}/${INTENT_FILE}`, { force: true });
 }
 
@@ -169,14 +191,26 @@ async function finish(store: Store, plan: CheckoutPlan): Promise<void> {
 export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<void> {
   const gitdir = `${store.root}/.git`;
   const boot = bootId() ?? undefined;
+  // a progress file a finished checkout left (killed between its removal and the record's) is not
+  // this one's: its header would not match, but it goes before the record names a new checkout
+  fs.rmSync(`${store.root}/${PROGRESS_FILE}`, { force: true });
   writeIntent(store.root, boot ? { ...plan, boot } : plan);
   faultPoint("checkout-intent");
   const files = plan.paths.filter((p) => !p.keep);
   let done = 0;
-  for (const p of files) {
-    if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
-    await writeFile(store, gitdir, p.path, p.after, false);
-    faultPoint("checkout-file");
+  // the progress file only where the boot can be told (nothing would believe it elsewhere)
+  const log = boot ? fs.openSync(`${store.root}/${PROGRESS_FILE}`, "w") : null;
+  try {
+    if (log !== null) fs.writeSync(log, progressHeader(plan, boot!));
+    for (const p of files) {
+      if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
+      await writeFile(store, gitdir, p.path, p.after, false);
+      // after the rename (or removal): a line never names a file not yet at its new version
+      if (log !== null) fs.writeSync(log, `${p.path}\n`);
+      faultPoint("checkout-file");
+    }
+  } finally {
+    if (log !== null) fs.closeSync(log);
   }
   if (files.length >= 500) progress("updating files", files.length, files.length);
   await makeDurable(store, files);
@@ -229,6 +263,9 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   const allWritten = readText(`${store.root}/${WRITTEN_FILE}`) === writtenMark(plan);
+  // files the checkout wrote: all of them (the mark), or those its progress names (same boot only)
+  const progressed = allWritten ? new Set<string>() : readProgress(store.root, plan);
+  const wrote = (rel: string) => allWritten || progressed.has(rel);
   const removedByHand: string[] = [];
   for (const p of plan.paths) {
     if (p.keep) continue;
@@ -243,7 +280,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // (the new file journaled as an outside edit, then its delete): the delete stands. So does a
     // removal by hand (no journal entry: the index never knew the file) once every file was
     // written (the mark); it is journaled as the outside edit it is, for the commit.
-    if (p.before === null && now === null && (firstSeen.has(p.path) || allWritten)) {
+    if (p.before === null && now === null && (firstSeen.has(p.path) || wrote(p.path))) {
       if (!firstSeen.has(p.path)) removedByHand.push(p.path);
       continue;
     }
@@ -270,7 +307,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // and the write. A write that found the old version is merged with the new one.
     // So does a file no write named (an edit by hand) once every file was written (the mark): it
     // was edited on top of the new version, as after a finished pull.
-    if (firstSeen.get(p.path) === "edit" || (allWritten && now !== null && !firstSeen.has(p.path))) continue;
+    if (firstSeen.get(p.path) === "edit" || (wrote(p.path) && now !== null && !firstSeen.has(p.path))) continue;
     // removed by a plain delete that found the old version (no outside edit journaled first) of a
     // memory the pull changed: a delete concurrent with the other side's use or edit, which the
     // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
@@ -443,7 +480,9 @@ function relationEnds(text: string | null): string[] {
   }
 }
 
-const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS;
+// the ops whose removal of a memory is a plain delete to the merge (merge-tree.ts): it loses to a
+// concurrent use or edit (gc's prune too); a consolidation's or split's has a successor and stays
+const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS || op === "gc";
 
 /**
  * Ids of the memories a delete keeping their relations removed after finding the version this

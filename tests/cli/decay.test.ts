@@ -345,6 +345,23 @@ describe("memsync gc", () => {
     assert.equal((await memsync(["--store", store, "gc"], { env: laptop })).code, 5, "now the laptop is the other machine");
   });
 
+  // a maintenance command takes the role in its transaction, then finds a named memory gone (a
+  // pull deleted it): the role's change to .meta.json went with nothing to name it, never
+  // committed, so git status showed it and the clones differed after a sync (kill matrix cell
+  // removed / promote / killed at checkout-durable). It is put back with the rest.
+  test("a maintenance command that fails after taking the role changes nothing (.meta.json put back)", async () => {
+    const store = newStore();
+    await saveAged(store, "kept", 1);
+    await memsyncJson(["--store", store, "commit"]);
+    const before = synced(store);
+    const missing = "01234567-89ab-4cde-8f01-23456789abcd";
+    const r = await memsync(["--store", store, "promote", missing, "--vault", tempDir(), "--claim-maintainer"], { env: { MEMSYNC_MACHINE: "desktop" } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.deepEqual(synced(store), before, "no file changed");
+    assert.equal(readMeta(store).settings.maintainer, null, "the role not taken");
+    assert.equal(git(store, "status", "--porcelain").stdout, "", "git status clean");
+  });
+
   test("bad options are refused before anything changes", async () => {
     const store = newStore();
     await saveAged(store, "faded", 90);

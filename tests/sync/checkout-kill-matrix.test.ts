@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { binaryThenInProcess, memsync as processRun, type Run } from "../helpers/env.ts";
+import { binaryThenInProcess, memsync as processRun, REPO, type Run } from "../helpers/env.ts";
 import { healthy, hub, machine as storeOn, synced } from "../helpers/hub.ts";
 
 // Every command a user may run on a clone whose sync was killed mid-checkout, before the next
@@ -12,13 +13,13 @@ import { healthy, hub, machine as storeOn, synced } from "../helpers/hub.ts";
 //
 // Through the binary: its first run of each command, every killed one; the rest in-process
 // (tests/helpers/env.ts). With MEMSYNC_BIN set (another build to judge), every run is that binary.
-const { memsync: run0 } = process.env.MEMSYNC_BIN ? { memsync: async (args: string[], opts = {}) => processRun(args, opts) } : binaryThenInProcess();
+const { memsync: run0 } = process.env.MEMSYNC_BIN ? { memsync: async (args: string[], opts: { env?: Record<string, string>; input?: string } = {}) => processRun(args, opts) } : binaryThenInProcess();
 
 /** Where a's sync is killed; "none": no kill, a's command runs before its sync (the merge's own answer, concurrent). */
 type Point = "none" | "checkout-intent" | "checkout-file:1" | "checkout-durable" | "checkout-index" | "checkout-ref";
 
 /** What b changes and pushes before a's killed sync pulls it. */
-type Change = "added" | "changed" | "removed" | "relation-added" | "changed-related";
+type Change = "added" | "changed" | "removed" | "relation-added" | "changed-related" | "faded-used";
 
 interface World {
   a: string;
@@ -31,6 +32,12 @@ interface World {
   /** What b's change made: the memory N (added) and its relation N -> X, X -> Z (relation-added), or P -> Z (changed-related). */
   N?: string;
   R?: string;
+  /** G: a faded memory (unused for 90 days, on both; the rows with `aged`, and faded-used, where b uses it). */
+  G?: string;
+  /** A vault folder for promote (outside the clones). */
+  vault: string;
+  /** Files to import: a cortexgraph folder and an mcp-memory JSONL. */
+  mcpFile: string;
 }
 
 interface Row {
@@ -40,6 +47,10 @@ interface Row {
   args: (w: World) => string[];
   /** Whether a dangling relation may be left (the row keeps relations of a deleted memory): status says degraded. */
   dangling?: boolean;
+  /** The world has the faded memory G (for gc). */
+  aged?: boolean;
+  /** b's memories a's command may merge into another (consolidate --apply): their content must be somewhere, not their id. */
+  merges?: boolean;
   /** The final state, read on each clone; `saw`: a found b's change on disk before its command; `code`: its exit. */
   check: (w: World, dir: string, ctx: { saw: boolean; code: number }) => Promise<void>;
 }
@@ -211,11 +222,145 @@ const changedRelated = (keep: boolean): Row => ({
 });
 ROWS.push(changedRelated(false), changedRelated(true));
 
+// The maintenance commands a user may run in the window (the main build's: gc, consolidate
+// --apply, split, promote, import, archive of many). Each row's check: its effect, and b's change
+// where the command leaves it alone; the loop below checks the rest (identical clones, fsck, status).
+const GC = ["gc", "--claim-maintainer"];
+const CONSOLIDATE = ["consolidate", "--apply", "--threshold", "0.05", "--claim-maintainer"];
+const PART1 = "first part, split on a";
+const PART2 = "second part, split on a";
+const split = (id: string) => ["split", id, "--part", PART1, "--part", PART2, "--claim-maintainer"];
+const promote = (w: World, id: string) => ["promote", id, "--vault", w.vault, "--claim-maintainer"];
+const CG_TEXT = "Use PostgreSQL for analytics";
+const MCP_TEXT = "kill matrix observation one";
+const MCP_JSONL = [
+  { type: "entity", name: "Kestrel", entityType: "project", observations: [MCP_TEXT] },
+  { type: "entity", name: "Osprey", entityType: "project", observations: ["kill matrix observation two"] },
+  { type: "relation", from: "Kestrel", to: "Osprey", relationType: "uses" },
+].map((l) => `${JSON.stringify(l)}\n`).join("");
+
+/** Every memory record the clone's files hold, whatever its status. */
+const records = (dir: string): { id: string; content: string }[] =>
+  [...synced(dir)].filter(([rel]) => rel.startsWith("memories/")).map(([, b64]) => JSON.parse(Buffer.from(b64, "base64").toString()));
+const holds = (dir: string, text: string, what: string) => assert.ok(records(dir).some((m) => m.content.includes(text)), `${what}: a memory holds "${text}"`);
+
+/** b's change, as it stands after the syncs when a's command left it alone. */
+async function bChangeHolds(w: World, d: string, change: Change): Promise<void> {
+  if (change === "added") {
+    await present(d, w.N!, "N, saved on b");
+    await relation(d, w.R!, true, "N -> X");
+  } else if (change === "changed") assert.equal((await memory(d, w.P))?.content, EDIT_B, "b's edit of P");
+  else if (change === "removed") {
+    await gone(d, w.P, "P, deleted on b");
+    await relation(d, w.R0, false, "R0, deleted with P");
+  }
+}
+
+const MAINTENANCE: Row[] = [
+  // gc: the faded G goes, on both; b's change holds
+  ...(["added", "changed", "removed"] as const).map((change): Row => ({
+    change, name: "gc", aged: true, args: () => GC,
+    check: async (w, d) => {
+      await gone(d, w.G!, "G, faded, pruned on a");
+      await bChangeHolds(w, d, change);
+    },
+  })),
+  // b used the faded G: a's gc found it faded (the old version: concurrent) or used (nothing to
+  // prune); a prune is a delete, which loses to a concurrent use: G stays, with b's use
+  { change: "faded-used", name: "gc", args: () => GC, check: async (w, d) => assert.equal((await memory(d, w.G!))?.use_count, 1, "G, used on b") },
+  {
+    change: "faded-used", name: "gc --archive", args: () => [...GC, "--archive"], check: async (w, d, c) => {
+      const g = await memory(d, w.G!);
+      assert.equal(g?.use_count, 1, "G, used on b");
+      assert.equal(g?.status, c.saw ? "active" : "archived", "archived when a found it faded");
+    },
+  },
+  // consolidate --apply merges P and X (and N when a has it) into one: nothing b wrote is lost,
+  // in its own memory or in the merged one
+  { change: "added", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d) => holds(d, "saved on b", "N's text") },
+  // b's edit of P: kept when a saw it; else the merge has the consolidation of the old P win
+  // (a memory deleted with a successor stays deleted, DESIGN.md 4: only the usage moves over)
+  {
+    change: "changed", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d, c) => {
+      // (b's text shares no word with X's: found by a, P is no longer in a cluster)
+      if (c.saw) assert.equal((await memory(d, w.P))?.content, EDIT_B, "b's edit of P");
+      else await gone(d, w.P, "P, consolidated");
+    },
+  },
+  { change: "removed", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d) => gone(d, w.P, "P, deleted on b") },
+  // split: the parts replace the memory a found; a split of the old P (concurrent with b's edit)
+  // stays, as the merge has it (a memory removed with a successor stays removed, DESIGN.md 4)
+  {
+    change: "added", name: "split", args: (w) => split(w.N!), check: async (w, d, c) => {
+      if (c.code !== 0) return present(d, w.N!, "N (never seen by a)");
+      await gone(d, w.N!, "N, split");
+      holds(d, PART1, "part 1");
+    },
+  },
+  {
+    change: "changed", name: "split", args: (w) => split(w.P), check: async (w, d, c) => {
+      holds(d, PART2, "part 2");
+      await gone(d, w.P, "P, split");
+    },
+  },
+  {
+    change: "removed", name: "split", args: (w) => split(w.P), check: async (w, d, c) => {
+      await gone(d, w.P, "P");
+      if (c.code === 0) holds(d, PART1, "part 1");
+    },
+  },
+  // promote: P marked promoted, with b's edit; promoting the old P wins over b's delete (a use)
+  { change: "changed", name: "promote", args: (w) => promote(w, w.P), check: async (w, d) => assert.deepEqual(pick(await memory(d, w.P), "content", "status"), { content: EDIT_B, status: "promoted" }) },
+  {
+    change: "removed", name: "promote", args: (w) => promote(w, w.P), check: async (w, d, c) => {
+      if (c.code !== 0) return gone(d, w.P, "P");
+      assert.equal((await memory(d, w.P))?.status, "promoted", "P, promoted on a, wins over b's delete");
+    },
+  },
+  // import: a's imported memories and b's change, both
+  ...(["added", "changed", "removed"] as const).map((change): Row => ({
+    change, name: "import cortexgraph", args: () => ["import", "cortexgraph", path.join(REPO, "tests/fixtures/import/cortexgraph")],
+    check: async (w, d) => {
+      holds(d, CG_TEXT, "the import");
+      await bChangeHolds(w, d, change);
+    },
+  })),
+  ...(["added", "removed"] as const).map((change): Row => ({
+    change, name: "import mcp-memory", args: (w) => ["import", "mcp-memory", w.mcpFile],
+    check: async (w, d) => {
+      holds(d, MCP_TEXT, "the import");
+      await bChangeHolds(w, d, change);
+    },
+  })),
+  // archive of many: all found, all archived; one not found (exit 3), none
+  {
+    change: "added", name: "archive many", args: (w) => ["archive", w.X, w.N!], check: async (w, d, c) => {
+      assert.equal((await memory(d, w.X))?.status, c.code === 0 ? "archived" : "active");
+      assert.equal((await memory(d, w.N!))?.status, c.code === 0 ? "archived" : "active");
+    },
+  },
+  {
+    change: "changed", name: "archive many", args: (w) => ["archive", w.P, w.X], check: async (w, d) => {
+      assert.deepEqual(pick(await memory(d, w.P), "content", "status"), { content: EDIT_B, status: "archived" });
+      assert.equal((await memory(d, w.X))?.status, "archived");
+    },
+  },
+  {
+    change: "removed", name: "archive many", args: (w) => ["archive", w.X, w.P], check: async (w, d, c) => {
+      assert.equal((await memory(d, w.X))?.status, c.code === 0 ? "archived" : "active");
+      if (c.code !== 0) return gone(d, w.P, "P");
+      assert.equal((await memory(d, w.P))?.status, "archived", "P, archived on a, wins over b's delete");
+      await relation(d, w.R0, true, "P's relation, back with it");
+    },
+  },
+];
+ROWS.push(...MAINTENANCE);
+
 function pick<T extends object, K extends keyof T>(o: T | null, ...keys: K[]): Pick<T, K> | null {
   return o && (Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>);
 }
 
-async function world(change: Change): Promise<World> {
+async function world(change: Change, aged = false): Promise<World> {
   const h = hub();
   const a = storeOn(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
   const b = storeOn(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
@@ -224,9 +369,18 @@ async function world(change: Change): Promise<World> {
   const Z = (await json(b, "save", "memory Z")).memory.id as string;
   await json(b, "archive", Z);
   const R0 = (await json(b, "relate", P, X)).relation.id as string;
+  let G: string | undefined;
+  if (aged || change === "faded-used") {
+    const t = Math.floor(Date.now() / 1000) - 90 * 86_400;
+    const r = await run0(["--store", b, "save", "--input", "-", "--json"], { ...onMachine(b), input: JSON.stringify({ content: "faded memory G", created_at: t - 86_400, last_used: t }) });
+    assert.equal(r.code, 0, r.stderr);
+    G = JSON.parse(r.stdout).memory.id;
+  }
   await json(b, "sync");
   await json(a, "sync");
-  const w: World = { a, b, P, X, Z, R0 };
+  const mcpFile = path.join(h.root, "memory.jsonl");
+  fs.writeFileSync(mcpFile, MCP_JSONL);
+  const w: World = { a, b, P, X, Z, R0, G, vault: path.join(h.root, "vault"), mcpFile };
   if (change === "added") {
     w.N = (await json(b, "save", "saved on b")).memory.id;
     w.R = (await json(b, "relate", w.N!, X, "--type", "supports")).relation.id;
@@ -238,6 +392,8 @@ async function world(change: Change): Promise<World> {
     w.R = (await json(b, "relate", P, Z, "--type", "supports")).relation.id;
   } else if (change === "removed") {
     await json(b, "delete", P);
+  } else if (change === "faded-used") {
+    await json(b, "touch", G!);
   } else {
     w.R = (await json(b, "relate", X, Z, "--type", "supports")).relation.id;
   }
@@ -249,6 +405,7 @@ async function world(change: Change): Promise<World> {
 async function sawChange(w: World, change: Change): Promise<boolean> {
   if (change === "changed" || change === "changed-related") return (await memory(w.a, w.P))?.content === EDIT_B;
   if (change === "removed") return (await memory(w.a, w.P)) === null;
+  if (change === "faded-used") return (await memory(w.a, w.G!))?.use_count === 1;
   return (await relationIds(w.a)).has(w.R!);
 }
 
@@ -266,14 +423,35 @@ const SELECTED: [Point, Row][] = [
   ...ROWS.filter((r) => (r.change === "added" || r.change === "changed-related") && r.name.startsWith("delete")).map((r) => ["checkout-file:1", r] as [Point, Row]),
 ];
 
-// The finish itself killed once (the next sync dies in it, after what it journals, before the
-// branch moves), for the rows whose finish writes back, drops or keeps a file: it runs again whole.
-const TWICE: [Point, Row][] = [
-  ["checkout-intent", row("removed", "touch")],
-  ["checkout-intent", row("removed", "relate")],
-  ["checkout-intent", row("changed", "delete")],
-  ["checkout-file:1", row("added", "delete --keep-relations")],
+// The next sync killed again: in the finish (checkout-index, -ref: it runs again whole), in the
+// commit after it (commit-index, -ref), or, b having synced more meanwhile (M), in that sync's own
+// checkout of M (checkout-intent, checkout-file:1: a second intent record over the first's end).
+interface Again {
+  point: string;
+  /** b saves M and syncs before a's second (killed) sync. */
+  more?: boolean;
+  /**
+   * The point may not be reached (KILLMATRIX_ALL's sweep): a command that commits itself (import)
+   * finished the checkout already, or one that changed nothing leaves no commit to kill; then the
+   * sync simply succeeds, and the cell is the checks after it.
+   */
+  mayPass?: boolean;
+}
+const TWICE: [Point, Row, Again][] = [
+  ["checkout-intent", row("removed", "touch"), { point: "checkout-index" }],
+  ["checkout-intent", row("removed", "relate"), { point: "checkout-index" }],
+  ["checkout-intent", row("changed", "delete"), { point: "checkout-index" }],
+  ["checkout-file:1", row("added", "delete --keep-relations"), { point: "checkout-index" }],
+  ["checkout-intent", row("removed", "touch"), { point: "commit-ref" }],
+  ["checkout-intent", row("changed", "split"), { point: "checkout-ref" }],
+  ["checkout-file:1", row("added", "delete"), { point: "commit-index" }],
+  ["checkout-intent", row("faded-used", "gc"), { point: "checkout-file:1", more: true }],
+  ["checkout-durable", row("removed", "archive many"), { point: "checkout-intent", more: true }],
+  ["checkout-intent", row("changed", "consolidate --apply"), { point: "checkout-file:1", more: true }],
 ];
+const TWICE_ALL: [Point, Row, Again][] = ["checkout-index", "checkout-ref", "commit-index", "commit-ref"].flatMap((point) =>
+  ["checkout-intent", "checkout-file:1"].flatMap((p) => MAINTENANCE.map((r) => [p as Point, r, { point, mayPass: true }] as [Point, Row, Again])),
+);
 
 function row(change: Change, name: string): Row {
   return ROWS.find((r) => r.change === change && r.name === name)!;
@@ -281,10 +459,11 @@ function row(change: Change, name: string): Row {
 
 describe("every command between a killed checkout and its finish", () => {
   const chosen = process.env.KILLMATRIX_ALL ? cells(["none", "checkout-intent", "checkout-file:1", "checkout-durable", "checkout-index", "checkout-ref"]) : SELECTED;
-  const all = [...chosen.map(([p, r]) => [p, r, null] as const), ...TWICE.map(([p, r]) => [p, r, "checkout-index"] as const)];
+  const twice = process.env.KILLMATRIX_ALL ? [...TWICE, ...TWICE_ALL] : TWICE;
+  const all = [...chosen.map(([p, r]) => [p, r, null] as const), ...twice.map(([p, r, again]) => [p, r, again] as const)];
   for (const [point, row, again] of all) {
-    test(`${row.change} / ${row.name} / killed at ${point}${again ? `, its finish killed at ${again}` : ""}`, { timeout: 120_000 }, async () => {
-      const w = await world(row.change);
+    test(`${row.change} / ${row.name} / killed at ${point}${again ? `, the next sync killed at ${again.point}${again.more ? " (b synced more)" : ""}` : ""}`, { timeout: 120_000 }, async () => {
+      const w = await world(row.change, row.aged);
       if (point !== "none") {
         const killed = await run(w.a, ["sync"], { MEMSYNC_FAULT: point });
         assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
@@ -292,14 +471,24 @@ describe("every command between a killed checkout and its finish", () => {
       const saw = point !== "none" && (await sawChange(w, row.change));
       const r = await run(w.a, row.args(w));
       assert.ok(r.code === 0 || r.code === 3, `${row.args(w).join(" ")}: ${r.code} ${r.stderr}`);
-      if (again) assert.equal((await run(w.a, ["sync"], { MEMSYNC_FAULT: again })).code, -1, `the finish was killed at ${again}`);
+      let M: string | undefined;
+      if (again?.more) {
+        M = (await json(w.b, "save", "memory M, saved on b meanwhile")).memory.id;
+        await json(w.b, "sync");
+      }
+      if (again) {
+        const k = await run(w.a, ["sync"], { MEMSYNC_FAULT: again.point });
+        if (!(again.mayPass && k.code === 0)) assert.equal(k.code, -1, `the next sync was killed at ${again.point}: ${k.stderr}`);
+      }
       await json(w.a, "sync");
       await json(w.b, "sync");
       await json(w.a, "sync");
       for (const d of [w.a, w.b]) await row.check(w, d, { saw, code: r.code });
-      // nothing else b wrote is lost: X and Z are there unless a's command deleted them
-      if (!row.args(w).includes(w.X)) await present(w.a, w.X, "X");
+      // nothing else b wrote is lost: X and Z are there unless a's command deleted them (or merged X)
+      if (row.merges) holds(w.a, "memory X", "X's text");
+      else if (!row.args(w).includes(w.X)) await present(w.a, w.X, "X");
       await present(w.a, w.Z, "Z");
+      if (M) for (const d of [w.a, w.b]) await present(d, M, "M, saved on b meanwhile");
       assert.deepEqual(synced(w.a), synced(w.b), "both clones hold the same files");
       healthy([w.a, w.b, path.join(path.dirname(w.a), "hub.git")]);
       // healthy, or (where the row keeps them) degraded by dangling relations only
