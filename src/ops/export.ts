@@ -45,6 +45,27 @@ function inside(child: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
+/**
+ * Where a path really is: its deepest existing folder with every symbolic link followed, then the
+ * rest of it. A link from outside into the store (./out -> ~/.memsync/memories) would otherwise
+ * pass the check by name and write the export among the records, where the next commit takes it.
+ */
+function realTarget(p: string): string {
+  const abs = path.resolve(p);
+  let at = abs;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest);
+    } catch {
+      const up = path.dirname(at);
+      if (up === at) return abs;
+      rest.unshift(path.basename(at));
+      at = up;
+    }
+  }
+}
+
 /** Records in a stable order: memories by creation, then id; relations by id. */
 function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; relations: Relation[] } {
   const memories = [...loaded.memories.values()].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
@@ -55,7 +76,7 @@ function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; rela
 export async function exportOp(env: OpsEnv, input: { format: ExportFormat; path: string; force: boolean }): Promise<ExportOutcome> {
   const target = input.path;
   const root = path.resolve(env.storeRoot);
-  if (inside(path.resolve(target), root)) throw invalidInput(`export: ${target} is inside the store (${root}); give a path outside it`, { fields: ["path"] });
+  if (inside(path.resolve(target), root) || inside(realTarget(target), realTarget(root))) throw invalidInput(`export: ${target} is inside the store (${root}); give a path outside it`, { fields: ["path"] });
   return withStore(env, (store) => {
     progress("reading", 0);
     const loaded = loadAll(store.fs, store.root);

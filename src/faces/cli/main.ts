@@ -390,7 +390,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     usage: "hook <event>",
-    describe: "run by Claude Code: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd, with the event's JSON on standard input",
+    describe: "run by Claude Code: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd, SubagentStart or SubagentStop, with the event's JSON on standard input (always exit 0)",
     options: (c) => c.option("--memory-md", "also keep the project's MEMORY.md section current (Stop, SessionEnd)"),
     run: async () => {
       throw new MemsyncError("usage", "hook is run by Claude Code: memsync hook <Event> with the hook's JSON on standard input");
