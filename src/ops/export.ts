@@ -11,6 +11,7 @@ import { loadAll } from "../store/load-all.ts";
 import { progress } from "../sync/progress.ts";
 import type { OpsEnv } from "./context.ts";
 import { withStore } from "./context.ts";
+import { refuseInsideStore } from "./outside-store.ts";
 
 // export: the store's records into another tool's files (or memsync's own backup), read from
 // the record files themselves (the truth, not the index). Nothing in the store changes. Files
@@ -40,32 +41,6 @@ function writeWhole(file: string, text: string, force: boolean): void {
   fs.renameSync(tmp, file);
 }
 
-function inside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-/**
- * Where a path really is: its deepest existing folder with every symbolic link followed, then the
- * rest of it. A link from outside into the store (./out -> ~/.memsync/memories) would otherwise
- * pass the check by name and write the export among the records, where the next commit takes it.
- */
-function realTarget(p: string): string {
-  const abs = path.resolve(p);
-  let at = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(at), ...rest);
-    } catch {
-      const up = path.dirname(at);
-      if (up === at) return abs;
-      rest.unshift(path.basename(at));
-      at = up;
-    }
-  }
-}
-
 /** Records in a stable order: memories by creation, then id; relations by id. */
 function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; relations: Relation[] } {
   const memories = [...loaded.memories.values()].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
@@ -75,8 +50,7 @@ function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; rela
 
 export async function exportOp(env: OpsEnv, input: { format: ExportFormat; path: string; force: boolean }): Promise<ExportOutcome> {
   const target = input.path;
-  const root = path.resolve(env.storeRoot);
-  if (inside(path.resolve(target), root) || inside(realTarget(target), realTarget(root))) throw invalidInput(`export: ${target} is inside the store (${root}); give a path outside it`, { fields: ["path"] });
+  refuseInsideStore("export", target, env.storeRoot, "path");
   return withStore(env, (store) => {
     progress("reading", 0);
     const loaded = loadAll(store.fs, store.root);

@@ -38,6 +38,24 @@ describe("audit21: found by a new user", () => {
     assert.equal(ok.code, 0, ok.stderr);
   });
 
+  test("promote refuses a vault inside the store, by its path or through a link", () => {
+    const dir = tempDir();
+    const store = initStore(path.join(dir, "store"));
+    const id = memsyncJson(["--store", store, "save", "a note worth keeping for the long term"]).memory.id;
+    memsyncJson(["--store", store, "commit"]);
+    fs.symlinkSync(path.join(store, "memories"), path.join(dir, "vault-link"));
+    const before = snapshot(store, skipVolatile);
+    for (const vault of [path.join(store, "memories"), store, path.join(dir, "vault-link"), path.join(dir, "vault-link", "notes")]) {
+      const r = memsync(["--store", store, "promote", id, "--vault", vault]);
+      assert.equal(r.code, 4, `promote --vault ${vault} -> ${r.code}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /^memsync: promote: .* is inside the store/);
+    }
+    assert.deepEqual(snapshot(store, skipVolatile), before, "no note written, the memory not promoted, no role taken");
+    const ok = memsync(["--store", store, "promote", id, "--vault", path.join(dir, "vault")]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(fs.readdirSync(path.join(dir, "vault")).length, 1);
+  });
+
   test("settings with a key named like an object's own property is refused, not an internal error", () => {
     const store = initStore();
     memsyncJson(["--store", store, "settings", "forget_threshold", "0.05"]); // settle: a write made once (its lock file), the same value
