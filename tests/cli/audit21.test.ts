@@ -56,6 +56,35 @@ describe("audit21: found by a new user", () => {
     assert.equal(fs.readdirSync(path.join(dir, "vault")).length, 1);
   });
 
+  test("an option's value is kept as typed: the parser no longer makes \"\" 0, \"007\" 7 or \"0x10\" 16", () => {
+    const store = initStore();
+    const m = memsyncJson(["--store", store, "save", "a note with odd labels", "--tag", "007", "-t", "0x10,1e3", "--project", "007"]).memory;
+    assert.deepEqual(m.meta.tags, ["007", "0x10", "1e3"]);
+    assert.equal(m.project, "007");
+    const n = memsyncJson(["--store", store, "save", "another note", "--tag=0010", "--entity", "0x1F"]).memory;
+    assert.deepEqual(n.meta.tags, ["0010"]);
+    assert.deepEqual(n.entities, ["0x1F"]);
+    // an empty value is refused as empty, not as "0", and nothing is saved
+    const before = memsyncJson(["--store", store, "list"]).memories.length;
+    for (const [flag, message] of [
+      ["--importance", /--importance must be one of low, medium, high, critical, got ""/],
+      ["--type", /--type must be one of .*, got ""/],
+      ["--scope", /--scope must be one of .*, got ""/],
+    ] as const) {
+      const r = memsync(["--store", store, "save", "x", flag, ""]);
+      assert.equal(r.code, 4, `${flag} "" -> ${r.code}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+    const limit = memsync(["--store", store, "list", "--limit", ""]);
+    assert.equal(limit.code, 4, limit.stderr);
+    assert.match(limit.stderr, /--limit must be an integer .* got ""/);
+    assert.equal(memsyncJson(["--store", store, "list"]).memories.length, before);
+    // numbers still read as numbers
+    assert.equal(memsyncJson(["--store", store, "list", "--limit", "01"]).memories.length, 1);
+    assert.equal(memsyncJson(["--store", store, "save", "confident", "--confidence", "0.50"]).memory.confidence, 0.5);
+    assert.equal(memsyncJson(["--store", store, "search", "odd", "--tag", "007"]).total, 1);
+  });
+
   test("settings with a key named like an object's own property is refused, not an internal error", () => {
     const store = initStore();
     memsyncJson(["--store", store, "settings", "forget_threshold", "0.05"]); // settle: a write made once (its lock file), the same value
