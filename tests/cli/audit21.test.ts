@@ -85,6 +85,23 @@ describe("audit21: found by a new user", () => {
     assert.equal(memsyncJson(["--store", store, "search", "odd", "--tag", "007"]).total, 1);
   });
 
+  test("an import that read nothing does not say the store already holds it all", () => {
+    const dir = tempDir();
+    const store = initStore(path.join(dir, "store"));
+    const notBackup = path.join(dir, "memory.jsonl");
+    fs.writeFileSync(notBackup, '{"type":"entity","name":"Alice","entityType":"person","observations":["likes tea"]}\n');
+    const r = memsync(["--store", store, "import", "jsonl", notBackup]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /not a memsync backup, nothing read/);
+    assert.doesNotMatch(r.stdout, /already holds/);
+    assert.match(r.stdout, /nothing imported: no record of the source could be read/);
+    const empty = path.join(dir, "empty.jsonl");
+    fs.writeFileSync(empty, "");
+    const e = memsync(["--store", store, "import", "cortexgraph", empty]);
+    assert.equal(e.code, 0, e.stderr);
+    assert.doesNotMatch(e.stdout, /already holds/);
+  });
+
   test("settings with a key named like an object's own property is refused, not an internal error", () => {
     const store = initStore();
     memsyncJson(["--store", store, "settings", "forget_threshold", "0.05"]); // settle: a write made once (its lock file), the same value
