@@ -102,6 +102,15 @@ describe("audit21: found by a new user", () => {
     assert.doesNotMatch(e.stdout, /already holds/);
   });
 
+  test("relate names the two memories it related (it printed 'related undefined -related-> undefined')", () => {
+    const store = initStore();
+    const a = memsyncJson(["--store", store, "save", "We use Redis for session storage"]).memory.id;
+    const b = memsyncJson(["--store", store, "save", "Sessions expire after 30 minutes"]).memory.id;
+    const r = memsync(["--store", store, "relate", a.slice(-8), b.slice(-8), "--type", "supports"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^related ${a} -supports-> ${b}  \\(relation [0-9a-f-]{36}\\)\n$`));
+  });
+
   test("settings with a key named like an object's own property is refused, not an internal error", () => {
     const store = initStore();
     memsyncJson(["--store", store, "settings", "forget_threshold", "0.05"]); // settle: a write made once (its lock file), the same value
