@@ -578,7 +578,7 @@ describe("problems in one line", () => {
   const base = { id: ID, content: "x", created_at: 1, last_used: 1 };
   const CASES: [Record<string, unknown>, string][] = [
     [{ meta: [] }, "meta must be an object"],
-    [{ meta: { extra: ["a"] } }, "meta.extra must be a record"],
+    [{ meta: { extra: ["a"] } }, "meta.extra must be an object"],
     [{ strength: JSON.parse("1e999") }, "strength must be a number"],
     [{ use_count: 1.5 }, "use_count must be an integer"],
     [{ use_count: 2 ** 60 }, "use_count must be at most 9007199254740991"],

@@ -16,7 +16,7 @@ function pathOf(path: Issue["path"]): string {
 }
 
 /** What a schema of this type is called in "must be a …". */
-const NOUN: Record<string, string> = { loose_object: "object", strict_object: "object", picklist: "string" };
+const NOUN: Record<string, string> = { loose_object: "object", strict_object: "object", record: "object", picklist: "string" };
 
 /** The values a picklist or literal allows, from valibot's `"a" | "b"`. */
 function valuesOf(expected: string | null): string {
