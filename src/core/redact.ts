@@ -220,6 +220,41 @@ const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?(?:password|passwd|pass|token|secret|a
 /** Every match of FLAG_VALUE holds one of these, lower-cased. */
 const FLAG_HINTS = ["-pass", "-token", "-secret", "-api-key", "-apikey", "-access-key", "-auth-token", "-client-secret"];
 
+/** curl's own credential: curl -u admin:hunter2 (only the password part goes). */
+const CURL_USER = /\b(curl\b[^\n]{0,300}?[ \t])(-u|--user|--proxy-user)([ \t]+|=)(["']?)([^\s:"'`]{1,100}):([^\s"'`]{1,300})/g;
+/** A MySQL/MariaDB client's password glued to its flag: mysql -uroot -phunter2 (-p alone prompts). */
+const MYSQL_PASSWORD = /\b((?:mysql|mariadb)[a-z-]{0,20}\b[^\n]{0,300}?[ \t])-p([^\s"'`]{1,300})/g;
+/**
+ * A key named in words, then its value: "api key: 3f2a...", "the AWS secret access key is
+ * wJalr...". The value must look like one (16+ characters with a letter and a digit, not words
+ * joined by dashes), so "the api key is stored in the vault" stays.
+ */
+const SPOKEN_KEY = /\b((?:api|access|secret|private|signing|encryption|master|client|account|service|deploy)(?:[ \t]+access)?[ \t]+key)((?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*[ \t])([A-Za-z0-9+/=_.-]{16,300})/gi;
+
+function redactCommandLines(text: string, found: string[]): string {
+  let out = text;
+  const lower = text.toLowerCase();
+  if (lower.includes("curl")) out = out.replace(CURL_USER, (whole, head: string, flag: string, sep: string, quote: string, user: string, pass: string) => {
+    const bare = quote && pass.endsWith(quote) ? pass.slice(0, -1) : pass;
+    // a uid:gid pair is not a credential
+    if (PLACEHOLDER.test(bare) || bare.includes(MARK_PREFIX) || (/^\d+$/.test(user) && /^\d+$/.test(bare))) return whole;
+    found.push("password");
+    return `${head}${flag}${sep}${quote}${user}:${mark("password")}${pass.slice(bare.length)}`;
+  });
+  if (lower.includes("mysql") || lower.includes("mariadb")) out = out.replace(MYSQL_PASSWORD, (whole, head: string, value: string) => {
+    if (PLACEHOLDER.test(value) || value.includes(MARK_PREFIX)) return whole;
+    found.push("password");
+    return `${head}-p${mark("password")}`;
+  });
+  if (lower.includes("key")) out = out.replace(SPOKEN_KEY, (whole, name: string, sep: string, value: string) => {
+    // a name made of words (rotation-policy-2024, user_id_v2) is not a key's value
+    if (!/[A-Za-z]/.test(value) || !/\d/.test(value) || /^[a-z]+(?:[-_.][a-z0-9]+)+$/.test(value) || PLACEHOLDER.test(value)) return whole;
+    found.push("secret");
+    return `${name}${sep}${mark("secret")}`;
+  });
+  return out;
+}
+
 function redactTokens(text: string, found: string[]): string {
   let out = text;
   for (const rule of TOKEN_RULES) {
@@ -347,6 +382,7 @@ export function redactSecrets(text: string): Redaction {
   let out = redactPrivateKeys(text, found);
   out = redactTokens(out, found);
   out = redactAssignments(out, found);
+  out = redactCommandLines(out, found);
   return { text: out, found };
 }
 

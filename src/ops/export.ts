@@ -11,6 +11,7 @@ import { loadAll } from "../store/load-all.ts";
 import { progress } from "../sync/progress.ts";
 import type { OpsEnv } from "./context.ts";
 import { withStore } from "./context.ts";
+import { refuseInsideStore } from "./outside-store.ts";
 
 // export: the store's records into another tool's files (or memsync's own backup), read from
 // the record files themselves (the truth, not the index). Nothing in the store changes. Files
@@ -40,11 +41,6 @@ function writeWhole(file: string, text: string, force: boolean): void {
   fs.renameSync(tmp, file);
 }
 
-function inside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
 /** Records in a stable order: memories by creation, then id; relations by id. */
 function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; relations: Relation[] } {
   const memories = [...loaded.memories.values()].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
@@ -54,8 +50,7 @@ function ordered(loaded: ReturnType<typeof loadAll>): { memories: Memory[]; rela
 
 export async function exportOp(env: OpsEnv, input: { format: ExportFormat; path: string; force: boolean }): Promise<ExportOutcome> {
   const target = input.path;
-  const root = path.resolve(env.storeRoot);
-  if (inside(path.resolve(target), root)) throw invalidInput(`export: ${target} is inside the store (${root}); give a path outside it`, { fields: ["path"] });
+  refuseInsideStore("export", target, env.storeRoot, "path");
   return withStore(env, (store) => {
     progress("reading", 0);
     const loaded = loadAll(store.fs, store.root);

@@ -7,6 +7,7 @@ import type { Store, StoreTx } from "../store/store.ts";
 import type { OpsEnv } from "./context.ts";
 import { type MaintainerOutcome, takeMaintenance, thisMachine } from "./maintainer.ts";
 import { currentScoring } from "./score.ts";
+import { refuseInsideStore } from "./outside-store.ts";
 import { plannedNoteName, prepareVault, writeVaultNote } from "./vault.ts";
 
 // promote: memories that earned it become notes in the long-term vault, and are marked
@@ -78,6 +79,7 @@ export async function promoteOp(store: Store, env: OpsEnv, opts: PromoteOptions)
   if (opts.dryRun) return promotePreview(store, opts);
   const vault = opts.vault;
   if (vault === null) throw usageError("promote writes notes into a vault folder: give vault", { fields: ["vault"] });
+  refuseInsideStore("promote", vault, store.root, "vault");
   prepareVault(vault); // a vault that cannot be written is refused before the role is taken
   await store.codec();
   const machine = thisMachine(store, env);

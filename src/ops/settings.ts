@@ -84,7 +84,9 @@ function setPath(obj: Record<string, unknown>, key: string, value: unknown): voi
 
 export async function setSetting(store: Store, key: string, raw: string): Promise<SettingsOutcome> {
   const codec = await store.codec();
-  const reason = NOT_SETTABLE[key.split(".")[0]!];
+  // own keys only: "__proto__" or "toString" would find Object.prototype's and crash on it
+  const top = key.split(".")[0]!;
+  const reason = Object.hasOwn(NOT_SETTABLE, top) ? NOT_SETTABLE[top] : undefined;
   // the way to change it is another operation's input: named as such (the CLI says its command)
   if (reason) throw invalidInput(reason, { fields: ["maintainer claim"] });
   return store.write((tx) => {

@@ -577,8 +577,8 @@ describe("tags in a hand-written file", () => {
 describe("problems in one line", () => {
   const base = { id: ID, content: "x", created_at: 1, last_used: 1 };
   const CASES: [Record<string, unknown>, string][] = [
-    [{ meta: [] }, "meta must be a object"],
-    [{ meta: { extra: ["a"] } }, "meta.extra must be a record"],
+    [{ meta: [] }, "meta must be an object"],
+    [{ meta: { extra: ["a"] } }, "meta.extra must be an object"],
     [{ strength: JSON.parse("1e999") }, "strength must be a number"],
     [{ use_count: 1.5 }, "use_count must be an integer"],
     [{ use_count: 2 ** 60 }, "use_count must be at most 9007199254740991"],
@@ -588,7 +588,7 @@ describe("problems in one line", () => {
     [{ meta: { tags: ["  "] } }, "meta.tags[0] must have a letter or digit and at most 100 characters"],
     [{ content: " " }, "content must not be empty"],
     [{ id: "X" }, "id must be a lowercase UUID"],
-    [{ entities: [""] }, "entities[0] must be at least 1 characters"],
+    [{ entities: [""] }, "entities[0] must be at least 1 character"],
     [{ decision: { why: null } }, "decision.what is required"],
     [{ counters: { use_count: { "a b": 1 } } }, "counters.use_count.a b is invalid"],
     [{ id: undefined, created_at: "x", gist: 5, status: 1 }, "id is required; gist must be a string; created_at must be a number; and 1 more"],
@@ -598,7 +598,7 @@ describe("problems in one line", () => {
       const r = parseWith(MemorySchema, { ...base, ...extra });
       assert.deepEqual(r, { ok: false, problem }, JSON.stringify(extra));
     }
-    assert.deepEqual(parseWith(MemorySchema, []), { ok: false, problem: "(record) must be a object" });
+    assert.deepEqual(parseWith(MemorySchema, []), { ok: false, problem: "(record) must be an object" });
     assert.deepEqual(parseWith(StoreMetaSchema, { storage_version: 3, created_at: 1 }), { ok: false, problem: "storage_version must be one of 2" });
     assert.deepEqual(parseWith(StoreMetaSchema, { storage_version: 2, created_at: 1, settings: { decay: { half_life_days: 0 } } }), {
       ok: false,

@@ -83,7 +83,7 @@ function walk(shape: Shape, value: Record<string, unknown>, at: string, out: str
     } else if (v !== undefined) {
       // a nested object may be missing (its defaults apply), but not of another type
       if (isObj(v)) walk(check, v, where, out);
-      else out.push(`${where} must be a object`);
+      else out.push(`${where} must be an object`);
     }
   }
 }

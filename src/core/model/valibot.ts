@@ -2,7 +2,7 @@ import * as v from "valibot";
 
 // valibot as memsync uses it: every schema module imports it from here. Two differences from
 // valibot's own object, loose object and record schemas, so that they read JSON as zod did:
-// - an array is refused ("must be a object"), as JSON Schema's type object refuses it; valibot
+// - an array is refused ("must be an object"), as JSON Schema's type object refuses it; valibot
 //   takes any non-null object, so `[]` would pass as `{}` and `["a"]` as `{"0": "a"}`;
 // - fields named "constructor" and "prototype" are kept (valibot drops them from loose objects
 //   and records): a record's unknown fields survive load and save unchanged, whatever their name.

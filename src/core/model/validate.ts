@@ -16,7 +16,7 @@ function pathOf(path: Issue["path"]): string {
 }
 
 /** What a schema of this type is called in "must be a …". */
-const NOUN: Record<string, string> = { loose_object: "object", strict_object: "object", picklist: "string" };
+const NOUN: Record<string, string> = { loose_object: "object", strict_object: "object", record: "object", picklist: "string" };
 
 /** The values a picklist or literal allows, from valibot's `"a" | "b"`. */
 function valuesOf(expected: string | null): string {
@@ -33,7 +33,12 @@ function valuesOf(expected: string | null): string {
     .join(", ");
 }
 
-const unitOf = (input: unknown) => (typeof input === "string" ? " characters" : Array.isArray(input) ? " items" : "");
+const unitOf = (input: unknown, n: unknown) => {
+  const unit = typeof input === "string" ? " character" : Array.isArray(input) ? " item" : "";
+  return unit && n !== 1 ? `${unit}s` : unit;
+};
+/** "a string", "an array", "an object". */
+const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`;
 
 export function describeIssue(issue: Issue): string {
   const where = pathOf(issue.path);
@@ -44,10 +49,10 @@ export function describeIssue(issue: Issue): string {
   switch (issue.type) {
     case "min_length":
     case "min_value":
-      return `${where} must be at least ${issue.requirement}${unitOf(issue.input)}`;
+      return `${where} must be at least ${issue.requirement}${unitOf(issue.input, issue.requirement)}`;
     case "max_length":
     case "max_value":
-      return `${where} must be at most ${issue.requirement}${unitOf(issue.input)}`;
+      return `${where} must be at most ${issue.requirement}${unitOf(issue.input, issue.requirement)}`;
     case "gt_value":
       return `${where} must be greater than ${issue.requirement}`;
     case "lt_value":
@@ -65,7 +70,7 @@ export function describeIssue(issue: Issue): string {
   if (issue.kind !== "schema") return `${where} is invalid`;
   if (issue.input === undefined) return `${where} is required`;
   if (issue.type === "picklist" || issue.type === "literal" || issue.type === "enum") return `${where} must be one of ${valuesOf(issue.expected)}`;
-  return `${where} must be a ${NOUN[issue.type] ?? issue.type}`;
+  return `${where} must be ${withArticle(NOUN[issue.type] ?? issue.type)}`;
 }
 
 /** The first three problems in one line (and how many more). */

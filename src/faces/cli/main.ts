@@ -390,7 +390,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     usage: "hook <event>",
-    describe: "run by Claude Code: SessionStart, UserPromptSubmit, PreCompact, Stop or SessionEnd, with the event's JSON on standard input",
+    describe: "run by Claude Code: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd, SubagentStart or SubagentStop, with the event's JSON on standard input (always exit 0)",
     options: (c) => c.option("--memory-md", "also keep the project's MEMORY.md section current (Stop, SessionEnd)"),
     run: async () => {
       throw new MemsyncError("usage", "hook is run by Claude Code: memsync hook <Event> with the hook's JSON on standard input");
@@ -668,12 +668,13 @@ async function finish(parsed: Parsed | { ok: false; error: unknown }, argv: stri
 function normalizeArgv(argv: string[], valueOptions: ReadonlySet<string>): string[] {
   const end = argv.indexOf("--");
   const out: string[] = [];
+  const takesValue = (a: string) => valueOptions.has(SHORT_FLAGS.get(a) ?? a);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const next = argv[i + 1];
     // "--limit -3": mri reads -3 as short options; it is the option's value, for the command to judge
     if (next !== undefined && (end === -1 || i < end) && next !== "--" && valueOptions.has(a) && /^-\.?\d/.test(next)) {
-      out.push(`${a}=${TEXT_OPTIONS.has(a) ? TEXT_MARK : ""}${next}`);
+      out.push(`${a}=${asGiven(a, next)}`);
       i++;
       continue;
     }
@@ -686,12 +687,25 @@ function normalizeArgv(argv: string[], valueOptions: ReadonlySet<string>): strin
     if (a === "-") return STDIN_ARG;
     if (HYPHENATED_SWITCHES.has(a)) return `${a}=true`;
     if (a.startsWith("-")) refuseInheritedName(a);
-    // mri turns a value that reads as a number into one ("  " -> 0, "007" -> 7): text options keep theirs
-    if (i > 0 && TEXT_OPTIONS.has(argv[i - 1]!) && !a.startsWith("-")) return TEXT_MARK + a;
+    // an option's value is kept as given: see asGiven
+    if (i > 0 && (end === -1 || i < end) && takesValue(argv[i - 1]!) && !a.startsWith("-")) return asGiven(argv[i - 1]!, a);
     const eq = a.indexOf("=");
-    if (eq > 0 && TEXT_OPTIONS.has(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${TEXT_MARK}${a.slice(eq + 1)}`;
+    if (eq > 0 && a.startsWith("-") && takesValue(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${asGiven(a.slice(0, eq), a.slice(eq + 1))}`;
     return SHORT_FLAGS.get(a) ?? a;
   }
+}
+
+/**
+ * mri turns a value that reads as a number into that number ("" -> 0, "007" -> 7, "0x10" -> 16,
+ * "1e3" -> 1000), so `--tag ""` saved the tag "0" and `--project 007` the project "7". Such a
+ * value (and every value of a text option) goes to the parser behind TEXT_MARK, which keeps it
+ * text; str(), list() and texts() take the mark off. A number that reads back as itself ("2024")
+ * is left alone.
+ */
+function asGiven(option: string, value: string): string {
+  const n = +value;
+  const changed = n * 0 === 0 && String(n) !== value;
+  return TEXT_OPTIONS.has(option) || changed ? `${TEXT_MARK}${value}` : value;
 }
 
 /**

@@ -48,11 +48,14 @@ export function str(flags: Flags, name: string): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (Array.isArray(v)) {
     if (v.length > 1) throw usageError(`--${kebab(name)} was given ${v.length} times; give it once`);
-    return v.length ? String(v[0]) : undefined;
+    return v.length ? unmark(String(v[0])) : undefined;
   }
   if (typeof v === "boolean") throw usageError(`--${kebab(name)} needs a value`);
-  return String(v);
+  return unmark(String(v));
 }
+
+/** A value as given on the command line (main.ts asGiven marks those the parser would make a number). */
+const unmark = (s: string) => (s.startsWith(TEXT_MARK) ? s.slice(TEXT_MARK.length) : s);
 
 /** A repeatable option (--tag a --tag b), also accepting commas (--tag a,b). */
 export function list(flags: Flags, name: string): string[] {
@@ -60,7 +63,7 @@ export function list(flags: Flags, name: string): string[] {
   if (v === undefined || v === null) return [];
   const items = (Array.isArray(v) ? v : [v]).map((x) => {
     if (typeof x === "boolean") throw usageError(`--${kebab(name)} needs a value`);
-    return String(x);
+    return unmark(String(x));
   });
   return items.flatMap((x) => x.split(",")).map((x) => x.trim()).filter((x) => x.length > 0);
 }

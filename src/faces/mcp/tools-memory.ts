@@ -2,6 +2,7 @@ import * as v from "../../core/model/valibot.ts";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { MemsyncError } from "../../core/errors.ts";
 import { parseWith } from "../../core/model/validate.ts";
+import { cleanText } from "../../core/redact.ts";
 import * as kg from "../../core/knowledge-graph.ts";
 import { entityRecord, graphOfMemories, KG_TAG, type LoadedGraph, relationRecord } from "../../core/knowledge-graph-records.ts";
 import type { Memory } from "../../core/model/memory.ts";
@@ -112,6 +113,18 @@ const HANDLERS: Record<keyof typeof INPUTS, { writes: boolean; run: Handler }> =
  */
 const serial = <T>(f: () => Promise<T>): Promise<T> => processGate.run(true, f);
 
+/**
+ * A write's input as its records will hold it (secrets redacted, <private> spans dropped, as every
+ * write path does): the graph is changed with these, so the answer never repeats a secret the
+ * store refused, and an observation given again with its secret matches the one kept.
+ */
+function cleaned(value: unknown): unknown {
+  if (typeof value === "string") return cleanText(value).text;
+  if (Array.isArray(value)) return value.map(cleaned);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, cleaned(x)]));
+  return value;
+}
+
 export function registerMemoryTools(server: McpServer, callOf: CallFactory): void {
   for (const t of TOOLS) {
     const name = t.name as keyof typeof INPUTS;
@@ -125,7 +138,7 @@ export function registerMemoryTools(server: McpServer, callOf: CallFactory): voi
             const parsed = parseWith(INPUTS[name], args ?? {});
             if (!parsed.ok) throw new MemsyncError("invalid_input", `${name}: ${parsed.problem}`);
             const l = await load(callOf);
-            const out = handler.run(l, parsed.value);
+            const out = handler.run(l, handler.writes ? cleaned(parsed.value) : parsed.value);
             if (handler.writes) await persist(callOf, l);
             return out;
           } catch (e) {

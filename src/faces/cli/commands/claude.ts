@@ -1,5 +1,6 @@
 import path from "node:path";
 import { usageError } from "../../../core/errors.ts";
+import { HOOK_EVENT_NAMES } from "../../../core/claude/settings.ts";
 import { checkHookBase, type HookScope, installHooks, uninstallHooks } from "../../../ops/hooks-install.ts";
 import { projectOf } from "../../../ops/project.ts";
 import { cwd, env } from "../../../runtime/host.ts";
@@ -11,6 +12,9 @@ import { claudeEnv } from "./hook.ts";
 
 // Claude Code integration on the command line: hooks install/uninstall (and the MEMORY.md tier).
 // The hook itself runs from hook.ts, which loads none of this.
+
+/** Events install keeps as commands under --http (see installHooks). */
+const COMMAND_ONLY = new Set<string>(["SessionStart", "SubagentStart"]);
 
 function scopeOf(flags: Flags): HookScope {
   if (flags.project && flags.user) throw usageError("give --project or --user, not both");
@@ -29,8 +33,11 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     const http = base === undefined ? undefined : { base: checkHookBase(base), project: scope === "project" ? projectOf({ cwd: cwd() }) : null };
     const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self, http);
     if (flags.json) return { stdout: json(out) };
-    const how = http ? ` (UserPromptSubmit, PreCompact, Stop, SessionEnd post to ${http.base}, with the token from MEMSYNC_API_TOKEN; SessionStart runs memsync: Claude Code runs it only as a command)` : "";
-    return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: SessionStart, UserPromptSubmit, PreCompact, Stop, SessionEnd)${how}\n` };
+    // the events named come from the one table install writes, so the line cannot lag behind it
+    const asCommand = HOOK_EVENT_NAMES.filter((e) => COMMAND_ONLY.has(e));
+    const posted = HOOK_EVENT_NAMES.filter((e) => !COMMAND_ONLY.has(e));
+    const how = http ? ` (${posted.join(", ")} post to ${http.base}, with the token from MEMSYNC_API_TOKEN; ${asCommand.join(" and ")} run memsync: Claude Code takes their context only from a command)` : "";
+    return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: ${HOOK_EVENT_NAMES.join(", ")})${how}\n` };
   }
   if (action === "uninstall") {
     const out = uninstallHooks(scope, cwd(), claudeEnv(), selfCommand().map(shellQuote).join(" "));

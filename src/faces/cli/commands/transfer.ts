@@ -61,7 +61,10 @@ export function importReport(o: ImportOutcome): string[] {
   if (o.dry_run) lines.push("dry run: nothing written");
   else if (o.message && o.commit) lines.push(`committed ${o.commit.slice(0, 12)}: ${o.message}`);
   else if (o.message) lines.push(`one change: ${o.message} (memsync commit or sync records it)`);
-  else lines.push("nothing new: the store already holds all of it");
+  // "already holds all of it" only when the source held something the store has
+  else if (m.existing || r.existing) lines.push("nothing new: the store already holds all of it");
+  else if (o.problems_total) lines.push("nothing imported: no record of the source could be read (see the problems above)");
+  else lines.push("nothing imported: the source holds no records");
   return lines;
 }
 

@@ -135,7 +135,7 @@ export async function relate(rawFrom: string, rawTo: string, flags: Flags): Prom
   const strength = num(flags, "strength", { min: 0, max: 1 });
   const metadata = pairs(list(flags, "meta"), "meta");
   const out = await call<{ relation: Relation; path: string }>("relate", flags, { from, to, type, strength, metadata });
-  return { stdout: flags.json ? json(out) : `related ${out.relation.from_id} -${type}-> ${out.relation.to_id}  (relation ${out.relation.id})\n` };
+  return { stdout: flags.json ? json(out) : `related ${out.relation.from_memory_id} -${type}-> ${out.relation.to_memory_id}  (relation ${out.relation.id})\n` };
 }
 
 export async function unrelateCmd(rawIds: string[], flags: Flags): Promise<CommandResult> {
