@@ -49,6 +49,16 @@ describe("capture: tune22's false stores, each beside a look-alike", () => {
     assert.equal(sessionTalkForModel("Support summary: P1 tickets always get an engineer within 30 minutes, day or night, no exceptions.", "x"), false);
   });
 
+  test("tune22's misses the rules now keep, each beside a look-alike not kept", () => {
+    // who agreed, then what: "Design and product agreed: ..." is no request though "Design" can be a verb
+    // trouble that stands: "lose(s) <thing> every time", "backs up every time"
+    assertLookAlikes([
+      ["Design the save system so it writes one file per slot", "Design and product agreed: the save system writes one file per slot."],
+      ["the job queue backed up this morning, drained it by hand", "The job queue backs up every time the billing service deploys, because its workers drain too slowly."],
+      ["we lost the session cache this morning, no idea why", "Workers lose their session cache every time the pod is rescheduled, because it lives in memory."],
+    ]);
+  });
+
   test("the guards, read on their own", () => {
     assert.ok(reportList("Lab update: the centrifuge is back, two runs failed QC, Sam presents Friday."));
     assert.ok(!reportList("Lab update: raw reads are always archived after 90 days, the centrifuge is back, Sam presents."));

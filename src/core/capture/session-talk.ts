@@ -22,7 +22,7 @@ const NOT_ADOPTED = /\((?:[^)]*\b)?(?:not (?:yet )?(?:adopted|approved|agreed|fi
  * ...". Two or more commas after the heading; nothing chosen nor standing said in it.
  */
 const REPORT_LIST = /^(?:[\w&-]+\s+){0,3}(?:update|recap|summary|notes|timeline|report|minutes|highlights)(?:\s+(?:for|from|of)\s+(?:the\s+|this\s+|last\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*:(?:[^,;]*[,;]){2}/i;
-const STANDS = /\b(?:decid|decision|agreed|settled on|going forward|from now on|for the record|always|never|every time|whenever|(?:we|we're|we are) (?:keep|keeping|stay|staying|sticking)|(?:our|the) (?:rule|policy|convention) is|rule:|policy:|convention:)/i;
+const STANDS = /\b(?:decid|decision|agreed|settled on|chose|chosen|choose|picked|going with|go with|went with|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|adopt|standardi[sz]|going forward|from now on|for the record|always|never|every time|whenever|(?:we|we're|we are) (?:keep|keeping|stay|staying|sticking)|(?:our|the) (?:rule|policy|convention) is|rule:|policy:|convention:)/i;
 export const reportList = (s: string) => REPORT_LIST.test(s) && !STANDS.test(s);
 
 /** A status list: "## Status" / "Status:" heading a message, or a progress count ("pass 2 of 3 done", "so far"). */
