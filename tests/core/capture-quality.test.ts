@@ -124,8 +124,11 @@ describe("capture quality on the labelled corpus", () => {
       // P/R 0.859/0.908 (79/13/8); rules alone 0.878/0.828 (72/10/15). The table is not trained on it.
       // Guards were then written from it: these floors are in sample. Entities not labelled.
       tune22: { precision: 0.99, recall: 0.93, typeAccuracy: 0.92, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
+      // tune22b (written after tune22's guards, before capture ran on it): fresh, rules + model, 0.875/0.966
+      // (28/4/1) at fbbfffa and at a68d714 alike; its 4 false stores then guarded: in sample.
+      tune22b: { precision: 0.99, recall: 0.93, typeAccuracy: 0.9, whatAccuracy: 0.86, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);
