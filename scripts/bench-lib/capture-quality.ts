@@ -22,6 +22,8 @@
 // "tune18b" branch capture18's second batch (59 prompts, 37 not to store: a security engineer, a mobile QA tester, a manager's summary, a designer, a contractor's handover, support, backend chat), written after its guards and before capture ran on it, to test them on writing they never saw; entities not labelled.
 // "tune21" branch capture21's (234 prompts, 133 not to store: a Rails, an Elixir and a Go shop, a game studio, a data platform, compliance / finance engineering, a student, PR descriptions, commit-message style, pasted Slack threads, on-call handovers, dictated and non-native text; each not-to-store class beside a look-alike to store; entities not labelled).
 // "tune21b" branch capture21's second batch (61 prompts, 35 not to store: a bioinformatics lab, e-commerce ops, a docs writer, a solo iOS developer, a school sysadmin, a founder, Scala / Kotlin backends, an incident responder, support, a Bazel build engineer, non-native and dictated text), written after its guards and before capture ran on it; entities not labelled.
+// "tune22" branch capture22's (202 prompts, 115 not to store: an Android team, Unity/Unreal gameplay, Kubernetes platform tickets, a fintech risk engineer, a bioinformatics lab, a WordPress agency, a devrel writer, an intern, staff-engineer RFC comments, support escalations, CTO all-hands notes, incident retros, quoted email threads, mixed languages, ALL CAPS and unpunctuated text; each not-to-store class beside a look-alike to store; entities not labelled).
+// "tune22b" branch capture22's second batch (70 prompts, 41 not to store: embedded firmware, a Salesforce admin, a Shopify app, ML research, hospital IT, accessibility, localization, a game modder, legal tech, a mainframe veteran, a Terraform module maintainer, Jira comments, emoji chat, Portuguese mix, dictated text), written after its guards and before capture ran on it; entities not labelled.
 // "tune18" branch capture18's (244 prompts, 149 not to store: a product lead's long mixed messages, ticket and review-thread pastes, an SRE mid-incident, a data scientist's notebook talk, a junior asking a lot, chat fragments with emoji; each not-to-store class beside a look-alike to store).
 //
 //   bun scripts/bench-lib/capture-quality.ts [--misses tune]   (lists the tune split's errors)
@@ -34,8 +36,8 @@ import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts
 export interface CorpusRow {
   id: number;
   split: "tune" | "holdout";
-  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6); "new8", "tune8": the same (branch quality8); "new9", "tune9": the same (branch capture9); "new10": an eleventh held-out set (branch corpus11); "new12": a twelfth (branch corpus12); "new13": a thirteenth (branch corpus13); "new14": a fourteenth (branch corpus14); "new15": a fifteenth (branch corpus15); "new16": a sixteenth (branch corpus16); "tune15", "tune16", "tune17", "tune18", "tune18b": training batches of branches capture15/capture16/capture17/capture18; "tune19": branch tune19's training batch; "tune21", "tune21b": branch capture21's; "tune10": the tuning batch of branch capture10 (conventions said with a habitual verb, problems with a measure or a fix, entities); "tune11": branch capture11's tuning batch (pasted tool output, near misses beside it); "tune14": branch capture14's training batch for the learned model (every class issue 15 lists). */
-  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6" | "new8" | "tune8" | "new9" | "tune9" | "new10" | "tune10" | "tune11" | "new12" | "tune14" | "new13" | "new14" | "new15" | "new16" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b";
+  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6); "new8", "tune8": the same (branch quality8); "new9", "tune9": the same (branch capture9); "new10": an eleventh held-out set (branch corpus11); "new12": a twelfth (branch corpus12); "new13": a thirteenth (branch corpus13); "new14": a fourteenth (branch corpus14); "new15": a fifteenth (branch corpus15); "new16": a sixteenth (branch corpus16); "tune15", "tune16", "tune17", "tune18", "tune18b": training batches of branches capture15/capture16/capture17/capture18; "tune19": branch tune19's training batch; "tune21", "tune21b": branch capture21's; "tune22", "tune22b": branch capture22's; "tune10": the tuning batch of branch capture10 (conventions said with a habitual verb, problems with a measure or a fix, entities); "tune11": branch capture11's tuning batch (pasted tool output, near misses beside it); "tune14": branch capture14's training batch for the learned model (every class issue 15 lists). */
+  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6" | "new8" | "tune8" | "new9" | "tune9" | "new10" | "tune10" | "tune11" | "new12" | "tune14" | "new13" | "new14" | "new15" | "new16" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b";
   class: string;
   text: string;
   store: boolean;
@@ -139,10 +141,10 @@ export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) =>
   };
 }
 
-export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "all", Quality> {
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "all", Quality> {
   return {
     // tune14-19 are training data for the learned model (the rules were never tuned on tune14): own rows
-    tune: scoreRows(rows.filter((r) => r.split === "tune" && r.set !== "tune14" && r.set !== "tune15" && r.set !== "tune16" && r.set !== "tune17" && r.set !== "tune18" && r.set !== "tune18b" && r.set !== "tune19" && r.set !== "tune21" && r.set !== "tune21b")),
+    tune: scoreRows(rows.filter((r) => r.split === "tune" && r.set !== "tune14" && r.set !== "tune15" && r.set !== "tune16" && r.set !== "tune17" && r.set !== "tune18" && r.set !== "tune18b" && r.set !== "tune19" && r.set !== "tune21" && r.set !== "tune21b" && r.set !== "tune22" && r.set !== "tune22b")),
     tune4: scoreRows(rows.filter((r) => r.set === "tune4")),
     tune5: scoreRows(rows.filter((r) => r.set === "tune5")),
     tune6: scoreRows(rows.filter((r) => r.set === "tune6")),
@@ -159,6 +161,8 @@ export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "
     tune19: scoreRows(rows.filter((r) => r.set === "tune19")),
     tune21: scoreRows(rows.filter((r) => r.set === "tune21")),
     tune21b: scoreRows(rows.filter((r) => r.set === "tune21b")),
+    tune22: scoreRows(rows.filter((r) => r.set === "tune22")),
+    tune22b: scoreRows(rows.filter((r) => r.set === "tune22b")),
     holdout: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === undefined)),
     new: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new")),
     new3: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new3")),

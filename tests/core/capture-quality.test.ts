@@ -49,6 +49,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune19.length >= 250 && tune19.filter((r) => !r.store).length >= tune19.length * 0.6, "tune19's training batch: 250+ prompts, 60%+ not to store");
     const tune21 = rows.filter((r) => r.set === "tune21");
     assert.ok(tune21.length >= 200 && tune21.filter((r) => r.store).length >= tune21.length * 0.35, "tune21's training batch: 200+ prompts, ~40% to store");
+    const tune22 = rows.filter((r) => r.set === "tune22");
+    assert.ok(tune22.length >= 200 && tune22.filter((r) => r.store).length >= tune22.length * 0.35, "tune22's training batch: 200+ prompts, ~40% to store");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -116,8 +118,17 @@ describe("capture quality on the labelled corpus", () => {
       // Entities not labelled.
       tune21: { precision: 0.99, recall: 0.9, typeAccuracy: 0.9, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
       tune21b: { precision: 0.99, recall: 0.84, typeAccuracy: 0.81, whatAccuracy: 0.84, entityPrecision: 0, entityRecall: 0 },
+      // capture22's batch (an Android team, Unity/Unreal, Kubernetes tickets, fintech risk, a bioinformatics
+      // lab, a WordPress agency, devrel, an intern, RFC comments, support escalations, all-hands notes,
+      // incident retros, quoted email, mixed languages, ALL CAPS). Fresh figure at a68d714, rules + model:
+      // P/R 0.859/0.908 (79/13/8); rules alone 0.878/0.828 (72/10/15). The table is not trained on it.
+      // Guards were then written from it: these floors are in sample. Entities not labelled.
+      tune22: { precision: 0.99, recall: 0.93, typeAccuracy: 0.92, whatAccuracy: 0.88, entityPrecision: 0, entityRecall: 0 },
+      // tune22b (written after tune22's guards, before capture ran on it): fresh, rules + model, 0.875/0.966
+      // (28/4/1) at fbbfffa and at a68d714 alike; its 4 false stores then guarded: in sample.
+      tune22b: { precision: 0.99, recall: 0.93, typeAccuracy: 0.9, whatAccuracy: 0.86, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

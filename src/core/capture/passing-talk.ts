@@ -15,7 +15,7 @@ const PAST = /\b(?:was|were|went|got|came|ran|had|[a-z]{3,}ed)\b/i;
 
 /** A state that ended or was put right by hand, on the spot. */
 const ENDED =
-  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back|fixed(?=\s*(?:now\s*)?[.!]*$))(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|renewed|re-?issued|unblocked|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b/i;
+  /\b(?:(?:it's|it is|all|everything's|everything is|things are|it was)\s+(?:fine|ok|okay|green|quiet|good|back|fixed(?=\s*(?:now\s*)?[.!]*$))(?:\s+again)?(?:\s+now)?|(?:fine|quiet|green|ok|okay) again|(?:it's|is|are) back (?:to|down|up|now)|(?:then |and )?recovered|came back|picked up again|(?:the )?(?:retry|rerun|re-run|second try|second attempt|next run)\s+(?:passed|worked|went through|succeeded)|but (?:it )?went through|rolled back now|(?:i|we|someone)\s+(?:restarted|rebooted|killed|unsealed|replayed|purged|cleared|reverted|renewed|re-?issued|unblocked|kicked (?:it|them) off)\s+(?:it|them|the|some|by)|restored from (?:a |the )?backup|(?:a|the) (?:hard refresh|clean install|restart|reboot|retry) fixed it|until the (?:deploy|release|rollout|job) finished)\b|,\s*(?:(?:it|all|everything)\s+)?(?:works|working|runs|running) (?:again|now|fine now)\s*[.!]*$/i;
 
 /** Work in hand, said as it happens ("rolled back, still watching", "replica lag at 40s and climbing", "..., rerunning with 5 folds"). */
 const IN_HAND =
@@ -28,7 +28,7 @@ const MY_SETUP = /\b(?:my (?:laptop|machine|screen|local|computer|wifi|setup|con
 const OFFICE_TROUBLE = /\b(?:the (?:office )?printer|coffee machine|the elevator|air ?con(?:ditioning)?)\b/i;
 
 /** History: how things were, with nothing said of how they are now ("In 2021 we had a big outage"). */
-const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went|got|lost|did)\b)|\b(?:was|were)\b[^.;]{1,60}\buntil (?:19|20)\d\d\b|that's (?:where|how|why) (?:the |our )?[\w -]{1,40} came from|we used to|back (?:when|then|in the day)|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
+const HISTORY = /\b(?:(?:back )?in (?:19|20)\d\d\b(?=.*\b(?:we|there|it|they)\s+(?:had|was|were|went|got|lost|did)\b)|\b(?:was|were)\b[^.;]{1,60}\buntil (?:19|20)\d\d\b|that's (?:where|how|why) (?:the |our )?[\w -]{1,40} came from|we used to|back (?:when|then|in the day)|when (?:we|i|the company|the team) (?:first )?(?:started|began|were (?:small|tiny|a startup|just starting(?: out)?))|in the (?:old|early) days|(?:years?|months?) ago)\b/i;
 const NOW_TOO = /\b(?:now|today|these days|since then|anymore|any more|no longer|still|so we|so now|which is why)\b/i;
 
 /** The speaker's own slip found as the cause: nothing of the project to keep ("turned out I was loading the wrong slot"). */
@@ -46,6 +46,18 @@ const LASTING_FIX =
 const CHOICE_WORDS =
   /\b(?:decid|decision (?:is|was|there|here|stands|made)\b|decision:|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
 
+/** A timeline: three clock times or more in one sentence ("14:02 alert fired, 14:05 acked, 14:11 rollback started"). */
+const TIMELINE = /(?:\b\d{1,2}:\d{2}\b[^:]*?){3}/;
+
+/** Redone by hand at the end of the sentence ("..., cleaned it and reran", "and rebooted"): the trouble of that one time. */
+const REDONE_END = /(?:,|\band)\s*(?:(?:i|we)\s+)?(?:[a-z]+ed (?:it|them) and )?(?:re-?ran|re-?started|rebooted|re-?deployed|re-?triggered)(?: it| them)?\s*[.!]*$/i;
+
+/** A choice made or changed, said with its verb (CHOICE_WORDS without the nouns "policy", "convention", "rule is"). */
+const CHOICE_ACTS = /\b(?:decid|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|picked|from now on|going forward|adopt|standardi[sz])/i;
+
+/** How things were, with nothing said of how they are now nor of a choice made: "we used to deploy on Thursdays before the freeze policy changed". */
+export const historyOnly = (s: string) => HISTORY.test(s) && !NOW_TOO.test(s) && !CHOICE_ACTS.test(s);
+
 /**
  * A report of trouble that happened once, has passed or is being handled now, with no marker of
  * it standing: not a problem (or a fix) to keep. `s` is one sentence, quotes and spaces normalised.
@@ -54,6 +66,7 @@ export function passingTrouble(s: string): boolean {
   if (CHOICE_WORDS.test(s)) return false;
   // one person's own machine or slip, even when it recurs there ("every build on my machine")
   if (OWN_SLIP.test(s) || OFFICE_TROUBLE.test(s) || (HISTORY.test(s) && !NOW_TOO.test(s)) || (MY_SETUP.test(s) && !LASTING_FIX.test(s))) return true;
+  if (TIMELINE.test(s) || (ONE_OCCASION.test(s) && REDONE_END.test(s) && !/\bwe now\b|\bfrom now on\b/i.test(s))) return true;
   if (STANDING.test(s) || LASTING_FIX.test(s)) return false;
   return ONE_OCCASION.test(s) || (SPELL.test(s) && PAST.test(s)) || ENDED.test(s) || IN_HAND.test(s);
 }
@@ -83,7 +96,7 @@ export function smallTalk(s: string, namesSomething: boolean): boolean {
  * progress report ("Quick update: checkout v2 is about 70% done"), a request with a date ("the
  * OKRs are in the doc, please comment by Friday") and a to-do list ("Three things before Monday: ...").
  */
-const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|^(?:[\w-]+\s+){0,2}update(?:\s+draft)?(?=\s*:(?:[^,]*,){2})(?!.*\b(?:decided|agreed|always|never|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend))\b/i;
+const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|^(?:[\w-]+\s+){0,2}update(?:\s+draft)?(?=\s*:(?:[^,]*,){2})(?!.*\b(?:decided|agreed|always|never|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend)|^(?:just |also )?(?:uploaded|pushed|submitted|sent|shared|published|deployed|released|merged|shipped|posted) (?:the|a|an|my|our|it|them|v?\d)\b(?!.*\b(?:always|never|every|from now on|going forward)\b))\b/i;
 export const statusNow = (s: string) => STATUS_NOW.test(s);
 
 /** One person's machine or setup, for the learned model's adds: "Just switched my local setup to OrbStack" is no team choice. */

@@ -13,6 +13,18 @@ const CHOSEN = /\b(?:decided|agreed|settled on|going forward|from now on|from he
 const ONE_SESSION_MESSAGE =
   /^(?:for|in) this (?:task|session|run|chat)\b|\b(?:for this (?:session|run|task|chat) only|(?:notes|instructions) for this (?:run|session)|(?:long )?instructions (?:for )?today|just brainstorming|only brainstorming|thinking out loud)\b|(?:^|\n)\s*#{1,6}\s*(?:what if|ideas|brainstorm(?:ing)?)\b/i;
 
+/** A message that hands on a draft or a proposal not adopted: "From the style guide draft (not adopted yet): ...". */
+const NOT_ADOPTED = /\((?:[^)]*\b)?(?:not (?:yet )?(?:adopted|approved|agreed|final|decided|ratified)(?: yet)?|draft|proposal|proposed)\)/i;
+
+/**
+ * A report's list under its heading: "Weekly lab update: the new freezer arrived, two samples failed
+ * QC, ...", "INC-225 timeline: 14:02 ..., 14:05 ...", "Escalation summary for the week: 14 tickets,
+ * ...". Two or more commas after the heading; nothing chosen nor standing said in it.
+ */
+const REPORT_LIST = /^(?:[\w&-]+\s+){0,3}(?:update|recap|summary|notes|timeline|report|minutes|highlights)(?:\s+(?:for|from|of)\s+(?:the\s+|this\s+|last\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*:(?:[^,;]*[,;]){2}/i;
+const STANDS = /\b(?:decid|decision|agreed|settled on|chose|chosen|choose|picked|going with|go with|went with|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|adopt|standardi[sz]|going forward|from now on|for the record|always|never|every time|whenever|(?:we|we're|we are) (?:keep|keeping|stay|staying|sticking)|(?:our|the) (?:rule|policy|convention) is|rule:|policy:|convention:)/i;
+export const reportList = (s: string) => REPORT_LIST.test(s) && !STANDS.test(s);
+
 /** A status list: "## Status" / "Status:" heading a message, or a progress count ("pass 2 of 3 done", "so far"). */
 const STATUS_MESSAGE = /(?:^|\n)\s*(?:#{1,6}\s*(?:status|progress|standup|stand-up)\b|(?:status|progress)\s*(?:update)?\s*:)/i;
 const PROGRESS = /\b(?:(?:pass|step|phase|batch|round|run) \d+ of \d+|\d+ of \d+ (?:done|complete|completed|finished)|so far\b(?!,? so good)|still on (?:step|stage|phase|batch) \d+|(?:proceeded|progressed|going|gone) (?:broadly |largely |mostly )?(?:to|according to) plan)/i;
@@ -40,11 +52,11 @@ const RERUN = /(?:[,;]|\s[-—–])\s*(?:re-?running|retrying|re-?triggering|res
 
 /** The message's own markers, read once per message (the guards ask for each sentence of it). */
 let lastMessage: string | null = null;
-let lastMarks = { oneSession: false, status: false, testSummary: false };
+let lastMarks = { oneSession: false, status: false, testSummary: false, notAdopted: false };
 function marksOf(message: string) {
   if (message !== lastMessage) {
     lastMessage = message;
-    lastMarks = { oneSession: ONE_SESSION_MESSAGE.test(message), status: STATUS_MESSAGE.test(message), testSummary: TEST_SUMMARY.test(message) };
+    lastMarks = { oneSession: ONE_SESSION_MESSAGE.test(message), status: STATUS_MESSAGE.test(message), testSummary: TEST_SUMMARY.test(message), notAdopted: NOT_ADOPTED.test(message) };
   }
   return lastMarks;
 }
@@ -60,8 +72,10 @@ export function sessionTalk(sentence: string, message: string, type: string): st
   if (WEIGHING.test(sentence)) return "not decided yet";
   // "Standup: yesterday the invoices API, today the webhooks": a day's report, whatever it names
   if (STANDUP_PAIR.test(sentence)) return "a status line, not a problem to keep";
+  if (reportList(sentence)) return "a report's list, not a choice";
   const marks = marksOf(message);
   if (marks.oneSession) return "a one-off task or idea, for this session only";
+  if (marks.notAdopted) return "a draft or proposal, not adopted";
   if (type !== "problem") return null;
   if (marks.status || PROGRESS.test(sentence) || JUST_NOW.test(sentence)) return "a status line, not a problem to keep";
   if (RESULT_LINE.test(sentence) || marks.testSummary) return "pasted test output";
@@ -73,7 +87,7 @@ export function sessionTalk(sentence: string, message: string, type: string): st
 const TASK_STEP = /^(?:step \d+\s*[:.]|first,|then,? |after that,|next,|finally,|report back\b)|\b(?:i shall|i will|i'll|we shall|we will|we'll) (?:circulate|send|share|follow up|get back|post)\b/i;
 
 /** For a sentence the learned model would add: talk of one session, or a step of a task handed over. */
-export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || PROGRESS.test(sentence) || JUST_NOW.test(sentence) || marksOf(message).oneSession);
+export const sessionTalkForModel = (sentence: string, message: string) => !CHOSEN.test(sentence) && (TASK_STEP.test(sentence) || WEIGHING.test(sentence) || PROGRESS.test(sentence) || JUST_NOW.test(sentence) || reportList(sentence) || marksOf(message).oneSession || marksOf(message).notAdopted);
 
 /** "remember that ...", "Meeting outcome: ...": said so it is kept, whatever else its words look like (another's "their", a "day off"). */
 export const saidToKeep = (s: string) => /^(?:please\s+)?remember(?: that|:)\s|^(?:meeting )?outcome\s*:|^(?:we )?agreed\s*:/i.test(s);
