@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsyncJson } from "../helpers/env.ts";
+import { memsync, memsyncJson } from "../helpers/env.ts";
 import { healthy, hub, machine, synced } from "../helpers/hub.ts";
 
 // An acknowledged content edit on one clone, while the other consolidates (--apply) or splits the
@@ -117,6 +117,43 @@ for (const order of ["a first", "b first"] as const) {
         for (const p of parts) assert.equal(read(d, p).use_count, before + 1, "a's use is on each part");
         assert.ok(!relations(d).some((r) => r.id === w.r), "X -> Z went with X (copied to the parts)");
       }
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+  });
+}
+
+// The same through a pull killed mid-checkout (before any file: checkout-intent) and finished by
+// the next command (checkout.ts recoverCheckout): the edit arrives by the killed pull and the
+// consolidation/split is made on the old version, or the other way round.
+const SUCCESSIONS = {
+  consolidate: (w: ReturnType<typeof world>) => ["consolidate", "--apply", "--claim-maintainer"],
+  split: (w: ReturnType<typeof world>) => ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"],
+};
+for (const [name, args] of Object.entries(SUCCESSIONS)) {
+  describe(`content edit vs ${name}, through a killed pull`, () => {
+    test(`b edits X; a's pull of it is killed, a runs ${name} on the old X: b's edit is kept`, () => {
+      const w = world();
+      on(w.b, B, ["update", w.x, "--content", EDIT]);
+      syncOf(w.b);
+      const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+      assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+      on(w.a, A, args(w));
+      syncAll(w.a, w.b);
+      for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: b's acknowledged edit of X is kept`);
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    test(`b runs ${name} on X; a's pull of it is killed, a edits the old X: a's edit is kept`, () => {
+      const w = world();
+      on(w.b, B, args(w));
+      syncOf(w.b);
+      const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+      assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+      on(w.a, A, ["update", w.x, "--content", EDIT]);
+      syncAll(w.a, w.b);
+      for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: a's acknowledged edit of X is kept`);
       identical(w.a, w.b);
       healthy([w.a, w.b, w.h.bare], { withStatus: true });
     });
