@@ -12,6 +12,7 @@ import { faultPoint } from "./fault.ts";
 import { updateGitIndex } from "./git-index.ts";
 import { hashObject } from "./loose-objects.ts";
 import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
+import { contentEdited } from "./merge-tree.ts";
 import { readBlobText, readTreeEntries, treeOf } from "./objects.ts";
 import { progress } from "./progress.ts";
 import { writeRefAtomic } from "./refs.ts";
@@ -312,10 +313,16 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // memory the pull changed: a delete concurrent with the other side's use or edit, which the
     // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
     // the kill (not when the memory is at another path now: moved to the other place)
-    if (!now && p.before !== null && p.after !== null && isDelete(firstSeen.get(p.path)) && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
-      await writeFile(store, gitdir, p.path, p.after);
-      broughtBack.push(p.path);
-      continue;
+    // A consolidation or split of the old version is such a delete too when the pull edited the
+    // memory's content (the merge keeps an edit over a removal with successors: merge-tree.ts);
+    // for a use only, it stands.
+    if (!now && p.before !== null && p.after !== null && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
+      const op = firstSeen.get(p.path);
+      if (isDelete(op) || (isSuccession(op) && contentEdited(await readBlobText(gitdir, p.before), await readBlobText(gitdir, p.after)))) {
+        await writeFile(store, gitdir, p.path, p.after);
+        broughtBack.push(p.path);
+        continue;
+      }
     }
     if (now && p.after !== null) {
       const merged = await mergeFileTexts(codec, kindOfPath(p.path), await readBlobText(gitdir, p.before), now.text, (await readBlobText(gitdir, p.after))!);
@@ -437,7 +444,7 @@ async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonl
   const candidates = new Set<string>();
   const entries = readJournal(store.fs, store.root);
   entries.forEach((e, i) => {
-    if (!isDelete(e.op) || !e.paths.some((p) => back.has(p))) return;
+    if (!(isDelete(e.op) || isSuccession(e.op)) || !e.paths.some((p) => back.has(p))) return;
     for (const p of e.paths) {
       // a later entry naming the relation (removed again, or made anew) decides it instead
       if (kindOfPath(p) === "relation" && !entries.slice(i + 1).some((later) => later.paths.includes(p))) candidates.add(p);
@@ -483,6 +490,9 @@ function relationEnds(text: string | null): string[] {
 // the ops whose removal of a memory is a plain delete to the merge (merge-tree.ts): it loses to a
 // concurrent use or edit (gc's prune too); a consolidation's or split's has a successor and stays
 const isDelete = (op: string | undefined): boolean => op === "delete" || op === DELETE_KEEPING_RELATIONS || op === "gc";
+// the ops that remove a memory with successors (consolidate --apply, split): a removal that loses
+// only to a concurrent content edit
+const isSuccession = (op: string | undefined): boolean => op === "consolidate" || op === "split";
 
 /**
  * Ids of the memories a delete keeping their relations removed after finding the version this

@@ -1,3 +1,4 @@
+import { jsonEqual } from "../core/merge/json-merge.ts";
 import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
 import { idFromFileName } from "../store/layout.ts";
 import type { Codec } from "../store/codec.ts";
@@ -9,7 +10,10 @@ import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
 // memsync's rules (DESIGN.md section 4):
 // - a memory deleted by consolidation or split (a consolidated_from / split_from relation from a
 //   successor names it) stays deleted, and the usage the other side added moves to the successors
-//   (its streams, qualified by its id: core/counters.ts);
+//   (its streams, qualified by its id: core/counters.ts); but when the other side edited its
+//   content (an acknowledged write the successors never saw), it comes back as that side has it,
+//   as from any delete, still named by the successors' consolidated_from / split_from (lineage: a
+//   later consolidation can fold it again), with the relations removed along with it;
 // - a memory deleted otherwise (gc, a manual delete) while the other side used or edited it comes
 //   back as the other side has it, with the relations deleted along with it;
 // - a relation goes when one of its memories is gone from the result (provenance relations keep
@@ -52,6 +56,19 @@ function parse(text: string | null): JsonObject | null {
 
 const idOf = (path: string) => idFromFileName(path.slice(path.lastIndexOf("/") + 1));
 
+/**
+ * Whether a memory's text changed its content against the base: its content, or the texts kept
+ * in content_conflicts. A use (counts, times, strength) or a label is not a content edit. Texts
+ * that do not parse count as edited (nothing to tell them by).
+ */
+export function contentEdited(baseText: string | null, keptText: string | null): boolean {
+  if (baseText === null || keptText === null) return baseText !== keptText;
+  const base = parse(baseText);
+  const kept = parse(keptText);
+  if (!base || !kept) return baseText !== keptText;
+  return !jsonEqual(base.content, kept.content) || !jsonEqual(base.content_conflicts ?? [], kept.content_conflicts ?? []);
+}
+
 export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<Map<string, PathResult>> {
   const out = new Map<string, PathResult>();
   const deletions: { path: string; id: string; deletedBy: "ours" | "theirs"; kept: string; base: string | null }[] = [];
@@ -91,6 +108,10 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     const successors = successorsOf(d.id);
     if (successors.length === 0) {
       out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was deleted on one side (not by consolidation or split) while the other used or edited it: kept` });
+      continue;
+    }
+    if (contentEdited(d.base, d.kept)) {
+      out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited its content: kept, beside them` });
       continue;
     }
     out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });

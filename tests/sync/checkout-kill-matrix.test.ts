@@ -278,18 +278,17 @@ const MAINTENANCE: Row[] = [
   // consolidate --apply merges P and X (and N when a has it) into one: nothing b wrote is lost,
   // in its own memory or in the merged one
   { change: "added", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d) => holds(d, "saved on b", "N's text") },
-  // b's edit of P: kept when a saw it; else the merge has the consolidation of the old P win
-  // (a memory deleted with a successor stays deleted, DESIGN.md 4: only the usage moves over)
+  // b's edit of P: kept when a saw it (b's text shares no word with X's: found by a, P is no
+  // longer in a cluster); else a consolidated the old P, and b's content edit, concurrent with
+  // it, still wins: P comes back beside the merged memory (merge-tree.ts, DESIGN.md 4)
   {
-    change: "changed", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d, c) => {
-      // (b's text shares no word with X's: found by a, P is no longer in a cluster)
-      if (c.saw) assert.equal((await memory(d, w.P))?.content, EDIT_B, "b's edit of P");
-      else await gone(d, w.P, "P, consolidated");
+    change: "changed", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d) => {
+      assert.equal((await memory(d, w.P))?.content, EDIT_B, "b's edit of P");
     },
   },
   { change: "removed", name: "consolidate --apply", merges: true, args: () => CONSOLIDATE, check: async (w, d) => gone(d, w.P, "P, deleted on b") },
-  // split: the parts replace the memory a found; a split of the old P (concurrent with b's edit)
-  // stays, as the merge has it (a memory removed with a successor stays removed, DESIGN.md 4)
+  // split: the parts replace the memory a found; a split of the old P (concurrent with b's content
+  // edit) loses P's removal to the edit, as in the merge: P comes back with b's edit beside the parts
   {
     change: "added", name: "split", args: (w) => split(w.N!), check: async (w, d, c) => {
       if (c.code !== 0) return present(d, w.N!, "N (never seen by a)");
@@ -300,7 +299,8 @@ const MAINTENANCE: Row[] = [
   {
     change: "changed", name: "split", args: (w) => split(w.P), check: async (w, d, c) => {
       holds(d, PART2, "part 2");
-      await gone(d, w.P, "P, split");
+      if (c.saw) await gone(d, w.P, "P, split after b's edit");
+      else assert.equal((await memory(d, w.P))?.content, EDIT_B, "b's edit of P, concurrent with the split");
     },
   },
   {

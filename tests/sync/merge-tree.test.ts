@@ -59,6 +59,33 @@ describe("mergeTrees", () => {
     assert.ok(out.get(rp(R))!.text);
   });
 
+  test("deleted by consolidation while the other side edited its content: it comes back beside the successor, relations with it", async () => {
+    const out = await run(
+      {
+        [mp(X)]: { base: mem(X), ours: null, theirs: mem(X, { content: "edited", updated_at: 2000, use_count: 4 }) },
+        [mp(C)]: { base: null, ours: mem(C, { use_count: 3 }), theirs: null },
+        [rp(R)]: { base: null, ours: rel(R, C, X, "consolidated_from"), theirs: null },
+        [rp(R2)]: { base: rel(R2, X, Y), ours: null, theirs: rel(R2, X, Y) },
+      },
+      [Y],
+    );
+    assert.equal(out.get(mp(X))!.how, "restored");
+    assert.equal(json(out.get(mp(X))!.text).content, "edited");
+    assert.equal(json(out.get(mp(C))!.text).use_count, 3, "the successor takes no usage of a memory that stays");
+    assert.ok(out.get(rp(R))!.text, "the successor still names it");
+    assert.equal(out.get(rp(R2))!.text, rel(R2, X, Y), "its relation removed with it is back");
+  });
+
+  test("split while the other side edited only labels: the split stands", async () => {
+    const out = await run({
+      [mp(X)]: { base: mem(X), ours: mem(X, { meta: { tags: ["t"] }, updated_at: 2000 }), theirs: null },
+      [mp(C)]: { base: null, ours: null, theirs: mem(C) },
+      [rp(R)]: { base: null, ours: null, theirs: rel(R, C, X, "split_from") },
+    });
+    assert.equal(out.get(mp(X))!.text, null);
+    assert.equal(out.get(mp(X))!.how, "kept-deleted");
+  });
+
   test("split while the other side touched it: every part gets the usage", async () => {
     const out = await run({
       [mp(X)]: { base: mem(X), ours: mem(X, { use_count: 4, last_used: 2500 }), theirs: null },

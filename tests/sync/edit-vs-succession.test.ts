@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson } from "../helpers/env.ts";
+import { healthy, hub, machine, synced } from "../helpers/hub.ts";
+
+// An acknowledged content edit on one clone, while the other consolidates (--apply) or splits the
+// same memory, through the binary: two clones of a bare remote, both sync orders. The edit is never
+// lost: the edited memory stays beside the successors, which still name it (consolidated_from /
+// split_from), with its relations. A use only (touch) still moves to the successors. Both clones
+// end with the same files.
+
+const A = { MEMSYNC_MACHINE: "a" };
+const B = { MEMSYNC_MACHINE: "b" };
+const EDIT = "edited on a: cursor pagination, page size 100 since the March change";
+const NOTES = [
+  "Use cursor pagination for list endpoints in the public API; page size defaults to 50",
+  "For list endpoints in the public API use cursor pagination, with a default page size of 50",
+];
+const PART1 = "first part, split on b";
+const PART2 = "second part, split on b";
+
+const on = (dir: string, env: Record<string, string>, args: string[]) => memsyncJson(["--store", dir, ...args], { env });
+const envOf = (dir: string) => (path.basename(dir) === "a" ? A : B);
+const syncOf = (dir: string) => on(dir, envOf(dir), ["sync"]);
+
+function read(dir: string, id: string): any {
+  const p = [path.join(dir, "memories", `${id}.json`), path.join(dir, "memories", id.slice(-2), `${id}.json`)].find((x) => fs.existsSync(x));
+  return p ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
+}
+const relations = (dir: string): any[] =>
+  [...synced(dir)].filter(([rel]) => rel.startsWith("relations/")).map(([, b64]) => JSON.parse(Buffer.from(b64, "base64").toString()));
+
+/** Two clones a and b of one store holding X, Y (near duplicates) and Z, with X -> Z related. */
+function world() {
+  const h = hub();
+  const a = machine(h.root, "a", h.bare, A);
+  const b = machine(h.root, "b", h.bare, B);
+  const [x, y] = NOTES.map((t) => on(a, A, ["save", t]).memory.id as string);
+  const z = on(a, A, ["save", "Deploys go out on Tuesdays after the change review"]).memory.id as string;
+  const r = on(a, A, ["relate", x!, z, "--type", "supports"]).relation.id as string;
+  syncOf(a);
+  syncOf(b);
+  return { h, a, b, x: x!, y: y!, z, r };
+}
+
+/** Both sync, `first` first, then the other again: both have everything. */
+function syncAll(first: string, second: string): void {
+  syncOf(first);
+  syncOf(second);
+  syncOf(first);
+}
+
+function identical(a: string, b: string): void {
+  assert.deepEqual(synced(a), synced(b), "both clones hold the same files");
+}
+
+for (const order of ["a first", "b first"] as const) {
+  describe(`content edit vs consolidation/split, ${order}`, () => {
+    test("a edits X, b consolidates X into a new memory: X stays with a's edit, named by the new memory", () => {
+      const w = world();
+      on(w.a, A, ["update", w.x, "--content", EDIT]);
+      const applied = on(w.b, B, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+      assert.equal(applied.length, 1, "b merged X and Y");
+      const into = applied[0].into as string;
+      order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+      for (const d of [w.a, w.b]) {
+        assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: a's acknowledged edit of X is kept`);
+        assert.ok(read(d, into), "the consolidated memory is there");
+        assert.equal(read(d, w.y), null, "Y, consolidated and unedited, stays removed");
+        assert.ok(relations(d).some((r) => r.from_memory_id === into && r.to_memory_id === w.x && r.relation_type === "consolidated_from"), "the new memory still names X (lineage)");
+      }
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    test("a touches X, b consolidates it: X stays removed, the use moves to the new memory", () => {
+      const w = world();
+      const before = read(w.a, w.x).use_count + read(w.a, w.y).use_count;
+      on(w.a, A, ["touch", w.x]);
+      const into = on(w.b, B, ["consolidate", "--apply", "--claim-maintainer"]).applied[0].into as string;
+      order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+      for (const d of [w.a, w.b]) {
+        assert.equal(read(d, w.x), null, "X, only used on a, stays consolidated");
+        assert.equal(read(d, into).use_count, before + 1, "a's use is on the new memory");
+      }
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    test("a edits X, b splits X: X stays with a's edit and its relation, the parts name it", () => {
+      const w = world();
+      on(w.a, A, ["update", w.x, "--content", EDIT]);
+      const parts = on(w.b, B, ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"]).parts.map((p: { id: string }) => p.id) as string[];
+      order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+      for (const d of [w.a, w.b]) {
+        assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: a's acknowledged edit of X is kept`);
+        for (const p of parts) {
+          assert.ok(read(d, p), "each part is there");
+          assert.ok(relations(d).some((r) => r.from_memory_id === p && r.to_memory_id === w.x && r.relation_type === "split_from"), "each part still names X");
+        }
+        assert.ok(relations(d).some((r) => r.id === w.r && r.from_memory_id === w.x && r.to_memory_id === w.z), "X -> Z, removed by the split, is back with X");
+      }
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    test("a touches X, b splits it: X stays removed, every part gets the use", () => {
+      const w = world();
+      const before = read(w.a, w.x).use_count;
+      on(w.a, A, ["touch", w.x]);
+      const parts = on(w.b, B, ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"]).parts.map((p: { id: string }) => p.id) as string[];
+      order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+      for (const d of [w.a, w.b]) {
+        assert.equal(read(d, w.x), null, "X, only used on a, stays split");
+        for (const p of parts) assert.equal(read(d, p).use_count, before + 1, "a's use is on each part");
+        assert.ok(!relations(d).some((r) => r.id === w.r), "X -> Z went with X (copied to the parts)");
+      }
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+  });
+}
+
+// The same through a pull killed mid-checkout (before any file: checkout-intent) and finished by
+// the next command (checkout.ts recoverCheckout): the edit arrives by the killed pull and the
+// consolidation/split is made on the old version, or the other way round.
+const SUCCESSIONS = {
+  consolidate: (w: ReturnType<typeof world>) => ["consolidate", "--apply", "--claim-maintainer"],
+  split: (w: ReturnType<typeof world>) => ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"],
+};
+for (const [name, args] of Object.entries(SUCCESSIONS)) {
+  describe(`content edit vs ${name}, through a killed pull`, () => {
+    test(`b edits X; a's pull of it is killed, a runs ${name} on the old X: b's edit is kept`, () => {
+      const w = world();
+      on(w.b, B, ["update", w.x, "--content", EDIT]);
+      syncOf(w.b);
+      const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+      assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+      on(w.a, A, args(w));
+      syncAll(w.a, w.b);
+      for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: b's acknowledged edit of X is kept`);
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    test(`b runs ${name} on X; a's pull of it is killed, a edits the old X: a's edit is kept`, () => {
+      const w = world();
+      on(w.b, B, args(w));
+      syncOf(w.b);
+      const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+      assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+      on(w.a, A, ["update", w.x, "--content", EDIT]);
+      syncAll(w.a, w.b);
+      for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: a's acknowledged edit of X is kept`);
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+  });
+}
