@@ -255,6 +255,89 @@ function redactCommandLines(text: string, found: string[]): string {
   return out;
 }
 
+/**
+ * A secret with no name or prefix before it ("... with secret wJalrXUtnFEMI/K7MDENG/..."): the
+ * shape of an AWS secret access key, which other providers' 40-character keys share: a word of
+ * exactly 40 characters of [A-Za-z0-9+/], apart from any longer token (no "=", "_", "-" or "."
+ * glued to it, not inside a URL), that is random: upper case, lower case and a digit, not hex
+ * (a git SHA-1, a hash), not base64 of printable text (an encoded sentence), and with the class
+ * changes (a to B, B to 7, 7 to /) a random string has (25 in 39 on average; under 14 is a
+ * word-made name or path: "src/components/UserProfile/Settings2Form" has 13). A scan, no pattern.
+ */
+const BARE_KEY_LENGTH = 40;
+
+const isKeyChar = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+/** Glued to a key's run, these make it part of a longer token (padding, an identifier, a name). */
+const isGlue = (c: number) => c === 61 || c === 95 || c === 45 || c === 46;
+
+function classOf(c: number): number {
+  if (c >= 65 && c <= 90) return 0;
+  if (c >= 97 && c <= 122) return 1;
+  if (c >= 48 && c <= 57) return 2;
+  return 3;
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** The 40 characters decode (as base64) to printable ASCII: an encoded text, not a key. */
+function base64OfText(w: string): boolean {
+  for (let i = 0; i < w.length; i += 4) {
+    const n = (B64.indexOf(w[i]!) << 18) | (B64.indexOf(w[i + 1]!) << 12) | (B64.indexOf(w[i + 2]!) << 6) | B64.indexOf(w[i + 3]!);
+    for (const b of [(n >> 16) & 255, (n >> 8) & 255, n & 255]) if (!(b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127))) return false;
+  }
+  return true;
+}
+
+export function looksLikeBareKey(w: string): boolean {
+  if (w.length !== BARE_KEY_LENGTH) return false;
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  let hex = true;
+  let changes = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    const k = classOf(c);
+    if (k === 0) upper = true;
+    else if (k === 1) lower = true;
+    else if (k === 2) digit = true;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) hex = false;
+    if (i > 0 && classOf(w.charCodeAt(i - 1)) !== k) changes++;
+  }
+  return upper && lower && digit && !hex && changes >= 14 && !base64OfText(w);
+}
+
+function redactBareKeys(text: string, found: string[]): string {
+  if (text.length < BARE_KEY_LENGTH) return text;
+  let out = "";
+  let at = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (!isKeyChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isKeyChar(text.charCodeAt(i))) i++;
+    if (i - start !== BARE_KEY_LENGTH) continue;
+    const before = start > 0 ? text.charCodeAt(start - 1) : 32;
+    // a sentence's full stop may follow a key; a "." glued to more of the token may not
+    const after = i < text.length ? text.charCodeAt(i) : 32;
+    const afterNext = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
+    if (isGlue(before) || (isGlue(after) && !(after === 46 && !isKeyChar(afterNext) && !isGlue(afterNext)))) continue;
+    const w = text.slice(start, i);
+    if (!looksLikeBareKey(w)) continue;
+    // inside a URL: its path, not a secret of its own (a URL's password has its own rule)
+    let ws = start;
+    while (ws > 0 && !/\s/.test(text[ws - 1]!)) ws--;
+    if (text.slice(ws, start).includes("://")) continue;
+    found.push("aws-secret-key");
+    out += text.slice(at, start) + mark("aws-secret-key");
+    at = i;
+  }
+  return at === 0 ? text : out + text.slice(at);
+}
+
 function redactTokens(text: string, found: string[]): string {
   let out = text;
   for (const rule of TOKEN_RULES) {
@@ -383,6 +466,8 @@ export function redactSecrets(text: string): Redaction {
   out = redactTokens(out, found);
   out = redactAssignments(out, found);
   out = redactCommandLines(out, found);
+  // last: a key the rules above named keeps their kind
+  out = redactBareKeys(out, found);
   return { text: out, found };
 }
 
