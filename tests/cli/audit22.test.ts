@@ -84,6 +84,30 @@ describe("audit22: an empty or blank project is refused", () => {
   });
 });
 
+describe("audit22: an import's blank project", () => {
+  test("a source record's blank project is none (or the import's), never stored, never a skipped record; a blank --project is refused", () => {
+    const dir = tempDir();
+    const src = path.join(dir, "cg");
+    fs.mkdirSync(src);
+    const a = "0b8f0c2e-3c1a-4d7e-9f10-1a2b3c4d5e6f";
+    const b = "1c9e1d3f-4d2b-4e8f-8a21-2b3c4d5e6f70";
+    const rec = (id: string, project: string) => JSON.stringify({ id, content: `memory ${id.slice(0, 4)}`, created_at: 1, last_used: 1, project });
+    fs.writeFileSync(path.join(src, "memories.jsonl"), `${rec(a, "")}\n${rec(b, "  ")}\n`);
+    fs.writeFileSync(path.join(src, "relations.jsonl"), "");
+    const plain = initStore(path.join(dir, "s1"));
+    const out = memsyncJson(["--store", plain, "import", "cortexgraph", src]);
+    assert.deepEqual(out.memories, { imported: 2, existing: 0, invalid: 0 });
+    for (const id of [a, b]) assert.equal(memsyncJson(["--store", plain, "get", id]).found[0].memory.project, null);
+    const named = initStore(path.join(dir, "s2"));
+    memsyncJson(["--store", named, "import", "cortexgraph", src, "--project", "web"]);
+    for (const id of [a, b]) assert.equal(memsyncJson(["--store", named, "get", id]).found[0].memory.project, "web");
+    const blank = initStore(path.join(dir, "s3"));
+    const r = memsync(["--store", blank, "import", "cortexgraph", src, "--project", "  "]);
+    assert.equal(r.code, 4, r.stdout + r.stderr);
+    assert.match(r.stderr, /^memsync: import: project must not be empty\n$/);
+  });
+});
+
 describe("audit22: an input with a prototype key is bad input", () => {
   const INPUTS = [
     '{"__proto__": {"content": "changed"}}',
