@@ -264,7 +264,7 @@ function redactCommandLines(text: string, found: string[]): string {
  * changes (a to B, B to 7, 7 to /) a random string has (25 in 39 on average; under 14 is a
  * word-made name or path: "src/components/UserProfile/Settings2Form" has 13), and fewer than 16
  * letters in lower-case runs of 4 or more ("lib/Http2ServerRequestHandlerFactoryImpl" has 23).
- * Of random 40-character keys about 3 in 1,000 are kept. A scan, no pattern.
+ * Of random 40-character keys about 4 in 1,000 are kept.
  */
 const BARE_KEY_LENGTH = 40;
 
@@ -279,13 +279,15 @@ function classOf(c: number): number {
   return 3;
 }
 
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** A base64 character's value (its run holds no other characters). */
+const b64 = (c: number) => (c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 71 : c >= 48 && c <= 57 ? c + 4 : c === 43 ? 62 : 63);
+const printable = (b: number) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127);
 
 /** The 40 characters decode (as base64) to printable ASCII: an encoded text, not a key. */
 function base64OfText(w: string): boolean {
   for (let i = 0; i < w.length; i += 4) {
-    const n = (B64.indexOf(w[i]!) << 18) | (B64.indexOf(w[i + 1]!) << 12) | (B64.indexOf(w[i + 2]!) << 6) | B64.indexOf(w[i + 3]!);
-    for (const b of [(n >> 16) & 255, (n >> 8) & 255, n & 255]) if (!(b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127))) return false;
+    const n = (b64(w.charCodeAt(i)) << 18) | (b64(w.charCodeAt(i + 1)) << 12) | (b64(w.charCodeAt(i + 2)) << 6) | b64(w.charCodeAt(i + 3));
+    if (!printable((n >> 16) & 255) || !printable((n >> 8) & 255) || !printable(n & 255)) return false;
   }
   return true;
 }
@@ -315,33 +317,38 @@ export function looksLikeBareKey(w: string): boolean {
   return upper && lower && digit && !hex && changes >= 14 && wordy < 16 && !base64OfText(w);
 }
 
+/** A run of exactly 40 key characters (the engine finds them: a JavaScript loop over every character cost ~10 ms on 50,000 without the JIT). */
+const BARE_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/])/g;
+
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029;
+
 function redactBareKeys(text: string, found: string[]): string {
   if (text.length < BARE_KEY_LENGTH) return text;
   let out = "";
   let at = 0;
-  let i = 0;
-  while (i < text.length) {
-    if (!isKeyChar(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isKeyChar(text.charCodeAt(i))) i++;
-    if (i - start !== BARE_KEY_LENGTH) continue;
+  // whether the word (up to a space) holding the run holds "://": a URL's path, not a secret of
+  // its own (a URL's password has its own rule); read once, up to each run judged a key
+  let read = 0;
+  let inUrl = false;
+  BARE_RUN.lastIndex = 0;
+  for (let m = BARE_RUN.exec(text); m; m = BARE_RUN.exec(text)) {
+    const start = m.index;
+    const end = start + BARE_KEY_LENGTH;
     const before = start > 0 ? text.charCodeAt(start - 1) : 32;
     // a sentence's full stop may follow a key; a "." glued to more of the token may not
-    const after = i < text.length ? text.charCodeAt(i) : 32;
-    const afterNext = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
+    const after = end < text.length ? text.charCodeAt(end) : 32;
+    const afterNext = end + 1 < text.length ? text.charCodeAt(end + 1) : 32;
     if (isGlue(before) || (isGlue(after) && !(after === 46 && !isKeyChar(afterNext) && !isGlue(afterNext)))) continue;
-    const w = text.slice(start, i);
-    if (!looksLikeBareKey(w)) continue;
-    // inside a URL: its path, not a secret of its own (a URL's password has its own rule)
-    let ws = start;
-    while (ws > 0 && !/\s/.test(text[ws - 1]!)) ws--;
-    if (text.slice(ws, start).includes("://")) continue;
+    if (!looksLikeBareKey(m[0])) continue;
+    for (; read < start; read++) {
+      const c = text.charCodeAt(read);
+      if (isSpace(c)) inUrl = false;
+      else if (c === 58 && text.startsWith("://", read)) inUrl = true;
+    }
+    if (inUrl) continue;
     found.push("aws-secret-key");
     out += text.slice(at, start) + mark("aws-secret-key");
-    at = i;
+    at = end;
   }
   return at === 0 ? text : out + text.slice(at);
 }
