@@ -68,6 +68,17 @@ function cleanFields(obj: JsonObject, opts: { keys?: boolean } = {}): void {
   }
 }
 
+/**
+ * A project given as text names one: "" or spaces would be stored as a project no filter or
+ * context block can ask for (a memory of no project has none, null). Checked where fields are
+ * given (a new memory, a patch), never on a record read from a file.
+ */
+function checkProject(obj: JsonObject): void {
+  if (typeof obj.project === "string" && obj.project.trim() === "") {
+    throw invalidInput("project must not be empty: give a name, or null for none", { fields: ["project"] });
+  }
+}
+
 /** Labels arrive from people and agents: sanitize before the schema judges them. */
 function normalizeLabels(obj: JsonObject): void {
   const meta = obj.meta;
@@ -89,6 +100,7 @@ function normalizeLabels(obj: JsonObject): void {
  */
 export function createMemory(fields: JsonObject, id: string, origin: Origin): Memory {
   const obj: JsonObject = cloneJson(fields);
+  checkProject(obj);
   cleanFields(obj);
   if (obj.tags !== undefined) {
     const meta = isPlainObject(obj.meta) ? obj.meta : {};
@@ -158,6 +170,7 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
   for (const k of Object.keys(patch)) {
     if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
   }
+  checkProject(patch);
   const p: JsonObject = countsPatched(memory, structuredClone(patch));
   // the patch's keys are cleaned once merged: a new secret key then sits beside an older one
   cleanFields(p, { keys: false });

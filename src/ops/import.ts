@@ -198,6 +198,9 @@ function applyPlan(plan: ImportPlan, sink: Sink, origin: Origin, format: ImportF
 }
 
 function withProject(fields: Fields, project: string | null): Fields {
+  // another tool's blank project names none: the import's, else none (a record is never lost to it)
+  const blank = typeof fields.project === "string" && fields.project.trim() === "";
+  if (blank) fields = { ...fields, project: null };
   return project !== null && (fields.project === undefined || fields.project === null) ? { ...fields, project } : fields;
 }
 

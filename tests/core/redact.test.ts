@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import { createMemory, createRelation, updateMemory } from "../../src/core/records.ts";
-import { cleanText, nameKindByRules, redactSecrets, secretKindOfName, stripPrivate, TOKEN_RULES } from "../../src/core/redact.ts";
+import { cleanText, looksLikeBareKey, nameKindByRules, redactSecrets, secretKindOfName, stripPrivate, TOKEN_RULES } from "../../src/core/redact.ts";
 import { assertInvalid } from "../helpers/assert-error.ts";
 import { cpuMs } from "../helpers/cpu-time.ts";
+import { makeRng } from "../helpers/rng.ts";
 import { leaks, loadSecrets } from "../helpers/secrets.ts";
 
 // Secrets never reach a record: the pure redaction (core/redact.ts) and the record transitions
@@ -264,7 +266,7 @@ describe("object keys are cleaned like values", () => {
 
 describe("redaction is linear", () => {
   test("50,000 adversarial characters", () => {
-    for (const unit of ["a", "sk-", "password=", "a://b:c@", "-----BEGIN PRIVATE KEY----- ", "Bearer ", "<private>", "eyJ", "x=y ", "password is ", "PGPASSWORD=", "A_", "AB_PASS= x ", "curl -u ", "mysql ", "api key "]) {
+    for (const unit of ["a", "sk-", "password=", "a://b:c@", "-----BEGIN PRIVATE KEY----- ", "Bearer ", "<private>", "eyJ", "x=y ", "password is ", "PGPASSWORD=", "A_", "AB_PASS= x ", "curl -u ", "mysql ", "api key ", "http://x/", "Qm8TzR2vK/9xLw4NpA7cJ1eHs5Ud3Yb+0GfVtXiO,", "a1B/a1B/a1B/a1B/a1B/a1B/a1B/a1B/a1B/a1B/:"]) {
       const text = unit.repeat(Math.ceil(50_000 / unit.length)).slice(0, 50_000);
       const ms = cpuMs(() => cleanText(text));
       assert.ok(ms < 2_000, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
@@ -285,5 +287,84 @@ describe("short texts are cleaned once per process", () => {
     assert.equal(second.found.includes("changed by the caller"), false);
     assert.deepEqual(cleanText("<private>x</private>").privateRemoved, true);
     assert.deepEqual(cleanText("<private>x</private>").privateRemoved, true, "and from the kept result too");
+  });
+});
+
+// A key with no name or prefix before it (audit22): the 40-character shape of an AWS secret
+// access key, judged random by its character classes; what only shares its length stays.
+describe("a bare 40-character key", () => {
+  const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+  test("random keys of the shape are redacted wherever prose puts them (at least 99 in 100)", () => {
+    const rng = makeRng(22);
+    let kept = 0;
+    for (let i = 0; i < 2000; i++) {
+      let key = "";
+      for (let j = 0; j < 40; j++) key += B64[Math.floor(rng() * 64)];
+      const out = redactSecrets(`the uploader runs with secret ${key}. Rotate it monthly`);
+      if (out.text.includes(key)) kept++;
+      else assert.equal(out.text, "the uploader runs with secret [REDACTED:aws-secret-key]. Rotate it monthly");
+    }
+    assert.ok(kept <= 20, `${kept} of 2000 random keys kept`);
+    for (const text of ["(wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY)", "key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, then", "\"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\""]) {
+      assert.deepEqual(redactSecrets(text).found, ["aws-secret-key"], text);
+    }
+  });
+
+  test("a named key keeps its rule's kind; redacting twice changes nothing", () => {
+    assert.deepEqual(redactSecrets("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY").found, ["secret"]);
+    const once = redactSecrets("with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY").text;
+    assert.equal(redactSecrets(once).text, once);
+  });
+
+  const sha256 = (s: string) => createHash("sha256").update(s).digest();
+  const keep = [
+    // git SHA-1s, in either case, alone and in a log line
+    "commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "4B825DC642CB6EB9A060E54BF8D69288FBEE4904",
+    "git show e83c5163316f89bfbde7d9ab23ca2e25604af290 --stat",
+    // UUIDs, ULIDs
+    "id 3f2504e0-4f89-11d3-9a0c-0305e82c3301 and 01a22029-9ecd-7518-a73d-85b7e9fd30d0",
+    "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+    // base64 of ordinary words (30 bytes: 40 characters, no padding)
+    `blob ${Buffer.from("the quick brown fox jumps over").toString("base64")}`,
+    `header ${Buffer.from("Deploy to staging every Friday.").toString("base64").slice(0, 40)}`,
+    Buffer.from("user:alice, role:admin, team:ops!").toString("base64").slice(0, 40),
+    // file hashes: hex SHA-256, SRI, base64 SHA-1, Go sums
+    `sha256 ${sha256("x").toString("hex")}`,
+    `integrity sha256-${sha256("x").toString("base64")}`,
+    `integrity sha512-${createHash("sha512").update("x").digest("base64")}`,
+    `etag ${createHash("sha1").update("x").digest("base64")}`,
+    `h1:${sha256("y").toString("base64")}`,
+    // names and paths of words, an address, a URL's path, identifiers joined by _ or -
+    "AbstractSingletonProxyFactoryBeanHandler",
+    "src/components/UserProfile/Settings2Form",
+    "lib/Http2ServerRequestHandlerFactoryImpl",
+    "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    "https://drive.example.com/d/Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZ/view",
+    "https://example.com/Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZ",
+    "id_Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZ",
+    "Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZ=",
+    "Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZ.png",
+    // longer or shorter than 40
+    "Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOaZx",
+    "Qm8TzR2vK9xLw4NpA7cJ1eHs5Ud3Yb0GfVtXiOa",
+  ];
+  for (const text of keep) {
+    test(`stays: ${text.slice(0, 60)}`, () => {
+      assert.equal(redactSecrets(text).text, text);
+    });
+  }
+
+  test("hex of any case, and base64 of printable text, is never a bare key", () => {
+    const rng = makeRng(7);
+    for (let i = 0; i < 2000; i++) {
+      const bytes = Buffer.alloc(30);
+      for (let j = 0; j < 30; j++) bytes[j] = 32 + Math.floor(rng() * 95);
+      assert.equal(looksLikeBareKey(bytes.toString("base64")), false, bytes.toString());
+      const hex = createHash("sha1").update(String(i)).digest("hex");
+      assert.equal(looksLikeBareKey(hex), false);
+      assert.equal(looksLikeBareKey(hex.toUpperCase()), false);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { invalidInput, notFound } from "../../core/errors.ts";
 import { parseWith } from "../../core/model/validate.ts";
+import { prototypeKeyPath } from "../../core/prototype-keys.ts";
 import { coded } from "./errors.ts";
 import { startCommand } from "../../runtime/command-scope.ts";
 import { withProgress } from "../../sync/progress.ts";
@@ -15,6 +16,7 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
   startCommand();
   try {
     const impl = await info.load();
+    refusePrototypeKeys(name, input);
     const parsed = parseWith(impl.input, input ?? {});
     if (!parsed.ok) throw invalidInput(`${name}: ${parsed.problem}`);
     const value = parsed.value;
@@ -22,4 +24,10 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
   } catch (e) {
     throw coded(e);
   }
+}
+
+/** An input holding a key named __proto__, constructor or prototype, anywhere: bad input, nothing run. */
+export function refusePrototypeKeys(name: string, input: unknown): void {
+  const at = prototypeKeyPath(input);
+  if (at !== null) throw invalidInput(`${name}: ${at}: a key named ${JSON.stringify(at.slice(at.lastIndexOf(".") + 1))} is not allowed (__proto__, constructor and prototype are never fields)`);
 }

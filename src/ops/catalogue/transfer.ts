@@ -28,7 +28,7 @@ export const importOp = def(
       /** Report what would be imported; write nothing. */
       dry_run: v.optional(v.boolean(), false),
       /** The project of every imported memory that names none. */
-      project: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(500))), null),
+      project: v.optional(v.nullable(v.pipe(v.string(), v.check((p) => p.trim() !== "", "must not be empty"), v.maxLength(500))), null),
     }),
   (o) => {
     const Count = o.Count;

@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { MemsyncError, usageError } from "../../../core/errors.ts";
 import { env, writeErr, writeOut } from "../../../runtime/host.ts";
+import { readSecretFile, secretFileMessage } from "../../../runtime/secret-file.ts";
 import { selfCommand } from "../../../runtime/self.ts";
 import { type Flags, list, opsEnv, str } from "../options.ts";
 import type { CommandResult } from "../result.ts";
@@ -34,12 +34,10 @@ export function parseDuration(text: string, what = "--sync-every"): number {
 function tokenOf(flags: Flags): string | null {
   const file = str(flags, "tokenFile");
   if (file !== undefined) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      throw usageError(`cannot read --token-file ${file}: ${(e as { code?: string }).code ?? "error"}`);
-    }
+    // as ssh with a key: a token others can read is refused (runtime/secret-file.ts)
+    const read = readSecretFile(file);
+    if (!("text" in read)) throw usageError(secretFileMessage("--token-file", file, read));
+    const text = read.text;
     const token = text.split("\n")[0]!.trim();
     if (token.length < 16 || /\s/.test(token)) throw usageError(`--token-file ${file} must hold a token of at least 16 characters, without spaces, on its first line`);
     return token;
