@@ -15,6 +15,14 @@
 export const COUNTED_FIELDS = ["use_count", "review_count", "cross_domain_count"] as const;
 export type CountedField = (typeof COUNTED_FIELDS)[number];
 
+/**
+ * A memory's usage fields: what a use, a review or a score writes (the counts and their streams,
+ * when last used or reviewed, strength, review priority). A change to these alone is usage, never
+ * an edit: it does not move updated_at (records.ts), and it does not bring back a memory another
+ * clone consolidated or split (sync/merge-tree.ts changedBeyondUsage): it moves to the successors.
+ */
+export const USAGE_FIELDS: ReadonlySet<string> = new Set([...COUNTED_FIELDS, "counters", "last_used", "strength", "review_priority", "last_review_at"]);
+
 /** The stream that holds what a total counts beyond its named streams. */
 export const LEGACY_STREAM = "~";
 

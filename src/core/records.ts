@@ -1,4 +1,4 @@
-import { COUNTED_FIELDS, LEGACY_STREAM, increment, normalizeCounts, streamsOf, sumOf, withStreams } from "./counters.ts";
+import { COUNTED_FIELDS, LEGACY_STREAM, USAGE_FIELDS, increment, normalizeCounts, streamsOf, sumOf, withStreams } from "./counters.ts";
 import { invalidInput } from "./errors.ts";
 import { cloneJson } from "./json-clone.ts";
 import { jsonEqual } from "./merge/json-merge.ts";
@@ -126,7 +126,6 @@ export function createMemory(fields: JsonObject, id: string, origin: Origin): Me
 }
 
 const IMMUTABLE = new Set(["id"]);
-const USAGE_FIELDS = new Set(["last_used", "use_count", "strength", "review_priority", "last_review_at", "review_count", "cross_domain_count", "counters"]);
 
 /** Merge a patch into an object: nested objects merge, everything else replaces. */
 function mergePatch(base: JsonObject, patch: JsonObject): JsonObject {

@@ -12,7 +12,7 @@ import { faultPoint } from "./fault.ts";
 import { updateGitIndex } from "./git-index.ts";
 import { hashObject } from "./loose-objects.ts";
 import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
-import { contentEdited } from "./merge-tree.ts";
+import { changedBeyondUsage } from "./merge-tree.ts";
 import { readBlobText, readTreeEntries, treeOf } from "./objects.ts";
 import { progress } from "./progress.ts";
 import { writeRefAtomic } from "./refs.ts";
@@ -313,12 +313,12 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // memory the pull changed: a delete concurrent with the other side's use or edit, which the
     // merge (merge-tree.ts) would have lost to it, so the pulled version comes back, as without
     // the kill (not when the memory is at another path now: moved to the other place)
-    // A consolidation or split of the old version is such a delete too when the pull edited the
-    // memory's content (the merge keeps an edit over a removal with successors: merge-tree.ts);
-    // for a use only, it stands.
+    // A consolidation or split of the old version is such a delete too when the pull changed the
+    // memory beyond usage (content, labels, status: the merge keeps such an edit over a removal
+    // with successors: merge-tree.ts changedBeyondUsage); for a use only, it stands.
     if (!now && p.before !== null && p.after !== null && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
       const op = firstSeen.get(p.path);
-      if (isDelete(op) || (isSuccession(op) && contentEdited(await readBlobText(gitdir, p.before), await readBlobText(gitdir, p.after)))) {
+      if (isDelete(op) || (isSuccession(op) && changedBeyondUsage(await readBlobText(gitdir, p.before), await readBlobText(gitdir, p.after)))) {
         await writeFile(store, gitdir, p.path, p.after);
         broughtBack.push(p.path);
         continue;

@@ -1,4 +1,5 @@
 import { jsonEqual } from "../core/merge/json-merge.ts";
+import { USAGE_FIELDS } from "../core/counters.ts";
 import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
 import { idFromFileName } from "../store/layout.ts";
 import type { Codec } from "../store/codec.ts";
@@ -10,8 +11,9 @@ import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
 // memsync's rules (DESIGN.md section 4):
 // - a memory deleted by consolidation or split (a consolidated_from / split_from relation from a
 //   successor names it) stays deleted, and the usage the other side added moves to the successors
-//   (its streams, qualified by its id: core/counters.ts); but when the other side edited its
-//   content (an acknowledged write the successors never saw), it comes back as that side has it,
+//   (its streams, qualified by its id: core/counters.ts); but when the other side changed it
+//   beyond usage (its content, labels or status: an acknowledged write the successors never saw),
+//   it comes back as that side has it,
 //   as from any delete, still named by the successors' consolidated_from / split_from (lineage: a
 //   later consolidation can fold it again), with the relations removed along with it;
 // - a memory deleted otherwise (gc, a manual delete) while the other side used or edited it comes
@@ -57,16 +59,25 @@ function parse(text: string | null): JsonObject | null {
 const idOf = (path: string) => idFromFileName(path.slice(path.lastIndexOf("/") + 1));
 
 /**
- * Whether a memory's text changed its content against the base: its content, or the texts kept
- * in content_conflicts. A use (counts, times, strength) or a label is not a content edit. Texts
- * that do not parse count as edited (nothing to tell them by).
+ * Whether a memory's text changed beyond usage against the base: any field but the usage fields
+ * (core/counters.ts USAGE_FIELDS: counts, last used/reviewed, strength, review priority) — its
+ * content or the texts kept in content_conflicts, its labels (tags, entities, category, project,
+ * importance...), its status (archive, unarchive). Such a change is an acknowledged edit the
+ * successors of a consolidation or split never saw; a use only is not. Texts that do not parse
+ * count as changed (nothing to tell them by).
  */
-export function contentEdited(baseText: string | null, keptText: string | null): boolean {
+export function changedBeyondUsage(baseText: string | null, keptText: string | null): boolean {
   if (baseText === null || keptText === null) return baseText !== keptText;
   const base = parse(baseText);
   const kept = parse(keptText);
   if (!base || !kept) return baseText !== keptText;
-  return !jsonEqual(base.content, kept.content) || !jsonEqual(base.content_conflicts ?? [], kept.content_conflicts ?? []);
+  return !jsonEqual(withoutUsage(base), withoutUsage(kept));
+}
+
+function withoutUsage(record: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(record)) if (!USAGE_FIELDS.has(k)) out[k] = v;
+  return out;
 }
 
 export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<Map<string, PathResult>> {
@@ -110,8 +121,8 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was deleted on one side (not by consolidation or split) while the other used or edited it: kept` });
       continue;
     }
-    if (contentEdited(d.base, d.kept)) {
-      out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited its content: kept, beside them` });
+    if (changedBeyondUsage(d.base, d.kept)) {
+      out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited it (beyond usage): kept, beside them` });
       continue;
     }
     out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });

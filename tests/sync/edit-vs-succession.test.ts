@@ -8,7 +8,8 @@ import { healthy, hub, machine, synced } from "../helpers/hub.ts";
 // An acknowledged content edit on one clone, while the other consolidates (--apply) or splits the
 // same memory, through the binary: two clones of a bare remote, both sync orders. The edit is never
 // lost: the edited memory stays beside the successors, which still name it (consolidated_from /
-// split_from), with its relations. A use only (touch) still moves to the successors. Both clones
+// split_from), with its relations. So is a label or status edit (tags, category, importance,
+// archive): anything beyond usage. A use only (touch) still moves to the successors. Both clones
 // end with the same files.
 
 const A = { MEMSYNC_MACHINE: "a" };
@@ -123,6 +124,53 @@ for (const order of ["a first", "b first"] as const) {
   });
 }
 
+// A label or status change is an acknowledged edit too (anything beyond usage: merge-tree.ts
+// changedBeyondUsage): the memory comes back as the editing side has it, in both sync orders.
+const OTHER_EDITS = {
+  "adds a tag to": { args: (id: string) => ["update", id, "--add-tag", "edited-on-a"], kept: (m: any) => m?.meta?.tags?.includes("edited-on-a") === true },
+  "sets the category and importance of": {
+    args: (id: string) => ["update", id, "--category", "api-style", "--importance", "critical"],
+    kept: (m: any) => m?.category === "api-style" && m?.importance === "critical",
+  },
+  archives: { args: (id: string) => ["archive", id], kept: (m: any) => m?.status === "archived" },
+};
+for (const order of ["a first", "b first"] as const) {
+  describe(`label/status edit vs consolidation/split, ${order}`, () => {
+    for (const [what, edit] of Object.entries(OTHER_EDITS)) {
+      test(`a ${what} X, b consolidates X: X stays as a has it, named by the new memory`, () => {
+        const w = world();
+        on(w.a, A, edit.args(w.x));
+        const applied = on(w.b, B, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+        assert.equal(applied.length, 1, "b merged X and Y");
+        const into = applied[0].into as string;
+        order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+        for (const d of [w.a, w.b]) {
+          assert.ok(edit.kept(read(d, w.x)), `${path.basename(d)}: a's acknowledged edit of X is kept (${JSON.stringify(read(d, w.x))})`);
+          assert.ok(read(d, into), "the consolidated memory is there");
+          assert.equal(read(d, w.y), null, "Y, consolidated and unedited, stays removed");
+          assert.ok(relations(d).some((r) => r.from_memory_id === into && r.to_memory_id === w.x && r.relation_type === "consolidated_from"), "the new memory still names X");
+        }
+        identical(w.a, w.b);
+        healthy([w.a, w.b, w.h.bare], { withStatus: true });
+      });
+
+      test(`a ${what} X, b splits X: X stays as a has it, with its relation, the parts name it`, () => {
+        const w = world();
+        on(w.a, A, edit.args(w.x));
+        const parts = on(w.b, B, ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"]).parts.map((p: { id: string }) => p.id) as string[];
+        order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+        for (const d of [w.a, w.b]) {
+          assert.ok(edit.kept(read(d, w.x)), `${path.basename(d)}: a's acknowledged edit of X is kept (${JSON.stringify(read(d, w.x))})`);
+          for (const p of parts) assert.ok(relations(d).some((r) => r.from_memory_id === p && r.to_memory_id === w.x && r.relation_type === "split_from"), "each part still names X");
+          assert.ok(relations(d).some((r) => r.id === w.r && r.from_memory_id === w.x && r.to_memory_id === w.z), "X -> Z, removed by the split, is back with X");
+        }
+        identical(w.a, w.b);
+        healthy([w.a, w.b, w.h.bare], { withStatus: true });
+      });
+    }
+  });
+}
+
 // The same through a pull killed mid-checkout (before any file: checkout-intent) and finished by
 // the next command (checkout.ts recoverCheckout): the edit arrives by the killed pull and the
 // consolidation/split is made on the old version, or the other way round.
@@ -131,7 +179,7 @@ const SUCCESSIONS = {
   split: (w: ReturnType<typeof world>) => ["split", w.x, "--part", PART1, "--part", PART2, "--claim-maintainer"],
 };
 for (const [name, args] of Object.entries(SUCCESSIONS)) {
-  describe(`content edit vs ${name}, through a killed pull`, () => {
+  describe(`edit or use vs ${name}, through a killed pull`, () => {
     test(`b edits X; a's pull of it is killed, a runs ${name} on the old X: b's edit is kept`, () => {
       const w = world();
       on(w.b, B, ["update", w.x, "--content", EDIT]);
@@ -141,6 +189,34 @@ for (const [name, args] of Object.entries(SUCCESSIONS)) {
       on(w.a, A, args(w));
       syncAll(w.a, w.b);
       for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: b's acknowledged edit of X is kept`);
+      identical(w.a, w.b);
+      healthy([w.a, w.b, w.h.bare], { withStatus: true });
+    });
+
+    for (const [what, edit] of Object.entries(OTHER_EDITS)) {
+      test(`b ${what} X; a's pull of it is killed, a runs ${name} on the old X: b's edit is kept`, () => {
+        const w = world();
+        on(w.b, B, edit.args(w.x));
+        syncOf(w.b);
+        const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+        assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+        on(w.a, A, args(w));
+        syncAll(w.a, w.b);
+        for (const d of [w.a, w.b]) assert.ok(edit.kept(read(d, w.x)), `${path.basename(d)}: b's acknowledged edit of X is kept (${JSON.stringify(read(d, w.x))})`);
+        identical(w.a, w.b);
+        healthy([w.a, w.b, w.h.bare], { withStatus: true });
+      });
+    }
+
+    test(`b touches X; a's pull of it is killed, a runs ${name} on the old X: X stays removed`, () => {
+      const w = world();
+      on(w.b, B, ["touch", w.x]);
+      syncOf(w.b);
+      const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+      assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+      on(w.a, A, args(w));
+      syncAll(w.a, w.b);
+      for (const d of [w.a, w.b]) assert.equal(read(d, w.x), null, `${path.basename(d)}: X, only used on b, stays removed`);
       identical(w.a, w.b);
       healthy([w.a, w.b, w.h.bare], { withStatus: true });
     });

@@ -76,9 +76,21 @@ describe("mergeTrees", () => {
     assert.equal(out.get(rp(R2))!.text, rel(R2, X, Y), "its relation removed with it is back");
   });
 
-  test("split while the other side edited only labels: the split stands", async () => {
+  test("split while the other side edited only labels: a change beyond usage, it comes back as that side has it", async () => {
+    const edited = mem(X, { meta: { tags: ["t"] }, updated_at: 2000 });
     const out = await run({
-      [mp(X)]: { base: mem(X), ours: mem(X, { meta: { tags: ["t"] }, updated_at: 2000 }), theirs: null },
+      [mp(X)]: { base: mem(X), ours: edited, theirs: null },
+      [mp(C)]: { base: null, ours: null, theirs: mem(C) },
+      [rp(R)]: { base: null, ours: null, theirs: rel(R, C, X, "split_from") },
+    });
+    assert.equal(out.get(mp(X))!.text, edited);
+    assert.equal(out.get(mp(X))!.how, "restored");
+    assert.ok(out.get(rp(R))!.text, "the successor still names it");
+  });
+
+  test("split while the other side changed only usage fields (counts, times, strength, review): the split stands", async () => {
+    const out = await run({
+      [mp(X)]: { base: mem(X), ours: mem(X, { use_count: 2, last_used: 2500, strength: 1.1, review_priority: 0.5, last_review_at: 2400 }), theirs: null },
       [mp(C)]: { base: null, ours: null, theirs: mem(C) },
       [rp(R)]: { base: null, ours: null, theirs: rel(R, C, X, "split_from") },
     });
