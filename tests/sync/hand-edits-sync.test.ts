@@ -15,6 +15,16 @@ function json(dir: string, ...args: string[]): any {
   assert.equal(r.code, 0, `memsync ${args.join(" ")} on ${path.basename(dir)}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
+/** Two clones, a and b, of one bare hub. */
+function twoClones() {
+  const h = hub();
+  return { h, a: machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" }), b: machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" }) };
+}
+/** A sync on `dir` killed at a fault point (MEMSYNC_FAULT). */
+function syncKilledAt(dir: string, point: string): void {
+  const killed = memsync(["--store", dir, "sync"], onMachine(dir, { MEMSYNC_FAULT: point }));
+  assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
+}
 const relationFile = (dir: string, id: string) => path.join(dir, "relations", `${id}.json`);
 
 describe("hand edits through sync", () => {
@@ -23,9 +33,7 @@ describe("hand edits through sync", () => {
   // relation naming a memory gone from the result, the dangling one b kept included).
   for (const pulledFirst of [false, true]) {
     test(`a relation b kept with delete --keep-relations, edited by hand on a ${pulledFirst ? "after pulling the delete, b saving meanwhile" : "concurrently"}: kept with the edit`, { timeout: 120_000 }, () => {
-      const h = hub();
-      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
-      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const { h, a, b } = twoClones();
       const P = json(b, "save", "memory P").memory.id as string;
       const X = json(b, "save", "memory X").memory.id as string;
       const R = json(b, "relate", P, X).relation.id as string;
@@ -67,16 +75,13 @@ describe("hand edits through sync", () => {
   // the first written), the checkout's progress file names N (believed: the same boot), so too.
   for (const point of ["checkout-file:1", "checkout-durable", "checkout-index", "checkout-ref"]) {
     test(`a memory a killed checkout added (killed at ${point}), removed by hand: stays removed`, { timeout: 120_000 }, () => {
-      const h = hub();
-      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
-      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const { h, a, b } = twoClones();
       const X = json(b, "save", "memory X").memory.id as string;
       json(b, "sync");
       json(a, "sync");
       const N = json(b, "save", "memory N, saved on b").memory.id as string;
       json(b, "sync");
-      const killed = memsync(["--store", a, "sync"], onMachine(a, { MEMSYNC_FAULT: point }));
-      assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
+      syncKilledAt(a, point);
       const file = path.join(a, "memories", `${N}.json`);
       assert.ok(fs.existsSync(file), "the killed checkout wrote N");
       fs.rmSync(file);
@@ -97,16 +102,13 @@ describe("hand edits through sync", () => {
   // the finish used to merge it against the old version: a conflict holding both texts.
   for (const point of ["checkout-file:1", "checkout-durable", "checkout-ref"]) {
     test(`a hand edit of the content a killed checkout (killed at ${point}) wrote: wins, no conflict`, { timeout: 120_000 }, () => {
-      const h = hub();
-      const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
-      const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+      const { h, a, b } = twoClones();
       const P = json(b, "save", "memory P").memory.id as string;
       json(b, "sync");
       json(a, "sync");
       json(b, "update", P, "--content", "edited on b");
       json(b, "sync");
-      const killed = memsync(["--store", a, "sync"], onMachine(a, { MEMSYNC_FAULT: point }));
-      assert.equal(killed.code, -1, `the sync was killed at ${point}: ${killed.stderr}`);
+      syncKilledAt(a, point);
       const file = path.join(a, "memories", `${P}.json`);
       const text = fs.readFileSync(file, "utf8");
       assert.match(text, /edited on b/, "the killed checkout wrote b's edit");
@@ -130,16 +132,13 @@ describe("hand edits through sync", () => {
   // a deletion guessed: one wrongly inferred would delete b's memory on every clone). The known
   // gap, by design: a file removed by hand before a crash comes back; nothing is lost.
   test("a memory a killed checkout added (killed at checkout-file:1), removed by hand, then a restart: written back", { timeout: 120_000 }, () => {
-    const h = hub();
-    const a = machine(h.root, "a", h.bare, { MEMSYNC_MACHINE: "a" });
-    const b = machine(h.root, "b", h.bare, { MEMSYNC_MACHINE: "b" });
+    const { h, a, b } = twoClones();
     json(b, "save", "memory X");
     json(b, "sync");
     json(a, "sync");
     const N = json(b, "save", "memory N, saved on b").memory.id as string;
     json(b, "sync");
-    const killed = memsync(["--store", a, "sync"], onMachine(a, { MEMSYNC_FAULT: "checkout-file:1" }));
-    assert.equal(killed.code, -1, `the sync was killed: ${killed.stderr}`);
+    syncKilledAt(a, "checkout-file:1");
     const file = path.join(a, "memories", `${N}.json`);
     assert.ok(fs.existsSync(file), "the killed checkout wrote N");
     const progress = fs.readFileSync(path.join(a, ".memsync", "checkout-progress"), "utf8");
