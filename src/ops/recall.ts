@@ -8,6 +8,7 @@ import { mayBeTrouble, TROUBLE } from "../core/capture/cues.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
+import { cleanText } from "../core/redact.ts";
 import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
@@ -227,13 +228,25 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     heading: "## Relevant memories (full text: memsync open <id>)",
     entries: items.map(entryOf),
     total,
-    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${terms.words.slice(0, 6).join(" ")}`,
+    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${hintWords(opts.query, terms.words).join(" ")}`,
     budget,
     itemMax: ITEM_MAX,
   });
   const shown = items.slice(0, block.shown);
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
   return { query: opts.query, words: terms.words, total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
+}
+
+/**
+ * The query's words the "more matches" line repeats, less those of a secret or a <private> span
+ * the query holds: the line goes back to the agent (a hook's context, its transcript), and a
+ * prompt's token must not come back from memsync when no record may hold it.
+ */
+function hintWords(query: string, words: readonly string[]): string[] {
+  const clean = cleanText(query);
+  if (clean.found.length === 0 && !clean.privateRemoved) return words.slice(0, 6);
+  const kept = clean.text.toLowerCase();
+  return words.filter((w) => kept.includes(w)).slice(0, 6);
 }
 
 /**

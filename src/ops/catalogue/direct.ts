@@ -1,4 +1,4 @@
-import { prototypeKeyPath } from "../../core/prototype-keys.ts";
+import { inputShapeProblem } from "../../core/prototype-keys.ts";
 import { startCommand } from "../../runtime/command-scope.ts";
 import { coded } from "./errors.ts";
 import type { OpCall } from "./index.ts";
@@ -35,8 +35,8 @@ function plainMemory(input: Record<string, unknown>): Record<string, unknown> | 
 
 /** Run `name` without the catalogue when this input allows it; null when the catalogue must. */
 export function runDirect<O>(name: string, call: OpCall, input: Record<string, unknown>): Promise<O> | null {
-  // a key the catalogue refuses (ops/catalogue/run.ts) goes there to be refused
-  if (call.progress || prototypeKeyPath(input) !== null) return null;
+  // a key or a nesting the catalogue refuses (ops/catalogue/run.ts) goes there to be refused
+  if (call.progress || inputShapeProblem(input) !== null) return null;
   let run: (() => Promise<unknown>) | null = null;
   if (name === "get") {
     const ids = plainIds(input);

@@ -1,6 +1,6 @@
 import { invalidInput, notFound } from "../../core/errors.ts";
 import { parseWith } from "../../core/model/validate.ts";
-import { prototypeKeyPath } from "../../core/prototype-keys.ts";
+import { inputShapeProblem } from "../../core/prototype-keys.ts";
 import { coded } from "./errors.ts";
 import { startCommand } from "../../runtime/command-scope.ts";
 import { withProgress } from "../../sync/progress.ts";
@@ -26,8 +26,8 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
   }
 }
 
-/** An input holding a key named __proto__, constructor or prototype, anywhere: bad input, nothing run. */
+/** An input holding a key named __proto__, constructor or prototype anywhere, or nested too deep: bad input, nothing run. */
 export function refusePrototypeKeys(name: string, input: unknown): void {
-  const at = prototypeKeyPath(input);
-  if (at !== null) throw invalidInput(`${name}: ${at}: a key named ${JSON.stringify(at.slice(at.lastIndexOf(".") + 1))} is not allowed (__proto__, constructor and prototype are never fields)`);
+  const problem = inputShapeProblem(input);
+  if (problem !== null) throw invalidInput(`${name}: ${problem.message}`);
 }
