@@ -37,11 +37,27 @@ export function memoryMdPath(root: string, env: ClaudeEnv): string {
   return path.join(projects, dir, "memory", "MEMORY.md");
 }
 
-/** Replace a file's text atomically (temp file in the same folder, then rename). */
-export function replaceFile(file: string, text: string): void {
+/**
+ * Replace a file's text atomically (temp file in the same folder, then rename). A symbolic link
+ * (settings.json kept in a dotfiles repository and linked into ~/.claude) is followed: the file
+ * it leads to is replaced and the link stays, where a rename over the link put a plain file in its
+ * place and left the user's own copy behind, unchanged.
+ */
+export function replaceFile(at: string, text: string): void {
+  const file = linkTarget(at);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   const mode = fs.statSync(file, { throwIfNoEntry: false })?.mode;
   fs.writeFileSync(tmp, text, { mode: mode === undefined ? 0o644 : mode & 0o777 });
   fs.renameSync(tmp, file);
+}
+
+/** Where a path leads through symbolic links (also a dangling one's target); the path itself when it is none. */
+function linkTarget(file: string): string {
+  let at = path.resolve(file);
+  for (let hops = 0; hops < 40; hops++) {
+    if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return at;
+    at = path.resolve(path.dirname(at), fs.readlinkSync(at));
+  }
+  return at;
 }

@@ -1,0 +1,59 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { memsync, memsyncJson, tempDir } from "../helpers/env.ts";
+
+// What a new user's audit found in the files memsync writes for Claude Code (audit23), through
+// the compiled binary under a temporary HOME; each test failed on a4c8d63's binary.
+
+describe("audit23: Claude Code's files kept as symbolic links (a dotfiles repository) stay links", () => {
+  /** A home whose ~/.claude/settings.json and ~/.claude.json are links into ~/dotfiles (the second one relative). */
+  function linkedHome(): { home: string; settings: string; settingsTarget: string; claudeJson: string; claudeJsonTarget: string } {
+    const home = tempDir();
+    const dots = path.join(home, "dotfiles");
+    fs.mkdirSync(path.join(home, ".claude"), { recursive: true });
+    fs.mkdirSync(path.join(dots, "claude"), { recursive: true });
+    const settingsTarget = path.join(dots, "claude", "settings.json");
+    fs.writeFileSync(settingsTarget, JSON.stringify({ model: "opus", env: { X: "1" } }, null, 2), { mode: 0o600 });
+    const settings = path.join(home, ".claude", "settings.json");
+    fs.symlinkSync(settingsTarget, settings);
+    const claudeJsonTarget = path.join(dots, "claude.json");
+    fs.writeFileSync(claudeJsonTarget, JSON.stringify({ theme: "dark", mcpServers: { other: { command: "other-server" } } }, null, 2));
+    const claudeJson = path.join(home, ".claude.json");
+    fs.symlinkSync(path.join("dotfiles", "claude.json"), claudeJson);
+    return { home, settings, settingsTarget, claudeJson, claudeJsonTarget };
+  }
+
+  test("hooks install / uninstall write through the link into the user's own file", () => {
+    const h = linkedHome();
+    assert.equal(memsync(["hooks", "install"], { env: { HOME: h.home } }).code, 0);
+    assert.ok(fs.lstatSync(h.settings).isSymbolicLink(), "settings.json is still a link");
+    const s = JSON.parse(fs.readFileSync(h.settingsTarget, "utf8"));
+    assert.equal(s.model, "opus", "the user's settings kept");
+    assert.deepEqual(s.env, { X: "1" });
+    assert.equal(Object.keys(s.hooks).length, 7, "the hooks are in the file the link leads to");
+    assert.equal(fs.statSync(h.settingsTarget).mode & 0o777, 0o600, "its mode kept");
+    // a second install changes nothing; uninstall leaves the link and the user's settings
+    const once = fs.readFileSync(h.settingsTarget, "utf8");
+    assert.equal(memsync(["hooks", "install"], { env: { HOME: h.home } }).code, 0);
+    assert.equal(fs.readFileSync(h.settingsTarget, "utf8"), once);
+    assert.equal(memsync(["hooks", "uninstall"], { env: { HOME: h.home } }).code, 0);
+    assert.ok(fs.lstatSync(h.settings).isSymbolicLink());
+    const after = JSON.parse(fs.readFileSync(h.settingsTarget, "utf8"));
+    assert.equal(after.hooks, undefined, "no hook left");
+    assert.equal(after.model, "opus");
+    assert.deepEqual(fs.readdirSync(path.join(h.home, ".claude")), ["settings.json"], "no temp file left beside the link");
+  });
+
+  test("mcp install follows a relative link to ~/.claude.json", () => {
+    const h = linkedHome();
+    const out = memsyncJson(["mcp", "install"], { env: { HOME: h.home } });
+    assert.ok(out, "installed");
+    assert.ok(fs.lstatSync(h.claudeJson).isSymbolicLink(), "~/.claude.json is still a link");
+    const j = JSON.parse(fs.readFileSync(h.claudeJsonTarget, "utf8"));
+    assert.equal(j.theme, "dark");
+    assert.deepEqual(j.mcpServers.other, { command: "other-server" });
+    assert.ok(j.mcpServers.memsync, `memsync's entry is in the linked file: ${Object.keys(j.mcpServers)}`);
+  });
+});
