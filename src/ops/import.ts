@@ -67,9 +67,12 @@ export async function planFrom(format: ImportFormat, at: string, project: string
   if (!fs.existsSync(at)) throw notFound(`import: ${at} does not exist`);
   if (format === "cortexgraph") {
     const { planCortexGraph } = await import("../core/import/cortexgraph.ts");
-    const dir = isDir(at) ? at : path.dirname(at);
+    // a link to CortexGraph's memories file (one kept elsewhere, linked in): its relations are
+    // beside the file the link leads to, not beside the link
+    const file = isDir(at) ? at : fs.realpathSync(at);
+    const dir = isDir(at) ? at : path.dirname(file);
     const memories = isDir(at) ? maybe(path.join(at, "memories.jsonl")) : source(at);
-    const relations = isDir(at) || path.basename(at) === "memories.jsonl" ? maybe(path.join(dir, "relations.jsonl")) : null;
+    const relations = isDir(at) || path.basename(file) === "memories.jsonl" ? maybe(path.join(dir, "relations.jsonl")) : null;
     if (!memories && !relations) throw notFound(`import cortexgraph: no memories.jsonl or relations.jsonl in ${at}`);
     const plan = planCortexGraph(memories, relations);
     // compaction leaves these behind: not data

@@ -57,3 +57,27 @@ describe("audit23: Claude Code's files kept as symbolic links (a dotfiles reposi
     assert.ok(j.mcpServers.memsync, `memsync's entry is in the linked file: ${Object.keys(j.mcpServers)}`);
   });
 });
+
+describe("audit23: import cortexgraph through a symbolic link to memories.jsonl", () => {
+  test("the relations beside the file the link leads to are imported too, as for the file itself", () => {
+    const dir = tempDir();
+    const real = path.join(dir, "cortexgraph", "jsonl");
+    fs.mkdirSync(real, { recursive: true });
+    const a = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7d";
+    const b = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b7e";
+    const mem = (id: string, content: string) => JSON.stringify({ id, content, meta: { tags: [] }, created_at: 1700000000, last_used: 1700000000, use_count: 0, strength: 1, status: "active" });
+    fs.writeFileSync(path.join(real, "memories.jsonl"), `${mem(a, "we chose Postgres for the ledger")}\n${mem(b, "the ledger needs serializable transactions")}\n`);
+    fs.writeFileSync(path.join(real, "relations.jsonl"), JSON.stringify({ id: "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b80", from_memory_id: a, to_memory_id: b, relation_type: "related", strength: 1, created_at: 1700000000, metadata: {} }) + "\n");
+    const link = path.join(dir, "cg-memories.jsonl");
+    fs.symlinkSync(path.join(real, "memories.jsonl"), link);
+    const direct = memsyncJson(["--store", path.join(dir, "s1"), "import", "cortexgraph", path.join(real, "memories.jsonl")]);
+    const linked = memsyncJson(["--store", path.join(dir, "s2"), "import", "cortexgraph", link]);
+    assert.equal(direct.relations.imported, 1);
+    assert.equal(linked.memories.imported, 2);
+    assert.equal(linked.relations.imported, 1, "the relation came too");
+    // and a second run through the link changes nothing
+    const again = memsyncJson(["--store", path.join(dir, "s2"), "import", "cortexgraph", link]);
+    assert.equal(again.memories.imported + again.relations.imported, 0);
+    assert.equal(again.relations.existing, 1);
+  });
+});
