@@ -42,6 +42,11 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(new16.length >= 230 && new16.every((r) => r.split === "holdout"), "a held-out set new16 (branch corpus16) of 230+ prompts");
     assert.ok(new16.filter((r) => !r.store).length >= new16.length / 2, "new16: at least half of it not to store");
     assert.ok(new16.filter((r) => r.store).length >= new16.length * 0.4, "new16: about 45% of it to store");
+    const new17 = rows.filter((r) => r.set === "new17");
+    assert.ok(new17.length >= 230 && new17.every((r) => r.split === "holdout"), "a held-out set new17 (branch corpus17) of 230+ prompts");
+    assert.ok(new17.filter((r) => !r.store).length >= new17.length / 2, "new17: at least half of it not to store");
+    assert.ok(new17.filter((r) => r.store).length >= new17.length * 0.4, "new17: about 45% of it to store");
+    assert.ok(new17.every((r) => r.id >= 17801 && r.id <= 18499), "new17: its own id range, clear of tune17 (17501-17723) and tune18 (18501+)");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
     const tune11 = rows.filter((r) => r.set === "tune11");
     assert.ok(tune11.filter((r) => !r.store).length >= 60 && tune11.filter((r) => r.store).length >= 25, "capture11's tuning batch: 60+ pasted outputs, 25+ near misses");
