@@ -39,13 +39,36 @@ export class HealthChecks {
     private readonly everyMs = FULL_EVERY_MS,
   ) {}
 
-  /** A full check now, or the one already running. */
-  full(): Promise<FullCheck> {
-    this.running ??= statusProcess(this.api, (child) => (this.child = child))
-      .then((outcome) => (this.last = { outcome, at: Date.now() }))
-      .finally(() => {
-        this.running = null;
-      });
+  /** How many checks have started; a check numbered above a call's `asked` began after that call. */
+  private started = 0;
+  private runningNumber = 0;
+
+  /** The number to pass to full() for a check that sees the store as it is now. */
+  get asked(): number {
+    return this.started;
+  }
+
+  /**
+   * A full check that began after `after` checks had started: the one running if it did, else the
+   * next, once the running one ends. A check begun before the caller asked (the background one a
+   * plain health call started) read files the caller may have changed since, and its answer would
+   * say a file broken a moment ago is fine. With no argument, any check (running or new) will do.
+   */
+  full(after = -1): Promise<FullCheck> {
+    if (this.running && this.runningNumber <= after) {
+      return this.running.then(
+        () => this.full(after),
+        () => this.full(after),
+      );
+    }
+    if (!this.running) {
+      this.runningNumber = ++this.started;
+      this.running = statusProcess(this.api, (child) => (this.child = child))
+        .then((outcome) => (this.last = { outcome, at: Date.now() }))
+        .finally(() => {
+          this.running = null;
+        });
+    }
     return this.running;
   }
 
@@ -254,7 +277,8 @@ export function healthReporter(api: ApiContext, checks: HealthChecks, version: s
     // no journal readable yet: the first call counts
   }
   return async (fullNow: boolean) => {
-    if (fullNow) await checks.full();
+    // a check begun after this request: one running since before it may have read older files
+    if (fullNow) await checks.full(checks.asked);
     const cheap = await cheapFacts(api, pending);
     // a check that found no store is stale once the store opens (the first save made it)
     const { check, running } = checks.latest(cheap.ok && checks.lastHealth === "unavailable");
