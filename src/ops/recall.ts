@@ -154,7 +154,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
   const terms = opts.terms ?? recallTerms(opts.query);
-  const empty: RecallOutcome = { query: opts.query, words: terms.words, total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
+  const empty: RecallOutcome = { ...echoed(opts.query, terms.words), total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
   if (opts.project !== undefined) filter.projectOrNone = opts.project;
@@ -228,25 +228,26 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     heading: "## Relevant memories (full text: memsync open <id>)",
     entries: items.map(entryOf),
     total,
-    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${hintWords(opts.query, terms.words).join(" ")}`,
+    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${echoed(opts.query, terms.words).words.slice(0, 6).join(" ")}`,
     budget,
     itemMax: ITEM_MAX,
   });
   const shown = items.slice(0, block.shown);
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
-  return { query: opts.query, words: terms.words, total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
+  return { ...echoed(opts.query, terms.words), total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
 }
 
 /**
- * The query's words the "more matches" line repeats, less those of a secret or a <private> span
- * the query holds: the line goes back to the agent (a hook's context, its transcript), and a
- * prompt's token must not come back from memsync when no record may hold it.
+ * The query and its words as an answer repeats them (the outcome's `query` and `words`, the "more
+ * matches" line), less any secret or <private> span the query holds: the answer goes back to the
+ * agent (a hook's context, its transcript, an HTTP or MCP response), and a prompt's token must not
+ * come back from memsync when no record may hold it.
  */
-function hintWords(query: string, words: readonly string[]): string[] {
+function echoed(query: string, words: readonly string[]): { query: string; words: string[] } {
   const clean = cleanText(query);
-  if (clean.found.length === 0 && !clean.privateRemoved) return words.slice(0, 6);
+  if (clean.found.length === 0 && !clean.privateRemoved) return { query, words: [...words] };
   const kept = clean.text.toLowerCase();
-  return words.filter((w) => kept.includes(w)).slice(0, 6);
+  return { query: clean.text, words: words.filter((w) => kept.includes(w)) };
 }
 
 /**

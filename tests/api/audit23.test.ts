@@ -111,4 +111,24 @@ describe("audit23: a secret in a prompt never comes back in recall's 'more match
     const plain = memsync(["--store", store, "recall", "what is the deploy token for the ci release rotation"]);
     assert.match(plain.stdout, /more matches: memsync search --any deploy token ci release rotation/);
   });
+
+  test("recall's JSON answer (CLI --json, POST /v1/recall) echoes the query and its words without it", async () => {
+    const store = storeWithTwelve();
+    const check = (body: any, where: string) => {
+      assert.ok(body.total > 0, `${where}: it still recalls`);
+      assert.match(body.query, /\[REDACTED:[a-z-]+\]/, `${where}: ${body.query}`);
+      assert.ok(body.words.includes("deploy") && body.words.includes("rotation"), `${where}: the other words stay: ${body.words}`);
+      const echoed = JSON.stringify({ query: body.query, words: body.words, text: body.text }).toLowerCase();
+      for (const p of parts) assert.ok(!echoed.includes(p), `${where} echoed "${p}": ${echoed.slice(0, 300)}`);
+    };
+    check(memsyncJson(["--store", store, "recall", prompt, "--json"]), "CLI");
+    await withServer(store, async (s) => {
+      const r = await post(`${s.url}/v1/recall`, { query: prompt });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      check(r.body, "HTTP");
+    });
+    // a query without a secret is echoed as given
+    const plain = memsyncJson(["--store", store, "recall", "deploy token rotation", "--json"]);
+    assert.equal(plain.query, "deploy token rotation");
+  });
 });

@@ -179,6 +179,19 @@ describe("memsync mcp --tools cortexgraph (stdio)", () => {
     }
   });
 
+  test("analyze_for_recall and auto_recall_process_message never echo a secret the message holds", async () => {
+    const secret = "ghp_" + "Wk4".repeat(12); // built at run time: no token-shaped literal in the repository
+    const parts = [secret.toLowerCase(), "wk4wk4"];
+    const asked = okJson(await call(c.client, "analyze_for_recall", { message: `What did we decide about the deploy token ${secret}?` }), "analyze_for_recall, a recall request");
+    const plain = okJson(await call(c.client, "analyze_for_recall", { message: `the deploy token ${secret} for releases` }), "analyze_for_recall, a statement");
+    const topics = okJson(await call(c.client, "auto_recall_process_message", { message: `rotate the deploy token ${secret} for releases` }), "auto_recall_process_message");
+    assert.match(asked.suggested_query, /deploy token \[REDACTED:/, asked.suggested_query);
+    for (const [what, body] of [["recall request", asked], ["statement", plain], ["auto recall", topics]] as const) {
+      const text = JSON.stringify(body).toLowerCase();
+      for (const p of parts) assert.ok(!text.includes(p), `${what} echoed "${p}": ${text.slice(0, 300)}`);
+    }
+  });
+
   test("bad arguments: isError with a code, and nothing changed", async () => {
     const id = okJson(await call(c.client, "save_memory", { content: "A memory the refusals must leave alone" }), "save").memory_id;
     const before = storeState(store);

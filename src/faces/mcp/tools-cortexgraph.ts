@@ -572,7 +572,7 @@ const TOOLS: CgTool[] = [
     async run(ops, i) {
       const intent = recallIntent(i.message);
       const query = intent.query || i.message.trim();
-      const found = query ? await ops<any>("recall", { query: query.slice(0, 100_000), limit: 5 }) : { total: 0, words: [], items: [] };
+      const found = query ? await ops<any>("recall", { query: query.slice(0, 100_000), limit: 5 }) : { query: "", total: 0, words: [], items: [] };
       const matches = found.total as number;
       const should = intent.recall_request || matches > 0;
       const confidence = intent.recall_request ? 0.9 : matches > 0 ? 0.5 : 0.2;
@@ -583,7 +583,8 @@ const TOOLS: CgTool[] = [
       return {
         should_search: should,
         confidence,
-        suggested_query: intent.recall_request ? query : (found.words as string[]).join(" ") || query.slice(0, 50),
+        // recall's echo of the query: no secret or <private> span of the message comes back
+        suggested_query: intent.recall_request ? (found.query as string) : (found.words as string[]).join(" ") || (found.query as string).slice(0, 50),
         suggested_tags: [],
         suggested_entities: [],
         reasoning,
