@@ -320,10 +320,13 @@ function applyGraph(plan: ImportPlan, sink: Sink, origin: Origin, memories: Memo
       const { memory, changed } = updateMemory(m, { content: entityContent(e), meta: { extra: { knowledge_graph: { observations: e.observations } } } }, origin.now);
       if (changed) sink.putMemory(memory);
       out.graph.observations += e.observations.length - (JSON.parse(was.observations!) as string[]).length;
-    }
+    } else out.memories.existing++; // the entity's memory as it is: counted, so a second import says so
   }
   for (const r of g.relations) {
-    if (loaded.ids.has(r)) continue;
+    if (loaded.ids.has(r)) {
+      out.memories.existing++;
+      continue;
+    }
     const id = uniqueId(sink, `mcp-memory:relation\n${JSON.stringify([r.from, r.relationType, r.to])}`);
     sink.putMemory(createMemory(relationRecord(r, seq++), id, origin));
     out.graph.relations++;

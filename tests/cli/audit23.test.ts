@@ -81,3 +81,33 @@ describe("audit23: import cortexgraph through a symbolic link to memories.jsonl"
     assert.equal(again.relations.existing, 1);
   });
 });
+
+describe("audit23: a second import of the reference memory server's file says the store holds it", () => {
+  test("entities and relations already there are counted as existing, not 'the source holds no records'", () => {
+    const dir = tempDir("memsync-audit23-mcpmem-");
+    const file = path.join(dir, "memory.jsonl");
+    fs.writeFileSync(
+      file,
+      [
+        { type: "entity", name: "Redis", entityType: "technology", observations: ["sessions are cached in redis for 30 minutes"] },
+        { type: "entity", name: "Postgres", entityType: "technology", observations: ["the primary database"] },
+        { type: "relation", from: "Redis", to: "Postgres", relationType: "sits beside" },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join("\n") + "\n",
+    );
+    const store = path.join(dir, "s");
+    memsyncJson(["init", store]);
+    const first = memsyncJson(["--store", store, "import", "mcp-memory", file]);
+    assert.deepEqual(first.graph, { entities: 2, relations: 1, observations: 0 });
+    assert.equal(first.memories.existing, 0);
+    const again = memsyncJson(["--store", store, "import", "mcp-memory", file]);
+    assert.deepEqual(again.graph, { entities: 0, relations: 0, observations: 0 });
+    assert.equal(again.memories.existing, 3, JSON.stringify(again));
+    assert.equal(again.commit, null);
+    const text = memsync(["--store", store, "import", "mcp-memory", file]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /nothing new: the store already holds all of it/);
+    assert.doesNotMatch(text.stdout, /holds no records/);
+  });
+});

@@ -144,7 +144,8 @@ describe("import orchestkit", () => {
     const files = records(store);
     const again = await memsyncJson(["--store", store, "import", "orchestkit", path.join(src, ".claude")]);
     assert.equal(again.message, null);
-    assert.equal(again.memories.existing, 10);
+    // the 10 memories and the graph's 3 entities and 2 relations (each a memory) are all there
+    assert.equal(again.memories.existing, 15);
     assert.deepEqual(records(store), files);
     const kg = await memsyncJson(["--store", store, "list", "--tag", "knowledge-graph", "--limit", "0"]);
     const names = kg.memories.map((m: any) => m.meta.extra.knowledge_graph).filter((k: any) => k.kind === "entity");
