@@ -195,4 +195,21 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(world([n, memory(0)], []), log), ["related"]);
     assert.deepEqual(checks(world([n], []), log), ["saved"]);
   });
+
+  test("saved: a successor deleted since (its lineage relations with it) still accounts for its sources, by the acknowledged output", () => {
+    const log = [saved(), consolidate(5, 6, { successors: { [M]: [S] } }), op(1, "delete", 8, 9, { memory: S })];
+    assert.deepEqual(checks(world([]), log), []);
+    // its touches went with the successor
+    assert.deepEqual(checks(world([]), [...log, op(1, "touch", 3, 4, { memory: M })]), []);
+    // without the output's word (or with the successor there and no relation): lost
+    assert.deepEqual(checks(world([]), [saved(), consolidate(5, 6), op(1, "delete", 8, 9, { memory: S })]), ["saved"]);
+  });
+
+  test("deleted: a gc --archive on another clone the deleting clone had not seen may bring it back; one it had seen may not", () => {
+    const archived = { id: N, content: "first", use_count: 0, status: "archived" };
+    const concurrent = [saved(N), op(0, "gc", 10, 11, { args: ["gc", "--archive"], archive: true, removed: [N] }), op(1, "delete", 10, 11, { memory: N })];
+    assert.deepEqual(checks(world([archived]), concurrent), []);
+    const seen = [saved(N), op(0, "gc", 1, 2, { args: ["gc", "--archive"], archive: true, removed: [N] }), op(0, "sync", 3, 4), op(1, "sync", 5, 6), op(1, "delete", 7, 8, { memory: N })];
+    assert.deepEqual(checks(world([archived]), seen), ["deleted"]);
+  });
 });

@@ -9,7 +9,7 @@ import type { Clone, OpKind, OpRecord } from "./harness.ts";
 //  2. every acknowledged content (save, update --content) is the file's content or one of its
 //     content_conflicts, unless a later edit or delete that could have seen it replaced it;
 //  3. a memory whose delete was acknowledged is absent, unless a use or edit on another clone
-//     happened that the deleting clone had provably not seen (the rule: a delete loses to a
+//     (gc --archive's archive included) happened that the deleting clone had provably not seen (the rule: a delete loses to a
 //     concurrent use; a killed delete may or may not have happened, so it is not checked);
 //  4. every acknowledged save (memory), relate (relation) and archive (status) is present;
 //  5. all clones byte-identical in memories/, relations/, .meta.json, one HEAD = the remote's,
@@ -19,7 +19,9 @@ import type { Clone, OpKind, OpRecord } from "./harness.ts";
 // With the main build's maintenance in the mix (consolidate --apply, split, gc, gc --archive on the
 // first clone), the succession rules (DESIGN.md 4, sync/merge-tree.ts, checkout.ts recoverCheckout):
 //  8. an acknowledged save is gone (never deleted) only where (a) a consolidated_from / split_from
-//     relation on the clone names it and a successor it names is there (or is itself gone by 8),
+//     relation on the clone (or the acknowledged consolidate / split output) names it and a
+//     successor it names is there (or is itself gone by 8, or by a delete attempt: a successor's
+//     delete takes its lineage relations along),
 //     or (b) gc pruned it: it was made faded (unused for 90 days), no touch of it (nor of a memory
 //     it succeeded) was ever acknowledged, and a gc without --archive ran that listed it in its
 //     output or was not acknowledged (killed: it may have committed);
@@ -181,6 +183,15 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
 
   // ---- succession and gc (checks 8, 9): lineage from the relations the clones hold, the maintenance log
   const { successorsOf, sourcesOf } = lineageOf(states.filter((_, i) => checked(i)));
+  // and as acknowledged maintenance said it (a successor deleted since took its lineage relations along)
+  for (const r of acked) {
+    for (const [src, succ] of Object.entries(r.successors ?? {})) {
+      for (const x of succ) {
+        (successorsOf.get(src) ?? successorsOf.set(src, new Set()).get(src)!).add(x);
+        (sourcesOf.get(x) ?? sourcesOf.set(x, new Set()).get(x)!).add(src);
+      }
+    }
+  }
   const maintenance = activity.filter((r) => r.kind === "consolidate" || r.kind === "split" || r.kind === "gc");
   /** The maintenance commands that may have removed memory id: those whose output lists it, and those not acknowledged (gc --archive removes nothing). */
   const removers = (id: string, kinds: readonly OpKind[]) =>
@@ -204,6 +215,12 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     if (fadedUnused(id) && removers(id, ["gc"]).length) return "gc";
     return null;
   };
+  /** Whether a successor of id (or of its successors) is there on clone i: where its uses now live. */
+  const heirThere = (id: string, i: number, seen = new Set<string>()): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return [...(successorsOf.get(id) ?? [])].some((s) => states[i]!.memories.has(s) || heirThere(s, i, seen));
+  };
   const lineageNote = (id: string) => {
     const succ = [...(successorsOf.get(id) ?? [])];
     const rs = removers(id, ["consolidate", "split", "gc"]);
@@ -225,8 +242,9 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
       const ackedTouches = touches.filter((r) => r.code === 0);
       const want = ackedTouches.length;
       const least = want - ackedTouches.filter(stranded).length;
-      // judged where the memory is, or where it is gone by succession (its uses then live in a successor)
-      const judged = states.map((s, i) => checked(i) && (present[i] || goneBy(id, i) === "succession"));
+      // judged where the memory is, or where it is gone by succession to a successor there (its
+      // uses then live in it; a successor deleted since took them along)
+      const judged = states.map((s, i) => checked(i) && (present[i] || (goneBy(id, i) === "succession" && heirThere(id, i))));
       const found = recs.map((m, i) => (judged[i] && (!present[i] || (m && typeof m.use_count === "number")) ? usesOf(i, id) : undefined));
       if (found.some((f, i) => judged[i] && !(f !== undefined && f >= least && f <= want))) {
         const refused = touches.filter((r) => r.code !== 0);
@@ -268,7 +286,9 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     }
 
     // 3. acknowledged deletes stay deleted unless a use the deleting clone had not seen came in
-    const uses = ops.filter((r) => (r.kind === "touch" || r.kind === "update" || r.kind === "archive") && r.code !== 3);
+    // (gc --archive is a status edit too: one that listed it, or one not acknowledged)
+    const archivedByGc = maintenance.filter((r) => r.kind === "gc" && r.args.includes("--archive") && (r.code !== 0 || (r.removed ?? []).includes(id)));
+    const uses = [...ops.filter((r) => (r.kind === "touch" || r.kind === "update" || r.kind === "archive") && r.code !== 3), ...archivedByGc];
     for (const d of deletes.filter((r) => r.code === 0 && !stranded(r))) {
       if (!present.some(Boolean)) break;
       const excuse = uses.find((u) => u.clone !== d.clone && !provablySeen(u, d.clone, d.start));

@@ -109,6 +109,8 @@ export interface OpRecord {
   removed?: string[];
   /** ...and the successors it made (consolidate: the merged memory; split: the parts). */
   made?: string[];
+  /** Which memory each removed one went into (consolidate, split): the lineage its output names. */
+  successors?: Record<string, string[]>;
   stdout: string;
   stderr: string;
 }
@@ -478,10 +480,15 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
         const made: { id: string; content?: string }[] = [];
         if (kind === "consolidate") {
           rec.removed = (out.applied ?? []).flatMap((a: any) => a.sources ?? []);
-          for (const a of out.applied ?? []) made.push({ id: a.into, content: (out.clusters ?? []).find((k: any) => k.id === a.cluster)?.merged?.content });
+          rec.successors = {};
+          for (const a of out.applied ?? []) {
+            made.push({ id: a.into, content: (out.clusters ?? []).find((k: any) => k.id === a.cluster)?.merged?.content });
+            for (const src of a.sources ?? []) rec.successors[src] = [a.into];
+          }
         } else if (kind === "split") {
           rec.removed = out.original_is === "removed" ? [out.original] : [];
           for (const p of out.parts ?? []) made.push({ id: p.id, content: p.content });
+          rec.successors = { [out.original]: made.map((m) => m.id) };
         } else rec.removed = [...(out.removed ?? [])];
         rec.made = made.map((m) => m.id);
         if (kind !== "gc" || !archive) for (const id of rec.removed ?? []) c.known.delete(id);
