@@ -175,8 +175,11 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(world(parts, [lineage("split_from"), { ...lineage("split_from", N), id: REL }]), log), []);
     const restored = memory(3, "first", { counters: { use_count: { r1: 2, r0: 1 } } });
     assert.deepEqual(checks(world([restored, successor({ [`${M}/r1`]: 2, [`${M}/r0`]: 1 })], [lineage()]), log), []);
-    // counted too often: more than the acknowledged touches
-    assert.deepEqual(checks(world([successor({ [`${M}/r1`]: 3, [`${M}/r0`]: 1 })], [lineage()]), log), ["use_count"]);
+    // counted more often than touched after a succession (a consolidation sums a stream two sources
+    // hold): a note, not a loss; without a succession an extra count is still a failure (first test)
+    const notes: string[] = [];
+    assert.deepEqual(checkEffects(names, world([successor({ [`${M}/r1`]: 3, [`${M}/r0`]: 1 })], [lineage()]), log, new Set(), notes).map((x) => x.check), []);
+    assert.match(notes.join(), /1 memories, 1 uses over/);
     // a restored memory's uses also in its successor: a note (counted twice), not a loss
     assert.deepEqual(doubleCounted(world([restored, successor({ [`${M}/r1`]: 2 })])[0]!), { memories: 1, uses: 2, ids: [M] });
     assert.deepEqual(doubleCounted(world([successor({ [`${M}/r1`]: 2 })])[0]!), { memories: 0, uses: 0, ids: [] });

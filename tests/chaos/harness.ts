@@ -667,7 +667,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     for (const f of remoteChecks.failures) failures.push({ check: "remote after kill", message: f });
 
     const log: ChaosLog = { clones, records, remoteDir, bin: o.bin, env: baseEnv, shared };
-    failures.push(...checkRun(log));
+    failures.push(...checkRun(log, notes));
     if (maint > 0) {
       // a use counted twice is no loss (checks.ts counts each stream once): said, not failed
       const d = doubleCounted(readState(clones[0]!.dir));
