@@ -215,4 +215,12 @@ describe("chaos checks", () => {
     const seen = [saved(N), op(0, "gc", 1, 2, { args: ["gc", "--archive"], archive: true, removed: [N] }), op(0, "sync", 3, 4), op(1, "sync", 5, 6), op(1, "delete", 7, 8, { memory: N })];
     assert.deepEqual(checks(world([archived]), seen), ["deleted"]);
   });
+
+  test("deleted: a successor back after a use of its source the deleting clone had not seen passes; one it had seen does not", () => {
+    const back = world([successor({ [`${M}/r1`]: 1 })], [lineage()]);
+    const concurrent = [saved(), consolidate(1, 2, { successors: { [M]: [S] } }), op(0, "sync", 3, 4), op(1, "touch", 5, 6, { memory: M }), op(2 - 1, "sync", 7, 8, { code: 6 }), op(0, "delete", 9, 10, { memory: S })];
+    assert.deepEqual(checks(back, concurrent), []);
+    const seen = [saved(), consolidate(1, 2, { successors: { [M]: [S] } }), op(1, "touch", 3, 4, { memory: M }), op(1, "sync", 5, 6), op(0, "sync", 7, 8), op(0, "delete", 9, 10, { memory: S })];
+    assert.deepEqual(checks(back, seen), ["deleted"]);
+  });
 });

@@ -9,7 +9,8 @@ import type { Clone, OpKind, OpRecord } from "./harness.ts";
 //  2. every acknowledged content (save, update --content) is the file's content or one of its
 //     content_conflicts, unless a later edit or delete that could have seen it replaced it;
 //  3. a memory whose delete was acknowledged is absent, unless a use or edit on another clone
-//     (gc --archive's archive included) happened that the deleting clone had provably not seen (the rule: a delete loses to a
+//     (gc --archive's archive included, and a use of a memory it succeeded, which the merge carries
+//     into it) happened that the deleting clone had provably not seen (the rule: a delete loses to a
 //     concurrent use; a killed delete may or may not have happened, so it is not checked);
 //  4. every acknowledged save (memory), relate (relation) and archive (status) is present;
 //  5. all clones byte-identical in memories/, relations/, .meta.json, one HEAD = the remote's,
@@ -302,7 +303,14 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     // 3. acknowledged deletes stay deleted unless a use the deleting clone had not seen came in
     // (gc --archive is a status edit too: one that listed it, or one not acknowledged)
     const archivedByGc = maintenance.filter((r) => r.kind === "gc" && r.args.includes("--archive") && (r.code !== 0 || (r.removed ?? []).includes(id)));
-    const uses = [...ops.filter((r) => (r.kind === "touch" || r.kind === "update" || r.kind === "archive") && r.code !== 3), ...archivedByGc];
+    // (and a use of a memory it succeeded: the merge carries that into it, a change the delete loses to)
+    const ancestors = new Set<string>();
+    const up = (x: string) => {
+      for (const a of sourcesOf.get(x) ?? []) if (!ancestors.has(a)) (ancestors.add(a), up(a));
+    };
+    up(id);
+    const sourceUses = [...ancestors].flatMap((a) => (byMemory.get(a) ?? []).filter((r) => r.memory === a && (r.kind === "touch" || r.kind === "update" || r.kind === "archive") && r.code !== 3));
+    const uses = [...ops.filter((r) => (r.kind === "touch" || r.kind === "update" || r.kind === "archive") && r.code !== 3), ...archivedByGc, ...sourceUses];
     for (const d of deletes.filter((r) => r.code === 0 && !stranded(r))) {
       if (!present.some(Boolean)) break;
       const excuse = uses.find((u) => u.clone !== d.clone && !provablySeen(u, d.clone, d.start));
