@@ -223,4 +223,14 @@ describe("chaos checks", () => {
     const seen = [saved(), consolidate(1, 2, { successors: { [M]: [S] } }), op(1, "touch", 3, 4, { memory: M }), op(1, "sync", 5, 6), op(0, "sync", 7, 8), op(0, "delete", 9, 10, { memory: S })];
     assert.deepEqual(checks(back, seen), ["deleted"]);
   });
+
+  test("related: moved to a successor and copied by its split, with the memory restored, passes; gone with no copy is lost", () => {
+    const n = { id: N, content: "second", use_count: 0, status: "active" };
+    const P = "01a20b5a-0000-7000-8000-000000000002";
+    const log = [saved(), saved(N, "second"), op(0, "relate", 1, 2, { memory: M, to: N, relation: REL, args: ["relate", M, N, "--type", "supports"] }), consolidate(5, 6, { successors: { [N]: [S] }, removed: [N] }), op(0, "split", 7, 8, { successors: { [S]: [P] }, removed: [S], made: [P] })];
+    const copy = { id: "01a20b5a-0000-7000-8000-0000000000bb", from_memory_id: M, to_memory_id: P, relation_type: "supports" };
+    // N restored (an edit elsewhere) beside the split's part P, which holds the copy
+    assert.deepEqual(checks(world([memory(0), n, { ...successor(), id: P }], [copy]), log), []);
+    assert.deepEqual(checks(world([memory(0), n, { ...successor(), id: P }], []), log), ["related"]);
+  });
 });

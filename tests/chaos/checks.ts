@@ -38,7 +38,10 @@ import type { Clone, OpKind, OpRecord } from "./harness.ts";
 //     left and all acknowledged ones on every clone, whether X is there or gone by succession;
 //  4. (extended) an acknowledged relation is missing only where a memory it names is gone (by a
 //     delete attempt, as before, or by 8: consolidate moves relations under the same id, split
-//     copies them under new ids, gc removes them with the memory).
+//     copies them under new ids, gc removes them with the memory), or where one of them was
+//     succeeded once (and is back, restored by an edit) and a relation of its type joins the two
+//     memories' heirs (moved, then copied by a split of the successor) or they share an heir
+//     (consolidated together: a self-relation is dropped).
 // Where the log cannot tell whether a clone had seen an edit before replacing it (process timing
 // is only known to the millisecond of spawn and exit), it counts as seen: a false alarm would make
 // the chaos test worthless. Where the log proves it had not seen it, nothing is excused.
@@ -368,7 +371,27 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
   for (const r of acked.filter((x) => x.kind === "relate" && x.relation && !stranded(x))) {
     if (deleteAttempts(r.memory!).length || deleteAttempts(r.to!).length) continue;
     // a memory it names gone (check 8 judges why): consolidate moved it under the same id, split copied it, gc removed it
-    const missing = states.map((s, i) => (s.relations.has(r.relation!) || !checked(i) || !s.memories.has(r.memory!) || !s.memories.has(r.to!) ? "" : name(i))).filter(Boolean);
+    const heirs = (id: string) => {
+      const out = new Set([id]);
+      const walk = (x: string) => {
+        for (const y of successorsOf.get(x) ?? []) if (!out.has(y)) (out.add(y), walk(y));
+      };
+      walk(id);
+      return out;
+    };
+    const relType = (x: OpRecord) => x.args[x.args.indexOf("--type") + 1];
+    // both there, one of them succeeded once (and restored since): its relations went to the
+    // successor, under the same id (consolidate) and then perhaps copied under new ids (a split of
+    // it) or dropped as a duplicate or a self-relation: a relation of the type between their heirs,
+    // or heirs in common, accounts for it
+    const carried = (s: CloneRecords) => {
+      if (!successorsOf.has(r.memory!) && !successorsOf.has(r.to!)) return false;
+      const from = heirs(r.memory!);
+      const to = heirs(r.to!);
+      if ([...from].some((x) => to.has(x))) return true;
+      return [...s.relations.values()].some((x) => x && from.has(String(x.from_memory_id)) && to.has(String(x.to_memory_id)) && String(x.relation_type) === relType(r));
+    };
+    const missing = states.map((s, i) => (s.relations.has(r.relation!) || !checked(i) || !s.memories.has(r.memory!) || !s.memories.has(r.to!) || carried(s) ? "" : name(i))).filter(Boolean);
     if (missing.length) failures.push({ check: "related", lost: 1, message: `relation ${r.relation} (${r.memory} -> ${r.to}, #${r.seq} on ${name(r.clone)}, acknowledged at ${at(r.end)}): neither memory was ever deleted, missing on ${missing.join(", ")}` });
   }
 
