@@ -12,6 +12,9 @@
 //   scripts/chaos --kill-delay 300         timed kills land 0..N ms after the spawn
 //   scripts/chaos --no-remote-checks       no git rev-list of the remote after each killed push
 //   scripts/chaos --gc-auto 300 --gc-auto-pack-limit 4   repack often (git's limits in every clone)
+//   scripts/chaos --maintenance 0.15       the first clone runs consolidate --apply / split / gc (--archive)
+//                                          as this share of its operations (the default; 0: none), and
+//                                          the saves make work for them
 //   scripts/chaos --keep                   keep the temp folder even when the run passes
 //   scripts/chaos --bin PATH               another binary (default dist/memsync, or $MEMSYNC_BIN)
 //   scripts/chaos --quick                  the short form of the test suite (2 + 1 clones, 300 operations)
@@ -20,7 +23,7 @@ import { type ChaosOptions, defaults, LONG_FORM, runChaos, SHORT_FORM } from "..
 import { reportLines } from "../tests/chaos/report.ts";
 
 function usage(code: number): never {
-  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--keep] [--bin PATH] [--quick]");
+  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--maintenance 0.15] [--keep] [--bin PATH] [--quick]");
   process.exit(code);
 }
 
@@ -75,6 +78,9 @@ for (let i = 0; i < argv.length; i++) {
       break;
     case "--gc-auto-pack-limit":
       o.gcAutoPackLimit = num(0);
+      break;
+    case "--maintenance":
+      o.maintenance = Math.min(1, num(0, false));
       break;
     case "--keep":
       o.keep = true;

@@ -144,13 +144,17 @@ export function inheritedStreams(sources: readonly Rec[], field: CountedField): 
  * second merge of the same touch adds nothing. A successor made by a memsync without counters
  * holds its sources' usage in its total only; there the increments since the base are carried,
  * under "<source>/+<stream>" so that a later carry still knows the successor for what it is.
+ * A stream the source holds from its own sources ("W/<stream>", already qualified) is carried as
+ * it is, never under "<source>/+W/<stream>": keys never nest.
  */
 export function carryStreams(successor: Streams, sourceId: string, base: Streams, kept: Streams): Streams {
   const out = { ...successor };
   const own = `${sourceId}/`;
   const qualified = Object.keys(successor).some((k) => k.startsWith(own) && !k.startsWith(`${own}+`));
   for (const [s, n] of Object.entries(kept)) {
-    const [key, value] = qualified ? [qualifiedKey(sourceId, s), n] : [`${own}+${s}`, n - (base[s] ?? 0)];
+    // a stream the source itself carries from another memory ("W/t") is W's count wherever it is:
+    // kept as it is, at the larger value (keys never nest, and W's uses stay W's)
+    const [key, value] = qualified || s.includes("/") ? [qualifiedKey(sourceId, s), n] : [`${own}+${s}`, n - (base[s] ?? 0)];
     if (value > (out[key] ?? 0)) out[key] = value;
   }
   return out;

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
+import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
 import { appendJournal, DELETE_KEEPING_RELATIONS, readJournal } from "../store/journal.ts";
 import { allCandidatePaths, idFromFileName, LOCAL_DIR } from "../store/layout.ts";
+import type { Codec } from "../store/codec.ts";
 import type { Store } from "../store/store.ts";
 import { writeCommitState } from "./commit-state.ts";
 import { faultPoint } from "./fault.ts";
@@ -261,6 +263,9 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // relations this checkout removes (with a memory it removes, or on their own), decided after the loop
   const removals: CheckoutPath[] = [];
   const broughtBack: string[] = [];
+  // memories the pull only used that a consolidation or split of the old version removed since:
+  // their pulled use moves to the successors, as the merge moves it (merge-tree.ts carryUsage)
+  const usedThenSucceeded: { id: string; before: string | null; after: string | null }[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   const allWritten = readText(`${store.root}/${WRITTEN_FILE}`) === writtenMark(plan);
@@ -318,9 +323,16 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // with successors: merge-tree.ts changedBeyondUsage); for a use only, it stands.
     if (!now && p.before !== null && p.after !== null && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
       const op = firstSeen.get(p.path);
-      if (isDelete(op) || (isSuccession(op) && changedBeyondUsage(await readBlobText(gitdir, p.before), await readBlobText(gitdir, p.after)))) {
+      const before = isSuccession(op) ? await readBlobText(gitdir, p.before) : null;
+      const after = isSuccession(op) ? await readBlobText(gitdir, p.after) : null;
+      if (isDelete(op) || (isSuccession(op) && changedBeyondUsage(before, after))) {
         await writeFile(store, gitdir, p.path, p.after);
         broughtBack.push(p.path);
+        continue;
+      }
+      const id = idFromFileName(path.basename(p.path));
+      if (isSuccession(op) && id) {
+        usedThenSucceeded.push({ id, before, after });
         continue;
       }
     }
@@ -333,6 +345,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // the relations the delete of a memory brought back removed with it come back too (as the merge
   // has them: "deleted along with a memory that came back returns"), from the checkout's commit
   if (broughtBack.length > 0) await relationsBack(store, plan, broughtBack);
+  if (usedThenSucceeded.length > 0) usageToSuccessors(store, codec, usedThenSucceeded);
   const stillGone = new Set([...goneSince].filter((id) => !memoryOnDisk(store.root, id)));
   const keptBy = deletesKeepingPulled(store, plan, firstSeen);
   const dropped: string[] = [];
@@ -455,6 +468,53 @@ async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonl
     const oid = await blobAt(gitdir, plan.head, p);
     const ends = relationEnds(await readBlobText(gitdir, oid));
     if (oid !== null && ends.length === 2 && ends.every((id) => memoryOnDisk(store.root, id))) await writeFile(store, gitdir, p, oid);
+  }
+}
+
+/**
+ * Move a pulled use of memories a consolidation or split removed since the kill to their
+ * successors (the memories a journaled consolidated_from / split_from relation names as replacing
+ * them), as the merge does (merge-tree.ts: carryUsage, the source's streams qualified by its id;
+ * idempotent, so a finish killed again and redone counts nothing twice). The successors' files
+ * are journaled by that write, so the commit takes the change.
+ */
+function usageToSuccessors(store: Store, codec: Codec, used: readonly { id: string; before: string | null; after: string | null }[]): void {
+  const byId = new Map(used.map((u) => [u.id, u] as const));
+  const successors = new Map<string, Set<string>>();
+  for (const e of readJournal(store.fs, store.root)) {
+    if (!isSuccession(e.op)) continue;
+    for (const p of e.paths) {
+      if (kindOfPath(p) !== "relation") continue;
+      const text = readText(`${store.root}/${p}`);
+      const rel = text === null ? null : parseObject(text);
+      if (!rel || !SUCCESSION_TYPES.has(String(rel.relation_type)) || typeof rel.to_memory_id !== "string" || typeof rel.from_memory_id !== "string" || !byId.has(rel.to_memory_id)) continue;
+      (successors.get(rel.to_memory_id) ?? successors.set(rel.to_memory_id, new Set()).get(rel.to_memory_id)!).add(rel.from_memory_id);
+    }
+  }
+  for (const [id, succ] of successors) {
+    const u = byId.get(id)!;
+    const base = u.before === null ? null : parseObject(u.before);
+    const kept = u.after === null ? null : parseObject(u.after);
+    if (!kept) continue;
+    for (const s of succ) {
+      const rel = allCandidatePaths("memory", s).find((c) => fs.existsSync(`${store.root}/${c}`));
+      const text = rel ? readText(`${store.root}/${rel}`) : null;
+      const record = text === null ? null : parseObject(text);
+      if (!rel || !record) continue;
+      const checked = codec.validate("memory", carryUsage(record, id, base, kept));
+      if (checked.ok && checked.text !== text) writeText(store, rel, checked.text);
+    }
+  }
+}
+
+const SUCCESSION_TYPES = new Set(["consolidated_from", "split_from"]);
+
+function parseObject(text: string): JsonObject | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
+  } catch {
+    return null;
   }
 }
 

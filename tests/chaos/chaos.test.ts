@@ -8,7 +8,9 @@ import { reportLines } from "./report.ts";
 
 // The short form of the chaos run (scripts/chaos is the long one): 2 clones over a local path and
 // 1 over smart HTTP, a few hundred random operations with syncs overlapping writes, same-instant
-// touch bursts and SIGKILLed syncs, commits and deletes; then every acknowledged effect must be on
+// touch bursts and SIGKILLed syncs, commits and deletes, and the main build's maintenance on the
+// first clone (consolidate --apply, split, gc, gc --archive; killed too); then every acknowledged
+// effect must be on
 // every clone, the clones identical, fsck and status clean. A random seed each run (printed on
 // failure; MEMSYNC_CHAOS_SEED repeats one).
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.ts";
-import { type ChaosLog, checkRun, type Failure } from "./checks.ts";
+import { type ChaosLog, checkRun, doubleCounted, type Failure, readState } from "./checks.ts";
 import { makeRng, type Rng } from "../helpers/rng.ts";
 
 // The multi-machine chaos run (issue 9): clones of one bare remote (on a local path, and one or
@@ -55,17 +55,26 @@ export interface ChaosOptions {
   gcAutoPackLimit?: number;
   /** A process running longer than this is killed and reported as hung. */
   processTimeoutMs: number;
+  /**
+   * Share of the first clone's operations that are the main build's maintenance (consolidate
+   * --apply, split, gc, gc --archive; killable like syncs). 0: none, the mix as before. Above 0
+   * the other lanes' saves also make work for it: near-duplicates, long memories, faded ones.
+   */
+  maintenance?: number;
   /** Progress lines (stderr in scripts/chaos). */
   log: (line: string) => void;
 }
 
 // The short form is time-boxed: on a busy machine it runs fewer operations rather than longer,
 // and only below its minimums does it take up to 45 s more to reach them.
-export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 40, minKills: 8, sharedMemories: 4, maxSeconds: 10, graceSeconds: 45, processTimeoutMs: 60_000 };
-export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 7200, processTimeoutMs: 300_000 };
+// Both run the main build's maintenance on the first clone (`--maintenance 0` in scripts/chaos: none).
+export const SHORT_FORM: Partial<ChaosOptions> = { localClones: 2, httpClones: 1, ops: 300, kills: 12, minOps: 40, minKills: 8, sharedMemories: 4, maxSeconds: 10, graceSeconds: 45, processTimeoutMs: 60_000, maintenance: 0.15 };
+export const LONG_FORM: Partial<ChaosOptions> = { localClones: 8, httpClones: 1, ops: 10_000, kills: 200, sharedMemories: 12, maxSeconds: 7200, processTimeoutMs: 300_000, maintenance: 0.15 };
 
-export type OpKind = "save" | "touch" | "update" | "relate" | "archive" | "delete" | "sync" | "commit" | "setup";
-export const KILLABLE: ReadonlySet<OpKind> = new Set(["sync", "commit", "delete"]);
+export type OpKind = "save" | "touch" | "update" | "relate" | "archive" | "delete" | "sync" | "commit" | "consolidate" | "split" | "gc" | "setup";
+export const KILLABLE: ReadonlySet<OpKind> = new Set(["sync", "commit", "delete", "consolidate", "split", "gc"]);
+/** The main build's maintenance: what removes memories with successors (consolidate, split) or prunes (gc). */
+export const MAINTENANCE: ReadonlySet<OpKind> = new Set(["consolidate", "split", "gc"]);
 
 /** One memsync process the run started, with what came of it. Times are ms since the run began. */
 export interface OpRecord {
@@ -91,6 +100,18 @@ export interface OpRecord {
   /** What an acknowledged save or update stored (read back from --json). */
   content?: string;
   relation?: string;
+  /** A save made faded (created and last used 90 days ago, by `save --input`): what gc may prune. */
+  faded?: boolean;
+  /** A tag an update added (`update --add-tag`): a label edit. */
+  tag?: string;
+  /** gc --archive (archives instead of deleting). */
+  archive?: boolean;
+  /** An acknowledged maintenance command's output: the memories it removed (archived, for gc --archive)... */
+  removed?: string[];
+  /** ...and the successors it made (consolidate: the merged memory; split: the parts). */
+  made?: string[];
+  /** Which memory each removed one went into (consolidate, split): the lineage its output names. */
+  successors?: Record<string, string[]>;
   stdout: string;
   stderr: string;
 }
@@ -133,7 +154,7 @@ const WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet ki
 
 export function defaults(over: Partial<ChaosOptions> = {}): ChaosOptions {
   const repo = path.resolve(import.meta.dirname, "../..");
-  return {
+  const o: ChaosOptions = {
     bin: process.env.MEMSYNC_BIN ?? path.join(repo, "dist/memsync"),
     localClones: 2,
     httpClones: 1,
@@ -150,6 +171,9 @@ export function defaults(over: Partial<ChaosOptions> = {}): ChaosOptions {
     log: () => {},
     ...over,
   };
+  // the processes run in the run's folder: a relative MEMSYNC_BIN=dist/memsync is the caller's
+  o.bin = path.resolve(o.bin);
+  return o;
 }
 
 /** Run the chaos and check the result; never throws for a finding (see result.failures). */
@@ -189,6 +213,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     to?: string;
     env?: Record<string, string>;
     cwd?: string;
+    faded?: boolean;
   }
 
   /** Start a memsync process and resolve with its record when it has exited. */
@@ -212,6 +237,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     if (spec.kill) rec.kill = spec.kill;
     if (spec.memory) rec.memory = spec.memory;
     if (spec.to) rec.to = spec.to;
+    if (spec.faded) rec.faded = true;
     records.push(rec);
     const env: Record<string, string> = { ...baseEnv, MEMSYNC_MACHINE: spec.clone?.machine ?? "chaos-setup", ...spec.env };
     if (spec.kill?.how === "fault") env.MEMSYNC_FAULT = spec.kill.point;
@@ -415,29 +441,123 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
 
     const pick = <T>(r: Rng, xs: readonly T[]): T | undefined => (xs.length ? xs[Math.floor(r() * xs.length)] : undefined);
 
+    // maintenance (o.maintenance > 0): the last acknowledged content of each memory (any clone), to
+    // make near-duplicates of and to split; the memories the first clone (the main machine) runs
+    // consolidate --apply, split, gc and gc --archive on
+    const maint = o.maintenance ?? 0;
+    const contents = new Map<string, string>();
+    const remember = (id: string, content: string | undefined) => {
+      if (content !== undefined) contents.set(id, content);
+    };
+
+    async function maintain(c: Clone, r: Rng): Promise<void> {
+      const y = r();
+      let kind: OpKind;
+      let args: string[];
+      let memory: string | undefined;
+      const archive = y >= 0.88;
+      if (y < 0.4) {
+        kind = "consolidate";
+        args = ["consolidate", "--apply", "--claim-maintainer", "--json"];
+      } else if (y < 0.7) {
+        // a long memory when there is one (what a user splits), else any this clone knows
+        const mine = [...c.known].filter((id) => !hot.has(id) && contents.has(id));
+        const long = mine.filter((id) => contents.get(id)!.length >= 300);
+        memory = pick(r, long.length ? long : mine);
+        if (!memory) return sleep(5);
+        const ws = contents.get(memory)!.split(" ");
+        const half = Math.max(1, Math.ceil(ws.length / 2));
+        kind = "split";
+        args = ["split", memory, "--part", `${ws.slice(0, half).join(" ")} (part 1)`, "--part", `${ws.slice(half).join(" ")} (part 2)`, "--claim-maintainer", "--json"];
+      } else {
+        kind = "gc";
+        args = ["gc", ...(archive ? ["--archive"] : []), "--claim-maintainer", "--json"];
+      }
+      const kill = killPlan(r, kind);
+      const rec = await run({ clone: c, kind, args, phase: "chaos", ...(memory ? { memory } : {}), ...(kill ? { kill } : {}) });
+      if (kind === "gc" && archive) rec.archive = true;
+      const out = rec.code === 0 ? parse(rec) : null;
+      if (out) {
+        const made: { id: string; content?: string }[] = [];
+        if (kind === "consolidate") {
+          rec.removed = (out.applied ?? []).flatMap((a: any) => a.sources ?? []);
+          rec.successors = {};
+          for (const a of out.applied ?? []) {
+            made.push({ id: a.into, content: (out.clusters ?? []).find((k: any) => k.id === a.cluster)?.merged?.content });
+            for (const src of a.sources ?? []) rec.successors[src] = [a.into];
+          }
+        } else if (kind === "split") {
+          rec.removed = out.original_is === "removed" ? [out.original] : [];
+          for (const p of out.parts ?? []) made.push({ id: p.id, content: p.content });
+          rec.successors = { [out.original]: made.map((m) => m.id) };
+        } else rec.removed = [...(out.removed ?? [])];
+        rec.made = made.map((m) => m.id);
+        if (kind !== "gc" || !archive) for (const id of rec.removed ?? []) c.known.delete(id);
+        for (const m of made) {
+          c.known.add(m.id);
+          saved.push({ id: m.id, end: rec.end });
+          remember(m.id, m.content);
+        }
+      }
+      afterRecord(c, rec);
+    }
+
+    /** A save's arguments: plain, or (with maintenance) a near-duplicate, a long memory, a faded one. */
+    function saveArgs(c: Clone, r: Rng, known: readonly string[]): { args: string[]; faded?: boolean } {
+      const plain = `chaos ${c.name} ${seq + 1} ${words(r, 5)}`;
+      if (maint <= 0) return { args: ["save", plain, "--json"] };
+      const v = r();
+      if (v < 0.25) {
+        // the content of a memory this clone knows with one word more: consolidate's work
+        const of = pick(r, known.filter((id) => contents.has(id) && !hot.has(id)));
+        if (of) return { args: ["save", `${contents.get(of)!.slice(0, 700)} ${words(r, 1)}`, "--json"] };
+      } else if (v < 0.35) {
+        // long enough to split (split --candidates: 500 characters)
+        return { args: ["save", `chaos ${c.name} ${seq + 1} long ${words(r, 110)}`, "--json"] };
+      } else if (v < 0.5) {
+        // faded: made and last used 90 days ago, never used since (gc's work), through the
+        // user-facing `save --input` record fields an import of old notes uses
+        const t = Math.floor(Date.now() / 1000) - 90 * 86_400;
+        const file = path.join(root, "inputs", `faded-${c.index}-${seq + 1}.json`);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, JSON.stringify({ content: `chaos ${c.name} ${seq + 1} faded ${words(r, 5)}`, created_at: t - 86_400, last_used: t }));
+        return { args: ["save", "--input", file, "--json"], faded: true };
+      }
+      return { args: ["save", plain, "--json"] };
+    }
+
     async function operate(c: Clone, r: Rng): Promise<void> {
+      if (c.index === 0 && maint > 0 && r() < maint) return maintain(c, r);
       const x = r();
       const known = [...c.known];
       const cold = known.filter((id) => !hot.has(id));
       let rec: OpRecord | undefined;
       if (x < 0.14) {
-        rec = await run({ clone: c, kind: "save", args: ["save", `chaos ${c.name} ${seq + 1} ${words(r, 5)}`, "--json"], phase: "chaos" });
+        const s = saveArgs(c, r, known);
+        rec = await run({ clone: c, kind: "save", args: s.args, phase: "chaos", ...(s.faded ? { faded: true } : {}) });
         const out = rec.code === 0 ? parse(rec) : null;
         if (out?.memory?.id) {
           rec.memory = out.memory.id;
           rec.content = out.memory.content;
           c.known.add(out.memory.id);
           saved.push({ id: out.memory.id, end: rec.end });
+          remember(out.memory.id, rec.content);
         }
       } else if (x < 0.42) {
         const id = r() < 0.5 ? pick(r, shared) : pick(r, known);
         if (id) rec = await run({ clone: c, kind: "touch", args: ["touch", id, "--json"], phase: "chaos", memory: id });
       } else if (x < 0.56) {
         const id = r() < 0.3 ? pick(r, shared) : pick(r, known);
-        if (id) {
+        if (id && maint > 0 && r() < 0.25) {
+          // a label edit
+          const tag = `t${seq + 1}`;
+          rec = await run({ clone: c, kind: "update", args: ["update", id, "--add-tag", tag, "--json"], phase: "chaos", memory: id });
+          rec.tag = tag;
+        } else if (id) {
           rec = await run({ clone: c, kind: "update", args: ["update", id, "--content", `edit ${c.name} ${seq + 1} ${words(r, 6)}`, "--json"], phase: "chaos", memory: id });
           const out = rec.code === 0 ? parse(rec) : null;
           if (out?.memories?.[0]) rec.content = out.memories[0].content;
+          if (rec.code === 0) remember(id, rec.content);
         }
       } else if (x < 0.63) {
         const a = pick(r, known);
@@ -548,7 +668,12 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     for (const f of remoteChecks.failures) failures.push({ check: "remote after kill", message: f });
 
     const log: ChaosLog = { clones, records, remoteDir, bin: o.bin, env: baseEnv, shared };
-    failures.push(...checkRun(log));
+    failures.push(...checkRun(log, notes));
+    if (maint > 0) {
+      // a use counted twice is no loss (checks.ts counts each stream once): said, not failed
+      const d = doubleCounted(readState(clones[0]!.dir));
+      if (d.memories) notes.push(`uses counted twice on ${clones[0]!.name}: ${d.memories} memories there beside a successor that holds their streams too (${d.uses} uses over; ${d.ids.slice(0, 3).join(", ")}${d.ids.length > 3 ? ", ..." : ""})`);
+    }
   } finally {
     for (const child of running) child.kill("SIGKILL");
     await server?.close();

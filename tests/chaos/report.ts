@@ -1,5 +1,5 @@
 import { ALL_CHECKS, CHECK_TITLES } from "./checks.ts";
-import { type ChaosResult, KILLABLE, type OpKind } from "./harness.ts";
+import { type ChaosResult, KILLABLE, MAINTENANCE, type OpKind } from "./harness.ts";
 
 // The report of a chaos run as markdown lines (for docs/benchmarks.md): what was acknowledged,
 // what was lost (must be 0), kills and recoveries, each check, and every failure in detail.
@@ -9,7 +9,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 export function reportLines(r: ChaosResult): string[] {
   const o = r.options;
   const chaos = r.records.filter((x) => x.phase === "chaos");
-  const kinds: OpKind[] = ["save", "touch", "update", "relate", "archive", "delete", "sync", "commit"];
+  const kinds: OpKind[] = ["save", "touch", "update", "relate", "archive", "delete", "sync", "commit", "consolidate", "split", "gc"];
   const acked = (k: OpKind) => chaos.filter((x) => x.kind === k && x.code === 0).length;
   const burst = chaos.filter((x) => x.burst && x.code === 0).length;
   const kills = chaos.filter((x) => x.killed);
@@ -25,6 +25,7 @@ export function reportLines(r: ChaosResult): string[] {
     `- operations: ${n(chaos.length)} run, ${n(chaos.filter((x) => x.code === 0).length)} acknowledged: ${kinds.map((k) => `${k} ${n(acked(k))}`).join(", ")} (touches in same-instant bursts: ${n(burst)})`,
     `- not acknowledged (exit non-zero, not killed): ${n(refused.length)}${codes.size ? ` (${[...codes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`,
     `- kills (SIGKILL): ${n(kills.length)} (${[...KILLABLE].map((k) => `${k} ${kills.filter((x) => x.kind === k).length}`).join(", ")}; by fault injection ${kills.filter((x) => x.kill?.how === "fault").length}, at a random delay ${kills.filter((x) => x.kill?.how === "timer").length})`,
+    ...(o.maintenance ? [maintenanceLine(r)] : []),
     `- recoveries (a killed clone's next sync succeeded): ${n(r.recoveries)} of ${n(kills.length)}`,
     `- remote checked after killed pushes (git rev-list --objects): ${r.remoteChecks.runs} times, ${r.remoteChecks.failures.length} broken`,
     `- final syncs: ${r.finalRounds} rounds of every clone${r.converged ? ", the last changed nothing" : ", NOT settled"}`,
@@ -47,4 +48,13 @@ export function reportLines(r: ChaosResult): string[] {
     }
   }
   return lines;
+}
+
+/** What the main machine's maintenance did: run, acknowledged, killed, memories removed and made. */
+function maintenanceLine(r: ChaosResult): string {
+  const m = r.records.filter((x) => x.phase === "chaos" && MAINTENANCE.has(x.kind));
+  const part = (label: string, xs: typeof m) =>
+    `${label} ${xs.length} run / ${xs.filter((x) => x.code === 0).length} acknowledged / ${xs.filter((x) => x.killed).length} killed (${xs.reduce((s, x) => s + (x.removed?.length ?? 0), 0)} memories ${label.startsWith("gc --archive") ? "archived" : "removed"}, ${xs.reduce((s, x) => s + (x.made?.length ?? 0), 0)} made)`;
+  const saves = r.records.filter((x) => x.phase === "chaos" && x.kind === "save" && x.code === 0);
+  return `- maintenance on ${r.clones[0]?.name ?? "?"} (the main machine): ${part("consolidate --apply", m.filter((x) => x.kind === "consolidate"))}; ${part("split", m.filter((x) => x.kind === "split"))}; ${part("gc", m.filter((x) => x.kind === "gc" && !x.archive && !x.args.includes("--archive")))}; ${part("gc --archive", m.filter((x) => x.kind === "gc" && x.args.includes("--archive")))}; faded saves acknowledged ${saves.filter((x) => x.faded).length}, label edits acknowledged ${r.records.filter((x) => x.phase === "chaos" && x.tag && x.code === 0).length}`;
 }

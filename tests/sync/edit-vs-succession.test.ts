@@ -217,6 +217,15 @@ for (const [name, args] of Object.entries(SUCCESSIONS)) {
       on(w.a, A, args(w));
       syncAll(w.a, w.b);
       for (const d of [w.a, w.b]) assert.equal(read(d, w.x), null, `${path.basename(d)}: X, only used on b, stays removed`);
+      // b's acknowledged use moved to the successors (as the merge moves it: its stream, qualified by X's id)
+      for (const d of [w.a, w.b]) {
+        const successors = relations(d).filter((r) => r.to_memory_id === w.x && (r.relation_type === "consolidated_from" || r.relation_type === "split_from")).map((r) => read(d, r.from_memory_id));
+        assert.ok(successors.length > 0, `${path.basename(d)}: X has successors`);
+        for (const s of successors) {
+          const carried = Object.entries(s?.counters?.use_count ?? {}).filter(([k]) => k.startsWith(`${w.x}/`)).reduce((n, [, v]) => n + Number(v), 0);
+          assert.equal(carried, 1, `${path.basename(d)}: successor ${s?.id} counts b's use of X (${JSON.stringify(s?.counters ?? null)}, use_count ${s?.use_count})`);
+        }
+      }
       identical(w.a, w.b);
       healthy([w.a, w.b, w.h.bare], { withStatus: true });
     });
@@ -235,3 +244,31 @@ for (const [name, args] of Object.entries(SUCCESSIONS)) {
     });
   });
 }
+
+// A use carried into a successor that the other clone meanwhile consolidated again (found by the
+// chaos run with maintenance, seed 5102): b's touch of X reaches X's successor S1 by b's merge
+// ("X/+<stream>"); a, not having pulled that, consolidates S1 into S2, then pulls: the merge
+// carries S1's usage into S2. X's use must stay X's (its key kept, never "S1/+X/+<stream>":
+// keys never nest, core/counters.ts) and be counted once.
+test("a use carried into a successor consolidated again meanwhile keeps its key and counts once", () => {
+  const w = world();
+  on(w.b, B, ["touch", w.x]);
+  const first = on(w.a, A, ["consolidate", "--apply", "--claim-maintainer"]);
+  const s1 = first.applied.find((c: any) => c.sources.includes(w.x)).into as string;
+  syncOf(w.a);
+  syncOf(w.b); // b's merge carries its use of X into S1
+  on(w.a, A, ["save", `${NOTES[0]} again`]);
+  const second = on(w.a, A, ["consolidate", "--apply"]);
+  const s2 = second.applied.find((c: any) => c.sources.includes(s1))?.into as string;
+  assert.ok(s2, `S1 consolidated again: ${JSON.stringify(second.applied)}`);
+  syncAll(w.a, w.b);
+  for (const d of [w.a, w.b]) {
+    const s = read(d, s2);
+    const keys = Object.keys(s?.counters?.use_count ?? {});
+    assert.deepEqual(keys.filter((k) => k.split("/").length > 2), [], `${path.basename(d)}: no nested stream key (${JSON.stringify(s?.counters)})`);
+    assert.equal(keys.filter((k) => k.startsWith(`${w.x}/`)).length, 1, `${path.basename(d)}: b's use of X is X's (${JSON.stringify(s?.counters)})`);
+    assert.equal(s?.use_count, 1, `${path.basename(d)}: counted once`);
+  }
+  identical(w.a, w.b);
+  healthy([w.a, w.b, w.h.bare], { withStatus: true });
+});
