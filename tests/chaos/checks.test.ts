@@ -127,6 +127,15 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(both(memory(0, "E2")), refused), ["content"]);
   });
 
+  test("content: two acknowledged updates in flight at once on one clone (a server's concurrent requests): either may be last", () => {
+    const log = [saved(), op(0, "update", 10, 12, { memory: M, content: "E1", via: "http", status: 200 }), op(0, "update", 11, 13, { memory: M, content: "E2", via: "http", status: 200 })];
+    assert.deepEqual(checks(both(memory(0, "E1")), log), []);
+    assert.deepEqual(checks(both(memory(0, "E2")), log), []);
+    // an edit that had ended before the other began cannot be the one replaced
+    const apart = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "update", 12, 13, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E1")), apart), ["content"]);
+  });
+
   test("serve: a 2xx is an acknowledgement; 5xx or no answer is excused only once the server's kill had begun", () => {
     assert.equal(codeOfStatus(200), 0);
     assert.equal(codeOfStatus(404), 3);

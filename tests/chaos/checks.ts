@@ -190,7 +190,9 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     for (const e of edits) {
       if (stranded(e)) continue;
       const replaced =
-        replacers.some((e2) => e2 !== e && (e2.clone === e.clone ? e2.start > e.end : couldHaveSeen(e, e2.clone, e2.end))) ||
+        // on its own clone an edit that overlapped it may have come after it (a server runs
+        // concurrent requests' writes one after another, in an order the log cannot tell)
+        replacers.some((e2) => e2 !== e && (e2.clone === e.clone ? e2.end > e.start : couldHaveSeen(e, e2.clone, e2.end))) ||
         deletes.some((d) => couldHaveSeen(e, d.clone, d.end));
       if (replaced) continue;
       const missing: number[] = [];

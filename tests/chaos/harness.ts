@@ -28,6 +28,8 @@ export interface ChaosOptions {
   httpClones: number;
   /** More local-path clones, each with a long-running `memsync serve` on its tree written to over its API (serve-clone.ts). */
   serveClones?: number;
+  /** Mean seconds between kills or stops of a serve clone's server (default 4). */
+  serveKillEverySeconds?: number;
   /** Operations to run (acknowledged or not, bursts included) before stopping. */
   ops: number;
   /** SIGKILLs to reach before stopping (the run goes on past `ops` until it has them). */
@@ -406,7 +408,8 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     };
 
     const afterRecord = (c: Clone, r: OpRecord) => {
-      if (r.phase === "chaos") chaosOps++;
+      // the serve clone's HTTP writes come on top of the targets (serve-clone.ts)
+      if (r.phase === "chaos" && r.via !== "http") chaosOps++;
       if (KILLABLE.has(r.kind) && !r.kill && r.code !== null) {
         const d = durations.get(r.kind) ?? [];
         d.push(r.end - r.start);
@@ -522,7 +525,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
       }
     })();
     for (const c of clones.filter((x) => x.serve)) {
-      serveRuns.push(startServeClone({ bin: o.bin, root, env: baseEnv, seed: o.seed, clone: c, records, nextSeq: () => ++seq, now, afterRecord, saved, deletedAcked, shared, shouldStop, processTimeoutMs: o.processTimeoutMs, log: o.log }));
+      serveRuns.push(startServeClone({ bin: o.bin, root, env: baseEnv, seed: o.seed, clone: c, records, nextSeq: () => ++seq, now, afterRecord, saved, deletedAcked, shared, shouldStop, processTimeoutMs: o.processTimeoutMs, log: o.log, ...(o.serveKillEverySeconds ? { killEverySeconds: o.serveKillEverySeconds } : {}) }));
     }
     await Promise.all(lanes);
     await Promise.all(serveRuns.map((s) => s.quiesce()));

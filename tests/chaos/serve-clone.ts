@@ -47,10 +47,14 @@ export interface ServeStats {
   httpOps: number;
   acknowledged: number;
   byKind: Record<string, number>;
-  /** Answers lost to a kill (outcome unknown). */
+  /** Answers lost to a kill (outcome unknown), by the signal, and the first few errors of those lost to a SIGTERM. */
   unknown: number;
+  lostTo: Record<string, number>;
+  lostToStop: string[];
   /** Non-2xx answers by status. */
   refused: Record<string, number>;
+  /** POST /v1/sync answered 503 unavailable (the sync could not finish; as the CLI's exit 6). */
+  syncUnavailable: number;
   crashes: number;
   stops: number;
   starts: number;
@@ -146,7 +150,7 @@ interface Server {
 export function startServeClone(ctx: ServeContext): ServeRun {
   const c = ctx.clone;
   const failures: Failure[] = [];
-  const stats: ServeStats = { clone: c.name, httpOps: 0, acknowledged: 0, byKind: {}, unknown: 0, refused: {}, crashes: 0, stops: 0, starts: 0, agreementChecks: 0, finalCompared: 0 };
+  const stats: ServeStats = { clone: c.name, httpOps: 0, acknowledged: 0, byKind: {}, unknown: 0, lostTo: {}, lostToStop: [], refused: {}, syncUnavailable: 0, crashes: 0, stops: 0, starts: 0, agreementChecks: 0, finalCompared: 0 };
   const tokenFile = path.join(ctx.root, `serve-token-${c.index}`);
   fs.writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
   /** Generation -> when its kill or stop began (answers after that may be lost). */
@@ -189,6 +193,9 @@ export function startServeClone(ctx: ServeContext): ServeRun {
   }
 
   const up = async (): Promise<Server> => {
+    // a server being stopped or killed: wait for it to be gone, then start the next (a client
+    // that retries until the service is back)
+    while (server && killedAt.has(server.gen)) await server.exited;
     if (server) return server;
     ready ??= launch().finally(() => (ready = null));
     return ready;
@@ -214,7 +221,7 @@ export function startServeClone(ctx: ServeContext): ServeRun {
       if (x.code !== 0) fail("serve stop", `SIGTERM: serve exited ${x.code ?? x.signal}, not 0: ${s.stderr().trim().split("\n").slice(-2).join(" | ")}`);
       // what a clean stop left running (its sync finished first, so nothing should be)
     }
-    const lines = s.stderr().split("\n").filter((l) => /memsync serve: .* (internal|corrupt|unavailable|timeout):/.test(l));
+    const lines = s.stderr().split("\n").filter((l) => /memsync serve: .* (internal|corrupt):/.test(l));
     for (const l of lines.slice(0, 3)) fail("serve stderr", `start ${s.gen}: ${l.slice(0, 300)}`);
   }
 
@@ -236,6 +243,9 @@ export function startServeClone(ctx: ServeContext): ServeRun {
       rec.stdout = text.length > 300 ? `${text.slice(0, 300)}…` : text;
       if (r.status >= 500) {
         if (lostToKill(rec.end, killedAt.get(s.gen)?.at)) rec.unknown = true;
+        // a sync that could not finish (the remote kept moving, a stalled network) says so with
+        // 503 unavailable, as the CLI's sync exits 6: refused, not a failure of the server
+        else if (route === "/v1/sync" && r.status === 503 && out?.error?.code === "unavailable") stats.syncUnavailable++;
         else fail("5xx", `${route} #${rec.seq} answered ${r.status} at ${(rec.end / 1000).toFixed(3)} s with no kill under way: ${text.slice(0, 200)}`);
       }
     } catch (e) {
@@ -248,6 +258,8 @@ export function startServeClone(ctx: ServeContext): ServeRun {
         // the answer was lost to the kill or stop: the write may or may not have happened
         rec.unknown = true;
         rec.signal = k.how;
+        // (a clean stop too: Bun's graceful stop closes a keep-alive connection whose request it
+        // has not read yet, e.g. while a write waits for the store's lock; counted in the report)
       } else fail("dropped", `${route} #${rec.seq}: no answer and no kill under way: ${e instanceof Error ? e.message : String(e)}`);
       rec.stderr = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     }
@@ -256,7 +268,12 @@ export function startServeClone(ctx: ServeContext): ServeRun {
       if (rec.code === 0) {
         stats.acknowledged++;
         stats.byKind[kind] = (stats.byKind[kind] ?? 0) + 1;
-      } else if (rec.unknown) stats.unknown++;
+      } else if (rec.unknown) {
+        stats.unknown++;
+        const how = killedAt.get(s.gen)?.how ?? "?";
+        stats.lostTo[how] = (stats.lostTo[how] ?? 0) + 1;
+        if (how === "SIGTERM" && stats.lostToStop.length < 5) stats.lostToStop.push(`${route} sent ${(rec.start - killedAt.get(s.gen)!.at).toFixed(0)} ms after the stop began: ${rec.status ?? rec.stderr.slice(0, 160)}`);
+      }
       else if (rec.status) stats.refused[`${kind} ${rec.status}`] = (stats.refused[`${kind} ${rec.status}`] ?? 0) + 1;
     }
     return { rec, out };
