@@ -5,6 +5,7 @@
 //
 //   scripts/chaos                          8 local-path clones + 1 over HTTP, 10,000 operations, 200 kills
 //   scripts/chaos --clones 4 --http 1 --ops 1000 --kills 40
+//   scripts/chaos --serve-clones 1         one more clone with `memsync serve` on its tree, written to over HTTP, killed and restarted
 //   scripts/chaos --seed 12345             repeat a run's random choices (printed in every report)
 //   scripts/chaos --max-seconds 7200       stop starting operations after this (targets unmet: a failure)
 //   scripts/chaos --shared 12              memories made first and touched in same-instant bursts
@@ -23,7 +24,7 @@ import { type ChaosOptions, defaults, LONG_FORM, runChaos, SHORT_FORM } from "..
 import { reportLines } from "../tests/chaos/report.ts";
 
 function usage(code: number): never {
-  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--maintenance 0.15] [--keep] [--bin PATH] [--quick]");
+  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--serve-clones 0] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--maintenance 0.15] [--keep] [--bin PATH] [--quick]");
   process.exit(code);
 }
 
@@ -48,6 +49,9 @@ for (let i = 0; i < argv.length; i++) {
       break;
     case "--http":
       o.httpClones = num(0);
+      break;
+    case "--serve-clones":
+      o.serveClones = num(0);
       break;
     case "--ops":
       o.ops = num(1);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
-import { git, memsync, newStore, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
 import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { hub } from "../helpers/hub.ts";
 import { get, post, startServer, withServer } from "../helpers/server.ts";
@@ -82,6 +82,42 @@ describe("memsync serve: syncs", () => {
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(await stopped, 0, s.stderr());
       assert.equal(JSON.parse(memsync(["--store", store, "status", "--json"]).stdout).unpushed_commits, 0);
+    } finally {
+      await remote.close();
+    }
+  });
+});
+
+describe("memsync serve: a clean stop during a sync answers every write it took", () => {
+  test("SIGTERM while a sync holds the store and writes wait behind it: each write sent before the stop is answered, and the files hold exactly the answered ones", async () => {
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const remote = await startGitHttpServer(root);
+    try {
+      const store = newStore();
+      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+      const s = await startServer(store);
+      const id: string = (await post(`${s.url}/v1/save`, { memory: { content: "touched while a sync runs" } })).body.memory.id;
+      const release = remote.hold();
+      const syncing = post(`${s.url}/v1/sync`, {});
+      await until("the sync to start", async () => ((await get(`${s.url}/v1/health`)).body.sync.running ? true : undefined));
+      const sent = Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? post(`${s.url}/v1/touch`, { ids: [id] }) : post(`${s.url}/v1/save`, { memory: { content: `saved behind the sync ${i}` } })).then(
+          (r) => ({ i, status: r.status, error: "" }),
+          (e: unknown) => ({ i, status: 0, error: e instanceof Error ? e.message : String(e) }),
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const stopped = s.stop("SIGTERM");
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      const results = await Promise.all(sent);
+      assert.equal((await syncing).status, 200);
+      assert.equal(await stopped, 0, s.stderr());
+      assert.deepEqual(results.filter((r) => r.status !== 200), [], "every write sent before the stop is answered");
+      const fresh = memsyncJson(["--store", store, "get", id]);
+      assert.equal((fresh.found?.[0]?.memory ?? fresh.memories?.[0] ?? fresh).use_count, 6);
+      assert.equal(memsyncJson(["--store", store, "list", "--limit", "0"]).memories.length, 7);
     } finally {
       await remote.close();
     }

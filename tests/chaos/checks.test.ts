@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkEffects, type CloneRecords, doubleCounted } from "./checks.ts";
 import type { OpKind, OpRecord } from "./harness.ts";
+import { codeOfStatus, disagrees, lostToKill } from "./serve-clone.ts";
 
 // The chaos checks on made-up logs: a real loss must be reported, and what the rules allow (an
 // edit a later edit replaced after seeing it, a delete undone by a concurrent use) must not be.
@@ -232,5 +233,58 @@ describe("chaos checks", () => {
     // N restored (an edit elsewhere) beside the split's part P, which holds the copy
     assert.deepEqual(checks(world([memory(0), n, { ...successor(), id: P }], [copy]), log), []);
     assert.deepEqual(checks(world([memory(0), n, { ...successor(), id: P }], []), log), ["related"]);
+  });
+
+  // the serve clone (serve-clone.ts): HTTP writes whose answer a server kill lost
+  test("use_count: a touch whose answer a server kill lost may or may not count; an acknowledged one must", () => {
+    const lost = { via: "http" as const, code: null, signal: "SIGKILL", unknown: true };
+    const log = [saved(), op(0, "touch", 1, 2, { memory: M, via: "http", status: 200 }), op(0, "touch", 1.5, 2.5, { memory: M, ...lost })];
+    assert.deepEqual(checks(both(memory(1)), log), []);
+    assert.deepEqual(checks(both(memory(2)), log), []);
+    assert.deepEqual(checks(both(memory(0)), log), ["use_count"]);
+    assert.deepEqual(checks(both(memory(3)), log), ["use_count"]);
+    assert.match(checkEffects(names, both(memory(0)), log)[0]!.message, /expected 1\.\.2/);
+    // a refused touch (404 from a live server) never counts
+    const refused = [saved(), op(0, "touch", 1, 2, { memory: M, via: "http", status: 404, code: 3 })];
+    assert.deepEqual(checks(both(memory(1)), refused), ["use_count"]);
+  });
+
+  test("content: an update whose answer a server kill lost may have replaced an earlier edit; a refused one may not", () => {
+    const lost = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "update", 12, 13, { memory: M, content: "E2", via: "http", code: null, signal: "SIGKILL", unknown: true })];
+    assert.deepEqual(checks(both(memory(0, "E2")), lost), []);
+    const refused = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "update", 12, 13, { memory: M, content: "E2", via: "http", status: 400, code: 4 })];
+    assert.deepEqual(checks(both(memory(0, "E2")), refused), ["content"]);
+  });
+
+  test("content: two acknowledged updates in flight at once on one clone (a server's concurrent requests): either may be last", () => {
+    const log = [saved(), op(0, "update", 10, 12, { memory: M, content: "E1", via: "http", status: 200 }), op(0, "update", 11, 13, { memory: M, content: "E2", via: "http", status: 200 })];
+    assert.deepEqual(checks(both(memory(0, "E1")), log), []);
+    assert.deepEqual(checks(both(memory(0, "E2")), log), []);
+    // an edit that had ended before the other began cannot be the one replaced
+    const apart = [saved(), op(0, "update", 10, 11, { memory: M, content: "E1" }), op(0, "update", 12, 13, { memory: M, content: "E2" })];
+    assert.deepEqual(checks(both(memory(0, "E1")), apart), ["content"]);
+  });
+
+  test("serve: a 2xx is an acknowledgement; 5xx or no answer is excused only once the server's kill had begun", () => {
+    assert.equal(codeOfStatus(200), 0);
+    assert.equal(codeOfStatus(404), 3);
+    assert.notEqual(codeOfStatus(500), 0);
+    assert.notEqual(codeOfStatus(503), 0);
+    assert.equal(lostToKill(10, undefined), false);
+    assert.equal(lostToKill(10, 11), false);
+    assert.equal(lostToKill(11, 11), true);
+    assert.equal(lostToKill(12, 11), true);
+  });
+
+  test("serve: the server must agree with the files on a memory's existence while they did not change around the read", () => {
+    // a CLI save the server does not find, a delete pulled by a CLI sync it still serves
+    assert.equal(disagrees(true, false, true), true);
+    assert.equal(disagrees(false, true, false), true);
+    assert.equal(disagrees(true, true, true), false);
+    assert.equal(disagrees(false, false, false), false);
+    // the files changed during the read: either answer is right
+    assert.equal(disagrees(true, false, false), false);
+    assert.equal(disagrees(false, true, true), false);
+    assert.equal(disagrees(true, true, false), false);
   });
 });

@@ -248,8 +248,9 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     if (deletes.length === 0 && savedIds.has(id)) {
       const touches = ops.filter((r) => r.kind === "touch");
       const ackedTouches = touches.filter((r) => r.code === 0);
-      const want = ackedTouches.length;
-      const least = want - ackedTouches.filter(stranded).length;
+      // a touch whose answer a server kill lost (serve-clone.ts) may have counted too
+      const want = ackedTouches.length + touches.filter((r) => r.unknown).length;
+      const least = ackedTouches.length - ackedTouches.filter(stranded).length;
       // judged where the memory is, or where it is gone by succession to a successor there (its
       // uses then live in it; a successor deleted since took them along)
       const judged = states.map((s, i) => checked(i) && (present[i] || (goneBy(id, i) === "succession" && heirThere(id, i))));
@@ -280,10 +281,14 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
 
     // 2. content edits
     const edits = ops.filter((r) => (r.kind === "save" || r.kind === "update") && r.code === 0 && r.content !== undefined);
+    // an edit whose answer a server kill lost may have replaced one too
+    const replacers = [...edits, ...ops.filter((r) => r.kind === "update" && r.unknown)];
     for (const e of edits) {
       if (stranded(e)) continue;
       const replaced =
-        edits.some((e2) => e2 !== e && (e2.clone === e.clone ? e2.start > e.end : couldHaveSeen(e, e2.clone, e2.end))) ||
+        // on its own clone an edit that overlapped it may have come after it (a server runs
+        // concurrent requests' writes one after another, in an order the log cannot tell)
+        replacers.some((e2) => e2 !== e && (e2.clone === e.clone ? e2.end > e.start : couldHaveSeen(e, e2.clone, e2.end))) ||
         deletes.some((d) => couldHaveSeen(e, d.clone, d.end));
       if (replaced) continue;
       const missing: number[] = [];

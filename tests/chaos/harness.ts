@@ -5,6 +5,7 @@ import path from "node:path";
 import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.ts";
 import { type ChaosLog, checkRun, doubleCounted, type Failure, readState } from "./checks.ts";
 import { makeRng, type Rng } from "../helpers/rng.ts";
+import { type ServeRun, type ServeStats, startServeClone } from "./serve-clone.ts";
 
 // The multi-machine chaos run (issue 9): clones of one bare remote (on a local path, and one or
 // more over real smart HTTP served by native `git http-backend`), each a real store driven by the
@@ -25,6 +26,10 @@ export interface ChaosOptions {
   localClones: number;
   /** Clones reached over smart HTTP (git http-backend on 127.0.0.1). */
   httpClones: number;
+  /** More local-path clones, each with a long-running `memsync serve` on its tree written to over its API (serve-clone.ts). */
+  serveClones?: number;
+  /** Mean seconds between kills or stops of a serve clone's server (default 4). */
+  serveKillEverySeconds?: number;
   /** Operations to run (acknowledged or not, bursts included) before stopping. */
   ops: number;
   /** SIGKILLs to reach before stopping (the run goes on past `ops` until it has them). */
@@ -114,6 +119,11 @@ export interface OpRecord {
   successors?: Record<string, string[]>;
   stdout: string;
   stderr: string;
+  /** An HTTP request to a serve clone's server (serve-clone.ts), with its status. */
+  via?: "http";
+  status?: number;
+  /** Its answer was lost to a kill of the server: it may or may not have taken effect. */
+  unknown?: boolean;
 }
 
 export interface Clone {
@@ -122,6 +132,8 @@ export interface Clone {
   machine: string;
   dir: string;
   http: boolean;
+  /** A `memsync serve` runs on its tree. */
+  serve?: boolean;
   /** Ids this clone probably has (a touch of an id it lacks is refused with exit 3: harmless). */
   known: Set<string>;
   background: number;
@@ -145,6 +157,8 @@ export interface ChaosResult {
   /** Things worth knowing that are not failures. */
   notes: string[];
   targetsMet: boolean;
+  /** What each serve clone's server did. */
+  serve: ServeStats[];
 }
 
 /** MEMSYNC_FAULT points other than object:N that the fixes may know (N: the Nth time). */
@@ -192,6 +206,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
   const failures: Failure[] = [];
   const notes: string[] = [];
   let server: GitHttpServer | undefined;
+  const serveRuns: ServeRun[] = [];
   let seq = 0;
   let kills = 0;
   let recoveries = 0;
@@ -316,10 +331,11 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     insecureHttpFlag = /insecure-http/.test(`${help.stdout}${help.stderr}`);
     faultInjection = await detectFaultInjection();
 
-    const total = o.localClones + o.httpClones;
+    const total = o.localClones + o.httpClones + (o.serveClones ?? 0);
     for (let i = 0; i < total; i++) {
-      const http = i >= o.localClones;
-      clones.push({ index: i, name: `${http ? "http" : "local"}-${i}`, machine: `chaos-m${i}`, dir: path.join(root, `clone-${i}`), http, known: new Set(), background: 0, killsAwaitingRecovery: 0 });
+      const http = i >= o.localClones && i < o.localClones + o.httpClones;
+      const serve = i >= o.localClones + o.httpClones;
+      clones.push({ index: i, name: `${http ? "http" : serve ? "serve" : "local"}-${i}`, machine: `chaos-m${i}`, dir: path.join(root, `clone-${i}`), http, ...(serve ? { serve } : {}), known: new Set(), background: 0, killsAwaitingRecovery: 0 });
     }
     const first = clones[0]!;
     must(await run({ clone: null, kind: "setup", args: ["init", first.dir, "--json"], phase: "setup", env: { MEMSYNC_MACHINE: first.machine } }), "init");
@@ -344,7 +360,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     }
     for (const c of clones) for (const id of shared) c.known.add(id);
     const hot = new Set(shared);
-    o.log(`chaos: seed ${o.seed}, ${o.localClones} local-path + ${o.httpClones} HTTP clones in ${root}; fault injection ${faultInjection ? "yes" : "no"}`);
+    o.log(`chaos: seed ${o.seed}, ${o.localClones} local-path + ${o.httpClones} HTTP${o.serveClones ? ` + ${o.serveClones} serve` : ""} clones in ${root}; fault injection ${faultInjection ? "yes" : "no"}`);
 
     // ---- chaos
     chaosStart = now();
@@ -418,7 +434,8 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     };
 
     const afterRecord = (c: Clone, r: OpRecord) => {
-      if (r.phase === "chaos") chaosOps++;
+      // the serve clone's HTTP writes come on top of the targets (serve-clone.ts)
+      if (r.phase === "chaos" && r.via !== "http") chaosOps++;
       if (KILLABLE.has(r.kind) && !r.kill && r.code !== null) {
         const d = durations.get(r.kind) ?? [];
         d.push(r.end - r.start);
@@ -627,7 +644,11 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
         recs.forEach((rr, i) => afterRecord(who[i]!, rr));
       }
     })();
+    for (const c of clones.filter((x) => x.serve)) {
+      serveRuns.push(startServeClone({ bin: o.bin, root, env: baseEnv, seed: o.seed, clone: c, records, nextSeq: () => ++seq, now, afterRecord, saved, deletedAcked, shared, shouldStop, processTimeoutMs: o.processTimeoutMs, log: o.log, ...(o.serveKillEverySeconds ? { killEverySeconds: o.serveKillEverySeconds } : {}) }));
+    }
     await Promise.all(lanes);
+    await Promise.all(serveRuns.map((s) => s.quiesce()));
     stopping = true;
     await bursts;
     await Promise.all([...background]);
@@ -667,6 +688,10 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     for (const r of records) if (r.hung) failures.push({ check: "hung", message: `${clones[r.clone]?.name ?? "setup"}: ${r.args.join(" ")} ran past ${o.processTimeoutMs} ms and was killed` });
     for (const f of remoteChecks.failures) failures.push({ check: "remote after kill", message: f });
 
+    for (const s of serveRuns) {
+      await s.finish();
+      failures.push(...s.failures);
+    }
     const log: ChaosLog = { clones, records, remoteDir, bin: o.bin, env: baseEnv, shared };
     failures.push(...checkRun(log, notes));
     if (maint > 0) {
@@ -676,6 +701,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     }
   } finally {
     for (const child of running) child.kill("SIGKILL");
+    for (const s of serveRuns) s.abort();
     await server?.close();
   }
 
@@ -695,6 +721,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     failures,
     notes,
     targetsMet,
+    serve: serveRuns.map((s) => s.stats),
   };
   // the log of every process, for reading a failure
   fs.writeFileSync(path.join(root, "ops.jsonl"), records.map((r) => JSON.stringify({ ...r, stdout: r.stdout.length > 300 ? `${r.stdout.slice(0, 300)}…` : r.stdout })).join("\n") + "\n");

@@ -33,9 +33,16 @@ export function reportLines(r: ChaosResult): string[] {
     `- checks: ${ALL_CHECKS.map((c) => `${CHECK_TITLES[c]} ${failedChecks.has(c) ? "FAIL" : "ok"}`).join("; ")}`,
     `- duration: ${(r.durationMs / 1000).toFixed(1)} s (chaos ${(r.chaosMs / 1000).toFixed(1)} s)`,
   ];
+  for (const s of r.serve ?? []) {
+    const refused = Object.entries(s.refused).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", ");
+    lines.push(
+      `- serve clone ${s.clone} (\`memsync serve\` on its tree, written over its API beside the CLI): ${n(s.httpOps)} HTTP writes and syncs, ${n(s.acknowledged)} acknowledged (2xx: ${Object.entries(s.byKind).map(([k, v]) => `${k} ${n(v)}`).join(", ")}); ${n(s.unknown)} answers lost to a kill or stop (${Object.entries(s.lostTo).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}); refused ${refused || "none"}; server SIGKILLed ${s.crashes} times, SIGTERMed ${s.stops}, started ${s.starts}; ${n(s.agreementChecks)} reads compared with the files during the run, ${n(s.finalCompared)} memories after the final syncs`,
+    );
+  }
+  for (const s of r.serve ?? []) for (const x of s.lostToStop) lines.push(`  - ${s.clone}: lost to a clean stop: ${x}`);
   if (r.notes.length) lines.push("", "Notes:", "", ...r.notes.map((x) => `- ${x}`));
   if (r.failures.length) {
-    lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones} --ops ${o.ops} --kills ${o.kills}\`; files: ${r.dir}):`, "");
+    lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones}${o.serveClones ? ` --serve-clones ${o.serveClones}` : ""} --ops ${o.ops} --kills ${o.kills}\`; files: ${r.dir}):`, "");
     // broken machinery first (what follows often stems from it), then the losses
     const order = ["final sync", "fsck", "remote after kill", "status", "hung", "identical", "targets"];
     const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);
