@@ -374,7 +374,6 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
 
   // 4. relations
   for (const r of acked.filter((x) => x.kind === "relate" && x.relation && !stranded(x))) {
-    if (deleteAttempts(r.memory!).length || deleteAttempts(r.to!).length) continue;
     // a memory it names gone (check 8 judges why): consolidate moved it under the same id, split copied it, gc removed it
     const heirs = (id: string) => {
       const out = new Set([id]);
@@ -384,7 +383,17 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
       walk(id);
       return out;
     };
-    const relType = (x: OpRecord) => x.args[x.args.indexOf("--type") + 1];
+    // a delete of either memory, or of a successor the relation had moved to (a delete takes the
+    // memory's relations along, the moved one too, even where its source was restored beside it)
+    if ([...heirs(r.memory!), ...heirs(r.to!)].some((x) => deleteAttempts(x).length)) continue;
+    // the type as the acknowledged answer gave it (a CLI `relate --type T` and POST /v1/relate alike)
+    const relType = (x: OpRecord): string | undefined => {
+      // (read by pattern: ops.jsonl keeps an answer's first 300 characters, and a recheck reads those)
+      const t = /"relation_type":"([^"]+)"/.exec(x.stdout)?.[1];
+      if (t) return t;
+      const at = x.args.indexOf("--type");
+      return at >= 0 ? x.args[at + 1] : undefined;
+    };
     // both there, one of them succeeded once (and restored since): its relations went to the
     // successor, under the same id (consolidate) and then perhaps copied under new ids (a split of
     // it) or dropped as a duplicate or a self-relation: a relation of the type between their heirs,
