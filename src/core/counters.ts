@@ -138,6 +138,30 @@ export function inheritedStreams(sources: readonly Rec[], field: CountedField): 
 }
 
 /**
+ * A source that comes back beside its successors (an edit that raced its consolidation or split
+ * wins over the removal): its own streams raised to what the successors carry of them
+ * ("<source>/<stream>"). A use counted into a successor after the removal (carryStreams) is then
+ * in the returned memory too, so each stream stays one count that only grows; without it the
+ * returned memory's stream counts on from a smaller number and later merges and consolidations,
+ * which take a stream's larger count, lose the uses behind the difference. The legacy part and
+ * increments carried from a memsync without counters ("<source>/+<stream>") are not streams of
+ * the source and are left as they are.
+ */
+export function raiseToCarried(own: Streams, sourceId: string, carried: readonly Streams[]): Streams {
+  const out = { ...own };
+  const prefix = `${sourceId}/`;
+  for (const streams of carried) {
+    for (const [k, n] of Object.entries(streams)) {
+      if (!k.startsWith(prefix)) continue;
+      const s = k.slice(prefix.length);
+      if (s === LEGACY_STREAM || s.startsWith("+") || s.includes("/")) continue;
+      if (n > (out[s] ?? 0)) out[s] = n;
+    }
+  }
+  return out;
+}
+
+/**
  * Usage a machine added to a memory that another machine meanwhile merged away into `successor`
  * (pull's modify/delete): for each of the source's streams, successor["<source>/<stream>"] = the
  * larger of the two. Deterministic and idempotent: both machines write the same bytes, and a

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
+import { carryUsage, type JsonObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
@@ -258,6 +258,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   }
   const codec = await store.codec();
   const firstSeen = firstJournalOps(store);
+  const lastSeen = lastJournalOps(store);
   const goneSince = memoriesRemovedSince(store, firstSeen);
   const deferred: CheckoutPath[] = [];
   // relations this checkout removes (with a memory it removes, or on their own), decided after the loop
@@ -266,6 +267,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // memories the pull only used that a consolidation or split of the old version removed since:
   // their pulled use moves to the successors, as the merge moves it (merge-tree.ts carryUsage)
   const usedThenSucceeded: { id: string; before: string | null; after: string | null }[] = [];
+  // memories the pull edited that a consolidation or split removed since: back beside the successors
+  const besideSuccessors: { id: string; path: string }[] = [];
   // the machine restarted since the checkout began: its files may not all have reached the disk
   const crashed = plan.boot !== undefined && plan.boot !== (bootId() ?? undefined);
   const allWritten = readText(`${store.root}/${WRITTEN_FILE}`) === writtenMark(plan);
@@ -321,13 +324,17 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     // A consolidation or split of the old version is such a delete too when the pull changed the
     // memory beyond usage (content, labels, status: the merge keeps such an edit over a removal
     // with successors: merge-tree.ts changedBeyondUsage); for a use only, it stands.
+    // The removal is the last write journaled for the path: uses of the old version before it (a
+    // touch) do not make it anything but a removal of what the pull changed.
     if (!now && p.before !== null && p.after !== null && kindOfPath(p.path) === "memory" && !elsewhere(store.root, p.path)) {
-      const op = firstSeen.get(p.path);
+      const op = lastSeen.get(p.path);
       const before = isSuccession(op) ? await readBlobText(gitdir, p.before) : null;
       const after = isSuccession(op) ? await readBlobText(gitdir, p.after) : null;
       if (isDelete(op) || (isSuccession(op) && changedBeyondUsage(before, after))) {
         await writeFile(store, gitdir, p.path, p.after);
         broughtBack.push(p.path);
+        const id = idFromFileName(path.basename(p.path));
+        if (isSuccession(op) && id) besideSuccessors.push({ id, path: p.path });
         continue;
       }
       const id = idFromFileName(path.basename(p.path));
@@ -346,6 +353,7 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   // has them: "deleted along with a memory that came back returns"), from the checkout's commit
   if (broughtBack.length > 0) await relationsBack(store, plan, broughtBack);
   if (usedThenSucceeded.length > 0) usageToSuccessors(store, codec, usedThenSucceeded);
+  if (besideSuccessors.length > 0) usageFromSuccessors(store, codec, besideSuccessors);
   const stillGone = new Set([...goneSince].filter((id) => !memoryOnDisk(store.root, id)));
   const keptBy = deletesKeepingPulled(store, plan, firstSeen);
   const dropped: string[] = [];
@@ -480,6 +488,40 @@ async function relationsBack(store: Store, plan: CheckoutPlan, memories: readonl
  */
 function usageToSuccessors(store: Store, codec: Codec, used: readonly { id: string; before: string | null; after: string | null }[]): void {
   const byId = new Map(used.map((u) => [u.id, u] as const));
+  for (const [id, succ] of journaledSuccessors(store, new Set(byId.keys()))) {
+    const u = byId.get(id)!;
+    const base = u.before === null ? null : parseObject(u.before);
+    const kept = u.after === null ? null : parseObject(u.after);
+    if (!kept) continue;
+    for (const s of succ) {
+      const found = memoryFile(store, s);
+      if (!found) continue;
+      const checked = codec.validate("memory", carryUsage(found.record, id, base, kept));
+      if (checked.ok && checked.text !== found.text) writeText(store, found.rel, checked.text);
+    }
+  }
+}
+
+/**
+ * A pulled edit brought back beside the successors a consolidation or split since the kill made
+ * of the old version: its streams raised to what they carry of it (record-merge.ts
+ * usageBesideSuccessors, as the merge does), so a use they took meanwhile is not counted anew.
+ */
+function usageFromSuccessors(store: Store, codec: Codec, back: readonly { id: string; path: string }[]): void {
+  const pathOf = new Map(back.map((b) => [b.id, b.path] as const));
+  for (const [id, succ] of journaledSuccessors(store, new Set(pathOf.keys()))) {
+    const rel = pathOf.get(id)!;
+    const text = readText(`${store.root}/${rel}`);
+    const record = text === null ? null : parseObject(text);
+    const records = [...succ].map((s) => memoryFile(store, s)?.record).filter((r): r is JsonObject => r !== undefined);
+    if (!record || records.length === 0) continue;
+    const checked = codec.validate("memory", usageBesideSuccessors(record, id, records));
+    if (checked.ok && checked.text !== text) writeText(store, rel, checked.text);
+  }
+}
+
+/** For each of `ids`, the memories a journaled consolidated_from / split_from relation names as replacing it. */
+function journaledSuccessors(store: Store, ids: ReadonlySet<string>): Map<string, Set<string>> {
   const successors = new Map<string, Set<string>>();
   for (const e of readJournal(store.fs, store.root)) {
     if (!isSuccession(e.op)) continue;
@@ -487,24 +529,19 @@ function usageToSuccessors(store: Store, codec: Codec, used: readonly { id: stri
       if (kindOfPath(p) !== "relation") continue;
       const text = readText(`${store.root}/${p}`);
       const rel = text === null ? null : parseObject(text);
-      if (!rel || !SUCCESSION_TYPES.has(String(rel.relation_type)) || typeof rel.to_memory_id !== "string" || typeof rel.from_memory_id !== "string" || !byId.has(rel.to_memory_id)) continue;
+      if (!rel || !SUCCESSION_TYPES.has(String(rel.relation_type)) || typeof rel.to_memory_id !== "string" || typeof rel.from_memory_id !== "string" || !ids.has(rel.to_memory_id)) continue;
       (successors.get(rel.to_memory_id) ?? successors.set(rel.to_memory_id, new Set()).get(rel.to_memory_id)!).add(rel.from_memory_id);
     }
   }
-  for (const [id, succ] of successors) {
-    const u = byId.get(id)!;
-    const base = u.before === null ? null : parseObject(u.before);
-    const kept = u.after === null ? null : parseObject(u.after);
-    if (!kept) continue;
-    for (const s of succ) {
-      const rel = allCandidatePaths("memory", s).find((c) => fs.existsSync(`${store.root}/${c}`));
-      const text = rel ? readText(`${store.root}/${rel}`) : null;
-      const record = text === null ? null : parseObject(text);
-      if (!rel || !record) continue;
-      const checked = codec.validate("memory", carryUsage(record, id, base, kept));
-      if (checked.ok && checked.text !== text) writeText(store, rel, checked.text);
-    }
-  }
+  return successors;
+}
+
+/** A memory's file as it is on disk: where, its text, its record (none if absent or unreadable). */
+function memoryFile(store: Store, id: string): { rel: string; text: string; record: JsonObject } | null {
+  const rel = allCandidatePaths("memory", id).find((c) => fs.existsSync(`${store.root}/${c}`));
+  const text = rel ? readText(`${store.root}/${rel}`) : null;
+  const record = text === null ? null : parseObject(text);
+  return rel && text !== null && record ? { rel, text, record } : null;
 }
 
 const SUCCESSION_TYPES = new Set(["consolidated_from", "split_from"]);
@@ -586,5 +623,12 @@ function memoryOnDisk(root: string, id: string, except?: string): boolean {
 function firstJournalOps(store: Store): Map<string, string> {
   const out = new Map<string, string>();
   for (const e of readJournal(store.fs, store.root)) for (const p of e.paths) if (!out.has(p)) out.set(p, e.op);
+  return out;
+}
+
+/** The last journaled op per path since the last commit. */
+function lastJournalOps(store: Store): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readJournal(store.fs, store.root)) for (const p of e.paths) out.set(p, e.op);
   return out;
 }

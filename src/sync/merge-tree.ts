@@ -1,6 +1,6 @@
 import { jsonEqual } from "../core/merge/json-merge.ts";
 import { USAGE_FIELDS } from "../core/counters.ts";
-import { carryUsage, type JsonObject } from "../core/merge/record-merge.ts";
+import { carryUsage, type JsonObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
 import { idFromFileName } from "../store/layout.ts";
 import type { Codec } from "../store/codec.ts";
 import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
@@ -122,7 +122,11 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       continue;
     }
     if (changedBeyondUsage(d.base, d.kept)) {
-      out.set(d.path, { text: d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited it (beyond usage): kept, beside them` });
+      // its streams as the successors hold them at least: a use moved to them since is not lost
+      const kept = parse(d.kept);
+      const succ = successors.map((s) => pathOfMemory(s)).map((sp) => (sp ? parse(out.get(sp)!.text) : null)).filter((r): r is JsonObject => r !== null);
+      const raised = kept && succ.length > 0 ? codec.validate("memory", usageBesideSuccessors(kept, d.id, succ)) : null;
+      out.set(d.path, { text: raised?.ok ? raised.text : d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited it (beyond usage): kept, beside them` });
       continue;
     }
     out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });

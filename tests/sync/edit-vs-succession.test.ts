@@ -272,3 +272,81 @@ test("a use carried into a successor consolidated again meanwhile keeps its key 
   identical(w.a, w.b);
   healthy([w.a, w.b, w.h.bare], { withStatus: true });
 });
+
+// A memory brought back beside its successor keeps counting its streams from where the successor
+// holds them (found by the chaos run with maintenance, seed 2022872750: a use that had moved to
+// the successor was counted anew by the returned memory, so the stream held one value in each
+// place with different uses behind it, and any later merge taking the larger lost the difference).
+// a uses X twice and consolidates it into S (S carries "X/<a's stream>" = 2); b, not having seen
+// those uses, edits X; the edit wins and X comes back: its a-stream must be 2, not b's 0, and a's
+// next use makes it 3.
+for (const order of ["a first", "b first"] as const) {
+  test(`X back beside its successor keeps the uses the successor carries of it (${order})`, () => {
+    const w = world();
+    on(w.a, A, ["touch", w.x]);
+    on(w.a, A, ["touch", w.x]);
+    const applied = on(w.a, A, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+    const s = applied.find((c: any) => c.sources.includes(w.x))?.into as string;
+    assert.ok(s, `a consolidated X: ${JSON.stringify(applied)}`);
+    on(w.b, B, ["update", w.x, "--content", EDIT]);
+    order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+    const streamOfA = (m: any) => Object.entries(m?.counters?.use_count ?? {}).find(([k]) => k.startsWith("a.")) as [string, number] | undefined;
+    const carried = Object.entries(read(w.a, s)?.counters?.use_count ?? {}).filter(([k]) => k.startsWith(`${w.x}/a.`));
+    assert.equal(carried.length, 1, `S carries a's stream of X: ${JSON.stringify(read(w.a, s)?.counters)}`);
+    assert.equal(carried[0]![1], 2, "both of a's uses");
+    for (const d of [w.a, w.b]) {
+      const x = read(d, w.x);
+      assert.equal(x?.content, EDIT, `${path.basename(d)}: b's edit kept`);
+      assert.deepEqual(streamOfA(x), [carried[0]![0].slice(w.x.length + 1), 2], `${path.basename(d)}: X's a-stream as S carries it (${JSON.stringify(x?.counters)})`);
+    }
+    on(w.a, A, ["touch", w.x]);
+    syncAll(w.a, w.b);
+    for (const d of [w.a, w.b]) assert.equal(streamOfA(read(d, w.x))?.[1], 3, `${path.basename(d)}: a's third use counts on from 2`);
+    identical(w.a, w.b);
+    healthy([w.a, w.b, w.h.bare], { withStatus: true });
+  });
+}
+
+// The same through a killed pull (checkout.ts usageFromSuccessors): b's edit arrives by a pull
+// killed before any file; a uses the old X (its a-stream 2 on disk, 1 in the pulled version) and
+// consolidates or splits it; the finished pull brings X back with b's edit beside the successors,
+// its a-stream at 2 as they carry it.
+for (const [name, args] of Object.entries(SUCCESSIONS)) {
+  test(`X back by a killed pull beside its ${name} successors keeps the uses they carry of it`, () => {
+    const w = world();
+    on(w.a, A, ["touch", w.x]);
+    syncOf(w.a);
+    syncOf(w.b);
+    on(w.b, B, ["update", w.x, "--content", EDIT]);
+    syncOf(w.b);
+    const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+    assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+    on(w.a, A, ["touch", w.x]);
+    on(w.a, A, args(w));
+    syncAll(w.a, w.b);
+    const streamOfA = (m: any) => Object.entries(m?.counters?.use_count ?? {}).find(([k]) => k.startsWith("a.") && !k.includes("/"))?.[1];
+    for (const d of [w.a, w.b]) {
+      const x = read(d, w.x);
+      assert.equal(x?.content, EDIT, `${path.basename(d)}: b's edit kept`);
+      assert.equal(streamOfA(x), 2, `${path.basename(d)}: X's a-stream holds both uses (${JSON.stringify(x?.counters)})`);
+    }
+    identical(w.a, w.b);
+    healthy([w.a, w.b, w.h.bare], { withStatus: true });
+  });
+}
+
+// A plain delete of the old X after a use of it, both after the kill: the delete is what removed
+// the file (the last journaled write), and it loses to b's pulled edit as in the merge.
+test("b edits X; a's pull of it is killed, a uses then deletes the old X: b's edit is kept", () => {
+  const w = world();
+  on(w.b, B, ["update", w.x, "--content", EDIT]);
+  syncOf(w.b);
+  const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+  assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+  on(w.a, A, ["touch", w.x]);
+  on(w.a, A, ["delete", w.x]);
+  syncAll(w.a, w.b);
+  for (const d of [w.a, w.b]) assert.equal(read(d, w.x)?.content, EDIT, `${path.basename(d)}: b's acknowledged edit of X is kept`);
+  identical(w.a, w.b);
+  healthy([w.a, w.b, w.h.bare], { withStatus: true });
+});

@@ -1,4 +1,4 @@
-import { COUNTED_FIELDS, carryStreams, mergeStreams, streamsOf, withStreams } from "../counters.ts";
+import { COUNTED_FIELDS, carryStreams, mergeStreams, raiseToCarried, streamsOf, withStreams } from "../counters.ts";
 import { LIMITS } from "../labels.ts";
 import { type Json, isObject, jsonCompare, jsonEqual, merge3, mergeSet } from "./json-merge.ts";
 
@@ -214,4 +214,17 @@ export function carryUsage(successor: JsonObject, sourceId: string, base: JsonOb
   }
   const last = maxOf(successor.last_used, kept.last_used);
   return last === undefined ? out : { ...out, last_used: last };
+}
+
+/**
+ * A memory brought back beside its successors (an edit beyond usage won over its consolidation or
+ * split): its use and review streams raised to what the successors carry of them
+ * (core/counters.ts raiseToCarried), so a use that moved to them meanwhile is not counted anew.
+ */
+export function usageBesideSuccessors(restored: JsonObject, sourceId: string, successors: readonly JsonObject[]): JsonObject {
+  let out: JsonObject = restored;
+  for (const f of ["use_count", "review_count"] as const) {
+    out = withStreams(out, f, raiseToCarried(streamsOf(restored, f), sourceId, successors.map((s) => streamsOf(s, f))));
+  }
+  return out;
 }
