@@ -223,18 +223,20 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
   const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id, limit);
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
+  // the query as the answer repeats it, cleaned once for the "more" line and the outcome
+  const echo = echoed(opts.query, terms.words);
 
   const block = renderBlock({
     heading: "## Relevant memories (full text: memsync open <id>)",
     entries: items.map(entryOf),
     total,
-    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${echoed(opts.query, terms.words).words.slice(0, 6).join(" ")}`,
+    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${echo.words.slice(0, 6).join(" ")}`,
     budget,
     itemMax: ITEM_MAX,
   });
   const shown = items.slice(0, block.shown);
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
-  return { ...echoed(opts.query, terms.words), total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
+  return { ...echo, total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
 }
 
 /**
