@@ -41,6 +41,8 @@ export interface HooksChange {
   added: number;
   replaced: number;
   removed: number;
+  /** install only: the file already held exactly these hooks, and was left as it was */
+  unchanged?: boolean;
 }
 
 export function settingsPath(scope: HookScope, cwd: string, env: ClaudeEnv): string {
@@ -89,8 +91,10 @@ export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, comm
     ...(http && event !== "SessionStart" && event !== "SubagentStart" ? { url: hookUrl(http, event) } : {}),
   }));
   const { settings, added, replaced } = addHooks(current, commands, self);
-  write(file, settings);
-  return { file, scope, added, replaced, removed: 0 };
+  // a second install of the same hooks writes nothing (and says so: not "updated")
+  const unchanged = fs.existsSync(file) && JSON.stringify(settings) === JSON.stringify(current);
+  if (!unchanged) write(file, settings);
+  return { file, scope, added, replaced, removed: 0, unchanged };
 }
 
 export function uninstallHooks(scope: HookScope, cwd: string, env: ClaudeEnv, self?: string): HooksChange {

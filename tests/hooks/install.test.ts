@@ -71,8 +71,14 @@ describe("memsync hooks install / uninstall", () => {
     const env = { HOME: home };
     const run = (args: string[]) => memsync(args, { env, command: [copy] });
     assert.equal(run(["hooks", "install"]).code, 0);
+    const written = fs.readFileSync(file, "utf8");
+    const mtime = fs.statSync(file).mtimeMs;
     const second = run(["hooks", "install", "--json"]);
     assert.equal(JSON.parse(second.stdout).replaced, EVENTS.length);
+    assert.equal(JSON.parse(second.stdout).unchanged, true, "the same hooks again: nothing to change");
+    assert.match(run(["hooks", "install"]).stdout, /^memsync hooks already installed in /, "a third install says so, not \"updated\"");
+    assert.equal(fs.readFileSync(file, "utf8"), written, "the file is left as it was");
+    assert.equal(fs.statSync(file).mtimeMs, mtime, "not even rewritten");
     const s = JSON.parse(fs.readFileSync(file, "utf8"));
     for (const e of EVENTS) {
       const commands = s.hooks[e].flatMap((g: { hooks: { command: string }[] }) => g.hooks).map((h: { command: string }) => h.command);

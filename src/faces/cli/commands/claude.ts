@@ -37,7 +37,8 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     const asCommand = HOOK_EVENT_NAMES.filter((e) => COMMAND_ONLY.has(e));
     const posted = HOOK_EVENT_NAMES.filter((e) => !COMMAND_ONLY.has(e));
     const how = http ? ` (${posted.join(", ")} post to ${http.base}, with the token from MEMSYNC_API_TOKEN; ${asCommand.join(" and ")} run memsync: Claude Code takes their context only from a command)` : "";
-    return { stdout: `memsync hooks ${out.replaced ? "updated" : "installed"} in ${out.file} (${out.added} events: ${HOOK_EVENT_NAMES.join(", ")})${how}\n` };
+    const did = out.unchanged ? "already installed" : out.replaced ? "updated" : "installed";
+    return { stdout: `memsync hooks ${did} in ${out.file} (${out.added} events: ${HOOK_EVENT_NAMES.join(", ")})${how}\n` };
   }
   if (action === "uninstall") {
     const out = uninstallHooks(scope, cwd(), claudeEnv(), selfCommand().map(shellQuote).join(" "));
