@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { carryUsage, type JsonObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
+import { carryUsage, type JsonObject, parseObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
@@ -14,7 +14,7 @@ import { faultPoint } from "./fault.ts";
 import { updateGitIndex } from "./git-index.ts";
 import { hashObject } from "./loose-objects.ts";
 import { kindOfPath, mergeFileTexts } from "./merge-file.ts";
-import { changedBeyondUsage } from "./merge-tree.ts";
+import { changedBeyondUsage, SUCCESSION } from "./merge-tree.ts";
 import { readBlobText, readTreeEntries, treeOf } from "./objects.ts";
 import { progress } from "./progress.ts";
 import { writeRefAtomic } from "./refs.ts";
@@ -490,8 +490,8 @@ function usageToSuccessors(store: Store, codec: Codec, used: readonly { id: stri
   const byId = new Map(used.map((u) => [u.id, u] as const));
   for (const [id, succ] of journaledSuccessors(store, new Set(byId.keys()))) {
     const u = byId.get(id)!;
-    const base = u.before === null ? null : parseObject(u.before);
-    const kept = u.after === null ? null : parseObject(u.after);
+    const base = parseObject(u.before);
+    const kept = parseObject(u.after);
     if (!kept) continue;
     for (const s of succ) {
       const found = memoryFile(store, s);
@@ -512,7 +512,7 @@ function usageFromSuccessors(store: Store, codec: Codec, back: readonly { id: st
   for (const [id, succ] of journaledSuccessors(store, new Set(pathOf.keys()))) {
     const rel = pathOf.get(id)!;
     const text = readText(`${store.root}/${rel}`);
-    const record = text === null ? null : parseObject(text);
+    const record = parseObject(text);
     const records = [...succ].map((s) => memoryFile(store, s)?.record).filter((r): r is JsonObject => r !== undefined);
     if (!record || records.length === 0) continue;
     const checked = codec.validate("memory", usageBesideSuccessors(record, id, records));
@@ -528,8 +528,8 @@ function journaledSuccessors(store: Store, ids: ReadonlySet<string>): Map<string
     for (const p of e.paths) {
       if (kindOfPath(p) !== "relation") continue;
       const text = readText(`${store.root}/${p}`);
-      const rel = text === null ? null : parseObject(text);
-      if (!rel || !SUCCESSION_TYPES.has(String(rel.relation_type)) || typeof rel.to_memory_id !== "string" || typeof rel.from_memory_id !== "string" || !ids.has(rel.to_memory_id)) continue;
+      const rel = parseObject(text);
+      if (!rel || !SUCCESSION.has(String(rel.relation_type)) || typeof rel.to_memory_id !== "string" || typeof rel.from_memory_id !== "string" || !ids.has(rel.to_memory_id)) continue;
       (successors.get(rel.to_memory_id) ?? successors.set(rel.to_memory_id, new Set()).get(rel.to_memory_id)!).add(rel.from_memory_id);
     }
   }
@@ -540,19 +540,8 @@ function journaledSuccessors(store: Store, ids: ReadonlySet<string>): Map<string
 function memoryFile(store: Store, id: string): { rel: string; text: string; record: JsonObject } | null {
   const rel = allCandidatePaths("memory", id).find((c) => fs.existsSync(`${store.root}/${c}`));
   const text = rel ? readText(`${store.root}/${rel}`) : null;
-  const record = text === null ? null : parseObject(text);
+  const record = parseObject(text);
   return rel && text !== null && record ? { rel, text, record } : null;
-}
-
-const SUCCESSION_TYPES = new Set(["consolidated_from", "split_from"]);
-
-function parseObject(text: string): JsonObject | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The blob at a path of a commit's tree, or null. */

@@ -1,5 +1,5 @@
 import type { FieldConflict, JsonObject } from "../core/merge/record-merge.ts";
-import { mergeMemory, mergeRelation, mergeStoreMeta } from "../core/merge/record-merge.ts";
+import { mergeMemory, mergeRelation, mergeStoreMeta, parseObject } from "../core/merge/record-merge.ts";
 import type { Codec } from "../store/codec.ts";
 import { KIND_DIR, META_FILE } from "../store/layout.ts";
 
@@ -39,15 +39,6 @@ function guessKind(obj: JsonObject): MergeKind {
   if ("storage_version" in obj) return "meta";
   if ("from_memory_id" in obj && "to_memory_id" in obj) return "relation";
   return "memory";
-}
-
-function parseObject(text: string): JsonObject | null {
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
-  } catch {
-    return null;
-  }
 }
 
 const MERGERS = { memory: mergeMemory, relation: mergeRelation, meta: mergeStoreMeta } as const;

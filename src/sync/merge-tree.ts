@@ -1,6 +1,6 @@
 import { jsonEqual } from "../core/merge/json-merge.ts";
 import { USAGE_FIELDS } from "../core/counters.ts";
-import { carryUsage, type JsonObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
+import { carryUsage, type JsonObject, parseObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
 import { idFromFileName } from "../store/layout.ts";
 import type { Codec } from "../store/codec.ts";
 import { type FileMerge, kindOfPath, mergeFileTexts } from "./merge-file.ts";
@@ -44,17 +44,9 @@ export interface TreeMergeInput {
   unchangedMemoryExists: (id: string) => boolean | Promise<boolean>;
 }
 
-const SUCCESSION = new Set(["consolidated_from", "split_from"]);
+/** The relation types a consolidation or split writes from a successor to the memory it replaces. */
+export const SUCCESSION = new Set(["consolidated_from", "split_from"]);
 
-function parse(text: string | null): JsonObject | null {
-  if (text === null) return null;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
-  } catch {
-    return null;
-  }
-}
 
 const idOf = (path: string) => idFromFileName(path.slice(path.lastIndexOf("/") + 1));
 
@@ -68,8 +60,8 @@ const idOf = (path: string) => idFromFileName(path.slice(path.lastIndexOf("/") +
  */
 export function changedBeyondUsage(baseText: string | null, keptText: string | null): boolean {
   if (baseText === null || keptText === null) return baseText !== keptText;
-  const base = parse(baseText);
-  const kept = parse(keptText);
+  const base = parseObject(baseText);
+  const kept = parseObject(keptText);
   if (!base || !kept) return baseText !== keptText;
   return !jsonEqual(withoutUsage(base), withoutUsage(kept));
 }
@@ -107,7 +99,7 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     const ids: string[] = [];
     for (const [p, r] of out) {
       if (kindOfPath(p) !== "relation" || r.text === null) continue;
-      const rel = parse(r.text);
+      const rel = parseObject(r.text);
       if (rel && SUCCESSION.has(String(rel.relation_type)) && rel.to_memory_id === id && typeof rel.from_memory_id === "string") ids.push(rel.from_memory_id);
     }
     return ids;
@@ -123,18 +115,18 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     }
     if (changedBeyondUsage(d.base, d.kept)) {
       // its streams as the successors hold them at least: a use moved to them since is not lost
-      const kept = parse(d.kept);
-      const succ = successors.map((s) => pathOfMemory(s)).map((sp) => (sp ? parse(out.get(sp)!.text) : null)).filter((r): r is JsonObject => r !== null);
+      const kept = parseObject(d.kept);
+      const succ = successors.map((s) => pathOfMemory(s)).map((sp) => (sp ? parseObject(out.get(sp)!.text) : null)).filter((r): r is JsonObject => r !== null);
       const raised = kept && succ.length > 0 ? codec.validate("memory", usageBesideSuccessors(kept, d.id, succ)) : null;
       out.set(d.path, { text: raised?.ok ? raised.text : d.kept, clean: true, how: "restored", note: `memory ${d.id} was merged away into ${successors.join(", ")} on one side while the other edited it (beyond usage): kept, beside them` });
       continue;
     }
     out.set(d.path, { text: null, clean: true, how: "kept-deleted", note: `memory ${d.id} was merged away into ${successors.join(", ")}; its later usage moved there` });
-    const base = parse(d.base);
-    const kept = parse(d.kept) ?? {};
+    const base = parseObject(d.base);
+    const kept = parseObject(d.kept) ?? {};
     for (const s of successors) {
       const sp = pathOfMemory(s);
-      const succ = sp ? parse(out.get(sp)!.text) : null;
+      const succ = sp ? parseObject(out.get(sp)!.text) : null;
       if (!sp || !succ) continue;
       const checked = codec.validate("memory", carryUsage(succ, d.id, base, kept));
       if (checked.ok) out.set(sp, { ...out.get(sp)!, text: checked.text });
@@ -162,7 +154,7 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     if (kindOfPath(path) !== "relation") continue;
     const r = out.get(path)!;
     if (r.text !== null) {
-      const rel = parse(r.text);
+      const rel = parseObject(r.text);
       if (!rel) continue;
       // provenance (consolidated_from, split_from) names a memory that is gone on purpose
       const names = SUCCESSION.has(String(rel.relation_type)) ? [String(rel.from_memory_id)] : [String(rel.from_memory_id), String(rel.to_memory_id)];
@@ -172,7 +164,7 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
         break;
       }
     } else if (v.base !== null) {
-      const rel = parse(v.base);
+      const rel = parseObject(v.base);
       const names = rel ? [String(rel.from_memory_id), String(rel.to_memory_id)] : [];
       if (names.some((id) => restored.has(id)) && (await Promise.all(names.map(memoryAlive))).every(Boolean)) {
         out.set(path, { text: v.base, clean: true, how: "restored", note: "deleted along with a memory that came back" });

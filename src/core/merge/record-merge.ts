@@ -228,3 +228,14 @@ export function usageBesideSuccessors(restored: JsonObject, sourceId: string, su
   }
   return out;
 }
+
+/** A record file's text as an object; null for no text, text that does not parse, or another JSON value. */
+export function parseObject(text: string | null): JsonObject | null {
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
+  } catch {
+    return null;
+  }
+}
