@@ -56,6 +56,9 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune21.length >= 200 && tune21.filter((r) => r.store).length >= tune21.length * 0.35, "tune21's training batch: 200+ prompts, ~40% to store");
     const tune22 = rows.filter((r) => r.set === "tune22");
     assert.ok(tune22.length >= 200 && tune22.filter((r) => r.store).length >= tune22.length * 0.35, "tune22's training batch: 200+ prompts, ~40% to store");
+    const tune23 = rows.filter((r) => r.set === "tune23");
+    assert.ok(tune23.length >= 200 && tune23.filter((r) => r.store).length >= tune23.length * 0.35, "tune23's training batch: 200+ prompts, ~40% to store");
+    assert.ok(tune23.every((r) => r.split === "tune" && r.id >= 23001 && r.id <= 23499), "tune23: its own id range, clear of tune23b (23501+)");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
