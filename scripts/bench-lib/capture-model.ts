@@ -18,7 +18,7 @@ export const NEVER_READ = new Set(["new12", "new13", "new14", "new15", "new16", 
  * rows a fresh set's guards now reject teach the model little, and its bolder weights elsewhere
  * cost precision on writing it never saw. The table stays trained on the sets through tune19.
  */
-export const NOT_TRAINED_ON = new Set(["tune21", "tune21b", "tune22", "tune22b", "tune23"]);
+export const NOT_TRAINED_ON = new Set(["tune21", "tune21b", "tune22", "tune22b", "tune23", "tune23b"]);
 
 export const setOf = (r: CorpusRow) => r.set ?? (r.split === "holdout" ? "holdout" : "tune1");
 

@@ -59,6 +59,8 @@ describe("capture quality on the labelled corpus", () => {
     const tune23 = rows.filter((r) => r.set === "tune23");
     assert.ok(tune23.length >= 200 && tune23.filter((r) => r.store).length >= tune23.length * 0.35, "tune23's training batch: 200+ prompts, ~40% to store");
     assert.ok(tune23.every((r) => r.split === "tune" && r.id >= 23001 && r.id <= 23499), "tune23: its own id range, clear of tune23b (23501+)");
+    const tune23b = rows.filter((r) => r.set === "tune23b");
+    assert.ok(tune23b.length >= 60 && tune23b.every((r) => r.split === "tune" && r.id >= 23501 && r.id <= 23999), "tune23b: capture23's second batch, 60+ prompts, ids 23501+");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
