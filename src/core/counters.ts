@@ -175,10 +175,16 @@ export function carryStreams(successor: Streams, sourceId: string, base: Streams
   const out = { ...successor };
   const own = `${sourceId}/`;
   const qualified = Object.keys(successor).some((k) => k.startsWith(own) && !k.startsWith(`${own}+`));
+  // Only a successor whose total holds uses its map does not name ("~") was made without counters.
+  // One made with them names every stream it counts: naming none of the source's, it holds none of
+  // its uses (the source had none when it was merged away), and the source's own count is exact.
+  // (Increments since the base, taken at the larger, lose uses once a source's use is carried twice
+  // from different bases: chaos seed 11 with a serve clone, three touches counted as one.)
+  const counted = qualified || !((successor[LEGACY_STREAM] ?? 0) > 0);
   for (const [s, n] of Object.entries(kept)) {
     // a stream the source itself carries from another memory ("W/t") is W's count wherever it is:
     // kept as it is, at the larger value (keys never nest, and W's uses stay W's)
-    const [key, value] = qualified || s.includes("/") ? [qualifiedKey(sourceId, s), n] : [`${own}+${s}`, n - (base[s] ?? 0)];
+    const [key, value] = counted || s.includes("/") ? [qualifiedKey(sourceId, s), n] : [`${own}+${s}`, n - (base[s] ?? 0)];
     if (value > (out[key] ?? 0)) out[key] = value;
   }
   return out;

@@ -286,6 +286,25 @@ describe("successors: consolidation, split and usage carried over", () => {
     assert.equal(carryUsage(both, SOURCE_A, base, onM1).use_count, 11);
   });
 
+  test("a source with no uses when it was merged away: its later uses carried from different bases all count", () => {
+    // the successor (made with counters) names none of the source's streams: it holds none of its
+    // uses, so the source's own count is carried as it is (found by chaos seed 11: three touches of
+    // a serve clone, carried by two merges from different bases, counted as one)
+    const base = src(SOURCE_A, {});
+    const other = src(SOURCE_B, { use_count: 2, counters: { use_count: { "l.00000001": 2 } } });
+    const successor = withStreams({ ...src(ID, {}), last_used: 1500 } as JsonObject, "use_count", inheritedStreams([base, other], "use_count"));
+    assert.equal(successor.use_count, 2);
+    const t1 = json(touchMemory(valid(base, "m1"), 2000, false, "m1.00000001"));
+    const t3 = json(touchMemory(touchMemory(valid(t1, "m1"), 2001, false, "m1.00000001"), 2002, false, "m1.00000001"));
+    const once = carryUsage(successor, SOURCE_A, base, t1);
+    assert.equal(once.use_count, 3);
+    const twice = carryUsage(once, SOURCE_A, t1, t3);
+    assert.equal(twice.use_count, 5, `all three uses of A, once each: ${JSON.stringify(twice.counters)}`);
+    assert.equal(carryUsage(twice, SOURCE_A, base, t3).use_count, 5, "again: nothing more");
+    assert.equal(bytes(merge(successor, once, twice)), bytes(merge(successor, twice, once)));
+    assert.equal(merge(successor, once, twice).use_count, 5);
+  });
+
   test("a successor made without counters gets the increments since the base, idempotently", () => {
     const base = src(SOURCE_A, { use_count: 3 });
     const successor = src(ID, { use_count: 10, last_used: 1200 });
