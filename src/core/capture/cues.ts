@@ -1,4 +1,5 @@
 import { devTalk } from "../dev-words.ts";
+import { alternativeGroups } from "./pattern-groups.ts";
 import { negatedBefore, type SignalType } from "./signals.ts";
 
 // The second reading of a sentence, for the ones no trigger phrase of signals.ts matched: people
@@ -282,14 +283,30 @@ export function mayBeTrouble(s: string): boolean {
   return TROUBLE_HINTS.some((h) => lower.includes(h));
 }
 
+/** Whether TROUBLE itself was searched (compiled) in this process: then it is the cheaper search. */
+let troubleSearched = false;
+
 /** TROUBLE's first match in `s`, searched only when `s` holds a hint. */
 function troubleIn(s: string): RegExpExecArray | null {
-  return mayBeTrouble(s) ? TROUBLE.exec(s) : null;
+  if (!mayBeTrouble(s)) return null;
+  troubleSearched = true;
+  return TROUBLE.exec(s);
 }
 
-/** Whether `s` holds trouble (TROUBLE, behind its hints). */
-function isTrouble(s: string): boolean {
-  return mayBeTrouble(s) && TROUBLE.test(s);
+/** TROUBLE's alternatives in groups of this many (pattern-groups.ts), made at the first need. */
+const TROUBLE_GROUP = 10;
+let troubleGroups: RegExp[] | null = null;
+
+/**
+ * Whether `s` holds trouble: TROUBLE.test behind its hints, the same answer. Until TROUBLE itself
+ * is compiled (a statement's cue reading, troubleIn), searched as its alternatives in groups
+ * (pattern-groups.ts): a question's hook tests it once (recall's reportsTrouble) and compiled all
+ * of it for that.
+ */
+export function isTrouble(s: string): boolean {
+  if (!mayBeTrouble(s)) return false;
+  if (troubleSearched) return TROUBLE.test(s);
+  return (troubleGroups ??= alternativeGroups(TROUBLE, TROUBLE_GROUP)).some((re) => re.test(s));
 }
 
 /**
