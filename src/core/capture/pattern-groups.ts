@@ -18,12 +18,11 @@ export function topAlternatives(source: string): string[] | null {
   let depth = 0;
   let inClass = false;
   let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i];
-    if (c === "\\") {
-      i++; // an escaped character, whatever it is
-      continue;
-    }
+  // the characters that matter, found natively (a loop over every character of a 4,000-character
+  // source cost ~0.3 ms in a cold process's interpreter); an escape is taken whole, whatever it escapes
+  for (const m of inner.matchAll(/\\[\s\S]|[[\]()|]/g)) {
+    const c = m[0];
+    if (c.length === 2) continue;
     if (inClass) {
       if (c === "]") inClass = false;
       continue;
@@ -35,8 +34,8 @@ export function topAlternatives(source: string): string[] | null {
       // the group opened at the head closes inside: the pattern is (?:...)...(?:...), another shape
       if (depth < 0) return null;
     } else if (c === "|" && depth === 0) {
-      out.push(inner.slice(start, i));
-      start = i + 1;
+      out.push(inner.slice(start, m.index));
+      start = m.index + 1;
     }
   }
   if (depth !== 0 || inClass) return null;
