@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { isTrouble, mayBeTrouble, TROUBLE } from "../../src/core/capture/cues.ts";
+import { firstTrouble, isTrouble, mayBeTrouble, TROUBLE } from "../../src/core/capture/cues.ts";
 import { alternativeGroups, topAlternatives } from "../../src/core/capture/pattern-groups.ts";
 import { REPO } from "../helpers/env.ts";
 
-// cues.ts isTrouble tests TROUBLE's alternatives in groups (core/capture/pattern-groups.ts) until
-// TROUBLE itself is compiled: a cold hook's question compiled all 4,000 characters of it for one
-// yes or no. The groups must answer as the pattern does.
+// cues.ts searches TROUBLE as its alternatives in groups (core/capture/pattern-groups.ts): a cold
+// hook's question compiled all 4,000 characters of it for one yes or no. The groups must answer as
+// the pattern does: isTrouble as TROUBLE.test, firstTrouble as TROUBLE.exec (the same text at the
+// same position).
 
 const HELD_OUT = new Set(["new12", "new13", "new14", "new15", "new16", "new17"]);
 const sentences = fs
@@ -52,10 +53,24 @@ test("the groups answer as TROUBLE on every tunable text and sentence of the cap
     if (whole) matched++;
     if (first >= 0) used.add(first);
     assert.equal(isTrouble(s), mayBeTrouble(s) && whole, s);
+    const m = mayBeTrouble(s) ? TROUBLE.exec(s) : null;
+    const g = firstTrouble(s);
+    assert.deepEqual(g && { index: g.index, text: [...g], input: g.input }, m && { index: m.index, text: [...m], input: m.input }, s);
   }
   assert.ok(matched > 1000, `${matched} matches`);
   // a sentence whose first matching group is each group: none could go unnoticed
   assert.deepEqual([...used].sort((a, b) => a - b), groups.map((_, i) => i));
+});
+
+test("firstTrouble is TROUBLE's leftmost match; at one position the earlier alternative's, whichever group holds it", () => {
+  // "failing" (an early group) comes after "keeps" in the text but TROUBLE's leftmost match is "keeps climbing"
+  for (const s of ["the heap keeps climbing and the pods are failing", "the pods are failing and the heap keeps climbing", "it runs twice a day", "the cache evicts keys, then the api times out"]) {
+    const m = TROUBLE.exec(s)!;
+    const g = firstTrouble(s)!;
+    assert.equal(g.index, m.index, s);
+    assert.equal(g[0], m[0], s);
+  }
+  assert.equal(firstTrouble("add a unit test for the login page redirect"), null);
 });
 
 test("isTrouble at a word boundary, as TROUBLE: inside a word no alternative matches", () => {

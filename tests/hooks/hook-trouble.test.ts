@@ -4,9 +4,9 @@ import { memsync, newStore, saveMany, tempDir } from "../helpers/env.ts";
 
 // A prompt that reports trouble gets what went wrong and what fixed it first, through the compiled
 // binary's hook: recall reads the prompt with cues.ts isTrouble, which a cold hook searches as
-// TROUBLE's alternatives in groups (core/capture/pattern-groups.ts) when capture has not compiled
-// TROUBLE (a question). The first prompt matches an early group, the second only the last one
-// (without it the shorter decision comes first); a question about the choice keeps the decision first.
+// TROUBLE's alternatives in groups (core/capture/pattern-groups.ts). The first prompt matches an
+// early group, the second only the last one (without it the shorter decision comes first); a
+// question about the choice keeps the decision first.
 
 function context(store: string, prompt: string): string {
   const input = JSON.stringify({ session_id: "s", hook_event_name: "UserPromptSubmit", cwd: tempDir(), prompt });
