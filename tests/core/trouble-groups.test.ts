@@ -21,8 +21,11 @@ const sentences = fs
   .flatMap((r) => [r.text, ...r.text.split(/(?<=[.;!?,])\s+|\n+/)]);
 
 test("topAlternatives splits at the top level only: groups, classes and escapes keep their bars", () => {
-  assert.deepEqual(topAlternatives("\\b(?:a|(b|c)|[|x]|\\||d(?:e|f)g)\\b"), ["a", "(b|c)", "[|x]", "\\|", "d(?:e|f)g"]);
+  assert.deepEqual(topAlternatives("\\b(?:a|(?:b|c)|[|x]|\\||d(?:e|f)g|(?<=x\\s)y|(?<!z)w)\\b"), ["a", "(?:b|c)", "[|x]", "\\|", "d(?:e|f)g", "(?<=x\\s)y", "(?<!z)w"]);
   assert.deepEqual(topAlternatives("\\b(?:[\\]|]|a)\\b"), ["[\\]|]", "a"]);
+  // capturing groups would be numbered otherwise in a group: no split
+  assert.equal(topAlternatives("\\b(?:a|(b|c))\\b"), null);
+  assert.equal(topAlternatives("\\b(?:a|(?<n>b))\\b"), null);
   // another shape: no split
   assert.equal(topAlternatives("\\b(?:a|b)c|d\\b"), null);
   assert.equal(topAlternatives("(?:a|b)"), null);
@@ -40,6 +43,8 @@ test("TROUBLE's alternatives, joined again, are its source; grouped in tens with
   // a global or sticky pattern, or one of few alternatives, is kept whole
   assert.deepEqual(alternativeGroups(/\b(?:a|b)\b/gi, 1).map(String), ["/\\b(?:a|b)\\b/gi"]);
   assert.deepEqual(alternativeGroups(/\b(?:a|b)\b/i, 10).map(String), ["/\\b(?:a|b)\\b/i"]);
+  assert.deepEqual(alternativeGroups(new RegExp("\\b(?:a|b)\\b", "v"), 1).map(String), ["/\\b(?:a|b)\\b/v"]);
+  assert.deepEqual(alternativeGroups(/\b(?:a|b)\b/i, 1).map(String), ["/\\b(?:a)\\b/i", "/\\b(?:b)\\b/i"]);
 });
 
 test("the groups answer as TROUBLE on every tunable text and sentence of the capture corpus, each group needed", () => {
