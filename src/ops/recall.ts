@@ -4,7 +4,7 @@ import { short } from "../core/history.ts";
 import type { Memory } from "../core/model/memory.ts";
 import { heldByAssociation } from "../core/recall-associated.ts";
 import { tradeWordMatches } from "../core/recall-gate.ts";
-import { mayBeTrouble, TROUBLE } from "../core/capture/cues.ts";
+import { isTrouble } from "../core/capture/cues.ts";
 import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
@@ -400,7 +400,7 @@ const TROUBLE_FROM_CHARS = 2_000;
  */
 export function reportsTrouble(query: string): boolean {
   const start = query.slice(0, TROUBLE_FROM_CHARS);
-  return mayBeTrouble(start) && TROUBLE.test(start);
+  return isTrouble(start);
 }
 
 /** A problem or a solution counts TROUBLE_WEIGHT over another memory when the prompt reports trouble. */

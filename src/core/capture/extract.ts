@@ -37,7 +37,7 @@ import {
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
-import { ACCEPTED, type CueReading, isHousePractice, mayBeTrouble, mayHoldCue, PASSING, readCues, standingInstruction, TROUBLE, troubleKeptAway } from "./cues.ts";
+import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
 import { devTalk } from "../dev-words.ts";
@@ -990,7 +990,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
 const SHORT_REPLY = /^(?:no|nope|yes|yeah|ok|okay|sure|fine)\b[,.!]?\s+(?=(?:\S+\s+){0,6}\S+$)(?=.*\b(?:it|this|that|them)\b)/i;
 const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said|a one-off)/;
 
-const troubleAt = (s: string) => mayBeTrouble(s) && TROUBLE.test(s);
+const troubleAt = (s: string) => isTrouble(s);
 
 /**
  * A rules' capture that is trouble of one occasion (or one that passed, or is being handled now),
