@@ -4,9 +4,10 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { memsyncJson, newStore, readMemoryFile, REPO } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, readMemoryFile, REPO, tempDir } from "../helpers/env.ts";
+import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { connect, type RawAnswer, type RawConnection } from "../helpers/raw-http.ts";
-import { startServer } from "../helpers/server.ts";
+import { get, startServer } from "../helpers/server.ts";
 
 // A clean stop (SIGTERM) answers every request the server was sent before it, even when the
 // requests came while its thread was blocked waiting for the store's lock (another process held
@@ -119,6 +120,38 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
     } finally {
       holder.child.kill();
       for (const c of [...kept]) c.close();
+    }
+  });
+
+  test("a request in progress when the stop begins is answered, and its connection closed after it (no client sends another on it)", async () => {
+    // the remote holds the sync's requests until the server has its SIGTERM (tests/api/sync.test.ts)
+    const root = tempDir();
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
+    const remote = await startGitHttpServer(root);
+    try {
+      const store = newStore();
+      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+      const s = await startServer(store);
+      const release = remote.hold();
+      const syncing = await connect(portOf(s.url));
+      await syncing.send("POST", "/v1/sync", {});
+      const synced = syncing.answer();
+      for (const t = Date.now(); !(await get(`${s.url}/v1/health`)).body.sync.running; ) {
+        assert.ok(Date.now() - t < 40_000, "the sync never started");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const exited = s.stop("SIGTERM");
+      // the signal is handled while the sync still waits on the remote: its answer comes after
+      // the stop began (the drain before the listener closes takes at least 50 ms)
+      await new Promise((r) => setTimeout(r, 300));
+      release();
+      const answer = await synced;
+      assert.ok(!("error" in answer), JSON.stringify(answer));
+      assert.equal(answer.status, 200, answer.body);
+      assert.equal(answer.headers.connection, "close");
+      assert.equal(await exited, 0, s.stderr());
+    } finally {
+      await remote.close();
     }
   });
 });

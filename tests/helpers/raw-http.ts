@@ -19,13 +19,13 @@ export type RawAnswer = { status: number; headers: Record<string, string>; body:
 export function connect(port: number, host = "127.0.0.1"): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, host);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let ended: string | null = null;
     const waiters = new Set<() => void>();
     const wake = () => {
       for (const w of [...waiters]) w();
     };
-    socket.on("data", (d) => {
+    socket.on("data", (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       wake();
     });
