@@ -16,6 +16,7 @@ import { get, startServer } from "../helpers/server.ts";
 // 3-13 resets per run, POST /v1/sync among them; docs/benchmarks.md "Branch chaosserve").
 
 const BUN = path.join(REPO, "node_modules", ".bin", "bun");
+const DENO = [path.join(REPO, "node_modules/.bin/deno"), "run", "-A", path.join(REPO, "src/main.ts")];
 
 // holds the store's write lock (what a CLI write takes: an IMMEDIATE transaction on .memsync/lock)
 // until a line comes on its standard input
@@ -65,63 +66,68 @@ function judged(a: RawAnswer): "done" | "refused" {
   return "refused";
 }
 
+/** The stop while the server's thread waits for the lock: the compiled binary, or the source under a runtime. */
+async function stopWhileBlocked(command?: string[]): Promise<void> {
+  const store = newStore();
+  const id: string = memsyncJson(["--store", store, "save", "touched while stopping"]).memory.id;
+  // the server waits for the lock as long as it takes (the holder makes no progress)
+  const s = await startServer(store, { env: { MEMSYNC_BUSY_TIMEOUT_MS: "600000" }, ...(command ? { command } : {}) });
+  const port = portOf(s.url);
+  // kept-alive connections, each used once and idle when the requests come
+  const kept: RawConnection[] = [];
+  for (let i = 0; i < 6; i++) {
+    const c = await connect(port);
+    await c.send("GET", "/v1/status");
+    const a = await c.answer();
+    assert.ok(!("error" in a) && a.status === 200, JSON.stringify(a));
+    kept.push(c);
+  }
+  const holder = await holdLock(store);
+  try {
+    // a write that blocks the server's thread until the holder lets go
+    const first = await connect(port);
+    await first.send("POST", "/v1/save", { memory: { content: "the write that waited for the lock" } });
+    const firstAnswer = first.answer();
+    await blockedOnLock(s.child.pid!);
+    // while the thread is blocked: writes on the kept-alive connections and on fresh ones
+    // (established: the kernel accepted them), each written out before the stop
+    const fresh = await Promise.all(Array.from({ length: 6 }, () => connect(port)));
+    const all = [...kept, ...fresh];
+    const sent = all.map((c, i) => (i % 2 ? { touch: true, i } : { touch: false, i }));
+    await Promise.all(all.map((c, i) => (sent[i]!.touch ? c.send("POST", "/v1/touch", { ids: [id] }) : c.send("POST", "/v1/save", { memory: { content: `sent before the stop ${i}` } }))));
+    const answers = all.map((c) => c.answer());
+    const exited = s.stop("SIGTERM");
+    // the signal is pending before the lock is let go (kill(2) has returned)
+    holder.release();
+    assert.equal(judged(await firstAnswer), "done");
+    const got = await Promise.all(answers);
+    const code = await exited;
+    // every connection's fate at once (a failure shows them all)
+    const ends = got.map((a, i) => `${i < kept.length ? "kept" : "fresh"} ${sent[i]!.touch ? "touch" : "save"}: ${"error" in a ? a.error : a.status}`);
+    assert.deepEqual(ends.filter((e) => !/: (200|503)$/.test(e)), [], ends.join(", "));
+    const outcomes = got.map(judged);
+    assert.equal(code, 0, s.stderr());
+    // nothing more is accepted
+    await assert.rejects(
+      new Promise((resolve, reject) => net.connect(port, "127.0.0.1").on("connect", resolve).on("error", reject)),
+      /ECONNREFUSED/,
+    );
+    const touches = outcomes.filter((o, i) => o === "done" && sent[i]!.touch).length;
+    const saves = outcomes.map((o, i) => (o === "done" && !sent[i]!.touch ? `sent before the stop ${i}` : null)).filter((x) => x !== null);
+    assert.equal(readMemoryFile(store, id).use_count, touches);
+    const listed: string[] = memsyncJson(["--store", store, "list", "--limit", "0"]).memories.map((m: { content: string }) => m.content);
+    assert.deepEqual(listed.filter((c) => c.startsWith("sent before the stop")).sort(), saves.sort());
+    assert.equal(listed.length, saves.length + 2);
+  } finally {
+    holder.child.kill();
+    for (const c of [...kept]) c.close();
+  }
+}
+
 describe("memsync serve: a clean stop answers what it was sent", () => {
-  test("SIGTERM while the server waits for a lock another process holds: every request sent before it, on kept-alive and fresh connections, gets a whole answer; the files hold exactly the answered writes; exit 0", async () => {
-    const store = newStore();
-    const id: string = memsyncJson(["--store", store, "save", "touched while stopping"]).memory.id;
-    // the server waits for the lock as long as it takes (the holder makes no progress)
-    const s = await startServer(store, { env: { MEMSYNC_BUSY_TIMEOUT_MS: "600000" } });
-    const port = portOf(s.url);
-    // kept-alive connections, each used once and idle when the requests come
-    const kept: RawConnection[] = [];
-    for (let i = 0; i < 6; i++) {
-      const c = await connect(port);
-      await c.send("GET", "/v1/status");
-      const a = await c.answer();
-      assert.ok(!("error" in a) && a.status === 200, JSON.stringify(a));
-      kept.push(c);
-    }
-    const holder = await holdLock(store);
-    try {
-      // a write that blocks the server's thread until the holder lets go
-      const first = await connect(port);
-      await first.send("POST", "/v1/save", { memory: { content: "the write that waited for the lock" } });
-      const firstAnswer = first.answer();
-      await blockedOnLock(s.child.pid!);
-      // while the thread is blocked: writes on the kept-alive connections and on fresh ones
-      // (established: the kernel accepted them), each written out before the stop
-      const fresh = await Promise.all(Array.from({ length: 6 }, () => connect(port)));
-      const all = [...kept, ...fresh];
-      const sent = all.map((c, i) => (i % 2 ? { touch: true, i } : { touch: false, i }));
-      await Promise.all(all.map((c, i) => (sent[i]!.touch ? c.send("POST", "/v1/touch", { ids: [id] }) : c.send("POST", "/v1/save", { memory: { content: `sent before the stop ${i}` } }))));
-      const answers = all.map((c) => c.answer());
-      const exited = s.stop("SIGTERM");
-      // the signal is pending before the lock is let go (kill(2) has returned)
-      holder.release();
-      assert.equal(judged(await firstAnswer), "done");
-      const got = await Promise.all(answers);
-      const code = await exited;
-      // every connection's fate at once (a failure shows them all)
-      const ends = got.map((a, i) => `${i < kept.length ? "kept" : "fresh"} ${sent[i]!.touch ? "touch" : "save"}: ${"error" in a ? a.error : a.status}`);
-      assert.deepEqual(ends.filter((e) => !/: (200|503)$/.test(e)), [], ends.join(", "));
-      const outcomes = got.map(judged);
-      assert.equal(code, 0, s.stderr());
-      // nothing more is accepted
-      await assert.rejects(
-        new Promise((resolve, reject) => net.connect(port, "127.0.0.1").on("connect", resolve).on("error", reject)),
-        /ECONNREFUSED/,
-      );
-      const touches = outcomes.filter((o, i) => o === "done" && sent[i]!.touch).length;
-      const saves = outcomes.map((o, i) => (o === "done" && !sent[i]!.touch ? `sent before the stop ${i}` : null)).filter((x) => x !== null);
-      assert.equal(readMemoryFile(store, id).use_count, touches);
-      const listed: string[] = memsyncJson(["--store", store, "list", "--limit", "0"]).memories.map((m: { content: string }) => m.content);
-      assert.deepEqual(listed.filter((c) => c.startsWith("sent before the stop")).sort(), saves.sort());
-      assert.equal(listed.length, saves.length + 2);
-    } finally {
-      holder.child.kill();
-      for (const c of [...kept]) c.close();
-    }
-  });
+  test("SIGTERM while the server waits for a lock another process holds: every request sent before it, on kept-alive and fresh connections, gets a whole answer; the files hold exactly the answered writes; exit 0", () => stopWhileBlocked());
+
+  test("the same under Deno, from source (Deno.serve)", () => stopWhileBlocked(DENO));
 
   test("a request in progress when the stop begins is answered, and its connection closed after it (no client sends another on it)", async () => {
     // the remote holds the sync's requests until the server has its SIGTERM (tests/api/sync.test.ts)
