@@ -85,7 +85,7 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   api.beginStop();
   // read what is already on the connections before closing the idle ones (runtime/serve.ts)
   await settle(api.arrivals);
-  const closed = server.close();
+  const closed = server.close().catch(() => undefined);
   const deadline = Date.now() + 60_000;
   await api.sync.stop();
   while (api.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
