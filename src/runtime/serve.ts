@@ -19,8 +19,11 @@ export type Address = { hostname: string; port: number } | { socket: string };
 export interface Listening {
   /** http://HOST:PORT, or unix:PATH. */
   url: string;
-  /** Stop accepting connections (requests already in progress go on). */
-  close(): void;
+  /**
+   * Stop accepting connections; requests already in progress go on, idle connections are closed.
+   * Resolves once the runtime has let go of every connection (their answers written).
+   */
+  close(): Promise<void>;
 }
 
 declare const Bun: {
@@ -56,27 +59,59 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
     } catch (e) {
       throw refused(where, e);
     }
-    return { url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, server.port), close: () => void server.stop(false) };
+    return { url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, server.port), close: async () => void (await server.stop(false)) };
   }
   if (runtimeName === "deno") {
     const ac = new AbortController();
     return new Promise((resolve, reject) => {
       try {
-        Deno.serve(
+        let finished: Promise<void> = Promise.resolve();
+        const close = async () => {
+          ac.abort();
+          await finished;
+        };
+        finished = Deno.serve(
           {
             signal: ac.signal,
             ...("socket" in at ? { transport: "unix", path: at.socket } : { hostname: at.hostname, port: at.port }),
             onListen: (addr: { hostname?: string; port?: number; path?: string }) =>
-              resolve({ url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, addr.port ?? at.port), close: () => ac.abort() }),
+              resolve({ url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, addr.port ?? at.port), close }),
           },
           (req, info) => fetch(req, { remote: info?.remoteAddr?.hostname }),
-        );
+        ).finished;
       } catch (e) {
         reject(refused(where, e));
       }
     });
   }
   throw unavailable("memsync serve runs under Bun (the compiled binary) or Deno");
+}
+
+/**
+ * Until the runtime has read the requests clients had already sent when the stop began, so that
+ * closing the idle connections (Listening.close) does not drop one unread: Bun runs the signal's
+ * handler before it reads a kept-alive connection that became readable while the thread was busy
+ * (a write waiting for the store's lock blocks it), and its graceful stop then closes that
+ * connection as idle, request and all (the client gets a reset). Waits, a timer turn at a time
+ * (the runtime polls its sockets between two), until `quietTurns` turns in a row and at least
+ * `quietMs` saw no new request; at most `capMs` in all once `quietTurns` turns have run (clients
+ * that keep sending do not hold the stop up).
+ */
+export async function settle(arrivals: () => number, quietTurns = 3, quietMs = 50, capMs = 2_000): Promise<void> {
+  const start = Date.now();
+  let seen = arrivals();
+  let lastAt = start;
+  for (let turns = 1, quiet = 0; ; turns++) {
+    await new Promise((r) => setTimeout(r, 10));
+    const now = Date.now();
+    if (arrivals() !== seen) {
+      seen = arrivals();
+      lastAt = now;
+      quiet = 0;
+    } else quiet++;
+    if (quiet >= quietTurns && now - lastAt >= quietMs) return;
+    if (turns >= quietTurns && now - start >= capMs) return;
+  }
 }
 
 /** Call fn once on the first SIGTERM or SIGINT. */

@@ -39,7 +39,11 @@ export function reportLines(r: ChaosResult): string[] {
       `- serve clone ${s.clone} (\`memsync serve\` on its tree, written over its API beside the CLI): ${n(s.httpOps)} HTTP writes and syncs, ${n(s.acknowledged)} acknowledged (2xx: ${Object.entries(s.byKind).map(([k, v]) => `${k} ${n(v)}`).join(", ")}); ${n(s.unknown)} answers lost to a kill or stop (${Object.entries(s.lostTo).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}); refused ${refused || "none"}; server SIGKILLed ${s.crashes} times, SIGTERMed ${s.stops}, started ${s.starts}; ${n(s.agreementChecks)} reads compared with the files during the run, ${n(s.finalCompared)} memories after the final syncs`,
     );
   }
-  for (const s of r.serve ?? []) for (const x of s.lostToStop) lines.push(`  - ${s.clone}: lost to a clean stop: ${x}`);
+  for (const s of r.serve ?? []) {
+    const a = s.stopAnswers;
+    if (a) lines.push(`  - ${s.clone}: at its clean stops: ${a.stopping503} answered 503 "stopping", ${a.resetSentBefore} reset though sent before the stop began, ${a.resetSentAfter} reset sent after it, ${a.connectionRefused} connections refused`);
+    for (const x of s.lostToStop) lines.push(`  - ${s.clone}: lost to a clean stop: ${x}`);
+  }
   if (r.notes.length) lines.push("", "Notes:", "", ...r.notes.map((x) => `- ${x}`));
   if (r.failures.length) {
     lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones}${o.serveClones ? ` --serve-clones ${o.serveClones}` : ""} --ops ${o.ops} --kills ${o.kills}\`; files: ${r.dir}):`, "");

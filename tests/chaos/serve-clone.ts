@@ -51,6 +51,13 @@ export interface ServeStats {
   unknown: number;
   lostTo: Record<string, number>;
   lostToStop: string[];
+  /**
+   * What a clean stop (SIGTERM) did to the requests it met: answered 503 "the server is stopping"
+   * (nothing changed: held to it as a refusal), no answer at all (a reset or close: outcome
+   * unknown), split by whether the request was sent before the stop began or after, and
+   * connections refused (the listener closed: nothing sent).
+   */
+  stopAnswers: { stopping503: number; resetSentBefore: number; resetSentAfter: number; connectionRefused: number };
   /** Non-2xx answers by status. */
   refused: Record<string, number>;
   /** POST /v1/sync answered 503 unavailable (the sync could not finish; as the CLI's exit 6). */
@@ -150,7 +157,7 @@ interface Server {
 export function startServeClone(ctx: ServeContext): ServeRun {
   const c = ctx.clone;
   const failures: Failure[] = [];
-  const stats: ServeStats = { clone: c.name, httpOps: 0, acknowledged: 0, byKind: {}, unknown: 0, lostTo: {}, lostToStop: [], refused: {}, syncUnavailable: 0, crashes: 0, stops: 0, starts: 0, agreementChecks: 0, finalCompared: 0 };
+  const stats: ServeStats = { clone: c.name, httpOps: 0, acknowledged: 0, byKind: {}, unknown: 0, lostTo: {}, lostToStop: [], stopAnswers: { stopping503: 0, resetSentBefore: 0, resetSentAfter: 0, connectionRefused: 0 }, refused: {}, syncUnavailable: 0, crashes: 0, stops: 0, starts: 0, agreementChecks: 0, finalCompared: 0 };
   const tokenFile = path.join(ctx.root, `serve-token-${c.index}`);
   fs.writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
   /** Generation -> when its kill or stop began (answers after that may be lost). */
@@ -242,7 +249,11 @@ export function startServeClone(ctx: ServeContext): ServeRun {
       } catch {}
       rec.stdout = text.length > 300 ? `${text.slice(0, 300)}…` : text;
       if (r.status >= 500) {
-        if (lostToKill(rec.end, killedAt.get(s.gen)?.at)) rec.unknown = true;
+        const k = killedAt.get(s.gen);
+        // a stopping server's refusal: read after the stop began, refused before it touched the
+        // store (faces/api/app.ts); held to "nothing changed" like any refusal
+        if (r.status === 503 && out?.error?.code === "unavailable" && /server is stopping/.test(out?.error?.message ?? "") && k?.how === "SIGTERM") stats.stopAnswers.stopping503++;
+        else if (lostToKill(rec.end, k?.at)) rec.unknown = true;
         // a sync that could not finish (the remote kept moving, a stalled network) says so with
         // 503 unavailable, as the CLI's sync exits 6: refused, not a failure of the server
         else if (route === "/v1/sync" && r.status === 503 && out?.error?.code === "unavailable") stats.syncUnavailable++;
@@ -258,6 +269,12 @@ export function startServeClone(ctx: ServeContext): ServeRun {
         // the answer was lost to the kill or stop: the write may or may not have happened
         rec.unknown = true;
         rec.signal = k.how;
+        if (k.how === "SIGTERM") {
+          const msg = e instanceof Error ? `${e.message} ${(e as NodeJS.ErrnoException).code ?? ""}` : String(e);
+          if (/ECONNREFUSED|Unable to connect|ConnectionRefused/i.test(msg)) stats.stopAnswers.connectionRefused++;
+          else if (rec.start < k.at) stats.stopAnswers.resetSentBefore++;
+          else stats.stopAnswers.resetSentAfter++;
+        }
         // (a clean stop too: Bun's graceful stop closes a keep-alive connection whose request it
         // has not read yet, e.g. while a write waits for the store's lock; counted in the report)
       } else fail("dropped", `${route} #${rec.seq}: no answer and no kill under way: ${e instanceof Error ? e.message : String(e)}`);

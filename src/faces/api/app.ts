@@ -37,8 +37,43 @@ export interface Api {
   sync: SyncRunner;
   /** Requests being answered. */
   inFlight(): number;
+  /** Requests that reached the app so far (answered or not). */
+  arrivals(): number;
+  /**
+   * The server is stopping: a request that reaches the app from now on is answered 503
+   * `unavailable` ("the server is stopping") without touching the store, and every answer from
+   * now on closes its connection (so no client sends another request on it).
+   */
+  beginStop(): void;
   /** Close the store kept open (after the last request). */
   close(): void;
+}
+
+/** The same answer, telling the client the connection closes after it. */
+function closingConnection(res: Response): Response {
+  try {
+    res.headers.set("connection", "close");
+    return res;
+  } catch {
+    // a response whose headers cannot change (one passed through from fetch): a copy
+    const headers = new Headers(res.headers);
+    headers.set("connection", "close");
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+}
+
+/**
+ * A request read after the stop began (a client may have sent it well before: while a write
+ * blocked the thread waiting for the store's lock, nothing was read): refused, nothing changed,
+ * the client may send it again once the server is back. Its body is read first, so the
+ * connection's close does not meet unread bytes (the kernel would then reset the connection, and
+ * the client could lose this answer).
+ */
+async function stoppingAnswer(req: Request): Promise<Response> {
+  if (req.body) await req.arrayBuffer().catch(() => undefined);
+  const res = closingConnection(apiError("unavailable", "the server is stopping: send the request again once it is back"));
+  res.headers.set("retry-after", "1");
+  return res;
 }
 
 export function createApi(opts: ApiOptions): Api {
@@ -48,13 +83,21 @@ export function createApi(opts: ApiOptions): Api {
   const api: ApiContext = { env, gate: processGate, sync: new SyncRunner(opts.env.storeRoot, opts.self, opts.syncEveryMs ?? null), self: opts.self };
   const limit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   let inFlight = 0;
+  let arrivals = 0;
+  let stopping = false;
   const app = new Hono();
   app.use("*", async (c, next) => {
+    arrivals++;
+    if (stopping) return stoppingAnswer(c.req.raw);
     inFlight++;
     try {
       await next();
     } finally {
       inFlight--;
+    }
+    if (stopping) {
+      const closed = closingConnection(c.res);
+      if (closed !== c.res) c.res = closed;
     }
   });
   // the memory browser (faces/web) has its own guard: the same Host/Origin rules, a cookie
@@ -93,7 +136,7 @@ export function createApi(opts: ApiOptions): Api {
   opRoutes(app, api);
   app.notFound(() => apiError("not_found", "no such route: the API is under /v1/ (GET /v1/openapi.json lists it)"));
   app.onError((e) => errorResponse(e));
-  return { app, sync: api.sync, inFlight: () => inFlight, close: () => {
+  return { app, sync: api.sync, inFlight: () => inFlight, arrivals: () => arrivals, beginStop: () => void (stopping = true), close: () => {
       checks.stop();
       upkeep?.stop();
       own?.close();

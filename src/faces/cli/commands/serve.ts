@@ -57,7 +57,7 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   const bodyLimit = maxBody === undefined ? undefined : Number(maxBody);
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 1024 ** 3)) throw usageError("--max-body takes a number of bytes, 1024 to 1073741824");
   const token = tokenOf(flags);
-  const [{ isLoopbackHost }, { createApi, DEFAULT_BODY_LIMIT }, { listen, onStopSignal, exitNow }] = await Promise.all([
+  const [{ isLoopbackHost }, { createApi, DEFAULT_BODY_LIMIT }, { listen, onStopSignal, exitNow, settle }] = await Promise.all([
     import("../../api/guard.ts"),
     import("../../api/app.ts"),
     import("../../../runtime/serve.ts"),
@@ -77,14 +77,23 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   const server = await listen(api.app.fetch, at, limit);
   api.sync.start();
   writeOut(`memsync serve: listening on ${server.url}\n`);
-  // SIGTERM, SIGINT: stop accepting, let requests in progress and a running sync finish, exit 0
+  // SIGTERM, SIGINT: answer every request clients had sent (those in progress run to their end,
+  // those read from now on get 503 "the server is stopping", nothing changed), then stop
+  // accepting, let a running sync finish, exit 0
   const stopped = new Promise<void>((resolve) => onStopSignal(() => resolve()));
   await stopped;
-  server.close();
+  api.beginStop();
+  // read what is already on the connections before closing the idle ones (runtime/serve.ts)
+  await settle(api.arrivals);
+  const closed = server.close().catch(() => undefined);
   const deadline = Date.now() + 60_000;
   await api.sync.stop();
   while (api.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   if (api.inFlight() > 0) writeErr(`memsync: serve stopped with ${api.inFlight()} request(s) unanswered after 60 s\n`);
-  else api.close();
+  else {
+    // the answers written out (a stream still open, e.g. MCP's, is cut after 2 s)
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 2_000))]);
+    api.close();
+  }
   return exitNow(0);
 }
