@@ -55,11 +55,11 @@ export function loso(pool: readonly PreparedRow[], target: readonly string[], fu
       for (const r of inner) if (r.set === o) innerScored.push(scoreWith(w, r));
     }
     const t = chooseThresholds(innerScored);
-    if (dropOn) t.dropBelow = chooseDropOn(innerScored, t.addAt, dropOn, DROP_ON_GRID);
+    if (dropOn) t.dropBelow = chooseDropOn(innerScored, t.addAt, dropOn);
     const rt = chooseRetype(innerScored);
     const w = train(inner);
     // a veto calibrated on rows outside the training pool, scored by this fold's own model
-    if (calibration.length) t.dropBelow = chooseDropOn(calibration.map((r) => scoreWith(w, r)), t.addAt, new Set(setsIn(calibration)), DROP_ON_GRID);
+    if (calibration.length) t.dropBelow = chooseDropOn(calibration.map((r) => scoreWith(w, r)), t.addAt, new Set(setsIn(calibration)));
     const left = pool.filter((r) => r.set === s);
     let tp = 0;
     let fp = 0;
@@ -85,8 +85,6 @@ export function loso(pool: readonly PreparedRow[], target: readonly string[], fu
   }
   return out;
 }
-
-const DROP_ON_GRID = [-1, 0.01, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3];
 
 if (import.meta.main) {
   const fast = process.argv.includes("--fast");
@@ -116,7 +114,7 @@ if (import.meta.main) {
     for (const s of sets.filter((x) => NOT_TRAINED_ON.has(x))) {
       if (vetoOnFresh) {
         const others = freshRows.filter((r) => r.set !== s);
-        t.dropBelow = chooseDropOn(others.map((r) => scoreWith(w, r)), t.addAt, new Set(setsIn(others)), DROP_ON_GRID);
+        t.dropBelow = chooseDropOn(others.map((r) => scoreWith(w, r)), t.addAt, new Set(setsIn(others)));
       }
       let tp = 0;
       let fp = 0;

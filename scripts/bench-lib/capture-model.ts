@@ -273,6 +273,9 @@ export const ADDED_PER_FALSE = 19;
  */
 export const ADD_AT_LEAST = 0.8;
 
+/** The veto floors tried on the sets the table is not trained on (wider than DROP_GRID: on fresh writing the rules' false stores score up to ~0.2). */
+export const VETO_GRID = [-1, 0.01, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3];
+
 /**
  * The veto's floor chosen on the sets in `on` only (rows scored by models that never saw their set):
  * the floor that removes the most false stores net of the right ones it removes, at the keep
@@ -280,7 +283,7 @@ export const ADD_AT_LEAST = 0.8;
  * captures are right ~99.8 % of the time and any veto only costs; on writing fresh to the rules it
  * is the model's one way to take back their false stores.
  */
-export function chooseDropOn(scored: readonly Scored[], addAt: number, on: ReadonlySet<string>, grid: readonly number[] = DROP_GRID): number {
+export function chooseDropOn(scored: readonly Scored[], addAt: number, on: ReadonlySet<string>, grid: readonly number[] = VETO_GRID): number {
   const xs = scored.filter((x) => on.has(x.r.set));
   const base = pooledAt(xs, addAt, -1);
   let best = -1;
