@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
 import { chooseDropOn, NEVER_READ, NOT_TRAINED_ON, type PreparedRow, prepareRows, type Scored } from "../../scripts/bench-lib/capture-model.ts";
+import { loso } from "../../scripts/bench-lib/capture-loso-fresh.ts";
 import type { CorpusRow } from "../../scripts/bench-lib/capture-quality.ts";
 import { modelSource, TABLE_FILE } from "../../scripts/train-capture-model.ts";
 import { extractCaptures, extractWithOpinion } from "../../src/core/capture/extract.ts";
@@ -163,5 +164,27 @@ describe("the second opinion's training helpers (scripts/bench-lib/capture-model
     // counted on every set, no floor gains
     assert.equal(chooseDropOn(scored, 0.8, new Set(["f1", "old"])), -1);
     assert.equal(chooseDropOn(scored, 0.8, new Set(["none"])), -1);
+  });
+
+  test("capture-loso-fresh's folds never train on the set they score, and do learn from the others", () => {
+    // one-sentence prompts the rules keep nothing from; set "a" speaks only with a feature no other set has
+    let id = 0;
+    const prompt = (set: string, features: number[], store: boolean): PreparedRow => ({
+      row: row(++id, set, store),
+      set,
+      seen: [{ features, capture: -1, rulesType: "", joined: false, guarded: false }],
+      captures: 0,
+      got: [],
+      labels: [store ? 1 : 0],
+    });
+    const pool = [
+      ...Array.from({ length: 80 }, () => prompt("a", [100], true)),
+      ...["b", "c", "d"].flatMap((set) => [...Array.from({ length: 40 }, () => prompt(set, [200], true)), ...Array.from({ length: 40 }, () => prompt(set, [300], false))]),
+    ];
+    const folds = loso(pool, ["a", "b"], false);
+    // a: its feature never seen in training, so nothing of it is kept (trained on itself too, it keeps all 80)
+    assert.deepEqual([folds.get("a")!.tp, folds.get("a")!.fn], [0, 80]);
+    // b: learnt from c and d, which speak as b does
+    assert.deepEqual([folds.get("b")!.tp, folds.get("b")!.fp, folds.get("b")!.fn], [40, 0, 0]);
   });
 });
