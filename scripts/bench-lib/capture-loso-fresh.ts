@@ -8,8 +8,11 @@
 // shipped regime (trained on every older set), so that column is the shipped table's honest figure.
 // Never reads the held-out sets (NEVER_READ).
 //
-//   bun scripts/bench-lib/capture-loso-fresh.ts [--fast] [--only-with]
+//   bun scripts/bench-lib/capture-loso-fresh.ts [--fast] [--only-with] [--veto-on-fresh] [--drop-on-fresh]
 //
+// --veto-on-fresh: the "without fresh" regime's veto floor (drop a rules' capture under it) chosen on
+// the fresh sets, which its weights never saw (chooseDropOn; a fresh set's own fold on the other five).
+// --drop-on-fresh: the "with fresh" regime's veto floor chosen on the fresh sets among the fold's training sets.
 // --only-with: skip the "without fresh" regime (for comparing model changes, whose shipped
 // column is then stale). --fast: score by the prepared sentences (storedWith, what
 // secondOpinion decides) instead of a full extraction per left-out row (same stored / not stored).
