@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
+import { chooseDropOn, NEVER_READ, NOT_TRAINED_ON, type PreparedRow, prepareRows, type Scored } from "../../scripts/bench-lib/capture-model.ts";
+import { loso } from "../../scripts/bench-lib/capture-loso-fresh.ts";
+import type { CorpusRow } from "../../scripts/bench-lib/capture-quality.ts";
 import { modelSource, TABLE_FILE } from "../../scripts/train-capture-model.ts";
 import { extractCaptures, extractWithOpinion } from "../../src/core/capture/extract.ts";
 import { BUCKETS, type OpinionModel, opinionOf, SHIPPED_OPINION, shippedModel, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
@@ -130,5 +133,58 @@ describe("capture's learned second opinion", () => {
     assert.equal(extractCaptures(DECISION).captures[0]?.type, "decision");
     assert.equal(extractCaptures("I prefer tabs over spaces in Go files.").captures[0]?.type, "preference");
     assert.equal(extractCaptures("The build is failing on CI because the lockfile is out of date.").captures[0]?.type, "problem");
+  });
+});
+
+describe("the second opinion's training helpers (scripts/bench-lib/capture-model.ts)", () => {
+  const row = (id: number, set: string, store: boolean): CorpusRow => ({ id, set, text: DECISION, store, type: store ? "decision" : undefined, what: store ? "pnpm" : undefined }) as unknown as CorpusRow;
+  test("prepareRows never takes a held-out set, and leaves the NOT_TRAINED_ON sets out only by default", () => {
+    const fresh = [...NOT_TRAINED_ON][0]!;
+    const held = [...NEVER_READ][0]!;
+    const rows = [row(1, "tune2", true), row(2, fresh, true), row(3, held, true)];
+    assert.deepEqual(prepareRows(rows).map((r) => r.set), ["tune2"]);
+    assert.deepEqual(prepareRows(rows, new Set()).map((r) => r.set), ["tune2", fresh]);
+  });
+
+  // a prompt whose one sentence the rules captured, scored p by some model
+  const captured = (set: string, store: boolean, p: number): Scored => {
+    const r: PreparedRow = { row: row(0, set, store), set, seen: [{ features: [], capture: 0, rulesType: "decision", joined: false, guarded: false }], captures: 1, got: [], labels: [store ? 1 : 0] };
+    return { r, p: [p], types: [null] };
+  };
+  test("chooseDropOn takes the floor that removes the most false stores net of right ones, on the named sets only", () => {
+    const scored = [
+      ...[0.02, 0.04, 0.08].map((p) => captured("f1", false, p)),
+      captured("f1", true, 0.08),
+      ...Array.from({ length: 5 }, () => captured("f1", true, 0.9)),
+      // right captures the model doubts, on a set the floor is not chosen on: not counted
+      ...Array.from({ length: 6 }, () => captured("old", true, 0.009)),
+    ];
+    // < 0.01 removes nothing, < 0.03 one false, < 0.05 two, < 0.1 three false and one right (net 2, as < 0.05: the cautious one)
+    assert.equal(chooseDropOn(scored, 0.8, new Set(["f1"])), 0.05);
+    // counted on every set, no floor gains
+    assert.equal(chooseDropOn(scored, 0.8, new Set(["f1", "old"])), -1);
+    assert.equal(chooseDropOn(scored, 0.8, new Set(["none"])), -1);
+  });
+
+  test("capture-loso-fresh's folds never train on the set they score, and do learn from the others", () => {
+    // one-sentence prompts the rules keep nothing from; set "a" speaks only with a feature no other set has
+    let id = 0;
+    const prompt = (set: string, features: number[], store: boolean): PreparedRow => ({
+      row: row(++id, set, store),
+      set,
+      seen: [{ features, capture: -1, rulesType: "", joined: false, guarded: false }],
+      captures: 0,
+      got: [],
+      labels: [store ? 1 : 0],
+    });
+    const pool = [
+      ...Array.from({ length: 80 }, () => prompt("a", [100], true)),
+      ...["b", "c", "d"].flatMap((set) => [...Array.from({ length: 40 }, () => prompt(set, [200], true)), ...Array.from({ length: 40 }, () => prompt(set, [300], false))]),
+    ];
+    const folds = loso(pool, ["a", "b"], false);
+    // a: its feature never seen in training, so nothing of it is kept (trained on itself too, it keeps all 80)
+    assert.deepEqual([folds.get("a")!.tp, folds.get("a")!.fn], [0, 80]);
+    // b: learnt from c and d, which speak as b does
+    assert.deepEqual([folds.get("b")!.tp, folds.get("b")!.fp, folds.get("b")!.fn], [40, 0, 0]);
   });
 });
