@@ -157,11 +157,30 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       const rel = parseObject(r.text);
       if (!rel) continue;
       // provenance (consolidated_from, split_from) names a memory that is gone on purpose
-      const names = SUCCESSION.has(String(rel.relation_type)) ? [String(rel.from_memory_id)] : [String(rel.from_memory_id), String(rel.to_memory_id)];
-      for (const id of names) {
+      const provenance = SUCCESSION.has(String(rel.relation_type));
+      const ends = { from_memory_id: String(rel.from_memory_id), to_memory_id: String(rel.to_memory_id) };
+      let gone = false;
+      let moved = false;
+      for (const end of provenance ? (["from_memory_id"] as const) : (["from_memory_id", "to_memory_id"] as const)) {
+        const id = ends[end];
         if ((await memoryAlive(id)) || (await danglesOnPurpose(id, v))) continue;
-        out.set(path, { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
+        // merged away into one memory on the other side: the relation moves there under its id, as
+        // consolidate moves the relations it finds (core/consolidate.ts rewireRelations); a
+        // relation added while the other side consolidated is kept, not dropped
+        const heirs = provenance ? [] : [...new Set(successorsOf(id))];
+        if (heirs.length === 1 && (await memoryAlive(heirs[0]!))) {
+          ends[end] = heirs[0]!;
+          moved = true;
+          continue;
+        }
+        gone = true;
         break;
+      }
+      if (gone || ends.from_memory_id === ends.to_memory_id) {
+        out.set(path, { text: null, clean: true, how: "deleted", note: gone ? "a memory it names is gone" : "both ends merged into one memory" });
+      } else if (moved) {
+        const checked = codec.validate("relation", { ...rel, ...ends });
+        out.set(path, checked.ok ? { text: checked.text, clean: true, how: "merged", note: "moved to the memory its end was merged into" } : { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
       }
     } else if (v.base !== null) {
       const rel = parseObject(v.base);

@@ -350,3 +350,24 @@ test("b edits X; a's pull of it is killed, a uses then deletes the old X: b's ed
   identical(w.a, w.b);
   healthy([w.a, w.b, w.h.bare], { withStatus: true });
 });
+
+// A relation made on one clone while the other consolidates a memory it names moves to the
+// consolidated memory under its id, as consolidate moves the relations it finds (found by the
+// long chaos run: dropped by the merge, and lost for good once the memory came back by an edit).
+for (const order of ["a first", "b first"] as const) {
+  test(`a relates Z to X while b consolidates X: the relation moves to the new memory (${order})`, () => {
+    const w = world();
+    const r = on(w.a, A, ["relate", w.z, w.x, "--type", "causes"]).relation.id as string;
+    const applied = on(w.b, B, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+    const into = applied.find((c: any) => c.sources.includes(w.x))?.into as string;
+    assert.ok(into, `b consolidated X: ${JSON.stringify(applied)}`);
+    order === "a first" ? syncAll(w.a, w.b) : syncAll(w.b, w.a);
+    for (const d of [w.a, w.b]) {
+      const rel = relations(d).find((x) => x.id === r);
+      assert.ok(rel, `${path.basename(d)}: a's acknowledged relation is kept`);
+      assert.deepEqual([rel.from_memory_id, rel.to_memory_id, rel.relation_type], [w.z, into, "causes"], `${path.basename(d)}: moved to the consolidated memory`);
+    }
+    identical(w.a, w.b);
+    healthy([w.a, w.b, w.h.bare], { withStatus: true });
+  });
+}
