@@ -358,11 +358,18 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const keptBy = deletesKeepingPulled(store, plan, firstSeen);
   const dropped: string[] = [];
   for (const p of deferred) {
-    const ends = relationEnds(await readBlobText(gitdir, p.after!));
+    const text = await readBlobText(gitdir, p.after!);
+    const ends = relationEnds(text);
     // a delete that kept relations, of the version this checkout brought (its file new here, or
     // the pull's version found on disk), came after the pull: its relations are kept, these too
-    if (ends.some((id) => stillGone.has(id) && !keptBy.has(id))) dropped.push(p.path);
-    else await writeFile(store, gitdir, p.path, p.after);
+    const gone = ends.filter((id) => stillGone.has(id) && !keptBy.has(id));
+    if (gone.length === 0) await writeFile(store, gitdir, p.path, p.after);
+    else {
+      // a memory merged away since into one other moves the relation there, as the merge does
+      const moved = movedToHeir(store, codec, parseObject(text), gone);
+      if (moved !== null) writeText(store, p.path, moved);
+      else dropped.push(p.path);
+    }
   }
   // a relation this checkout removes with a memory that a write since kept (a use or an edit of
   // it, which wins over the delete): the merge brings the relation back with the memory ("deleted
@@ -518,6 +525,26 @@ function usageFromSuccessors(store: Store, codec: Codec, back: readonly { id: st
     const checked = codec.validate("memory", usageBesideSuccessors(record, id, records));
     if (checked.ok && checked.text !== text) writeText(store, rel, checked.text);
   }
+}
+
+/**
+ * A relation whose `gone` ends a consolidation since merged each into one memory on disk, moved
+ * there under its id (merge-tree.ts does the same, as consolidate does): its text, or null when an
+ * end has no single heir, the relation is provenance, or both ends meet in one memory.
+ */
+function movedToHeir(store: Store, codec: Codec, rel: JsonObject | null, gone: readonly string[]): string | null {
+  if (!rel || SUCCESSION.has(String(rel.relation_type))) return null;
+  const heirs = journaledSuccessors(store, new Set(gone));
+  const ends = { from_memory_id: String(rel.from_memory_id), to_memory_id: String(rel.to_memory_id) };
+  for (const end of ["from_memory_id", "to_memory_id"] as const) {
+    if (!gone.includes(ends[end])) continue;
+    const one = [...(heirs.get(ends[end]) ?? [])];
+    if (one.length !== 1 || !memoryOnDisk(store.root, one[0]!)) return null;
+    ends[end] = one[0]!;
+  }
+  if (ends.from_memory_id === ends.to_memory_id) return null;
+  const checked = codec.validate("relation", { ...rel, ...ends });
+  return checked.ok ? checked.text : null;
 }
 
 /** For each of `ids`, the memories a journaled consolidated_from / split_from relation names as replacing it. */

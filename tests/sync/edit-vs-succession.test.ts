@@ -371,3 +371,25 @@ for (const order of ["a first", "b first"] as const) {
     healthy([w.a, w.b, w.h.bare], { withStatus: true });
   });
 }
+
+// The same through a killed pull (checkout.ts movedToHeir): b's relation to X arrives by a pull
+// killed before any file; a consolidates the old X; the finished pull moves the relation to the
+// consolidated memory, as the merge does.
+test("b relates Z to X; a's pull of it is killed, a consolidates the old X: the relation moves to the new memory", () => {
+  const w = world();
+  const r = on(w.b, B, ["relate", w.z, w.x, "--type", "causes"]).relation.id as string;
+  syncOf(w.b);
+  const killed = memsync(["--store", w.a, "sync"], { env: { ...A, MEMSYNC_FAULT: "checkout-intent" } });
+  assert.equal(killed.code, -1, `killed at checkout-intent: ${killed.stderr}`);
+  const applied = on(w.a, A, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+  const into = applied.find((c: any) => c.sources.includes(w.x))?.into as string;
+  assert.ok(into, `a consolidated X: ${JSON.stringify(applied)}`);
+  syncAll(w.a, w.b);
+  for (const d of [w.a, w.b]) {
+    const rel = relations(d).find((x) => x.id === r);
+    assert.ok(rel, `${path.basename(d)}: b's acknowledged relation is kept`);
+    assert.deepEqual([rel.from_memory_id, rel.to_memory_id], [w.z, into], `${path.basename(d)}: moved to the consolidated memory`);
+  }
+  identical(w.a, w.b);
+  healthy([w.a, w.b, w.h.bare], { withStatus: true });
+});
