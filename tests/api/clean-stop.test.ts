@@ -4,8 +4,8 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, readMemoryFile, REPO, tempDir } from "../helpers/env.ts";
-import { startGitHttpServer } from "../helpers/git-http-server.ts";
+import { memsyncJson, newStore, readMemoryFile, REPO } from "../helpers/env.ts";
+import { withHttpRemote } from "../helpers/http-remote.ts";
 import { connect, type RawAnswer, type RawConnection } from "../helpers/raw-http.ts";
 import { get, startServer } from "../helpers/server.ts";
 
@@ -131,12 +131,7 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
 
   test("a request in progress when the stop begins is answered, and its connection closed after it (no client sends another on it)", async () => {
     // the remote holds the sync's requests until the server has its SIGTERM (tests/api/sync.test.ts)
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
-    const remote = await startGitHttpServer(root);
-    try {
-      const store = newStore();
-      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+    await withHttpRemote(async (store, remote) => {
       const s = await startServer(store);
       const release = remote.hold();
       const syncing = await connect(portOf(s.url));
@@ -156,8 +151,6 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
       assert.equal(answer.status, 200, answer.body);
       assert.equal(answer.headers.connection, "close");
       assert.equal(await exited, 0, s.stderr());
-    } finally {
-      await remote.close();
-    }
+    });
   });
 });

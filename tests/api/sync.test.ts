@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, tempDir } from "../helpers/env.ts";
-import { startGitHttpServer } from "../helpers/git-http-server.ts";
+import { memsync, memsyncJson, newStore } from "../helpers/env.ts";
+import { withHttpRemote } from "../helpers/http-remote.ts";
 import { hub } from "../helpers/hub.ts";
 import { get, post, startServer, withServer } from "../helpers/server.ts";
 
@@ -63,12 +63,7 @@ describe("memsync serve: syncs", () => {
   test("SIGTERM during a sync: the sync finishes and is answered, then the server exits 0", async () => {
     // the remote holds the sync's requests until the server has its SIGTERM: a sync against a
     // local hub could finish before a probe saw it running (a quiet machine did, at stop 37)
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
-    const remote = await startGitHttpServer(root);
-    try {
-      const store = newStore();
-      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+    await withHttpRemote(async (store, remote) => {
       const s = await startServer(store);
       await post(`${s.url}/v1/save`, { memory: { content: "synced while stopping" } });
       const release = remote.hold();
@@ -82,20 +77,13 @@ describe("memsync serve: syncs", () => {
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(await stopped, 0, s.stderr());
       assert.equal(JSON.parse(memsync(["--store", store, "status", "--json"]).stdout).unpushed_commits, 0);
-    } finally {
-      await remote.close();
-    }
+    });
   });
 });
 
 describe("memsync serve: a clean stop during a sync answers every write it took", () => {
   test("SIGTERM while a sync holds the store and writes wait behind it: each write sent before the stop is answered, and the files hold exactly the answered ones", async () => {
-    const root = tempDir();
-    assert.equal(git(root, "init", "-q", "--bare", "-b", "main", "hub.git").status, 0);
-    const remote = await startGitHttpServer(root);
-    try {
-      const store = newStore();
-      assert.equal(memsync(["--store", store, "remote", "set", remote.url("hub.git"), "--insecure-http"]).code, 0);
+    await withHttpRemote(async (store, remote) => {
       const s = await startServer(store);
       const id: string = (await post(`${s.url}/v1/save`, { memory: { content: "touched while a sync runs" } })).body.memory.id;
       const release = remote.hold();
@@ -118,8 +106,6 @@ describe("memsync serve: a clean stop during a sync answers every write it took"
       const fresh = memsyncJson(["--store", store, "get", id]);
       assert.equal((fresh.found?.[0]?.memory ?? fresh.memories?.[0] ?? fresh).use_count, 6);
       assert.equal(memsyncJson(["--store", store, "list", "--limit", "0"]).memories.length, 7);
-    } finally {
-      await remote.close();
-    }
+    });
   });
 });
