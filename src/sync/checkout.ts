@@ -357,6 +357,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
   const stillGone = new Set([...goneSince].filter((id) => !memoryOnDisk(store.root, id)));
   const keptBy = deletesKeepingPulled(store, plan, firstSeen);
   const dropped: string[] = [];
+  // the successors of memories still gone, read from the journal once, when a relation needs them
+  let heirsOfGone: Map<string, Set<string>> | undefined;
   for (const p of deferred) {
     const text = await readBlobText(gitdir, p.after!);
     const ends = relationEnds(text);
@@ -366,7 +368,8 @@ export async function recoverCheckout(store: Store): Promise<boolean> {
     if (gone.length === 0) await writeFile(store, gitdir, p.path, p.after);
     else {
       // a memory merged away since into one other moves the relation there, as the merge does
-      const moved = movedToHeir(store, codec, parseObject(text), gone);
+      heirsOfGone ??= journaledSuccessors(store, stillGone);
+      const moved = movedToHeir(store, codec, parseObject(text), gone, heirsOfGone);
       if (moved !== null) writeText(store, p.path, moved);
       else dropped.push(p.path);
     }
@@ -528,13 +531,12 @@ function usageFromSuccessors(store: Store, codec: Codec, back: readonly { id: st
 }
 
 /**
- * A relation whose `gone` ends a consolidation since merged each into one memory on disk, moved
- * there under its id (merge-tree.ts does the same, as consolidate does): its text, or null when an
+ * A relation whose `gone` ends a consolidation since merged each into one memory on disk (`heirs`:
+ * journaledSuccessors), moved there under its id (merge-tree.ts does the same, as consolidate does): its text, or null when an
  * end has no single heir, the relation is provenance, or both ends meet in one memory.
  */
-function movedToHeir(store: Store, codec: Codec, rel: JsonObject | null, gone: readonly string[]): string | null {
+function movedToHeir(store: Store, codec: Codec, rel: JsonObject | null, gone: readonly string[], heirs: ReadonlyMap<string, ReadonlySet<string>>): string | null {
   if (!rel || SUCCESSION.has(String(rel.relation_type))) return null;
-  const heirs = journaledSuccessors(store, new Set(gone));
   const ends = { from_memory_id: String(rel.from_memory_id), to_memory_id: String(rel.to_memory_id) };
   for (const end of ["from_memory_id", "to_memory_id"] as const) {
     if (!gone.includes(ends[end])) continue;
