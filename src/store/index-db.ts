@@ -1166,9 +1166,14 @@ export class IndexDb {
 
   /** [from, to] of every relation of this type to any of these memories (one query for many). */
   relationsOfTypeTo(type: string, memoryIds: readonly string[]): [string, string][] {
-    if (memoryIds.length === 0) return [];
-    const rows = this.q("SELECT from_id, to_id FROM relations WHERE type = ?1 AND to_id IN (SELECT value FROM json_each(?2)) ORDER BY id").all(type, JSON.stringify(memoryIds)) as { from_id: string; to_id: string }[];
-    return rows.map((r) => [r.from_id, r.to_id]);
+    return this.relationsOfTypesTo([type], memoryIds).map((r) => [r.from, r.to]);
+  }
+
+  /** Id, from and to of every relation of these types to any of these memories (one query for many). */
+  relationsOfTypesTo(types: readonly string[], memoryIds: readonly string[]): { id: string; from: string; to: string }[] {
+    if (memoryIds.length === 0 || types.length === 0) return [];
+    const rows = this.q("SELECT id, from_id, to_id FROM relations WHERE type IN (SELECT value FROM json_each(?1)) AND to_id IN (SELECT value FROM json_each(?2)) ORDER BY id").all(JSON.stringify(types), JSON.stringify(memoryIds)) as { id: string; from_id: string; to_id: string }[];
+    return rows.map((r) => ({ id: r.id, from: r.from_id, to: r.to_id }));
   }
 
   findRelation(from: string, to: string, type: string): string | undefined {

@@ -983,6 +983,11 @@ export class Store {
     return this.guarded(() => this.indexDb.relationsOfTypeTo(type, memoryIds));
   }
 
+  /** Id, from and to of every relation of these types to any of these memories, from the index. */
+  relationsOfTypesTo(types: readonly string[], memoryIds: readonly string[]): Promise<{ id: string; from: string; to: string }[]> {
+    return this.guarded(() => this.indexDb.relationsOfTypesTo(types, memoryIds));
+  }
+
   /** The decay-scoring fields of every memory with these statuses, from the index (refresh first). */
   scoringRows(statuses: readonly string[]): Promise<ScoringRow[]> {
     return this.guarded(() => this.indexDb.scoringRows(statuses));

@@ -9,7 +9,7 @@ import { currentBranchRef, TreeModel, writeCommitState } from "./commit.ts";
 import { writeCommitObject, writeLooseObject } from "./loose-objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import { kindOfPath } from "./merge-file.ts";
-import { mergeTrees, type Versions } from "./merge-tree.ts";
+import { mergeTrees, SUCCESSION, type Versions } from "./merge-tree.ts";
 import { descendsFrom, mergeBases } from "./commit-graph.ts";
 import { basicAuth, commitsOnlyFrom, sendPack } from "./http-push.ts";
 import { copyObjects, objectsOnlyFrom } from "./push-objects.ts";
@@ -215,6 +215,14 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
       unchangedMemoryExists: async (id) => {
         for (const p of candidatePaths("memory", id)) if (await model.blobOid(p)) return true;
         return false;
+      },
+      successionsTo: (ids) => store.relationsOfTypesTo([...SUCCESSION], ids),
+      unchangedMemoryText: async (id) => {
+        for (const p of candidatePaths("memory", id)) {
+          const oid = await model.blobOid(p);
+          if (oid) return readBlobText(gitdir, oid);
+        }
+        return null;
       },
     });
     for (const [p, r] of merged) {

@@ -42,6 +42,14 @@ export interface TreeMergeInput {
   changed: Map<string, Versions>;
   /** Whether a memory exists in the result among the paths neither side changed. */
   unchangedMemoryExists: (id: string) => boolean | Promise<boolean>;
+  /**
+   * The consolidated_from / split_from relations (id, successor, replaced memory) naming any of
+   * these memories, as the store has them: the merge takes those it was not given as changed
+   * (unchanged on both sides since the base). Without it only changed relations are known.
+   */
+  successionsTo?: (memoryIds: string[]) => Promise<{ id: string; from: string; to: string }[]>;
+  /** The text of a memory neither side changed, or null. */
+  unchangedMemoryText?: (id: string) => Promise<string | null>;
 }
 
 /** The relation types a consolidation or split writes from a successor to the memory it replaces. */
@@ -94,18 +102,29 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     }
   }
 
-  // 2. who succeeded a deleted memory: relations in the result that say so
-  const successorsOf = (id: string): string[] => {
-    const ids: string[] = [];
-    for (const [p, r] of out) {
-      if (kindOfPath(p) !== "relation" || r.text === null) continue;
-      const rel = parseObject(r.text);
-      if (rel && SUCCESSION.has(String(rel.relation_type)) && rel.to_memory_id === id && typeof rel.from_memory_id === "string") ids.push(rel.from_memory_id);
+  // 2. who succeeded a deleted memory: relations in the result that say so (read once: the steps
+  // below change memories, and only drop succession relations whose successor is gone)
+  const succession = new Map<string, string[]>();
+  for (const [p, r] of out) {
+    if (kindOfPath(p) !== "relation" || r.text === null) continue;
+    const rel = parseObject(r.text);
+    if (rel && SUCCESSION.has(String(rel.relation_type)) && typeof rel.to_memory_id === "string" && typeof rel.from_memory_id === "string") {
+      succession.set(rel.to_memory_id, [...(succession.get(rel.to_memory_id) ?? []), rel.from_memory_id]);
     }
-    return ids;
+  }
+  const successorsOf = (id: string): string[] => succession.get(id) ?? [];
+  const memoryPaths = new Map<string, string[]>(); // every changed memory path, by id (out holds them all after step 2)
+  for (const p of input.changed.keys()) {
+    const id = idOf(p);
+    if (kindOfPath(p) === "memory" && id) memoryPaths.set(id, [...(memoryPaths.get(id) ?? []), p]);
+  }
+  const pathOfMemory = (id: string): string | undefined => memoryPaths.get(id)?.find((p) => (out.get(p)?.text ?? null) !== null);
+  // a memory's text in the result: from the merged paths, else as neither side changed it
+  const resultMemoryText = async (id: string): Promise<string | null> => {
+    const p = pathOfMemory(id);
+    if (p !== undefined) return out.get(p)!.text;
+    return memoryPaths.has(id) ? null : ((await input.unchangedMemoryText?.(id)) ?? null);
   };
-  const pathOfMemory = (id: string): string | undefined =>
-    [...out.keys()].find((p) => kindOfPath(p) === "memory" && idOf(p) === id && out.get(p)!.text !== null);
 
   for (const d of deletions) {
     const successors = successorsOf(d.id);
@@ -133,10 +152,15 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     }
   }
 
+  // 2b. a memory the result holds beside successors the store already had (the relation unchanged
+  // on both sides: it came back in an earlier merge, or arrives now from the side that brought it
+  // back, while this side carried a use of it into them): its streams raised to what they carry,
+  // as in step 2, or this side's next use of it counts a value the successor holds already.
+  await raiseBesideKnownSuccessors(codec, input, out, successorsOf, resultMemoryText);
+
   // 3. relations: one whose memory is gone goes too; one deleted along with a memory that came back returns
   const memoryAlive = async (id: string): Promise<boolean> => {
-    const p = [...out.keys()].find((k) => kindOfPath(k) === "memory" && idOf(k) === id);
-    return p !== undefined ? out.get(p)!.text !== null : await input.unchangedMemoryExists(id);
+    return memoryPaths.has(id) ? pathOfMemory(id) !== undefined : await input.unchangedMemoryExists(id);
   };
   // Whether a side's tree has no memory `id`: from its changed paths, else as the base had it.
   const sideLacks = async (id: string, side: "ours" | "theirs"): Promise<boolean> => {
@@ -191,4 +215,46 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
     }
   }
   return out;
+}
+
+/**
+ * Step 2b of mergeTrees: every memory whose merged text is not this side's own (taken from the
+ * other side, merged, restored) and that succession relations unchanged since the base name,
+ * raised to what its successors carry of it (record-merge.ts usageBesideSuccessors; a raise is a
+ * maximum, so one already made changes nothing). One store query for all of them.
+ */
+async function raiseBesideKnownSuccessors(
+  codec: Codec,
+  input: TreeMergeInput,
+  out: Map<string, PathResult>,
+  successorsOf: (id: string) => string[],
+  resultMemoryText: (id: string) => Promise<string | null>,
+): Promise<void> {
+  if (!input.successionsTo) return;
+  const arrived = new Map<string, string>();
+  for (const [p, r] of out) {
+    const id = idOf(p);
+    if (kindOfPath(p) === "memory" && id && r.text !== null && r.text !== input.changed.get(p)?.ours) arrived.set(id, p);
+  }
+  if (arrived.size === 0) return;
+  const changedRelations = new Set([...input.changed.keys()].filter((p) => kindOfPath(p) === "relation").map(idOf));
+  const known = new Map<string, Set<string>>();
+  for (const r of await input.successionsTo([...arrived.keys()])) {
+    if (changedRelations.has(r.id) || r.from === r.to) continue;
+    known.set(r.to, (known.get(r.to) ?? new Set()).add(r.from));
+  }
+  for (const [id, successors] of known) {
+    const p = arrived.get(id)!;
+    const own = parseObject(out.get(p)!.text);
+    if (!own) continue;
+    const records: JsonObject[] = [];
+    for (const s of new Set([...successors, ...successorsOf(id)])) {
+      const rec = parseObject(await resultMemoryText(s));
+      if (rec) records.push(rec);
+    }
+    const raised = usageBesideSuccessors(own, id, records);
+    if (jsonEqual(raised, own)) continue;
+    const checked = codec.validate("memory", raised);
+    if (checked.ok) out.set(p, { ...out.get(p)!, text: checked.text });
+  }
 }

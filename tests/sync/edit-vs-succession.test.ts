@@ -23,7 +23,8 @@ const PART1 = "first part, split on b";
 const PART2 = "second part, split on b";
 
 const on = (dir: string, env: Record<string, string>, args: string[]) => memsyncJson(["--store", dir, ...args], { env });
-const envOf = (dir: string) => (path.basename(dir) === "a" ? A : B);
+const C = { MEMSYNC_MACHINE: "c" };
+const envOf = (dir: string) => ({ a: A, b: B, c: C })[path.basename(dir)]!;
 const syncOf = (dir: string) => on(dir, envOf(dir), ["sync"]);
 
 function read(dir: string, id: string): any {
@@ -306,6 +307,39 @@ for (const order of ["a first", "b first"] as const) {
     healthy([w.a, w.b, w.h.bare], { withStatus: true });
   });
 }
+
+// The same when the return and the carry meet in a later merge (found by the long chaos run): a
+// consolidates X into S; c uses X and pulls that (its use moves to S as "X/<c's stream>") but does
+// not push yet; b edits X and syncs (X comes back beside S, which does not carry c's use yet). c's
+// next sync merges on the consolidation: X arrives from b, S changed on c only, and the relation
+// S -> X is unchanged on both sides, so only the store knows it. X's c-stream must still be raised
+// to what S carries of it, or c's next use of X counts the same value again and one use is lost.
+test("X back beside its successor in a later merge keeps the uses the successor carries of it", () => {
+  const w = world();
+  const c = machine(w.h.root, "c", w.h.bare, C);
+  syncOf(c);
+  const applied = on(w.a, A, ["consolidate", "--apply", "--claim-maintainer"]).applied;
+  const s = applied.find((x: any) => x.sources.includes(w.x))?.into as string;
+  assert.ok(s, `a consolidated X: ${JSON.stringify(applied)}`);
+  syncOf(w.a);
+  on(c, C, ["touch", w.x]);
+  on(c, C, ["pull"]);
+  const carried = Object.entries<number>(read(c, s)?.counters?.use_count ?? {}).filter(([k]) => k.startsWith(`${w.x}/c.`));
+  assert.equal(carried.length, 1, `S carries c's use of X: ${JSON.stringify(read(c, s)?.counters)}`);
+  on(w.b, B, ["update", w.x, "--content", EDIT]);
+  syncOf(w.b);
+  syncOf(c);
+  const streamOfC = (m: any) => Object.entries(m?.counters?.use_count ?? {}).find(([k]) => k.startsWith("c.")) as [string, number] | undefined;
+  assert.equal(read(c, w.x)?.content, EDIT, "b's edit kept");
+  assert.deepEqual(streamOfC(read(c, w.x)), [carried[0]![0].slice(w.x.length + 1), carried[0]![1]], `X's c-stream as S carries it (${JSON.stringify(read(c, w.x)?.counters)})`);
+  on(c, C, ["touch", w.x]);
+  syncAll(c, w.b);
+  syncOf(w.a);
+  for (const d of [w.a, w.b, c]) assert.equal(streamOfC(read(d, w.x))?.[1], carried[0]![1] + 1, `${path.basename(d)}: c's second use counts on`);
+  identical(w.a, c);
+  identical(w.b, c);
+  healthy([w.a, w.b, c, w.h.bare], { withStatus: true });
+});
 
 // The same through a killed pull (checkout.ts usageFromSuccessors): b's edit arrives by a pull
 // killed before any file; a uses the old X (its a-stream 2 on disk, 1 in the pulled version) and
