@@ -159,6 +159,12 @@ describe("chaos checks", () => {
     // gc likewise: an edit gc could not have seen brings the memory back
     const faded = op(1, "save", 1, 2, { memory: M, content: "old", faded: true });
     assert.deepEqual(checks(world([]), [faded, op(1, "update", 10, 11, { memory: M, content: "E1" }), gc(10.5, 11.5)]), ["succession"]);
+    // a faded memory consolidated, back by an edit beside its successor, edited again, then pruned
+    // by a gc that had seen that edit: gone by gc as the rules allow (found by the long chaos run);
+    // by one that could not have seen it, lost
+    const back = [faded, consolidate(3, 4), op(1, "update", 10, 11, { memory: M, content: "E1" }), op(1, "sync", 12, 13), op(0, "sync", 14, 15)];
+    assert.deepEqual(checks(world([successor()], [lineage()]), [...back, gc(16, 17)]), []);
+    assert.deepEqual(checks(world([successor()], [lineage()]), [...back.slice(0, 3), gc(10.5, 11.5)]), ["succession"]);
   });
 
   test("use_count: touches of a memory gone by succession are counted in its successor's X/ streams, once", () => {

@@ -341,7 +341,8 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
 
     // 9. edits before the memory went by a succession or gc: the remover had seen them
     if (gone.some((g) => g === "succession" || g === "gc")) {
-      const rs = removers(id, gone.includes("succession") ? ["consolidate", "split"] : ["gc"]);
+      // a memory back beside an earlier successor can still be pruned by gc (faded, never used)
+      const rs = removers(id, gone.includes("succession") ? ["consolidate", "split", ...(fadedUnused(id) ? (["gc"] as const) : [])] : ["gc"]);
       for (const e of ops.filter((r) => r.code === 0 && !stranded(r) && (r.kind === "update" || r.kind === "archive"))) {
         if (editsTaken(e, rs)) continue;
         failures.push({
