@@ -95,6 +95,8 @@ export interface OpRecord {
   killed: boolean;
   kill?: { how: "timer"; delayMs: number } | { how: "fault"; point: string };
   hung: boolean;
+  /** For a hung process: what it was doing when the harness gave up on it (hangSnapshot). */
+  hangInfo?: string;
   /** Part of a burst of simultaneous touches. */
   burst: boolean;
   /** Setup or the final rounds: not counted as chaos operations. */
@@ -269,6 +271,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
       timers.push(
         setTimeout(() => {
           rec.hung = true;
+          if (child.pid) rec.hangInfo = hangSnapshot(child.pid, err);
           child.kill("SIGKILL");
         }, o.processTimeoutMs),
       );
@@ -685,7 +688,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     if (!targetsMet) {
       failures.push({ check: "targets", message: `the duration cap (${o.maxSeconds + (o.graceSeconds ?? 0)} s) came first: ${chaosOps} operations (at least ${o.minOps ?? o.ops} wanted), ${kills} kills (at least ${o.minKills ?? o.kills} wanted)` });
     }
-    for (const r of records) if (r.hung) failures.push({ check: "hung", message: `${clones[r.clone]?.name ?? "setup"}: ${r.args.join(" ")} ran past ${o.processTimeoutMs} ms and was killed` });
+    for (const r of records) if (r.hung) failures.push({ check: "hung", message: `${clones[r.clone]?.name ?? "setup"}: ${r.args.join(" ")} ran past ${o.processTimeoutMs} ms and was killed (what it was doing: hang-${r.seq}.txt)` });
     for (const f of remoteChecks.failures) failures.push({ check: "remote after kill", message: f });
 
     for (const s of serveRuns) {
@@ -724,7 +727,8 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     serve: serveRuns.map((s) => s.stats),
   };
   // the log of every process, for reading a failure
-  fs.writeFileSync(path.join(root, "ops.jsonl"), records.map((r) => JSON.stringify({ ...r, stdout: r.stdout.length > 300 ? `${r.stdout.slice(0, 300)}…` : r.stdout })).join("\n") + "\n");
+  for (const r of records) if (r.hangInfo) fs.writeFileSync(path.join(root, `hang-${r.seq}.txt`), r.hangInfo);
+  fs.writeFileSync(path.join(root, "ops.jsonl"), records.map(({ hangInfo: _, ...r }) => JSON.stringify({ ...r, stdout: r.stdout.length > 300 ? `${r.stdout.slice(0, 300)}…` : r.stdout })).join("\n") + "\n");
   if (!o.keep && failures.length === 0) fs.rmSync(root, { recursive: true, force: true });
   return result;
 
@@ -767,4 +771,47 @@ function words(r: Rng, n: number): string {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * What a process the harness is about to kill as hung was doing, so a hang found once in a long run
+ * can be read afterwards: each thread's state, kernel wait channel and current system call, its
+ * open files (locks, sockets, pipes), its stderr so far, and two seconds of its system calls (strace
+ * attached, where ptrace is allowed). Synchronous: a hang is rare, and the kill waits for it.
+ */
+export function hangSnapshot(pid: number, stderr: string): string {
+  const read = (p: string) => {
+    try {
+      return fs.readFileSync(p, "utf8").trim();
+    } catch (e) {
+      return `(${(e as NodeJS.ErrnoException).code ?? "unreadable"})`;
+    }
+  };
+  const lines = [`pid ${pid} at ${new Date().toISOString()}`, `cmdline: ${read(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim()}`];
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    lines.push("(gone)");
+  }
+  for (const t of tasks) {
+    const stat = read(`/proc/${pid}/task/${t}/stat`);
+    lines.push(`thread ${t} ${read(`/proc/${pid}/task/${t}/comm`)}: state ${stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)} wchan ${read(`/proc/${pid}/task/${t}/wchan`)} syscall ${read(`/proc/${pid}/task/${t}/syscall`)}`);
+  }
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        lines.push(`fd ${fd} -> ${fs.readlinkSync(`/proc/${pid}/fd/${fd}`)}`);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  } catch {
+    // gone
+  }
+  lines.push(`stderr so far: ${stderr.slice(-2000) || "(none)"}`);
+  const trace = spawnSync("timeout", ["2", "strace", "-f", "-tt", "-p", String(pid)], { encoding: "utf8", maxBuffer: 8 << 20 });
+  const traced = `${trace.stderr ?? ""}`.split("\n");
+  lines.push(`strace -f -p ${pid} for 2 s (${traced.length} lines${traced.length > 400 ? ", the first 400" : ""}):`, ...traced.slice(0, 400));
+  return `${lines.join("\n")}\n`;
 }
