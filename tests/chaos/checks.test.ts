@@ -167,6 +167,20 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(world([successor()], [lineage()]), [...back.slice(0, 3), gc(10.5, 11.5)]), ["succession"]);
   });
 
+  test("use_count: a touch carried into a successor that was deleted since may be gone with it; one made after the delete may not", () => {
+    // clone 1 touches X; clone 0 consolidates X into S (S carries the use), deletes S; X comes back
+    // by an edit from a side that never saw the touch (found by chaos seed 1871883214)
+    const log = [saved(), op(1, "touch", 1, 2, { memory: M }), op(1, "sync", 2.5, 3), op(0, "sync", 3.5, 4), op(1, "update", 4.5, 5.5, { memory: M, content: "edited" }), consolidate(5, 6, { successors: { [M]: [S] } }), op(0, "delete", 7, 8, { memory: S })];
+    assert.deepEqual(checks(world([memory(0, "edited")]), log), []);
+    assert.deepEqual(checks(world([memory(1, "edited")]), log), []);
+    // a touch after the delete must still be there
+    const after = [...log, op(1, "touch", 9, 10, { memory: M })];
+    assert.deepEqual(checks(world([memory(0, "edited")]), after), ["use_count"]);
+    assert.deepEqual(checks(world([memory(1, "edited")]), after), []);
+    // no delete of the successor: the touch must be counted
+    assert.deepEqual(checks(world([memory(0, "edited")]), log.slice(0, -1)), ["use_count"]);
+  });
+
   test("use_count: touches of a memory gone by succession are counted in its successor's X/ streams, once", () => {
     const log = [saved(), op(1, "touch", 1, 2, { memory: M }), op(1, "touch", 3, 4, { memory: M }), op(0, "touch", 3, 4, { memory: M }), consolidate(5, 6)];
     assert.deepEqual(checks(world([successor({ [`${M}/r1`]: 2, [`${M}/r0`]: 1 })], [lineage()]), log), []);

@@ -219,6 +219,11 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     if (fadedUnused(id) && removers(id, ["gc"]).length) return "gc";
     return null;
   };
+  /** Every successor of id, and theirs in turn (lineage from the clones and the acknowledged output). */
+  const heirsOf = (id: string, seen = new Set<string>()): Set<string> => {
+    for (const s of successorsOf.get(id) ?? []) if (!seen.has(s)) (seen.add(s), heirsOf(s, seen));
+    return seen;
+  };
   /** Whether a successor of id (or of its successors) is there on clone i: where its uses now live. */
   const heirThere = (id: string, i: number, seen = new Set<string>()): boolean => {
     if (seen.has(id)) return false;
@@ -250,7 +255,11 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
       const ackedTouches = touches.filter((r) => r.code === 0);
       // a touch whose answer a server kill lost (serve-clone.ts) may have counted too
       const want = ackedTouches.length + touches.filter((r) => r.unknown).length;
-      const least = ackedTouches.length - ackedTouches.filter(stranded).length;
+      // a touch that may have moved into a successor before a delete of that successor went with it
+      // (a successor's delete takes the uses it carries; a memory back later by an edit cannot get
+      // them from it): the count may lack it
+      const droppedSuccessors = [...heirsOf(id)].flatMap((s) => deleteAttempts(s));
+      const least = ackedTouches.filter((t) => !stranded(t) && !droppedSuccessors.some((d) => couldHaveSeen(t, d.clone, d.end))).length;
       // judged where the memory is, or where it is gone by succession to a successor there (its
       // uses then live in it; a successor deleted since took them along)
       const judged = states.map((s, i) => checked(i) && (present[i] || (goneBy(id, i) === "succession" && heirThere(id, i))));
