@@ -23,7 +23,7 @@ import { crc32, zlibDeflate } from "./zlib.ts";
 
 export type PackObjectType = "commit" | "tree" | "blob" | "tag";
 
-const TYPE_CODE: Record<PackObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+export const TYPE_CODE: Record<PackObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 
 /** A packed object's header: its type code and inflated size, 7 bits a byte after the first 4. */
 export function entryHeader(code: number, size: number): Uint8Array {
@@ -199,10 +199,11 @@ export class PackWriter {
   }
 
   /** Append an object, stored whole. */
-  add(oid: string, type: PackObjectType, content: Uint8Array): void {
+  add(oid: string, type: PackObjectType, content: Uint8Array, level = 1): void {
     const h = entryHeader(TYPE_CODE[type], content.length);
-    // level 1: records are small, and at the default level deflating took most of a commit's time
-    const z = zlibDeflate(content, 1);
+    // level 1 by default: records are small, and at the default level deflating took most of a
+    // commit's time (a repack, off the write path, asks for more)
+    const z = zlibDeflate(content, level);
     this.addEntry(oid, [h, z]);
   }
 

@@ -3,10 +3,11 @@ import git from "isomorphic-git";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
 import { cacheFor, forgetPacks } from "./objects.ts";
-import { packFolderNames, packIndexLooksWhole } from "./pack-index.ts";
-import { entryHeader, hexToBytes, type PackObjectType, PackWriter } from "./pack-write.ts";
+import { makeDelta } from "./delta-encode.ts";
+import { applyDelta, packFolderNames, packIndexLooksWhole, readObjectNative } from "./pack-index.ts";
+import { entryHeader, hexToBytes, type PackObjectType, PackWriter, TYPE_CODE } from "./pack-write.ts";
 import { objectId } from "./sha1.ts";
-import { crc32, zlibInflate } from "./zlib.ts";
+import { crc32, zlibDeflate, zlibInflate } from "./zlib.ts";
 
 // Repacking, as git's `gc --auto` does: past a number of loose objects (git's gc.auto, 6,700) the
 // loose objects and the small packs are combined into one new pack; past a number of packs (git's
@@ -19,6 +20,14 @@ import { crc32, zlibInflate } from "./zlib.ts";
 // stored whole. Kill safety: the new pack and its index are written under temporary names,
 // fsynced and renamed (PackWriter); only then are the packs and loose files it holds removed, an
 // index before its pack. A kill at any point leaves every object in a whole pack or a loose file.
+//
+// Objects stored whole (loose ones, and whole entries of the packs repacked) are stored as deltas
+// where that pays (writeByPath below): each version of a file or folder, newest first, against
+// one of the few versions of the same path written just before it, in chains of at most
+// MAX_DEPTH, as git's repack does (a commit writes a new version of every folder it touches, so
+// whole folder versions were most of a busy store's history). Entries already deltas are copied
+// as before. No chain can loop: a new delta's base is always an object written before it in the
+// same walk, and never one of the copied deltas.
 //
 // Which copy of an object that is in several places is kept: a loose one, else one stored whole,
 // else the one in the first pack (in the order packs are read). Packs are never thin (isomorphic-
@@ -275,13 +284,23 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
       return m;
     });
 
+    // the whole objects deltas may replace: their paths from the commits being repacked
+    const whole = new Set<string>();
+    const commits: string[] = [];
+    for (const [oid, c] of chosen) {
+      const code = c.kind === "loose" ? TYPE_CODE[c.type] : entryHead(readAt(fds[c.pack]!, c.offset, 16)).code;
+      if (c.kind === "pack") c.delta ??= code >= 6;
+      if (code < 6) whole.add(oid);
+      if (code === 1) commits.push(oid);
+    }
     const w = new PackWriter(gitdir, chosen.size);
     let name: string;
     try {
+      const written = await writeByPath(gitdir, w, commits, chosen, whole);
       for (const list of order) {
         for (const e of list) {
           const c = chosen.get(e.oid)!;
-          if (c.kind !== "pack" || c.pack !== e.pack || c.offset !== e.offset) continue;
+          if (c.kind !== "pack" || c.pack !== e.pack || c.offset !== e.offset || written.has(e.oid)) continue;
           const bytes = readAt(fds[e.pack]!, e.offset, e.len);
           if (bytes.length !== e.len || (e.crc !== null && crc32(bytes) !== e.crc)) {
             throw corrupt(`git pack ${packs[e.pack]!.base}.pack is damaged at object ${e.oid} (run: memsync doctor --repair)`);
@@ -311,7 +330,7 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
         }
       }
       for (const [oid, c] of chosen) {
-        if (c.kind !== "loose") continue;
+        if (c.kind !== "loose" || written.has(oid)) continue;
         const o = readLoose(c.file, oid);
         if (!o) throw corrupt(`loose git object ${oid} changed while it was repacked`);
         w.add(oid, o.type, o.content);
@@ -361,4 +380,126 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
   } finally {
     for (const fd of fds) fs.closeSync(fd);
   }
+}
+
+/** The longest chain of deltas a repack makes (git's --depth default): a read applies at most this many. */
+const MAX_DEPTH = 50;
+/** How many earlier versions of a path a delta is tried against, and a delta small enough to stop at. */
+const WINDOW = 8;
+const GOOD_DELTA = 96;
+/** zlib's level for what a repack writes (git's default): it runs off the write path. */
+const REPACK_LEVEL = 6;
+
+/**
+ * Write the objects stored whole (`whole`) that the repacked commits reach, walking them newest
+ * first (by committer time): each commit's tree, and the trees and files below it that are
+ * repacked too. Each is stored as a delta against the version of the same path written just
+ * before it (the next newer one) when that delta is at most half its size, checked by applying
+ * it, and within MAX_DEPTH; else whole (a new chain starts). An object met under two paths takes
+ * the first. Returns the ids written; the caller writes the rest as before. Each object is read
+ * once, and only the latest version of each path is held.
+ */
+async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly string[], chosen: ReadonlyMap<string, Source>, whole: ReadonlySet<string>): Promise<Set<string>> {
+  const commits: { tree: string; time: number; oid: string }[] = [];
+  for (const oid of commitIds) {
+    const o = readObjectNative(gitdir, oid);
+    if (!o || o.type !== "commit") continue;
+    const text = dec.decode(o.content.subarray(0, Math.min(o.content.length, 4096)));
+    const tree = /^tree ([0-9a-f]{40})$/m.exec(text)?.[1];
+    const time = Number(/^committer .* (\d+) [+-]\d{4}$/m.exec(text)?.[1] ?? 0);
+    if (tree) commits.push({ oid, tree, time });
+  }
+  commits.sort((a, b) => b.time - a.time || (a.oid < b.oid ? -1 : 1));
+  const written = new Set<string>();
+  type Version = { oid: string; content: Uint8Array; depth: number };
+  const latest = new Map<string, Version[]>(); // newest first
+  const lastOfKind = new Map<string, Version[]>();
+  // ids already met, by their first 6 bytes (a tree names mostly what an earlier version named; a
+  // collision only leaves an object whole)
+  const met = new Set<number>();
+  const visit = async (oid: string, path: string, isTree: boolean): Promise<void> => {
+    if (!chosen.has(oid)) return;
+    const c = chosen.get(oid)!;
+    const needed = whole.has(oid) || isTree;
+    if (!needed) return;
+    const o = c.kind === "loose" ? readLoose(c.file, oid) : (readObjectNative(gitdir, oid) ?? (await readThroughIsomorphicGit(gitdir, oid)));
+    if (!o) return; // left to the caller's copy
+    if (whole.has(oid)) {
+      if (objectId(o.type as PackObjectType, o.content) !== oid) throw corrupt(`git object ${oid} could not be read back whole while it was repacked`);
+      const key = `${isTree ? "t" : "b"}:${path}`;
+      const recent = latest.get(key) ?? [];
+      // the smallest delta against the path's last WINDOW versions under MAX_DEPTH (the walk's
+      // order interleaves machines' lines of history: the version just before is not always the
+      // nearest), stopping at one that is small enough
+      let best: { base: Version; delta: Uint8Array } | null = null;
+      // a path's first version: against the last ones written of its kind (records share a shape)
+      const kind = isTree ? "t" : "b";
+      for (const base of recent.length ? recent : (lastOfKind.get(kind) ?? [])) {
+        if (base.depth >= MAX_DEPTH) continue;
+        const delta = makeDelta(base.content, o.content, best ? best.delta.length - 1 : undefined);
+        if (delta) best = { base, delta };
+        if (best && best.delta.length <= GOOD_DELTA) break;
+      }
+      let v: Version;
+      if (best && sameBytes(applyDelta(best.base.content, best.delta), o.content)) {
+        w.addEntry(oid, [entryHeader(7, best.delta.length), hexToBytes(best.base.oid), zlibDeflate(best.delta, REPACK_LEVEL)]);
+        v = { oid, content: o.content, depth: best.base.depth + 1 };
+      } else {
+        w.add(oid, o.type as PackObjectType, o.content, REPACK_LEVEL);
+        v = { oid, content: o.content, depth: 0 };
+      }
+      latest.set(key, [v, ...recent.slice(0, WINDOW - 1)]);
+      lastOfKind.set(kind, [v, ...(lastOfKind.get(kind) ?? []).slice(0, 1)]);
+      written.add(oid);
+    }
+    if (!isTree || o.type !== "tree") return;
+    const t = o.content;
+    const dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    let i = 0;
+    while (i < t.length) {
+      const sp = t.indexOf(0x20, i);
+      const nul = sp < 0 ? -1 : t.indexOf(0, sp);
+      if (nul < 0 || nul + 21 > t.length) break;
+      const key = dv.getUint32(nul + 1) * 65536 + dv.getUint16(nul + 5);
+      // mode 40000 is a folder, 160000 a submodule's commit (not in this repository)
+      if (!met.has(key) && !(t[i] === 0x31 && t[i + 1] === 0x36)) {
+        met.add(key);
+        const name = dec.decode(t.subarray(sp + 1, nul));
+        await visit(hexOf(t, nul + 1), path ? `${path}/${name}` : name, t[i] === 0x34);
+      }
+      i = nul + 21;
+    }
+  };
+  for (const c of commits) {
+    const key = Number.parseInt(c.tree.slice(0, 12), 16);
+    if (met.has(key)) continue;
+    met.add(key);
+    await visit(c.tree, "", true);
+  }
+  return written;
+}
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** The 20 bytes at `at` as hex. */
+function hexOf(bytes: Uint8Array, at: number): string {
+  let s = "";
+  for (let k = at; k < at + 20; k++) s += HEX[bytes[k]!];
+  return s;
+}
+
+/** An object isomorphic-git can read where the native reader cannot (a version-1 index, alternates). */
+async function readThroughIsomorphicGit(gitdir: string, oid: string): Promise<{ type: string; content: Uint8Array } | null> {
+  try {
+    const r = (await git.readObject({ fs, gitdir, oid, format: "content", cache: cacheFor(gitdir) })) as { type: string; object: Uint8Array };
+    return { type: r.type, content: r.object };
+  } catch {
+    return null;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
