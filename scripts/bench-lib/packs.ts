@@ -1,11 +1,12 @@
 // Packed history (issue 16): the size of a store's .git against a native `git clone` of the same
 // history, and a pull over smart HTTP on a clone that has fetched many times, before and after.
 //
-//   bun scripts/bench-lib/packs.ts [--sizes 10000,50000] [--commits 50] [--bin AFTER]
+//   bun scripts/bench-lib/packs.ts [--sizes 10000,50000] [--commits 50] [--touches 0] [--bin AFTER]
 //                                  [--before BEFORE] [--fetches 80] [--rounds 5] [--parts size,http]
 //
 // size: a CortexGraph source imported and committed, then --commits saves each committed on its
-// own (loose objects, as everyday use leaves them); .git measured (apparent bytes and disk blocks),
+// own (loose objects, as everyday use leaves them), then --touches commits of a busy store (each
+// touches two memories and commits: a new version of their files and folders); .git measured (apparent bytes and disk blocks),
 // then `memsync repack --all` (timed), measured again, against `git clone --no-local` of the store
 // (git's own pack-objects, with deltas); fsck --strict and verify-pack on the result.
 // http: a hub served by native git http-backend; clone A writes (save + sync), clone B pulls after
@@ -28,6 +29,7 @@ const opt = (name: string, dflt: string) => {
 };
 const sizes = opt("sizes", "10000,50000").split(",").map(Number);
 const commits = Number(opt("commits", "50"));
+const touches = Number(opt("touches", "0"));
 const after = path.resolve(opt("bin", path.join(REPO, "dist/memsync")));
 const before = path.resolve(opt("before", after));
 const fetches = Number(opt("fetches", "80"));
@@ -91,14 +93,27 @@ if (parts.includes("size")) {
       run(after, ["--store", store, "save", `everyday note ${i}: retry the flaky upload with backoff`]);
       run(after, ["--store", store, "commit"]);
     }
+    if (touches > 0) {
+      const ids = (JSON.parse(run(after, ["--store", store, "list", "--limit", "2000", "--json"]).stdout).memories as { id: string }[]).map((m) => m.id);
+      for (let i = 0; i < touches; i++) {
+        run(after, ["--store", store, "touch", ids[(i * 13) % ids.length]!, ids[(i * 29 + 3) % ids.length]!]);
+        run(after, ["--store", store, "commit"]);
+      }
+    }
+    const label = `${size.toLocaleString("en-US")} memories + ${commits} commits${touches ? ` + ${touches} touch commits` : ""}`;
     const native = path.join(root, "native");
     run("git", ["clone", "-q", "--no-local", store, native]);
     const n = du(path.join(native, ".git"));
     const row = (state: string, seconds: string) => {
       const d = du(path.join(store, ".git"));
       const o = du(path.join(store, ".git/objects"));
-      out.push(`| ${size.toLocaleString("en-US")} memories + ${commits} commits | ${state} | ${objects(store)} | ${mib(d.bytes)} | ${mib(d.disk)} | ${mib(o.disk)} | ${(d.disk / n.disk).toFixed(2)}x | ${seconds} |`);
+      out.push(`| ${label} | ${state} | ${objects(store)} | ${mib(d.bytes)} | ${mib(d.disk)} | ${mib(o.disk)} | ${(d.disk / n.disk).toFixed(2)}x | ${seconds} |`);
     };
+    // native git's own repack of memsync's history as committed, side by side (a copy)
+    const copy = path.join(root, "copy");
+    fs.cpSync(store, copy, { recursive: true });
+    const g = run("git", ["repack", "-a", "-d", "-f", "-q"], copy);
+    const gd = du(path.join(copy, ".git"));
     row("memsync as committed", "–");
     const t = run(after, ["--store", store, "repack", "--all"]);
     row("after `memsync repack --all`", t.seconds.toFixed(2));
@@ -106,7 +121,8 @@ if (parts.includes("size")) {
     const idx = fs.readdirSync(path.join(store, ".git/objects/pack")).find((f) => f.endsWith(".idx"))!;
     run("git", ["verify-pack", path.join(store, ".git/objects/pack", idx)]);
     const no = du(path.join(native, ".git/objects"));
-    out.push(`| ${size.toLocaleString("en-US")} memories + ${commits} commits | native \`git clone --no-local\` | ${objects(native)} | ${mib(n.bytes)} | ${mib(n.disk)} | ${mib(no.disk)} | 1.00x | – |`);
+    out.push(`| ${label} | native \`git clone --no-local\` | ${objects(native)} | ${mib(n.bytes)} | ${mib(n.disk)} | ${mib(no.disk)} | 1.00x | – |`);
+    out.push(`| ${label} | native \`git repack -a -d -f\` of a copy as committed | ${objects(copy)} | ${mib(gd.bytes)} | ${mib(gd.disk)} | ${mib(du(path.join(copy, ".git/objects")).disk)} | ${(gd.disk / n.disk).toFixed(2)}x | ${g.seconds.toFixed(2)} |`);
     fs.rmSync(root, { recursive: true, force: true });
   }
   out.push("");

@@ -8,10 +8,9 @@ import { cortexgraphSource } from "../helpers/cortexgraph-source.ts";
 // Issue 16's packed history, on the compiled binary and native git: memsync packs what it commits
 // (before the issue every object was loose: 456 MB against a native clone's 48 MB at 50k), and
 // `memsync repack --all` leaves one pack that `git fsck --strict` and `git verify-pack` accept.
-// The yardstick is native git's own pack of the same objects stored whole (`repack -F
-// --window=0`): memsync writes no deltas (and deflates at level 1: ~1.2x git's level-6 pack here), so against a delta-compressed clone the ratio depends on how alike the
-// records are (1.8x for this test's 1,500 short records; the issue's 1.5x target is the 50k bench's,
-// scripts/bench-lib/packs.ts), while against whole objects it measures the packing alone.
+// The first test's yardstick is native git's own pack of the same objects stored whole (`repack
+// -F --window=0`): a commit's pack holds whole objects deflated at level 1, and an import's
+// records have one version each, so it measures the packing alone.
 //
 // A busy store is another matter: every write commits, and each commit writes a new version of
 // every folder it touched (a flat folder of a few hundred records is a tree of ~15 KB), so whole
