@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { readLooseObject } from "./loose-objects.ts";
-import { describeRef, type ObjectRef } from "./object-ref.ts";
+import { describeRef, type ObjectRef, oidAt } from "./object-ref.ts";
 import { forgetPackIndexes, inPackIndex, inPackIndexRaw, packFolderNames, packIndexLooksWhole } from "./pack-index.ts";
 
 // Is the repository whole where it matters? A bounded check, cheap enough for every `status`:
@@ -121,7 +121,6 @@ export interface CheckOptions {
   recentCommits?: number;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 const dec = new TextDecoder();
 
 /**
@@ -239,8 +238,7 @@ async function walkTree(
         i = nul + 21;
         continue;
       }
-      let oid = "";
-      for (let k = nul + 1; k < nul + 21; k++) oid += HEX[c[k]!];
+      const oid = oidAt(c, nul + 1);
       const name = () => dec.decode(c.subarray(space + 1, nul));
       if (isTree) stack.push({ oid, kind: "tree", path: at.path ? `${at.path}/${name()}` : name(), commit: at.commit });
       else if (!isGitlink) {

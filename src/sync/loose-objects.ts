@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { concatBytes } from "../core/bytes.ts";
 import { objectWritten } from "./fault.ts";
+import { oidAt } from "./object-ref.ts";
 import { sha1Hex } from "./sha1.ts";
 import { zlibDeflate, zlibInflate } from "./zlib.ts";
 
@@ -125,8 +126,7 @@ export function parseTree(content: Uint8Array): TreeEntry[] {
     const nul = content.indexOf(0, space);
     const mode = dec.decode(content.subarray(at, space));
     const path = dec.decode(content.subarray(space + 1, nul));
-    let oid = "";
-    for (let i = nul + 1; i < nul + 21; i++) oid += content[i]!.toString(16).padStart(2, "0");
+    const oid = oidAt(content, nul + 1);
     const padded = mode.padStart(6, "0");
     out.push({ mode: padded, path, oid, type: padded === "040000" ? "tree" : padded === "160000" ? "commit" : "blob" });
     at = nul + 21;

@@ -3,6 +3,15 @@
 
 export type ObjectType = "blob" | "tree" | "commit" | "tag";
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+/** The object id whose 20 raw bytes start at `at` (a tree entry's, a delta's base), as hex. */
+export function oidAt(bytes: Uint8Array, at: number): string {
+  let s = "";
+  for (let k = at; k < at + 20; k++) s += HEX[bytes[k]!];
+  return s;
+}
+
 /**
  * Where an object sits, for walking and for telling a user what is missing: what kind it should
  * be, its path in a tree (or "" for a commit's root tree) and the commit it was reached from.

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { readLooseObject } from "./loose-objects.ts";
+import { oidAt } from "./object-ref.ts";
 import { zlibInflate } from "./zlib.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
@@ -220,8 +221,7 @@ function readEntry(gitdir: string, p: PackIndex, offset: number, depth: number):
       }
       base = readEntry(gitdir, p, offset - back, depth + 1);
     } else {
-      let hex = "";
-      for (let k = 0; k < 20; k++) hex += entry[i + k]!.toString(16).padStart(2, "0");
+      const hex = oidAt(entry, i);
       i += 20;
       base = readLooseObject(gitdir, hex) ?? readPackedObject(gitdir, hex);
       if (!base) throw new Error(`delta base ${hex} missing`);

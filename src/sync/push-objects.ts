@@ -2,6 +2,7 @@ import { corrupt } from "../core/errors.ts";
 import { commitInfo } from "./commit-graph.ts";
 import { has, objectToCopy, readObjectFrom, readTreeEntries, treeOf, writeCopied } from "./objects.ts";
 import { faultPoint } from "./fault.ts";
+import { oidAt } from "./object-ref.ts";
 
 // What a push sends: the objects of the commits the remote lacks, found by comparing each commit's
 // trees with its parents' path by path, as git's push does ("thin" without deltas). An entry that
@@ -112,13 +113,6 @@ async function treeBytes(gitdir: string, oid: string): Promise<Uint8Array | null
   return obj?.type === "tree" ? obj.content : null;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-function hexAt(b: Uint8Array, at: number): string {
-  let s = "";
-  for (let i = at; i < at + 20; i++) s += HEX[b[i]!];
-  return s;
-}
 
 /** Where the entry at `at` ends, its name's end (the NUL), and whether it is a folder (mode 40000) or a submodule (160000). */
 function entryAt(b: Uint8Array, at: number): { nul: number; end: number; kind: "tree" | "blob" | "commit" } | null {
@@ -170,7 +164,7 @@ function changedEntries(mine: Uint8Array, base: Uint8Array): { oid: string; type
       j = b!.end; // only in base
       continue;
     }
-    out.push({ oid: hexAt(mine, m.nul + 1), type: m.kind, base: c === 0 && b!.kind === "tree" && m.kind === "tree" ? hexAt(base, b!.nul + 1) : null });
+    out.push({ oid: oidAt(mine, m.nul + 1), type: m.kind, base: c === 0 && b!.kind === "tree" && m.kind === "tree" ? oidAt(base, b!.nul + 1) : null });
     i = m.end;
     if (c === 0) j = b!.end;
   }

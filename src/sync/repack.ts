@@ -2,6 +2,7 @@ import fs from "node:fs";
 import git from "isomorphic-git";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
+import { oidAt } from "./object-ref.ts";
 import { cacheFor, forgetPacks } from "./objects.ts";
 import { makeDelta } from "./delta-encode.ts";
 import { applyDelta, packFolderNames, packIndexLooksWhole, readObjectNative } from "./pack-index.ts";
@@ -465,7 +466,7 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
       if (!met.has(key) && !(t[i] === 0x31 && t[i + 1] === 0x36)) {
         met.add(key);
         const name = dec.decode(t.subarray(sp + 1, nul));
-        await visit(hexOf(t, nul + 1), path ? `${path}/${name}` : name, t[i] === 0x34);
+        await visit(oidAt(t, nul + 1), path ? `${path}/${name}` : name, t[i] === 0x34);
       }
       i = nul + 21;
     }
@@ -477,15 +478,6 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
     await visit(c.tree, "", true);
   }
   return written;
-}
-
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-/** The 20 bytes at `at` as hex. */
-function hexOf(bytes: Uint8Array, at: number): string {
-  let s = "";
-  for (let k = at; k < at + 20; k++) s += HEX[bytes[k]!];
-  return s;
 }
 
 /** An object isomorphic-git can read where the native reader cannot (a version-1 index, alternates). */
