@@ -405,6 +405,8 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
       if (!remoteHead) fs.writeFileSync(`${remoteDir}/HEAD`, `ref: ${ref}\n`);
       writeRefAtomic(gitdir, TRACKING, mine);
       out.pushed = true;
+      const { repackRemoteIfDue } = await import("./repack.ts");
+      await repackRemoteIfDue(remoteDir);
       return out;
     }
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));

@@ -125,6 +125,37 @@ export async function repackDue(gitdir: string): Promise<"packs" | "loose" | nul
   return n > Math.ceil(looseLimit / 256) ? "loose" : null;
 }
 
+const REMOTE_LOCK = "memsync-repack.lock";
+const REMOTE_LOCK_STALE_MS = 10 * 60_000;
+
+/**
+ * A path remote (a bare repository on a disk or share that every machine writes loose objects
+ * into) repacked when due, as a hosted remote's `git gc --auto` after a push would: nothing else
+ * ever packs it (a chaos run's hub held 42,019 loose objects, 374 MB). Called by a push that
+ * landed; one repack at a time across machines (a lock file in the remote, stale after ten
+ * minutes). Never the cause of a failure: the push stands, a later one tries again. A reader of
+ * the remote that misses a loose file packed meanwhile reads the packs again (objects.ts).
+ */
+export async function repackRemoteIfDue(remoteGitdir: string): Promise<RepackOutcome | null> {
+  const lock = `${remoteGitdir}/${REMOTE_LOCK}`;
+  let fd: number | null = null;
+  try {
+    const due = await repackDue(remoteGitdir);
+    if (!due) return null;
+    const st = fs.statSync(lock, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > REMOTE_LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+    fd = fs.openSync(lock, "wx");
+    return await repack(remoteGitdir, { all: due === "packs" });
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) {
+      fs.closeSync(fd);
+      fs.rmSync(lock, { force: true });
+    }
+  }
+}
+
 /** A pack index's ids, offsets and CRCs (version 2; version 1 has no CRCs). */
 function readIndex(file: string): { oids: string[]; offsets: number[]; crcs: number[] | null } | null {
   const idx = fs.readFileSync(file);

@@ -326,9 +326,11 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
     // ---- setup: the remote, the HTTP server, the first store and the shared memories, the clones
     const init = spawnSync("git", ["init", "-q", "--bare", "-b", "main", remoteDir], { encoding: "utf8" });
     if (init.status !== 0) throw new Error(`git init --bare: ${init.stderr}`);
-    // native git on the server side must not repack or prune behind the run's back
+    // native git on the server side must not repack or prune behind the run's back (memsync's
+    // own repack of a path remote after a push is part of what runs: gc.auto as in the clones)
     gitOut(remoteDir, "config", "receive.autogc", "false");
-    gitOut(remoteDir, "config", "gc.auto", "0");
+    if (o.gcAuto !== undefined) gitOut(remoteDir, "config", "gc.auto", String(o.gcAuto));
+    if (o.gcAutoPackLimit !== undefined) gitOut(remoteDir, "config", "gc.autoPackLimit", String(o.gcAutoPackLimit));
     if (o.httpClones > 0) server = await startGitHttpServer(root);
     const help = spawnSync(o.bin, ["clone", "--help"], { encoding: "utf8", env: baseEnv });
     insecureHttpFlag = /insecure-http/.test(`${help.stdout}${help.stderr}`);

@@ -185,4 +185,57 @@ describe("repack", () => {
       await server.close();
     }
   });
+
+  // A path remote (a bare repository on a shared disk) gets every machine's pushed objects as loose
+  // files and nothing else ever packs it (a chaos hub: 42,019 loose objects, 374 MB): a push that
+  // lands repacks it past its gc.auto, with deltas, one machine at a time.
+  test("a push to a path remote repacks it past its gc.auto: packed with deltas, fsck --strict, every clone and native git read it", { timeout: 240_000 }, async () => {
+    const root = tempDir();
+    const hub = path.join(root, "hub.git");
+    gitOk(root, "init", "-q", "--bare", "-b", "main", hub);
+    gitOk(hub, "config", "gc.auto", "40");
+    const a = path.join(root, "a");
+    assert.equal((await memsync(["init", a])).code, 0);
+    assert.equal((await memsync(["--store", a, "remote", "set", hub])).code, 0);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await memsyncJson(["--store", a, "save", `memory ${i} on the shared disk`])).memory.id);
+    let s = await memsyncAsync(["--store", a, "sync"]);
+    assert.equal(s.code, 0, s.stderr);
+    const b = path.join(root, "b");
+    const c = await memsyncAsync(["clone", hub, b]);
+    assert.equal(c.code, 0, c.stderr);
+    // a lock left by a repack killed a minute ago: this push leaves the remote alone
+    fs.writeFileSync(path.join(hub, "memsync-repack.lock"), "");
+    for (let round = 0; round < 24; round++) {
+      const d = round % 2 ? a : b;
+      await memsyncJson(["--store", d, "touch", ids[round % ids.length]!]);
+      s = await memsyncAsync(["--store", d, "sync"]);
+      assert.equal(s.code, 0, s.stderr);
+      if (round === 11) {
+        assert.ok(countObjects(hub).loose > 40, `a locked remote is not repacked: ${JSON.stringify(countObjects(hub))}`);
+        fs.rmSync(path.join(hub, "memsync-repack.lock"));
+      }
+    }
+    const after = countObjects(hub);
+    assert.ok(after.loose <= 40 && after.packs >= 1, `the hub repacked past gc.auto 40: ${JSON.stringify(after)}`);
+    assert.ok(!fs.existsSync(path.join(hub, "memsync-repack.lock")), "the lock is gone");
+    gitOk(hub, "fsck", "--strict");
+    const packs = fs.readdirSync(path.join(hub, "objects", "pack")).filter((n) => n.endsWith(".idx"));
+    const deltas = packs.flatMap((p) => gitOk(hub, "verify-pack", "-v", path.join("objects", "pack", p)).split("\n")).filter((l) => /^[0-9a-f]{40} (tree|blob) +\d+ \d+ \d+ \d+ [0-9a-f]{40}$/.test(l));
+    assert.ok(deltas.length > 10, `versions stored as deltas: ${deltas.length}`);
+    // both machines and native git read the repacked hub; a new clone holds what both have
+    for (const d of [a, b]) {
+      const t = await memsyncAsync(["--store", d, "sync"]);
+      assert.equal(t.code, 0, t.stderr);
+    }
+    const records = (d: string) => [...snapshot(d, (rel) => rel === ".git" || rel === ".memsync")].map(([k, v]) => `${k} ${v}`).sort();
+    assert.deepEqual(records(a), records(b));
+    const fresh = path.join(root, "fresh");
+    const f = await memsyncAsync(["clone", hub, fresh]);
+    assert.equal(f.code, 0, f.stderr);
+    assert.deepEqual(records(fresh), records(a));
+    const nativeClone = path.join(root, "native");
+    gitOk(root, "clone", "-q", hub, nativeClone);
+    assert.deepEqual(records(nativeClone), records(a));
+  });
 });
