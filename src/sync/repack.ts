@@ -416,8 +416,13 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
 
 /** The longest chain of deltas a repack makes (git's --depth default): a read applies at most this many. */
 const MAX_DEPTH = 50;
-/** How many earlier versions of a path a delta is tried against, and a delta small enough to stop at. */
+/**
+ * How many earlier versions of a path a delta is tried against (a folder's; a file's, fewer: a
+ * store holds one path per record, and each one's versions are kept until the walk ends), and a
+ * delta small enough to stop at.
+ */
 const WINDOW = 8;
+const FILE_WINDOW = 3;
 const GOOD_DELTA = 96;
 /** zlib's level for what a repack writes (git's default): it runs off the write path. */
 const REPACK_LEVEL = 6;
@@ -480,7 +485,7 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
         w.add(oid, o.type as PackObjectType, o.content, REPACK_LEVEL);
         v = { oid, content: o.content, depth: 0 };
       }
-      latest.set(key, [v, ...recent.slice(0, WINDOW - 1)]);
+      latest.set(key, [v, ...recent.slice(0, (isTree ? WINDOW : FILE_WINDOW) - 1)]);
       lastOfKind.set(kind, [v, ...(lastOfKind.get(kind) ?? []).slice(0, 1)]);
       written.add(oid);
     }
