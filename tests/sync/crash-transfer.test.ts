@@ -138,6 +138,12 @@ describe("a transfer killed between object writes", () => {
     }
     assert.equal((await memsyncJson(["--store", b, "pull"])).pull.mode, "fast-forward");
     assert.equal((await memsyncJson(["--store", b, "list", "--limit", "0"])).total, 202);
+    // 200 memories' objects from a path remote arrive as one pack, not 200+ loose files (the kills
+    // above left only temporary files behind, never part of a pack)
+    const counts = git(b, "count-objects", "-v").stdout;
+    assert.match(counts, /^packs: [1-9]/m, counts);
+    assert.ok(Number(/^count: (\d+)$/m.exec(counts)![1]) < 100, counts);
+    assert.equal(git(b, "fsck", "--strict").status, 0);
   });
 
   test("an HTTP fetch killed with its pack written but not its index: no ref names missing objects", async () => {
