@@ -86,15 +86,9 @@ export interface GitObject {
 
 /** An object's type and content, loose or packed; null when the repository cannot give it. */
 export async function readObjectFrom(gitdir: string, oid: string): Promise<GitObject | null> {
-  const found = await readObjectOnce(gitdir, oid);
-  if (found) return found;
-  // as git does on a miss: the packs again (another process may have packed the loose file this
-  // looked for, and removed it, since they were listed: a repack of a shared path remote)
-  forgetPacks(gitdir);
-  return readObjectOnce(gitdir, oid);
-}
-
-async function readObjectOnce(gitdir: string, oid: string): Promise<GitObject | null> {
+  // (a miss here is asked of isomorphic-git, which lists the pack folder again: a loose file
+  // another process packed and removed since this one read the packs, as a repack of a path
+  // remote does, is found in the new pack)
   const native = readObjectNative(gitdir, oid);
   if (native) return native as GitObject;
   try {

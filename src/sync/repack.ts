@@ -134,7 +134,7 @@ const REMOTE_LOCK_STALE_MS = 10 * 60_000;
  * ever packs it (a chaos run's hub held 42,019 loose objects, 374 MB). Called by a push that
  * landed; one repack at a time across machines (a lock file in the remote, stale after ten
  * minutes). Never the cause of a failure: the push stands, a later one tries again. A reader of
- * the remote that misses a loose file packed meanwhile reads the packs again (objects.ts).
+ * the remote that misses a loose file packed meanwhile finds it in the new pack (objects.ts readObjectFrom).
  */
 export async function repackRemoteIfDue(remoteGitdir: string): Promise<RepackOutcome | null> {
   const lock = `${remoteGitdir}/${REMOTE_LOCK}`;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import git_ from "isomorphic-git";
 import { writeLooseObject } from "../../src/sync/loose-objects.ts";
+import { readObjectFrom } from "../../src/sync/objects.ts";
 import { writePack } from "../../src/sync/pack-write.ts";
 import { repack, repackDue } from "../../src/sync/repack.ts";
 import { objectId } from "../../src/sync/sha1.ts";
@@ -184,6 +185,26 @@ describe("repack", () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("a read that misses a loose object another process packed since lists the packs again and finds it", async () => {
+    const repo = tempDir();
+    gitOk(repo, "init", "-q", "--bare");
+    const packOf = (oid: string) => {
+      const r = spawnSync("git", ["pack-objects", "-q", "objects/pack/pack"], { cwd: repo, input: `${oid}\n`, encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      gitOk(repo, "prune-packed");
+    };
+    const blob = await writeLooseObject(repo, "blob", enc.encode("in a first pack\n"));
+    packOf(blob);
+    const early = await writeLooseObject(repo, "blob", enc.encode("still loose when the packs were read\n"));
+    assert.ok(await readObjectFrom(repo, blob), "read from the first pack");
+    // another process (native git here) packs the loose object and removes its file
+    packOf(early);
+    assert.equal(fs.existsSync(path.join(repo, "objects", early.slice(0, 2), early.slice(2))), false);
+    const obj = await readObjectFrom(repo, early);
+    assert.equal(new TextDecoder().decode(obj?.content), "still loose when the packs were read\n");
+    assert.equal(await readObjectFrom(repo, "0".repeat(40)), null, "a missing object is still missing");
   });
 
   // A path remote (a bare repository on a shared disk) gets every machine's pushed objects as loose
