@@ -430,11 +430,11 @@ const REPACK_LEVEL = 6;
 /**
  * Write the objects stored whole (`whole`) that the repacked commits reach, walking them newest
  * first (by committer time): each commit's tree, and the trees and files below it that are
- * repacked too. Each is stored as a delta against the version of the same path written just
- * before it (the next newer one) when that delta is at most half its size, checked by applying
- * it, and within MAX_DEPTH; else whole (a new chain starts). An object met under two paths takes
- * the first. Returns the ids written; the caller writes the rest as before. Each object is read
- * once, and only the latest version of each path is held.
+ * repacked too. Each is stored as the smallest delta found against the last few versions of the
+ * same path written before it (a path's first version: the last two of its kind), when that delta
+ * is at most half its size, checked by applying it, and its base under MAX_DEPTH; else whole. An
+ * object met under two paths takes the first. Returns the ids written; the caller writes the rest
+ * as before. Each object is read once; a path's last WINDOW (or FILE_WINDOW) versions are held.
  */
 async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly string[], chosen: ReadonlyMap<string, Source>, whole: ReadonlySet<string>): Promise<Set<string>> {
   const commits: { tree: string; time: number; oid: string }[] = [];
