@@ -126,13 +126,15 @@ export async function repackDue(gitdir: string): Promise<"packs" | "loose" | nul
 }
 
 const REMOTE_LOCK = "memsync-repack.lock";
-const REMOTE_LOCK_STALE_MS = 10 * 60_000;
+// a repack killed midway leaves its lock: past this age it is another machine's turn (two repacks
+// at once are safe, only wasteful; the long chaos run's hub waited out a 10-minute bound unpacked)
+const REMOTE_LOCK_STALE_MS = 2 * 60_000;
 
 /**
  * A path remote (a bare repository on a disk or share that every machine writes loose objects
  * into) repacked when due, as a hosted remote's `git gc --auto` after a push would: nothing else
  * ever packs it (a chaos run's hub held 42,019 loose objects, 374 MB). Called by a push that
- * landed; one repack at a time across machines (a lock file in the remote, stale after ten
+ * landed; one repack at a time across machines (a lock file in the remote, stale after two
  * minutes). Never the cause of a failure: the push stands, a later one tries again. A reader of
  * the remote that misses a loose file packed meanwhile finds it in the new pack (objects.ts readObjectFrom).
  */
