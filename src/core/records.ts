@@ -165,7 +165,7 @@ function editLabels(memory: Memory, patch: JsonObject, edits: LabelEdits): void 
  * Apply an edit. Editing content without giving a gist clears the gist (it described the old
  * text). Any change besides usage counters moves updated_at.
  */
-export function updateMemory(memory: Memory, patch: JsonObject, now: number, edits: LabelEdits = {}): { memory: Memory; changed: boolean } {
+export function updateMemory(memory: Memory, patch: JsonObject, now: number, edits: LabelEdits = {}): { memory: Memory; changed: boolean; edited: boolean } {
   for (const k of Object.keys(patch)) {
     if (IMMUTABLE.has(k) && patch[k] !== memory[k as keyof Memory]) throw invalidInput(`${k} cannot be changed`);
   }
@@ -182,9 +182,10 @@ export function updateMemory(memory: Memory, patch: JsonObject, now: number, edi
   if (p.content !== undefined && p.content !== memory.content && p.gist === undefined) merged.gist = null;
   const before = JSON.stringify(memory);
   const next = validCounted(merged);
-  if (JSON.stringify(next) === before) return { memory, changed: false };
+  if (JSON.stringify(next) === before) return { memory, changed: false, edited: false };
+  // edited: more than the usage fields (counts, last use, strength) changed
   const edited = Object.keys(p).some((k) => !USAGE_FIELDS.has(k));
-  return { memory: edited ? { ...next, updated_at: now } : next, changed: true };
+  return { memory: edited ? { ...next, updated_at: now } : next, changed: true, edited };
 }
 
 /**

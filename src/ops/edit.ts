@@ -25,10 +25,16 @@ export interface EditOutcome {
 export function editMemory(before: Memory, patch: JsonObject, now: number, edits: LabelEdits = {}): { memory: Memory; changed: boolean } {
   const newContent = typeof patch.content === "string" && patch.content !== before.content;
   const full = newContent ? { ...rereadFields(before, patch.content as string, patch), ...patch } : patch;
-  let { memory, changed } = updateMemory(before, full, now, edits);
+  let { memory, changed, edited } = updateMemory(before, full, now, edits);
   // new content without a new gist: the old gist described the old text, so make a new one
   if (changed && patch.gist === undefined && memory.content !== before.content) {
     memory = { ...memory, gist: makeGist(memory.content, "moderate", memory.entities) };
+  }
+  // someone worked on it: an edit is a use for decay (last_used, not use_count), as a split is
+  // (the seed's split spec), so gc does not prune a memory edited a moment ago, nor one just
+  // brought back from the archive; a patch that names last_used keeps its own
+  if (edited && patch.last_used === undefined && memory.last_used < now) {
+    memory = { ...memory, last_used: now };
   }
   return { memory: withScopeRules(memory), changed };
 }

@@ -305,6 +305,23 @@ describe("memsync gc", () => {
     assert.deepEqual((await memsyncJson(["--store", store, "gc"])).removed, [id]);
   });
 
+  test("an edit is a use for decay: gc keeps a faded memory edited or brought back from the archive a moment ago", async () => {
+    const store = newStore();
+    const [edited, labelled, restored, left, usage] = await saveAgedMany(store, [["faded, then edited", 90], ["faded, then tagged", 90], ["faded, archived, restored", 90], ["faded, left alone", 90], ["faded, use count set", 90]]) as [string, string, string, string, string];
+    await memsyncJson(["--store", store, "update", restored, "--status", "archived"]);
+    const t0 = nowS();
+    await memsyncJson(["--store", store, "update", edited, "--content", "faded, then edited: the new wording"]);
+    await memsyncJson(["--store", store, "update", labelled, "--add-tag", "kept"]);
+    await memsyncJson(["--store", store, "update", restored, "--status", "active"]);
+    // a usage-only patch is not an edit: it says what the counts are, not that anyone worked on it
+    await memsyncJson(["--store", store, "update", usage, "--input", "-"], { input: JSON.stringify({ use_count: 1 }) });
+    for (const id of [edited, labelled, restored]) assert.ok(record(store, id).last_used >= t0, "an edit moves last_used to now");
+    assert.ok(record(store, usage).last_used < t0 - 80 * DAY);
+    const out = await memsyncJson(["--store", store, "gc"]);
+    assert.deepEqual([...out.removed].sort(), [left, usage].sort(), "only the memories nobody worked on go");
+    for (const id of [edited, labelled, restored]) assert.ok(exists(store, id));
+  });
+
   test("a memory used since the index saw it stays: the file is scored again before it goes", async () => {
     const store = newStore();
     const id = await saveAged(store, "edited in place by a sync", 80);
