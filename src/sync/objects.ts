@@ -159,48 +159,75 @@ export async function walkChildrenFirst(
 
 /**
  * Copy every object reachable from `tip` that `dst` lacks, children first: blobs, then trees from
- * the bottom up, then commits oldest first, each object atomically (writeLooseObject), so a kill
- * at any instant leaves `dst` with nothing that names an object it lacks. That invariant (an
+ * the bottom up, then commits oldest first, each object atomically (writeLooseObject), or all in
+ * one pack from 100 on (copySink), so a kill at any instant leaves `dst` with nothing that names
+ * an object it lacks. That invariant (an
  * object present means everything under it is present) is what lets a commit or tree `dst`
  * already has be skipped whole. The caller moves a ref only after this returns.
  */
 export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
-  // up to PACK_FROM objects are held and then written loose, children first; past that they go into
-  // one pack (as git's fetch keeps a pack of transfer.unpackLimit's 100 objects or more), which
-  // appears whole or not at all: a clone far behind copied tens of thousands of loose files, 9 ms
-  // each on a loaded machine (the chaos run's "hung" syncs)
-  const { PackWriter } = await import("./pack-write.ts");
-  const held: { oid: string; obj: GitObject }[] = [];
-  const into: { pack: InstanceType<typeof PackWriter> | null } = { pack: null };
-  const packed = (oid: string, obj: GitObject) => {
-    if (objectId(obj.type, obj.content) !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content does not hash to its id) (run: memsync doctor)`);
-    into.pack!.add(oid, obj.type, obj.content);
-    if (into.pack!.size % 200 === 0) progress("copying objects", into.pack!.size);
-    objectWritten();
-  };
+  const sink = await copySink(src, dst);
   try {
     await walkChildrenFirst(
       [{ oid: tip, kind: "object", path: "", commit: null }],
       async (at) => ((await has(dst, at.oid)) ? null : await objectToCopy(src, at.oid, describeRef(at))),
-      async (at, obj) => {
-        if (into.pack) return packed(at.oid, obj);
-        held.push({ oid: at.oid, obj });
-        if (held.length < PACK_FROM) return;
-        into.pack = new PackWriter(dst);
-        for (const h of held.splice(0)) packed(h.oid, h.obj);
-      },
+      async (at, obj) => sink.add(at.oid, obj),
     );
-    into.pack?.finish();
-    for (const [i, h] of held.entries()) await writeCopied(src, dst, h.oid, h.obj, i);
+    return await sink.finish();
   } finally {
-    into.pack?.abort();
+    sink.abort();
   }
-  faultPoint("copied");
-  return into.pack ? into.pack.size : held.length;
 }
 
-/** How many objects a copy from a path remote takes before it writes them as one pack. */
+/** How many objects a copy between repositories on this machine takes before it writes them as one pack. */
 const PACK_FROM = 100;
+
+export interface CopySink {
+  /** One more object to copy (given children first). */
+  add(oid: string, obj: GitObject): Promise<void>;
+  /** Write what is held; then the fault point "copied". Returns how many objects were copied. */
+  finish(): Promise<number>;
+  /** Drop an unfinished pack (after finish: nothing). */
+  abort(): void;
+}
+
+/**
+ * Where a copy into `dst` (a fetch from a path remote, a push into one) writes: up to PACK_FROM
+ * objects are held and then written loose, children first; past that they all go into one pack,
+ * as git keeps a fetched or received pack of transfer.unpackLimit's 100 objects or more. A pack
+ * appears whole or not at all, so a kill still leaves `dst` with nothing that names an object it
+ * lacks; and a clone far behind no longer copies tens of thousands of loose files, 9 ms each on
+ * a loaded machine (the chaos run's "hung" syncs).
+ */
+export async function copySink(src: string, dst: string): Promise<CopySink> {
+  const { PackWriter } = await import("./pack-write.ts");
+  const held: { oid: string; obj: GitObject }[] = [];
+  let pack: InstanceType<typeof PackWriter> | null = null;
+  const packed = (oid: string, obj: GitObject) => {
+    if (objectId(obj.type, obj.content) !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content does not hash to its id) (run: memsync doctor)`);
+    pack!.add(oid, obj.type, obj.content);
+    if (pack!.size % 200 === 0) progress("copying objects", pack!.size);
+    objectWritten();
+  };
+  return {
+    async add(oid, obj) {
+      if (pack) return packed(oid, obj);
+      held.push({ oid, obj });
+      if (held.length < PACK_FROM) return;
+      pack = new PackWriter(dst);
+      for (const h of held.splice(0)) packed(h.oid, h.obj);
+    },
+    async finish() {
+      pack?.finish();
+      for (const [i, h] of held.entries()) await writeCopied(src, dst, h.oid, h.obj, i);
+      faultPoint("copied");
+      return pack ? pack.size : held.length;
+    },
+    abort() {
+      pack?.abort();
+    },
+  };
+}
 
 /** An object of `src` a copy needs (`what` names it in the error when it is missing). */
 export async function objectToCopy(src: string, oid: string, what: string): Promise<GitObject> {

@@ -1,7 +1,6 @@
 import { corrupt } from "../core/errors.ts";
 import { commitInfo } from "./commit-graph.ts";
-import { has, objectToCopy, readObjectFrom, readTreeEntries, treeOf, writeCopied } from "./objects.ts";
-import { faultPoint } from "./fault.ts";
+import { copySink, has, objectToCopy, readObjectFrom, readTreeEntries, treeOf } from "./objects.ts";
 import { oidAt } from "./object-ref.ts";
 
 // What a push sends: the objects of the commits the remote lacks, found by comparing each commit's
@@ -93,18 +92,20 @@ export async function objectsOnlyFrom(gitdir: string, commits: readonly string[]
 
 /**
  * Copy the objects a push sends into a repository on a local path, in the order given (children
- * first), each atomically: a kill at any instant leaves the remote with nothing that names an
- * object it lacks. Objects it already has are not written again. Returns how many were copied.
+ * first): loose, each atomically, or from 100 on as one pack (copySink), so a kill at any instant
+ * leaves the remote with nothing that names an object it lacks. Objects it already has are not
+ * written again. Returns how many were copied.
  */
 export async function copyObjects(src: string, dst: string, objects: readonly PushObject[]): Promise<number> {
-  let copied = 0;
-  for (const o of objects) {
-    if (await has(dst, o.oid)) continue;
-    await writeCopied(src, dst, o.oid, await objectToCopy(src, o.oid, `a ${o.type}`), copied);
-    copied++;
+  const sink = await copySink(src, dst);
+  try {
+    for (const o of objects) {
+      if (!(await has(dst, o.oid))) await sink.add(o.oid, await objectToCopy(src, o.oid, `a ${o.type}`));
+    }
+    return await sink.finish();
+  } finally {
+    sink.abort();
   }
-  faultPoint("copied");
-  return copied;
 }
 
 /** A tree object's bytes (null: not a tree this can read, left to the general path). */
