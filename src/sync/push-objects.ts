@@ -13,6 +13,8 @@ import { oidAt } from "./object-ref.ts";
 export interface PushObject {
   oid: string;
   type: "commit" | "tree" | "blob";
+  /** The object at the same path in its commit's first parent: the likeliest delta base. */
+  base?: string;
 }
 
 /**
@@ -38,10 +40,10 @@ export async function objectsOnlyFrom(gitdir: string, commits: readonly string[]
           if (e.type === "tree") await addTree(e.oid, e.base ? [e.base] : []);
           else {
             seen.add(e.oid);
-            out.push({ oid: e.oid, type: "blob" });
+            out.push({ oid: e.oid, type: "blob", ...(e.base ? { base: e.base } : {}) });
           }
         }
-        out.push({ oid: tree, type: "tree" });
+        out.push({ oid: tree, type: "tree", base: bases[0]! });
         return;
       }
     }
@@ -53,10 +55,11 @@ export async function objectsOnlyFrom(gitdir: string, commits: readonly string[]
       if (e.type === "tree") await addTree(e.oid, same.flatMap((b) => (b?.type === "tree" ? [b.oid] : [])));
       else {
         seen.add(e.oid);
-        out.push({ oid: e.oid, type: "blob" });
+        const base = same.find((b) => b?.type === "blob")?.oid;
+        out.push({ oid: e.oid, type: "blob", ...(base ? { base } : {}) });
       }
     }
-    out.push({ oid: tree, type: "tree" });
+    out.push({ oid: tree, type: "tree", ...(bases[0] ? { base: bases[0] } : {}) });
   };
   const done = new Set<string>();
   // parents first (depth-first, without recursion: a push may carry a long history)
@@ -100,7 +103,7 @@ export async function copyObjects(src: string, dst: string, objects: readonly Pu
   const sink = await copySink(src, dst);
   try {
     for (const o of objects) {
-      if (!(await has(dst, o.oid))) await sink.add(o.oid, await objectToCopy(src, o.oid, `a ${o.type}`));
+      if (!(await has(dst, o.oid))) await sink.add(o.oid, await objectToCopy(src, o.oid, `a ${o.type}`), o.base);
     }
     return await sink.finish();
   } finally {
@@ -165,7 +168,8 @@ function changedEntries(mine: Uint8Array, base: Uint8Array): { oid: string; type
       j = b!.end; // only in base
       continue;
     }
-    out.push({ oid: oidAt(mine, m.nul + 1), type: m.kind, base: c === 0 && b!.kind === "tree" && m.kind === "tree" ? oidAt(base, b!.nul + 1) : null });
+    // the same name's object in the base, when it is of the same kind: a folder to compare, a file's delta base
+    out.push({ oid: oidAt(mine, m.nul + 1), type: m.kind, base: c === 0 && b!.kind === m.kind && m.kind !== "commit" ? oidAt(base, b!.nul + 1) : null });
     i = m.end;
     if (c === 0) j = b!.end;
   }

@@ -4,11 +4,11 @@ import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
 import { oidAt } from "./object-ref.ts";
 import { cacheFor, forgetPacks } from "./objects.ts";
-import { makeDelta } from "./delta-encode.ts";
-import { applyDelta, packFolderNames, packIndexLooksWhole, readObjectNative } from "./pack-index.ts";
+import { type Version, writeNearest } from "./delta-write.ts";
+import { packFolderNames, packIndexLooksWhole, readObjectNative } from "./pack-index.ts";
 import { entryHeader, hexToBytes, type PackObjectType, PackWriter, TYPE_CODE } from "./pack-write.ts";
 import { objectId } from "./sha1.ts";
-import { crc32, zlibDeflate, zlibInflate } from "./zlib.ts";
+import { crc32, zlibInflate } from "./zlib.ts";
 
 // Repacking, as git's `gc --auto` does: past a number of loose objects (git's gc.auto, 6,700) the
 // loose objects and the small packs are combined into one new pack; past a number of packs (git's
@@ -416,8 +416,6 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
   }
 }
 
-/** The longest chain of deltas a repack makes (git's --depth default): a read applies at most this many. */
-const MAX_DEPTH = 50;
 /**
  * How many earlier versions of a path a delta is tried against (a folder's; a file's, fewer: a
  * store holds one path per record, and each one's versions are kept until the walk ends), and a
@@ -425,7 +423,6 @@ const MAX_DEPTH = 50;
  */
 const WINDOW = 8;
 const FILE_WINDOW = 3;
-const GOOD_DELTA = 96;
 /** zlib's level for what a repack writes (git's default): it runs off the write path. */
 const REPACK_LEVEL = 6;
 
@@ -450,7 +447,6 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
   }
   commits.sort((a, b) => b.time - a.time || (a.oid < b.oid ? -1 : 1));
   const written = new Set<string>();
-  type Version = { oid: string; content: Uint8Array; depth: number };
   const latest = new Map<string, Version[]>(); // newest first
   const lastOfKind = new Map<string, Version[]>();
   // ids already met, by their first 6 bytes (a tree names mostly what an earlier version named; a
@@ -469,24 +465,10 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
       const recent = latest.get(key) ?? [];
       // the smallest delta against the path's last WINDOW versions under MAX_DEPTH (the walk's
       // order interleaves machines' lines of history: the version just before is not always the
-      // nearest), stopping at one that is small enough
-      let best: { base: Version; delta: Uint8Array } | null = null;
-      // a path's first version: against the last ones written of its kind (records share a shape)
+      // nearest), stopping at one that is small enough; a path's first version: against the last
+      // ones written of its kind (records share a shape)
       const kind = isTree ? "t" : "b";
-      for (const base of recent.length ? recent : (lastOfKind.get(kind) ?? [])) {
-        if (base.depth >= MAX_DEPTH) continue;
-        const delta = makeDelta(base.content, o.content, best ? best.delta.length - 1 : undefined);
-        if (delta) best = { base, delta };
-        if (best && best.delta.length <= GOOD_DELTA) break;
-      }
-      let v: Version;
-      if (best && sameBytes(applyDelta(best.base.content, best.delta), o.content)) {
-        w.addEntry(oid, [entryHeader(7, best.delta.length), hexToBytes(best.base.oid), zlibDeflate(best.delta, REPACK_LEVEL)]);
-        v = { oid, content: o.content, depth: best.base.depth + 1 };
-      } else {
-        w.add(oid, o.type as PackObjectType, o.content, REPACK_LEVEL);
-        v = { oid, content: o.content, depth: 0 };
-      }
+      const v = writeNearest(w, oid, o.type as PackObjectType, o.content, recent.length ? recent : (lastOfKind.get(kind) ?? []), REPACK_LEVEL);
       latest.set(key, [v, ...recent.slice(0, (isTree ? WINDOW : FILE_WINDOW) - 1)]);
       lastOfKind.set(kind, [v, ...(lastOfKind.get(kind) ?? []).slice(0, 1)]);
       written.add(oid);
@@ -528,8 +510,3 @@ async function readThroughIsomorphicGit(gitdir: string, oid: string): Promise<{ 
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

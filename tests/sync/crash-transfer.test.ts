@@ -70,10 +70,16 @@ describe("a transfer killed between object writes", () => {
     assert.ok(kills >= 10, `${kills} kills`);
     assert.notEqual(git(h.bare, "rev-parse", "main").stdout.trim(), before);
     assertWhole(h.bare, "after the completing push");
-    // 300 memories' objects arrive in the remote as one pack, not 300+ loose files
+    // 300 memories' objects arrive in the remote as one pack, not 300+ loose files, records that
+    // share a shape stored as deltas (native git checks the pack whole)
     const counts = git(h.bare, "count-objects", "-v").stdout;
     assert.match(counts, /^packs: 1$/m, counts);
     assert.ok(Number(/^count: (\d+)$/m.exec(counts)![1]) < 100, counts);
+    const packDir = path.join(h.bare, "objects", "pack");
+    const idx = path.join(packDir, fs.readdirSync(packDir).find((f) => f.endsWith(".idx"))!);
+    const verified = git(h.bare, "verify-pack", "-s", idx);
+    assert.equal(verified.status, 0, verified.stderr);
+    assert.ok(Number(/^non delta: (\d+) objects?$/m.exec(verified.stdout)?.[1] ?? Infinity) < 100, verified.stdout);
     // everything copied, killed before the ref moves: the branch stays, the next push moves it
     await addMemories(a, 20, "b");
     await memsyncJson(["--store", a, "commit"]);
