@@ -505,6 +505,33 @@ export class Store {
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"], opts: WriteOptions = {}): Promise<T> {
     await this.codec();
     if (opts.bulk) await loadSyncAll();
+    // the lock is waited for without blocking the thread (a server answers what needs no lock
+    // meanwhile, its health first), then held through every step below
+    const release = await this.takeWriteLock();
+    try {
+      return await this.writeHolding(fn, kinds, opts);
+    } finally {
+      release();
+    }
+  }
+
+  /** SQLite's "database is locked" from the write lock's wait, said as the store being busy; anything else as it is. */
+  private busyAsUnavailable(e: unknown): unknown {
+    if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
+      return unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
+    }
+    return e;
+  }
+
+  private async takeWriteLock(): Promise<() => void> {
+    try {
+      return await this.writeLock().take();
+    } catch (e) {
+      throw this.busyAsUnavailable(e);
+    }
+  }
+
+  private async writeHolding<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[], opts: WriteOptions): Promise<T> {
     let started = false;
     let tx: StoreTx | undefined;
     const attempt = () => {
@@ -697,10 +724,7 @@ export class Store {
         return fn();
       });
     } catch (e) {
-      if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
-        throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
-      }
-      throw e;
+      throw this.busyAsUnavailable(e);
     }
   }
 
@@ -756,10 +780,7 @@ export class Store {
         }
       });
     } catch (e) {
-      if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
-        throw unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
-      }
-      throw e;
+      throw this.busyAsUnavailable(e);
     }
   }
 

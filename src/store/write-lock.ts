@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 
 // The store's cross-process write lock: an IMMEDIATE transaction on a SQLite file that holds no
@@ -26,10 +27,25 @@ function isBusy(e: unknown): boolean {
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
+/** The locks this process holds now (heartbeat's). */
+const heldHere = new Set<WriteLock>();
+
+/**
+ * Say that what this process does under its locks is moving (a repack, a merge, a checkout of
+ * thousands of files): the lock file's mtime, at most once a second, which every waiter's
+ * progress check reads. Without it a holder busy for over the busy timeout (a repack under load:
+ * 17 s) made another process's write give up, "store busy", though nothing was stuck.
+ */
+export function heartbeat(): void {
+  for (const lock of heldHere) lock.beat();
+}
+
 export class WriteLock {
   private depth = 0;
+  private lastBeat = 0;
 
   private constructor(
+    private readonly path: string,
     private readonly db: DatabaseSync,
     private readonly timeoutMs: number,
     private readonly progress: () => string,
@@ -47,19 +63,70 @@ export class WriteLock {
     const db = new DatabaseSync(path);
     // no busy handler: begin() waits (see above)
     db.exec("PRAGMA busy_timeout = 0");
-    return new WriteLock(db, Math.max(0, Math.floor(busyTimeoutMs)), progress);
+    // a holder's heartbeat (the lock file's mtime) counts as progress too
+    const beats = () => {
+      try {
+        return String(fs.statSync(path).mtimeMs);
+      } catch {
+        return "-";
+      }
+    };
+    return new WriteLock(path, db, Math.max(0, Math.floor(busyTimeoutMs)), () => `${progress()} ${beats()}`);
   }
 
-  /** Take the lock, waiting as open() says; throws SQLite's "database is locked" after that. */
+  /** heartbeat() for this lock, while this process holds it. */
+  beat(): void {
+    const now = Date.now();
+    if (this.depth === 0 || now - this.lastBeat < 1_000) return;
+    this.lastBeat = now;
+    try {
+      fs.utimesSync(this.path, now / 1000, now / 1000);
+    } catch {
+      // a waiter then sees no progress from this one: it gives up as before
+    }
+  }
+
+  /** Take the lock, waiting as open() says (blocking the thread); throws SQLite's "database is locked" after that. */
   private begin(): void {
+    const tries = this.tries();
+    for (let wait = tries(); wait !== null; wait = tries()) Atomics.wait(sleeper, 0, 0, wait);
+    heldHere.add(this);
+  }
+
+  /**
+   * begin() without blocking the thread: a server waiting for the lock another process holds
+   * still answers requests that need no lock (its health) meanwhile. The lock is counted as held
+   * (depth) in the same step that takes it, so nothing running between the waits can begin a
+   * second transaction on this connection.
+   */
+  private async beginAsync(): Promise<void> {
+    const tries = this.tries();
+    for (;;) {
+      // another task of this process holds the lock (it took it while this one waited): wait for
+      // its hold to end rather than join it; the no-progress bound counts on
+      const wait = this.depth > 0 ? tries(false) : tries(true);
+      if (wait === null) break;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+    this.depth++;
+    heldHere.add(this);
+  }
+
+  /**
+   * One try at the lock each call (`attempt` false: only the waiting's bookkeeping): null once it
+   * is taken, else how long to wait before the next try; SQLite's "database is locked" once
+   * busyTimeoutMs passed without progress.
+   */
+  private tries(): (attempt?: boolean) => number | null {
     const start = Date.now();
     let seen: string | undefined;
     let lastProgress = start;
     let checkedAt = start;
-    for (;;) {
+    return (attempt = true) => {
       try {
+        if (!attempt) throw new Error("database is locked (by this process)");
         this.db.exec("BEGIN IMMEDIATE");
-        return;
+        return null;
       } catch (e) {
         if (!isBusy(e)) throw e;
         const now = Date.now();
@@ -70,9 +137,9 @@ export class WriteLock {
           seen = p;
         }
         if (now - lastProgress >= this.timeoutMs) throw e;
-        Atomics.wait(sleeper, 0, 0, pollInterval(now - start));
+        return pollInterval(now - start);
       }
-    }
+    };
   }
 
   /**
@@ -80,6 +147,7 @@ export class WriteLock {
    * report busy; it must not fail (the change is made), so it is retried until it ends.
    */
   private release(): void {
+    heldHere.delete(this);
     for (let i = 0; ; i++) {
       try {
         this.db.exec("COMMIT");
@@ -96,30 +164,49 @@ export class WriteLock {
     return this.depth > 0;
   }
 
-  /** Run fn holding the lock; nested calls join the outer hold. */
+  /**
+   * Run fn holding the lock; a call inside a hold joins it. Every hold counts (depth), joined ones
+   * too, and the last to end lets the lock go: a hold joined across an await (a write's, a
+   * commit's) never outlives the lock.
+   */
   hold<T>(fn: () => T): T {
-    if (this.depth > 0) return fn();
-    this.begin();
+    if (this.depth === 0) this.begin();
     this.depth++;
     try {
       return fn();
     } finally {
-      this.depth--;
-      this.release();
+      this.leave();
     }
   }
 
-  /** Hold the lock across asynchronous work (a commit through isomorphic-git). */
+  /** Hold the lock across asynchronous work (a commit through isomorphic-git), waiting for it without blocking the thread. */
   async holdAsync<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.depth > 0) return fn();
-    this.begin();
-    this.depth++;
+    const leave = await this.take();
     try {
       return await fn();
     } finally {
-      this.depth--;
-      this.release();
+      leave();
     }
+  }
+
+  /**
+   * Take the lock for work that follows (a write's synchronous steps), waiting without blocking the
+   * thread; returns the release (once). Inside a hold already: joins it.
+   */
+  async take(): Promise<() => void> {
+    if (this.depth > 0) this.depth++;
+    else await this.beginAsync();
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.leave();
+    };
+  }
+
+  private leave(): void {
+    this.depth--;
+    if (this.depth === 0) this.release();
   }
 
   close(): void {

@@ -1,3 +1,4 @@
+import { heartbeat } from "../store/write-lock.ts";
 import { jsonEqual } from "../core/merge/json-merge.ts";
 import { USAGE_FIELDS } from "../core/counters.ts";
 import { carryUsage, type JsonObject, parseObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";
@@ -84,8 +85,9 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
   const out = new Map<string, PathResult>();
   const deletions: { path: string; id: string; deletedBy: "ours" | "theirs"; kept: string; base: string | null }[] = [];
 
-  // 1. every path on its own
+  // 1. every path on its own (a long merge under the store's lock says it is moving: write-lock.ts heartbeat)
   for (const [path, v] of input.changed) {
+    heartbeat();
     if (v.ours === v.theirs) out.set(path, { text: v.ours, clean: true, how: v.ours === null ? "deleted" : "ours" });
     else if (v.ours === v.base) out.set(path, { text: v.theirs, clean: true, how: v.theirs === null ? "deleted" : "theirs" });
     else if (v.theirs === v.base) out.set(path, { text: v.ours, clean: true, how: v.ours === null ? "deleted" : "ours" });

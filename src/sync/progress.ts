@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { heartbeat } from "../store/write-lock.ts";
 
 // Progress of long transfers (object copies, HTTP fetches and pushes). The sync layer reports;
 // the caller of one operation says where its reports go (the CLI: one line on a terminal's
@@ -15,5 +16,7 @@ export function withProgress<T>(listener: ProgressListener | undefined, fn: () =
 }
 
 export function progress(phase: string, done: number, total?: number): void {
+  // a long step under the store's lock is still moving: another process's writer keeps waiting
+  heartbeat();
   current.getStore()?.(phase, done, total);
 }

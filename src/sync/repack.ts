@@ -2,6 +2,7 @@ import fs from "node:fs";
 import git from "isomorphic-git";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
+import { heartbeat } from "../store/write-lock.ts";
 import { oidAt } from "./object-ref.ts";
 import { cacheFor, forgetPacks } from "./objects.ts";
 import { type Version, writeNearest } from "./delta-write.ts";
@@ -281,6 +282,7 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
   const chosen = new Map<string, Source>();
   const looseOk: string[] = [];
   for (const [oid, file] of loose) {
+    heartbeat();
     const o = readLoose(file, oid);
     if (!o) continue; // damaged: left where it is, not removed
     looseOk.push(file);
@@ -333,6 +335,7 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
       const written = await writeByPath(gitdir, w, commits, chosen, whole);
       for (const list of order) {
         for (const e of list) {
+          heartbeat();
           const c = chosen.get(e.oid)!;
           if (c.kind !== "pack" || c.pack !== e.pack || c.offset !== e.offset || written.has(e.oid)) continue;
           const bytes = readAt(fds[e.pack]!, e.offset, e.len);
@@ -365,6 +368,7 @@ export async function repack(gitdir: string, opts: RepackOptions = {}): Promise<
       }
       for (const [oid, c] of chosen) {
         if (c.kind !== "loose" || written.has(oid)) continue;
+        heartbeat();
         const o = readLoose(c.file, oid);
         if (!o) throw corrupt(`loose git object ${oid} changed while it was repacked`);
         w.add(oid, o.type, o.content);
@@ -453,6 +457,7 @@ async function writeByPath(gitdir: string, w: PackWriter, commitIds: readonly st
   // collision only leaves an object whole)
   const met = new Set<number>();
   const visit = async (oid: string, path: string, isTree: boolean): Promise<void> => {
+    heartbeat();
     if (!chosen.has(oid)) return;
     const c = chosen.get(oid)!;
     const needed = whole.has(oid) || isTree;

@@ -245,23 +245,26 @@ export class PendingCount {
   }
 }
 
-/** What the store tells without refreshing it (the index as the last refresh left it). */
+/**
+ * What the store tells without refreshing it (the index as the last refresh left it). Not through
+ * the gate: it takes no lock and reads only what a write commits whole (the index, the journal,
+ * git's refs), so it answers while a write of this server waits for the store's lock that another
+ * process holds (which could be the busy timeout, 15 s), as a health check must.
+ */
 async function cheapFacts(api: ApiContext, pending: PendingCount): Promise<Cheap> {
   const none = { memories: null, uncommitted_changes: null, unpushed_commits: null };
-  return api.gate.run(false, async () => {
-    try {
-      return await withStore(api.env, async (store) => ({
-        ok: true,
-        reason: null,
-        memories: store.index.memoryCount(),
-        uncommitted_changes: pending.of(store.root),
-        unpushed_commits: await unpushed(store.root),
-      }));
-    } catch (e) {
-      if (!isMemsyncError(e)) throw e;
-      return { ok: false, reason: e.message, ...none };
-    }
-  });
+  try {
+    return await withStore(api.env, async (store) => ({
+      ok: true,
+      reason: null,
+      memories: store.index.memoryCount(),
+      uncommitted_changes: pending.of(store.root),
+      unpushed_commits: await unpushed(store.root),
+    }));
+  } catch (e) {
+    if (!isMemsyncError(e)) throw e;
+    return { ok: false, reason: e.message, ...none };
+  }
 }
 
 /** What GET /v1/health answers; `last_check`: the last full check's whole outcome (the page shows its counts). */
