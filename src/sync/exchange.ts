@@ -461,9 +461,33 @@ export async function commitsAhead(dir: string): Promise<number | null> {
  * An empty remote gets a new store (the first sync pushes it).
  */
 export async function cloneStore(root: string, url: string, cwd: string, creds: Credentials, driverCommand: string, opts: RemoteOptions = {}): Promise<{ head: string | null; files: number }> {
-  const { classifyRemote, setRemote } = await import("./remote.ts");
+  const { classifyRemote } = await import("./remote.ts");
   const remote = classifyRemote(url, cwd, opts);
   if (fs.existsSync(root) && fs.readdirSync(root).length > 0) throw unavailable(`${root} exists and is not empty`);
+  // a clone that fails (remote unreachable, not a store) takes away what it made, as git's clone
+  // does: left behind, the half-made folder refused the next clone ("not empty") and every command
+  const made = firstMissing(root);
+  try {
+    return await cloneInto(root, url, remote, creds, driverCommand, cwd, opts);
+  } catch (e) {
+    if (made !== null) fs.rmSync(made, { recursive: true, force: true });
+    else for (const name of fs.readdirSync(root)) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The outermost folder of `dir` that does not exist yet (null: `dir` exists). */
+function firstMissing(dir: string): string | null {
+  let missing: string | null = null;
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) {
+    missing = d;
+    if (path.dirname(d) === d) break;
+  }
+  return missing;
+}
+
+async function cloneInto(root: string, url: string, remote: Remote, creds: Credentials, driverCommand: string, cwd: string, opts: RemoteOptions): Promise<{ head: string | null; files: number }> {
+  const { setRemote } = await import("./remote.ts");
   fs.mkdirSync(root, { recursive: true });
   await git.init({ fs, dir: root, defaultBranch: "main" });
   await setRemote(root, url, cwd, opts);
