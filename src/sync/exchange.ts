@@ -19,6 +19,7 @@ import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import type { HttpClient } from "./http-client.ts";
 import { fetchFs } from "./fetch-fs.ts";
+import { withAdvertisedHead } from "./advertised-head.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
@@ -98,7 +99,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     if ((await resolve(`${dir}/.git`, TRACKING)) !== theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs };
   }
-  const http = await httpClient(creds);
+  const http = withAdvertisedHead(await httpClient(creds), ref);
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
     // isomorphic-git tells the server it "has" the commit of `ref` only (no history walk). The
@@ -517,7 +518,7 @@ async function cloneInto(root: string, url: string, remote: Remote, creds: Crede
  * objects a damaged store lacks from such a fresh copy of an HTTP remote.
  */
 export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
-  const http = await httpClient(creds);
+  const http = withAdvertisedHead(await httpClient(creds), ref);
   try {
     const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const stall = http.stallError();

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncAsync, tempDir } from "../helpers/env.ts";
+import { startGitHttpServer } from "../helpers/git-http-server.ts";
 import { hub } from "../helpers/hub.ts";
 
 // What a new user with two or three machines sharing one remote found (audit25sync), through the
@@ -56,6 +57,44 @@ describe("audit25sync: history lists every machine's commits to a memory", () =>
       assert.equal(listed[0]!.oid, native[0], "the merge first");
       assert.ok(listed.some((c) => /^update: .*PostgreSQL 16/.test(c.message)), "a's edit is listed");
       assert.ok(listed.some((c) => /^touch: /.test(c.message)), "b's use is listed");
+    }
+  });
+});
+
+describe("audit25sync: an HTTP remote made by `git init --bare` whose HEAD names master", () => {
+  test("the second sync, a clone and a doctor --repair fetch main all the same, as native git does", async () => {
+    const root = tempDir();
+    // what git before 3.0 makes by default: HEAD names master, which memsync's push never creates
+    assert.equal(git(root, "init", "-q", "--bare", "-b", "master", "hub.git").status, 0);
+    const server = await startGitHttpServer(root);
+    // (the server runs in this process: every memsync run while it serves is asynchronous)
+    const ok = async (args: string[]) => {
+      const r = await memsyncAsync(args);
+      assert.equal(r.code, 0, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+      return r.stdout;
+    };
+    try {
+      const url = server.url("hub.git");
+      const a = path.join(root, "a");
+      const b = path.join(root, "b");
+      await ok(["init", a]);
+      await ok(["--store", a, "remote", "set", url, "--insecure-http"]);
+      await ok(["--store", a, "save", "first, pushed to the empty remote"]);
+      await ok(["--store", a, "sync"]);
+      await ok(["--store", a, "save", "second, after the remote has main"]);
+      await ok(["--store", a, "sync"]);
+      await ok(["clone", url, b, "--insecure-http"]);
+      assert.equal(JSON.parse(await ok(["--store", b, "list", "--json"])).total, 2);
+      // b's own save pushed, then its blob lost here: doctor --repair fetches it from the remote
+      const id = JSON.parse(await ok(["--store", b, "save", "third, from b", "--json"])).memory.id as string;
+      await ok(["--store", b, "sync"]);
+      const blob = git(b, "rev-parse", `HEAD:memories/${id}.json`).stdout.trim();
+      fs.rmSync(path.join(b, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+      await ok(["--store", b, "doctor", "--repair"]);
+      assert.equal(git(b, "fsck", "--strict").status, 0);
+      assert.equal(git(path.join(root, "hub.git"), "fsck", "--strict").status, 0);
+    } finally {
+      await server.close();
     }
   });
 });
