@@ -20,6 +20,7 @@ import { type Credentials, tokenFor } from "./credentials.ts";
 import type { HttpClient } from "./http-client.ts";
 import { fetchFs } from "./fetch-fs.ts";
 import { withAdvertisedHead } from "./advertised-head.ts";
+import { rememberCorruptBases } from "./corrupt-bases.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
@@ -244,6 +245,9 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
   const written = paths.filter((p) => !p.keep).map((p) => p.path);
   // a stat of only the files about to be written (no stat of every record file on every sync)
   if (checkEdits && (await store.refreshPaths(written)).length) return "edited";
+  // corrupt files left alone while the branch moves their path: what they were written on
+  const keptMoved = paths.filter((p) => p.keep && p.before !== p.after);
+  if (keptMoved.length) rememberCorruptBases(dir, keptMoved);
   await applyCheckout(store, { ref, from: ours, head, paths });
   await store.absorb(written);
   result.kept_local = await keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p));
