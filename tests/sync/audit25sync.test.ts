@@ -98,3 +98,23 @@ describe("audit25sync: an HTTP remote made by `git init --bare` whose HEAD names
     }
   });
 });
+
+describe("audit25sync: status after a pull killed mid-checkout", () => {
+  test("says the checkout is unfinished until the next sync finishes it", () => {
+    const h = hub();
+    const a = path.join(h.root, "a");
+    const b = path.join(h.root, "b");
+    assert.equal(memsync(["init", a]).code, 0);
+    assert.equal(memsync(["--store", a, "remote", "set", h.bare]).code, 0);
+    assert.equal(memsync(["--store", a, "sync"]).code, 0);
+    assert.equal(memsync(["clone", h.bare, b]).code, 0);
+    for (const n of [1, 2, 3]) assert.equal(memsync(["--store", b, "save", `pulled memory ${n}`]).code, 0);
+    assert.equal(memsync(["--store", b, "sync"]).code, 0);
+    const killed = memsync(["--store", a, "sync"], { env: { MEMSYNC_FAULT: "checkout-file:2" } });
+    assert.notEqual(killed.code, 0, "killed after the second file");
+    const half = memsync(["--store", a, "status"]);
+    assert.match(half.stdout, /^health: degraded \(.*a pull's checkout is unfinished.*the next sync, pull, push or commit finishes it/m, half.stdout);
+    assert.equal(memsync(["--store", a, "sync"]).code, 0);
+    assert.match(memsync(["--store", a, "status"]).stdout, /^health: healthy$/m);
+  });
+});
