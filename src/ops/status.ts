@@ -8,6 +8,7 @@ import type { IndexDb } from "../store/index-db.ts";
 import { startSnapshot } from "../store/parallel-snapshot.ts";
 import { readIndexFolders, shardSettledBy } from "../store/refresh.ts";
 import { INDEX_FILE, linkedFixedPaths, Store } from "../store/store.ts";
+import { CHECKOUT_INTENT } from "../store/fixed-paths.ts";
 import type { OpsEnv } from "./context.ts";
 import { type GitObjects, gitObjectsHealth } from "./git-objects.ts";
 
@@ -157,6 +158,9 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     if (plan.links.length) reasons.push(linksReason(plan.links));
     if (dangling.length) reasons.push(`${dangling.length} relation${dangling.length === 1 ? " points" : "s point"} at a missing or unreadable memory`);
     reasons.push(...gitReasons);
+    // a pull killed mid-checkout left some files at the new version and some at the old: reads
+    // see that mix until a sync finishes it (a sync running now shows the same for a moment)
+    if (fs.existsSync(`${store.root}/${CHECKOUT_INTENT}`)) reasons.push("a pull's checkout is unfinished (interrupted, or under way): some files are not at the pulled version yet; the next sync, pull, push or commit finishes it");
     return {
       ...base,
       health: reasons.length ? "degraded" : "healthy",

@@ -11,6 +11,8 @@ export const JOURNAL_FILE = `${LOCAL_DIR}/journal.jsonl`;
 export const BULK_MARKER = `${LOCAL_DIR}/bulk-write.json`;
 /** Writes durable only in the journal so far (redo.ts). */
 export const REDO_MARKER = `${LOCAL_DIR}/redo.json`;
+/** A pull's checkout under way, or left by a killed one for the next sync to finish (sync/checkout.ts). */
+export const CHECKOUT_INTENT = `${LOCAL_DIR}/checkout.json`;
 
 /** The index's schema version (PRAGMA user_version); index-db.ts migrates or rebuilds any other. */
 export const INDEX_VERSION = 11;

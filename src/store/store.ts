@@ -14,6 +14,7 @@ import type { FileCreator, MadeStat } from "./parallel-create.ts";
 import { BULK_MARKER, recoverBulkWrite, removeBulkMarker, writeBulkMarker } from "./bulk-write.ts";
 import { type ClusterRow, type FileRow, IndexDb, isIndexDamage, type MemoryFilter, type ScoringRow } from "./index-db.ts";
 import { withScopeRules } from "../core/scope.ts";
+import { keepSharedTexts } from "../core/local-kept-texts.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
 import { applyPlan, bytesSeen, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
@@ -1424,6 +1425,11 @@ export class StoreTx {
     }
     const read = this.codec.readRecordFile(fs, `${root}/${local}`, kind, id);
     if (!read.ok) return false; // a corrupt local copy: both stay, status reports them
+    // a text another machine wrote meanwhile stays, in the local copy (core/local-kept-texts.ts)
+    if (kind === "memory") {
+      const copies = shared.map((p) => this.codec.readRecordFile(fs, `${root}/${p}`, "memory", id)).flatMap((r) => (r.ok ? [r.record] : []));
+      read.record = keepSharedTexts(read.record as Memory, copies);
+    }
     for (const p of shared) {
       this.freshen(kind, dirOf(p));
       this.removeAt(p);

@@ -4,6 +4,7 @@ import { carryUsage, type JsonObject, parseObject, usageBesideSuccessors } from 
 import { parseJsonText } from "../core/model/validate.ts";
 import { writeAtomic } from "../store/atomic-write.ts";
 import { bootId } from "../store/boot.ts";
+import { CHECKOUT_INTENT } from "../store/fixed-paths.ts";
 import { loadSyncAll } from "../store/fs-port.ts";
 import { appendJournal, DELETE_KEEPING_RELATIONS, readJournal } from "../store/journal.ts";
 import { allCandidatePaths, idFromFileName, LOCAL_DIR } from "../store/layout.ts";
@@ -41,7 +42,7 @@ import { writeRefAtomic } from "./refs.ts";
 // boot, writes the new version over any file of the checkout that does not parse: nothing anyone
 // was told was written is there to lose, as the pull had not finished.
 
-const INTENT_FILE = `${LOCAL_DIR}/checkout.json`;
+const INTENT_FILE = CHECKOUT_INTENT;
 // Written once every file of the checkout is durable (its text: the record's old and new commit):
 // a file the checkout added that is absent while this is there was removed since, by hand
 const WRITTEN_FILE = `${LOCAL_DIR}/checkout-written`;

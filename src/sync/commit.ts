@@ -16,6 +16,8 @@ import { commitContent, treeContent, writeLooseObject } from "./loose-objects.ts
 import { type PackInput, type PackObjectType, PackWriter } from "./pack-write.ts";
 import { objectId } from "./sha1.ts";
 import { faultPoint } from "./fault.ts";
+import { forgetCorruptBases, mergeWithBranch, readCorruptBases } from "./corrupt-bases.ts";
+import { writeAtomic } from "../store/atomic-write.ts";
 import { kindOfPath } from "./merge-file.ts";
 import { refuseNativeOperation } from "./native-state.ts";
 import { readTreeEntries, treeOf } from "./objects.ts";
@@ -349,6 +351,9 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     }
 
     const commits: CommitOutcome["commits"] = [];
+    const bases = readCorruptBases(dir);
+    const basesDone: string[] = [];
+    const rewritten: string[] = [];
     const skipped = new Map<string, string>();
     const touchedPaths = new Map<string, string | null>();
     for (const step of steps) {
@@ -356,20 +361,42 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       for (const path of [...new Set(step.paths)].sort()) {
         if (!committablePath(path)) continue;
         if (step.untouchedOnly && touchedPaths.has(path)) continue;
-        const given = step.files !== undefined && Object.hasOwn(step.files, path);
-        const content = given ? textBytes(step.files![path]!) : readWorkingFile(dir, path);
+        // (a corrupt file a pull left alone, corrupt-bases.ts: only edits by hand changed it since,
+        // and the file itself is what gets merged, once)
+        const kept = Object.hasOwn(bases, path);
+        const given = !kept && step.files !== undefined && Object.hasOwn(step.files, path);
+        let content = given ? textBytes(step.files![path]!) : readWorkingFile(dir, path);
         const before = touchedPaths.has(path) ? touchedPaths.get(path)! : await model.blobOid(path);
-        const now = content === null ? null : objectId("blob", content);
+        let now = content === null ? null : objectId("blob", content);
         if (now === before) {
           // as history has it: a file skipped by an earlier step (a corrupt text an older entry
           // carried) was restored since, e.g. with git checkout -- FILE, and is not reported again
           skipped.delete(path);
+          if (kept && !basesDone.includes(path)) basesDone.push(path);
           continue;
         }
         const problem = content === null || (given && step.trusted) ? null : problemOf(codec, path, content);
         if (problem !== null) {
           skipped.set(path, problem);
           continue;
+        }
+        if (kept && !basesDone.includes(path)) {
+          // a corrupt file a pull left alone is good again: merged with what the branch took
+          // meanwhile, never committed over it (corrupt-bases.ts)
+          basesDone.push(path);
+          const text = content === null ? null : dec.decode(content);
+          const merged = text === null ? null : await mergeWithBranch(codec, gitdir, path, bases[path]!, text, before);
+          if (text !== null && merged !== null && merged !== text) {
+            const slash = path.lastIndexOf("/");
+            writeAtomic(store.fs, slash < 0 ? dir : `${dir}/${path.slice(0, slash)}`, path.slice(slash + 1), merged);
+            rewritten.push(path);
+            content = enc.encode(merged);
+            now = objectId("blob", content);
+            if (now === before) {
+              skipped.delete(path);
+              continue;
+            }
+          }
         }
         if (content !== null) await objects.put("blob", content);
         await model.set(path, now);
@@ -405,6 +432,9 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       appendJournal(store.fs, dir, { op: "edit", message: editMessage(paths.length), paths, at: nowSeconds });
     }
     writeCommitState(dir, head);
+    if (basesDone.length) forgetCorruptBases(dir, basesDone);
+    // the merged files this commit wrote are committed: the index takes them as they are
+    if (rewritten.length) await store.absorb(rewritten);
     return { commits, head, full_compare: full, skipped: [...skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, problem]) => ({ path, problem })) };
   } finally {
     // a commit that failed before its flush leaves no temp pack behind

@@ -19,6 +19,8 @@ import type { Author } from "./repo-init.ts";
 import { type Credentials, tokenFor } from "./credentials.ts";
 import type { HttpClient } from "./http-client.ts";
 import { fetchFs } from "./fetch-fs.ts";
+import { withAdvertisedHead } from "./advertised-head.ts";
+import { rememberCorruptBases } from "./corrupt-bases.ts";
 import { progress } from "./progress.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
@@ -98,7 +100,7 @@ async function fetchTheirs(dir: string, remote: Remote, ref: string, creds: Cred
     if ((await resolve(`${dir}/.git`, TRACKING)) !== theirs) writeRefAtomic(`${dir}/.git`, TRACKING, theirs);
     return { theirs };
   }
-  const http = await httpClient(creds);
+  const http = withAdvertisedHead(await httpClient(creds), ref);
   try {
     const before = await resolve(`${dir}/.git`, TRACKING);
     // isomorphic-git tells the server it "has" the commit of `ref` only (no history walk). The
@@ -243,6 +245,9 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
   const written = paths.filter((p) => !p.keep).map((p) => p.path);
   // a stat of only the files about to be written (no stat of every record file on every sync)
   if (checkEdits && (await store.refreshPaths(written)).length) return "edited";
+  // corrupt files left alone while the branch moves their path: what they were written on
+  const keptMoved = paths.filter((p) => p.keep && p.before !== p.after);
+  if (keptMoved.length) rememberCorruptBases(dir, keptMoved);
   await applyCheckout(store, { ref, from: ours, head, paths });
   await store.absorb(written);
   result.kept_local = await keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p));
@@ -461,9 +466,33 @@ export async function commitsAhead(dir: string): Promise<number | null> {
  * An empty remote gets a new store (the first sync pushes it).
  */
 export async function cloneStore(root: string, url: string, cwd: string, creds: Credentials, driverCommand: string, opts: RemoteOptions = {}): Promise<{ head: string | null; files: number }> {
-  const { classifyRemote, setRemote } = await import("./remote.ts");
+  const { classifyRemote } = await import("./remote.ts");
   const remote = classifyRemote(url, cwd, opts);
   if (fs.existsSync(root) && fs.readdirSync(root).length > 0) throw unavailable(`${root} exists and is not empty`);
+  // a clone that fails (remote unreachable, not a store) takes away what it made, as git's clone
+  // does: left behind, the half-made folder refused the next clone ("not empty") and every command
+  const made = firstMissing(root);
+  try {
+    return await cloneInto(root, url, remote, creds, driverCommand, cwd, opts);
+  } catch (e) {
+    if (made !== null) fs.rmSync(made, { recursive: true, force: true });
+    else for (const name of fs.readdirSync(root)) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The outermost folder of `dir` that does not exist yet (null: `dir` exists). */
+function firstMissing(dir: string): string | null {
+  let missing: string | null = null;
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) {
+    missing = d;
+    if (path.dirname(d) === d) break;
+  }
+  return missing;
+}
+
+async function cloneInto(root: string, url: string, remote: Remote, creds: Credentials, driverCommand: string, cwd: string, opts: RemoteOptions): Promise<{ head: string | null; files: number }> {
+  const { setRemote } = await import("./remote.ts");
   fs.mkdirSync(root, { recursive: true });
   await git.init({ fs, dir: root, defaultBranch: "main" });
   await setRemote(root, url, cwd, opts);
@@ -493,7 +522,7 @@ export async function cloneStore(root: string, url: string, cwd: string, creds: 
  * objects a damaged store lacks from such a fresh copy of an HTTP remote.
  */
 export async function fetchBranchInto(gitdir: string, remote: Remote & { kind: "http" }, ref: string, creds: Credentials): Promise<string | null> {
-  const http = await httpClient(creds);
+  const http = withAdvertisedHead(await httpClient(creds), ref);
   try {
     const r = await git.fetch({ fs: fetchFs(gitdir), http, gitdir, url: remote.url, ref: branchName(ref), remoteRef: branchName(ref), singleBranch: true, tags: false, ...httpAuth(remote, creds) });
     const stall = http.stallError();

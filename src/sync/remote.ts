@@ -65,8 +65,11 @@ export async function getRemote(root: string): Promise<Remote> {
   if (/^https?:\/\//i.test(v.trim())) return classifyRemote(v, root, opts);
   try {
     return classifyRemote(v, root, opts);
-  } catch (e) {
-    // it was a repository when it was set: now it cannot be reached (a disk not mounted)
-    throw unavailable(`the remote cannot be reached: ${e instanceof Error ? e.message : String(e)}`);
+  } catch {
+    // it was a repository when it was set: now it cannot be reached (a disk not mounted). Never
+    // "make one with git init --bare" here: an empty repository made there would take a push of
+    // this store alone, a second hub beside the real one
+    const dir = path.resolve(root, v.trim());
+    throw unavailable(`the remote cannot be reached: ${dir} is not a git repository now (a shared disk not mounted, or moved?); your commits are kept here: sync again when it is back, or memsync remote set NEW_PATH`);
   }
 }

@@ -137,6 +137,8 @@ describe("memsync sync through a bare repository", () => {
     const r = await memsync(["--store", a, "sync"]);
     assert.equal(r.code, 6);
     assert.match(r.stderr, /cannot be reached/);
+    // (never "make one with git init --bare": a repository made there would be a second hub)
+    assert.doesNotMatch(r.stderr, /git init/);
     fs.renameSync(`${h.bare}.away`, h.bare);
     await sync(a);
     const check = path.join(h.root, "check");

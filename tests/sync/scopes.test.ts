@@ -173,6 +173,7 @@ describe("scopes", () => {
     assert.deepEqual(localFiles(a).sort(), [`.memsync/local/memories/${x}.json`, `.memsync/local/relations/${rel}.json`].sort());
     const onA = (await run(a, A, "get", x)).found[0];
     assert.equal(onA.memory.scope, "local");
+    assert.equal(onA.memory.content_conflicts, undefined, "a use alone keeps no text");
     assert.equal(onA.incoming[0].id, rel);
     assert.equal((await run(a, A, "status")).health, "healthy");
     await sync(b, B);
@@ -180,6 +181,33 @@ describe("scopes", () => {
     assert.ok(!sharedFiles(b).some((p) => p.includes(x) || p.includes(rel)));
     const tree = spawnSync("git", ["--git-dir", h.bare, "ls-tree", "-r", "--name-only", "main"], { encoding: "utf8" }).stdout;
     assert.ok(!tree.includes(x) && !tree.includes(rel), tree);
+  });
+
+  test("team→local on A while B edits its text: B's text is kept on A, in the local copy's content conflicts", { timeout: 240_000 }, async () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare, A);
+    const b = machine(h.root, "b", h.bare, B);
+    const x = await saveId(a, A, "the narwhal runbook, soon private");
+    await sync(a, A);
+    await sync(b, B);
+    await run(a, A, "update", x, "--scope", "local");
+    await run(b, B, "update", x, "--content", "the narwhal runbook: restart the queue first, then the API");
+    await sync(a, A);
+    await sync(b, B); // an edit wins over a deletion: B pushes the memory back with its text
+    const back = await sync(a, A);
+    assert.deepEqual(back.pull.kept_local, [x]);
+    const onA = (await run(a, A, "get", x)).found[0].memory;
+    assert.equal(onA.scope, "local");
+    assert.equal(onA.content, "the narwhal runbook, soon private");
+    assert.deepEqual(
+      onA.content_conflicts.map((c: { content: string; machine: string }) => c.content),
+      ["the narwhal runbook: restart the queue first, then the API"],
+      "B's acknowledged text is not dropped",
+    );
+    assert.equal((await run(a, A, "conflicts")).conflicts.length, 1);
+    assert.ok(!sharedFiles(a).some((p) => p.includes(x)));
+    await sync(b, B);
+    assert.equal((await gotten(b, B, x)).code, 3, "B no longer shares it");
   });
 
   test("a shared memory file marked local by hand is never committed; update --scope local moves it out of git", { timeout: 240_000 }, async () => {

@@ -163,6 +163,37 @@ describe("a corrupt record file", () => {
     healthy(a, b, h.bare);
   });
 
+  test("an edit by hand that broke the file, fixed after a pull took another machine's edit of it: the fix is merged, never committed over that edit", async () => {
+    const h = hub();
+    const a = machine(h, "a");
+    const b = machine(h, "b");
+    const x = await save(a, "We use PostgreSQL 16");
+    await sync(a);
+    await sync(b);
+    const rel = `memories/${x}.json`;
+    const file = path.join(a, rel);
+    // edited in place by hand, a comma lost on the way
+    const broken = fs.readFileSync(file, "utf8").replace('"We use PostgreSQL 16"', '"We use PostgreSQL 16 with pgvector"').replace('"strength": 1,', '"strength": 1');
+    fs.writeFileSync(file, broken);
+    assert.match((await run(a, ["status"])).stdout, new RegExp(`problem: ${rel}`));
+    assert.equal((await run(b, ["update", x, "--content", "We use PostgreSQL 16 on RDS", "--add-tag", "db"])).code, 0);
+    await touch(b, x);
+    await sync(b);
+    assert.equal((await run(a, ["sync"])).code, 7, "the broken file is left alone; history takes b's edit");
+    fs.writeFileSync(file, broken.replace('"strength": 1\n', '"strength": 1,\n')); // fixed
+    const fixed = await run(a, ["sync"]);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    const merged = readMemoryFile(a, x);
+    assert.deepEqual([merged.content, ...(merged.content_conflicts ?? []).map((c: { content: string }) => c.content)].sort(), ["We use PostgreSQL 16 on RDS", "We use PostgreSQL 16 with pgvector"], "both texts kept");
+    assert.deepEqual(merged.meta.tags, ["db"], "b's label kept");
+    assert.equal(merged.use_count, 1, "b's use kept");
+    assert.equal(JSON.parse(git(a, "show", `HEAD:${rel}`).stdout).content, merged.content, "committed as merged");
+    assert.equal(fs.existsSync(path.join(a, ".memsync/corrupt-bases.json")), false);
+    await sync(b);
+    assert.deepEqual(synced(a), synced(b));
+    healthy(a, b, h.bare);
+  });
+
   test("restored with git checkout -- FILE, as the refusal says: the very next commit is clean and says nothing of it", async () => {
     // processes every time, as a person at a shell runs them
     const cli = async (dir: string, ...args: string[]) => await memsyncAsync(["--store", dir, ...args], onMachine(dir));
