@@ -6,6 +6,7 @@ import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 import { projectOf } from "./project.ts";
+import { replacedAmong } from "./replaced.ts";
 
 // context: the "Recent Project Decisions" block a hook injects at the start of a session: a
 // project's decisions and preferences, newest first, each line labelled with its type
@@ -22,6 +23,8 @@ const GLOBAL_TYPES = ["decision", "preference", "pattern"] as const;
 /** Global best practices take at most this share of the budget and this many lines. */
 const GLOBAL_SHARE = 1 / 3;
 const GLOBAL_MAX = 5;
+/** Memories read beyond the limit, to fill the places of those a newer decision replaced. */
+const REPLACED_ROOM = 10;
 /** Entities named on a line at most. */
 const ENTITIES_MAX = 4;
 
@@ -80,16 +83,22 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   await store.refresh(false, ["memory"]);
   const base: MemoryFilter = { statuses: LIVE, project: opts.project };
   let kind: ContextOutcome["kind"] = "decisions";
-  let found = await store.list({ ...base, types: START_TYPES }, limit);
+  // room for those a newer decision replaced (left out: ops/replaced.ts)
+  let found = await store.list({ ...base, types: START_TYPES }, limit + REPLACED_ROOM);
   if (found.total === 0) {
     kind = "memories";
-    found = await store.list(base, limit);
+    found = await store.list(base, limit + REPLACED_ROOM);
   }
+  const replaced = await replacedAmong(store, found.memories);
+  const current = found.memories.filter((m) => !replaced.has(m.id));
+  found = { memories: current.slice(0, limit), total: found.total - replaced.size };
   const items = found.memories.map((m) => toItem(m, false));
   const p = shellWord(opts.project);
 
   // the user's global best practices: the most confident first, in their share of the budget
-  const globals = (await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX)).map((m) => toItem(m, true));
+  const rules = await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX + REPLACED_ROOM);
+  const oldRules = await replacedAmong(store, rules);
+  const globals = rules.filter((m) => !oldRules.has(m.id)).slice(0, GLOBAL_MAX).map((m) => toItem(m, true));
   const global = renderBlock({
     heading: "## Global Best Practices",
     entries: globals.map(entryOf),

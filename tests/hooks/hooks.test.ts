@@ -227,4 +227,32 @@ describe("MEMORY.md tier", () => {
     assert.doesNotMatch(start.ctx!, /crashing/, "a problem is not a decision");
     assert.ok(start.ctx!.length <= 3000);
   });
+
+  test("a decision replaced by a newer one (supersedes) leaves MEMORY.md, the session start and a subagent's context; it is back when the newer is archived", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    const file = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"), "memory", "MEMORY.md");
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We're going with Postgres 16 for the order data because we need transactions across orders and inventory." }, env);
+    assert.match(fs.readFileSync(file, "utf8"), /Postgres 16 for the order data/);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We're switching the order data from Postgres to CockroachDB, since we need multi-region writes." }, env);
+    const [newer, older] = memsyncJson(["--store", store, "list"]).memories;
+    assert.match(newer.content, /CockroachDB/);
+    assert.equal(memsyncJson(["--store", store, "get", newer.id, "--json"]).found[0].outgoing.filter((r: any) => r.relation_type === "supersedes" && r.to_memory_id === older.id).length, 1, "the capture relates the two");
+    // yesterday's answer is not handed over as a current decision
+    const md = fs.readFileSync(file, "utf8");
+    assert.match(md, /CockroachDB/);
+    assert.doesNotMatch(md, /Postgres 16/);
+    for (const event of ["SessionStart", "SubagentStart"]) {
+      const ctx = hook(store, event, { cwd: repo, source: "startup", agent_type: "Explore" }, env).ctx!;
+      assert.match(ctx, /CockroachDB/, event);
+      assert.doesNotMatch(ctx, /Postgres 16/, event);
+    }
+    // the replacement archived: the older decision is current again
+    memsync(["--store", store, "archive", newer.id]);
+    assert.match(hook(store, "SessionStart", { cwd: repo, source: "startup" }, env).ctx!, /Postgres 16/);
+    memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo });
+    assert.match(fs.readFileSync(file, "utf8"), /Postgres 16/);
+  });
 });
