@@ -170,6 +170,18 @@ describe("the assistant's decisions and subagents", () => {
     assert.match(sub.ctx!, /Vitest/);
     assert.deepEqual(hook(store, "SubagentStart", { cwd: project("https://github.com/acme/empty.git"), agent_type: "Explore" }).reply, { suppressOutput: true });
   });
+
+  test("the assistant's decision a prompt accepts is stored, not handed back as that prompt's context; what else fits still is", () => {
+    const store = newStore();
+    const repo = project();
+    saveMany(store, [{ content: "The cart tests need the Redis container running (docker compose up redis).", type: "fact", project: "github.com/acme/shop" }]);
+    hook(store, "Stop", { cwd: repo, session_id: "s-accept", last_assistant_message: "Done. I switched the cart tests from Jest to Vitest, because Vitest runs the suite in 4s instead of 40s." });
+    const next = hook(store, "UserPromptSubmit", { cwd: repo, session_id: "s-accept", prompt: "great, go ahead and run the cart tests with vitest now" });
+    const stored = memsyncJson(["--store", store, "list"]).memories;
+    assert.ok(stored.some((m: { content: string; meta: { source: string } }) => /Vitest/.test(m.content) && m.meta.source === "claude-code:Stop"), "accepted and stored");
+    assert.match(next.ctx ?? "", /Redis container/, "the prompt still gets what fits it");
+    assert.doesNotMatch(next.ctx ?? "", /Jest to Vitest/, "not what the assistant just said");
+  });
 });
 
 describe("MEMORY.md tier", () => {
