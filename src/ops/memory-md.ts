@@ -54,8 +54,9 @@ export async function exportMemoryMd(store: Store, opts: MemoryMdOptions): Promi
   // the project's own, and the user's global rules (scope global, no project)
   const { memories } = await store.list({ types: GLOBAL_MD_TYPES, projectOrNone: opts.project, statuses: ["active", "promoted"] }, null);
   const kept = memories.filter((m) => belongsInMemoryMd(m) && (m.project === opts.project || m.scope === "global"));
-  // a decision a newer one replaced is not a current one (ops/replaced.ts)
-  const replaced = await replacedAmong(store, kept);
+  // a decision a newer one replaced is not a current one (ops/replaced.ts); a replacement this
+  // section would not list (a hedged change) leaves it, so the file never drops both
+  const replaced = await replacedAmong(store, kept, belongsInMemoryMd);
   const decisions = kept.filter((m) => !replaced.has(m.id)).map((m) => lineOf(m, opts.project));
   let before = "";
   try {

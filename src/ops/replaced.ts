@@ -9,12 +9,15 @@ import type { Store } from "../store/store.ts";
 
 const LIVE = new Set(["active", "promoted"]);
 
-/** The ids among these memories that a live memory supersedes (relations as the index has them). */
-export async function replacedAmong(store: Store, memories: readonly Pick<Memory, "id">[]): Promise<Set<string>> {
+/**
+ * The ids among these memories that a live memory supersedes (relations as the index has them);
+ * `counts` narrows which replacements count (MEMORY.md: only one it lists itself).
+ */
+export async function replacedAmong(store: Store, memories: readonly Pick<Memory, "id">[], counts: (newer: Memory) => boolean = () => true): Promise<Set<string>> {
   if (memories.length === 0) return new Set();
   const pairs = await store.relationsOfTypeTo("supersedes", memories.map((m) => m.id));
   if (pairs.length === 0) return new Set();
   const newer = await store.memoriesByIds([...new Set(pairs.map(([from]) => from))]);
-  const live = new Set(newer.filter((m) => LIVE.has(m.status)).map((m) => m.id));
+  const live = new Set(newer.filter((m) => LIVE.has(m.status) && counts(m)).map((m) => m.id));
   return new Set(pairs.filter(([from]) => live.has(from)).map(([, to]) => to));
 }
