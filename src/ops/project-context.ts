@@ -45,6 +45,8 @@ export interface ContextOptions {
   limit?: number;
   /** The block's size limit in characters (default 3,000). */
   budget?: number;
+  /** Decisions only: a project with none gets only the global rules (a subagent's context), not its latest memories. */
+  decisionsOnly?: boolean;
 }
 
 export interface ContextItem {
@@ -85,7 +87,7 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   let kind: ContextOutcome["kind"] = "decisions";
   // room for those a newer decision replaced (left out: ops/replaced.ts)
   let found = await store.list({ ...base, types: START_TYPES }, limit + REPLACED_ROOM);
-  if (found.total === 0) {
+  if (found.total === 0 && !opts.decisionsOnly) {
     kind = "memories";
     found = await store.list(base, limit + REPLACED_ROOM);
   }

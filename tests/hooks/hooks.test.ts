@@ -182,6 +182,20 @@ describe("the assistant's decisions and subagents", () => {
     assert.match(next.ctx ?? "", /Redis container/, "the prompt still gets what fits it");
     assert.doesNotMatch(next.ctx ?? "", /Jest to Vitest/, "not what the assistant just said");
   });
+
+  test("a subagent of a project with no decisions gets the global rules only, not the project's latest facts", () => {
+    const store = newStore();
+    const repo = project();
+    saveMany(store, [
+      { content: "The build fails on arm64 because sharp has no prebuilt binary; installing libvips-dev fixed it.", type: "solution", project: "github.com/acme/shop" },
+      { content: "Always pin exact dependency versions", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin exact dependency versions", why: "reproducible builds" } },
+    ]);
+    const sub = hook(store, "SubagentStart", { cwd: repo, agent_id: "a2", agent_type: "Plan" }).ctx!;
+    assert.match(sub, /^## Global Best Practices\n- \[Global rule\] pin exact dependency versions/);
+    assert.doesNotMatch(sub, /libvips|Recent Project/);
+    // the session itself still starts with what is known of the project
+    assert.match(hook(store, "SessionStart", { cwd: repo, source: "startup" }).ctx!, /no decisions yet\)\n- \[Solution\][^\n]*libvips/);
+  });
 });
 
 describe("MEMORY.md tier", () => {

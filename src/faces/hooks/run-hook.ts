@@ -123,9 +123,9 @@ async function subagentStart(cwd: string, run: HookRun): Promise<HookReply> {
   const name = await project(cwd, run);
   if (!name) return { suppressOutput: true };
   const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
-  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
-  // a subagent gets what the project decided, not a list of its latest facts
-  return ctx.kind === "decisions" || ctx.items.some((i) => i.global) ? withContext("SubagentStart", ctx.text) : { suppressOutput: true };
+  // a subagent gets what the project decided (and the user's global rules), not a list of its latest facts
+  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name, decisionsOnly: true }));
+  return withContext("SubagentStart", ctx.text);
 }
 
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
