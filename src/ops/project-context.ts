@@ -98,17 +98,7 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   const p = shellWord(opts.project);
 
   // the user's global best practices: the most confident first, in their share of the budget
-  const rules = await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX + REPLACED_ROOM);
-  const oldRules = await replacedAmong(store, rules);
-  const globals = rules.filter((m) => !oldRules.has(m.id)).slice(0, GLOBAL_MAX).map((m) => toItem(m, true));
-  const global = renderBlock({
-    heading: "## Global Best Practices",
-    entries: globals.map(entryOf),
-    total: globals.length,
-    more: (n) => `… ${n} more global: memsync list`,
-    budget: found.total > 0 ? Math.floor(budget * GLOBAL_SHARE) : budget,
-    itemMax: ITEM_MAX,
-  });
+  const { globals, block: global } = await globalRules(store, found.total > 0 ? Math.floor(budget * GLOBAL_SHARE) : budget);
   const room = global.text ? budget - global.text.length - 1 : budget;
   const block = renderBlock({
     heading: kind === "decisions" ? `## Recent Project Decisions (${opts.project})` : `## Recent Project Memories (${opts.project}; no decisions yet)`,
@@ -126,6 +116,27 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   const text = [block.text, withGlobal ? global.text : ""].filter(Boolean).join("\n");
   const shown = [...items.slice(0, block.text ? block.shown : 0), ...(withGlobal ? globals.slice(0, global.shown) : [])];
   return { project: opts.project, kind, total: found.total, items: shown, more: block.more, budget, text };
+}
+
+async function globalRules(store: Store, budget: number): Promise<{ globals: ContextItem[]; block: ReturnType<typeof renderBlock> }> {
+  const rules = await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX + REPLACED_ROOM);
+  const oldRules = await replacedAmong(store, rules);
+  const globals = rules.filter((m) => !oldRules.has(m.id)).slice(0, GLOBAL_MAX).map((m) => toItem(m, true));
+  const block = renderBlock({
+    heading: "## Global Best Practices",
+    entries: globals.map(entryOf),
+    total: globals.length,
+    more: (n) => `… ${n} more global: memsync list`,
+    budget,
+    itemMax: ITEM_MAX,
+  });
+  return { globals, block };
+}
+
+/** A session outside any project (no repository): the user's global rules still apply; "" when there are none. */
+export async function globalContext(store: Store, budget: number = CONTEXT_DEFAULTS.budget): Promise<string> {
+  await store.refresh(false, ["memory"]);
+  return (await globalRules(store, budget)).block.text;
 }
 
 function toItem(m: Memory, global: boolean): ContextItem {

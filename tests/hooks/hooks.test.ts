@@ -196,6 +196,20 @@ describe("the assistant's decisions and subagents", () => {
     // the session itself still starts with what is known of the project
     assert.match(hook(store, "SessionStart", { cwd: repo, source: "startup" }).ctx!, /no decisions yet\)\n- \[Solution\][^\n]*libvips/);
   });
+
+  test("a session outside any repository (no project) still starts with the user's global rules, and so does its subagent", () => {
+    const store = newStore();
+    const folder = tempDir();
+    saveMany(store, [
+      { content: "Use PostgreSQL for orders", type: "decision", project: "github.com/acme/shop", confidence: 0.9 },
+      { content: "Always pin exact dependency versions", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin exact dependency versions", why: "reproducible builds" } },
+    ]);
+    for (const event of ["SessionStart", "SubagentStart"]) {
+      const ctx = hook(store, event, { cwd: folder, source: "startup", agent_type: "Explore" }, { CLAUDE_PROJECT_DIR: folder }).ctx!;
+      assert.match(ctx, /^## Global Best Practices\n- \[Global rule\] pin exact dependency versions/, event);
+      assert.doesNotMatch(ctx, /PostgreSQL/, event);
+    }
+  });
 });
 
 describe("MEMORY.md tier", () => {

@@ -103,10 +103,10 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
   // other machines' memories arrive for the next prompts; this session does not wait for them
   if (hasRemote(root) && input.source !== "compact") await syncWith(run, "pull", 0);
   const name = await project(cwd, run);
-  if (!name) return { suppressOutput: true };
-  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
-  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
-  return withContext("SessionStart", ctx.text);
+  const [{ withStore }, { projectContext, globalContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  // outside any repository there is no project, but the user's global rules still apply
+  const text = await withStore(run.env, async (store) => (name ? (await projectContext(store, { project: name })).text : globalContext(store)));
+  return withContext("SessionStart", text);
 }
 
 /** Stop, SubagentStop: the explicit decisions of the assistant's last message, held for the user's answer. */
@@ -121,11 +121,10 @@ async function holdAssistantDecisions(input: HookPayload, run: HookRun, from: st
 async function subagentStart(cwd: string, run: HookRun): Promise<HookReply> {
   if (!storeExists(run.env.storeRoot)) return { suppressOutput: true };
   const name = await project(cwd, run);
-  if (!name) return { suppressOutput: true };
-  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  const [{ withStore }, { projectContext, globalContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
   // a subagent gets what the project decided (and the user's global rules), not a list of its latest facts
-  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name, decisionsOnly: true }));
-  return withContext("SubagentStart", ctx.text);
+  const text = await withStore(run.env, async (store) => (name ? (await projectContext(store, { project: name, decisionsOnly: true })).text : globalContext(store)));
+  return withContext("SubagentStart", text);
 }
 
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
