@@ -268,6 +268,22 @@ describe("MEMORY.md tier", () => {
     assert.ok(start.ctx!.length <= 3000);
   });
 
+  test("a MEMORY.md that cannot be written is said in systemMessage, also when the prompt gets context", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    // the memory folder is a file: the section cannot be written
+    const dir = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "memory"), "not a folder");
+    saveMany(store, [{ content: "The billing worker retries failed invoices three times.", type: "fact", project: "github.com/acme/shop" }]);
+    const r = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided the billing worker uses exponential backoff for failed invoices because Stripe rate-limits retries." }, env);
+    assert.match(r.ctx ?? "", /retries failed invoices/, "the context is given");
+    assert.match(r.reply.systemMessage ?? "", /MEMORY\.md not updated/, "and the user told");
+    assert.ok(memsyncJson(["--store", store, "list"]).memories.some((m: { content: string }) => /exponential backoff/.test(m.content)), "the decision is stored");
+  });
+
   test("a decision replaced by a newer one (supersedes) leaves MEMORY.md, the session start and a subagent's context; it is back when the newer is archived", () => {
     const home = tempDir();
     const store = newStore();

@@ -134,11 +134,11 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   // recall, as the prompt's own capture is, so the agent is not handed back what it just said
   const held = storeExists(run.env.storeRoot) ? takePending(run.env.storeRoot, input.sessionId) : null;
   const accepted = held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt) ? held : null;
-  const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<void> => {
-    if (!accepted) return;
+  const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<string | null> => {
+    if (!accepted) return null;
     if (store) return captureAccepted(store, accepted.sentences, accepted.from, input, cwd, run);
     const { withStore } = await import("../../ops/context.ts");
-    await withStore(run.env, (s) => captureAccepted(s, accepted.sentences, accepted.from, input, cwd, run));
+    return withStore(run.env, (s) => captureAccepted(s, accepted.sentences, accepted.from, input, cwd, run));
   };
   // a prompt that states nothing new loads no record building (the schemas, ids, redaction):
   // each module below is loaded only by what this prompt needs
@@ -152,8 +152,8 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   // nothing to look for and nothing to keep: the Store's open would only open and close the index
   // (a recovery it would start waits for the next command's open, as it would with no hook at all)
   if (!recalls && !captures) {
-    await keepAccepted();
-    return { suppressOutput: true };
+    const note = await keepAccepted();
+    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
   }
   const name = await project(cwd, run);
   if (!storeExists(run.env.storeRoot)) {
@@ -175,23 +175,24 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recalls ? await recallOps.recall(store, recallOpts) : null;
-    await keepAccepted(store);
+    const acceptedNote = await keepAccepted(store);
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
-    const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
-    if (found && found.text) return withContext("UserPromptSubmit", found.text);
-    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
+    const note = (captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null) ?? acceptedNote;
+    const told = note ? { systemMessage: `memsync: ${note}` } : {};
+    if (found && found.text) return withContext("UserPromptSubmit", found.text, told);
+    return note ? told : { suppressOutput: true };
   });
 }
 
 /** The assistant's decisions the user accepted, stored as the user's own capture would be. */
-async function captureAccepted(store: import("../../store/store.ts").Store, sentences: readonly string[], from: string, input: HookPayload, cwd: string, run: HookRun): Promise<void> {
+async function captureAccepted(store: import("../../store/store.ts").Store, sentences: readonly string[], from: string, input: HookPayload, cwd: string, run: HookRun): Promise<string | null> {
   const [{ extractCaptures }, { captureText }] = await Promise.all([import("../../core/capture/extract.ts"), import("../../ops/capture.ts")]);
   const name = await project(cwd, run);
   const text = sentences.join("\n");
   const extraction = extractCaptures(text);
-  if (extraction.captures.length === 0) return;
+  if (extraction.captures.length === 0) return null;
   const out = await captureText(store, run.env, text, { project: name, source: `claude-code:${from}`, session: input.sessionId, agent: "claude-code" }, extraction);
-  await keepMemoryMd(store, out.stored.map((x) => x.memory), name, cwd, run);
+  return keepMemoryMd(store, out.stored.map((x) => x.memory), name, cwd, run);
 }
 
 /**
