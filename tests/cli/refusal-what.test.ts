@@ -21,3 +21,16 @@ describe("capture: a refusal's what", () => {
     }
   });
 });
+
+describe("capture: brackets in what", () => {
+  test("a bracket closed right before the reason stays with what it closes", () => {
+    const cases: [string, string][] = [
+      ["We keep user sessions in Redis (30 min TTL) since sticky sessions broke autoscaling.", "Redis (30 min TTL)"],
+      ["We decided to use pnpm (not yarn) because of disk usage.", "pnpm (not yarn)"],
+    ];
+    for (const [text, what] of cases) {
+      const out = memsyncJson(["capture", "--dry-run", "--json", text]);
+      assert.equal(out.captures[0]?.decision?.what, what, text);
+    }
+  });
+});

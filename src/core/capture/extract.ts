@@ -113,8 +113,10 @@ const EDGE_RIGHT = new Set([..." ,;:.!?—–-\"'“”‘’)"]);
 function trimEdges(t: string): string {
   let a = 0;
   let b = t.length;
-  while (a < b && EDGE_LEFT.has(t[a]!)) a++;
-  while (b > a && EDGE_RIGHT.has(t[b - 1]!)) b--;
+  // a bracket the phrase itself opened or closes stays ("Redis (30 min TTL)", not "Redis (30 min TTL")
+  const count = (c: string, from: number, to: number) => t.slice(from, to).split(c).length - 1;
+  while (a < b && EDGE_LEFT.has(t[a]!) && !(t[a] === "(" && count(")", a, b) > count("(", a + 1, b))) a++;
+  while (b > a && EDGE_RIGHT.has(t[b - 1]!) && !(t[b - 1] === ")" && count("(", a, b) > count(")", a, b - 1))) b--;
   return t.slice(a, b);
 }
 
