@@ -3,6 +3,7 @@ import { type DecisionLine, writeSection } from "../core/claude/memory-md.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Store } from "../store/store.ts";
 import { type ClaudeEnv, memoryMdPath, projectRoot, replaceFile } from "./claude-files.ts";
+import { replacedAmong } from "./replaced.ts";
 
 // The MEMORY.md tier: a project's confident decisions and preferences, and the user's global rules
 // (confidence >= 0.7), written into Claude Code's auto-memory file for that project, inside
@@ -52,9 +53,11 @@ export async function exportMemoryMd(store: Store, opts: MemoryMdOptions): Promi
   const file = opts.file ?? memoryMdPath(projectRoot(opts.cwd, opts.claude), opts.claude);
   // the project's own, and the user's global rules (scope global, no project)
   const { memories } = await store.list({ types: GLOBAL_MD_TYPES, projectOrNone: opts.project, statuses: ["active", "promoted"] }, null);
-  const decisions = memories
-    .filter((m) => belongsInMemoryMd(m) && (m.project === opts.project || m.scope === "global"))
-    .map((m) => lineOf(m, opts.project));
+  const kept = memories.filter((m) => belongsInMemoryMd(m) && (m.project === opts.project || m.scope === "global"));
+  // a decision a newer one replaced is not a current one (ops/replaced.ts); a replacement this
+  // section would not list (a hedged change) leaves it, so the file never drops both
+  const replaced = await replacedAmong(store, kept, belongsInMemoryMd);
+  const decisions = kept.filter((m) => !replaced.has(m.id)).map((m) => lineOf(m, opts.project));
   let before = "";
   try {
     before = fs.readFileSync(file, "utf8");

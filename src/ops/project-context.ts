@@ -6,6 +6,7 @@ import { isoTime } from "../core/time.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 import { projectOf } from "./project.ts";
+import { replacedAmong } from "./replaced.ts";
 
 // context: the "Recent Project Decisions" block a hook injects at the start of a session: a
 // project's decisions and preferences, newest first, each line labelled with its type
@@ -22,6 +23,8 @@ const GLOBAL_TYPES = ["decision", "preference", "pattern"] as const;
 /** Global best practices take at most this share of the budget and this many lines. */
 const GLOBAL_SHARE = 1 / 3;
 const GLOBAL_MAX = 5;
+/** Memories read beyond the limit, to fill the places of those a newer decision replaced. */
+const REPLACED_ROOM = 10;
 /** Entities named on a line at most. */
 const ENTITIES_MAX = 4;
 
@@ -42,6 +45,8 @@ export interface ContextOptions {
   limit?: number;
   /** The block's size limit in characters (default 3,000). */
   budget?: number;
+  /** Decisions only: a project with none gets only the global rules (a subagent's context), not its latest memories. */
+  decisionsOnly?: boolean;
 }
 
 export interface ContextItem {
@@ -80,24 +85,20 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   await store.refresh(false, ["memory"]);
   const base: MemoryFilter = { statuses: LIVE, project: opts.project };
   let kind: ContextOutcome["kind"] = "decisions";
-  let found = await store.list({ ...base, types: START_TYPES }, limit);
-  if (found.total === 0) {
+  // room for those a newer decision replaced (left out: ops/replaced.ts)
+  let found = await store.list({ ...base, types: START_TYPES }, limit + REPLACED_ROOM);
+  if (found.total === 0 && !opts.decisionsOnly) {
     kind = "memories";
-    found = await store.list(base, limit);
+    found = await store.list(base, limit + REPLACED_ROOM);
   }
+  const replaced = await replacedAmong(store, found.memories);
+  const current = found.memories.filter((m) => !replaced.has(m.id));
+  found = { memories: current.slice(0, limit), total: found.total - replaced.size };
   const items = found.memories.map((m) => toItem(m, false));
   const p = shellWord(opts.project);
 
   // the user's global best practices: the most confident first, in their share of the budget
-  const globals = (await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX)).map((m) => toItem(m, true));
-  const global = renderBlock({
-    heading: "## Global Best Practices",
-    entries: globals.map(entryOf),
-    total: globals.length,
-    more: (n) => `… ${n} more global: memsync list`,
-    budget: found.total > 0 ? Math.floor(budget * GLOBAL_SHARE) : budget,
-    itemMax: ITEM_MAX,
-  });
+  const { globals, block: global } = await globalRules(store, found.total > 0 ? Math.floor(budget * GLOBAL_SHARE) : budget);
   const room = global.text ? budget - global.text.length - 1 : budget;
   const block = renderBlock({
     heading: kind === "decisions" ? `## Recent Project Decisions (${opts.project})` : `## Recent Project Memories (${opts.project}; no decisions yet)`,
@@ -115,6 +116,27 @@ export async function projectContext(store: Store, opts: ContextOptions): Promis
   const text = [block.text, withGlobal ? global.text : ""].filter(Boolean).join("\n");
   const shown = [...items.slice(0, block.text ? block.shown : 0), ...(withGlobal ? globals.slice(0, global.shown) : [])];
   return { project: opts.project, kind, total: found.total, items: shown, more: block.more, budget, text };
+}
+
+async function globalRules(store: Store, budget: number): Promise<{ globals: ContextItem[]; block: ReturnType<typeof renderBlock> }> {
+  const rules = await store.globalRules(LIVE, GLOBAL_TYPES, GLOBAL_MAX + REPLACED_ROOM);
+  const oldRules = await replacedAmong(store, rules);
+  const globals = rules.filter((m) => !oldRules.has(m.id)).slice(0, GLOBAL_MAX).map((m) => toItem(m, true));
+  const block = renderBlock({
+    heading: "## Global Best Practices",
+    entries: globals.map(entryOf),
+    total: globals.length,
+    more: (n) => `… ${n} more global: memsync list`,
+    budget,
+    itemMax: ITEM_MAX,
+  });
+  return { globals, block };
+}
+
+/** A session outside any project (no repository): the user's global rules still apply; "" when there are none. */
+export async function globalContext(store: Store, budget: number = CONTEXT_DEFAULTS.budget): Promise<string> {
+  await store.refresh(false, ["memory"]);
+  return (await globalRules(store, budget)).block.text;
 }
 
 function toItem(m: Memory, global: boolean): ContextItem {

@@ -170,6 +170,46 @@ describe("the assistant's decisions and subagents", () => {
     assert.match(sub.ctx!, /Vitest/);
     assert.deepEqual(hook(store, "SubagentStart", { cwd: project("https://github.com/acme/empty.git"), agent_type: "Explore" }).reply, { suppressOutput: true });
   });
+
+  test("the assistant's decision a prompt accepts is stored, not handed back as that prompt's context; what else fits still is", () => {
+    const store = newStore();
+    const repo = project();
+    saveMany(store, [{ content: "The cart tests need the Redis container running (docker compose up redis).", type: "fact", project: "github.com/acme/shop" }]);
+    hook(store, "Stop", { cwd: repo, session_id: "s-accept", last_assistant_message: "Done. I switched the cart tests from Jest to Vitest, because Vitest runs the suite in 4s instead of 40s." });
+    const next = hook(store, "UserPromptSubmit", { cwd: repo, session_id: "s-accept", prompt: "great, go ahead and run the cart tests with vitest now" });
+    const stored = memsyncJson(["--store", store, "list"]).memories;
+    assert.ok(stored.some((m: { content: string; meta: { source: string } }) => /Vitest/.test(m.content) && m.meta.source === "claude-code:Stop"), "accepted and stored");
+    assert.match(next.ctx ?? "", /Redis container/, "the prompt still gets what fits it");
+    assert.doesNotMatch(next.ctx ?? "", /Jest to Vitest/, "not what the assistant just said");
+  });
+
+  test("a subagent of a project with no decisions gets the global rules only, not the project's latest facts", () => {
+    const store = newStore();
+    const repo = project();
+    saveMany(store, [
+      { content: "The build fails on arm64 because sharp has no prebuilt binary; installing libvips-dev fixed it.", type: "solution", project: "github.com/acme/shop" },
+      { content: "Always pin exact dependency versions", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin exact dependency versions", why: "reproducible builds" } },
+    ]);
+    const sub = hook(store, "SubagentStart", { cwd: repo, agent_id: "a2", agent_type: "Plan" }).ctx!;
+    assert.match(sub, /^## Global Best Practices\n- \[Global rule\] pin exact dependency versions/);
+    assert.doesNotMatch(sub, /libvips|Recent Project/);
+    // the session itself still starts with what is known of the project
+    assert.match(hook(store, "SessionStart", { cwd: repo, source: "startup" }).ctx!, /no decisions yet\)\n- \[Solution\][^\n]*libvips/);
+  });
+
+  test("a session outside any repository (no project) still starts with the user's global rules, and so does its subagent", () => {
+    const store = newStore();
+    const folder = tempDir();
+    saveMany(store, [
+      { content: "Use PostgreSQL for orders", type: "decision", project: "github.com/acme/shop", confidence: 0.9 },
+      { content: "Always pin exact dependency versions", type: "preference", scope: "global", confidence: 0.9, decision: { what: "pin exact dependency versions", why: "reproducible builds" } },
+    ]);
+    for (const event of ["SessionStart", "SubagentStart"]) {
+      const ctx = hook(store, event, { cwd: folder, source: "startup", agent_type: "Explore" }, { CLAUDE_PROJECT_DIR: folder }).ctx!;
+      assert.match(ctx, /^## Global Best Practices\n- \[Global rule\] pin exact dependency versions/, event);
+      assert.doesNotMatch(ctx, /PostgreSQL/, event);
+    }
+  });
 });
 
 describe("MEMORY.md tier", () => {
@@ -226,5 +266,49 @@ describe("MEMORY.md tier", () => {
     assert.match(start.ctx!, /\n## Global Best Practices\n- \[Global rule\] pin dependency versions/);
     assert.doesNotMatch(start.ctx!, /crashing/, "a problem is not a decision");
     assert.ok(start.ctx!.length <= 3000);
+  });
+
+  test("a MEMORY.md that cannot be written is said in systemMessage, also when the prompt gets context", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    // the memory folder is a file: the section cannot be written
+    const dir = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "memory"), "not a folder");
+    saveMany(store, [{ content: "The billing worker retries failed invoices three times.", type: "fact", project: "github.com/acme/shop" }]);
+    const r = hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We decided the billing worker uses exponential backoff for failed invoices because Stripe rate-limits retries." }, env);
+    assert.match(r.ctx ?? "", /retries failed invoices/, "the context is given");
+    assert.match(r.reply.systemMessage ?? "", /MEMORY\.md not updated/, "and the user told");
+    assert.ok(memsyncJson(["--store", store, "list"]).memories.some((m: { content: string }) => /exponential backoff/.test(m.content)), "the decision is stored");
+  });
+
+  test("a decision replaced by a newer one (supersedes) leaves MEMORY.md, the session start and a subagent's context; it is back when the newer is archived", () => {
+    const home = tempDir();
+    const store = newStore();
+    const repo = project();
+    const env = { HOME: home };
+    const file = path.join(home, ".claude", "projects", repo.replace(/[^a-zA-Z0-9]/g, "-"), "memory", "MEMORY.md");
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We're going with Postgres 16 for the order data because we need transactions across orders and inventory." }, env);
+    assert.match(fs.readFileSync(file, "utf8"), /Postgres 16 for the order data/);
+    hook(store, "UserPromptSubmit", { cwd: repo, prompt: "We're switching the order data from Postgres to CockroachDB, since we need multi-region writes." }, env);
+    const [newer, older] = memsyncJson(["--store", store, "list"]).memories;
+    assert.match(newer.content, /CockroachDB/);
+    assert.equal(memsyncJson(["--store", store, "get", newer.id, "--json"]).found[0].outgoing.filter((r: any) => r.relation_type === "supersedes" && r.to_memory_id === older.id).length, 1, "the capture relates the two");
+    // yesterday's answer is not handed over as a current decision
+    const md = fs.readFileSync(file, "utf8");
+    assert.match(md, /CockroachDB/);
+    assert.doesNotMatch(md, /Postgres 16/);
+    for (const event of ["SessionStart", "SubagentStart"]) {
+      const ctx = hook(store, event, { cwd: repo, source: "startup", agent_type: "Explore" }, env).ctx!;
+      assert.match(ctx, /CockroachDB/, event);
+      assert.doesNotMatch(ctx, /Postgres 16/, event);
+    }
+    // the replacement archived: the older decision is current again
+    memsync(["--store", store, "archive", newer.id]);
+    assert.match(hook(store, "SessionStart", { cwd: repo, source: "startup" }, env).ctx!, /Postgres 16/);
+    memsyncJson(["--store", store, "export", "memory-md"], { env, cwd: repo });
+    assert.match(fs.readFileSync(file, "utf8"), /Postgres 16/);
   });
 });

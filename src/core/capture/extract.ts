@@ -113,8 +113,10 @@ const EDGE_RIGHT = new Set([..." ,;:.!?—–-\"'“”‘’)"]);
 function trimEdges(t: string): string {
   let a = 0;
   let b = t.length;
-  while (a < b && EDGE_LEFT.has(t[a]!)) a++;
-  while (b > a && EDGE_RIGHT.has(t[b - 1]!)) b--;
+  // a bracket the phrase itself opened or closes stays ("Redis (30 min TTL)", not "Redis (30 min TTL")
+  const count = (c: string, from: number, to: number) => t.slice(from, to).split(c).length - 1;
+  while (a < b && EDGE_LEFT.has(t[a]!) && !(t[a] === "(" && count(")", a, b) > count("(", a + 1, b))) a++;
+  while (b > a && EDGE_RIGHT.has(t[b - 1]!) && !(t[b - 1] === ")" && count("(", a, b) > count(")", a, b - 1))) b--;
   return t.slice(a, b);
 }
 
@@ -604,6 +606,21 @@ function handsOverCredential(what: string): boolean {
   return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
 }
 
+/** A refusal that opens a clause, with its verb: "let's not add", "we ruled out", "we stopped using". */
+const LEADING_REFUSAL =
+  /^(?:let(?:'s| us) not|(?:we|i|the team)\s+(?:(?:'ve|have)\s+)?(?:don't|do not|won't|will not|stopped|dropped|ruled out|rejected|turned down|said no to|vetoed))\s+(?:(use|using|adopt|go with|do|add|adding|introduce|introducing|bring in|bringing in|run|running|allow|allowing|ship|shipping|supporting)\s+)?(?=\S)/i;
+/** The verbs a refusal keeps after "avoid" (their object alone would read wrong: "avoid Redux to the storefront"). */
+const KEPT_VERB: Record<string, string> = { add: "adding", introduce: "introducing", "bring in": "bringing in", run: "running", allow: "allowing", ship: "shipping" };
+
+/** "Let's not add Redux to X" -> "adding Redux to X": what "avoid" goes before. */
+function withoutRefusal(what: string): string {
+  const m = LEADING_REFUSAL.exec(what);
+  if (!m) return what;
+  const verb = m[1]?.toLowerCase().replace(/\s+/g, " ");
+  const kept = verb ? (KEPT_VERB[verb] ?? (/ing$/.test(verb) && !/^(?:using|supporting)$/.test(verb) ? verb : null)) : null;
+  return `${kept ? `${kept} ` : ""}${what.slice(m[0].length)}`;
+}
+
 /**
  * The second reading (cues.ts), for a sentence no trigger phrase holds: its cue words and what
  * makes it specific. The guards of the first reading hold for the whole sentence here: a maybe,
@@ -619,7 +636,8 @@ function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters
   let what = cleanPhrase(cue.what);
   if (!what || PRONOUN_OBJECT.test(what) || VAGUE_OBJECT.test(what)) return null;
   if (cue.type !== "problem" && handsOverCredential(what)) return null;
-  if (cue.against && !/^(?:no|not|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${what}`;
+  // the clause still says how it refused ("Let's not add Redux"): "avoid" replaces that, not precedes it
+  if (cue.against && !/^(?:no|not|never|avoid|don't|do not)\b/i.test(what)) what = `avoid ${withoutRefusal(what)}`;
   const seen = new Set<string>();
   const mentions = all.filter((m) => !seen.has(m.name) && seen.add(m.name));
   const whys: string[] = [];

@@ -103,10 +103,10 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
   // other machines' memories arrive for the next prompts; this session does not wait for them
   if (hasRemote(root) && input.source !== "compact") await syncWith(run, "pull", 0);
   const name = await project(cwd, run);
-  if (!name) return { suppressOutput: true };
-  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
-  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
-  return withContext("SessionStart", ctx.text);
+  const [{ withStore }, { projectContext, globalContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  // outside any repository there is no project, but the user's global rules still apply
+  const text = await withStore(run.env, async (store) => (name ? (await projectContext(store, { project: name })).text : globalContext(store)));
+  return withContext("SessionStart", text);
 }
 
 /** Stop, SubagentStop: the explicit decisions of the assistant's last message, held for the user's answer. */
@@ -121,19 +121,25 @@ async function holdAssistantDecisions(input: HookPayload, run: HookRun, from: st
 async function subagentStart(cwd: string, run: HookRun): Promise<HookReply> {
   if (!storeExists(run.env.storeRoot)) return { suppressOutput: true };
   const name = await project(cwd, run);
-  if (!name) return { suppressOutput: true };
-  const [{ withStore }, { projectContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
-  const ctx = await withStore(run.env, (store) => projectContext(store, { project: name }));
-  // a subagent gets what the project decided, not a list of its latest facts
-  return ctx.kind === "decisions" || ctx.items.some((i) => i.global) ? withContext("SubagentStart", ctx.text) : { suppressOutput: true };
+  const [{ withStore }, { projectContext, globalContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  // a subagent gets what the project decided (and the user's global rules), not a list of its latest facts
+  const text = await withStore(run.env, async (store) => (name ? (await projectContext(store, { project: name, decisionsOnly: true })).text : globalContext(store)));
+  return withContext("SubagentStart", text);
 }
 
 async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Promise<HookReply> {
   const prompt = input.prompt ?? "";
   if (prompt.trim() === "") return { suppressOutput: true };
-  // what the assistant decided last turn, if this prompt accepts it
+  // what the assistant decided last turn, if this prompt accepts it: stored after this prompt's
+  // recall, as the prompt's own capture is, so the agent is not handed back what it just said
   const held = storeExists(run.env.storeRoot) ? takePending(run.env.storeRoot, input.sessionId) : null;
-  if (held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt)) await captureAccepted(held.sentences, held.from, input, cwd, run);
+  const accepted = held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt) ? held : null;
+  const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<string | null> => {
+    if (!accepted) return null;
+    if (store) return captureAccepted(store, accepted.sentences, accepted.from, input, cwd, run);
+    const { withStore } = await import("../../ops/context.ts");
+    return withStore(run.env, (s) => captureAccepted(s, accepted.sentences, accepted.from, input, cwd, run));
+  };
   // a prompt that states nothing new loads no record building (the schemas, ids, redaction):
   // each module below is loaded only by what this prompt needs
   const [{ extractCaptures }, { recallTerms, substantive }] = await Promise.all([import("../../core/capture/extract.ts"), import("../../core/recall-rank.ts")]);
@@ -145,7 +151,10 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const captures = extraction.captures.length > 0;
   // nothing to look for and nothing to keep: the Store's open would only open and close the index
   // (a recovery it would start waits for the next command's open, as it would with no hook at all)
-  if (!recalls && !captures) return { suppressOutput: true };
+  if (!recalls && !captures) {
+    const note = await keepAccepted();
+    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
+  }
   const name = await project(cwd, run);
   if (!storeExists(run.env.storeRoot)) {
     // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
@@ -153,7 +162,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
     await (await import("../../ops/init.ts")).ensureStore(run.env);
   }
   const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) };
-  if (recalls && !captures) {
+  if (recalls && !captures && !accepted) {
     // nothing to write: a settled index answers without the Store (null: the Store's path below)
     const found = await (await import("../../ops/recall-settled.ts")).recallSettled(run.env, recallOpts);
     if (found) return found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
@@ -166,24 +175,24 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recalls ? await recallOps.recall(store, recallOpts) : null;
+    const acceptedNote = await keepAccepted(store);
     const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
-    const note = captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null;
-    if (found && found.text) return withContext("UserPromptSubmit", found.text);
-    return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
+    const note = (captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null) ?? acceptedNote;
+    const told = note ? { systemMessage: `memsync: ${note}` } : {};
+    if (found && found.text) return withContext("UserPromptSubmit", found.text, told);
+    return note ? told : { suppressOutput: true };
   });
 }
 
 /** The assistant's decisions the user accepted, stored as the user's own capture would be. */
-async function captureAccepted(sentences: readonly string[], from: string, input: HookPayload, cwd: string, run: HookRun): Promise<void> {
-  const [{ withStore }, { extractCaptures }, { captureText }] = await Promise.all([import("../../ops/context.ts"), import("../../core/capture/extract.ts"), import("../../ops/capture.ts")]);
+async function captureAccepted(store: import("../../store/store.ts").Store, sentences: readonly string[], from: string, input: HookPayload, cwd: string, run: HookRun): Promise<string | null> {
+  const [{ extractCaptures }, { captureText }] = await Promise.all([import("../../core/capture/extract.ts"), import("../../ops/capture.ts")]);
   const name = await project(cwd, run);
   const text = sentences.join("\n");
   const extraction = extractCaptures(text);
-  if (extraction.captures.length === 0) return;
-  await withStore(run.env, async (store) => {
-    const out = await captureText(store, run.env, text, { project: name, source: `claude-code:${from}`, session: input.sessionId, agent: "claude-code" }, extraction);
-    await keepMemoryMd(store, out.stored.map((x) => x.memory), name, cwd, run);
-  });
+  if (extraction.captures.length === 0) return null;
+  const out = await captureText(store, run.env, text, { project: name, source: `claude-code:${from}`, session: input.sessionId, agent: "claude-code" }, extraction);
+  return keepMemoryMd(store, out.stored.map((x) => x.memory), name, cwd, run);
 }
 
 /**
