@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { heldHere } from "./lock-heartbeat.ts";
 
 // The store's cross-process write lock: an IMMEDIATE transaction on a SQLite file that holds no
 // data (.memsync/lock). SQLite's locks are the OS's byte-range locks, released when a process
@@ -26,19 +27,6 @@ function isBusy(e: unknown): boolean {
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/** The locks this process holds now (heartbeat's). */
-const heldHere = new Set<WriteLock>();
-
-/**
- * Say that what this process does under its locks is moving (a repack, a merge, a checkout of
- * thousands of files): the lock file's mtime, at most once a second, which every waiter's
- * progress check reads. Without it a holder busy for over the busy timeout (a repack under load:
- * 17 s) made another process's write give up, "store busy", though nothing was stuck.
- */
-export function heartbeat(): void {
-  for (const lock of heldHere) lock.beat();
-}
 
 export class WriteLock {
   private depth = 0;

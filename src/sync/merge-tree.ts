@@ -1,4 +1,4 @@
-import { heartbeat } from "../store/write-lock.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 import { jsonEqual } from "../core/merge/json-merge.ts";
 import { USAGE_FIELDS } from "../core/counters.ts";
 import { carryUsage, type JsonObject, parseObject, usageBesideSuccessors } from "../core/merge/record-merge.ts";

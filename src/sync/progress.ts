@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { heartbeat } from "../store/write-lock.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Progress of long transfers (object copies, HTTP fetches and pushes). The sync layer reports;
 // the caller of one operation says where its reports go (the CLI: one line on a terminal's

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import git from "isomorphic-git";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint } from "./fault.ts";
-import { heartbeat } from "../store/write-lock.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 import { oidAt } from "./object-ref.ts";
 import { cacheFor, forgetPacks } from "./objects.ts";
 import { type Version, writeNearest } from "./delta-write.ts";

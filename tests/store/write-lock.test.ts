@@ -78,7 +78,8 @@ describe("the write lock's wait", () => {
 // holds the lock through the real WriteLock for holdMs, calling heartbeat() every 100 ms when asked
 // to (what a repack, a merge or a checkout under the lock does as it goes), doing nothing else
 const BEATING_HOLDER = `
-import { heartbeat, WriteLock } from ${JSON.stringify(path.join(REPO, "src/store/write-lock.ts"))};
+import { WriteLock } from ${JSON.stringify(path.join(REPO, "src/store/write-lock.ts"))};
+import { heartbeat } from ${JSON.stringify(path.join(REPO, "src/store/lock-heartbeat.ts"))};
 const [lock, holdMs, beating] = process.argv.slice(2);
 const l = WriteLock.open(lock, 1000);
 const release = await l.take();
