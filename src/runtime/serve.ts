@@ -62,23 +62,23 @@ export async function listen(fetch: FetchHandler, at: Address, maxBodyBytes: num
     return { url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, server.port), close: async () => void (await server.stop(false)) };
   }
   if (runtimeName === "deno") {
-    const ac = new AbortController();
     return new Promise((resolve, reject) => {
       try {
-        let finished: Promise<void> = Promise.resolve();
+        // shutdown(), never the abort signal: Deno's abort is a hard stop that closes connections
+        // whose answers are being handled or not yet written out (seen under load: a clean stop's
+        // answers lost); shutdown lets them finish and closes the idle ones
+        let server: { shutdown(): Promise<void> } | undefined;
         const close = async () => {
-          ac.abort();
-          await finished;
+          await server?.shutdown();
         };
-        finished = Deno.serve(
+        server = Deno.serve(
           {
-            signal: ac.signal,
             ...("socket" in at ? { transport: "unix", path: at.socket } : { hostname: at.hostname, port: at.port }),
             onListen: (addr: { hostname?: string; port?: number; path?: string }) =>
               resolve({ url: "socket" in at ? `unix:${at.socket}` : urlOf(at.hostname, addr.port ?? at.port), close }),
           },
           (req, info) => fetch(req, { remote: info?.remoteAddr?.hostname }),
-        ).finished;
+        );
       } catch (e) {
         reject(refused(where, e));
       }

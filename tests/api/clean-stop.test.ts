@@ -15,6 +15,9 @@ import { get, startServer } from "../helpers/server.ts";
 // connections with a request unread in them (the chaos suite's serve clone saw 3-13 resets per
 // run, POST /v1/sync among them; docs/benchmarks.md "Branch chaosserve"). The wait no longer
 // blocks the thread (store/write-lock.ts beginAsync): the server answers its health meanwhile.
+// Under Deno the stop used Deno.serve's abort signal, a hard stop: on a loaded machine (CI) it cut
+// the connections whose answers were still being handled or written (7 runs of 8 failed with
+// three busy loops beside it); it now uses shutdown() (runtime/serve.ts).
 
 const BUN = path.join(REPO, "node_modules", ".bin", "bun");
 const DENO = [path.join(REPO, "node_modules/.bin/deno"), "run", "-A", path.join(REPO, "src/main.ts")];
