@@ -37,6 +37,7 @@ import {
 } from "./signals.ts";
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
+import { workOrder } from "./work-order.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
@@ -799,7 +800,7 @@ export function readSentence(sentence: string): Reading {
   }
 
   // "bump React to 18.3 across the monorepo, we're dropping 17": a version the whole project moves to
-  if (request && VERSION_MOVE.test(s) && PROJECT_WIDE.test(s) && !DEICTIC_TASK.test(s) && !HYPOTHETICAL.test(s)) {
+  if (request && VERSION_MOVE.test(s) && PROJECT_WIDE.test(s) && !CHAINED_TASK.test(s) && !DEICTIC_TASK.test(s) && !HYPOTHETICAL.test(s)) {
     const d = statementDraft(s, boosted);
     if (d && d.mentions.some((m) => m.kind !== "term")) return { kind: "capture", draft: { ...d, signal: "version move" } };
   }
@@ -949,6 +950,9 @@ const VERSION_MOVE = /^(?:please\s+)?(?:bump|upgrade|move|pin|update)\s+(?:the\s
 /** ... for the whole project, or with the team's reason: not a one-off task. */
 const PROJECT_WIDE = /\b(?:across|everywhere|in (?:all|every)|for (?:all|every)|all (?:the )?(?:services|packages|repos|apps))\b|[,;]\s*(?:since\s+|because\s+)?we(?:'re| are|'ve| have| need| want)\b/i;
 
+/** A second task chained to the first: "upgrade X to 6.3 and make the tests green" is a work order. */
+const CHAINED_TASK = /\band\s+(?:then\s+)?(?:make|fix|run|rerun|push|open|get|check|update|write|add|clean up)\s+(?:the|a|an|it|them|whatever|everything|any|all)\b/i;
+
 /** Read a prompt (or any free text) and say what it would store. Pure. */
 /** Trouble, then "until we <did>": the cue reading's fix (UNTIL_DONE) names what ended it. */
 const UNTIL_FIX = /\buntil (?:we|i)\s+[a-z]+ed\b/i;
@@ -994,6 +998,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     reported(s) ||
     CREDENTIAL.test(s) ||
     DEICTIC_TASK.test(s) ||
+    workOrder(s) !== null ||
     othersOwn(s) ||
     passingTrouble(s) ||
     statusNow(s) ||
@@ -1075,6 +1080,10 @@ export function extractWithOpinion(
     } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence) && !saidToKeep(sentence.trim())) {
       // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
+      last = null;
+    } else if (r.kind === "capture" && (passing = workOrder(plainSentence(sentence), r.draft.type === "problem" || r.draft.type === "solution"))) {
+      // "we need to bump the Go toolchain to 1.23", "let's bump Kotlin to 2.0 today": a change to make once
+      skipped.push({ text: sentence.trim(), reason: passing });
       last = null;
     } else if (r.kind === "capture" && (passing = passingOrSmallTalk(sentence, r.draft) ?? sessionTalk(plainSentence(sentence), prepared.text, r.draft.type))) {
       // "the deploy failed once this morning but the retry went through", "I always enjoy these demo days"
