@@ -42,6 +42,17 @@ describe("recall26: faults of the audit, through the hook", () => {
     assert.match(recalled(store, repo, "why was the ledgerly checkout page slow") ?? "", /N\+1 query/);
   });
 
+  test("a project named after a product keeps the product as a strong word: the prompt names what it is about", () => {
+    const store = newStore();
+    const project = "github.com/acme/redis-tools";
+    saveMany(store, [
+      { content: "Redis eviction policy is allkeys-lru on the session cache", type: "decision", project },
+      { content: "Redis backups are copied to the cold bucket every night", type: "fact", project },
+    ]);
+    const repo = gitProject(`https://${project}.git`, "redis-tools");
+    assert.match(recalled(store, repo, "how do we configure redis eviction") ?? "", /allkeys-lru/);
+  });
+
   test("the 'more matches' line counts only matches that pass the relevance floor", () => {
     const store = newStore();
     saveMany(store, [
