@@ -19,36 +19,36 @@ export function projectNameWords(project: string): string[] {
  * Its memories name it everywhere ("Ledgerly stores invoices..."), so inside it the name tells
  * none of them apart, and with it one chance word carried the relevance floor's two ("what colors
  * should the ledgerly landing page use" got the checkout page's problem). It still counts as a
- * weak word in ranking; a concept named only by it is dropped.
+ * weak word in ranking. A name word the vocabulary knows (a concept of the query: "redis" in
+ * redis-tools) stays strong: a product's name says what the prompt is about, and not every memory
+ * of a project named after one is about that product.
  */
 export function withinProject(terms: RecallTerms, project: string | null | undefined): RecallTerms {
   if (!project) return terms;
-  const name = new Set(projectNameWords(project));
+  const known = new Set(terms.concepts.flatMap((c) => c.from));
+  const name = new Set(projectNameWords(project).filter((w) => !known.has(w)));
   if (!terms.strong.some((w) => name.has(w))) return terms;
-  return {
-    ...terms,
-    strong: terms.strong.filter((w) => !name.has(w)),
-    concepts: terms.concepts.filter((c) => c.from.some((w) => !name.has(w))),
-  };
+  return { ...terms, strong: terms.strong.filter((w) => !name.has(w)) };
 }
 
 /**
- * Of a prompt asked outside any repository, another project's memory must hold every strong word
- * but one in this many: such a prompt is not about that project unless it says what the memory
- * says. Judged on the audit's prompts (tests/hooks/recall-audit26.test.ts), not on the corpus
- * (it has no projects).
+ * Of a prompt asked outside any repository, another project's memory must hold at least this share
+ * of the strong words, and two of them: such a prompt is not about that project unless it says
+ * most of what the memory says ("which database do we use for orders?" and the orders decision;
+ * not another project's memory that shares only "database"). Judged on the audit's prompts
+ * (tests/hooks/recall-audit26.test.ts), not on the corpus (it has no projects).
  */
-export const MISSING_ELSEWHERE_PER = 4;
+export const SHARE_ELSEWHERE = 2 / 3;
 
 /**
  * Whether a memory of `memoryProject` may be shown for a prompt asked outside any repository: a
  * memory of no project (the user's own) always; one of a project the prompt names, by the usual
- * floor; any other only when it passes the floor and holds (nearly) every strong word of the prompt.
+ * floor; any other only when it passes the floor holding most of the prompt's strong words.
  */
 export function shownOutside(terms: RecallTerms, memoryProject: string | null, fit: Fit): boolean {
   if (memoryProject === null) return true;
   const name = projectNameWords(memoryProject);
   if (name.length > 0 && name.every((w) => terms.words.includes(w))) return true;
-  const missing = terms.strong.length - fit.strongFound.length;
-  return fit.passes && missing <= Math.floor(terms.strong.length / MISSING_ELSEWHERE_PER);
+  const held = fit.strongFound.length;
+  return fit.passes && held >= 2 && held >= SHARE_ELSEWHERE * terms.strong.length;
 }

@@ -19,6 +19,10 @@ test("a project's name is its repository's name, in words; inside the project it
   assert.deepEqual(inside.words, terms.words, "still looked for, and weighed as a weak word");
   assert.equal(withinProject(terms, "github.com/acme/shop"), terms, "another project's name: unchanged");
   assert.equal(withinProject(terms, null), terms);
+  // a product's name (a concept) stays strong inside a project named after it
+  const redis = recallTerms("how do we configure redis eviction");
+  assert.ok(redis.concepts.some((c) => c.from.includes("redis")));
+  assert.equal(withinProject(redis, "github.com/acme/redis-tools"), redis);
 });
 
 const said = (type: string, content: string, entities: string[]): Stated => ({ type, content, entities, words: contentWords(content) });
