@@ -132,6 +132,9 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["app store", "play store", "google play", "mobile release", "mobile releases"], ["app store", "google play", "mobile releases"]],
   [["typo", "typos", "misspelling", "misspellings", "misspelled", "spelling", "spelling mistake", "spelling mistakes", "fuzzy"], ["typo", "fuzziness"]],
   [["synonym", "synonyms"], ["synonyms"]],
+  // what a cache's TTL and a deletion request are called in other words (branch recall26)
+  [["stale", "staleness", "out of date", "outdated", "freshness"], ["expire", "expires", "ttl", "purged", "invalidated"]],
+  [["erase", "erased", "erasure", "right to be forgotten", "forget me", "data deletion", "delete my data", "delete their data"], ["deletion", "deleted", "removed", "gdpr"]],
   [["logging library", "logger", "loggers", "structured logging"], ["pino", "log", "logs", "logger"]],
   [["retention", "retained", "retain", "kept for"], ["kept", "retention", "days"]],
   [["analytics", "product analytics", "tracking", "event data", "product telemetry", "usage data", "usage events", "usage tracking"], ["analytics", "posthog", "events"]],

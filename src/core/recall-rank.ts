@@ -511,17 +511,18 @@ export function nearDuplicates(a: ReadonlySet<string>, b: ReadonlySet<string>): 
 }
 
 /**
- * Group items (best first) so each near-duplicate joins the first, better item it resembles.
+ * Group items (best first) so each near-duplicate joins the first, better item it resembles (or,
+ * with `sameFact`, states the same fact in other words).
  * Returns the kept items with the ids folded into each; with `limit`, the first `limit` of them
  * (an item that resembles none of those starts a group past the limit, which is not returned,
  * and later items are not compared with it: the first group they resemble is among the first
  * `limit` or is not returned either).
  */
-export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) => ReadonlySet<string>, idOf: (t: T) => string, limit = Infinity): { item: T; collapsed: string[] }[] {
+export function collapseNearDuplicates<T>(items: readonly T[], wordsOf: (t: T) => ReadonlySet<string>, idOf: (t: T) => string, limit = Infinity, sameFact?: (later: T, kept: T) => boolean): { item: T; collapsed: string[] }[] {
   const kept: { item: T; words: ReadonlySet<string>; collapsed: string[] }[] = [];
   for (const item of items) {
     const words = wordsOf(item);
-    const twin = kept.find((k) => nearDuplicates(words, k.words));
+    const twin = kept.find((k) => nearDuplicates(words, k.words) || (sameFact?.(item, k.item) ?? false));
     if (twin) twin.collapsed.push(idOf(item));
     else if (kept.length < limit) kept.push({ item, words, collapsed: [] });
   }

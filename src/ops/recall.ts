@@ -9,6 +9,8 @@ import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
 import { cleanText } from "../core/redact.ts";
+import { shownOutside, withinProject } from "../core/recall-scope.ts";
+import { restates, type Stated, stemSet } from "../core/recall-restated.ts";
 import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
@@ -91,8 +93,13 @@ export interface RecallOptions {
   budget?: number;
   /** At most this many memories (default 10). */
   limit?: number;
-  /** Only this project's memories and those of no project. */
-  project?: string;
+  /**
+   * Only this project's memories and those of no project; null: a prompt asked outside any
+   * project (a hook's session outside a repository): memories of no project, and another
+   * project's only when the prompt names it or the memory matches strongly (core/recall-scope.ts);
+   * absent: every project's, alike (the CLI's recall without --project).
+   */
+  project?: string | null;
   /** Unix seconds (default: the store's clock). */
   now?: number;
   /**
@@ -133,7 +140,7 @@ export interface RecallOutcome {
   items: RecallItem[];
   /** Near-duplicates folded into the items shown. */
   collapsed: number;
-  /** Matches not shown (beyond the budget, the limit or the relevance floor); a lower bound when total_exact is false. */
+  /** Relevant matches not shown (beyond the budget or the limit; not those under the relevance floor): what the block's last line counts. */
   more: number;
   budget: number;
   /** The block: heading, one line per memory, a closing line when more matched; "" for none. */
@@ -153,11 +160,11 @@ export function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome
 export async function recallIn(store: RecallIndex, opts: RecallOptions, current: () => Promise<unknown>): Promise<RecallOutcome> {
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
-  const terms = opts.terms ?? recallTerms(opts.query);
+  const terms = withinProject(opts.terms ?? recallTerms(opts.query), opts.project);
   const empty: RecallOutcome = { ...echoed(opts.query, terms.words), total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
   if (terms.match === null) return empty;
   const filter: MemoryFilter = { statuses: ["active", "promoted"] };
-  if (opts.project !== undefined) filter.projectOrNone = opts.project;
+  if (typeof opts.project === "string") filter.projectOrNone = opts.project;
   await current();
   const upTo = Math.max(1, Math.floor(opts.countUpTo ?? COUNT_UP_TO));
   let narrow: boolean;
@@ -190,6 +197,8 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     const mt = termsOf(h.memory, h.terms);
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
+  // outside any project, another project's memory that matches only in part is no answer
+  const outside = opts.project === null ? fits.map((f) => shownOutside(terms, f.memory.project, f.fit)) : null;
   // a word's holders among the candidates are its holders in the store only when none was cut
   const everyMatch = !narrow && !ahead && hits.length < take;
   const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
@@ -204,10 +213,11 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const tiers = shownTiers(floorPasses, fits.map((f) => f.fit), () => tradeWordMatches(terms, fits.map((f) => f.fit), everyMatch));
   const rare = rareCoverage(terms, fits.map((f) => f.fit));
   const fitting = fits.flatMap((h, i) => {
-    const tier = tiers[i]!;
+    const tier = outside && !outside[i] ? null : tiers[i]!;
     return tier === null ? [] : [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content), tier }];
   });
-  if (fitting.length === 0) return { ...empty, total, total_exact: exact, more: total };
+  // those under the floor are shown only beside one that passes (shownTiers)
+  if (!fitting.some((h) => h.tier === 0)) return { ...empty, total, total_exact: exact };
   // the scale is set by the memories that pass the floor: those under it leave their order as it was
   const bestBm25 = Math.max(...fitting.filter((h) => h.tier === 0).map((h) => h.bm25));
   const trouble = reportsTrouble(opts.query);
@@ -221,16 +231,22 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
   for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
   const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
-  const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id, limit);
+  const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id, limit, restatedAmong(replaced));
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
   // the query as the answer repeats it, cleaned once for the "more" line and the outcome
   const echo = echoed(opts.query, terms.words);
 
+  // the "more" line counts the relevant matches not shown (those ranked, past the limit or the
+  // budget), not every match of a word: a match under the floor is no more to look at. When
+  // candidates were cut and the last of them (the least by BM25) is still relevant, more may be
+  // past them: then it is a lower bound, said as such
+  const lastCandidate = hits.at(-1)?.memory.id;
+  const relevantExact = hits.length < take || !ranked.some((r) => r.memory.id === lastCandidate);
   const block = renderBlock({
     heading: "## Relevant memories (full text: memsync open <id>)",
     entries: items.map(entryOf),
-    total,
-    more: (n) => `… ${exact ? "" : "more than "}${n} more match${n === 1 && exact ? "" : "es"}: memsync search --any ${echo.words.slice(0, 6).join(" ")}`,
+    total: ranked.length,
+    more: (n) => `… ${relevantExact ? "" : "more than "}${n} more match${n === 1 && relevantExact ? "" : "es"}: memsync search --any ${echo.words.slice(0, 6).join(" ")}`,
     budget,
     itemMax: ITEM_MAX,
   });
@@ -303,6 +319,26 @@ export function rarestWithin(terms: readonly { match: string; df: number }[], at
     matches += t.df;
   }
   return terms.flatMap((t, i) => (chosen.has(i) ? [t.match] : []));
+}
+
+type Ranked = { memory: Memory; terms: Terms };
+
+/**
+ * Whether a later (lower-ranked) memory states what a kept one does in other words
+ * (core/recall-restated.ts), unless one of them replaces the other: then both are shown, marked.
+ */
+function restatedAmong(replaced: ReadonlyMap<string, string>): (later: Ranked, kept: Ranked) => boolean {
+  const stems = new Map<string, ReadonlySet<string>>();
+  const stated = (r: Ranked): Stated & { id: string } => ({ id: r.memory.id, type: r.memory.type, content: r.memory.content, entities: r.memory.entities, words: r.terms.content });
+  const stemsOf = (s: Stated & { id: string }): ReadonlySet<string> => {
+    let had = stems.get(s.id);
+    if (!had) stems.set(s.id, (had = stemSet(s)));
+    return had;
+  };
+  return (later, kept) => {
+    if (replaced.get(later.memory.id) === kept.memory.id || replaced.get(kept.memory.id) === later.memory.id) return false;
+    return restates(stated(later), stated(kept), stemsOf);
+  };
 }
 
 /** How many memories' terms a process keeps. */

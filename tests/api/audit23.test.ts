@@ -80,7 +80,7 @@ describe("audit23: a secret in a prompt never comes back in recall's 'more match
 
   function storeWithTwelve(): string {
     const store = initStore();
-    const records = Array.from({ length: 12 }, (_, i) => ({ content: `deploy token rotation step ${i + 1} for the ci release`, type: "fact" }));
+    const records = Array.from({ length: 12 }, (_, i) => ({ content: `deploy token rotation step ${i + 1} for the ci release`, type: "fact", project: null }));
     memsyncJson(["--store", store, "save", "--input", "-"], { input: JSON.stringify(records) });
     return store;
   }

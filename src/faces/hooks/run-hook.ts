@@ -161,7 +161,8 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
     if (!captures) return { suppressOutput: true };
     await (await import("../../ops/init.ts")).ensureStore(run.env);
   }
-  const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, ...(name ? { project: name } : {}) };
+  // outside any repository (no project): memories of no project, others only on a strong match
+  const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, project: name };
   if (recalls && !captures && !accepted) {
     // nothing to write: a settled index answers without the Store (null: the Store's path below)
     const found = await (await import("../../ops/recall-settled.ts")).recallSettled(run.env, recallOpts);
