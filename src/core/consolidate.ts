@@ -13,7 +13,8 @@ import { createRelation, type JsonObject } from "./records.ts";
 //   nothing and is left out);
 // - tags and entities: the union (past the limits, those most members share come first);
 // - created_at the earliest, last_used the latest, use_count / review_count / cross_domain_count
-//   summed (each source's streams kept as "<source id>/<stream>", core/counters.ts),
+//   summed (each source's streams kept as "<source id>/<stream>"; a stream two sources both
+//   hold, e.g. the parts of one split, counted once: core/counters.ts),
 //   strength = min(max + min(cohesion · n · 0.1, 0.5), 2.0);
 // - a fresh gist of the merged content (given by the caller), no embedding (it described a source);
 // - the other fields from the primary member (the longest text; ties: the earliest, then the

@@ -125,13 +125,18 @@ export function qualifiedKey(sourceId: string, stream: string): string {
   return stream.includes("/") ? stream : `${sourceId}/${stream}`;
 }
 
-/** A successor's share of its sources' streams; keys two sources share add up (total = sum). */
+/**
+ * A successor's share of its sources' streams. A key two sources share is one stream of one
+ * memory's uses that both hold a copy of (the parts of one split, or a memory restored beside the
+ * successor that carries its streams as "<it>/<stream>"): the larger count, as a merge takes it.
+ * Adding them up counted those uses twice (the chaos suite's "uses counted twice" note).
+ */
 export function inheritedStreams(sources: readonly Rec[], field: CountedField): Streams {
   const out: Streams = {};
   for (const src of sources) {
     for (const [k, n] of Object.entries(streamsOf(src, field))) {
       const q = qualifiedKey(String(src.id), k);
-      out[q] = (out[q] ?? 0) + n;
+      out[q] = Math.max(out[q] ?? 0, n);
     }
   }
   return out;

@@ -196,8 +196,8 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(world(parts, [lineage("split_from"), { ...lineage("split_from", N), id: REL }]), log), []);
     const restored = memory(3, "first", { counters: { use_count: { r1: 2, r0: 1 } } });
     assert.deepEqual(checks(world([restored, successor({ [`${M}/r1`]: 2, [`${M}/r0`]: 1 })], [lineage()]), log), []);
-    // counted more often than touched after a succession (a consolidation sums a stream two sources
-    // hold): a note, not a loss; without a succession an extra count is still a failure (first test)
+    // counted more often than touched after a succession: a note, not a loss; without a succession
+    // an extra count is still a failure (first test)
     const notes: string[] = [];
     assert.deepEqual(checkEffects(names, world([successor({ [`${M}/r1`]: 3, [`${M}/r0`]: 1 })], [lineage()]), log, new Set(), notes).map((x) => x.check), []);
     assert.match(notes.join(), /1 memories, 1 uses over/);

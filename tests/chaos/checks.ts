@@ -264,10 +264,10 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
       // uses then live in it; a successor deleted since took them along)
       const judged = states.map((s, i) => checked(i) && (present[i] || (goneBy(id, i) === "succession" && heirThere(id, i))));
       const found = recs.map((m, i) => (judged[i] && (!present[i] || (m && typeof m.use_count === "number")) ? usesOf(i, id) : undefined));
-      // above the acknowledged touches where a succession took part: a consolidation sums its
-      // sources' totals, so a stream two sources both hold (a split's parts, a memory restored beside
-      // its successor) is counted twice in it (core/counters.ts inheritedStreams, by design): said
-      // in a note; nothing is lost. Where no succession took part, the count is exact, as before.
+      // above the acknowledged touches where a succession took part: a consolidation used to sum a
+      // stream two sources both hold (a split's parts, a memory restored beside its successor); it
+      // now takes the larger (core/counters.ts inheritedStreams), so an excess here is unexpected,
+      // yet no loss: said in a note. Where no succession took part, the count is exact, as before.
       const involved = (i: number) => !present[i] || carriedOn[i]!.has(id) || successorsOf.has(id) || sourcesOf.has(id);
       const over = found.map((f, i) => judged[i] && f !== undefined && f > want && involved(i));
       if (over.some(Boolean)) {
@@ -380,7 +380,7 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     }
   }
 
-  if (overCounted) notes.push(`uses counted more than once after a succession (a consolidation sums its sources' totals, so a stream two of them hold, from a split or a restored memory beside its successor, counts twice): ${overCounted} memories, ${overUses} uses over the acknowledged touches; none lost`);
+  if (overCounted) notes.push(`uses counted more than once after a succession (unexpected since consolidation takes the larger count of a stream two sources hold; no loss): ${overCounted} memories, ${overUses} uses over the acknowledged touches; none lost`);
 
   // 4. relations
   for (const r of acked.filter((x) => x.kind === "relate" && x.relation && !stranded(x))) {

@@ -236,6 +236,21 @@ describe("memsync consolidate --apply", () => {
   });
 });
 
+describe("memsync consolidate: uses counted once", () => {
+  test("the parts of a split merged back hold the original's uses once, not once per part", async () => {
+    const store = newStore();
+    const id = await save(store, ["Redis caches the web sessions with a one day TTL and Redis caches the API tokens with a one day TTL"]);
+    for (let i = 0; i < 3; i++) await memsyncJson(["--store", store, "touch", id]);
+    const split = await memsyncJson(["--store", store, "split", id, "--part", "Redis caches the web sessions with a one day TTL", "--part", "Redis caches the API sessions with a one day TTL"]);
+    assert.deepEqual(split.parts.map((p: { use_count: number }) => p.use_count), [3, 3], "each part holds the original's three uses");
+    await memsyncJson(["--store", store, "consolidate", "--apply", "--threshold", "0.3"]);
+    const left = allRecords(store, "memories");
+    assert.equal(left.length, 1);
+    // three touches: the merged memory counts three uses (it counted six, one copy per part)
+    assert.equal(left[0].use_count, 3);
+  });
+});
+
 describe("memsync consolidate: a cluster too long to merge", () => {
   test("is shown as such, left out of --apply, refused when named, and can still be linked", async () => {
     const store = newStore();

@@ -240,10 +240,15 @@ describe("successors: consolidation, split and usage carried over", () => {
     const a = src(SOURCE_A, { use_count: 3, counters: { use_count: { "~": 1, "l.00000001": 2 } } });
     const b = src(SOURCE_B, { use_count: 4, counters: { use_count: { "x/l.00000001": 4 } } });
     assert.deepEqual(inheritedStreams([a, b], "use_count"), { [`${SOURCE_A}/~`]: 1, [`${SOURCE_A}/l.00000001`]: 2, "x/l.00000001": 4 });
-    // two parts of one split consolidated again: their shared inherited stream adds up (total = sum)
+    // two parts of one split consolidated again: their shared inherited stream is o's two uses,
+    // held by both parts, counted once (it used to add up to 4)
     const p1 = src(SOURCE_A, { use_count: 2, counters: { use_count: { "o/s.00000001": 2 } } });
-    const p2 = src(SOURCE_B, { use_count: 2, counters: { use_count: { "o/s.00000001": 2 } } });
-    assert.deepEqual(inheritedStreams([p1, p2], "use_count"), { "o/s.00000001": 4 });
+    const p2 = src(SOURCE_B, { use_count: 3, counters: { use_count: { "o/s.00000001": 3 } } });
+    assert.deepEqual(inheritedStreams([p1, p2], "use_count"), { "o/s.00000001": 3 });
+    // a memory restored beside its successor (its own streams, the successor's "<it>/<stream>")
+    const restored = src(SOURCE_A, { use_count: 5, counters: { use_count: { "l.00000001": 5 } } });
+    const successor = src(SOURCE_B, { use_count: 6, counters: { use_count: { [`${SOURCE_A}/l.00000001`]: 4, "m.00000002": 2 } } });
+    assert.deepEqual(inheritedStreams([restored, successor], "use_count"), { [`${SOURCE_A}/l.00000001`]: 5, [`${SOURCE_B}/m.00000002`]: 2 });
   });
 
   test("consolidation and split write the qualified streams, totals as before", () => {
