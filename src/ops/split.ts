@@ -52,20 +52,25 @@ export async function splitOp(store: Store, env: OpsEnv, input: SplitInput): Pro
       relations_removed: [],
       maintainer: { machine, claimed: role.claimed },
     };
+    // the files change in an order where a process killed between two of them leaves every
+    // relation's ends there and the original's text whole (the next command commits what it
+    // finds as an edit): the parts and their provenance first, then the relations copied to
+    // them, and the original archived or removed last, after its relations
+    // (the original's relations read before the provenance, which points at it, is written)
+    const { outgoing, incoming } = archive ? { outgoing: [], incoming: [] } : tx.relationsOf(original.id);
+    const plan = copyRelations([...outgoing, ...incoming], original.id, ids, newId);
+    for (const p of parts) tx.putMemory(p);
+    for (const r of provenance) tx.putRelation(r);
     if (archive) {
       const { memory, changed } = updateMemory(original, { status: "archived" }, tx.now);
       if (changed) tx.putMemory(memory);
     } else {
-      const { outgoing, incoming } = tx.relationsOf(original.id);
-      const plan = copyRelations([...outgoing, ...incoming], original.id, ids, newId);
       for (const r of plan.copies) tx.putRelation(r);
       for (const id of plan.removed) tx.removeRelation(id);
       tx.removeMemory(original.id);
       out.relations_copied = plan.copies.map((r) => r.id);
       out.relations_removed = plan.removed;
     }
-    for (const p of parts) tx.putMemory(p);
-    for (const r of provenance) tx.putRelation(r);
     tx.note("split", messages.split(original.id, ids));
     return out;
   });

@@ -21,6 +21,7 @@ import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { quickUnchanged } from "./quick-unchanged.ts";
 import { EV } from "./watch-events.ts";
 import { flattenLocalRecords } from "./local-flatten.ts";
+import { faultPoint } from "../sync/fault.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
@@ -1561,6 +1562,7 @@ export class StoreTx {
       if (this.pendingRows.length >= 256) this.indexMade(creator.ready());
     } else {
       writeAtomic(fs, `${root}/${dir}`, name, json, !deferred && !logged, onTemp);
+      faultPoint("record");
     }
     if (deferred) {
       this.unsyncedFiles.push(rel);
@@ -1685,6 +1687,7 @@ export class StoreTx {
     const dir = dirOf(rel);
     this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);
     this.store.fs.unlink(`${this.store.root}/${rel}`);
+    faultPoint("record");
     this.unplaced(rel);
     const made = this.created.indexOf(rel);
     if (made >= 0) {

@@ -18,6 +18,7 @@ import { env } from "../runtime/host.ts";
 //   import-written  in an import, after its records and its `fill` journal entry are written, before
 //                   it commits them (store/journal-fill.ts)
 //   flatten:N       after the Nth record file a write moved out of a local shard folder (store/local-flatten.ts)
+//   record:N        after the Nth record file a change (not an import's bulk write) wrote or removed
 //   checkout-intent, checkout-file, checkout-durable, checkout-index, checkout-ref, commit-index, commit-ref:
 //                   the steps of a pull's checkout and of a commit (see checkout.ts, commit.ts)
 
