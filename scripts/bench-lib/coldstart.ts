@@ -12,6 +12,11 @@
 // runs after a pause of 2.1 s (hyperfine --prepare),
 // as an agent saving now and then (see the Method section of docs/benchmarks.md).
 //
+// Without hyperfine (not installed on every machine), the same cases run as interleaved rounds:
+// each round runs every command of a case once in a shuffled order (a save after its 2.1 s pause),
+// wall time around the spawn and CPU (user + system) from Bun's resource usage of the child;
+// medians over the rounds, the warmup rounds dropped. Interleaving shares the load the same way.
+//
 // Every program runs from a copy written just before the runs (`freshCopy`): the same bytes cost
 // 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and 1.4-4 ms
 // more once its pages were dropped and read back by the faults of a run (the page cache holds
@@ -63,6 +68,37 @@ interface Row {
   cpu: number;
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** The fallback without hyperfine (see the header): interleaved rounds, medians of wall and CPU. */
+function interleaved(commands: [string, string[]][], opts: { runs: number; warmup: number; prepare?: string[] }): Row[] {
+  const wall = new Map<string, number[]>(commands.map(([n]) => [n, []]));
+  const cpu = new Map<string, number[]>(commands.map(([n]) => [n, []]));
+  for (let round = 0; round < opts.warmup + opts.runs; round++) {
+    const order = [...commands].sort(() => Math.random() - 0.5);
+    for (const [name, argv] of order) {
+      if (opts.prepare) spawnSync(opts.prepare[0]!, opts.prepare.slice(1));
+      const t0 = performance.now();
+      const r = Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      const ms = performance.now() - t0;
+      if (r.exitCode !== 0) throw new Error(`failed (exit ${r.exitCode}): ${commandLine(argv)}`);
+      if (round < opts.warmup) continue;
+      wall.get(name)!.push(ms);
+      cpu.get(name)!.push(Number(r.resourceUsage?.cpuTime.total ?? Number.NaN) / 1000);
+    }
+  }
+  return commands.map(([name]) => {
+    const w = wall.get(name)!;
+    const mean = w.reduce((a, b) => a + b, 0) / w.length;
+    const stddev = Math.sqrt(w.reduce((a, b) => a + (b - mean) ** 2, 0) / w.length);
+    return { name, median: median(w), mean, stddev, min: Math.min(...w), cpu: median(cpu.get(name)!) };
+  });
+}
+
 function hyperfine(bin: string, key: string, commands: [string, string][], opts: { runs: number; warmup: number; prepare?: string }): Row[] {
   const out = path.join(BENCH, "hyperfine", `coldstart-${key}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -89,7 +125,6 @@ async function main(): Promise<void> {
   const beforeArg = arg("--before", "");
   const before = beforeArg ? path.resolve(beforeArg) : null;
   const hf = findHyperfine();
-  if (!hf) throw new Error("coldstart.ts needs hyperfine (apt-get install hyperfine)");
   const loadStart = loadAverage();
 
   const dir = path.join(BENCH, `store-${size}`);
@@ -111,29 +146,29 @@ async function main(): Promise<void> {
     copies.set(n, copy);
   }
   const storeOf = (n: string) => copies.get(n)!;
-  const sh = (cmd: string[]) => commandLine(["sh", "-c", `exec ${commandLine(cmd)} < ${payload}`]);
-  const cases: { key: string; label: string; commands: [string, string][]; prepare?: string; runs?: number }[] = [
+  const sh = (cmd: string[]) => ["sh", "-c", `exec ${commandLine(cmd)} < ${payload}`];
+  const cases: { key: string; label: string; commands: [string, string[]][]; prepare?: string[]; runs?: number }[] = [
     {
       key: "version",
       label: "`memsync --version`",
-      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--version"])])],
+      commands: [["empty", [empty]], ...bins.map(([n, b]): [string, string[]] => [n, [b, "--version"]])],
     },
     {
       key: "get",
       label: `\`get ID\` (a memory from the flat folder, ${size.toLocaleString("en")} memories)`,
-      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", storeOf(n), "get", manifest.old_id])])],
+      commands: [["empty", [empty]], ...bins.map(([n, b]): [string, string[]] => [n, [b, "--store", storeOf(n), "get", manifest.old_id]])],
     },
     {
       key: "save",
       label: "`save TEXT --tag bench` (after a pause of 2.1 s)",
-      commands: [["empty", empty], ...bins.map(([n, b]): [string, string] => [n, commandLine([b, "--store", storeOf(n), "save", "Benchmark note: prefer cursor pagination for list endpoints in the search API", "--tag", "bench"])])],
-      prepare: "sleep 2.1",
+      commands: [["empty", [empty]], ...bins.map(([n, b]): [string, string[]] => [n, [b, "--store", storeOf(n), "save", "Benchmark note: prefer cursor pagination for list endpoints in the search API", "--tag", "bench"]])],
+      prepare: ["sleep", "2.1"],
       runs: Math.min(runs, 20),
     },
     {
       key: "hook",
       label: "`hook UserPromptSubmit` (a prompt asking about earlier work, on stdin)",
-      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])])],
+      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string[]] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])])],
     },
   ];
   // each binary settles its own copy with its own code: one of another index version rebuilds
@@ -153,7 +188,10 @@ async function main(): Promise<void> {
   const head = bins.map(([n]) => `${n}: wall median ms (ratio) | ${n}: CPU ms (ratio)`).join(" | ");
   lines.push(`| command | empty: wall median / CPU ms | ${head} | load |`, `|---|--:|${bins.map(() => "--:|--:|").join("")}--:|`);
   for (const c of cases) {
-    const rows = hyperfine(hf, c.key, c.commands, { runs: c.runs ?? runs, warmup, ...(c.prepare ? { prepare: c.prepare } : {}) });
+    const opts = { runs: c.runs ?? runs, warmup };
+    const rows = hf
+      ? hyperfine(hf, c.key, c.commands.map(([n, argv]) => [n, commandLine(argv)]), { ...opts, ...(c.prepare ? { prepare: commandLine(c.prepare) } : {}) })
+      : interleaved(c.commands, { ...opts, ...(c.prepare ? { prepare: c.prepare } : {}) });
     const base = rows.find((r) => r.name === "empty")!;
     const cells = bins.map(([n]) => cell(rows.find((r) => r.name === n)!, base)).join(" | ");
     lines.push(`| ${c.label} | ${base.median.toFixed(1)} / ${base.cpu.toFixed(1)} | ${cells} | ${loadAverage()?.toFixed(2) ?? "?"} |`);
@@ -161,7 +199,8 @@ async function main(): Promise<void> {
   }
   for (const copy of copies.values()) fs.rmSync(copy, { recursive: true, force: true });
   fs.rmSync(path.join(BENCH, "coldstart-bin"), { recursive: true, force: true });
-  console.log(`hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
+  const how = hf ? `hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); CPU: hyperfine's mean` : `no hyperfine: ${runs} interleaved rounds after ${warmup} warmup rounds (save: ${Math.min(runs, 20)}, each after a 2.1 s pause), medians of wall and CPU`;
+  console.log(`${how}; ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
   console.log(lines.join("\n"));
 }
 

@@ -30,7 +30,8 @@ export function openStore(env: OpsEnv): Promise<Store> {
 }
 
 export function originOf(store: Store, env: OpsEnv): Origin {
-  const ids = machineAndReplica(store.fs, store.root, env.hostName, env.machineOverride);
+  // the host name read only if machine.json lacks an id (hostOpsEnv looks it up when first read)
+  const ids = machineAndReplica(store.fs, store.root, () => env.hostName, env.machineOverride);
   return {
     now: store.nowSeconds(),
     machine: ids.machine,

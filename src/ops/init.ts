@@ -21,7 +21,7 @@ export async function initStore(env: OpsEnv, opts: { git: boolean } = { git: tru
   let git: InitOutcome["git"] = null;
   if (opts.git) {
     const { initRepo, registerMergeDriver } = await import("../sync/repo-init.ts");
-    const machine = machineId(nodeFs, root, env.hostName, env.machineOverride);
+    const machine = machineId(nodeFs, root, () => env.hostName, env.machineOverride);
     const files = result.created.filter((f) => f !== LOCAL_DIR);
     const repo = await initRepo(root, files, { name: env.user ?? "memsync", email: `memsync@${machine}` }, "init: memsync store");
     const driver = env.driverCommand ?? "memsync merge-driver %O %A %B %P %L";

@@ -91,12 +91,15 @@ export function storeLevelTemps(fs: StoreFs, root: string, localDir: string, als
 
 const pool = new Uint8Array(4096);
 let poolAt = pool.length;
-/** Each byte's two hex digits, made at the first draw: at module load it cost every command that imports this (a hook, a get) ~0.3 ms of CPU before any JIT. */
-let hex: string[] | undefined;
+/**
+ * Two hex digits a byte, picked from this string: no table to build (a 256-entry table made at
+ * the first draw cost a save ~0.27 ms of CPU before any JIT, a compiled probe; at module load it
+ * cost every command that imports this ~0.3 ms).
+ */
+const DIGITS = "0123456789abcdef";
 
 /** Random hex from Web Crypto (node:crypto costs ~6 ms to load in a compiled Bun binary). */
 export function randomHex(bytes: number): string {
-  const HEX = (hex ??= Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0")));
   let s = "";
   for (let i = 0; i < bytes; i++) {
     // drawn from a pool filled 4 KiB at a time: an import names 13,000 temp files (a call each was ~0.1 s)
@@ -104,8 +107,8 @@ export function randomHex(bytes: number): string {
       crypto.getRandomValues(pool);
       poolAt = 0;
     }
-    s += HEX[pool[poolAt++]!];
+    const b = pool[poolAt++]!;
+    s += DIGITS[b >> 4]! + DIGITS[b & 15]!;
   }
   return s;
 }
-

@@ -3,8 +3,8 @@ import { storedTerms, TERMS_VERSION } from "../core/memory-terms.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
-import { INDEX_COUNTS_FROM_TABLES, INDEX_COUNTS_SCHEMA } from "./index-counts.ts";
-import { DIR_SUMS_FROM_FILES, DIR_SUMS_SCHEMA, FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
+import { indexCountsFromTables, indexCountsSchema } from "./index-counts.ts";
+import { dirSumsFromFiles, dirSumsSchema, FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
 // record files so reads need not open thousands of them. Everything in it can be rebuilt from the
@@ -52,7 +52,8 @@ const FILES_PROBLEM = "CREATE INDEX IF NOT EXISTS files_problem ON files(path) W
 const PROJECT_AND_GLOBAL_INDEXES = `CREATE INDEX IF NOT EXISTS memories_project_type ON memories(project, type, status);
 CREATE INDEX IF NOT EXISTS memories_global ON memories(created_at) WHERE scope = 'global' AND project IS NULL;`;
 
-const SCHEMA = `
+/** The whole schema (a new or rebuilt index); made when asked, as the trigger texts it holds. */
+const schema = () => `
 CREATE TABLE IF NOT EXISTS dirs (
   path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, checked_at INTEGER NOT NULL
 );
@@ -93,8 +94,8 @@ CREATE TABLE IF NOT EXISTS relations (
 CREATE INDEX IF NOT EXISTS relations_from ON relations(from_id);
 CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 ${RELATIONS_PATH}
-${DIR_SUMS_SCHEMA}
-${INDEX_COUNTS_SCHEMA}
+${dirSumsSchema()}
+${indexCountsSchema()}
 `;
 
 /**
@@ -138,10 +139,10 @@ const MIGRATE_6 = "ALTER TABLE memory_docs ADD COLUMN terms TEXT";
  * Version 7 to 8: each folder's stamp sums in a table of their own, kept by triggers on the files
  * table (stamp-sums.ts), filled from the files in place, and the files with a problem indexed.
  */
-const MIGRATE_7 = `${DIR_SUMS_SCHEMA}
+const migrate7 = () => `${dirSumsSchema()}
 ${FILES_PROBLEM}
 DELETE FROM dir_sums;
-INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure) SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM (${DIR_SUMS_FROM_FILES});`;
+INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure) SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM (${dirSumsFromFiles()});`;
 
 /**
  * Version 8 to 9: each memory's sharing scope and confidence as columns (filled from the indexed
@@ -161,8 +162,8 @@ ${PROJECT_AND_GLOBAL_INDEXES}
  * Version 9 to 10: status's counts (by status, by type, dangling relations) kept by triggers
  * (index-counts.ts), filled from the tables in place.
  */
-const MIGRATE_9 = `${INDEX_COUNTS_SCHEMA}
-${INDEX_COUNTS_FROM_TABLES}`;
+const migrate9 = () => `${indexCountsSchema()}
+${indexCountsFromTables()}`;
 
 /**
  * Version 10 to 11: the hash of the bytes a file with a problem held when indexed (FileRow.seen),
@@ -358,18 +359,18 @@ export class IndexDb {
                   idx.fillTerms();
                   db.exec(RELATIONS_PATH);
                 }
-                if (version <= 7) db.exec(MIGRATE_7);
+                if (version <= 7) db.exec(migrate7());
                 if (version <= 8) {
                   if (!(db.prepare("PRAGMA table_info(memories)").all() as { name: string }[]).some((c) => c.name === "scope")) db.exec(MIGRATE_8_COLUMNS);
                   db.exec(MIGRATE_8);
                 }
-                if (version <= 9) db.exec(MIGRATE_9);
+                if (version <= 9) db.exec(migrate9());
                 if (!(db.prepare("PRAGMA table_info(files)").all() as { name: string }[]).some((c) => c.name === "seen")) db.exec(MIGRATE_10);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
               if (version !== 0) db.exec(DROP);
-              db.exec(SCHEMA);
+              db.exec(schema());
               db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
               idx.created = true;
             });

@@ -31,16 +31,24 @@ function readFile(fs: StoreFs, path: string): MachineFile {
   return parsed.ok && typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as MachineFile) : {};
 }
 
-function local(fs: StoreFs, root: string, hostName: string, override: string | undefined): { machine_id: string; replica: string } {
+/**
+ * The host name, or how to look it up: it names an id only when one is made (the first write of a
+ * checkout), and a process's first look-up loads node:os (~0.3 ms of a cold save, issue 16).
+ */
+export type HostName = string | (() => string);
+
+const nameOf = (host: HostName) => (typeof host === "string" ? host : host());
+
+function local(fs: StoreFs, root: string, hostName: HostName, override: string | undefined): { machine_id: string; replica: string } {
   const dir = `${root}/${LOCAL_DIR}`;
   const path = `${dir}/${FILE}`;
   const file = readFile(fs, path);
   const ino = fs.stat(dir)?.ino ?? 0;
-  const machine_id = typeof file.machine_id === "string" && file.machine_id ? file.machine_id : `${slug(hostName)}-${randomHex(3)}`;
+  const machine_id = typeof file.machine_id === "string" && file.machine_id ? file.machine_id : `${slug(nameOf(hostName))}-${randomHex(3)}`;
   // an inode of 0 means the file system does not say: keep the id
   const sameDir = ino === 0 || file.replica_dir === undefined || file.replica_dir === ino;
   const keep = typeof file.replica === "string" && /^[a-z0-9.-]{1,60}$/.test(file.replica) && sameDir;
-  const replica = keep ? (file.replica as string) : `${slug(override ?? hostName)}.${randomHex(4)}`;
+  const replica = keep ? (file.replica as string) : `${slug(override ?? nameOf(hostName))}.${randomHex(4)}`;
   if (machine_id !== file.machine_id || replica !== file.replica || (ino !== 0 && file.replica_dir !== ino)) {
     fs.mkdirp(dir);
     const next = { ...file, machine_id, replica, replica_dir: fs.stat(dir)?.ino ?? 0 };
@@ -49,7 +57,7 @@ function local(fs: StoreFs, root: string, hostName: string, override: string | u
   return { machine_id, replica };
 }
 
-export function machineId(fs: StoreFs, root: string, hostName: string, override?: string): string {
+export function machineId(fs: StoreFs, root: string, hostName: HostName, override?: string): string {
   if (override) return slug(override);
   return local(fs, root, hostName, override).machine_id;
 }
@@ -58,7 +66,7 @@ export function machineId(fs: StoreFs, root: string, hostName: string, override?
  * The machine id (machineId) and this checkout's stream name ("<machine>.<8 hex>", made once, never
  * overridden) from one read of machine.json: every write's origin needs both.
  */
-export function machineAndReplica(fs: StoreFs, root: string, hostName: string, override?: string): { machine: string; replica: string } {
+export function machineAndReplica(fs: StoreFs, root: string, hostName: HostName, override?: string): { machine: string; replica: string } {
   const ids = local(fs, root, hostName, override);
   return { machine: override ? slug(override) : ids.machine_id, replica: ids.replica };
 }

@@ -4,7 +4,7 @@
 // in a folder whose listing cannot have changed (its mtime is the one recorded, and trusted), the
 // names are the index's names and each name keeps its inode, so the folder is unchanged exactly
 // when every file's (mtime, size) is. Sums of the stamps, kept per folder by triggers on the
-// index's files table on one side (DIR_SUMS_SCHEMA) and made while statting on the other, tell that: an edit moves the sum of mtimes (whole, kept exact
+// index's files table on one side (dirSumsSchema) and made while statting on the other, tell that: an edit moves the sum of mtimes (whole, kept exact
 // in two parts) or of sizes, and edits that cancel each other there (an mtime set back by one
 // file's copy with -p and forward by another's edit, by the same millisecond) still move a mixed
 // sum of (inode, mtime, size) terms. A folder whose sums differ, or that holds a racily clean or a
@@ -69,7 +69,8 @@ function termsSql(r: string): { mtimeHigh: string; mtimeLow: string; size: strin
  * refresh reads one small row per folder instead of summing the whole files table (~40 ms of a
  * status's CPU at 10k, growing with the store). A row whose count falls to 0 is dropped.
  */
-export const DIR_SUMS_SCHEMA = (() => {
+export function dirSumsSchema(): string {
+  // made when asked (an index's creation or upgrade), not at module load: see indexCountsSchema
   const add = (r: string) => {
     const t = termsSql(r);
     return `INSERT INTO dir_sums(kind, dir, n, mtime_high, mtime_low, size, mixed, unsure)
@@ -98,14 +99,14 @@ CREATE TRIGGER IF NOT EXISTS files_sums_update AFTER UPDATE OF dir, kind, mtime,
   ${remove("OLD")}
   ${add("NEW")}
 END;`;
-})();
+}
 
 /** The sums made again from the files table (an upgrade to version 8; a check of the triggers). */
-export const DIR_SUMS_FROM_FILES = (() => {
+export function dirSumsFromFiles(): string {
   const t = termsSql("f");
   return `SELECT f.kind AS kind, f.dir AS dir, count(*) AS n, sum(${t.mtimeHigh}) AS mtime_high, sum(${t.mtimeLow}) AS mtime_low,
   sum(${t.size}) AS size, sum(${t.mixed}) AS mixed, sum(${t.unsure}) AS unsure FROM files f GROUP BY f.kind, f.dir`;
-})();
+}
 
 /** One kind's sums per folder (bound parameter: the kind), in StampSums' names. */
 export const FOLDER_SUMS_SQL = "SELECT dir, n, mtime_high AS mtimeHigh, mtime_low AS mtimeLow, size, mixed, unsure FROM dir_sums WHERE kind = ?";

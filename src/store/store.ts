@@ -2,7 +2,7 @@ import { corrupt, invalidInput, notFound, unavailable } from "../core/errors.ts"
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { StoreMeta } from "../core/model/store-meta.ts";
-import { STORAGE_VERSION } from "../core/model/vocab.ts";
+import { type Layout, layoutSettingsFrom, STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, tempNameFor, writeAtomic } from "./atomic-write.ts";
@@ -357,6 +357,14 @@ export class Store {
     return this.rawMeta.settings;
   }
 
+  /**
+   * The layout settings: the validated .meta.json's once parsed (it may have been read again since
+   * open), else the ones read at open, checked there by the schema's rules (readRawMeta).
+   */
+  get layoutSettings(): { layout: Layout; shard_threshold: number } {
+    return this.parsedMeta ? this.parsedMeta.settings : layoutSettingsFrom(this.rawMeta.settings);
+  }
+
   /** The validated .meta.json (needs the codec). */
   get meta(): StoreMeta {
     this.parsedMeta ??= this.loadedCodec.parseStoreMeta(this.rawMeta, `${this.root}/${META_FILE}`);
@@ -542,7 +550,7 @@ export class Store {
         () => {
           this.apply(planRefresh(this.ctx, false, kinds), true);
           this.removeOldJournalTemps();
-          if (this.meta.settings.layout === "auto") flattenLocalRecords(this.ctx, this.meta.settings.shard_threshold);
+          if (this.layoutSettings.layout === "auto") flattenLocalRecords(this.ctx, this.layoutSettings.shard_threshold);
           started = true;
           tx = new StoreTx(this, this.loadedCodec, this.ctx, kinds, opts.bulk === true);
           const out = fn(tx);
@@ -1018,7 +1026,7 @@ export class Store {
 
   /** Whether new records go to shard folders (see README: Layout). */
   shardsNewRecords(): boolean {
-    const { layout, shard_threshold } = this.meta.settings;
+    const { layout, shard_threshold } = this.layoutSettings;
     if (layout !== "auto") return layout === "sharded";
     return this.indexDb.memoryCount() >= shard_threshold;
   }
@@ -1486,7 +1494,7 @@ export class StoreTx {
   private newLocal = 0;
 
   private shardsNew(place: Place): boolean {
-    const { layout, shard_threshold } = this.store.meta.settings;
+    const { layout, shard_threshold } = this.store.layoutSettings;
     if (place === "local") {
       // local records are counted apart: shards sized for the whole store held ~3 files each
       // (local-flatten.ts)

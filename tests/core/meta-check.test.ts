@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { metaProblem } from "../../src/core/model/meta-check.ts";
 import { StoreMetaSchema } from "../../src/core/model/store-meta.ts";
 import { parseWith } from "../../src/core/model/validate.ts";
+import { layoutSettingsFrom } from "../../src/core/model/vocab.ts";
 
 // The hand-written .meta.json check (every command, without the schema library) must accept and
 // refuse what StoreMetaSchema does, in the same words: then all commands refuse a broken store
@@ -79,4 +80,34 @@ test("metaProblem agrees with StoreMetaSchema, word for word", () => {
     if (mine !== (schema.ok ? null : schema.problem)) differ.push(`${name}: ${mine} / schema: ${schema.ok ? null : schema.problem}`);
   }
   assert.deepEqual(differ, []);
+});
+
+// a save reads the layout settings from the checked .meta.json without the schema (issue 16):
+// on every .meta.json the check accepts, they are the schema's, defaults included
+test("layoutSettingsFrom gives the schema's layout and shard_threshold on every accepted .meta.json", () => {
+  const more: Record<string, Edit> = {
+    "layout flat": (m) => (m.settings.layout = "flat"),
+    "layout sharded, threshold 0": (m) => {
+      m.settings.layout = "sharded";
+      m.settings.shard_threshold = 0;
+    },
+    "layout missing": (m) => delete m.settings.layout,
+    "threshold missing": (m) => delete m.settings.shard_threshold,
+    "threshold 7, layout missing": (m) => {
+      delete m.settings.layout;
+      m.settings.shard_threshold = 7;
+    },
+  };
+  let accepted = 0;
+  for (const [name, edit] of Object.entries({ ...EDITS, ...more })) {
+    const m = structuredClone(GOOD);
+    edit(m);
+    if (metaProblem(m) !== null) continue;
+    accepted++;
+    const schema = parseWith(StoreMetaSchema, m);
+    assert.ok(schema.ok, name);
+    const { layout, shard_threshold } = schema.value.settings;
+    assert.deepEqual(layoutSettingsFrom(m.settings), { layout, shard_threshold }, name);
+  }
+  assert.ok(accepted >= 8, `accepted ${accepted}`);
 });

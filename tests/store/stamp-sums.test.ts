@@ -9,7 +9,7 @@ import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { planIsEmpty } from "../../src/store/refresh.ts";
-import { addStamp, DIR_SUMS_FROM_FILES, emptySums } from "../../src/store/stamp-sums.ts";
+import { addStamp, dirSumsFromFiles, emptySums } from "../../src/store/stamp-sums.ts";
 import { INDEX_FILE, Store } from "../../src/store/store.ts";
 import { tempDir } from "../helpers/env.ts";
 import { countRowLoads } from "../helpers/row-loads.ts";
@@ -135,7 +135,7 @@ describe("full refresh by folder sums", () => {
     const { DatabaseSync } = await import("node:sqlite");
     const { store, root, ms, skip } = await settledStore(["golf seven", "hotel eight", "india nine"], "sharded");
     const kept = (db: InstanceType<typeof DatabaseSync>) => db.prepare("SELECT kind, dir, n, mtime_high, mtime_low, size, mixed, unsure FROM dir_sums ORDER BY kind, dir").all();
-    const made = (db: InstanceType<typeof DatabaseSync>) => db.prepare(`SELECT * FROM (${DIR_SUMS_FROM_FILES}) ORDER BY kind, dir`).all();
+    const made = (db: InstanceType<typeof DatabaseSync>) => db.prepare(`SELECT * FROM (${dirSumsFromFiles()}) ORDER BY kind, dir`).all();
     const file = path.join(root, INDEX_FILE);
     const check = (what: string) => {
       const db = new DatabaseSync(file);
