@@ -176,6 +176,23 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
   const danglesOnPurpose = async (id: string, v: Versions): Promise<boolean> =>
     (v.ours !== null && (await sideLacks(id, "ours"))) || (v.theirs !== null && (await sideLacks(id, "theirs")));
   const restored = new Set(deletions.filter((d) => out.get(d.path)!.how === "restored").map((d) => d.id));
+  // The memories alive in the result that a memory gone by succession lives on in, following a
+  // chain (merged away, then split or merged again on the same side since the base), sorted: the
+  // same answer on both machines.
+  const liveHeirs = async (id: string): Promise<string[]> => {
+    const found = new Set<string>();
+    const seen = new Set([id]);
+    const walk = async (x: string): Promise<void> => {
+      for (const s of successorsOf(x)) {
+        if (seen.has(s)) continue;
+        seen.add(s);
+        if (await memoryAlive(s)) found.add(s);
+        else await walk(s);
+      }
+    };
+    await walk(id);
+    return [...found].sort();
+  };
   for (const [path, v] of input.changed) {
     if (kindOfPath(path) !== "relation") continue;
     const r = out.get(path)!;
@@ -190,11 +207,13 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
       for (const end of provenance ? (["from_memory_id"] as const) : (["from_memory_id", "to_memory_id"] as const)) {
         const id = ends[end];
         if ((await memoryAlive(id)) || (await danglesOnPurpose(id, v))) continue;
-        // merged away into one memory on the other side: the relation moves there under its id, as
-        // consolidate moves the relations it finds (core/consolidate.ts rewireRelations); a
-        // relation added while the other side consolidated is kept, not dropped
-        const heirs = provenance ? [] : [...new Set(successorsOf(id))];
-        if (heirs.length === 1 && (await memoryAlive(heirs[0]!))) {
+        // merged away on the other side: the relation moves under its id to the memory it lives on
+        // in, as consolidate moves the relations it finds (core/consolidate.ts rewireRelations), so
+        // a relation added while the other side consolidated is kept, not dropped; past a split
+        // (several heirs: a split copies relations to every part, under new ids the merge cannot
+        // make alike on both machines) it moves to the first of them by id, rather than going
+        const heirs = provenance ? [] : await liveHeirs(id);
+        if (heirs.length > 0) {
           ends[end] = heirs[0]!;
           moved = true;
           continue;
@@ -206,7 +225,7 @@ export async function mergeTrees(codec: Codec, input: TreeMergeInput): Promise<M
         out.set(path, { text: null, clean: true, how: "deleted", note: gone ? "a memory it names is gone" : "both ends merged into one memory" });
       } else if (moved) {
         const checked = codec.validate("relation", { ...rel, ...ends });
-        out.set(path, checked.ok ? { text: checked.text, clean: true, how: "merged", note: "moved to the memory its end was merged into" } : { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
+        out.set(path, checked.ok ? { text: checked.text, clean: true, how: "merged", note: "moved to the memory its end lives on in" } : { text: null, clean: true, how: "deleted", note: "a memory it names is gone" });
       }
     } else if (v.base !== null) {
       const rel = parseObject(v.base);

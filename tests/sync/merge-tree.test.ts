@@ -179,4 +179,36 @@ describe("mergeTrees", () => {
     assert.deepEqual(y.content_conflicts.map((c: { content: string }) => c.content), ["ours"]);
     assert.ok(!out.get(mp(Y))!.text!.includes("<<<<<<<"));
   });
+  test("a relation added while the other side merged its memory away and then split or merged the successor again: it moves to the memory it lives on in, not dropped", async () => {
+    const A = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b11";
+    const S = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b12";
+    const P1 = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b14";
+    const P2 = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b13";
+    const T = "0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b15";
+    const lineage = (id: string, from: string, to: string, type: string) => ({ base: null, ours: null, theirs: rel(id, from, to, type) });
+    // theirs: X merged into S, then S split into P1 and P2; ours: a relation A -> X
+    const split = await run({
+      [mp(X)]: { base: mem(X), ours: mem(X), theirs: null },
+      [mp(P1)]: { base: null, ours: null, theirs: mem(P1) },
+      [mp(P2)]: { base: null, ours: null, theirs: mem(P2) },
+      [rp(R)]: { base: null, ours: rel(R, A, X, "supports"), theirs: null },
+      [rp("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b21")]: lineage("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b21", S, X, "consolidated_from"),
+      [rp("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b22")]: lineage("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b22", P1, S, "split_from"),
+      [rp("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b23")]: lineage("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b23", P2, S, "split_from"),
+    }, [A]);
+    const moved = json(split.get(rp(R))!.text);
+    assert.ok(moved, "the relation was dropped");
+    assert.deepEqual([moved.from_memory_id, moved.to_memory_id, moved.relation_type], [A, P2, "supports"], "to the first part by id");
+    // theirs: X merged into S, S merged into T
+    const chain = await run({
+      [mp(X)]: { base: mem(X), ours: mem(X), theirs: null },
+      [mp(T)]: { base: null, ours: null, theirs: mem(T) },
+      [rp(R)]: { base: null, ours: rel(R, X, A, "causes"), theirs: null },
+      [rp("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b21")]: lineage("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b21", S, X, "consolidated_from"),
+      [rp("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b24")]: lineage("0192f4c8-6a1e-7c3a-9b1d-2f6e8a4c5b24", T, S, "consolidated_from"),
+    }, [A]);
+    const onT = json(chain.get(rp(R))!.text);
+    assert.ok(onT, "the relation was dropped");
+    assert.deepEqual([onT.from_memory_id, onT.to_memory_id], [T, A]);
+  });
 });
