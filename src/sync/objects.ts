@@ -6,7 +6,7 @@ import { objectId } from "./sha1.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint, objectWritten } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
-import { forgetPackIndexes, inPackIndex, readObjectNative } from "./pack-index.ts";
+import { forgetPackIndexes, inPackIndex, packsChangedSinceRead, readObjectNative } from "./pack-index.ts";
 import { progress } from "./progress.ts";
 import type { Version } from "./delta-write.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
@@ -87,10 +87,15 @@ export interface GitObject {
 
 /** An object's type and content, loose or packed; null when the repository cannot give it. */
 export async function readObjectFrom(gitdir: string, oid: string): Promise<GitObject | null> {
-  // (a miss here is asked of isomorphic-git, which lists the pack folder again: a loose file
-  // another process packed and removed since this one read the packs, as a repack of a path
-  // remote does, is found in the new pack)
-  const native = readObjectNative(gitdir, oid);
+  // a miss here may be a loose file another process packed and removed since this one read the
+  // packs (a repack of a path remote): the packs are read again when they changed, so the reads
+  // after it are not all misses (each asked of isomorphic-git, which lists the pack folder per
+  // object: a fetch of thousands of objects from a hub repacked meanwhile ran past 5 minutes)
+  let native = readObjectNative(gitdir, oid);
+  if (!native && packsChangedSinceRead(gitdir)) {
+    caches.delete(gitdir);
+    native = readObjectNative(gitdir, oid);
+  }
   if (native) return native as GitObject;
   try {
     const r = (await git.readObject({ fs, gitdir, oid, format: "content", cache: cacheFor(gitdir) })) as { type: ObjectType; object: Uint8Array };

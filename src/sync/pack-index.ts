@@ -24,16 +24,20 @@ interface PackIndex {
   sortedOffsets?: Float64Array;
 }
 
-/** Each pack index of a repository, read once per command. */
+/** Each pack index of a repository, read once per command (and again when its packs changed). */
 const packIndexes = new Map<string, PackIndex[]>();
+/** The index file names each entry of packIndexes was read from. */
+const packNamesRead = new Map<string, string>();
 forgetAtNextCommand(() => {
   packIndexes.clear();
+  packNamesRead.clear();
   bases.clear();
 });
 function packIndexesOf(gitdir: string): PackIndex[] {
   let idx = packIndexes.get(gitdir);
   if (!idx) {
     const names = packFolderNames(gitdir).filter((n) => n.endsWith(".idx"));
+    packNamesRead.set(gitdir, names.slice().sort().join("\n"));
     // an index cut short (written by something that was killed) is not read: its objects count as missing
     idx = names
       .map((n) => ({ idx: fs.readFileSync(`${gitdir}/objects/pack/${n}`) as Uint8Array, pack: `${gitdir}/objects/pack/${n.slice(0, -4)}.pack` }))
@@ -46,7 +50,22 @@ function packIndexesOf(gitdir: string): PackIndex[] {
 /** Forget the pack indexes read so far (packs were added or removed). */
 export function forgetPackIndexes(gitdir: string): void {
   packIndexes.delete(gitdir);
+  packNamesRead.delete(gitdir);
   bases.clear();
+}
+
+/**
+ * Whether the repository's pack indexes are no longer those read (another process repacked it:
+ * a push into a path remote repacks the hub); if so they are forgotten, to be read again. One
+ * listing of the pack folder.
+ */
+export function packsChangedSinceRead(gitdir: string): boolean {
+  const read = packNamesRead.get(gitdir);
+  if (read === undefined) return false;
+  const now = packFolderNames(gitdir).filter((n) => n.endsWith(".idx")).sort().join("\n");
+  if (now === read) return false;
+  forgetPackIndexes(gitdir);
+  return true;
 }
 
 /** Whether a pack index is at least as long as the object count in its fan-out table says. */

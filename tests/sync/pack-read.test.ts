@@ -115,3 +115,35 @@ describe("objects read straight from packs", () => {
     assert.throws(() => applyDelta(base, new Uint8Array([0x80, 0x80, 0x08, 0x01, 0x00])), /opcode 0/);
   });
 });
+
+describe("a repository repacked by another process while this one reads it", () => {
+  test("the packs are read again when they changed, and every object is found without isomorphic-git", async () => {
+    const { readObjectNative, packsChangedSinceRead } = await import("../../src/sync/pack-index.ts");
+    const repo = tempDir("pack-reread-");
+    gitOk(repo, "init", "-q", "-b", "main");
+    for (let i = 0; i < 3; i++) {
+      fs.writeFileSync(path.join(repo, `f${i}.txt`), `file ${i}\n`);
+      gitOk(repo, "add", ".");
+      gitOk(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", `c${i}`);
+      gitOk(repo, "repack", "-dq"); // one pack per commit, no loose objects: the reader lists the packs
+    }
+    const gitdir = path.join(repo, ".git");
+    forgetPackIndexes(gitdir);
+    const head = gitOk(repo, "rev-parse", "HEAD").trim();
+    assert.ok(readObjectNative(gitdir, head), "read from the packs as they were");
+    assert.equal(packsChangedSinceRead(gitdir), false);
+    // another process: everything into one new pack, the old ones removed
+    gitOk(repo, "repack", "-adq");
+    const objects = nativeObjects(repo);
+    const misses = [...objects.keys()].filter((oid) => !readObjectNative(gitdir, oid));
+    assert.ok(misses.length > 0, "the packs read before are gone");
+    assert.equal(packsChangedSinceRead(gitdir), true, "their names changed");
+    for (const [oid, [type, content]] of objects) {
+      const got = readObjectNative(gitdir, oid);
+      assert.ok(got, `${oid} not found after the packs were read again`);
+      assert.equal(got.type, type);
+      assert.deepEqual(Buffer.from(got.content), content);
+    }
+    assert.equal(packsChangedSinceRead(gitdir), false, "read again: unchanged since");
+  });
+});
