@@ -49,6 +49,16 @@ export function shownOutside(terms: RecallTerms, memoryProject: string | null, f
   if (memoryProject === null) return true;
   const name = projectNameWords(memoryProject);
   if (name.length > 0 && name.every((w) => terms.words.includes(w))) return true;
-  const held = fit.strongFound.length;
-  return fit.passes && held >= 2 && held >= SHARE_ELSEWHERE * terms.strong.length;
+  const held = new Set(fit.strongFound.map((w) => meaningOf(terms, w))).size;
+  return fit.passes && held >= 2 && held >= SHARE_ELSEWHERE * new Set(terms.strong.map((w) => meaningOf(terms, w))).size;
+}
+
+/**
+ * What a strong word says, for counting how much of the prompt a memory holds: the words of one
+ * concept say one thing ("stripe connect": Stripe), else the word itself. Counted as two, a memory
+ * naming only Stripe held two of "explain how stripe connect payouts work"'s three strong words.
+ */
+function meaningOf(terms: RecallTerms, word: string): string {
+  const concept = terms.concepts.find((c) => c.from.length > 1 && c.from.includes(word));
+  return concept ? `concept:${concept.label}` : word;
 }
