@@ -1,4 +1,5 @@
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from "./http-client.ts";
+import { concatBytes } from "../core/bytes.ts";
 
 // A fetch names the branch it wants (main), so the remote's HEAD does not matter to it; but
 // isomorphic-git's fetch ends by resolving the advertised HEAD and throws when there is none.
@@ -53,14 +54,7 @@ export function advertiseHead(bytes: Uint8Array, branch: string): Uint8Array | n
   const caps = line.subarray(nul); // "\0capabilities\n"
   const head = new Uint8Array([...enc.encode(`${branchOid} HEAD`), ...caps]);
   const rest = new Uint8Array([...line.subarray(0, nul), 0x0a]);
-  const parts = [...lines.slice(0, first), head, rest, ...lines.slice(first + 1)].map(pkt);
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes([...lines.slice(0, first), head, rest, ...lines.slice(first + 1)].map(pkt));
 }
 
 async function* once(bytes: Uint8Array): AsyncIterableIterator<Uint8Array> {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { concatBytes } from "../../src/core/bytes.ts";
 import { basicAuth, parseAdvertisement, parsePktLines, pktLine } from "../../src/sync/http-push.ts";
 
 // The pieces of the HTTP push's protocol that are pure (the push itself runs against real git
@@ -7,15 +8,7 @@ import { basicAuth, parseAdvertisement, parsePktLines, pktLine } from "../../src
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const cat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const cat = (...parts: Uint8Array[]) => concatBytes(parts);
 const FLUSH = enc.encode("0000");
 const A = "a".repeat(40);
 const B = "b".repeat(40);
