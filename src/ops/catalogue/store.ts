@@ -76,11 +76,13 @@ export const resolve = def(
 
 export const sync = def(
   () => v.object({ direction: v.optional(v.picklist(["sync", "pull", "push"]), "sync") }),
-  (o) => v.object({ commit: o.CommitOutcome, pull: v.optional(o.PullResult), push: v.optional(o.PushResult), repaired_objects: v.optional(o.Count) }),
+  // joined: this call ran no sync itself; one that began after it was asked succeeded meanwhile, and
+  // its outcome is the answer (sync/sync-turns.ts)
+  (o) => v.object({ commit: o.CommitOutcome, pull: v.optional(o.PullResult), push: v.optional(o.PushResult), repaired_objects: v.optional(o.Count), joined: v.optional(v.literal(true)) }),
   async (call, input) => {
   const ops = await import("../sync.ts");
   const env = call.env;
-  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
+  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"]; joined?: true };
   const what = input.direction;
   const run = () => withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
   try {
