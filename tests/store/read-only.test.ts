@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { after, before, describe, test } from "node:test";
-import { BIN, memsync, memsyncJson, newStore, REPO, type RunOptions, saveMany, snapshot, tempDir } from "../helpers/env.ts";
+import { BIN, memsync, memsyncAsync, memsyncJson, newStore, REPO, type RunOptions, saveMany, snapshot, tempDir } from "../helpers/env.ts";
 
 // A store on a read-only mount (docker run -v ~/.memsync:/m:ro), or another user's files: every
 // read answers what the same store answers when writable (a writable copy, the same commands,
@@ -198,6 +198,34 @@ describe("a store on a read-only mount", () => {
     assert.equal(recall.stdout, memsync(["--store", copy, "recall", "which database do we use for billing"], runIn(tmp)).stdout);
     const save = memsync(["--store", ro, "save", "x"], runIn(tmp, { command: DENO }));
     assert.equal(save.code, READ_ONLY, save.stderr);
+    assert.deepEqual(fs.readdirSync(tmp), []);
+  });
+
+  test("reads beside a writer outside the mount: each answers, and sees no fewer memories than the one before", async (t) => {
+    if (typeof mount === "string") return t.skip(mount);
+    const ro = mount.at;
+    // the writer works on the store itself (the host's side of the mount): its index and WAL
+    // change while reads copy them
+    const writer = (async () => {
+      for (let i = 0; i < 12; i++) {
+        const r = await memsyncAsync(["--store", source, "save", `concurrent note ${i} about zookeeper`]);
+        assert.equal(r.code, 0, r.stderr);
+      }
+    })();
+    let done = false;
+    void writer.finally(() => (done = true));
+    let last = 0;
+    let reads = 0;
+    while (!done || reads < 3) {
+      const r = await memsyncAsync(["--store", ro, "search", "zookeeper", "--json"], runIn(tmp));
+      assert.equal(r.code, 0, r.stderr);
+      const total = JSON.parse(r.stdout).total as number;
+      assert.ok(total >= last, `a read saw ${total} after one saw ${last}`);
+      last = total;
+      reads++;
+    }
+    await writer;
+    assert.equal(last, 12);
     assert.deepEqual(fs.readdirSync(tmp), []);
   });
 
