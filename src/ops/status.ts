@@ -86,7 +86,7 @@ async function outsideTheLook(store: Store, whole: boolean) {
       shard_threshold: store.meta.settings.shard_threshold,
       new_records_sharded: store.shardsNewRecords(),
     },
-    uncommitted: countJournal(store.fs, store.root),
+    uncommitted: countJournal(store.fs, store.root, !store.readOnly),
     // counting needs the commits: with some missing it is not known
     unpushed: whole ? await unpushed(store.root) : null,
   };
@@ -142,7 +142,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       if (!isMemsyncError(e)) throw e;
       return { ...base, reasons: [e.message] };
     }
-    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
+    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root, !store.readOnly);
     // what the index says, read before the refresh while the threads stat: a look that finds the
     // store unchanged writes nothing, so it stands unless the index was written meanwhile
     const state = store.indexState();
