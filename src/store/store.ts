@@ -234,7 +234,13 @@ export class Store {
    */
   private static openReadOnly(root: string, fs: StoreFs, meta: Record<string, unknown>, opts: OpenOptions): Store {
     const busy = opts.busyTimeoutMs ?? 15_000;
-    const copy = PrivateIndex.make(root);
+    let copy: PrivateIndex;
+    try {
+      copy = PrivateIndex.make(root);
+    } catch (e) {
+      const why = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
+      throw unavailable(`the store at ${root} is read-only, and no private folder for a copy of its index could be made in the temp folder (${why}): set TMPDIR to a writable folder`);
+    }
     try {
       let index: IndexDb;
       try {
