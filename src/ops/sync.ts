@@ -23,6 +23,8 @@ import { doneSince, latestTurn, type SyncDirection, takeTurn, turnDone } from ".
 const SYNC_WAIT_MS = 120_000;
 
 function author(store: Store, env: OpsEnv): { author: Author; now: number } {
+  // every sync writes (commits, merges, fetched objects): a read-only store is refused first
+  store.requireWritable();
   const o = originOf(store, env);
   return { author: { name: env.user ?? "memsync", email: `memsync@${o.machine ?? "unknown"}` }, now: o.now };
 }

@@ -18,6 +18,7 @@ export const status = def(
       store: o.Text,
       health: v.picklist(["healthy", "degraded", "unavailable"]),
       reasons: v.array(o.Text),
+      read_only: o.Flag,
       memories: v.nullable(v.object({ total: o.Count, by_status: Counts(), by_type: Counts() })),
       relations: v.nullable(v.object({ total: o.Count, dangling: v.array(v.object({ id: o.Text, from_id: o.Text, to_id: o.Text })) })),
       content_conflicts: v.nullable(o.Count),

@@ -31,6 +31,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
   const exitCode = out.health === "unavailable" ? unavailable("").exitCode : 0;
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = [`store: ${out.store}`, `health: ${out.health}${out.reasons.length ? ` (${out.reasons.join("; ")})` : ""}`];
+  if (out.read_only) lines.push("access: read-only (a read-only mount or another user's files): reads work, writes are refused (exit 10)");
   if (out.memories) {
     const by = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
     lines.push(`memories: ${out.memories.total} (${by(out.memories.by_status)}); by type: ${by(out.memories.by_type)}`);
