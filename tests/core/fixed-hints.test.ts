@@ -4,6 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { FIXED, FIXED_HINTS, mayBeFixed } from "../../src/core/capture/cues.ts";
 import { REPO } from "../helpers/env.ts";
+import { shownSentence } from "../helpers/pattern-hints.ts";
 
 // mayHoldCue searches FIXED only in a sentence holding one of FIXED_HINTS (a cold hook compiled the
 // pattern for every sentence). Sound only if every match of FIXED holds a hint: checked on every
@@ -53,7 +54,7 @@ test("every match of FIXED holds one of its hints (the capture corpus, its sente
   for (const s of [...sentences, ...ONLY.map(([, s]) => s), ...ONLY.map(([, s]) => s.toUpperCase())]) {
     if (!FIXED.test(s)) continue;
     matched++;
-    assert.ok(mayBeFixed(s), `FIXED matches ${JSON.stringify(s)}, which holds no hint`);
+    assert.ok(mayBeFixed(s), `FIXED matches ${shownSentence(s)}, which holds no hint`);
   }
   assert.ok(matched > 100, `the corpus exercises FIXED (${matched} matches)`);
 });
