@@ -15,7 +15,9 @@
 // Without hyperfine (not installed on every machine), the same cases run as interleaved rounds:
 // each round runs every command of a case once in a shuffled order (a save after its 2.1 s pause),
 // wall time around the spawn and CPU (user + system) from Bun's resource usage of the child;
-// medians over the rounds, the warmup rounds dropped. Interleaving shares the load the same way.
+// medians over the rounds, the warmup rounds dropped. Interleaving shares the load the same way;
+// with --before, a second table gives after − before per round (median and quartiles), which a
+// loaded machine moves far less than either median.
 //
 // Every program runs from a copy written just before the runs (`freshCopy`): the same bytes cost
 // 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and 1.4-4 ms
@@ -66,6 +68,8 @@ interface Row {
   stddev: number;
   min: number;
   cpu: number;
+  /** Each round's CPU in order (interleaved runs only): rounds line up across a case's commands. */
+  cpus?: number[];
 }
 
 const median = (xs: number[]) => {
@@ -95,7 +99,7 @@ function interleaved(commands: [string, string[]][], opts: { runs: number; warmu
     const w = wall.get(name)!;
     const mean = w.reduce((a, b) => a + b, 0) / w.length;
     const stddev = Math.sqrt(w.reduce((a, b) => a + (b - mean) ** 2, 0) / w.length);
-    return { name, median: median(w), mean, stddev, min: Math.min(...w), cpu: median(cpu.get(name)!) };
+    return { name, median: median(w), mean, stddev, min: Math.min(...w), cpu: median(cpu.get(name)!), cpus: cpu.get(name)! };
   });
 }
 
@@ -184,6 +188,7 @@ async function main(): Promise<void> {
   }
 
   const lines: string[] = [];
+  const paired: string[] = [];
   const cell = (r: Row, base: Row) => `${r.median.toFixed(1)} (${(r.median / base.median).toFixed(2)}x) | ${r.cpu.toFixed(1)} (${(r.cpu / base.cpu).toFixed(2)}x)`;
   const head = bins.map(([n]) => `${n}: wall median ms (ratio) | ${n}: CPU ms (ratio)`).join(" | ");
   lines.push(`| command | empty: wall median / CPU ms | ${head} | load |`, `|---|--:|${bins.map(() => "--:|--:|").join("")}--:|`);
@@ -195,6 +200,15 @@ async function main(): Promise<void> {
     const base = rows.find((r) => r.name === "empty")!;
     const cells = bins.map(([n]) => cell(rows.find((r) => r.name === n)!, base)).join(" | ");
     lines.push(`| ${c.label} | ${base.median.toFixed(1)} / ${base.cpu.toFixed(1)} | ${cells} | ${loadAverage()?.toFixed(2) ?? "?"} |`);
+    // interleaved: after − before round by round (the load of that round shared), median and quartiles
+    const b = rows.find((r) => r.name === "before")?.cpus;
+    const a = rows.find((r) => r.name === "after")?.cpus;
+    if (a && b) {
+      const d = a.map((x, i) => x - b[i]!).sort((x, y) => x - y);
+      const q = (f: number) => d[Math.round(f * (d.length - 1))]!;
+      const sign = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+      paired.push(`| ${c.label} | ${sign(median(d))} [${sign(q(0.25))}, ${sign(q(0.75))}] |`);
+    }
     console.error(`${c.key}: ${rows.map((r) => `${r.name} ${r.median.toFixed(1)} ms wall, ${r.cpu.toFixed(1)} ms CPU`).join("; ")}`);
   }
   for (const copy of copies.values()) fs.rmSync(copy, { recursive: true, force: true });
@@ -202,6 +216,7 @@ async function main(): Promise<void> {
   const how = hf ? `hyperfine -N --warmup ${warmup} --runs ${runs} (save: --runs ${Math.min(runs, 20)} --prepare 'sleep 2.1'); CPU: hyperfine's mean` : `no hyperfine: ${runs} interleaved rounds after ${warmup} warmup rounds (save: ${Math.min(runs, 20)}, each after a 2.1 s pause), medians of wall and CPU`;
   console.log(`${how}; ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
   console.log(lines.join("\n"));
+  if (paired.length) console.log(`\n| command | after − before CPU ms, per round: median [quartiles] |\n|---|--:|\n${paired.join("\n")}`);
 }
 
 await main();
