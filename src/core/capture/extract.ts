@@ -39,7 +39,7 @@ import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
-import { mySetup, passingTrouble, smallTalk, statusNow } from "./passing-talk.ts";
+import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn } from "./not-ours.ts";
@@ -1002,6 +1002,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     othersOwn(s) ||
     passingTrouble(s) ||
     statusNow(s) ||
+    suggestionOnly(s) ||
     sessionTalkForModel(s, message) ||
     mySetup(s) ||
     smallTalk(s, false) ||
@@ -1023,6 +1024,8 @@ const troubleAt = (s: string) => isTrouble(s);
 function passingOrSmallTalk(sentence: string, d: Draft): string | null {
   const s = plainSentence(sentence);
   if ((d.type === "decision" || d.type === "preference") && !saidToKeep(s) && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
+  // "One idea: run the linter only on changed files": put forward, not chosen
+  if ((d.type === "decision" || d.type === "preference") && suggestionOnly(s)) return "an idea put forward, not a choice";
   if (!passingTrouble(s)) return null;
   return d.type === "problem" || d.type === "solution" || troubleAt(s) ? "a one-off or passing trouble, not a standing one" : null;
 }
