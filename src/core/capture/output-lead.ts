@@ -33,6 +33,8 @@ const FIRST_PERSON_OR_ASKS = /\b(?:we|we're|we've|we'll|our|us|my|let's|i'm|i've
 
 /** The end of an output lead in a line (the index just past its colon), or -1. */
 export function outputLeadEnd(line: string): number {
+  // (a lead ends in a colon: most lines hold none and are not searched)
+  if (!line.includes(":")) return -1;
   const m = OUTPUT_LEAD.exec(line);
   return m && !EXPLAINS.test(m[0]) ? m[0].length : -1;
 }
