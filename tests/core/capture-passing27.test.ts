@@ -113,3 +113,16 @@ describe("capture: where to work, scoped to the task at hand, is a task", () => 
     for (const t of ["We only touch generated files through the codegen script.", "Use SQLite for local development for now, Postgres everywhere else.", "Never edit the migrations by hand."]) assert.equal(workOrder(t), null, t);
   });
 });
+
+describe("capture: not chosen yet, whatever its words of choosing", () => {
+  test("an agenda, a plan waiting on sign-off, a move half made, a choice being weighed, a spike's own instruction; each look-alike kept", () =>
+    assertLookAlikes([
+      ["Agenda for the Monday sync: decide between Loki and Elasticsearch for the logs.", "We decided on Loki over Elasticsearch for the logs because it is cheaper to run."],
+      ["Once security signs off, we can start moving the session store to Redis.", "We moved the session store to Redis once security signed off, for the TTL support."],
+      ["We're partway through migrating the wiki to Notion.", "We migrated the wiki to Notion because search in Confluence was unusable."],
+      ["Trying to decide between Jotai and Zustand for the editor state.", "We chose Zustand over Jotai for the editor state because of its devtools."],
+      ["For the prototype, use SQLite instead of Postgres.", "Use SQLite instead of Postgres for every local test run."],
+      // a choice said as made stands under an agenda's heading
+      ["Topics for Friday: pick a queue for the billing events.", "Topics for Friday: we decided to use SQS for the billing events."],
+    ]));
+});

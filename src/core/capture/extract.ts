@@ -1024,8 +1024,8 @@ const troubleAt = (s: string) => isTrouble(s);
 function passingOrSmallTalk(sentence: string, d: Draft): string | null {
   const s = plainSentence(sentence);
   if ((d.type === "decision" || d.type === "preference") && !saidToKeep(s) && smallTalk(s, d.mentions.some((m) => m.kind !== "term"))) return "small talk";
-  // "One idea: run the linter only on changed files": put forward, not chosen
-  if ((d.type === "decision" || d.type === "preference") && suggestionOnly(s)) return "an idea put forward, not a choice";
+  // "One idea: run the linter only on changed files", "Agenda for Thursday: decide ...": not chosen yet
+  if ((d.type === "decision" || d.type === "preference") && suggestionOnly(s)) return "put forward or under way, not chosen yet";
   if (!passingTrouble(s)) return null;
   return d.type === "problem" || d.type === "solution" || troubleAt(s) ? "a one-off or passing trouble, not a standing one" : null;
 }

@@ -103,9 +103,17 @@ export const statusNow = (s: string) => STATUS_NOW.test(s) || IN_PROCESS.test(s)
 /** Something being processed by a machine at the moment: "build 2.4.1 is processing on Apple's side", "the DNS change is propagating". */
 const IN_PROCESS = /\b(?:is|are)\s+(?:still\s+)?(?:processing|uploading|propagating|queued|in (?:the )?queue|pending review|in review|waiting for review)\b/i;
 
-/** An idea put forward, not a choice: "One idea: run the linter only on changed files", "Random thought - ...". */
-const SUGGESTION_LEAD = /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)/i;
-export const suggestionOnly = (s: string) => SUGGESTION_LEAD.test(s);
+/**
+ * Not chosen yet, whatever its words of choosing: an idea put forward ("One idea: run the linter only
+ * on changed files"), an agenda item ("Agenda for Thursday: decide between ..."), a plan that waits on
+ * an event ("Once legal signs off, we can start ..."), or a change half made ("we're halfway through
+ * moving the docs to ...").
+ */
+const NOT_CHOSEN_YET =
+  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b/i;
+/** A choice said as made: it stands under an agenda's heading or beside a change half made ("... we decided to use Loki"). */
+const CHOSEN = /\b(?:decided|agreed|settled on|chose|picked|went with|(?:is|are|was|were) approved)\b/i;
+export const suggestionOnly = (s: string) => NOT_CHOSEN_YET.test(s) && !CHOSEN.test(s);
 
 /** One person's machine or setup, for the learned model's adds: "Just switched my local setup to OrbStack" is no team choice. */
 export const mySetup = (s: string) => MY_SETUP.test(s);
