@@ -122,6 +122,10 @@ describe("capture: not chosen yet, whatever its words of choosing", () => {
       ["We're partway through migrating the wiki to Notion.", "We migrated the wiki to Notion because search in Confluence was unusable."],
       ["Trying to decide between Jotai and Zustand for the editor state.", "We chose Zustand over Jotai for the editor state because of its devtools."],
       ["For the prototype, use SQLite instead of Postgres.", "Use SQLite instead of Postgres for every local test run."],
+      // an invite, a choice put off, sides still taken
+      ["Calendar: design review, moving the queue to NATS, Tuesday 10am", "Meeting notes: we decided to move the queue to NATS."],
+      ["I'd rather not decide on the CDN vendor this week.", "We'd rather not use a CDN vendor that bills per request."],
+      ["Some of us want Vitest, others Jest, no call yet.", "We decided on Vitest over Jest for the unit tests."],
       // a choice said as made stands under an agenda's heading
       ["Topics for Friday: pick a queue for the billing events.", "Topics for Friday: we decided to use SQS for the billing events."],
     ]));
