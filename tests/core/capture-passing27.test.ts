@@ -4,7 +4,7 @@ import { extractCaptures } from "../../src/core/capture/extract.ts";
 import { machineShape } from "../../src/core/capture/machine-made.ts";
 import { prepareText } from "../../src/core/capture/text.ts";
 import { workOrder } from "../../src/core/capture/work-order.ts";
-import { assertLookAlikes } from "../helpers/look-alikes.ts";
+import { assertLookAlikes, keptByRules } from "../helpers/look-alikes.ts";
 
 // Branch capture27: trouble words that are not a problem to keep. The false stores of the held-out
 // sets retired to tuning data (new12-new14) were mostly a tool's text pasted under a lead that names
@@ -129,4 +129,17 @@ describe("capture: not chosen yet, whatever its words of choosing", () => {
       // a choice said as made stands under an agenda's heading
       ["Topics for Friday: pick a queue for the billing events.", "Topics for Friday: we decided to use SQS for the billing events."],
     ]));
+});
+
+describe("capture: guards that swallowed standing problems", () => {
+  test("'claims' as a noun is no one's claim; a request verb opening a subject ('Search indexing lags ...') is no request", () => {
+    for (const t of [
+      "The insurance claims importer leaks memory on every file with embedded images.",
+      "Search indexing lags the primary by minutes during every bulk import.",
+      "Build caching freezes the runner whenever two jobs share a volume.",
+    ]) assert.equal(keptByRules(t)[0]?.type, "problem", t);
+    // the verb is still another's claim, and the imperative still a request
+    assert.deepEqual(keptByRules("Priya claims the importer leaks memory on every file."), []);
+    assert.deepEqual(keptByRules("Search the logs for the importer's memory errors."), []);
+  });
 });
