@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { describe, test } from "node:test";
 import { chooseDropOn, NEVER_READ, NOT_TRAINED_ON, type PreparedRow, prepareRows, type Scored } from "../../scripts/bench-lib/capture-model.ts";
 import { loso } from "../../scripts/bench-lib/capture-loso-fresh.ts";
-import type { CorpusRow } from "../../scripts/bench-lib/capture-quality.ts";
+import { type CorpusRow, RETIRED_HELD_OUT } from "../../scripts/bench-lib/capture-quality.ts";
 import { modelSource, TABLE_FILE } from "../../scripts/train-capture-model.ts";
 import { extractCaptures, extractWithOpinion } from "../../src/core/capture/extract.ts";
 import { BUCKETS, type OpinionModel, opinionOf, SHIPPED_OPINION, shippedModel, storeProbability, TYPES } from "../../src/core/capture/second-opinion.ts";
@@ -141,7 +141,9 @@ describe("the second opinion's training helpers (scripts/bench-lib/capture-model
   test("prepareRows never takes a held-out set, and leaves the NOT_TRAINED_ON sets out only by default", () => {
     const fresh = [...NOT_TRAINED_ON][0]!;
     const held = [...NEVER_READ][0]!;
-    const rows = [row(1, "tune2", true), row(2, fresh, true), row(3, held, true)];
+    // a held-out set retired to readable tuning data stays out of training too
+    const retired = [...RETIRED_HELD_OUT][0]!;
+    const rows = [row(1, "tune2", true), row(2, fresh, true), row(3, held, true), row(4, retired, true)];
     assert.deepEqual(prepareRows(rows).map((r) => r.set), ["tune2"]);
     assert.deepEqual(prepareRows(rows, new Set()).map((r) => r.set), ["tune2", fresh]);
   });

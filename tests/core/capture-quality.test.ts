@@ -73,6 +73,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune23.every((r) => r.split === "tune" && r.id >= 23001 && r.id <= 23499), "tune23: its own id range, clear of tune23b (23501+)");
     const tune23b = rows.filter((r) => r.set === "tune23b");
     assert.ok(tune23b.length >= 60 && tune23b.every((r) => r.split === "tune" && r.id >= 23501 && r.id <= 23999), "tune23b: capture23's second batch, 60+ prompts, ids 23501+");
+    const tune27 = rows.filter((r) => r.set?.startsWith("tune27"));
+    assert.ok(tune27.length >= 140 && tune27.every((r) => r.split === "tune" && r.id >= 27701 && r.id <= 27899), "capture27's batches: 140 prompts, ids 27701-27899");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -155,8 +157,20 @@ describe("capture quality on the labelled corpus", () => {
       // without it, 0.867/0.929 (13/2/1) with it (its two left: a colleague's change narrated).
       tune26: { precision: 0.95, recall: 0.9, typeAccuracy: 0.85, whatAccuracy: 0.85, entityPrecision: 0.6, entityRecall: 0.8 },
       tune26b: { precision: 0.85, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0, entityRecall: 0 },
+      // capture27's batches (standing problems beside passing trouble; pasted tool messages beside
+      // problems that name one). tune27 fresh on main's code: P/R 0.840/0.700 (21/4/9), 0.913/0.700
+      // (21/2/9) after capture27's guards (not tuned on its errors; its recall is the rules' own on
+      // unseen domains). tune27b, written after the first guards: 0.778/0.933 (14/4/1) on main's
+      // code, 0.824/0.933 (14/3/1) fresh with them, then guarded from its false stores: in sample.
+      // Entities not labelled.
+      tune27: { precision: 0.9, recall: 0.68, typeAccuracy: 0.6, whatAccuracy: 0.95, entityPrecision: 0, entityRecall: 0 },
+      tune27b: { precision: 0.97, recall: 0.9, typeAccuracy: 0.85, whatAccuracy: 0.95, entityPrecision: 0, entityRecall: 0 },
+      // tune27c (decision look-alikes beside decisions, written after the guards): fresh 0.824/0.933
+      // (14/3/1), main's code the same; then its three false stores guarded (an invite, a choice put
+      // off, "no call yet"): in sample
+      tune27c: { precision: 0.97, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

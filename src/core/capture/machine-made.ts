@@ -35,6 +35,13 @@ const STRONG: RegExp[] = [
   /^\s*[\w.+-]{1,40}:\s+(?:error|warning|fatal(?: error)?)\s*:|^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
   // a build target's label then its status in capitals: "//services/payments:unit_test   FAILED in 12.3s"
   /^\s*(?:@[\w.-]*)?\/\/[\w./-]*:[\w.+-]+\s+(?:\(cached\)\s+)?[A-Z]{4,}\b/,
+  // a one-letter level, a tick counter in brackets and a tag: "I (3421) wifi: ...", "E (8430) esp-tls: ..."
+  /^\s*[A-Z]\s?\(\s*\d+\)\s+[\w./-]+:\s/,
+  // a test's verdict with its time in brackets: "Test Case '...' failed (0.012 seconds).", "--- FAIL: TestX (0.00s)"
+  /\b(?:passed|failed|FAIL(?:ED)?|PASS(?:ED)?|ok|error)\s*\(\s*\d+(?:\.\d+)?\s*(?:s|ms|secs?|seconds?)\s*\)/,
+  // a shell's report of a killed process, an error's code in brackets, a named job's exit: "segmentation fault (core dumped)",
+  // "An error occurred (AccessDenied) when calling ...", "Job 'deploy-prod' failed: exit code 137"
+  /\((?:core dumped|signal \d+)\)|\b(?:error|exception|failure)(?: occurred)?\s*\(\s*[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\s*\)|\bfailed:\s+exit (?:code|status) \d+/,
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
@@ -61,7 +68,8 @@ const WEAK: RegExp[] = [
   /\b[A-Z][a-z]{1,30}(?:[A-Z][a-z]{0,30}){1,6}(?:Error|Exception)\b|\b[A-Z]\w{0,40}(?:Error|Exception):/, // an exception's class
   /\b[A-Z][\w ]{1,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3}\s*[,;|]\s*[A-Z][\w ]{1,20}:\s*\d/, // "Tests run: 58, Failures: 1", "ActiveRecord: 3.1ms | Allocations: 2211"
   /\w::\w|\b[A-Z]\w{1,60}#[a-z_]\w*/, // a scoped name or a method reference: Admin::OrdersController#index
-  /\b(?:exit (?:code|status)|status code|code=\w+|errno|ENOENT|ECONNREFUSED|ETIMEDOUT|EACCES|SIGSEGV|SIGKILL)\b/i,
+  /\b(?:exit (?:code|status)|status code|non-zero (?:exit )?(?:code|status)|code=\w+|errno|ENOENT|ECONNREFUSED|ETIMEDOUT|EACCES|SIGSEGV|SIGKILL)\b/i,
+  /(?:\b[A-Z]{2,5}\s+~?\d[\d.,]*\s?(?:ms|s|%|kb|mb|gb)?\s*[,;|]\s*){2}[A-Z]{2,5}\s+~?\d/, // a row of metrics: "LCP 7.1 s, TBT 1,240 ms, CLS 0.31"
   /\w\s*\{\s*\w+:\s|\w\(\w+\s*\{/, // a printed struct: Io(Custom { kind: ... })
   /^\s{2,}\S/, // indented
   /^[^a-z]*$/, // no lowercase letter at all

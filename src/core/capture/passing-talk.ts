@@ -12,6 +12,8 @@ const ONE_OCCASION =
 /** A short spell, counted only beside a verb in the past ("caches 404s for five minutes" is how it works). */
 const SPELL = /\bfor (?:the whole (?:morning|afternoon|evening|night|day)|a bit|a moment|a minute|a few minutes|a couple of minutes|an hour|half an hour|(?:two|five|ten|twenty|thirty|\d+) minutes)\b/i;
 const PAST = /\b(?:was|were|went|got|came|ran|had|[a-z]{3,}ed)\b/i;
+/** A short spell ahead, said as a forecast ("queries may be slow for a few minutes", "will be down for an hour"). */
+const AHEAD = /\b(?:may|might|will|could|would|should)\s+(?:(?:probably|likely|still)\s+)?(?:be|stay|remain|run|feel|look|lag)\b|'ll\s+(?:be|stay|lag)\b/i;
 
 /** A state that ended or was put right by hand, on the spot. */
 const ENDED =
@@ -68,7 +70,7 @@ export function passingTrouble(s: string): boolean {
   if (OWN_SLIP.test(s) || OFFICE_TROUBLE.test(s) || (HISTORY.test(s) && !NOW_TOO.test(s)) || (MY_SETUP.test(s) && !LASTING_FIX.test(s))) return true;
   if (TIMELINE.test(s) || (ONE_OCCASION.test(s) && REDONE_END.test(s) && !/\bwe now\b|\bfrom now on\b/i.test(s))) return true;
   if (STANDING.test(s) || LASTING_FIX.test(s)) return false;
-  return ONE_OCCASION.test(s) || (SPELL.test(s) && PAST.test(s)) || ENDED.test(s) || IN_HAND.test(s);
+  return ONE_OCCASION.test(s) || (SPELL.test(s) && (PAST.test(s) || AHEAD.test(s))) || ENDED.test(s) || IN_HAND.test(s);
 }
 
 /** Things of a day outside the code: food, travel, the office, time off. */
@@ -97,7 +99,21 @@ export function smallTalk(s: string, namesSomething: boolean): boolean {
  * OKRs are in the doc, please comment by Friday") and a to-do list ("Three things before Monday: ...").
  */
 const STATUS_NOW = /\b(?:currently|temporarily|as far as i (?:can tell|know)|nobody has (?:looked|touched|checked|fixed)|,\s*fyi|(?:is|are) getting (?:a lot of|lots of|more|many|some)|(?:is|are) (?:installed|deployed|running|up|live) (?:on|in) \w+ now|quick update|,\s*(?:take|have) a look|at the moment|right now|waiting (?:for|on)|running late|still on (?:step|stage|phase)|^(?:just )?finished\b|(?:about|around|roughly|~)?\s?\d+ ?% (?:done|complete|finished|through)|nothing (?:is )?blocking|no blockers|please (?:comment|review|read|take a look|have a look|fill (?:it|this) in|vote|sign off)\b(?!.*\b(?:always|never|every|from now on|going forward)\b)|^(?:[\w-]+\s+){0,2}update(?:\s+draft)?(?=\s*:(?:[^,]*,){2})(?!.*\b(?:decided|agreed|always|never|from now on|going forward)\b)|(?:things|items|to-?dos?) (?:before|by|for) (?:monday|tuesday|wednesday|thursday|friday|tomorrow|eod|the weekend)|^(?:just |also )?(?:uploaded|pushed|submitted|sent|shared|published|deployed|released|merged|shipped|posted) (?:the|a|an|my|our|it|them|v?\d)\b(?!.*\b(?:always|never|every|from now on|going forward)\b))\b/i;
-export const statusNow = (s: string) => STATUS_NOW.test(s);
+export const statusNow = (s: string) => STATUS_NOW.test(s) || IN_PROCESS.test(s);
+/** Something being processed by a machine at the moment: "build 2.4.1 is processing on Apple's side", "the DNS change is propagating". */
+const IN_PROCESS = /\b(?:is|are)\s+(?:still\s+)?(?:processing|uploading|propagating|queued|in (?:the )?queue|pending review|in review|waiting for review)\b/i;
+
+/**
+ * Not chosen yet, whatever its words of choosing: an idea put forward ("One idea: run the linter only
+ * on changed files"), an agenda item or an invite ("Agenda for Thursday: decide between ..."), a plan that waits on
+ * an event ("Once legal signs off, we can start ..."), or a change half made ("we're halfway through
+ * moving the docs to ...").
+ */
+const NOT_CHOSEN_YET =
+  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss|invite|invitation|meeting invite|calendar|event)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b/i;
+/** A choice said as made: it stands under an agenda's heading or beside a change half made ("... we decided to use Loki"). */
+const CHOSEN = /\b(?:decided|agreed|settled on|chose|picked|went with|(?:is|are|was|were) approved)\b/i;
+export const suggestionOnly = (s: string) => NOT_CHOSEN_YET.test(s) && !CHOSEN.test(s);
 
 /** One person's machine or setup, for the learned model's adds: "Just switched my local setup to OrbStack" is no team choice. */
 export const mySetup = (s: string) => MY_SETUP.test(s);

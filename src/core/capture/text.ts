@@ -1,5 +1,6 @@
 import { redactSecrets, stripPrivate } from "../redact.ts";
 import { machineMade, machineShape, PROMPT } from "./machine-made.ts";
+import { outputLeadEnd, personVoice } from "./output-lead.ts";
 
 // Getting the prose out of a prompt before anything is extracted from it: private spans and
 // secrets go first; then fenced code, tool blocks (<system-reminder>...), pasted logs, tool
@@ -163,11 +164,15 @@ export function prepareText(raw: string): Prepared {
   let proseChars = 0;
   /** Per input line: its index in `kept` when kept as prose, -1 when set aside, -2 when blank. */
   const keptAt: number[] = [];
+  /** After a lead that names output ("cmake output:"): "armed" until its first line, "taken" after it, until a blank line or a person's words. */
+  let afterLead: "off" | "armed" | "taken" = "off";
+  let leadAlone = "";
   for (const line of lines) {
     if (FENCE.test(line)) {
       if (!inFence) fenced++;
       inFence = !inFence;
       keptAt.push(-1);
+      if (afterLead === "armed") afterLead = "taken";
       continue;
     }
     if (inFence) {
@@ -178,7 +183,53 @@ export function prepareText(raw: string): Prepared {
     if (!line.trim()) {
       kept.push("");
       keptAt.push(-2);
+      // (the output may start after a blank line: "cmake output:", blank, the paste)
+      if (afterLead === "taken") afterLead = "off";
       continue;
+    }
+    // the lines after a lead that names output are the tool's, whatever their shape, until a person's own words
+    if (afterLead !== "off") {
+      if (!personVoice(line)) {
+        // a lead alone on its line only introduces the output (as "the build fails with this:")
+        if (afterLead === "armed" && leadAlone && !out.intros.includes(leadAlone)) {
+          out.intros.push(leadAlone);
+          introOnly++;
+        }
+        afterLead = "taken";
+        machineLines++;
+        keptAt.push(-1);
+        pastedChars += line.trim().length;
+        kept.push("");
+        continue;
+      }
+      afterLead = "off";
+    }
+    const leadEnd = outputLeadEnd(line);
+    if (leadEnd !== -1) {
+      // "tsc output after the rebase: src/x.ts(18,5): error TS2322: ... any idea?": the lead is the
+      // person's, what follows it the tool's, up to a sentence in the person's own voice
+      const lead = line.slice(0, leadEnd).trim();
+      const rest = splitSentences(line.slice(leadEnd));
+      const own = rest.findIndex((x) => personVoice(x));
+      const pasted = own === -1 ? rest : rest.slice(0, own);
+      if (pasted.length) {
+        const said = own === -1 ? [] : rest.slice(own);
+        keptAt.push(kept.length);
+        kept.push([lead, ...said].join("\n"));
+        prose++;
+        const pastedLength = pasted.join(" ").length;
+        proseChars += line.trim().length - pastedLength;
+        pastedChars += pastedLength;
+        machineLines++;
+        out.intros.push(splitSentences(lead).pop()!);
+        if (!said.length && splitSentences(lead).length === 1) introOnly++;
+        afterLead = own === -1 ? "taken" : "off";
+        continue;
+      }
+      if (!rest.length) {
+        afterLead = "armed";
+        leadAlone = lead;
+      }
     }
     const personToo = !toolBeside && PERSON_TOO.test(line);
     // a markdown quote ("> Always set a timeout ..."): another text's words, not the user's
@@ -255,7 +306,7 @@ export function prepareText(raw: string): Prepared {
         } else if ((seenOut && i < lastOut) || afterCommand || (announced && machineShape(lines[i]!) > 0) || (/^\s{2,}\S/.test(lines[i]!) && (aside(nonBlank(i, -1)) || aside(nonBlank(i, 1))))) setAside(i);
         else own.push(i);
       }
-      if (own.length > 0 && to - from - own.length >= 2 * own.length) for (const i of own) if (machineShape(lines[i]!) > 0) setAside(i);
+      if (own.length > 0 && to - from - own.length >= own.length) for (const i of own) if (machineShape(lines[i]!) > 0) setAside(i);
       from = to + 1;
     }
   }

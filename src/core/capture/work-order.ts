@@ -43,6 +43,10 @@ const TASK_HEADING = new RegExp(
   "i",
 );
 
+/** Where to work, scoped to the task at hand: "only touch the files under src/billing for now", "leave the tests alone for this PR". */
+const SCOPED_TO_NOW =
+  /^(?:please\s+)?(?:(?:only|just)\s+)?(?:touch|leave|skip|ignore|edit|change|work on|stick to|stay in|focus on|limit (?:yourself|it|changes) to)\b[^.;]*\bfor (?:now|the moment|this (?:task|change|pr|ticket|session|one))\b/i;
+
 /**
  * Why a sentence is a task to do rather than a standing choice, or null. `trouble`: the rules read
  * it as a problem or a fix ("I have to rewrite the export job this week, the Python one is too
@@ -52,6 +56,7 @@ export function workOrder(s: string, trouble = false): string | null {
   if (STANDING.test(s)) return null;
   if (WISH_TO_YOU.test(s)) return "a request to the assistant, said as a wish";
   if (TASK_HEADING.test(s)) return "a request: a task under a heading";
+  if (SCOPED_TO_NOW.test(s)) return "a request: where to work, for the task at hand";
   const due = DUE.test(s);
   if (OBLIGATION.test(s) && (due || !trouble)) return "a task to do, not a standing choice";
   if (LETS.test(s) && due) return "a task to do now, not a standing choice";
