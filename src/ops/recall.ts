@@ -228,9 +228,13 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const trouble = reportsTrouble(opts.query);
   const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * troubleWeight(trouble, h.memory.type) * h.lead }));
   const best = Math.max(...scored.filter((h) => h.tier === 0).map((h) => h.relevance));
+  // those under the floor are cut relative to the best that passes, but ranked on their own scale:
+  // on that one the many whose BM25 outdoes the best that passes all read 1 and were ordered by
+  // freshness alone (branch recall27)
+  const bestBelow = Math.max(best, ...scored.map((h) => h.relevance));
   const ranked = scored
-    .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
-    .filter((r) => r.parts.relevance >= (r.tier === 0 ? MIN_RELATIVE_RELEVANCE : MIN_RELATIVE_BELOW_FLOOR))
+    .filter((h) => h.relevance >= best * (h.tier === 0 ? MIN_RELATIVE_RELEVANCE : MIN_RELATIVE_BELOW_FLOOR))
+    .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, h.tier === 0 ? best : bestBelow, now, decay) }))
     .sort((a, b) => a.tier - b.tier || b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
   // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
