@@ -30,3 +30,19 @@ test("the trade's other words for one thing carry the relevance floor", () => {
   assert.equal(passes("what is the yen to euro rate for my holiday", "Mobile releases ship every two weeks through the App Store."), false);
   assert.equal(passes("write a story about a web crawler spider", "Alerts page a human only when users are affected."), false);
 });
+
+test("a second list of the trade's words (symptoms and their names) carries the floor too", () => {
+  const cases: [string, string][] = [
+    ["we ran out of connections again", "PgBouncer in transaction mode sits in front of Postgres; the app pool is 20 per instance."],
+    ["the pods are oom killed after an upgrade", "Setting --max-old-space-size to 75% of the container memory stopped the crashes."],
+    ["our deliverability dropped last month", "Hard bounces were ignored and our sender reputation dropped; bounced addresses are now suppressed."],
+    ["excel shows garbled characters in exports", "CSV exports opened with broken accents until we wrote a UTF-8 byte order mark first."],
+    ["how do we find the nearest store", "Store locator distances use PostGIS rather than application code."],
+    ["is there an audit trail somewhere", "Every change an admin makes is written to an append-only audit log table."],
+    ["who writes the postmortem", "Every incident that affected customers gets a blameless review within five working days."],
+    ["the upload endpoint answers 413", "Uploads over 100 MB failed behind the load balancer because of its body size limit."],
+    ["how does the help bot do retrieval", "Help-center answers search our docs embedded with pgvector."],
+  ];
+  for (const [query, memory] of cases) assert.equal(passes(query, memory), true, `${query} -> ${memory}`);
+  assert.equal(passes("the nearest bakery open on sunday", "Store locator distances use PostGIS."), false);
+});
