@@ -36,13 +36,16 @@ test("a second list of the trade's words (symptoms and their names) carries the 
     ["we ran out of connections again", "PgBouncer in transaction mode sits in front of Postgres; the app pool is 20 per instance."],
     ["the pods are oom killed after an upgrade", "Setting --max-old-space-size to 75% of the container memory stopped the crashes."],
     ["our deliverability dropped last month", "Hard bounces were ignored and our sender reputation dropped; bounced addresses are now suppressed."],
-    ["excel shows garbled characters in exports", "CSV exports opened with broken accents until we wrote a UTF-8 byte order mark first."],
-    ["how do we find the nearest store", "Store locator distances use PostGIS rather than application code."],
+    ["excel shows garbled characters in exports", "CSV exports opened broken until we wrote a UTF-8 byte order mark first."],
+    ["how do we turn latitude and longitude into a distance", "Store locator distances use PostGIS rather than application code."],
     ["is there an audit trail somewhere", "Every change an admin makes is written to an append-only audit log table."],
     ["who writes the postmortem", "Every incident that affected customers gets a blameless review within five working days."],
     ["the upload endpoint answers 413", "Uploads over 100 MB failed behind the load balancer because of its body size limit."],
-    ["how does the help bot do retrieval", "Help-center answers search our docs embedded with pgvector."],
+    ["how does semantic search work for the help bot", "Help-center answers use retrieval over our docs embedded with pgvector."],
   ];
   for (const [query, memory] of cases) assert.equal(passes(query, memory), true, `${query} -> ${memory}`);
-  assert.equal(passes("the nearest bakery open on sunday", "Store locator distances use PostGIS."), false);
+  // words too general to name the thing are no entries: a CSS radius, JavaScript's eval, rounding to the nearest
+  assert.equal(passes("how do I set a border radius in css", "Store locator distances use PostGIS."), false);
+  assert.equal(passes("why is eval dangerous in javascript", "Every change to a prompt is checked against the eval set of 200 support questions."), false);
+  assert.equal(passes("round to the nearest integer", "Store locator distances use PostGIS."), false);
 });
