@@ -1,4 +1,5 @@
 import { LOCAL_PROJECT_PREFIX } from "./project-id.ts";
+import { everyday } from "./recall-gate.ts";
 import type { Fit, RecallTerms } from "./recall-rank.ts";
 
 // Recall's scope, pure: what the project a prompt is asked in means for its words and for
@@ -29,6 +30,36 @@ export function withinProject(terms: RecallTerms, project: string | null | undef
   const name = new Set(projectNameWords(project).filter((w) => !known.has(w)));
   if (!terms.strong.some((w) => name.has(w))) return terms;
   return { ...terms, strong: terms.strong.filter((w) => !name.has(w)) };
+}
+
+/**
+ * The project a prompt asked outside any repository names, of `projects`: its name's words in a
+ * row in the prompt ("how is search done in acme-web"), the longest such name when several are
+ * (acme-web over web); none when two names of one length are, or the one named is a single
+ * word everyday English says ("harbor", "web": a prompt may say it about anything). Such a
+ * prompt is asked of that project as if inside it (ops/recall.ts): its memories seldom repeat
+ * the name, which kept as words they must hold left them under the floor (branch projects26).
+ */
+export function namedProject(query: string, projects: readonly string[]): string | null {
+  const said = query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  let best: string | null = null;
+  let bestWords = 0;
+  let tie = false;
+  for (const p of projects) {
+    const name = projectNameWords(p);
+    if (name.length === 0 || name.length < bestWords || !inARow(said, name)) continue;
+    if (name.length === 1 && (name[0]!.length < 3 || everyday(name[0]!))) continue;
+    tie = name.length === bestWords;
+    best = p;
+    bestWords = name.length;
+  }
+  return tie ? null : best;
+}
+
+/** Whether `run` occurs in `words` as consecutive words. */
+function inARow(words: readonly string[], run: readonly string[]): boolean {
+  for (let i = 0; i + run.length <= words.length; i++) if (run.every((w, j) => words[i + j] === w)) return true;
+  return false;
 }
 
 /**

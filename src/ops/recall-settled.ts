@@ -24,6 +24,7 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
       countMatches: async (match, filter, upTo) => index.countMatchesOrAll(match, filter, upTo),
       countMatchesPassing: async (match, filter, upTo) => index.countMatchesPassing(match, filter, upTo),
       relationsOfTypeTo: async (type, ids) => index.relationsOfTypeTo(type, ids),
+      projects: async () => index.projects(),
       nowSeconds: () => Math.floor(Date.now() / 1000),
       rawSettings: settled.rawSettings,
     };

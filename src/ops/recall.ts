@@ -9,7 +9,7 @@ import { leadWeight } from "../core/recall-lead.ts";
 import { memoryTerms, recallText, type RecallMemoryTerms, storedTermsCurrent, termsFromStored } from "../core/memory-terms.ts";
 import { collapseNearDuplicates, contentWords, fitOf, floorOf, matchAll, rareCoverage, newerFirst, PREFIX_FROM, rank, type RankParts, type RecallTerms, recallTerms, relevanceOf, shownTiers, supersededAmong } from "../core/recall-rank.ts";
 import { cleanText } from "../core/redact.ts";
-import { shownOutside, withinProject } from "../core/recall-scope.ts";
+import { namedProject, shownOutside, withinProject } from "../core/recall-scope.ts";
 import { restates, type Stated, stemSet } from "../core/recall-restated.ts";
 import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
@@ -95,8 +95,9 @@ export interface RecallOptions {
   limit?: number;
   /**
    * Only this project's memories and those of no project; null: a prompt asked outside any
-   * project (a hook's session outside a repository): memories of no project, and another
-   * project's only when the prompt names it or the memory matches strongly (core/recall-scope.ts);
+   * project (a hook's session outside a repository): a prompt that names a project is asked of it
+   * (core/recall-scope.ts namedProject); else memories of no project, and another project's only
+   * when the memory matches strongly (shownOutside);
    * absent: every project's, alike (the CLI's recall without --project).
    */
   project?: string | null;
@@ -148,7 +149,7 @@ export interface RecallOutcome {
 }
 
 /** What recall reads: the Store's index (after a quick refresh of the memory folders), or a settled index read without the Store (recall-settled.ts). */
-export type RecallIndex = Pick<Store, "searchWithTerms" | "countMatches" | "countMatchesPassing" | "relationsOfTypeTo" | "nowSeconds" | "rawSettings">;
+export type RecallIndex = Pick<Store, "searchWithTerms" | "countMatches" | "countMatchesPassing" | "relationsOfTypeTo" | "projects" | "nowSeconds" | "rawSettings">;
 
 export function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
   // relations as last indexed (a write or any full refresh updates them): refreshing them too
@@ -160,26 +161,30 @@ export function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome
 export async function recallIn(store: RecallIndex, opts: RecallOptions, current: () => Promise<unknown>): Promise<RecallOutcome> {
   const budget = opts.budget ?? RECALL_DEFAULTS.budget;
   const limit = opts.limit ?? RECALL_DEFAULTS.limit;
-  const terms = withinProject(opts.terms ?? recallTerms(opts.query), opts.project);
-  const empty: RecallOutcome = { ...echoed(opts.query, terms.words), total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
-  if (terms.match === null) return empty;
-  const filter: MemoryFilter = { statuses: ["active", "promoted"] };
-  if (typeof opts.project === "string") filter.projectOrNone = opts.project;
+  const asked = opts.terms ?? recallTerms(opts.query);
+  const empty: RecallOutcome = { ...echoed(opts.query, asked.words), total: 0, total_exact: true, items: [], collapsed: 0, more: 0, budget, text: "" };
+  const match = asked.match;
+  if (match === null) return empty;
   await current();
+  // outside any repository, a prompt that names a project is asked of it, as inside it
+  const project = opts.project === null ? namedProject(opts.query, await store.projects()) : opts.project;
+  const terms = withinProject(asked, project);
+  const filter: MemoryFilter = { statuses: ["active", "promoted"] };
+  if (typeof project === "string") filter.projectOrNone = project;
   const upTo = Math.max(1, Math.floor(opts.countUpTo ?? COUNT_UP_TO));
   let narrow: boolean;
   let total: number;
   const count: CountUpTo = (match, n, filtered) => store.countMatches(match, filtered ? filter : {}, n);
   if (upTo > NARROW_ABOVE) {
-    total = (await reachedByOneWord(terms.words, upTo, count)) ? upTo : await store.countMatches(terms.match, filter, upTo);
+    total = (await reachedByOneWord(terms.words, upTo, count)) ? upTo : await store.countMatches(match, filter, upTo);
     narrow = total > NARROW_ABOVE;
   } else {
     // every memory, whatever its status or project: at least as many as the filtered matches;
     // the same pass counts those that pass the filter, which is the total when it has seen every
     // match or found upTo of them (else they are counted on, up to upTo)
-    const first = await store.countMatchesPassing(terms.match, filter, NARROW_ABOVE + 1);
+    const first = await store.countMatchesPassing(match, filter, NARROW_ABOVE + 1);
     narrow = first.all > NARROW_ABOVE;
-    total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(terms.match, filter, upTo);
+    total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(match, filter, upTo);
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
@@ -187,7 +192,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   // among those, and ranking each candidate costs a cold process ~0.1-0.2 ms
   const ahead = !narrow && total > CANDIDATES && terms.words.length >= 2 && terms.phrases.length === 0 && (await everyWordHeldWhole(terms.words, WHOLE_HOLDERS, count)) >= WHOLE_HOLDERS;
   const take = narrow || ahead ? NARROWED_CANDIDATES : CANDIDATES;
-  const hits = ahead ? await store.searchWithTerms(wholeWordsAll(terms.words), filter, take) : await candidates(store, terms.words, terms.phrases, terms.match, narrow, filter, limit, count, take);
+  const hits = ahead ? await store.searchWithTerms(wholeWordsAll(terms.words), filter, take) : await candidates(store, terms.words, terms.phrases, match, narrow, filter, limit, count, take);
 
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
@@ -198,7 +203,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
   // outside any project, another project's memory that matches only in part is no answer
-  const outside = opts.project === null ? fits.map((f) => shownOutside(terms, f.memory.project, f.fit)) : null;
+  const outside = project === null ? fits.map((f) => shownOutside(terms, f.memory.project, f.fit)) : null;
   // a word's holders among the candidates are its holders in the store only when none was cut
   const everyMatch = !narrow && !ahead && hits.length < take;
   const floor = floorOf(terms, fits.map((f) => f.fit), everyMatch);
@@ -223,9 +228,13 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const trouble = reportsTrouble(opts.query);
   const scored = fitting.map((h) => ({ ...h, relevance: relevanceOf(h.bm25, bestBm25, h.covered) * choiceWeight(terms, h.memory.type) * troubleWeight(trouble, h.memory.type) * h.lead }));
   const best = Math.max(...scored.filter((h) => h.tier === 0).map((h) => h.relevance));
+  // those under the floor are cut relative to the best that passes, but ranked on their own scale:
+  // on that one the many whose BM25 outdoes the best that passes all read 1 and were ordered by
+  // freshness alone (branch recall27)
+  const bestBelow = Math.max(best, ...scored.map((h) => h.relevance));
   const ranked = scored
-    .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, best, now, decay) }))
-    .filter((r) => r.parts.relevance >= (r.tier === 0 ? MIN_RELATIVE_RELEVANCE : MIN_RELATIVE_BELOW_FLOOR))
+    .filter((h) => h.relevance >= best * (h.tier === 0 ? MIN_RELATIVE_RELEVANCE : MIN_RELATIVE_BELOW_FLOOR))
+    .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, h.tier === 0 ? best : bestBelow, now, decay) }))
     .sort((a, b) => a.tier - b.tier || b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
   // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));

@@ -1043,6 +1043,19 @@ export class IndexDb {
     return this.searchMemories(match, f, limit, false, true).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms }));
   }
 
+  /**
+   * Every project some memory belongs to, in order: one seek of the project index per project
+   * (a skip scan), not a pass over every memory row.
+   */
+  projects(): string[] {
+    const rows = this.q(
+      `WITH RECURSIVE p(name) AS (SELECT min(project) FROM memories
+         UNION ALL SELECT (SELECT min(project) FROM memories WHERE project > p.name) FROM p WHERE p.name IS NOT NULL)
+       SELECT name FROM p WHERE name IS NOT NULL`,
+    ).all() as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
   /** countMatches, or with no match the store's size (recall asks both through one name). */
   countMatchesOrAll(match: string | null, f: MemoryFilter = {}, upTo?: number): number {
     return match === null ? this.memoryCount() : this.countMatches(match, f, upTo);

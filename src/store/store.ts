@@ -1073,6 +1073,11 @@ export class Store {
     return this.guarded(() => this.indexDb.countMatchesOrAll(match, filter, upTo));
   }
 
+  /** Every project some memory belongs to, from the index (IndexDb.projects). */
+  projects(): Promise<string[]> {
+    return this.guarded(() => this.indexDb.projects());
+  }
+
   /** The first `upTo` matches of every memory and how many of them pass the filter (IndexDb.countMatchesPassing). */
   countMatchesPassing(match: string, filter: MemoryFilter, upTo: number): Promise<{ all: number; passing: number }> {
     return this.guarded(() => this.indexDb.countMatchesPassing(match, filter, upTo));

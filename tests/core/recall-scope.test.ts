@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { contentWords } from "../../src/core/memory-terms.ts";
 import { recallTerms } from "../../src/core/recall-rank.ts";
 import { restates, type Stated } from "../../src/core/recall-restated.ts";
-import { projectNameWords, withinProject } from "../../src/core/recall-scope.ts";
+import { namedProject, projectNameWords, withinProject } from "../../src/core/recall-scope.ts";
 
 // The pure parts of branch recall26's fixes: a project's name inside it, and two memories that
 // state one fact in other words (the hook's behaviour: tests/hooks/recall-audit26.test.ts).
@@ -39,4 +39,21 @@ test("restated: one type, the same entities, numbers and polarity, and most cont
   assert.equal(restates(said("fact", "The PostgreSQL orders database keeps 30 days of JSONB snapshots", pg), said("fact", "The PostgreSQL orders database keeps 14 days of JSONB snapshots", pg)), false, "another figure");
   assert.equal(restates(said("decision", "We use PostgreSQL JSONB columns for the orders database payloads", pg), said("decision", "We do not use PostgreSQL JSONB columns for the orders database payloads", pg)), false, "turned around");
   assert.equal(restates(a, said("decision", "The analytics warehouse reads PostgreSQL JSONB exports nightly", pg)), false, "too few stems shared");
+});
+
+test("the project a prompt outside any repository names: its name's words in a row, the longest, not an everyday word alone", () => {
+  const projects = ["github.com/acme/acme-billing", "github.com/acme/acme-web", "github.com/tidewater/harbor", "github.com/acme/ledgerly", "github.com/someone/web", "local:field-notes"];
+  assert.equal(namedProject("how is search done in acme-web", projects), "github.com/acme/acme-web");
+  assert.equal(namedProject("How is search done in Acme Web?", projects), "github.com/acme/acme-web");
+  assert.equal(namedProject("which database do field notes sightings use", projects), "local:field-notes");
+  assert.equal(namedProject("does ledgerly retry webhooks", projects), "github.com/acme/ledgerly");
+  // the words apart, or only the organisation's: no project named
+  assert.equal(namedProject("is billing at acme done by the web team", projects), null);
+  assert.equal(namedProject("draft an email to acme's accountant", projects), null);
+  // a one-word name everyday English says names nothing by itself
+  assert.equal(namedProject("how do I get to the harbor", projects), null);
+  assert.equal(namedProject("the web page is slow", projects), null);
+  // two names of one length: which one is meant is not said
+  assert.equal(namedProject("compare acme-web and acme-billing", projects), null);
+  assert.equal(namedProject("anything", []), null);
 });

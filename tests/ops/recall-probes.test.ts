@@ -29,6 +29,7 @@ test("a prompt whose words every memory holds: no probe for an absent short word
       },
       countMatchesPassing: (match, filter, upTo) => store.countMatchesPassing(match, filter, upTo),
       relationsOfTypeTo: (type, ids) => store.relationsOfTypeTo(type, ids),
+      projects: () => store.projects(),
       nowSeconds: () => T0 + 2_000,
       rawSettings: store.rawSettings,
     };
