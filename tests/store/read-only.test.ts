@@ -106,8 +106,9 @@ describe("a store on a read-only mount", () => {
       const here = memsync(["--store", copy, ...args], runIn(tmp));
       assert.equal(there.code, 0, `${args.join(" ")}: ${there.stderr}`);
       assert.equal(there.stderr, "", args.join(" "));
-      // scores move with the clock between the two runs: compared to 3 places
-      const steady = (s: string, root: string) => same(s, root).replace(/(\d\.\d{3})\d+/g, "$1");
+      // scores move with the clock between the two runs (to any number of places: a cut at 3 still
+      // failed when one crossed a digit): decimals are left out of the comparison
+      const steady = (s: string, root: string) => same(s, root).replace(/\d+\.\d+/g, "#");
       assert.equal(steady(there.stdout, ro), steady(here.stdout, copy), args.join(" "));
     }
     assert.match(memsync(["--store", ro, "get", ids[1]!], runIn(tmp)).stdout, /edited by hand/);
