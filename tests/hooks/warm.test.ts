@@ -12,7 +12,9 @@ import { BIN, gitProject, memsync, memsyncAsync, memsyncJson, newStore, saveMany
 // compiled binary as hook and as server, real stores, real kills. Every server a test starts is
 // killed in its finally (and at the end of the file), and their idle time is short.
 
-const RUNTIME = tempDir("memsync-warm-run-");
+// short, so the socket's path fits sun_path wherever the test runner's TMPDIR is (else the
+// server would use /tmp's folder, shared with other runs)
+const RUNTIME = fs.mkdtempSync("/tmp/mswarm-");
 const PROJECT = "github.com/acme/shop";
 const IDLE_MS = "15000";
 
@@ -58,6 +60,7 @@ function killServers(store: string): void {
 }
 after(() => {
   for (const s of started) killServers(s);
+  fs.rmSync(RUNTIME, { recursive: true, force: true });
 });
 
 async function until(done: () => boolean, what: string, ms = 30_000): Promise<void> {
@@ -318,13 +321,14 @@ describe("hook --warm: the warm server", () => {
     reals.set(store, fs.realpathSync(store));
     const ask = (env: Record<string, string>, warm = true) => hook(store, "UserPromptSubmit", { cwd: repo, prompt: "which database do we use?" }, warm, env).path;
     try {
-      const open = tempDir("memsync-warm-open-");
+      // short folders, as RUNTIME (a long one would be passed over for /tmp's)
+      const open = fs.mkdtempSync(path.join(RUNTIME, "o"));
       fs.mkdirSync(path.join(open, `memsync-${process.getuid!()}`), { mode: 0o755 });
       fs.chmodSync(path.join(open, `memsync-${process.getuid!()}`), 0o755);
-      assert.equal(ask({ XDG_RUNTIME_DIR: open }), "in-process (no private socket folder)");
-      const linked = tempDir("memsync-warm-link-");
+      assert.equal(ask({ XDG_RUNTIME_DIR: open }), "in-process (no safe socket folder)");
+      const linked = fs.mkdtempSync(path.join(RUNTIME, "l"));
       fs.symlinkSync(tempDir("memsync-warm-target-"), path.join(linked, `memsync-${process.getuid!()}`));
-      assert.equal(ask({ XDG_RUNTIME_DIR: linked }), "in-process (no private socket folder)");
+      assert.equal(ask({ XDG_RUNTIME_DIR: linked }), "in-process (no safe socket folder)");
       assert.equal(ask({ MEMSYNC_HOOK_SERVER: "0" }), "none");
       assert.equal(ask({}, false), "none");
       assert.deepEqual(serverPids(store), []);

@@ -33,7 +33,7 @@ export async function hookCli(argv: string[]): Promise<number> {
     if (warm && event === "UserPromptSubmit") {
       const asked = await askServer(warm, { event, memoryMd, stdin, ...(flags.store !== undefined ? { store: flags.store as string } : {}) });
       // which path answered, for tests and a user's doubts (Claude Code shows a hook's stderr only in its debug output)
-      if (env("MEMSYNC_HOOK_SERVER_TRACE") === "1") writeErr(`memsync hook: ${!asked ? "in-process (no private socket folder)" : "answer" in asked ? "warm" : `in-process (${asked.why})${asked.start ? ", starting a server" : ""}`}\n`);
+      if (env("MEMSYNC_HOOK_SERVER_TRACE") === "1") writeErr(`memsync hook: ${!asked ? "in-process (no safe socket folder)" : "answer" in asked ? "warm" : `in-process (${asked.why})${asked.start ? ", starting a server" : ""}`}\n`);
       if (asked && "answer" in asked) {
         writeOut(asked.answer);
         return 0;
@@ -50,7 +50,8 @@ export async function hookCli(argv: string[]): Promise<number> {
     reply = failed(e instanceof Error ? e.message : String(e));
   }
   writeOut(`${JSON.stringify(reply)}\n`);
-  if (startWarm) (await import("../../hooks/warm/start.ts")).startServer(selfCommand(), startWarm);
+  // MEMSYNC_HOOK_SERVER=ask: ask a running server, never start one (one started by hand, or a benchmark)
+  if (startWarm && env("MEMSYNC_HOOK_SERVER") !== "ask") (await import("../../hooks/warm/start.ts")).startServer(selfCommand(), startWarm);
   return 0;
 }
 

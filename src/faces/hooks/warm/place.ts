@@ -10,16 +10,20 @@ import process from "node:process";
 // folder nobody else can place a link, so connecting by the name is safe.
 //
 // A socket's path must fit sun_path (108 bytes on Linux, 104 on macOS, with its NUL): the name
-// is a 64-bit hash of the store's real path, and a folder too long for it means no warm path.
+// is a 64-bit hash of the store's real path, and a base folder too long for it is passed over
+// for the next (XDG_RUNTIME_DIR, then TMPDIR, then /tmp).
 
 const SUN_PATH_MAX = 103;
 
-/** The private folder's path (not checked, not made). */
-function folderPath(vars: { XDG_RUNTIME_DIR?: string | undefined; TMPDIR?: string | undefined }): string {
+/** The private folder's path (not checked, not made): the first base whose socket path fits sun_path. */
+function folderPath(vars: { XDG_RUNTIME_DIR?: string | undefined; TMPDIR?: string | undefined }, name: string): string | null {
   const uid = process.getuid?.() ?? 0;
-  const runtime = vars.XDG_RUNTIME_DIR;
-  const base = runtime && path.isAbsolute(runtime) ? runtime : vars.TMPDIR && path.isAbsolute(vars.TMPDIR) ? vars.TMPDIR : "/tmp";
-  return path.join(base, `memsync-${uid}`);
+  for (const base of [vars.XDG_RUNTIME_DIR, vars.TMPDIR, "/tmp"]) {
+    if (!base || !path.isAbsolute(base)) continue;
+    const dir = path.join(base, `memsync-${uid}`);
+    if (Buffer.byteLength(path.join(dir, name)) <= SUN_PATH_MAX) return dir;
+  }
+  return null;
 }
 
 /** Whether `dir` is a folder of this user's alone, looked at without following a link. */
@@ -45,9 +49,10 @@ export interface Place {
  * safe place for one (see the header). `realRoot`: the store folder's real path.
  */
 export function warmPlace(realRoot: string, vars: { XDG_RUNTIME_DIR?: string | undefined; TMPDIR?: string | undefined }, make: boolean): Place | null {
-  const dir = folderPath(vars);
-  const socket = path.join(dir, socketName(realRoot));
-  if (Buffer.byteLength(socket) > SUN_PATH_MAX) return null;
+  const name = socketName(realRoot);
+  const dir = folderPath(vars, name);
+  if (!dir) return null;
+  const socket = path.join(dir, name);
   if (make) {
     try {
       fs.mkdirSync(dir, { mode: 0o700 });

@@ -122,7 +122,7 @@ export async function hookServer(argv: readonly string[]): Promise<number> {
       } else if (stopped || !fs.existsSync(`${root}/.meta.json`)) {
         stop("the store is gone");
         reply = { inProcess: "stopping" };
-      } else reply = await (await import("./answer.ts")).answer(req);
+      } else reply = await (await import("./answer.ts")).answer(req, root);
       if (fault === "die-after-answer") process.kill(process.pid, "SIGKILL");
       const text = `${JSON.stringify(reply)}\n`;
       if (fault === "die-mid-reply") {
