@@ -132,9 +132,9 @@ describe("hook --warm: the warm server", () => {
     const steps: Step[] = [];
     for (const [i, prompt] of WARM_PROMPTS.entries()) {
       steps.push(["UserPromptSubmit", { cwd: repo, prompt }]);
-      if (i === 10) steps.push(["Stop", { cwd: repo, last_assistant_message: "Done. I switched the cart tests from Jest to Vitest, because Vitest runs the suite in 4s instead of 40s." }], ["UserPromptSubmit", { cwd: repo, prompt: "ok, go ahead" }]);
-      if (i === 20) steps.push(["Stop", { cwd: repo, last_assistant_message: "We decided to use MongoDB for the audit log." }], ["UserPromptSubmit", { cwd: repo, prompt: "no, keep it in Postgres" }]);
-      if (i === 30) steps.push(["SubagentStop", { cwd: repo, last_assistant_message: "Done. I switched the job queue from SQS to Redis Streams, because SQS polling added seconds of latency." }], ["UserPromptSubmit", { cwd: repo, prompt: "great, what did we pick for the queue?" }]);
+      if (i === 6) steps.push(["Stop", { cwd: repo, last_assistant_message: "Done. I switched the cart tests from Jest to Vitest, because Vitest runs the suite in 4s instead of 40s." }], ["UserPromptSubmit", { cwd: repo, prompt: "ok, go ahead" }]);
+      if (i === 14) steps.push(["Stop", { cwd: repo, last_assistant_message: "We decided to use MongoDB for the audit log." }], ["UserPromptSubmit", { cwd: repo, prompt: "no, keep it in Postgres" }]);
+      if (i === 22) steps.push(["SubagentStop", { cwd: repo, last_assistant_message: "Done. I switched the job queue from SQS to Redis Streams, because SQS polling added seconds of latency." }], ["UserPromptSubmit", { cwd: repo, prompt: "great, what did we pick for the queue?" }]);
     }
     for (const text of CAPTURE_TUNING) steps.push(["UserPromptSubmit", { cwd: repo, prompt: text }]);
     // after the captures: recall sees them (their ids differ between the copies: normalised)
@@ -184,14 +184,19 @@ describe("hook --warm: the warm server", () => {
       const seen = ask();
       assert.equal(seen.path, "warm");
       assert.match(seen.stdout, /zeppelin telemetry relay is deployed with a blue-green switch/);
-      // a hand edit of the memory's file
+      // a hand edit of the memory's file, saved as editors save (a new file renamed over it: its
+      // folder's mtime moves; an edit in place is found by status and commit only, README Sync)
       const file = [path.join(store, "memories", `${id!}.json`), path.join(store, "memories", id!.slice(-2), `${id!}.json`)].find((p) => fs.existsSync(p))!;
       const record = JSON.parse(fs.readFileSync(file, "utf8"));
       record.content = "The zeppelin telemetry relay is deployed with a canary on Render.";
-      fs.writeFileSync(file, JSON.stringify(record, null, 2));
+      fs.writeFileSync(`${file}.swp`, JSON.stringify(record, null, 2));
+      fs.renameSync(`${file}.swp`, file);
       const edited = ask();
+      assert.equal(edited.path, "warm");
       assert.match(edited.stdout, /canary on Render/);
       assert.doesNotMatch(edited.stdout, /blue-green/);
+      // and what the server answers is what the hook's own process answers after it
+      assert.equal(hook(store, "UserPromptSubmit", { cwd: repo, prompt: "how do we deploy the zeppelin telemetry relay?" }, false).stdout, edited.stdout);
       // a delete by the CLI
       assert.equal(memsync(["--store", store, "delete", id!]).code, 0);
       assert.doesNotMatch(ask().stdout, /zeppelin/i);
@@ -309,6 +314,23 @@ describe("hook --warm: the warm server", () => {
       const gone = await startServer(store);
       fs.rmSync(store, { recursive: true, force: true });
       assert.equal((await gone.exited).code, 0);
+    } finally {
+      killServers(store);
+    }
+  });
+
+  test("SessionStart --warm answers as before and starts the store's server; without --warm it starts none", async () => {
+    const { store } = corpusStore();
+    const repo = gitProject("https://github.com/acme/shop.git");
+    started.add(store);
+    reals.set(store, fs.realpathSync(store));
+    try {
+      const cold = hook(store, "SessionStart", { cwd: repo, source: "startup" }, false);
+      assert.deepEqual(serverPids(store), []);
+      const warm = hook(store, "SessionStart", { cwd: repo, source: "startup" }, true);
+      assert.equal(warm.stdout, cold.stdout);
+      await until(() => fs.existsSync(socketOf(store)), "the server SessionStart started listens");
+      assert.equal(hook(store, "UserPromptSubmit", { cwd: repo, prompt: "which database do we use?" }, true).path, "warm");
     } finally {
       killServers(store);
     }

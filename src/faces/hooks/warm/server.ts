@@ -97,7 +97,8 @@ export async function hookServer(argv: readonly string[]): Promise<number> {
     const c = sock.data;
     if (!c.out) return;
     const n = sock.write(c.out);
-    c.out = n > 0 ? c.out.subarray(n) : c.out;
+    // a client that gave up closed its end: nothing more to write (-1), and nobody waits for it
+    c.out = n < 0 ? new Uint8Array(0) : n > 0 ? c.out.subarray(n) : c.out;
     if (c.out.length === 0) {
       c.out = null;
       const d = c.drained;
@@ -163,6 +164,16 @@ export async function hookServer(argv: readonly string[]): Promise<number> {
       },
       drain(sock) {
         flush(sock);
+      },
+      close(sock) {
+        // a reply still being written has no reader any more: its request is done
+        const c = sock.data;
+        if (c?.drained) {
+          c.out = null;
+          const d = c.drained;
+          c.drained = null;
+          d();
+        }
       },
       error() {},
     },
