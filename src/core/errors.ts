@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   unauthorized: 8,
   /** The network stalled: a request to the remote received nothing for its idle bound. */
   timeout: 9,
+  /** The store cannot be written here (a read-only mount, another user's files): reads work, writes are refused. */
+  read_only: 10,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -39,6 +41,20 @@ export const invalidInput = (msg: string, data?: Record<string, unknown>) => new
 export const conflict = (msg: string, data?: Record<string, unknown>) => new MemsyncError("conflict", msg, data);
 export const unavailable = (msg: string, data?: Record<string, unknown>) => new MemsyncError("unavailable", msg, data);
 export const timedOut = (msg: string, data?: Record<string, unknown>) => new MemsyncError("timeout", msg, data);
+/**
+ * A write refused because the store is read-only for this process; `op` names what needed to write
+ * (added by the face that knows the operation: withOperation).
+ */
+export function readOnlyStore(root: string, op?: string): MemsyncError {
+  return new MemsyncError("read_only", `the store at ${root} is read-only${op ? `: ${op} needs to write to it` : ""}`, { root, ...(op ? { op } : {}) });
+}
+
+/** A read-only refusal said with the operation that needed the write; any other error as it is. */
+export function withOperation(e: unknown, op: string): unknown {
+  if (!(e instanceof MemsyncError) || e.code !== "read_only" || e.data.op !== undefined || typeof e.data.root !== "string") return e;
+  return readOnlyStore(e.data.root, op);
+}
+
 export const corrupt = (msg: string, data?: Record<string, unknown>) => new MemsyncError("corrupt", msg, data);
 
 export function isMemsyncError(e: unknown): e is MemsyncError {

@@ -30,6 +30,8 @@ export function openStore(env: OpsEnv): Promise<Store> {
 }
 
 export function originOf(store: Store, env: OpsEnv): Origin {
+  // an origin is who writes: a store this process may only read is refused here, before any write
+  store.requireWritable();
   // the host name read only if machine.json lacks an id (hostOpsEnv looks it up when first read)
   const ids = machineAndReplica(store.fs, store.root, () => env.hostName, env.machineOverride);
   return {

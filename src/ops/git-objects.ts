@@ -9,11 +9,11 @@ import type { Connectivity } from "../sync/connectivity.ts";
 /** What the connectivity check found, without the refs it walked. */
 export type GitObjects = Omit<Connectivity, "refs">;
 
-export async function gitObjectsHealth(root: string): Promise<{ objects: GitObjects | null; reasons: string[] }> {
+export async function gitObjectsHealth(root: string, remember = true): Promise<{ objects: GitObjects | null; reasons: string[] }> {
   if (!fs.existsSync(`${root}/.git/HEAD`)) return { objects: null, reasons: [] };
   const { summarizeMissing } = await import("../sync/connectivity.ts");
   const { checkConnectivityCached } = await import("../sync/connectivity-cache.ts");
-  const { refs: _, ...objects } = await checkConnectivityCached(`${root}/.git`, `${root}/${LOCAL_DIR}`);
+  const { refs: _, ...objects } = await checkConnectivityCached(`${root}/.git`, `${root}/${LOCAL_DIR}`, Date.now, remember);
   const reasons: string[] = [];
   const n = objects.missing.length;
   if (n) reasons.push(`${n} git object${n === 1 ? " is" : "s are"} missing: ${summarizeMissing(objects.missing)} (run: memsync doctor --repair)`);

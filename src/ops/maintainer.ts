@@ -1,7 +1,8 @@
 import { conflict } from "../core/errors.ts";
 import { maintainerVerdict } from "../core/maintainer.ts";
 import type { Store, StoreTx } from "../store/store.ts";
-import { type OpsEnv, originOf } from "./context.ts";
+import { machineAndReplica } from "../store/machine.ts";
+import type { OpsEnv } from "./context.ts";
 
 // The maintainer role, as every maintenance operation checks it (see core/maintainer.ts).
 
@@ -21,7 +22,8 @@ function refuse(holder: string, machine: string) {
 
 /** This machine's name as the store knows it. */
 export function thisMachine(store: Store, env: OpsEnv): string {
-  return originOf(store, env).machine ?? "unknown";
+  // (a read too: a preview, or who maintains a read-only store)
+  return machineAndReplica(store.fs, store.root, () => env.hostName, env.machineOverride).machine ?? "unknown";
 }
 
 /**

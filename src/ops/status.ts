@@ -18,6 +18,12 @@ export interface StatusOutcome {
   store: string;
   health: Health;
   reasons: string[];
+  /**
+   * The store can be read but not written by this process (a read-only mount, another user's
+   * files): reads answer from a private copy of the index, writes are refused (exit 10). Not a
+   * fault: such a store is healthy when nothing else is wrong.
+   */
+  read_only: boolean;
   memories: { total: number; by_status: Record<string, number>; by_type: Record<string, number> } | null;
   relations: { total: number; dangling: { id: string; from_id: string; to_id: string }[] } | null;
   /** Memories whose content two machines edited at once, not yet resolved (memsync conflicts). */
@@ -80,7 +86,7 @@ async function outsideTheLook(store: Store, whole: boolean) {
       shard_threshold: store.meta.settings.shard_threshold,
       new_records_sharded: store.shardsNewRecords(),
     },
-    uncommitted: countJournal(store.fs, store.root),
+    uncommitted: countJournal(store.fs, store.root, !store.readOnly),
     // counting needs the commits: with some missing it is not known
     unpushed: whole ? await unpushed(store.root) : null,
   };
@@ -100,6 +106,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
     store: env.storeRoot,
     health: "unavailable",
     reasons: [],
+    read_only: false,
     memories: null,
     relations: null,
     content_conflicts: null,
@@ -135,7 +142,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       if (!isMemsyncError(e)) throw e;
       return { ...base, reasons: [e.message] };
     }
-    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root);
+    const { objects, reasons: gitReasons } = await gitObjectsHealth(store.root, !store.readOnly);
     // what the index says, read before the refresh while the threads stat: a look that finds the
     // store unchanged writes nothing, so it stands unless the index was written meanwhile
     const state = store.indexState();
@@ -165,6 +172,7 @@ export async function storeStatus(env: OpsEnv): Promise<StatusOutcome> {
       ...base,
       health: reasons.length ? "degraded" : "healthy",
       reasons,
+      read_only: store.readOnly,
       memories: report.memories,
       relations: report.relations,
       content_conflicts: report.content_conflicts,

@@ -11,6 +11,7 @@ import type { Store } from "../store/store.ts";
 import { WriteLock } from "../store/write-lock.ts";
 import { type OpsEnv, originOf } from "./context.ts";
 import { autoRepack, SYNC_LOCK } from "./repack.ts";
+import { doneSince, latestTurn, type SyncDirection, takeTurn, turnDone } from "../sync/sync-turns.ts";
 
 // The sync use cases: set the remote, pull, push, and sync = pull + push. The network (fetch,
 // send) runs outside the store's write lock; every local step (commit what is pending, merge what
@@ -22,22 +23,34 @@ import { autoRepack, SYNC_LOCK } from "./repack.ts";
 const SYNC_WAIT_MS = 120_000;
 
 function author(store: Store, env: OpsEnv): { author: Author; now: number } {
+  // every sync writes (commits, merges, fetched objects): a read-only store is refused first
+  store.requireWritable();
   const o = originOf(store, env);
   return { author: { name: env.user ?? "memsync", email: `memsync@${o.machine ?? "unknown"}` }, now: o.now };
 }
 
-/** Run a whole sync (pull, push) of this store while no other one runs. */
-async function oneSyncAtATime<T>(store: Store, fn: () => Promise<T>): Promise<T> {
+/**
+ * Run a whole sync (pull, push) of this store while no other one runs; or, when one that took its
+ * turn after this one was asked succeeded meanwhile, its outcome (`joined`: sync/sync-turns.ts).
+ */
+async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDirection, fn: () => Promise<T>): Promise<T & { joined?: true }> {
   refuseNativeOperation(store.root);
+  const since = latestTurn(store.fs, store.root);
   const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, SYNC_WAIT_MS);
   try {
-    return await lock.holdAsync(async () => {
-      const out = await fn();
-      // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
-      // past git's limits, still holding the sync lock
-      await autoRepack(store, true);
-      return out;
-    });
+    const r = await lock.holdAsyncOr(
+      async () => {
+        const turn = takeTurn(store.fs, store.root);
+        const out = await fn();
+        // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
+        // past git's limits, still holding the sync lock
+        await autoRepack(store, true);
+        turnDone(store.fs, store.root, turn, direction, out);
+        return out;
+      },
+      () => doneSince(store.fs, store.root, since, direction) as T | undefined,
+    );
+    return "held" in r ? r.held : { ...r.instead, joined: true };
   } catch (e) {
     if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
       throw unavailable(`another sync of this store has been running for over ${SYNC_WAIT_MS / 1000} s (${store.root}); try again later`);
@@ -93,27 +106,27 @@ export function setRemoteOp(store: Store, url: string, cwd: string, opts: Remote
   return setRemote(store.root, url, cwd, opts);
 }
 
-export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult }> {
+export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; joined?: true }> {
   const who = author(store, env);
-  return oneSyncAtATime(store, async () => {
+  return oneSyncAtATime(store, "pull", async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     return { commit: c.outcome, pull: pulled };
   });
 }
 
-export function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult }> {
+export function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult; joined?: true }> {
   const who = author(store, env);
-  return oneSyncAtATime(store, async () => {
+  return oneSyncAtATime(store, "push", async () => {
     const c = committer(store, who);
     await store.exclusive(c.step);
     return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
   });
 }
 
-export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult }> {
+export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult; joined?: true }> {
   const who = author(store, env);
-  return oneSyncAtATime(store, async () => {
+  return oneSyncAtATime(store, "sync", async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     // local records the pull brought back were removed from the shared folders: push that too

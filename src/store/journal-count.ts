@@ -205,7 +205,7 @@ function writeCache(fs: StoreFs, root: string, c: CountCache): void {
  * Journaled changes not yet committed: readJournal(fs, root).filter((e) => e.op !== "rescan").length,
  * read from the bytes appended since the last count where the cache still holds.
  */
-export function countJournal(fs: StoreFs, root: string): number {
+export function countJournal(fs: StoreFs, root: string, remember = true): number {
   const h = fs.openRead(`${root}/${JOURNAL_FILE}`);
   if (!h) return 0;
   try {
@@ -215,7 +215,8 @@ export function countJournal(fs: StoreFs, root: string): number {
     const start = cachedStart(h, st, cache);
     const { count, end } = countLines(h, start.from, st.size);
     const total = start.count + count;
-    if (!cache || end !== start.from || start.from !== cache.size) {
+    // (a store this process may only read: counted, not remembered)
+    if (remember && (!cache || end !== start.from || start.from !== cache.size)) {
       writeCache(fs, root, { ino: st.ino, birth: st.birth, size: end, count: total, ...samples(h, end) });
     }
     return total + tailCount(h, end, st.size);

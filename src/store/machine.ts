@@ -50,9 +50,15 @@ function local(fs: StoreFs, root: string, hostName: HostName, override: string |
   const keep = typeof file.replica === "string" && /^[a-z0-9.-]{1,60}$/.test(file.replica) && sameDir;
   const replica = keep ? (file.replica as string) : `${slug(override ?? nameOf(hostName))}.${randomHex(4)}`;
   if (machine_id !== file.machine_id || replica !== file.replica || (ino !== 0 && file.replica_dir !== ino)) {
-    fs.mkdirp(dir);
-    const next = { ...file, machine_id, replica, replica_dir: fs.stat(dir)?.ino ?? 0 };
-    writeAtomic(fs, dir, FILE, `${JSON.stringify(next, null, 2)}\n`);
+    try {
+      fs.mkdirp(dir);
+      const next = { ...file, machine_id, replica, replica_dir: fs.stat(dir)?.ino ?? 0 };
+      writeAtomic(fs, dir, FILE, `${JSON.stringify(next, null, 2)}\n`);
+    } catch (e) {
+      // a store this process may only read (a copy mounted read-only): the ids serve its reads
+      // (a preview naming this machine) unkept; a write is refused before it needs them
+      if (!["EROFS", "EACCES", "EPERM"].includes((e as { code?: string }).code ?? "")) throw e;
+    }
   }
   return { machine_id, replica };
 }

@@ -73,6 +73,9 @@ export class SettledIndex {
       for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
       if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
       if (!redoSettled(root)) return null;
+      // a store this process may only read: the Store's path reads it from a private copy
+      // (store/read-only.ts), and no open of its index for writing is even tried
+      fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
     } catch {
       return null;
     }

@@ -1,4 +1,4 @@
-import { corrupt, invalidInput, notFound, unavailable } from "../core/errors.ts";
+import { corrupt, invalidInput, notFound, readOnlyStore, unavailable } from "../core/errors.ts";
 import type { Memory } from "../core/model/memory.ts";
 import type { Relation } from "../core/model/relation.ts";
 import type { StoreMeta } from "../core/model/store-meta.ts";
@@ -27,6 +27,7 @@ import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
+import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
 // from whatever changed on disk and are served from it while a file is provably unchanged;
@@ -206,8 +207,61 @@ export class Store {
     private indexIno: number | undefined,
     readonly nowMs: () => number,
     private readonly busyTimeoutMs: number,
+    /** A store this process may not write: the index is a private copy, and every write is refused (read-only.ts). */
+    private readonly privateIndex: PrivateIndex | null = null,
   ) {
     this.ctx = { fs, index: indexDb, root, now: nowMs, codec: null };
+  }
+
+  /** Whether the store is read-only for this process (a read-only mount, another user's files): reads only. */
+  get readOnly(): boolean {
+    return this.privateIndex !== null;
+  }
+
+  /** Where the index this store uses is: the store's own, or a read-only store's private copy. */
+  private get indexPath(): string {
+    return this.privateIndex?.indexPath ?? `${this.root}/${INDEX_FILE}`;
+  }
+
+  /** Refuse a write on a read-only store, before anything is done (every write path calls it first). */
+  requireWritable(): void {
+    if (this.privateIndex) throw readOnlyStore(this.root);
+  }
+
+  /**
+   * A store this process may not write, opened for reads: its index copied into a private folder
+   * (or built there from the files when no copy could be taken), nothing recovered or journaled.
+   */
+  private static openReadOnly(root: string, fs: StoreFs, meta: Record<string, unknown>, opts: OpenOptions): Store {
+    const busy = opts.busyTimeoutMs ?? 15_000;
+    let copy: PrivateIndex;
+    try {
+      copy = PrivateIndex.make(root);
+    } catch (e) {
+      const why = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
+      throw unavailable(`the store at ${root} is read-only, and no private folder for a copy of its index could be made in the temp folder (${why}): set TMPDIR to a writable folder`);
+    }
+    try {
+      let index: IndexDb;
+      try {
+        index = IndexDb.open(copy.indexPath, busy);
+      } catch (e) {
+        if (!isIndexDamage(e) || !copy.copied) throw e;
+        // a copy taken while a writer elsewhere changed the files in a way the stamps missed: built from the files instead
+        for (const suffix of ["", "-wal", "-shm"]) {
+          try {
+            fs.unlink(`${copy.indexPath}${suffix}`);
+          } catch {
+            // not there
+          }
+        }
+        index = IndexDb.open(copy.indexPath, busy);
+      }
+      return new Store(root, fs, meta, index, undefined, opts.nowMs ?? Date.now, busy, copy);
+    } catch (e) {
+      copy.remove();
+      throw unavailable(`cannot open a private copy of the read-only store's index (${root}): ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   static async open(root: string, opts: OpenOptions = {}): Promise<Store> {
@@ -215,6 +269,9 @@ export class Store {
     const meta = readRawMeta(fs, root);
     // before anything is opened or made there (ten lstat calls, once per process)
     for (const rel of FIXED_PATHS) if (fs.isLink(`${root}/${rel}`)) throw linkRefusal(root, rel);
+    // a store on the disk this process may not write (one access(2) call): read from a private index
+    const real = fs === nodeFs;
+    if (real && storeWriteRefusal(root)) return Store.openReadOnly(root, fs, meta, opts);
     fs.mkdirp(`${root}/${LOCAL_DIR}`);
     // a bulk write died here: its recovery (under the lock, at the first locked step) may flush
     if (fs.stat(`${root}/${BULK_MARKER}`)) await loadSyncAll();
@@ -227,6 +284,9 @@ export class Store {
     try {
       index = openIndexRetrying(path, busy, fs);
     } catch (e) {
+      // SQLite could not open or make the index, and no file can be made beside it: read-only after
+      // all (a read-only mount that access(2) does not report, as under Deno)
+      if (!isIndexDamage(e) && real && storeWriteProbe(root)) return Store.openReadOnly(root, fs, meta, opts);
       if (!isIndexDamage(e)) throw unavailable(`cannot open the index ${path}: ${e instanceof Error ? e.message : String(e)}`);
       // a placeholder until recovery puts a fresh index in place
       const store = new Store(root, fs, meta, IndexDb.open(":memory:", busy), ino, opts.nowMs ?? Date.now, busy);
@@ -334,6 +394,7 @@ export class Store {
     this.watch?.close();
     this.indexDb.close();
     this.lock?.close();
+    this.privateIndex?.remove();
   }
 
   /** Seconds since the epoch, the unit records use. */
@@ -503,6 +564,7 @@ export class Store {
 
   /** Rebuild the index from the files alone, in a fresh index file. */
   async rebuildIndex(): Promise<void> {
+    this.requireWritable();
     await this.recoverIndex(this.indexIno);
   }
 
@@ -513,6 +575,7 @@ export class Store {
    * brought up to date before its new state is recorded, so that hides nothing either.
    */
   async write<T>(fn: (tx: StoreTx) => T, kinds: readonly RecordKind[] = ["memory", "relation"], opts: WriteOptions = {}): Promise<T> {
+    this.requireWritable();
     await this.codec();
     if (opts.bulk) await loadSyncAll();
     // the lock is waited for without blocking the thread (a server answers what needs no lock
@@ -630,13 +693,14 @@ export class Store {
     applyPlan(this.ctx, plan);
     // a writer removes the temp files killed processes left in the folders it just listed
     // (and a full refresh, which lists every folder); those still there are reported by status
-    if (removeLeftovers && plan.temps.length) {
+    if (removeLeftovers && plan.temps.length && !this.privateIndex) {
       const removed = new Set(removeOldTemps(this.fs, this.root, plan.temps, this.nowMs()));
       if (removed.size) plan.temps = plan.temps.filter((t) => !removed.has(t));
     }
     const written = this.absorbing;
     const outside = plan.outside.filter((p) => !isMachineLocalPath(p) && !written?.has(p));
-    if (outside.length) {
+    // a read-only store's edits are journaled by whoever writes it
+    if (outside.length && !this.privateIndex) {
       const paths = [...new Set(outside)].sort();
       this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, files: outsideTexts(plan, paths), at: this.nowSeconds() });
     }
@@ -678,6 +742,7 @@ export class Store {
 
   /** Write again what a crash of the machine lost of the journal's writes (holding the lock); returns those paths. */
   async recoverRedo(): Promise<string[]> {
+    this.requireWritable();
     await loadSyncAll();
     return this.writeLock().hold(() => (crashedRedo(this.fs, this.root) ? recoverRedo(this.fs, this.root) : []));
   }
@@ -708,12 +773,12 @@ export class Store {
 
   /** Open the index file again (another process replaced it under this connection). */
   private reopenIndex(): void {
-    const path = `${this.root}/${INDEX_FILE}`;
+    const path = this.indexPath;
     const ino = this.fs.stat(path)?.ino;
     this.indexDb.adopt(openIndexRetrying(path, this.busyTimeoutMs, this.fs));
     this.indexIno = ino;
     // a new index cannot tell what changed before it existed: the next commit compares every file
-    if (this.indexDb.created) appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
+    if (this.indexDb.created && !this.privateIndex) appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
   }
 
   /**
@@ -722,12 +787,14 @@ export class Store {
    * the old file would read a file no one keeps up to date and fail with I/O errors midway.
    */
   private reopenIfReplaced(): void {
+    if (this.privateIndex) return; // no other process has it
     const ino = this.fs.stat(`${this.root}/${INDEX_FILE}`)?.ino;
     if (ino === undefined || ino !== this.indexIno) this.reopenIndex();
   }
 
   /** Run asynchronous work (git) holding the store's write lock, so no write interleaves. */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.requireWritable();
     try {
       return await this.writeLock().holdAsync(() => {
         this.recoverFill();
@@ -745,7 +812,7 @@ export class Store {
       const st = this.fs.stat(`${this.root}/${rel}`);
       return st ? `${st.mtime}:${st.size}:${st.ino}` : "-";
     };
-    this.lock ??= WriteLock.open(`${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, () => `${sig(`${INDEX_FILE}-wal`)} ${sig(JOURNAL_FILE)}`);
+    this.lock ??= WriteLock.open(this.privateIndex?.lockPath ?? `${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, () => `${sig(`${INDEX_FILE}-wal`)} ${sig(JOURNAL_FILE)}`);
     return this.lock;
   }
 
@@ -757,7 +824,8 @@ export class Store {
   private locked<T>(fn: () => T, onFail?: () => void): T {
     try {
       return this.writeLock().hold(() => {
-        if (!this.indexDb.inTransaction) {
+        // a read-only store: nothing of a dead writer's can be finished here (its next writer does)
+        if (!this.indexDb.inTransaction && !this.privateIndex) {
           this.reopenIfReplaced();
           // a bulk write whose process died left its marker: make its files durable (or, after a
           // crash of the machine, remove those it left torn) before anything reads them
@@ -772,7 +840,7 @@ export class Store {
             this.journalBuffer = [];
             try {
               const out = fn();
-              for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
+              if (!this.privateIndex) for (const entry of this.journalBuffer) appendJournal(this.fs, this.root, entry);
               return out;
             } finally {
               this.journalBuffer = [];
@@ -800,10 +868,11 @@ export class Store {
    */
   private async recoverIndex(openedIno: number | undefined): Promise<void> {
     await this.codec();
-    const path = `${this.root}/${INDEX_FILE}`;
+    const path = this.indexPath;
     this.writeLock().hold(() => {
       const now = this.fs.stat(path)?.ino;
-      if (now !== undefined && now === openedIno) {
+      // a read-only store's private copy: no other process replaces it, it is rebuilt in place
+      if (this.privateIndex || (now !== undefined && now === openedIno)) {
         this.replaceIndexFile(path);
       } else {
         // another process replaced it already, or it is gone: use (or make) the one there now
@@ -817,7 +886,7 @@ export class Store {
         this.settleAfterBulk();
       }
       // what changed while there was no index is not known: the next commit compares every file
-      appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
+      if (!this.privateIndex) appendJournal(this.fs, this.root, { op: "rescan", message: "", paths: [], at: this.nowSeconds() });
     });
   }
 

@@ -87,17 +87,21 @@ export class WriteLock {
    * (depth) in the same step that takes it, so nothing running between the waits can begin a
    * second transaction on this connection.
    */
-  private async beginAsync(): Promise<void> {
+  private async beginAsync(instead?: () => unknown): Promise<{ instead: unknown } | null> {
     const tries = this.tries();
     for (;;) {
       // another task of this process holds the lock (it took it while this one waited): wait for
       // its hold to end rather than join it; the no-progress bound counts on
+      // asked before each try: a holder that makes it true does so before it lets the lock go
+      const other = instead?.();
+      if (other !== undefined) return { instead: other };
       const wait = this.depth > 0 ? tries(false) : tries(true);
       if (wait === null) break;
       await new Promise((r) => setTimeout(r, wait));
     }
     this.depth++;
     heldHere.add(this);
+    return null;
   }
 
   /**
@@ -174,6 +178,22 @@ export class WriteLock {
       return await fn();
     } finally {
       leave();
+    }
+  }
+
+  /**
+   * holdAsync, unless `instead` gives a value (not undefined) while this process waits for the
+   * lock: then fn never runs and that value is the answer (asked before each wait, never while
+   * the lock is held here).
+   */
+  async holdAsyncOr<T, U>(fn: () => Promise<T>, instead: () => U | undefined): Promise<{ held: T } | { instead: U }> {
+    if (this.depth > 0) return { held: await this.holdAsync(fn) };
+    const other = await this.beginAsync(instead);
+    if (other) return { instead: other.instead as U };
+    try {
+      return { held: await fn() };
+    } finally {
+      this.leave();
     }
   }
 

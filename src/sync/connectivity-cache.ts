@@ -51,7 +51,7 @@ function stateKey(gitdir: string, refs: { ref: string; oid: string }[], nowMs: n
 }
 
 /** checkConnectivity, or its remembered whole verdict while nothing it depends on has changed. */
-export async function checkConnectivityCached(gitdir: string, localDir: string, now: () => number = Date.now): Promise<Connectivity> {
+export async function checkConnectivityCached(gitdir: string, localDir: string, now: () => number = Date.now, remember = true): Promise<Connectivity> {
   const file = `${localDir}/${FILE}`;
   const startedAt = now();
   const refs = await refsToCheck(gitdir);
@@ -67,7 +67,8 @@ export async function checkConnectivityCached(gitdir: string, localDir: string, 
   const result = await checkConnectivity(gitdir);
   const whole = result.missing.length === 0 && result.broken_packs.length === 0 && result.damaged_refs.length === 0;
   // remembered only when the state did not move during the walk
-  if (whole && key !== null && stateKey(gitdir, refs, now()) === key) {
+  // (not on a store this process may only read: a verdict already there is still used)
+  if (remember && whole && key !== null && stateKey(gitdir, refs, now()) === key) {
     try {
       // the store's temp name (store/atomic-write.ts): one a killed status leaves is reported, and removed by a later write
       const tmp = `${localDir}/.${FILE}.${randomHex(6)}${TEMP_SUFFIX}`;

@@ -161,4 +161,35 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
       assert.equal(await exited, 0, s.stderr());
     });
   });
+
+  test("a sync that outlasts the stop's grace for other requests is still answered (the grace counts from the sync's end)", async () => {
+    // the chaos suite's serve clone at load ~35: a sync sent seconds before SIGTERM ran over 60 s,
+    // the deadline counted from the signal had passed when it ended, and the server exited a few
+    // turns before its answer was written (the client saw a reset). The grace is 300 ms here and
+    // the sync ends 1.5 s after the signal.
+    await withHttpRemote(async (store, remote) => {
+      const s = await startServer(store, { env: { MEMSYNC_STOP_GRACE_MS: "300" } });
+      const release = remote.hold();
+      const syncing = await connect(portOf(s.url));
+      await syncing.send("POST", "/v1/sync", {});
+      const synced = syncing.answer();
+      for (const t = Date.now(); !(await get(`${s.url}/v1/health`)).body.sync.running; ) {
+        assert.ok(Date.now() - t < 40_000, "the sync never started");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const exited = s.stop("SIGTERM");
+      await new Promise((r) => setTimeout(r, 1_500));
+      release();
+      const answer = await synced;
+      assert.ok(!("error" in answer), JSON.stringify(answer));
+      assert.equal(answer.status, 200, answer.body);
+      assert.equal(await exited, 0, s.stderr());
+      assert.doesNotMatch(s.stderr(), /unanswered/);
+    });
+  });
+
+  test("MEMSYNC_STOP_GRACE_MS that is not a whole number of milliseconds is refused at start", async () => {
+    const store = newStore();
+    await assert.rejects(startServer(store, { env: { MEMSYNC_STOP_GRACE_MS: "soon" } }), /MEMSYNC_STOP_GRACE_MS takes a whole number of milliseconds/);
+  });
 });

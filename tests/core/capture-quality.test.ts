@@ -52,6 +52,11 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(new18.filter((r) => !r.store).length >= new18.length / 2, "new18: at least half of it not to store");
     assert.ok(new18.filter((r) => r.store).length >= new18.length * 0.35, "new18: about 40% of it to store");
     assert.ok(new18.every((r) => r.id >= 24001 && r.id <= 24499), "new18: its own id range");
+    const new19 = rows.filter((r) => r.set === "new19");
+    assert.ok(new19.length >= 220 && new19.every((r) => r.split === "holdout"), "a held-out set new19 (branch corpus27) of 220+ prompts");
+    assert.ok(new19.filter((r) => !r.store).length >= new19.length / 2, "new19: at least half of it not to store");
+    assert.ok(new19.filter((r) => r.store).length >= new19.length * 0.35, "new19: about 40% of it to store");
+    assert.ok(new19.every((r) => r.id >= 29001 && r.id <= 29499), "new19: its own id range, clear of the tune27 batch written beside it");
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");

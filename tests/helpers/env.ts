@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -72,17 +72,23 @@ export function memsync(args: string[], opts: RunOptions = {}): Run {
 
 /** Start memsync without waiting; resolves when it exits. */
 export function memsyncAsync(args: string[], opts: RunOptions = {}): Promise<Run> {
+  return memsyncChild(args, opts).done;
+}
+
+/** memsyncAsync with its process (to signal it); `done` resolves when it exits (code -1: killed). */
+export function memsyncChild(args: string[], opts: RunOptions = {}): { child: ChildProcess; done: Promise<Run> } {
   const [cmd, ...pre] = opts.command ?? [BIN];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd!, [...pre, ...args], { env: baseEnv(opts.env, textLength(args, opts)), cwd: opts.cwd ?? REPO });
+  const child = spawn(cmd!, [...pre, ...args], { env: baseEnv(opts.env, textLength(args, opts)), cwd: opts.cwd ?? REPO });
+  const done = new Promise<Run>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.input ?? "");
+    child.stdin!.end(opts.input ?? "");
   });
+  return { child, done };
 }
 
 /** memsync with --json, parsed; fails the test on a non-zero exit. */

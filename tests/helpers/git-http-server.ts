@@ -12,8 +12,10 @@ export interface GitHttpServer {
   close: () => Promise<void>;
   /** The next receive-pack (push) request has its connection destroyed mid-request. */
   failNextPush: () => void;
-  /** Requests from now on wait, unanswered, until the returned function is called (a sync held in flight). */
-  hold: () => () => void;
+  /** Requests from now on wait, unanswered, until the returned function is called (a sync held in flight). Hold every request (or those whose URL matches) until the returned function is called. */
+  hold: (matching?: RegExp) => () => void;
+  /** How many requests are being held now. */
+  heldCount: () => number;
   requests: string[];
 }
 
@@ -26,8 +28,9 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
   let failPush = false;
   const requests: string[] = [];
   let held: (() => void)[] | null = null;
+  let holding: RegExp | undefined;
   const server = http.createServer((req, res) => {
-    if (held) held.push(() => serve(req, res));
+    if (held && (!holding || holding.test(req.url ?? ""))) held.push(() => serve(req, res));
     else serve(req, res);
   });
   function serve(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -113,14 +116,16 @@ export async function startGitHttpServer(projectRoot: string, token?: string, op
     failNextPush: () => {
       failPush = true;
     },
-    hold: () => {
+    hold: (matching?: RegExp) => {
       const queue: (() => void)[] = [];
       held = queue;
+      holding = matching;
       return () => {
         if (held === queue) held = null;
         for (const go of queue.splice(0)) go();
       };
     },
+    heldCount: () => held?.length ?? 0,
     requests,
   };
 }

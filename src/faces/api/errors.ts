@@ -12,6 +12,8 @@ const STATUS: Record<ErrorCode | ApiCode, number> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden: 403,
+  // a write to a store this server may only read (a read-only mount): refused as a request, not a failure
+  read_only: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

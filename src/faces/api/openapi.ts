@@ -16,7 +16,7 @@ const errorResponse = (description: string) => ({ description, content: { "appli
 const ERRORS = {
   "400": errorResponse("invalid input (invalid_input, usage)"),
   "401": errorResponse("no bearer token (unauthorized)"),
-  "403": errorResponse("wrong token, or a Host or Origin that is not this server's (forbidden)"),
+  "403": errorResponse("wrong token, or a Host or Origin that is not this server's (forbidden); a write to a store this server may only read (read_only)"),
   "404": errorResponse("not found (not_found)"),
   "409": errorResponse("conflict"),
   "413": errorResponse("body too large (too_large)"),

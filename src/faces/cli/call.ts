@@ -1,4 +1,4 @@
-import { isMemsyncError, MemsyncError } from "../../core/errors.ts";
+import { isMemsyncError, MemsyncError, withOperation } from "../../core/errors.ts";
 import { runDirect } from "../../ops/catalogue/direct.ts";
 import type { ProgressListener } from "../../sync/progress.ts";
 import { cwd } from "../../runtime/host.ts";
@@ -25,7 +25,7 @@ export async function call<O = any>(name: string, flags: Flags, input: Record<st
     const direct = runDirect<O>(name, op, given);
     return await (direct ?? (await import("../../ops/catalogue/run.ts")).runOp<O>(name, op, given));
   } catch (e) {
-    throw inFlags(e, opts.flagOf ?? {});
+    throw inFlags(withOperation(e, name), opts.flagOf ?? {});
   }
 }
 

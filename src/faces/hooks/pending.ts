@@ -50,7 +50,11 @@ export function takePending(root: string, session: string | null, now = Date.now
   } catch {
     value = null;
   }
-  fs.rmSync(file, { force: true });
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // a store this process may only read: the candidates are read, and no capture follows anyway
+  }
   const p = value as Pending | null;
   if (!p || typeof p.at !== "number" || !Array.isArray(p.sentences) || now - p.at > PENDING_MAX_AGE_MS) return null;
   return { at: p.at, from: String(p.from), sentences: p.sentences.filter((s): s is string => typeof s === "string").slice(0, 10) };

@@ -4,6 +4,8 @@ import type { OpsEnv } from "../../ops/context.ts";
 import type { SyncWait } from "./background-sync.ts";
 import { type HookPayload, parseHookPayload } from "../../core/capture/hook-input.ts";
 import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts";
+import { isMemsyncError } from "../../core/errors.ts";
+import { asReadOnly, storeWriteRefusal } from "../../store/read-only.ts";
 import { asksAboutPast } from "./past-work.ts";
 import { hasPending, savePending, takePending } from "./pending.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
@@ -19,6 +21,10 @@ import { failed, type HookReply, withContext } from "./reply.ts";
 //   the user's next prompt: stored if it accepts them ("ok, go ahead"), dropped otherwise.
 // - SubagentStart: the project's decisions and preferences (and global rules) as the subagent's context.
 // A hook never breaks the session: whatever fails, it exits 0 and says why in systemMessage.
+// On a store this process may only read (a read-only mount into a sandbox, another user's files)
+// the hooks recall and inject as usual and write nothing: no capture, no held decisions, no sync
+// or commit. SessionStart says so once, in a systemMessage; the prompts after it stay quiet, as a
+// line per prompt about a mount the user chose would only be noise.
 
 
 export interface HookRun {
@@ -63,6 +69,24 @@ const RECALL_COUNT_UP_TO = 101;
 function storeExists(root: string): boolean {
   return fs.existsSync(`${root}/.meta.json`);
 }
+
+/** The store is one this process may only read (access(2); a store that turns out so anyway is caught by unlessReadOnly). */
+function readOnly(root: string): boolean {
+  return storeWriteRefusal(root) !== null;
+}
+
+/** A write a hook makes on its own account, skipped quietly (fallback) when the store turns out read-only. */
+async function unlessReadOnly<T>(root: string, fn: () => T | Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const refused = isMemsyncError(e) ? e : asReadOnly(e, root);
+    if (isMemsyncError(refused) && refused.code === "read_only") return fallback;
+    throw e;
+  }
+}
+
+const READ_ONLY_NOTE = (root: string) => `memsync: the store at ${root} is read-only here: memories are recalled from it; nothing is captured, committed or synced this session`;
 
 function hasRemote(root: string): boolean {
   try {
@@ -115,21 +139,28 @@ async function sessionStart(input: HookPayload, cwd: string, run: HookRun): Prom
   const root = run.env.storeRoot;
   if (!storeExists(root)) return { suppressOutput: true };
   // other machines' memories arrive for the next prompts; this session does not wait for them
-  if (hasRemote(root) && input.source !== "compact") await syncWith(run, "pull", 0);
+  if (hasRemote(root) && input.source !== "compact" && !readOnly(root)) await unlessReadOnly(root, () => syncWith(run, "pull", 0), { state: "skipped" } as SyncWait);
   const name = await project(cwd, run);
   const [{ withStore }, { projectContext, globalContext }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/project-context.ts")]);
+  let readOnlyStore = false;
   // outside any repository there is no project, but the user's global rules still apply
-  const text = await withStore(run.env, async (store) => (name ? (await projectContext(store, { project: name })).text : globalContext(store)));
-  return withContext("SessionStart", text);
+  const text = await withStore(run.env, async (store) => {
+    readOnlyStore = store.readOnly;
+    return name ? (await projectContext(store, { project: name })).text : globalContext(store);
+  });
+  // said once a session (not again after a compaction), not on every prompt
+  return withContext("SessionStart", text, readOnlyStore && input.source !== "compact" ? { systemMessage: READ_ONLY_NOTE(root) } : {});
 }
 
 /** Stop, SubagentStop: the explicit decisions of the assistant's last message, held for the user's answer. */
 async function holdAssistantDecisions(input: HookPayload, run: HookRun, from: string): Promise<void> {
   const message = input.lastAssistantMessage;
-  if (!message || !storeExists(run.env.storeRoot)) return;
+  const root = run.env.storeRoot;
+  // a read-only store never captures them: nothing to hold
+  if (!message || !storeExists(root) || readOnly(root)) return;
   const { explicitDecisions } = await import("../../core/capture/assistant.ts");
   const sentences = explicitDecisions(message);
-  if (sentences.length > 0) savePending(run.env.storeRoot, input.sessionId, { at: Date.now(), sentences, from });
+  if (sentences.length > 0) await unlessReadOnly(root, () => savePending(root, input.sessionId, { at: Date.now(), sentences, from }), false);
 }
 
 async function subagentStart(cwd: string, run: HookRun): Promise<HookReply> {
@@ -146,13 +177,16 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   if (prompt.trim() === "") return { suppressOutput: true };
   // what the assistant decided last turn, if this prompt accepts it: stored after this prompt's
   // recall, as the prompt's own capture is, so the agent is not handed back what it just said
+  // (a store this process may only read is recalled from, never captured to)
   const root = run.env.storeRoot;
-  if (run.readOnly && storeExists(root) && hasPending(root, input.sessionId)) throw new WritesNeeded("held decisions");
-  const held = storeExists(root) ? takePending(root, input.sessionId) : null;
+  const exists = storeExists(root);
+  const writable = !exists || !readOnly(root);
+  if (run.readOnly && exists && writable && hasPending(root, input.sessionId)) throw new WritesNeeded("held decisions");
+  const held = exists && writable ? takePending(root, input.sessionId) : null;
   const accepted = held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt) ? held : null;
   const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<string | null> => {
     if (!accepted) return null;
-    if (store) return captureAccepted(store, accepted.sentences, accepted.from, input, cwd, run);
+    if (store) return store.readOnly ? null : captureAccepted(store, accepted.sentences, accepted.from, input, cwd, run);
     const { withStore } = await import("../../ops/context.ts");
     return withStore(run.env, (s) => captureAccepted(s, accepted.sentences, accepted.from, input, cwd, run));
   };
@@ -164,7 +198,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const terms = recallTerms(prompt);
   const recalls = asksAboutPast(prompt) || substantive(terms);
   const extraction = extractCaptures(prompt);
-  const captures = extraction.captures.length > 0;
+  const captures = writable && extraction.captures.length > 0;
   if (run.readOnly && captures) throw new WritesNeeded("a capture");
   // nothing to look for and nothing to keep: the Store's open would only open and close the index
   // (a recovery it would start waits for the next command's open, as it would with no hook at all)
@@ -194,7 +228,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
     // recall first: the memories this very prompt states are not "earlier work"
     const found = recalls ? await recallOps.recall(store, recallOpts) : null;
     const acceptedNote = await keepAccepted(store);
-    const captured = await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
+    const captured = store.readOnly ? null : await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = (captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null) ?? acceptedNote;
     const told = note ? { systemMessage: `memsync: ${note}` } : {};
     if (found && found.text) return withContext("UserPromptSubmit", found.text, told);
@@ -232,9 +266,10 @@ async function keepMemoryMd(store: import("../../store/store.ts").Store, stored:
 }
 
 async function preCompact(run: HookRun): Promise<HookReply> {
-  if (!storeExists(run.env.storeRoot) || !fs.existsSync(`${run.env.storeRoot}/.git`)) return { suppressOutput: true };
+  const root = run.env.storeRoot;
+  if (!storeExists(root) || !fs.existsSync(`${root}/.git`) || readOnly(root)) return { suppressOutput: true };
   const [{ withStore }, { commitStore }] = await Promise.all([import("../../ops/context.ts"), import("../../ops/commit.ts")]);
-  await withStore(run.env, (store) => commitStore(store, run.env));
+  await unlessReadOnly(root, () => withStore(run.env, (store) => commitStore(store, run.env)), null);
   return { suppressOutput: true };
 }
 
@@ -250,9 +285,9 @@ async function syncAfter(event: "Stop" | "SessionEnd", cwd: string, run: HookRun
       await withStore(run.env, (store) => exportMemoryMd(store, { project: name, cwd, claude: run.claude }));
     }
   }
-  if (!hasRemote(root)) return { suppressOutput: true };
+  if (!hasRemote(root) || readOnly(root)) return { suppressOutput: true };
   if (event === "Stop" && (await import("./background-sync.ts")).sinceLastSync(root) < STOP_SYNC_EVERY_S) return { suppressOutput: true };
-  const waited = await syncWith(run, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000));
+  const waited = await unlessReadOnly(root, () => syncWith(run, "sync", run.syncWaitMs ?? (event === "Stop" ? 4_000 : 8_000)), { state: "skipped" } as SyncWait);
   if (waited.state === "finished" && !waited.ok) notes.push(`sync failed (${waited.detail || "see .memsync/hook-sync.log"}); your memories are kept and the next sync retries`);
   return notes.length ? { systemMessage: `memsync: ${notes.join("; ")}` } : { suppressOutput: true };
 }

@@ -38,7 +38,7 @@ async function toolDef(info: OpInfo): Promise<ToolDef> {
   const wrap = !isObjectSchema(output);
   if (wrap) output = { type: "object", properties: { result: output }, required: ["result"] };
   const flags = [info.readOnly ? "read-only" : "writes the store", info.destructive ? "destructive" : "", info.maintenance ? "maintenance (the store's maintainer machine)" : ""].filter(Boolean);
-  const description = `${info.summary[0]!.toUpperCase()}${info.summary.slice(1)} (${flags.join("; ")}). Failures are isError results with a code: usage, not_found, invalid_input, conflict, unavailable, timeout, corrupt.`;
+  const description = `${info.summary[0]!.toUpperCase()}${info.summary.slice(1)} (${flags.join("; ")}). Failures are isError results with a code: usage, not_found, invalid_input, conflict, unavailable, timeout, corrupt${info.readOnly ? "" : ", read_only"}.`;
   return { name: info.name, description, annotations: annotationsOf(info), input, output, wrap, readOnly: info.readOnly };
 }
 

@@ -1,4 +1,4 @@
-import { invalidInput, notFound } from "../../core/errors.ts";
+import { invalidInput, notFound, withOperation } from "../../core/errors.ts";
 import { parseWith } from "../../core/model/validate.ts";
 import { inputShapeProblem } from "../../core/prototype-keys.ts";
 import { coded } from "./errors.ts";
@@ -22,7 +22,9 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
     const value = parsed.value;
     return (await withProgress(call.progress, () => impl.run(call, value))) as O;
   } catch (e) {
-    throw coded(e);
+    // a write refused by a store this process may not write, wherever it was refused: said as such
+    const refused = info.readOnly ? e : (await import("../../store/read-only.ts")).asReadOnly(e, call.env.storeRoot);
+    throw withOperation(coded(refused), name);
   }
 }
 

@@ -18,6 +18,7 @@ export const status = def(
       store: o.Text,
       health: v.picklist(["healthy", "degraded", "unavailable"]),
       reasons: v.array(o.Text),
+      read_only: o.Flag,
       memories: v.nullable(v.object({ total: o.Count, by_status: Counts(), by_type: Counts() })),
       relations: v.nullable(v.object({ total: o.Count, dangling: v.array(v.object({ id: o.Text, from_id: o.Text, to_id: o.Text })) })),
       content_conflicts: v.nullable(o.Count),
@@ -76,11 +77,13 @@ export const resolve = def(
 
 export const sync = def(
   () => v.object({ direction: v.optional(v.picklist(["sync", "pull", "push"]), "sync") }),
-  (o) => v.object({ commit: o.CommitOutcome, pull: v.optional(o.PullResult), push: v.optional(o.PushResult), repaired_objects: v.optional(o.Count) }),
+  // joined: this call ran no sync itself; one that began after it was asked succeeded meanwhile, and
+  // its outcome is the answer (sync/sync-turns.ts)
+  (o) => v.object({ commit: o.CommitOutcome, pull: v.optional(o.PullResult), push: v.optional(o.PushResult), repaired_objects: v.optional(o.Count), joined: v.optional(v.literal(true)) }),
   async (call, input) => {
   const ops = await import("../sync.ts");
   const env = call.env;
-  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"] };
+  type Out = { commit: Awaited<ReturnType<typeof ops.syncOp>>["commit"]; pull?: Awaited<ReturnType<typeof ops.pullOp>>["pull"]; push?: Awaited<ReturnType<typeof ops.pushOp>>["push"]; joined?: true };
   const what = input.direction;
   const run = () => withStore(env, (store): Promise<Out> => (what === "pull" ? ops.pullOp(store, env) : what === "push" ? ops.pushOp(store, env) : ops.syncOp(store, env)));
   try {

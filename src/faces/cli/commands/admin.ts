@@ -31,6 +31,7 @@ export async function status(flags: Flags): Promise<CommandResult> {
   const exitCode = out.health === "unavailable" ? unavailable("").exitCode : 0;
   if (flags.json) return { stdout: json(out), exitCode };
   const lines = [`store: ${out.store}`, `health: ${out.health}${out.reasons.length ? ` (${out.reasons.join("; ")})` : ""}`];
+  if (out.read_only) lines.push("access: read-only (a read-only mount or another user's files): reads work, writes are refused (exit 10)");
   if (out.memories) {
     const by = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(", ") || "none";
     lines.push(`memories: ${out.memories.total} (${by(out.memories.by_status)}); by type: ${by(out.memories.by_type)}`);
@@ -125,11 +126,12 @@ async function withProgress<T>(flags: Flags, fn: (progress: ProgressListener) =>
 
 export async function exchangeCmd(what: "pull" | "push" | "sync", flags: Flags): Promise<CommandResult> {
   type Sync = Awaited<ReturnType<typeof import("../../../ops/sync.ts").syncOp>>;
-  type Out = { commit: Sync["commit"]; pull?: Sync["pull"]; push?: Sync["push"]; repaired_objects?: number };
+  type Out = { commit: Sync["commit"]; pull?: Sync["pull"]; push?: Sync["push"]; repaired_objects?: number; joined?: true };
   const out = await withProgress(flags, (progress) => call<Out>("sync", flags, { direction: what }, { progress }));
   const bad = skippedReport(out.commit.skipped);
   if (flags.json) return { stdout: json(out), ...bad };
   const lines: string[] = [];
+  if (out.joined) lines.push(`joined a ${what === "sync" ? "" : "sync or "}${what} that began after this one was asked and succeeded meanwhile; what it did:`);
   if (out.repaired_objects) lines.push(`repaired: ${out.repaired_objects} missing git object${out.repaired_objects === 1 ? "" : "s"} restored from the other side (see memsync doctor)`);
   if (out.commit.commits.length) lines.push(`committed ${out.commit.commits.length}`);
   for (const s of out.commit.skipped) lines.push(`not committed (corrupt): ${s.path}: ${s.problem}`);
