@@ -33,8 +33,10 @@ if (readFileSync(GEN, "utf8") !== fresh) {
 }
 
 mkdirSync("dist", { recursive: true });
+// every build its own id: the warm hook server answers only hooks of its own build (src/faces/hooks/warm/build-id.ts)
+const buildStamp = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 for (const t of targets) {
-  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, t.entry, "src/stat-worker.ts", "src/record-worker.ts", "--outfile", t.out];
+  const args = ["build", "--compile", "--bytecode", "--format=esm", "--minify", "--splitting", "--sourcemap=none", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", `--compile-jit-policy=${JIT_POLICY}`, `--define=MEMSYNC_EDITION=${JSON.stringify(t.edition)}`, `--define=MEMSYNC_BUILD_ID=${JSON.stringify(`${t.edition}-${buildStamp}`)}`, t.entry, "src/stat-worker.ts", "src/record-worker.ts", "--outfile", t.out];
   const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
   if (proc.exitCode !== 0) {
     console.error(`build failed: bun ${args.join(" ")}`);

@@ -19,13 +19,20 @@
 // with --before, a second table gives after − before per round (median and quartiles), which a
 // loaded machine moves far less than either median.
 //
+// The hook's case has two more rows for the "after" binary (its optional warm path, issue 16):
+// `after-warm`, `hook --warm` with the store's warm server (memsync hook-server) started before
+// the runs and answering; `after-try`, `hook --warm` with no server (MEMSYNC_HOOK_SERVER=ask: the
+// socket is tried, the hook runs in-process, no server is started), the price of the try on a
+// first prompt. The server's own CPU per request (from /proc, over every warm run, warmup
+// included, idle ticks included) is printed beside: a warm hook costs the client's CPU plus it.
+//
 // Every program runs from a copy written just before the runs (`freshCopy`): the same bytes cost
 // 0.4-1.1 ms more CPU per start from a file `bun build` wrote or one copied long before, and 1.4-4 ms
 // more once its pages were dropped and read back by the faults of a run (the page cache holds
 // them differently; docs/benchmarks.md, branch getsave7), so programs compared side by side must be
 // in the same state.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { commandLine, findHyperfine, loadAverage } from "./cold.ts";
@@ -59,6 +66,38 @@ function freshCopy(bin: string, name: string): string {
   fs.rmSync(out, { force: true });
   fs.writeFileSync(out, fs.readFileSync(bin), { mode: 0o755 });
   return out;
+}
+
+/** A process's user + system CPU so far, ms (Linux /proc; null elsewhere). */
+function cpuOf(pid: number): number | null {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The store's warm hook server, started by hand and waited for (it answers a --warm hook), in
+ * its own private socket folder; stop() ends it (SIGTERM, by its pid).
+ */
+async function startWarmServer(bin: string, store: string, runtime: string, payload: string): Promise<{ pid: number; stop: () => void }> {
+  const child = spawn(bin, ["hook-server", "--store", store], { stdio: "ignore", env: { ...process.env, XDG_RUNTIME_DIR: runtime, MEMSYNC_HOOK_SERVER_IDLE_MS: String(3_600_000) } });
+  const stop = () => {
+    try {
+      process.kill(child.pid!, "SIGTERM");
+    } catch {
+      // gone
+    }
+  };
+  for (let i = 0; i < 200; i++) {
+    const r = spawnSync(bin, ["--store", store, "hook", "UserPromptSubmit", "--warm"], { input: fs.readFileSync(payload), encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: runtime, MEMSYNC_HOOK_SERVER: "ask", MEMSYNC_HOOK_SERVER_TRACE: "1" } });
+    if (/memsync hook: warm/.test(r.stderr)) return { pid: child.pid!, stop };
+    spawnSync("sleep", ["0.05"]);
+  }
+  stop();
+  throw new Error("the warm hook server did not answer");
 }
 
 interface Row {
@@ -150,7 +189,12 @@ async function main(): Promise<void> {
     copies.set(n, copy);
   }
   const storeOf = (n: string) => copies.get(n)!;
-  const sh = (cmd: string[]) => ["sh", "-c", `exec ${commandLine(cmd)} < ${payload}`];
+  // variables set by the shell itself (no env program): every row pays the same shell
+  const sh = (cmd: string[], vars: Record<string, string> = {}) => ["sh", "-c", `${Object.entries(vars).map(([k, v]) => `${k}=${v} `).join("")}exec ${commandLine(cmd)} < ${payload}`];
+  const b0 = bins.find(([n]) => n === "after")![1];
+  // private socket folders (warm/place.ts): one with the after binary's server, one with none
+  const runtime = fs.mkdtempSync("/tmp/memsync-bench-run-");
+  const noServer = fs.mkdtempSync("/tmp/memsync-bench-none-");
   const cases: { key: string; label: string; commands: [string, string[]][]; prepare?: string[]; runs?: number }[] = [
     {
       key: "version",
@@ -172,7 +216,13 @@ async function main(): Promise<void> {
     {
       key: "hook",
       label: "`hook UserPromptSubmit` (a prompt asking about earlier work, on stdin)",
-      commands: [["empty", sh([empty])], ...bins.map(([n, b]): [string, string[]] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])])],
+      commands: [
+        ["empty", sh([empty])],
+        ...bins.map(([n, b]): [string, string[]] => [n, sh([b, "--store", storeOf(n), "hook", "UserPromptSubmit"])]),
+        // the after binary's warm path: a server answering, and the try with none (see the header)
+        ["after-warm", sh([b0, "--store", storeOf("after"), "hook", "UserPromptSubmit", "--warm"], { XDG_RUNTIME_DIR: runtime, MEMSYNC_HOOK_SERVER: "ask" })],
+        ["after-try", sh([b0, "--store", storeOf("after"), "hook", "UserPromptSubmit", "--warm"], { XDG_RUNTIME_DIR: noServer, MEMSYNC_HOOK_SERVER: "ask" })],
+      ],
     },
   ];
   // each binary settles its own copy with its own code: one of another index version rebuilds
@@ -192,11 +242,16 @@ async function main(): Promise<void> {
   const cell = (r: Row, base: Row) => `${r.median.toFixed(1)} (${(r.median / base.median).toFixed(2)}x) | ${r.cpu.toFixed(1)} (${(r.cpu / base.cpu).toFixed(2)}x)`;
   const head = bins.map(([n]) => `${n}: wall median ms (ratio) | ${n}: CPU ms (ratio)`).join(" | ");
   lines.push(`| command | empty: wall median / CPU ms | ${head} | load |`, `|---|--:|${bins.map(() => "--:|--:|").join("")}--:|`);
+  let serverCpu = "";
   for (const c of cases) {
     const opts = { runs: c.runs ?? runs, warmup };
+    const server = c.key === "hook" ? await startWarmServer(b0, storeOf("after"), runtime, payload) : null;
+    const cpuBefore = server ? cpuOf(server.pid) : null;
     const rows = hf
       ? hyperfine(hf, c.key, c.commands.map(([n, argv]) => [n, commandLine(argv)]), { ...opts, ...(c.prepare ? { prepare: commandLine(c.prepare) } : {}) })
       : interleaved(c.commands, { ...opts, ...(c.prepare ? { prepare: c.prepare } : {}) });
+    const cpuAfter = server ? cpuOf(server.pid) : null;
+    server?.stop();
     const base = rows.find((r) => r.name === "empty")!;
     const cells = bins.map(([n]) => cell(rows.find((r) => r.name === n)!, base)).join(" | ");
     lines.push(`| ${c.label} | ${base.median.toFixed(1)} / ${base.cpu.toFixed(1)} | ${cells} | ${loadAverage()?.toFixed(2) ?? "?"} |`);
@@ -209,6 +264,17 @@ async function main(): Promise<void> {
       const sign = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
       paired.push(`| ${c.label} | ${sign(median(d))} [${sign(q(0.25))}, ${sign(q(0.75))}] |`);
     }
+    for (const extra of ["after-warm", "after-try"]) {
+      const r = rows.find((x) => x.name === extra);
+      if (!r) continue;
+      const pad = bins.slice(0, -1).map(() => " | |").join("");
+      lines.push(`| ↳ \`hook --warm\`, ${extra === "after-warm" ? "the server answering" : "no server (the socket tried)"} | |${pad} ${cell(r, base)} | |`);
+    }
+    if (cpuBefore !== null && cpuAfter !== null) {
+      // every warm run, warmup included, and the untimed start-up checks' one answer
+      const requests = opts.runs + opts.warmup + 1;
+      serverCpu = `the warm server's CPU: ${(cpuAfter - cpuBefore).toFixed(0)} ms over ${requests} requests, ${((cpuAfter - cpuBefore) / requests).toFixed(2)} ms per request (clock ticks of 10 ms: ±${(10 / requests).toFixed(2)})`;
+    }
     console.error(`${c.key}: ${rows.map((r) => `${r.name} ${r.median.toFixed(1)} ms wall, ${r.cpu.toFixed(1)} ms CPU`).join("; ")}`);
   }
   for (const copy of copies.values()) fs.rmSync(copy, { recursive: true, force: true });
@@ -217,6 +283,9 @@ async function main(): Promise<void> {
   console.log(`${how}; ${size.toLocaleString("en")}-memory store; load average ${loadStart?.toFixed(2)} at the start; the hook's row runs every command (the empty program too) through sh -c 'exec ... < payload'.\n`);
   console.log(lines.join("\n"));
   if (paired.length) console.log(`\n| command | after − before CPU ms, per round: median [quartiles] |\n|---|--:|\n${paired.join("\n")}`);
+  if (serverCpu) console.log(`\n${serverCpu}`);
+  fs.rmSync(runtime, { recursive: true, force: true });
+  fs.rmSync(noServer, { recursive: true, force: true });
 }
 
 await main();

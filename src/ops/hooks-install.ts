@@ -74,15 +74,19 @@ function write(file: string, settings: JsonObject): void {
 }
 
 /**
- * `command` runs memsync; with memoryMd, Stop and SessionEnd also keep MEMORY.md current: the project's settings are shared with a team, so they name `memsync`
+ * `command` runs memsync; with memoryMd, Stop and SessionEnd also keep MEMORY.md current; with
+ * warm, UserPromptSubmit and SessionStart use the warm hook server: the project's settings are shared with a team, so they name `memsync`
  * on PATH; a user's own settings name this binary. `extra` are arguments for every hook command.
  * Each command ends with HOOK_MARK, by which install and uninstall know memsync's entries again
  * whatever the binary is called; `self` (this binary's command line) also finds unmarked older ones.
  */
-export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string, http?: HttpHooks): HooksChange {
+export function installHooks(scope: HookScope, cwd: string, env: ClaudeEnv, command: string, extra = "", memoryMd = false, self?: string, http?: HttpHooks, warm = false): HooksChange {
   const file = settingsPath(scope, cwd, env);
   const current = readClaudeJson(file);
-  const tail = (event: string) => (memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : "");
+  // --warm: the prompt hook asks the store's warm server, and a session's start starts one
+  // (faces/hooks/warm/); not where the prompts are posted to a memsync server instead
+  const warmOn = (event: string) => warm && (event === "SessionStart" || (event === "UserPromptSubmit" && !http));
+  const tail = (event: string) => `${memoryMd && (event === "Stop" || event === "SessionEnd") ? " --memory-md" : ""}${warmOn(event) ? " --warm" : ""}`;
   const commands: HookCommand[] = HOOK_EVENTS.map(({ event, timeout }) => ({
     event,
     timeout,

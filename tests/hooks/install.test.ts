@@ -44,6 +44,19 @@ describe("memsync hooks install / uninstall", () => {
     assert.match(memsync(["hooks", "uninstall"], { env }).stdout, /^no memsync hooks in /);
   });
 
+  test("--warm: the prompt hook asks the warm server and SessionStart starts one; the other events as before; install without it takes it off", () => {
+    const home = tempDir();
+    const env = { HOME: home };
+    memsyncJson(["hooks", "install", "--warm"], { env });
+    const file = path.join(home, ".claude", "settings.json");
+    const commands = () => Object.fromEntries(EVENTS.map((e) => [e, JSON.parse(fs.readFileSync(file, "utf8")).hooks[e][0].hooks[0].command]));
+    for (const [e, command] of Object.entries(commands())) {
+      assert.equal(command, `${BIN} hook ${e}${e === "UserPromptSubmit" || e === "SessionStart" ? " --warm" : ""} --memsync-hook`, e);
+    }
+    memsyncJson(["hooks", "install"], { env });
+    for (const [e, command] of Object.entries(commands())) assert.equal(command, `${BIN} hook ${e} --memsync-hook`, e);
+  });
+
   test("project scope: .claude/settings.json at the repository root, running memsync from PATH, with the store named when given", () => {
     const repo = tempDir();
     assert.equal(git(repo, "init", "-q").status, 0);

@@ -371,6 +371,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option("--project", "the project's .claude/settings.json (shared: runs memsync from PATH)")
         .option("--user", "your ~/.claude/settings.json (default)")
         .option("--memory-md", "Stop and SessionEnd also keep the project's MEMORY.md section current")
+        .option("--warm", "UserPromptSubmit asks the store's warm hook server (started by SessionStart; exits when idle) instead of starting cold each prompt")
         .option("--http <url>", "post the events to a memsync server (memsync serve) as type: http hooks, the token from MEMSYNC_API_TOKEN (SessionStart stays a command)"),
     run: async ([action], f) => (await claude()).hooksCmd(action as string, f),
   },

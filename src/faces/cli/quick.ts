@@ -14,6 +14,8 @@ export function quickRoute(argv: readonly string[]): Run | null {
   if (argv.includes("--help") || argv.includes("-h")) return null;
   if (isVersion(argv)) return versionRun;
   if (argv[0] === "merge-driver") return async () => (await import("./commands/merge-driver.ts")).mergeDriver(argv.slice(1));
+  // the warm hook server (hidden; started by `hook --warm`, faces/hooks/warm/server.ts)
+  if (argv[0] === "hook-server") return async () => (await import("../hooks/warm/server.ts")).hookServer(argv);
   if (commandWord(argv) === "hook") return async () => (await import("./commands/hook.ts")).hookCli([...argv]);
   const get = plainGet(argv);
   if (get) return () => answer(get.flags, async () => (await import("./commands/read.ts")).get(get.ids, get.flags));

@@ -34,6 +34,12 @@ export function savePending(root: string, session: string | null, pending: Pendi
   return true;
 }
 
+/** Whether the session has a candidates' file (read or not: takePending decides, and removes it). */
+export function hasPending(root: string, session: string | null): boolean {
+  const file = fileOf(root, session);
+  return file !== null && fs.existsSync(file);
+}
+
 /** The session's candidates (removed: they are decided on now, either way), or null. */
 export function takePending(root: string, session: string | null, now = Date.now()): Pending | null {
   const file = fileOf(root, session);

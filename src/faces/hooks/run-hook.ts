@@ -7,7 +7,7 @@ import { HOOK_EVENT_NAMES, type HookEvent } from "../../core/claude/settings.ts"
 import { isMemsyncError } from "../../core/errors.ts";
 import { asReadOnly, storeWriteRefusal } from "../../store/read-only.ts";
 import { asksAboutPast } from "./past-work.ts";
-import { savePending, takePending } from "./pending.ts";
+import { hasPending, savePending, takePending } from "./pending.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
@@ -41,6 +41,20 @@ export interface HookRun {
   project?: string;
   /** How a sync starts (default: a memsync process, see background-sync.ts; a server runs its own). */
   startSync?: (verb: "sync" | "pull", waitMs: number) => Promise<SyncWait>;
+  /**
+   * Answer only what writes nothing (the warm hook server, warm/server.ts): a prompt that would
+   * store something (a capture, accepted decisions, a new store) throws WritesNeeded before its
+   * first write, and the hook's own process runs it. A server killed mid-request then never leaves
+   * a capture half-decided between it and the client.
+   */
+  readOnly?: boolean;
+}
+
+/** A read-only run (HookRun.readOnly) reached a write: nothing was changed; run it in-process. */
+export class WritesNeeded extends Error {
+  constructor(what: string) {
+    super(`a read-only hook run would write (${what})`);
+  }
 }
 
 /** A Stop hook runs after every turn: sync at most this often. */
@@ -164,9 +178,11 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   // what the assistant decided last turn, if this prompt accepts it: stored after this prompt's
   // recall, as the prompt's own capture is, so the agent is not handed back what it just said
   // (a store this process may only read is recalled from, never captured to)
-  const exists = storeExists(run.env.storeRoot);
-  const writable = !exists || !readOnly(run.env.storeRoot);
-  const held = exists && writable ? takePending(run.env.storeRoot, input.sessionId) : null;
+  const root = run.env.storeRoot;
+  const exists = storeExists(root);
+  const writable = !exists || !readOnly(root);
+  if (run.readOnly && exists && writable && hasPending(root, input.sessionId)) throw new WritesNeeded("held decisions");
+  const held = exists && writable ? takePending(root, input.sessionId) : null;
   const accepted = held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt) ? held : null;
   const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<string | null> => {
     if (!accepted) return null;
@@ -183,6 +199,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const recalls = asksAboutPast(prompt) || substantive(terms);
   const extraction = extractCaptures(prompt);
   const captures = writable && extraction.captures.length > 0;
+  if (run.readOnly && captures) throw new WritesNeeded("a capture");
   // nothing to look for and nothing to keep: the Store's open would only open and close the index
   // (a recovery it would start waits for the next command's open, as it would with no hook at all)
   if (!recalls && !captures) {

@@ -31,7 +31,7 @@ export async function hooksCmd(action: string | undefined, flags: Flags): Promis
     const base = str(flags, "http");
     // a server names the project: the repository's, for a project's settings (a user's span many)
     const http = base === undefined ? undefined : { base: checkHookBase(base), project: scope === "project" ? projectOf({ cwd: cwd() }) : null };
-    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self, http);
+    const out = installHooks(scope, cwd(), claudeEnv(), command, extra, flags.memoryMd === true, self, http, flags.warm === true);
     if (flags.json) return { stdout: json(out) };
     // the events named come from the one table install writes, so the line cannot lag behind it
     const asCommand = HOOK_EVENT_NAMES.filter((e) => COMMAND_ONLY.has(e));
