@@ -137,10 +137,14 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
 
   test("the same under Deno, from source (Deno.serve)", () => stopWhileBlocked(DENO));
 
-  test("a request in progress when the stop begins is answered, and its connection closed after it (no client sends another on it)", async () => {
-    // the remote holds the sync's requests until the server has its SIGTERM (tests/api/sync.test.ts)
+  /**
+   * A POST /v1/sync whose git requests the remote holds until `releaseAfterMs` after the server's
+   * SIGTERM (tests/api/sync.test.ts): its answer, the server's exit code and stderr.
+   */
+  async function syncThroughStop(releaseAfterMs: number, env: Record<string, string> = {}): Promise<{ answer: RawAnswer; code: number | null; stderr: string }> {
+    let out: { answer: RawAnswer; code: number | null; stderr: string } | undefined;
     await withHttpRemote(async (store, remote) => {
-      const s = await startServer(store);
+      const s = await startServer(store, { env });
       const release = remote.hold();
       const syncing = await connect(portOf(s.url));
       await syncing.send("POST", "/v1/sync", {});
@@ -150,16 +154,22 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       const exited = s.stop("SIGTERM");
-      // the signal is handled while the sync still waits on the remote: its answer comes after
-      // the stop began (the drain before the listener closes takes at least 50 ms)
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, releaseAfterMs));
       release();
       const answer = await synced;
-      assert.ok(!("error" in answer), JSON.stringify(answer));
-      assert.equal(answer.status, 200, answer.body);
-      assert.equal(answer.headers.connection, "close");
-      assert.equal(await exited, 0, s.stderr());
+      out = { answer, code: await exited, stderr: s.stderr() };
     });
+    return out!;
+  }
+
+  test("a request in progress when the stop begins is answered, and its connection closed after it (no client sends another on it)", async () => {
+    // the signal is handled while the sync still waits on the remote: its answer comes after the
+    // stop began (the drain before the listener closes takes at least 50 ms)
+    const { answer, code, stderr } = await syncThroughStop(300);
+    assert.ok(!("error" in answer), JSON.stringify(answer));
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(answer.headers.connection, "close");
+    assert.equal(code, 0, stderr);
   });
 
   test("a sync that outlasts the stop's grace for other requests is still answered (the grace counts from the sync's end)", async () => {
@@ -167,25 +177,11 @@ describe("memsync serve: a clean stop answers what it was sent", () => {
     // the deadline counted from the signal had passed when it ended, and the server exited a few
     // turns before its answer was written (the client saw a reset). The grace is 300 ms here and
     // the sync ends 1.5 s after the signal.
-    await withHttpRemote(async (store, remote) => {
-      const s = await startServer(store, { env: { MEMSYNC_STOP_GRACE_MS: "300" } });
-      const release = remote.hold();
-      const syncing = await connect(portOf(s.url));
-      await syncing.send("POST", "/v1/sync", {});
-      const synced = syncing.answer();
-      for (const t = Date.now(); !(await get(`${s.url}/v1/health`)).body.sync.running; ) {
-        assert.ok(Date.now() - t < 40_000, "the sync never started");
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const exited = s.stop("SIGTERM");
-      await new Promise((r) => setTimeout(r, 1_500));
-      release();
-      const answer = await synced;
-      assert.ok(!("error" in answer), JSON.stringify(answer));
-      assert.equal(answer.status, 200, answer.body);
-      assert.equal(await exited, 0, s.stderr());
-      assert.doesNotMatch(s.stderr(), /unanswered/);
-    });
+    const { answer, code, stderr } = await syncThroughStop(1_500, { MEMSYNC_STOP_GRACE_MS: "300" });
+    assert.ok(!("error" in answer), JSON.stringify(answer));
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal(code, 0, stderr);
+    assert.doesNotMatch(stderr, /unanswered/);
   });
 
   test("MEMSYNC_STOP_GRACE_MS that is not a whole number of milliseconds is refused at start", async () => {
