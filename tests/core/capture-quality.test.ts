@@ -57,6 +57,15 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(new19.filter((r) => !r.store).length >= new19.length / 2, "new19: at least half of it not to store");
     assert.ok(new19.filter((r) => r.store).length >= new19.length * 0.35, "new19: about 40% of it to store");
     assert.ok(new19.every((r) => r.id >= 29001 && r.id <= 29499), "new19: its own id range, clear of the tune27 batch written beside it");
+    const new20 = rows.filter((r) => r.set === "new20");
+    assert.ok(new20.length >= 220 && new20.every((r) => r.split === "holdout"), "a held-out set new20 (branch corpus28) of 220+ prompts");
+    assert.ok(new20.filter((r) => !r.store).length >= new20.length / 2, "new20: at least half of it not to store");
+    assert.ok(new20.filter((r) => r.store).length >= new20.length * 0.35, "new20: about 40% of it to store");
+    assert.ok(new20.every((r) => r.id >= 30001 && r.id <= 30499), "new20: its own id range");
+    // each row to store is fully labelled, its what a phrase of its own text; no text repeats another set's
+    assert.deepEqual(new20.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+    const elsewhere = new Set(rows.filter((r) => r.set !== "new20").map((r) => r.text.toLowerCase()));
+    assert.deepEqual(new20.filter((r) => elsewhere.has(r.text.toLowerCase())).map((r) => r.id), []);
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");

@@ -10,7 +10,7 @@ import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
 
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13, new15, new16, new17, new18): no floor gates on them
+  // every query but the lead's held-out sets (new12, new13, new15, new16, new17, new18, new19): no floor gates on them
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
   assert.ok(all("paraphrase").recall5 >= 0.8, `paraphrase recall@5 ${all("paraphrase").recall5}`);
@@ -79,6 +79,22 @@ test("the held-out recall set new18 has its shape: 25+ paraphrases, 10+ exact te
   for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
   assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
   const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "new18").map((q) => q.q.toLowerCase()));
+  assert.deepEqual(rows.filter((q) => others.has(q.q.toLowerCase())).map((q) => q.q), []);
+  assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+});
+
+// new19 (branch corpus28): again aimed at the least-asked memories, no new memories
+test("the held-out recall set new19 has its shape: 35+ paraphrases, 15+ exact terms, 20+ off-topic, no memory named more than twice, no repeats", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "new19");
+  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
+  assert.ok(of("paraphrase") >= 35 && of("exact") >= 15 && of("offtopic") >= 20, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
+  assert.equal(rows.length, of("paraphrase") + of("exact") + of("offtopic"), "no superseded queries: that kind's figure is gated on all its queries");
+  assert.ok(rows.every((q) => q.split === "heldout" && (q.kind === "offtopic") === (q.relevant.length === 0)));
+  const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
+  const named = new Map<string, number>();
+  for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
+  assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "new19").map((q) => q.q.toLowerCase()));
   assert.deepEqual(rows.filter((q) => others.has(q.q.toLowerCase())).map((q) => q.q), []);
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
