@@ -199,7 +199,9 @@ function launch(root: string, kinds: readonly RecordKind[], threads: Thread[]): 
         // MEMSYNC_STAT_WORKERS_REQUIRED (tests): every thread must end well, so a binary whose
         // threads cannot start fails instead of quietly taking every folder itself
         if (env("MEMSYNC_STAT_WORKERS_REQUIRED") === "1") {
-          const ok = await Promise.race([Promise.all(threads.map((t) => t.ended)), new Promise<null>((r) => setTimeout(() => r(null), WAIT_MS * 5))]);
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const ok = await Promise.race([Promise.all(threads.map((t) => t.ended)), new Promise<null>((r) => (timer = setTimeout(() => r(null), WAIT_MS * 5)))]);
+          clearTimeout(timer); // a pending timer kept the process alive 10 s after its answer
           if (!ok || ok.some((e) => !e)) throw new Error("status: a stat thread did not answer (MEMSYNC_STAT_WORKERS_REQUIRED)");
         }
         // the threads' finished folders; a folder taken and not finished is taken again here
