@@ -45,9 +45,10 @@
 // "tune18" branch capture18's (244 prompts, 149 not to store: a product lead's long mixed messages, ticket and review-thread pastes, an SRE mid-incident, a data scientist's notebook talk, a junior asking a lot, chat fragments with emoji; each not-to-store class beside a look-alike to store).
 //
 // new12, new13 and new14 were retired from held-out to readable tuning data by the lead (session
-// lead27): the pooled held-out row is "new15-19" (new19: corpus27).
+// lead27), new15 and new16 the same (session lead28): the pooled held-out row is "new17-19"
+// (new19: corpus27).
 //
-//   bun scripts/bench-lib/capture-quality.ts [--misses tune|tuneN|new12|new13|new14 [KIND,...]]
+//   bun scripts/bench-lib/capture-quality.ts [--misses tune|tuneN|new12|...|new16 [KIND,...]]
 //   (lists that set's errors; never a held-out set's)
 
 import fs from "node:fs";
@@ -70,14 +71,15 @@ export interface CorpusRow {
 }
 
 /** The lead's held-out sets (written by the corpus branches, never read while tuning). */
-export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new15", "new16", "new17", "new18", "new19"]);
+export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new17", "new18", "new19"]);
 
 /**
- * Held-out sets the lead retired to readable tuning data (session lead27): their texts and errors
- * may be read now, their labels are unchanged, and they no longer count in the pooled held-out row.
+ * Held-out sets the lead retired to readable tuning data (new12-14 in session lead27, new15-16 in
+ * lead28): their texts and errors may be read now, their labels are unchanged, and they no longer
+ * count in the pooled held-out row.
  * The learned model's table is still not trained on them (capture-model.ts).
  */
-export const RETIRED_HELD_OUT: ReadonlySet<string> = new Set(["new12", "new13", "new14"]);
+export const RETIRED_HELD_OUT: ReadonlySet<string> = new Set(["new12", "new13", "new14", "new15", "new16"]);
 
 export const CORPUS_FILE = path.resolve(import.meta.dirname, "../../tests/fixtures/capture-corpus.jsonl");
 
@@ -173,7 +175,7 @@ export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) =>
   };
 }
 
-export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "new15-19" | "all", Quality> {
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "new17-19" | "all", Quality> {
   return {
     // tune14-19 are training data for the learned model (the rules were never tuned on tune14): own rows
     tune: scoreRows(rows.filter((r) => r.split === "tune" && r.set !== "tune14" && r.set !== "tune15" && r.set !== "tune16" && r.set !== "tune17" && r.set !== "tune18" && r.set !== "tune18b" && r.set !== "tune19" && r.set !== "tune21" && r.set !== "tune21b" && r.set !== "tune22" && r.set !== "tune22b" && r.set !== "tune23" && r.set !== "tune23b" && !r.set?.startsWith("tune26") && !r.set?.startsWith("tune27"))),
@@ -223,7 +225,7 @@ export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "
     tune27b: scoreRows(rows.filter((r) => r.set === "tune27b")),
     tune27c: scoreRows(rows.filter((r) => r.set === "tune27c")),
     // the lead's held-out sets together: the figure issue 15's targets are read on
-    "new15-19": scoreRows(rows.filter((r) => r.split === "holdout" && LEAD_HELD_OUT.has(r.set ?? ""))),
+    "new17-19": scoreRows(rows.filter((r) => r.split === "holdout" && LEAD_HELD_OUT.has(r.set ?? ""))),
     all: scoreRows(rows),
   };
 }

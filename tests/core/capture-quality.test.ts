@@ -35,6 +35,7 @@ describe("capture quality on the labelled corpus", () => {
     const new14 = rows.filter((r) => r.set === "new14");
     assert.ok(new14.length >= 180 && new14.every((r) => r.split === "holdout"), "a held-out set new14 (branch corpus14) of 180+ prompts");
     assert.ok(new14.filter((r) => !r.store).length >= new14.length / 2, "new14: at least half of it not to store");
+    // new12-new16 were retired to readable tuning data (lead27, lead28); their labels and split are unchanged
     const new15 = rows.filter((r) => r.set === "new15");
     assert.ok(new15.length >= 200 && new15.every((r) => r.split === "holdout"), "a held-out set new15 (branch corpus15) of 200+ prompts");
     assert.ok(new15.filter((r) => !r.store).length >= new15.length / 2, "new15: at least half of it not to store");
