@@ -76,8 +76,12 @@ export const FORBID =
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
 const MUST = /(?<=\S\s+)\bmust\b/i;
-/** One thing in place of another. */
-const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
+/**
+ * One thing in place of another. ", no X" sets a thing aside ("SQLite, no IndexedDB"), not a
+ * state of the speaker's mind or of the work: "no clue why yet", "no luck", "no rush".
+ */
+const CONTRAST =
+  /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?!(?:clue|idea|luck|worries|worry|rush|hurry|pressure|biggie|problem|problems|issue|issues|doubt|wonder|joke|kidding|way|dice|news|change|progress|success|response|reply|answer|update|sign|trace|errors?|difference|big deal|sure|yet|really|quite|exactly|bad|great|good|much|often|always|again|anymore|any more)\b)(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
 /** A change under way or done, without the subject the trigger phrases expect. */
 export const CHANGE =
   /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:we|i)(?:'re| are|'ve| have)?\s+deprecat(?:ing|ed)\s+(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
