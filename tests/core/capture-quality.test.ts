@@ -77,8 +77,10 @@ describe("capture quality on the labelled corpus", () => {
     const tune27 = rows.filter((r) => r.set?.startsWith("tune27"));
     assert.ok(tune27.length >= 140 && tune27.every((r) => r.split === "tune" && r.id >= 27701 && r.id <= 27899), "capture27's batches: 140 prompts, ids 27701-27899");
     const tune28 = rows.filter((r) => r.set === "tune28");
-    assert.ok(tune28.length >= 60 && tune28.every((r) => r.split === "tune" && r.id >= 28201 && r.id <= 28399), "capture28's batch: 60+ prompts, ids 28201-28399");
+    assert.ok(tune28.length >= 60 && tune28.every((r) => r.split === "tune" && r.id >= 28201 && r.id <= 28299), "capture28's batch: 60+ prompts, ids 28201-28299");
     assert.ok(tune28.filter((r) => r.store).length >= tune28.length * 0.4, "tune28: about half of it look-alikes to keep");
+    const tune28b = rows.filter((r) => r.set === "tune28b");
+    assert.ok(tune28b.length >= 60 && tune28b.every((r) => r.split === "tune" && r.id >= 28301 && r.id <= 28399), "capture28's second batch: 60+ prompts, ids 28301-28399");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
