@@ -81,6 +81,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune28.filter((r) => r.store).length >= tune28.length * 0.4, "tune28: about half of it look-alikes to keep");
     const tune28b = rows.filter((r) => r.set === "tune28b");
     assert.ok(tune28b.length >= 60 && tune28b.every((r) => r.split === "tune" && r.id >= 28301 && r.id <= 28399), "capture28's second batch: 60+ prompts, ids 28301-28399");
+    const tune28c = rows.filter((r) => r.set === "tune28c");
+    assert.ok(tune28c.length >= 60 && tune28c.every((r) => r.split === "tune" && r.id >= 28401 && r.id <= 28499), "capture28's third batch: 60+ prompts, ids 28401-28499");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -175,8 +177,14 @@ describe("capture quality on the labelled corpus", () => {
       // (14/3/1), main's code the same; then its three false stores guarded (an invite, a choice put
       // off, "no call yet"): in sample
       tune27c: { precision: 0.97, recall: 0.9, typeAccuracy: 0.95, whatAccuracy: 0.95, entityPrecision: 0, entityRecall: 0 },
+      // capture28's batches (voices the corpus lacked; entities not labelled). tune28 fresh on main's
+      // code: P/R 0.889/0.941 (32/4/2); tune28b, written after tune28's mechanisms: 0.657/0.958
+      // (23/12/1). Mechanisms were then written from both: tune28 1.000/0.941, tune28b 0.793/0.958
+      // (23/6/1), in sample.
+      tune28: { precision: 0.97, recall: 0.9, typeAccuracy: 0.9, whatAccuracy: 0.85, entityPrecision: 0, entityRecall: 0 },
+      tune28b: { precision: 0.75, recall: 0.9, typeAccuracy: 0.9, whatAccuracy: 0.9, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c", "tune28", "tune28b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

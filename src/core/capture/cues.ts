@@ -89,12 +89,15 @@ const AFTER_RULE = /^(?:$|[:;,.!—–-]|(?:is|are|was|were|'s|has|have|here|now
 /**
  * A rule's noun that names something else: it modifies the noun after it ("the insurance policy
  * PDF", "the standard green, amber and red") or names an event one attends ("at the PyData
- * convention"). Said of the team's way it stands before a colon, a verb or a preposition.
+ * convention"). Said of the team's way it stands before a colon, a verb (an -s or -ed word, an
+ * adverb) or a preposition.
  */
 function ruleNounElsewise(s: string, m: RegExpExecArray): boolean {
   if (!RULE_NOUN.test(m[0])) return false;
   if (/\bat (?:the|a|an|this|that)\s+(?:[\w.-]+\s+){0,3}$/i.test(s.slice(0, m.index)) && /^convention$/i.test(m[0])) return true;
-  return !AFTER_RULE.test(s.slice(m.index + m[0].length).trimStart());
+  const after = s.slice(m.index + m[0].length).trimStart();
+  // a verb may follow with an adverb first: "the escalation rule always routes ...", "the policy changed"
+  return !AFTER_RULE.test(after) && !/^(?:[a-z]+ly|always|never|also|only|still|just|now|usually|simply|[a-z]{2,}(?:s|ed))\b/.test(after);
 }
 
 /** A change under way or done, without the subject the trigger phrases expect. */
