@@ -43,6 +43,9 @@ const STRONG: RegExp[] = [
   // a shell's report of a killed process, an error's code in brackets, a named job's exit: "segmentation fault (core dumped)",
   // "An error occurred (AccessDenied) when calling ...", "Job 'deploy-prod' failed: exit code 137"
   /\((?:core dumped|signal \d+)\)|\b(?:error|exception|failure)(?: occurred)?\s*\(\s*[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\s*\)|\bfailed:\s+exit (?:code|status) \d+/,
+  // an HTTP response pasted: its status line ("HTTP/1.1 503 Service Unavailable", "HTTP 429 Too Many
+  // Requests") or a header in its Dashed-Title-Case ("Retry-After: 30", "X-RateLimit-Remaining: 0")
+  /^\s*HTTP(?:\/\d(?:\.\d)?)?\s+[1-5]\d\d\s+[A-Z]|^\s*[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+:\s+\S/,
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")
