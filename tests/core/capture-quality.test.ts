@@ -83,6 +83,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune28b.length >= 60 && tune28b.every((r) => r.split === "tune" && r.id >= 28301 && r.id <= 28399), "capture28's second batch: 60+ prompts, ids 28301-28399");
     const tune28c = rows.filter((r) => r.set === "tune28c");
     assert.ok(tune28c.length >= 60 && tune28c.every((r) => r.split === "tune" && r.id >= 28401 && r.id <= 28499), "capture28's third batch: 60+ prompts, ids 28401-28499");
+    const tune28d = rows.filter((r) => r.set === "tune28d");
+    assert.ok(tune28d.length >= 40 && tune28d.every((r) => r.split === "tune" && r.id >= 28501 && r.id <= 28599), "capture28's fourth batch: 40 prompts, ids 28501-28599");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
