@@ -76,8 +76,30 @@ export const FORBID =
 const FORBID_RULE = /\b(?:must never|must not|mustn't|not allowed|never allowed|forbidden|prohibited|banned|not permitted)\b/i;
 /** A modal rule with a subject: "the payments service must never log card numbers". */
 const MUST = /(?<=\S\s+)\bmust\b/i;
-/** One thing in place of another. */
-const CONTRAST = /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
+/**
+ * One thing in place of another. ", no X" sets a thing aside ("SQLite, no IndexedDB"), not a
+ * state of the speaker's mind or of the work: "no clue why yet", "no luck", "no rush".
+ */
+const CONTRAST =
+  /\b(?:instead of|rather than|in favou?r of|in place of)\b|,\s*(?:no|not)\s+(?!(?:clue|idea|luck|worries|worry|rush|hurry|pressure|biggie|problem|problems|issue|issues|doubt|wonder|joke|kidding|way|dice|news|change|progress|success|response|reply|answer|update|sign|trace|errors?|difference|big deal|sure|yet|really|quite|exactly|bad|great|good|much|often|always|again|anymore|any more)\b)(?=[\w.-]+(?:\s+[\w.-]+){0,2}\s*(?:[.!]|$))/i;
+/** The nouns of RULE that have other senses: a document, an adjective, a gathering. */
+const RULE_NOUN = /^(?:rule|policy|convention|standard|guideline)$/i;
+/** Words that may follow a rule's noun when it names the team's rule: a verb, a preposition, a colon, the end. */
+const AFTER_RULE = /^(?:$|[:;,.!—–-]|(?:is|are|was|were|'s|has|have|here|now|for|of|on|in|at|across|to|from|since|that|which|we|you|everyone|applies|apply|says|say|stays|holds|still|will|must|should|going|and|or|but|though|by|with|rule|rules|policy|convention|conventions|standard|naming|style)\b)/i;
+/**
+ * A rule's noun that names something else: it modifies the noun after it ("the insurance policy
+ * PDF", "the standard green, amber and red") or names an event one attends ("at the PyData
+ * convention"). Said of the team's way it stands before a colon, a verb (an -s or -ed word, an
+ * adverb) or a preposition.
+ */
+function ruleNounElsewise(s: string, m: RegExpExecArray): boolean {
+  if (!RULE_NOUN.test(m[0])) return false;
+  if (/\bat (?:the|a|an|this|that)\s+(?:[\w.-]+\s+){0,3}$/i.test(s.slice(0, m.index)) && /^convention$/i.test(m[0])) return true;
+  const after = s.slice(m.index + m[0].length).trimStart();
+  // a verb may follow with an adverb first: "the escalation rule always routes ...", "the policy changed"
+  return !AFTER_RULE.test(after) && !/^(?:[a-z]+ly|always|never|also|only|still|just|now|usually|simply|[a-z]{2,}(?:s|ed))\b/.test(after);
+}
+
 /** A change under way or done, without the subject the trigger phrases expect. */
 export const CHANGE =
   /\b(?:moving|migrating|switching|porting|moved|migrated|switched|ported|moves|migrates|switches)\b(?!\s+on\b)(?=[^.;]{0,60}\b(?:off|from|to|over|into|onto|out of)\b)|\b(?:we|i)\s+(?:replace|replaced|are replacing|'re replacing|swap|swapped)\b|(?<=\bout\s{0,3}[,;]\s{0,3})[\w.-]+\s+in\b|\b(?:we|i|they)\s+(?:killed|scrapped|tore down|shut down|removed|deleted)\s+(?:the|our)\b|\b(?:ripped|ripping|rip|tore|tearing|yanked)\s+out\b|\bconsolidat(?:e|es|ed|ing)\b(?=[^.;]{0,60}\binto\b)|\b(?:is|are|was|were)\s+(?:being\s+)?replaced\s+(?:by|with)\b|\b(?:leaving|leaves)\s+[\w.-]+(?:\s+[\w.-]+)?\s+for\s+(?!(?:the day|today|now|a bit|a while|lunch|good|later|the weekend|vacation|holiday)\b)(?=\S)|\b(?:we|i)(?:'re| are|'ve| have)?\s+deprecat(?:ing|ed)\s+(?=\S)|\b(?:ditch(?:ing|ed)?|swapp(?:ing|ed)|phas(?:ing|ed|e) out|sunsett?(?:ing|ed)?|retir(?:ing|ed)|abandon(?:ing|ed)?|dump(?:ing|ed))\b/i;
@@ -602,6 +624,8 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
       if (NOT_CHOOSING.test(s)) continue;
       return null;
     }
+    // "the insurance policy PDF", "the standard green", "at the PyData convention": the rule's noun in another sense
+    if (cue.re === RULE && ruleNounElsewise(s, m)) continue;
     // "I love this": a taste for what was just said is no preference to keep
     if (cue.re === LIKE && /^\s*(?:this|that|it|these|those)\b/i.test(s.slice(m.index + m[0].length))) return null;
     let type = cue.type;

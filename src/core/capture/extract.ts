@@ -42,7 +42,7 @@ import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASS
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
 import { devTalk } from "../dev-words.ts";
-import { hollow, notOurs, othersOwn } from "./not-ours.ts";
+import { hollow, notOurs, othersOwn, someoneDescribed } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
@@ -994,6 +994,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
   return (
     /\?["')\]]*$/.test(s) ||
     undecided(s) ||
+    someoneDescribed(s) ||
     HYPOTHETICAL.test(s) ||
     reported(s) ||
     CREDENTIAL.test(s) ||
@@ -1080,8 +1081,9 @@ export function extractWithOpinion(
       // "ok cool, that's settled then": a decision's words around nothing
       skipped.push({ text: sentence.trim(), reason: "nothing said but chat" });
       last = null;
-    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && othersOwn(sentence) && !saidToKeep(sentence.trim())) {
-      // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's)
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && r.draft.signal !== "house practice" && (othersOwn(sentence) || someoneDescribed(sentence)) && !saidToKeep(sentence.trim())) {
+      // ("Stories sit next to their component": "their" is the kind of thing's own, not another team's;
+      // "we're looking for a developer who loves TypeScript": someone described, not our choice)
       skipped.push({ text: sentence.trim(), reason: "someone else's choice, for their own things" });
       last = null;
     } else if (r.kind === "capture" && (passing = workOrder(plainSentence(sentence), r.draft.type === "problem" || r.draft.type === "solution"))) {

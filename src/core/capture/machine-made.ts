@@ -29,8 +29,9 @@ const STRONG: RegExp[] = [
   /\[(?:error|warn|warning|info|debug|notice|crit|alert|emerg)\]|\b(?:error|warning)\[[A-Z]?\d+\]|^\s*E\s{2,}\S|^\s*(?:error|warn|warning|info|debug)\s{2,}/,
   // a process tag: "postfix/smtp[2211]:", "E/AndroidRuntime( 4211):"; three counters in a row: "Tests run: 12, Failures: 2, Errors: 0"
   /\w\[\d+\]:\s|\w\(\s*\d+\):\s|(?:\b[A-Z][\w ]{0,20}:\s*\d+(?:[.,]\d+)?\s*\w{0,3}[,;]\s*){2}[A-Z][\w ]{0,20}:\s*\d/,
-  // an error's class heading the line ("Error: ...", "redis.exceptions.TimeoutError: ..."), a request line ("POST https://... 403")
-  /^\s*(?:[\w.]{0,80}(?:Error|Exception)|Fatal|FATAL|Uncaught(?: \(in promise\))?(?: \w+)?)\s*:\s|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:https?:\/\/|\/)\S/,
+  // an error's class heading the line ("Error: ...", "redis.exceptions.TimeoutError: ..."), or its level with the place it
+  // happened ("Error in lm.fit(x, y) : ...", "Exception in thread "main" ..."), a request line ("POST https://... 403")
+  /^\s*(?:[\w.]{0,80}(?:Error|Exception)|Fatal|FATAL|Uncaught(?: \(in promise\))?(?: \w+)?)\s*:\s|^\s*(?:Error|Warning|Exception)s?\s+in\s+(?:[\w.$:]{1,80}\s*\([^)]{0,80}\)\s*:|thread\s+")|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:https?:\/\/|\/)\S/,
   // a program naming itself before its level ("clang: error: ...", "psql: error: ..."), a starred banner ("** BUILD FAILED **")
   /^\s*[\w.+-]{1,40}:\s+(?:error|warning|fatal(?: error)?)\s*:|^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
   // a build target's label then its status in capitals: "//services/payments:unit_test   FAILED in 12.3s"
@@ -42,6 +43,9 @@ const STRONG: RegExp[] = [
   // a shell's report of a killed process, an error's code in brackets, a named job's exit: "segmentation fault (core dumped)",
   // "An error occurred (AccessDenied) when calling ...", "Job 'deploy-prod' failed: exit code 137"
   /\((?:core dumped|signal \d+)\)|\b(?:error|exception|failure)(?: occurred)?\s*\(\s*[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\s*\)|\bfailed:\s+exit (?:code|status) \d+/,
+  // an HTTP response pasted: its status line ("HTTP/1.1 503 Service Unavailable", "HTTP 429 Too Many
+  // Requests") or a header in its Dashed-Title-Case ("Retry-After: 30", "X-RateLimit-Remaining: 0")
+  /^\s*HTTP(?:\/\d(?:\.\d)?)?\s+[1-5]\d\d\s+[A-Z]|^\s*[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+:\s+\S/,
   // an arrow in front: "---> Running in 3f9a", "--> src/main.rs"
   /^\s*-{2,}>\s/,
   // a shell prompt or a traced command ("$ docker run ...", "+ aws ecs update-service --cluster ...")

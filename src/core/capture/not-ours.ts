@@ -66,6 +66,11 @@ export function notOurs(s: string, namesSomething: () => boolean): string | null
  * "Shopify moved their checkout to React Native", "the payments team standardised on Kotlin for
  * their services": a choice whose owner is "their" with no one of ours before it is another's.
  */
+/** A person described by their taste or skill, as a job ad does: "a developer who loves TypeScript". */
+const SOMEONE_DESCRIBED =
+  /\b(?:someone|somebody|developers?|engineers?|candidates?|people|folks|designers?|contractors?|persons?|hires?)\s+(?:who|that)\s+(?:(?:really|also|already)\s+)?(?:loves?|likes?|prefers?|enjoys?|knows?|hates?|is|are)\b|\b(?:we're|we are|we're currently|currently)\s+(?:looking for|hiring)\b/i;
+export const someoneDescribed = (s: string): boolean => SOMEONE_DESCRIBED.test(s);
+
 export function othersOwn(s: string): boolean {
   const at = s.search(/\btheir\b/i);
   // ("nobody runs migrations from their laptop", "every service owns its own data": a rule for all)

@@ -1,5 +1,6 @@
 // Output a person names before pasting it: "cmake output:", "dbt test results: Failure in test ...",
-// "the hardware-in-the-loop run:", "seeing this in the browser console after deploy: Uncaught ...".
+// "the hardware-in-the-loop run:", "seeing this in the browser console after deploy: Uncaught ...";
+// and another's document quoted the same way ("the vendor's release notes: they dropped TLS 1.1").
 // What follows such a lead is the tool's text, whatever its shape (many tools print plain words:
 // "Could not find a package configuration file"), so its trouble words are the tool's, not a
 // problem the person states. Only words in a person's own voice after the lead are read again:
@@ -19,6 +20,9 @@ const OUTPUT_LEAD = new RegExp(
     String.raw`(?:[\w.+#/()'-]+\s+){0,4}?${OUTPUT_NOUN}(?:\s+(?:after|from|on|of|in|for|during|when|with|at)\s+(?:[\w.+#/'-]+\s*){1,5})?` +
     // "here's what the linter printed:", "this is what kubectl says:"
     String.raw`|(?:here'?s|here is|this is)\s+what\s+(?:[\w.+#/'-]+\s+){1,4}?(?:printed|prints|says|said|shows|showed|gives|gave|spat out|spits out|logged|logs|returned|returns|outputs|output)` +
+    // another's document quoted: "the vendor's release notes:", "Stripe's changelog for May:", "their
+    // announcement:" (not "our release notes:": the team's own words are read as said)
+    String.raw`|(?!(?:our|my|the team's|team))(?:[\w.+#/()'-]+\s+){0,3}?(?:release notes|changelog|change log|announcement|advisory|newsletter|press release|blog post|docs|documentation|readme|faq|guidelines|email|memo|notice)(?:\s+(?:for|from|of|about|on)\s+(?:[\w.+#/'-]+\s*){1,5})?` +
     // "seeing this in the browser console after deploy:", "getting this when I build:"
     String.raw`|(?:(?:i'?m|we'?re|i am|we are)\s+)?(?:seeing|getting|got|hitting|see|get)\s+(?:this|these|the following)\b[^:\n]{0,60}` +
     String.raw`)\s*:(?=\s|$)`,

@@ -106,11 +106,11 @@ const IN_PROCESS = /\b(?:is|are)\s+(?:still\s+)?(?:processing|uploading|propagat
 /**
  * Not chosen yet, whatever its words of choosing: an idea put forward ("One idea: run the linter only
  * on changed files"), an agenda item or an invite ("Agenda for Thursday: decide between ..."), a plan that waits on
- * an event ("Once legal signs off, we can start ..."), or a change half made ("we're halfway through
- * moving the docs to ...").
+ * an event ("Once legal signs off, we can start ..."), a change half made ("we're halfway through
+ * moving the docs to ..."), or options laid out ("Options for the tiles: A) Mapbox, B) ...").
  */
 const NOT_CHOSEN_YET =
-  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss|invite|invitation|meeting invite|calendar|event)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b/i;
+  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss|invite|invitation|meeting invite|calendar|event)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b|^(?:the\s+)?(?:options?|choices|alternatives|candidates)(?:\s+(?:for|on|to|of)\s+[^:]{1,60})?\s*:/i;
 /** A choice said as made: it stands under an agenda's heading or beside a change half made ("... we decided to use Loki"). */
 const CHOSEN = /\b(?:decided|agreed|settled on|chose|picked|went with|(?:is|are|was|were) approved)\b/i;
 export const suggestionOnly = (s: string) => NOT_CHOSEN_YET.test(s) && !CHOSEN.test(s);

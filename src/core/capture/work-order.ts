@@ -48,6 +48,31 @@ const SCOPED_TO_NOW =
   /^(?:please\s+)?(?:(?:only|just)\s+)?(?:touch|leave|skip|ignore|edit|change|work on|stick to|stay in|focus on|limit (?:yourself|it|changes) to)\b[^.;]*\bfor (?:now|the moment|this (?:task|change|pr|ticket|session|one))\b/i;
 
 /**
+ * Looking into a change, not choosing it: a verb of intent ("want to", "plan to", "going to",
+ * "will") over a verb of finding out ("explore", "look into", "try out", "check whether"). The
+ * mood is the speaker's aim, whoever speaks: "Next sprint I want to explore moving the models to
+ * R", "we're planning to look into moving the cron jobs to Temporal".
+ */
+const EXPLORING =
+  /\b(?:want|wants|wanted|plan|plans|planning|intend|intends|hope|hoping|aim|aiming|going|gonna|'d like|would like|will|'ll|need|needs)\s+(?:to\s+)?(?:(?:first|also|quickly|properly|finally|maybe)\s+)?(?:explore|look into|looking into|investigate|evaluate|assess|research|experiment with|spike on|spike|prototype|play (?:around )?with|dig into|try out|test out|check (?:whether|if|out)|see (?:whether|if)|figure out (?:whether|if))\b/i;
+
+/** A near time of one occasion: the plan is for then ("from today" starts a rule). */
+const NEAR_TIME =
+  /(?<!\b(?:from|as of|starting|since|until) )\b(?:today|tonight|tomorrow|later (?:today|on|this (?:morning|afternoon|evening|week))|this (?:morning|afternoon|evening|weekend|week|sprint)|next (?:week|sprint|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:an?|a few|a couple of|\d+|two|three) (?:minutes?|hours?|days?))\b/i;
+
+/**
+ * The speaker's own work of a near time, said as it is planned: a clause led by "I'm <doing>",
+ * "I'll", "I plan to", "going to", with a near time ("I'm moving the session keys over this
+ * afternoon", "Tomorrow I'll swap Leaflet for MapLibre"). A person's plan for the day is no team
+ * choice; "we" is left out (a team's "we're moving X to Y at the end of the month" is one).
+ */
+const MY_NEAR_WORK =
+  /(?:^|[;:,]\s*|\b(?:today|tonight|tomorrow|later|week|sprint|afternoon|evening|morning|weekend|monday|tuesday|wednesday|thursday|friday)\s*,?\s+)(?:so\s+|and\s+|then\s+)?(?:i'm|im|i am|i'll|i will|i plan to|i'm planning to|i am planning to|i want to|i'd like to|i intend to|i'm going to|i am going to|going to|gonna|planning to)\s+\w/i;
+
+/** The speaker's plan: finding out about a change, or their own work of a near time. */
+export const myPlan = (s: string): boolean => !STANDING.test(s) && (EXPLORING.test(s) || (NEAR_TIME.test(s) && MY_NEAR_WORK.test(s)));
+
+/**
  * Why a sentence is a task to do rather than a standing choice, or null. `trouble`: the rules read
  * it as a problem or a fix ("I have to rewrite the export job this week, the Python one is too
  * slow"): only a task asked for or one with its due date says the trouble is the task's reason.
@@ -57,6 +82,7 @@ export function workOrder(s: string, trouble = false): string | null {
   if (WISH_TO_YOU.test(s)) return "a request to the assistant, said as a wish";
   if (TASK_HEADING.test(s)) return "a request: a task under a heading";
   if (SCOPED_TO_NOW.test(s)) return "a request: where to work, for the task at hand";
+  if (myPlan(s)) return "the speaker's plan: looking into a change, or their own work of a near time";
   const due = DUE.test(s);
   if (OBLIGATION.test(s) && (due || !trouble)) return "a task to do, not a standing choice";
   if (LETS.test(s) && due) return "a task to do now, not a standing choice";
