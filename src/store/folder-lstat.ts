@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import { lazyFs } from "./lazy-fs.ts";
 import { libcSymbols } from "./libc-ffi.ts";
 
 // The lstat of each name in one folder, the cheapest way this process has: on Linux under Bun,
@@ -25,6 +25,8 @@ export interface FolderLstat {
 
 type Statx = (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
 type Getdents = (fd: number, buf: number, count: number) => number;
+type Open = (path: number, flags: number) => number;
+type Close = (fd: number) => number;
 
 export const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
@@ -33,6 +35,8 @@ export const S_IFMT = 0o170000;
 export const S_IFREG = 0o100000;
 export const S_IFDIR = 0o040000;
 export const S_IFLNK = 0o120000;
+const O_RDONLY = 0;
+const O_CLOEXEC = 0o2000000;
 
 export interface Native {
   statx: Statx;
@@ -47,6 +51,11 @@ export interface Native {
   namePtr: number;
   /** getdents64(2) (glibc 2.30+), for folder-scan.ts: one open per folder; null where libc lacks it. */
   getdents: Getdents | null;
+  /** open(2) of a NUL-ended path in `name` and close(2), for folder-scan.ts (a stat thread without node:fs); null where the flags are not known. */
+  openDir: Open | null;
+  close: Close;
+  /** open(2)'s flags for a folder: O_RDONLY | O_DIRECTORY | O_CLOEXEC, as node:fs opens it. */
+  dirFlags: number;
 }
 
 let native: Native | null | undefined;
@@ -64,13 +73,32 @@ function bind(): Native | null {
     if (typeof Bun === "undefined" || process.platform !== "linux" || new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) return null;
     const ffi = require("bun:ffi") as typeof import("bun:ffi");
     const { FFIType } = ffi;
-    const statx = libcSymbols({ statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } })?.statx;
-    if (!statx) return null;
+    const libc = libcSymbols({
+      statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 },
+      open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+      close: { args: [FFIType.i32], returns: FFIType.i32 },
+    });
+    const statx = libc?.statx;
+    if (!libc || !statx) return null;
     // an older libc has no getdents64: folders are then listed by node:fs
     const getdents = (libcSymbols({ getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } })?.getdents64 ?? null) as Getdents | null;
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: statx as unknown as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
+    // O_DIRECTORY is the one flag here whose value differs between Bun's two Linux architectures
+    const directory = process.arch === "x64" ? 0o200000 : process.arch === "arm64" ? 0o40000 : null;
+    return {
+      statx: statx as unknown as Statx,
+      u32: ffi.read.u32 as (ptr: number, offset: number) => number,
+      intptr: ffi.read.intptr as (ptr: number, offset: number) => number,
+      buf,
+      bufPtr: ffi.ptr(buf),
+      name,
+      namePtr: ffi.ptr(name),
+      getdents,
+      openDir: directory === null ? null : (libc.open as unknown as Open),
+      close: libc.close as unknown as Close,
+      dirFlags: O_RDONLY | (directory ?? 0) | O_CLOEXEC,
+    };
   } catch {
     return null;
   }
@@ -78,10 +106,32 @@ function bind(): Native | null {
 
 const encoder = new TextEncoder();
 
+/**
+ * A folder opened for reading (the descriptor), or -1 where it cannot be (not there, not a folder,
+ * no access): by libc's open(2) on the path's bytes in `n.name` (no node:fs in a stat thread), or
+ * by node:fs where those flags are not known or the path does not fit. Uses `n.name`.
+ */
+export function openFolder(n: Native, dir: string): number {
+  if (n.openDir && !dir.includes("\0")) {
+    const { read, written } = encoder.encodeInto(dir, n.name);
+    if (read === dir.length && written < n.name.length) {
+      n.name[written] = 0;
+      return n.openDir(n.namePtr, n.dirFlags);
+    }
+  }
+  try {
+    const fs = lazyFs();
+    return fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+  } catch {
+    return -1;
+  }
+}
+
 /** The folder's lstat by name, or null where the fast call is not available (ask node:fs). Throws as fs.openSync would. */
 export function folderLstat(dir: string): FolderLstat | null {
   const n = load();
   if (!n) return null;
+  const fs = lazyFs();
   const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
   const stamp = new Float64Array(3);
   const { statx, u32, intptr, bufPtr, name, namePtr } = n;

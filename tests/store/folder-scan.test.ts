@@ -98,6 +98,33 @@ describe("a record folder read by one open and one listing", () => {
     assert.equal(readFolder(file).nums[4], 0, "a file is not read as a folder");
   });
 
+  test("opened through libc: a fifo, a non-ASCII path, a path too long, a NUL in the path, no descriptor left open", (t) => {
+    const dir = tempDir();
+    if (!scanFolder(dir)) {
+      t.skip("no getdents64 binding here");
+      return;
+    }
+    // a fifo where a folder is expected: refused at once (O_DIRECTORY), never an open that waits for a writer
+    const fifo = path.join(dir, "ab");
+    execFileSync("mkfifo", [fifo]);
+    assert.equal(scanFolder(fifo), null);
+    assert.deepEqual(readFolder(fifo).nums.slice(0, 1), [3], "a fifo is something else than a folder, as node:fs's stat says");
+    // the path's bytes as UTF-8
+    const named = path.join(dir, "dossier-é-ü-日本");
+    fs.mkdirSync(named);
+    fs.writeFileSync(path.join(named, "0193a1b2-0000-7000-8000-000000000001.json"), "{}");
+    assert.deepEqual(readFolder(named).nums, reference(named).nums);
+    assert.equal(scanFolder(named)?.sums.n, 1);
+    // longer than the kernel takes, and a NUL: nothing read, as node:fs would not either
+    assert.equal(scanFolder(`${dir}/${"x".repeat(5000)}`), null);
+    assert.equal(scanFolder(`${named}\0/ignored`), null);
+    // every descriptor closed (libc's close): 200 scans leave no more open than the runtime's own come and go
+    const open = () => fs.readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (let i = 0; i < 200; i++) scanFolder(named);
+    assert.ok(open() - before < 20, `${open() - before} more descriptors open after 200 scans`);
+  });
+
   test("a folder reached through a link is read as the folder it points at", (t) => {
     const dir = oddFolder();
     const link = path.join(tempDir(), "via");
