@@ -51,11 +51,6 @@ export interface Native {
   namePtr: number;
   /** getdents64(2) (glibc 2.30+), for folder-scan.ts: one open per folder; null where libc lacks it. */
   getdents: Getdents | null;
-  /** open(2) of a NUL-ended path in `name` and close(2), for folder-scan.ts (a stat thread without node:fs); null where the flags are not known. */
-  openDir: Open | null;
-  close: Close;
-  /** open(2)'s flags for a folder: O_RDONLY | O_DIRECTORY | O_CLOEXEC, as node:fs opens it. */
-  dirFlags: number;
 }
 
 let native: Native | null | undefined;
@@ -73,19 +68,12 @@ function bind(): Native | null {
     if (typeof Bun === "undefined" || process.platform !== "linux" || new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) return null;
     const ffi = require("bun:ffi") as typeof import("bun:ffi");
     const { FFIType } = ffi;
-    const libc = libcSymbols({
-      statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 },
-      open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
-      close: { args: [FFIType.i32], returns: FFIType.i32 },
-    });
-    const statx = libc?.statx;
-    if (!libc || !statx) return null;
+    const statx = libcSymbols({ statx: { args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.u32, FFIType.ptr], returns: FFIType.i32 } })?.statx;
+    if (!statx) return null;
     // an older libc has no getdents64: folders are then listed by node:fs
     const getdents = (libcSymbols({ getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } })?.getdents64 ?? null) as Getdents | null;
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    // O_DIRECTORY is the one flag here whose value differs between Bun's two Linux architectures
-    const directory = process.arch === "x64" ? 0o200000 : process.arch === "arm64" ? 0o40000 : null;
     return {
       statx: statx as unknown as Statx,
       u32: ffi.read.u32 as (ptr: number, offset: number) => number,
@@ -95,9 +83,6 @@ function bind(): Native | null {
       name,
       namePtr: ffi.ptr(name),
       getdents,
-      openDir: directory === null ? null : (libc.open as unknown as Open),
-      close: libc.close as unknown as Close,
-      dirFlags: O_RDONLY | (directory ?? 0) | O_CLOEXEC,
     };
   } catch {
     return null;
@@ -106,17 +91,47 @@ function bind(): Native | null {
 
 const encoder = new TextEncoder();
 
+// How record folders are opened for folder-scan.ts. Where node:fs is loaded anyway (the main
+// thread) its open and close are the cheaper calls (libc's through bun:ffi cost a status at 10k
+// without a thread ~0.8 ms more, measured: docs/benchmarks.md, status28); a stat thread opens
+// through libc, so that it never loads node:fs (stat-worker.ts).
+let throughLibc = false;
+
+/** This JS world opens folders through libc's open(2) and close(2) (a stat thread: stat-worker.ts). */
+export function openFoldersThroughLibc(): void {
+  throughLibc = true;
+}
+
+interface DirCalls {
+  open: Open;
+  close: Close;
+  /** O_RDONLY | O_DIRECTORY | O_CLOEXEC, as node:fs opens a folder. */
+  flags: number;
+}
+
+let dirCalls: DirCalls | null | undefined;
+
+/** libc's open and close, bound on first use; null where O_DIRECTORY's value is not known (it differs between Bun's two architectures). */
+function bindDirCalls(): DirCalls | null {
+  const directory = process.arch === "x64" ? 0o200000 : process.arch === "arm64" ? 0o40000 : null;
+  if (directory === null) return null;
+  const { FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+  const libc = libcSymbols({ open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 }, close: { args: [FFIType.i32], returns: FFIType.i32 } });
+  return libc ? { open: libc.open as unknown as Open, close: libc.close as unknown as Close, flags: O_RDONLY | directory | O_CLOEXEC } : null;
+}
+
 /**
  * A folder opened for reading (the descriptor), or -1 where it cannot be (not there, not a folder,
- * no access): by libc's open(2) on the path's bytes in `n.name` (no node:fs in a stat thread), or
- * by node:fs where those flags are not known or the path does not fit. Uses `n.name`.
+ * no access). In a stat thread by libc's open(2) on the path's bytes in `n.name`; elsewhere, or
+ * where the path does not fit, by node:fs. Uses `n.name`.
  */
 export function openFolder(n: Native, dir: string): number {
-  if (n.openDir && !dir.includes("\0")) {
+  const libc = throughLibc && !dir.includes("\0") ? (dirCalls === undefined ? (dirCalls = bindDirCalls()) : dirCalls) : null;
+  if (libc) {
     const { read, written } = encoder.encodeInto(dir, n.name);
     if (read === dir.length && written < n.name.length) {
       n.name[written] = 0;
-      return n.openDir(n.namePtr, n.dirFlags);
+      return libc.open(n.namePtr, libc.flags);
     }
   }
   try {
@@ -125,6 +140,12 @@ export function openFolder(n: Native, dir: string): number {
   } catch {
     return -1;
   }
+}
+
+/** Close what openFolder opened (a descriptor is one whichever call made it). */
+export function closeFolder(fd: number): void {
+  if (throughLibc && dirCalls) dirCalls.close(fd);
+  else lazyFs().closeSync(fd);
 }
 
 /** The folder's lstat by name, or null where the fast call is not available (ask node:fs). Throws as fs.openSync would. */
