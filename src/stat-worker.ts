@@ -1,4 +1,5 @@
 import { reluctantJit } from "./runtime/jit-policy.ts";
+import { openFoldersThroughLibc } from "./store/folder-lstat.ts";
 import { DONE, DONE_NOTED, FOLDER_NUMS, putShards, readFolder, SHARD_SLOTS, type SnapshotJob, type SnapshotNote } from "./store/folder-snapshot.ts";
 
 // A thread of a status's parallel folder snapshot (store/parallel-snapshot.ts): it takes folders
@@ -10,6 +11,8 @@ import { DONE, DONE_NOTED, FOLDER_NUMS, putShards, readFolder, SHARD_SLOTS, type
 // a status's few thousand stats, as on the main thread: with the usual policy this thread's
 // compiler threads compiled its folder loop (DFG, 3-29 ms of CPU at 10k; docs/benchmarks.md, status9)
 reluctantJit();
+// its folders opened through libc: this JS world never loads node:fs for them (store/lazy-fs.ts)
+openFoldersThroughLibc();
 
 declare const self: { onmessage: ((e: MessageEvent<SnapshotJob>) => void) | null; postMessage(data: SnapshotNote): void; close(): void };
 

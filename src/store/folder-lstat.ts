@@ -1,4 +1,4 @@
-import fs from "node:fs";
+import { lazyFs } from "./lazy-fs.ts";
 import { libcSymbols } from "./libc-ffi.ts";
 
 // The lstat of each name in one folder, the cheapest way this process has: on Linux under Bun,
@@ -25,6 +25,8 @@ export interface FolderLstat {
 
 type Statx = (dirfd: number, path: number, flags: number, mask: number, buf: number) => number;
 type Getdents = (fd: number, buf: number, count: number) => number;
+type Open = (path: number, flags: number) => number;
+type Close = (fd: number) => number;
 
 export const AT_SYMLINK_NOFOLLOW = 0x100;
 // STATX_TYPE | STATX_MODE | STATX_MTIME | STATX_INO | STATX_SIZE
@@ -33,6 +35,8 @@ export const S_IFMT = 0o170000;
 export const S_IFREG = 0o100000;
 export const S_IFDIR = 0o040000;
 export const S_IFLNK = 0o120000;
+const O_RDONLY = 0;
+const O_CLOEXEC = 0o2000000;
 
 export interface Native {
   statx: Statx;
@@ -70,7 +74,16 @@ function bind(): Native | null {
     const getdents = (libcSymbols({ getdents64: { args: [FFIType.i32, FFIType.ptr, FFIType.u64], returns: FFIType.i64_fast } })?.getdents64 ?? null) as Getdents | null;
     const buf = new Uint32Array(64); // struct statx is 256 bytes
     const name = new Uint8Array(4096);
-    return { statx: statx as unknown as Statx, u32: ffi.read.u32 as (ptr: number, offset: number) => number, intptr: ffi.read.intptr as (ptr: number, offset: number) => number, buf, bufPtr: ffi.ptr(buf), name, namePtr: ffi.ptr(name), getdents };
+    return {
+      statx: statx as unknown as Statx,
+      u32: ffi.read.u32 as (ptr: number, offset: number) => number,
+      intptr: ffi.read.intptr as (ptr: number, offset: number) => number,
+      buf,
+      bufPtr: ffi.ptr(buf),
+      name,
+      namePtr: ffi.ptr(name),
+      getdents,
+    };
   } catch {
     return null;
   }
@@ -78,10 +91,68 @@ function bind(): Native | null {
 
 const encoder = new TextEncoder();
 
+// How record folders are opened for folder-scan.ts. Where node:fs is loaded anyway (the main
+// thread) its open and close are the cheaper calls (libc's through bun:ffi cost a status at 10k
+// without a thread ~0.8 ms more, measured: docs/benchmarks.md, status28); a stat thread opens
+// through libc, so that it never loads node:fs (stat-worker.ts).
+let throughLibc = false;
+
+/** This JS world opens folders through libc's open(2) and close(2) (a stat thread: stat-worker.ts). */
+export function openFoldersThroughLibc(): void {
+  throughLibc = true;
+}
+
+interface DirCalls {
+  open: Open;
+  close: Close;
+  /** O_RDONLY | O_DIRECTORY | O_CLOEXEC, as node:fs opens a folder. */
+  flags: number;
+}
+
+let dirCalls: DirCalls | null | undefined;
+
+/** libc's open and close, bound on first use; null where O_DIRECTORY's value is not known (it differs between Bun's two architectures). */
+function bindDirCalls(): DirCalls | null {
+  const directory = process.arch === "x64" ? 0o200000 : process.arch === "arm64" ? 0o40000 : null;
+  if (directory === null) return null;
+  const { FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+  const libc = libcSymbols({ open: { args: [FFIType.ptr, FFIType.i32], returns: FFIType.i32 }, close: { args: [FFIType.i32], returns: FFIType.i32 } });
+  return libc ? { open: libc.open as unknown as Open, close: libc.close as unknown as Close, flags: O_RDONLY | directory | O_CLOEXEC } : null;
+}
+
+/**
+ * A folder opened for reading (the descriptor), or -1 where it cannot be (not there, not a folder,
+ * no access). In a stat thread by libc's open(2) on the path's bytes in `n.name`; elsewhere, or
+ * where the path does not fit, by node:fs. Uses `n.name`.
+ */
+export function openFolder(n: Native, dir: string): number {
+  const libc = throughLibc && !dir.includes("\0") ? (dirCalls === undefined ? (dirCalls = bindDirCalls()) : dirCalls) : null;
+  if (libc) {
+    const { read, written } = encoder.encodeInto(dir, n.name);
+    if (read === dir.length && written < n.name.length) {
+      n.name[written] = 0;
+      return libc.open(n.namePtr, libc.flags);
+    }
+  }
+  try {
+    const fs = lazyFs();
+    return fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+  } catch {
+    return -1;
+  }
+}
+
+/** Close what openFolder opened (a descriptor is one whichever call made it). */
+export function closeFolder(fd: number): void {
+  if (throughLibc && dirCalls) dirCalls.close(fd);
+  else lazyFs().closeSync(fd);
+}
+
 /** The folder's lstat by name, or null where the fast call is not available (ask node:fs). Throws as fs.openSync would. */
 export function folderLstat(dir: string): FolderLstat | null {
   const n = load();
   if (!n) return null;
+  const fs = lazyFs();
   const fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
   const stamp = new Float64Array(3);
   const { statx, u32, intptr, bufPtr, name, namePtr } = n;

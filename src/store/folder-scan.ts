@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import { AT_SYMLINK_NOFOLLOW, load, MASK, mtimeAt, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG } from "./folder-lstat.ts";
+import { AT_SYMLINK_NOFOLLOW, closeFolder, load, MASK, mtimeAt, openFolder, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG } from "./folder-lstat.ts";
 import { emptySums, MIXED_PRIME as P, MTIME_SPLIT as HIGH, type StampSums } from "./stamp-sums.ts";
 
 // One record folder read the cheapest way this process has (status's look, folder-snapshot.ts):
-// one open, the folder's stat from that descriptor (statx AT_EMPTY_PATH, no path walk), its
+// one open (in a stat thread libc's, so that it need not load node:fs: folder-lstat.ts openFolder), the folder's stat from that descriptor (statx AT_EMPTY_PATH, no path walk), its
 // listing by getdents64 into a reused buffer, and each record file's statx relative to the folder
 // by the name's bytes in that buffer (no string made, none encoded). The entry's type from the
 // listing spares the stat of a shard folder or of a file that is no record; a record's own type is
@@ -43,12 +42,8 @@ const decoder = new TextDecoder();
 export function scanFolder(dir: string): FolderScan | null {
   const n = load();
   if (!n?.getdents) return null;
-  let fd: number;
-  try {
-    fd = fs.openSync(dir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
-  } catch {
-    return null;
-  }
+  const fd = openFolder(n, dir);
+  if (fd < 0) return null;
   const { statx, u32, bufPtr, namePtr, name, getdents } = n;
   if (!dents) {
     const ffi = require("bun:ffi") as typeof import("bun:ffi");
@@ -129,7 +124,7 @@ export function scanFolder(dir: string): FolderScan | null {
     sums.mixed = sMixed;
     return scan;
   } finally {
-    fs.closeSync(fd);
+    closeFolder(fd);
   }
 }
 

@@ -1,8 +1,9 @@
-import fs from "node:fs";
+import type { Stats } from "node:fs";
 import { isTempName } from "./atomic-write.ts";
 import { DIR as IS_DIR, FILE as IS_FILE, folderLstat, type FolderLstat, NONE, OTHER as IS_OTHER } from "./folder-lstat.ts";
 import type { FileStat } from "./fs-port.ts";
 import { type FolderScan, scanFolder } from "./folder-scan.ts";
+import { lazyFs } from "./lazy-fs.ts";
 import { addStamp, emptySums, type StampSums } from "./stamp-sums.ts";
 
 // What a full refresh's compare by sums (refresh.ts, stamp-sums.ts) needs of one record folder,
@@ -113,7 +114,7 @@ function notFound(e: unknown): boolean {
 }
 
 /** A stat as the port makes it: undefined for nothing there; Unreadable for any other failure. */
-function statOf(take: () => fs.Stats | undefined): fs.Stats | undefined {
+function statOf(take: () => Stats | undefined): Stats | undefined {
   try {
     return take();
   } catch (e) {
@@ -146,7 +147,8 @@ export function readFolder(dir: string): FolderRead {
     return { nums, temps, links, shards };
   }
   const nums: number[] = [];
-  let st: fs.Stats | undefined;
+  const fs = lazyFs();
+  let st: Stats | undefined;
   try {
     st = statOf(() => fs.statSync(dir, { throwIfNoEntry: false }));
     if (!st) nums.push(GONE, 0, 0, 0);
@@ -201,6 +203,7 @@ function oddName(dir: string, name: string, sums: StampSums, temps: string[], li
   }
   const record = name.endsWith(".json") && !name.startsWith(".");
   const p = `${dir}/${name}`;
+  const fs = lazyFs();
   let fst = statOf(() => fs.lstatSync(p, { throwIfNoEntry: false }));
   if (fst?.isSymbolicLink()) {
     links.push(name);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { TEMP_SUFFIX } from "../../src/store/atomic-write.ts";
+import { openFoldersThroughLibc } from "../../src/store/folder-lstat.ts";
 import { scanFolder } from "../../src/store/folder-scan.ts";
 import { readFolder } from "../../src/store/folder-snapshot.ts";
 import { addStamp, emptySums } from "../../src/store/stamp-sums.ts";
@@ -96,6 +97,39 @@ describe("a record folder read by one open and one listing", () => {
     assert.equal(readFolder(path.join(dir, "gone")).nums[0], 0);
     assert.equal(readFolder(file).nums[0], 1);
     assert.equal(readFolder(file).nums[4], 0, "a file is not read as a folder");
+  });
+
+  test("opened by node:fs, then through libc as a stat thread opens: a fifo, a non-ASCII path, a path too long, a NUL in the path, no descriptor left open", (t) => {
+    const dir = tempDir();
+    if (!scanFolder(dir)) {
+      t.skip("no getdents64 binding here");
+      return;
+    }
+    const fifo = path.join(dir, "ab");
+    execFileSync("mkfifo", [fifo]);
+    const named = path.join(dir, "dossier-é-ü-日本");
+    fs.mkdirSync(named);
+    fs.writeFileSync(path.join(named, "0193a1b2-0000-7000-8000-000000000001.json"), "{}");
+    const open = () => fs.readdirSync("/proc/self/fd").length;
+    const check = () => {
+      // a fifo where a folder is expected: refused at once (O_DIRECTORY), never an open that waits for a writer
+      assert.equal(scanFolder(fifo), null);
+      assert.deepEqual(readFolder(fifo).nums.slice(0, 1), [3], "a fifo is something else than a folder, as node:fs's stat says");
+      // the path's bytes as UTF-8
+      assert.deepEqual(readFolder(named).nums, reference(named).nums);
+      assert.equal(scanFolder(named)?.sums.n, 1);
+      // longer than the kernel takes, and a NUL: nothing read, as node:fs would not either
+      assert.equal(scanFolder(`${dir}/${"x".repeat(5000)}`), null);
+      assert.equal(scanFolder(`${named}\0/ignored`), null);
+      // every descriptor closed: 200 scans leave no more open than the runtime's own come and go
+      const before = open();
+      for (let i = 0; i < 200; i++) scanFolder(named);
+      assert.ok(open() - before < 20, `${open() - before} more descriptors open after 200 scans`);
+    };
+    check();
+    // from here on this process opens folders as a stat thread does (the rest of this file too)
+    openFoldersThroughLibc();
+    check();
   });
 
   test("a folder reached through a link is read as the folder it points at", (t) => {
