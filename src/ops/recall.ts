@@ -314,7 +314,9 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // then the rarest of them within a bound: ranking every match of all of them grew with the
   // store (the paraphrase prompt at 50k: ~35,000 rows)
   const chosen = rarestWithin(present, RANKED_AT_MOST);
-  return chosen.length ? search(chosen.join(" OR ")) : [];
+  // their counts summed: about how many match (the index chooses how to apply the filter by it)
+  const about = present.filter((t) => chosen.includes(t.match)).reduce((a, t) => a + t.df, 0);
+  return chosen.length ? store.searchWithTerms(chosen.join(" OR "), filter, take, about) : [];
 }
 
 /** Whether a word the every-word search holds whole (too short for a prefix) is in no memory. */
