@@ -20,7 +20,7 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
     const index = IndexDb.reading(settled.connection);
     // the Store's own reads (IndexDb), without its guard: any error falls back to the Store
     const reads: RecallIndex = {
-      searchWithTerms: async (match, filter, limit) => index.searchWithTerms(match, filter, limit),
+      searchWithTerms: async (match, filter, limit, matchesAbout) => index.searchWithTerms(match, filter, limit, matchesAbout),
       countMatches: async (match, filter, upTo) => index.countMatchesOrAll(match, filter, upTo),
       countMatchesPassing: async (match, filter, upTo) => index.countMatchesPassing(match, filter, upTo),
       relationsOfTypeTo: async (type, ids) => index.relationsOfTypeTo(type, ids),

@@ -12,7 +12,7 @@ import { cleanText } from "../core/redact.ts";
 import { namedProject, shownOutside, withinProject } from "../core/recall-scope.ts";
 import { restates, type Stated, stemSet } from "../core/recall-restated.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll } from "./recall-counts.ts";
+import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll, wordNarrowing } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 
@@ -179,12 +179,21 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     total = (await reachedByOneWord(terms.words, upTo, count)) ? upTo : await store.countMatches(match, filter, upTo);
     narrow = total > NARROW_ABOVE;
   } else {
-    // every memory, whatever its status or project: at least as many as the filtered matches;
-    // the same pass counts those that pass the filter, which is the total when it has seen every
-    // match or found upTo of them (else they are counted on, up to upTo)
-    const first = await store.countMatchesPassing(match, filter, NARROW_ABOVE + 1);
-    narrow = first.all > NARROW_ABOVE;
-    total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(match, filter, upTo);
+    // a store of more than NARROW_ABOVE memories: one common word may tell that the query is
+    // narrowed, and then the total is the filtered matches up to upTo, which that word's own
+    // filtered count proves when it reaches upTo (the hook asks 1: whether any match passes)
+    const common = (await store.countMatches(null)) > NARROW_ABOVE ? await wordNarrowing(terms.words, NARROW_ABOVE + 1, count) : null;
+    if (common !== null) {
+      narrow = true;
+      total = (await count(`"${common}"`, upTo, true)) >= upTo ? upTo : await store.countMatches(match, filter, upTo);
+    } else {
+      // every memory, whatever its status or project: at least as many as the filtered matches;
+      // the same pass counts those that pass the filter, which is the total when it has seen every
+      // match or found upTo of them (else they are counted on, up to upTo)
+      const first = await store.countMatchesPassing(match, filter, NARROW_ABOVE + 1);
+      narrow = first.all > NARROW_ABOVE;
+      total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(match, filter, upTo);
+    }
   }
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
@@ -305,7 +314,9 @@ async function candidates(store: RecallIndex, words: readonly string[], phrases:
   // then the rarest of them within a bound: ranking every match of all of them grew with the
   // store (the paraphrase prompt at 50k: ~35,000 rows)
   const chosen = rarestWithin(present, RANKED_AT_MOST);
-  return chosen.length ? search(chosen.join(" OR ")) : [];
+  // their counts summed: about how many match (the index chooses how to apply the filter by it)
+  const about = present.filter((t) => chosen.includes(t.match)).reduce((a, t) => a + t.df, 0);
+  return chosen.length ? store.searchWithTerms(chosen.join(" OR "), filter, take, about) : [];
 }
 
 /** Whether a word the every-word search holds whole (too short for a prefix) is in no memory. */

@@ -1061,8 +1061,8 @@ export class Store {
    * Ranked matches, best first, each with what recall compares it by as the index made it
    * (core/memory-terms.ts storedTerms; null when not made). No count.
    */
-  searchWithTerms(match: string, filter: MemoryFilter, limit: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
-    return this.guarded(() => this.indexDb.searchWithTerms(match, filter, limit));
+  searchWithTerms(match: string, filter: MemoryFilter, limit: number, matchesAbout?: number): Promise<{ memory: Memory; score: number; terms: string | null }[]> {
+    return this.guarded(() => this.indexDb.searchWithTerms(match, filter, limit, matchesAbout));
   }
 
   /**

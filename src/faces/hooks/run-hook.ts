@@ -61,10 +61,12 @@ export class WritesNeeded extends Error {
 const STOP_SYNC_EVERY_S = 300;
 const RECALL_BUDGET = 4_000;
 /**
- * The hook's block says "more than N more" past this many matches (the CLI counts to 1,001): the
- * agent is told more exist either way, and a cold process spent most of recall's count on it.
+ * Matches counted up to this many: the hook shows only the block, whose "more" line counts the
+ * ranked matches, not this total (the CLI counts to 1,001). 1 asks only whether any match passes
+ * the filter, which past 1,000 matches one common word's count tells (ops/recall.ts); a count to
+ * 101 joined ~700 matches to their memories at 10k, a project's share being small.
  */
-const RECALL_COUNT_UP_TO = 101;
+const RECALL_COUNT_UP_TO = 1;
 
 function storeExists(root: string): boolean {
   return fs.existsSync(`${root}/.meta.json`);
