@@ -32,6 +32,12 @@ export interface RecallTerms {
   pairs?: (readonly [string, string, readonly string[]])[];
   /** How many choices the query offers between two strong words ("postmark or sendgrid": 1). */
   alternatives?: number;
+  /**
+   * The words that are only part of a longer word of the prompt, with that word: a camel-case
+   * identifier's ("GitHub": "git", "hub") and a glued name's letters and digits ("rfc9457": "rfc",
+   * "9457"). Looked for, but one word said once: a part found counts as its word found.
+   */
+  parts?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -84,6 +90,28 @@ function camelParts(text: string): string {
   return text.replace(CAMEL, (w) => `${w} ${w.replace(/([a-z])([A-Z])/g, "$1 $2")}`);
 }
 
+/** A name of letters with digits glued on ("rfc9457", "route53", "e164", "sha256"); not a version's name ("v2"). */
+const GLUED = /^([a-z]+)(\d+)$/;
+
+/**
+ * The parts of the prompt's longer words, each with the word it is part of (RecallTerms.parts):
+ * camel case ("GitHub": git, hub) and letters with digits glued on ("rfc9457": rfc, 9457; a memory
+ * writes "RFC 9457"). A part the prompt also says on its own is a word of its own.
+ */
+function partsOf(query: string, said: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const alone = new Set(said);
+  const add = (whole: string, parts: readonly string[]) => {
+    for (const p of parts) if (p !== whole && !alone.has(p) && !out.has(p)) out.set(p, whole);
+  };
+  for (const w of query.match(CAMEL) ?? []) add(w.toLowerCase(), w.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(" "));
+  for (const w of said) {
+    const g = VERSION_NAME.test(w) ? null : GLUED.exec(w);
+    if (g) add(w, [g[1]!, g[2]!]);
+  }
+  return out;
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -93,12 +121,17 @@ export const MAX_QUERY_WORDS = 24;
  * null): recall then finds nothing, as it does for a prompt that matches nothing.
  */
 export function recallTerms(query: string): RecallTerms {
-  const all = [...new Set(camelParts(query.normalize("NFKC")).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const normal = query.normalize("NFKC");
+  const said = [...new Set(normal.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const partOf = partsOf(normal, said);
+  const all = [...new Set([...camelParts(normal).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [], ...[...partOf.keys()].filter((p) => /^\d/.test(p) || GLUED.test(partOf.get(p)!))])];
   const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
-  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w));
+  // a part of a longer word is not one more strong word: "GitHub" is one word said, not three
+  const parts = new Map([...partOf].filter(([p]) => words.includes(p)));
+  const strong = words.filter((w) => !parts.has(w) && (named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   // and its other spelling ("colour" -> "color"): the index stems them apart
@@ -123,6 +156,7 @@ export function recallTerms(query: string): RecallTerms {
     ...(spellings.size ? { spellings } : {}),
     ...(pairs.length ? { pairs } : {}),
     ...(alternatives ? { alternatives } : {}),
+    ...(parts.size ? { parts } : {}),
   };
 }
 
@@ -235,11 +269,15 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
     concept = true;
     for (const w of c.from) found.add(w);
   }
+  // a part of a longer word found is that word found ("RFC 9457" for "rfc9457"); it counts once, as the word
+  const parts = terms.parts;
+  if (parts) for (const [p, whole] of parts) if (found.has(p)) found.add(whole);
   const strong = new Set(terms.strong);
   let weight = 0;
   let got = 0;
   const strongFound: string[] = [];
   for (const w of terms.words) {
+    if (parts?.has(w)) continue;
     const wt = strong.has(w) ? 1 : 0.5;
     weight += wt;
     if (!found.has(w)) continue;
