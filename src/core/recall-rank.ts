@@ -5,6 +5,7 @@ import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type Me
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
 import { type AnswerKind, answers, asksFor, firstNumber } from "./recall-answer.ts";
+import { everyday } from "./recall-gate.ts";
 import { spellingVariants } from "./recall-spelling.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -112,6 +113,18 @@ function partsOf(query: string, said: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** A prompt with at most this many strong words is terse: its short words (shortName) are strong too. */
+const TERSE_STRONG = 1;
+
+/**
+ * A word too short to be strong in a longer prompt that names a thing in a terse one: two letters
+ * ("uv", "ip", "mb") or a number of one or two digits ("24 hours", "42 issues"), and not a word
+ * everyday English says ("tv", "no", "ok"): plain BM25 found these and recall did not (branch recall28).
+ */
+function shortName(w: string): boolean {
+  return (w.length === 2 || /^\d{1,2}$/.test(w)) && !WEAK_WORDS.has(w) && !everyday(w);
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -131,7 +144,9 @@ export function recallTerms(query: string): RecallTerms {
   const named = new Set(concepts.flatMap((c) => c.from));
   // a part of a longer word is not one more strong word: "GitHub" is one word said, not three
   const parts = new Map([...partOf].filter(([p]) => words.includes(p)));
-  const strong = words.filter((w) => !parts.has(w) && (named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
+  const long = words.filter((w) => !parts.has(w) && (named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
+  // a terse prompt's short word is its subject ("uv", "per IP", "24 hours", "5 MB")
+  const strong = long.length <= TERSE_STRONG ? words.filter((w) => long.includes(w) || (!parts.has(w) && shortName(w))) : long;
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   // and its other spelling ("colour" -> "color"): the index stems them apart
