@@ -39,6 +39,8 @@ export interface RecallTerms {
    * "9457"). Looked for, but one word said once: a part found counts as its word found.
    */
   parts?: ReadonlyMap<string, string>;
+  /** In a terse prompt (at most TERSE_STRONG strong words), its neighbouring words that are both plain (WEAK_WORDS) and capitalised: a name (namedPairs). */
+  plainPairs?: (readonly [string, string])[];
 }
 
 /**
@@ -125,6 +127,21 @@ function shortName(w: string): boolean {
   return (w.length === 2 || /^\d{1,2}$/.test(w)) && !WEAK_WORDS.has(w) && !everyday(w);
 }
 
+/**
+ * Neighbouring words of the prompt that are both plain (WEAK_WORDS) and both written with a capital
+ * ("Better Stack", "Secret Manager"): a name. Written in lower case they are as often said by
+ * chance ("a long run", "five minutes"), and counting those answered off-topic prompts (branch recall28).
+ */
+function namedPairs(query: string, pairs: readonly (readonly [string, string, readonly string[]])[]): (readonly [string, string])[] {
+  const out: (readonly [string, string])[] = [];
+  for (const [a, b] of pairs) {
+    if (!WEAK_WORDS.has(a) || !WEAK_WORDS.has(b)) continue;
+    const cap = (w: string) => `${w[0]!.toUpperCase()}${w.slice(1)}`;
+    if (query.includes(`${cap(a)} ${cap(b)}`)) out.push([a, b]);
+  }
+  return out;
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -158,6 +175,7 @@ export function recallTerms(query: string): RecallTerms {
   // (two neighbouring words written as one, "time stamp" -> "timestamp", are not looked for in the
   // index: their terms cost an off-topic prompt's recall 5-9% at 10k; fitOf still finds them)
   const pairs = neighbours(all, words);
+  const plainPairs = long.length <= TERSE_STRONG ? namedPairs(normal, pairs) : [];
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const alternatives = choicesBetween(all, strong);
@@ -172,6 +190,7 @@ export function recallTerms(query: string): RecallTerms {
     ...(pairs.length ? { pairs } : {}),
     ...(alternatives ? { alternatives } : {}),
     ...(parts.size ? { parts } : {}),
+    ...(plainPairs.length ? { plainPairs } : {}),
   };
 }
 
@@ -308,6 +327,14 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   if (terms.asks !== undefined) weight += 1;
   if (answered) got += 1;
   const covered = weight ? got / weight : 0;
+  // a terse prompt's two neighbouring plain words written as a name ("Better Stack"), both held by
+  // the memory: they count as one strong word found
+  for (const [a, b] of terms.plainPairs ?? []) {
+    if (found.has(a) && found.has(b) && !strongFound.includes(a)) {
+      strongFound.push(a);
+      break;
+    }
+  }
   const n = strongFound.length;
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")

@@ -24,6 +24,8 @@ const TEXTS = [
   "Credential stuffing on the sign-in form stopped after we rate limited it per IP and per account.",
   "Logs are kept for 14 days and traces for 7 days.",
   "Static assets are served from CloudFront with immutable hashed file names and a one-year max-age.",
+  "External uptime checks run from Better Stack every minute against the /healthz endpoints.",
+  "Long-running feature branches are avoided; branches live a day or two.",
 ];
 
 async function shown(query: string): Promise<string[]> {
@@ -46,4 +48,10 @@ test("a number opens no gate, and a short word in a longer prompt or one everybo
   assert.deepEqual(await shown("24 hour pharmacy near me"), []);
   assert.deepEqual(recallTerms("oh no").strong, []);
   assert.deepEqual(recallTerms("the 24 replicas of the orders cluster").strong, ["replicas", "orders", "cluster"]);
+});
+
+test("two plain words written as a name in a terse prompt find the memory that holds them; said in lower case they do not", async () => {
+  assert.equal((await shown("Better Stack"))[0], TEXTS[5]);
+  assert.deepEqual(await shown("good stretches after a long run"), []);
+  assert.deepEqual(recallTerms("better stack").plainPairs, undefined);
 });
