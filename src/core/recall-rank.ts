@@ -39,6 +39,8 @@ export interface RecallTerms {
    * "9457"). Looked for, but one word said once: a part found counts as its word found.
    */
   parts?: ReadonlyMap<string, string>;
+  /** Names of one letter joined by a sign ("n+1", "c#", "c++"), with their letters and digits: found where a memory holds all of them. */
+  joined?: ReadonlyMap<string, readonly string[]>;
   /** In a terse prompt (at most TERSE_STRONG strong words), its neighbouring words that are both plain (WEAK_WORDS) and capitalised: a name (namedPairs). */
   plainPairs?: (readonly [string, string])[];
 }
@@ -115,6 +117,20 @@ function partsOf(query: string, said: readonly string[]): Map<string, string> {
   return out;
 }
 
+/**
+ * A name of one letter joined by a sign to a digit or nothing ("N+1", "C#", "C++", "F#"): its
+ * characters are too short to be words, so it was no word of the prompt at all (branch recall28).
+ */
+const JOINED = /(?<![\p{L}\p{N}])(\p{L})(\+\+|[+#])(\p{N}?)(?![\p{L}\p{N}+#])/gu;
+
+/** The prompt's JOINED names, each with its letter and digit. */
+function joinedNames(lower: string): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  // "a+", "i/o": a stop word is in every memory, so it finds nothing
+  for (const m of lower.matchAll(JOINED)) if (!STOP_WORDS.has(m[1]!)) out.set(m[0], m[3] ? [m[1]!, m[3]] : [m[1]!]);
+  return out;
+}
+
 /** A prompt with at most this many strong words is terse: its short words (shortName) are strong too. */
 const TERSE_STRONG = 1;
 
@@ -155,13 +171,14 @@ export function recallTerms(query: string): RecallTerms {
   const said = [...new Set(normal.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
   const partOf = partsOf(normal, said);
   const all = [...new Set([...camelParts(normal).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [], ...[...partOf.keys()].filter((p) => /^\d/.test(p) || GLUED.test(partOf.get(p)!))])];
-  const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
+  const joined = joinedNames(normal.toLowerCase());
+  const words = [...all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)), ...joined.keys()].slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
   // a part of a longer word is not one more strong word: "GitHub" is one word said, not three
   const parts = new Map([...partOf].filter(([p]) => words.includes(p)));
-  const long = words.filter((w) => !parts.has(w) && (named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
+  const long = words.filter((w) => !parts.has(w) && (named.has(w) || joined.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
   // a terse prompt's short word is its subject ("uv", "per IP", "24 hours", "5 MB")
   const strong = long.length <= TERSE_STRONG ? words.filter((w) => long.includes(w) || (!parts.has(w) && shortName(w))) : long;
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
@@ -191,6 +208,7 @@ export function recallTerms(query: string): RecallTerms {
     ...(alternatives ? { alternatives } : {}),
     ...(parts.size ? { parts } : {}),
     ...(plainPairs.length ? { plainPairs } : {}),
+    ...(joined.size ? { joined } : {}),
   };
 }
 
@@ -297,6 +315,7 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
       found.add(b);
     }
   }
+  for (const [name, chars] of terms.joined ?? []) if (chars.every((x) => m.words.has(x))) found.add(name);
   let concept = false;
   for (const c of terms.concepts) {
     if (!holdsConcept(m, c)) continue;

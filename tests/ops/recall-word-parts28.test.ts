@@ -10,7 +10,8 @@ import { storeWith } from "../helpers/memory-store.ts";
 // A word written in camel case or with digits glued on is one word of the prompt, its parts other
 // ways to find it (branch recall28): "rfc9457" finds a memory that writes "RFC 9457", and
 // "GitHub" counts once toward the relevance floor, not three times (github, git, hub), so a
-// prompt about GitHub Pages is not carried by a memory that names GitHub Actions alone.
+// prompt about GitHub Pages is not carried by a memory that names GitHub Actions alone. A name of
+// one letter joined by a sign ("N+1", "C#") had no word at all.
 
 const T0 = 1_790_000_000;
 
@@ -25,6 +26,7 @@ const TEXTS = [
   "Phone numbers are stored in E.164 format and validated with libphonenumber.",
   "Static assets are served from CloudFront with immutable hashed file names and a one-year max-age.",
   "TypeScript runs in strict mode everywhere, and any is allowed only with a comment saying why.",
+  "The orders page made one query per line item; an N+1 query made it take 4 seconds for big orders.",
 ];
 
 async function shown(query: string): Promise<string[]> {
@@ -58,4 +60,12 @@ test("the parts of a prompt's longer words are looked for but are not strong wor
   // a version's name is not split, and a part said on its own is a word of its own
   assert.equal(recallTerms("the v2 api").parts, undefined);
   assert.equal(recallTerms("GitHub and git").parts?.has("git"), false);
+});
+
+test("a name of one letter joined by a sign is a word of the prompt, found where a memory holds its characters", async () => {
+  assert.equal((await shown("N+1"))[0], TEXTS[6]);
+  assert.deepEqual([...(recallTerms("an N+1 in c# or c++").joined ?? [])], [["n+1", ["n", "1"]], ["c#", ["c"]], ["c++", ["c"]]]);
+  // a stop word ("a", "i") is in every memory: such a name finds nothing
+  assert.equal(recallTerms("grade A+").joined, undefined);
+  assert.deepEqual(await shown("A+"), []);
 });
