@@ -4,8 +4,8 @@
 //
 //   bun scripts/bench-lib/recall-diag.ts [--show tune4] [--gap]
 //
-// The lead's held-out sets new12, new13, new15, new16, new17, new18 and new19 are skipped (never run, never counted); new11 and
-// new10 are tune data since branch recall13.
+// The lead's held-out sets new12, new13, new17, new18 and new19 are skipped (never run, never counted); new11 and
+// new10 are tune data since branch recall13, new15 and new16 since session lead28.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +22,7 @@ import { saveMemories } from "../../src/ops/save.ts";
 import { Store } from "../../src/store/store.ts";
 import { CORPUS_MEMORIES } from "../../tests/fixtures/recall-corpus/memories.ts";
 import { CORPUS_QUERIES } from "../../tests/fixtures/recall-corpus/queries.ts";
+import { LEAD_HELD_OUT } from "./recall-quality.ts";
 
 const DAY = 86_400;
 const NOW = 1_800_000_000;
@@ -51,7 +52,7 @@ for (const q of CORPUS_QUERIES) {
   if (q.kind !== "paraphrase") continue;
   const split = q.batch ?? q.split;
   // the lead's held-out sets: never run here (their misses must stay unseen)
-  if (/^new1[2356789]$/.test(split)) continue;
+  if (LEAD_HELD_OUT.has(split)) continue;
   const r = await recall(store, { query: q.q, limit: 10, budget: 100_000, now: NOW });
   const keys = r.items.map((i) => [keyOf.get(i.id)!, ...i.collapsed.map((c) => keyOf.get(c)!)]);
   const at = keys.findIndex((ks) => ks.some((k) => q.relevant.includes(k)));

@@ -5,7 +5,7 @@
 
 import { measureRecallQuality } from "./recall-quality.ts";
 
-const TUNABLE = ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27"] as const;
+const TUNABLE = ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "new15", "new16"] as const;
 const r = await measureRecallQuality();
 const f2 = (x: number) => x.toFixed(2);
 console.log("| split | paraphrases | recall@5 | MRR@10 | off-topic | answered |");
@@ -17,4 +17,4 @@ for (const s of TUNABLE) {
 }
 const e = r.memsync.exact!.tune!;
 console.log(`exact (tune): n ${e.queries}, recall@5 ${f2(e.recall5)}; superseded newer first ${f2(r.superseded.newerFirst)}`);
-if (process.argv.includes("--misses")) console.log(["", "misses (tune):", ...r.misses.filter((m) => m.startsWith("tune")).map((m) => `  ${m}`)].join("\n"));
+if (process.argv.includes("--misses")) console.log(["", "misses (tune):", ...r.misses.filter((m) => m.startsWith("tune") || /^heldout\/new1[56] /.test(m)).map((m) => `  ${m}`)].join("\n"));

@@ -32,6 +32,7 @@ export function tradeWordMatches(terms: RecallTerms, fits: readonly Fit[], every
   const holders = new Map<string, number>();
   for (const f of fits) for (const w of f.strongFound) holders.set(w, (holders.get(w) ?? 0) + 1);
   if (terms.strong.filter((w) => !holders.has(w)).length > GATE_UNKNOWN_WORDS) return none;
-  const trade = new Set([...holders].flatMap(([w, n]) => (n <= GATE_HOLDERS && !everyday(w) ? [w] : [])));
+  // a number is no trade word: it names nothing without the words around it ("24 hour pharmacy")
+  const trade = new Set([...holders].flatMap(([w, n]) => (n <= GATE_HOLDERS && !everyday(w) && /\p{L}/u.test(w) ? [w] : [])));
   return trade.size ? fits.map((f) => f.strongFound.some((w) => trade.has(w))) : none;
 }

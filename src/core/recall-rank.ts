@@ -5,6 +5,7 @@ import { baseStem, baseWord, type Concept, holdsConcept, irregularForms, type Me
 export { contentWords, wordSet };
 import { STOP_WORDS } from "./stop-words.ts";
 import { type AnswerKind, answers, asksFor, firstNumber } from "./recall-answer.ts";
+import { everyday } from "./recall-gate.ts";
 import { spellingVariants } from "./recall-spelling.ts";
 
 // Recall's ranking, pure: a natural-language query into forgiving search terms, the blend of
@@ -32,6 +33,16 @@ export interface RecallTerms {
   pairs?: (readonly [string, string, readonly string[]])[];
   /** How many choices the query offers between two strong words ("postmark or sendgrid": 1). */
   alternatives?: number;
+  /**
+   * The words that are only part of a longer word of the prompt, with that word: a camel-case
+   * identifier's ("GitHub": "git", "hub") and a glued name's letters and digits ("rfc9457": "rfc",
+   * "9457"). Looked for, but one word said once: a part found counts as its word found.
+   */
+  parts?: ReadonlyMap<string, string>;
+  /** Names of one letter joined by a sign ("n+1", "c#", "c++"), with their letters and digits: found where a memory holds all of them. */
+  joined?: ReadonlyMap<string, readonly string[]>;
+  /** In a terse prompt (at most TERSE_STRONG strong words), its neighbouring words that are both plain (WEAK_WORDS) and capitalised: a name (namedPairs). */
+  plainPairs?: (readonly [string, string])[];
 }
 
 /**
@@ -84,6 +95,69 @@ function camelParts(text: string): string {
   return text.replace(CAMEL, (w) => `${w} ${w.replace(/([a-z])([A-Z])/g, "$1 $2")}`);
 }
 
+/** A name of letters with digits glued on ("rfc9457", "route53", "e164", "sha256"); not a version's name ("v2"). */
+const GLUED = /^([a-z]+)(\d+)$/;
+
+/**
+ * The parts of the prompt's longer words, each with the word it is part of (RecallTerms.parts):
+ * camel case ("GitHub": git, hub) and letters with digits glued on ("rfc9457": rfc, 9457; a memory
+ * writes "RFC 9457"). A part the prompt also says on its own is a word of its own.
+ */
+function partsOf(query: string, said: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const alone = new Set(said);
+  const add = (whole: string, parts: readonly string[]) => {
+    for (const p of parts) if (p !== whole && !alone.has(p) && !out.has(p)) out.set(p, whole);
+  };
+  for (const w of query.match(CAMEL) ?? []) add(w.toLowerCase(), w.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(" "));
+  for (const w of said) {
+    const g = VERSION_NAME.test(w) ? null : GLUED.exec(w);
+    if (g) add(w, [g[1]!, g[2]!]);
+  }
+  return out;
+}
+
+/**
+ * A name of one letter joined by a sign to a digit or nothing ("N+1", "C#", "C++", "F#"): its
+ * characters are too short to be words, so it was no word of the prompt at all (branch recall28).
+ */
+const JOINED = /(?<![\p{L}\p{N}])(\p{L})(\+\+|[+#])(\p{N}?)(?![\p{L}\p{N}+#])/gu;
+
+/** The prompt's JOINED names, each with its letter and digit. */
+function joinedNames(lower: string): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  // "a+", "i/o": a stop word is in every memory, so it finds nothing
+  for (const m of lower.matchAll(JOINED)) if (!STOP_WORDS.has(m[1]!)) out.set(m[0], m[3] ? [m[1]!, m[3]] : [m[1]!]);
+  return out;
+}
+
+/** A prompt with at most this many strong words is terse: its short words (shortName) are strong too. */
+const TERSE_STRONG = 1;
+
+/**
+ * A word too short to be strong in a longer prompt that names a thing in a terse one: two letters
+ * ("uv", "ip", "mb") or a number of one or two digits ("24 hours", "42 issues"), and not a word
+ * everyday English says ("tv", "no", "ok"): plain BM25 found these and recall did not (branch recall28).
+ */
+function shortName(w: string): boolean {
+  return (w.length === 2 || /^\d{1,2}$/.test(w)) && !WEAK_WORDS.has(w) && !everyday(w);
+}
+
+/**
+ * Neighbouring words of the prompt that are both plain (WEAK_WORDS) and both written with a capital
+ * ("Better Stack", "Secret Manager"): a name. Written in lower case they are as often said by
+ * chance ("a long run", "five minutes"), and counting those answered off-topic prompts (branch recall28).
+ */
+function namedPairs(query: string, pairs: readonly (readonly [string, string, readonly string[]])[]): (readonly [string, string])[] {
+  const out: (readonly [string, string])[] = [];
+  for (const [a, b] of pairs) {
+    if (!WEAK_WORDS.has(a) || !WEAK_WORDS.has(b)) continue;
+    const cap = (w: string) => `${w[0]!.toUpperCase()}${w.slice(1)}`;
+    if (query.includes(`${cap(a)} ${cap(b)}`)) out.push([a, b]);
+  }
+  return out;
+}
+
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
@@ -93,12 +167,20 @@ export const MAX_QUERY_WORDS = 24;
  * null): recall then finds nothing, as it does for a prompt that matches nothing.
  */
 export function recallTerms(query: string): RecallTerms {
-  const all = [...new Set(camelParts(query.normalize("NFKC")).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-  const words = all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)).slice(0, MAX_QUERY_WORDS);
+  const normal = query.normalize("NFKC");
+  const said = [...new Set(normal.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const partOf = partsOf(normal, said);
+  const all = [...new Set([...camelParts(normal).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [], ...[...partOf.keys()].filter((p) => /^\d/.test(p) || GLUED.test(partOf.get(p)!))])];
+  const joined = joinedNames(normal.toLowerCase());
+  const words = [...all.filter((w) => w.length > 1 && !STOP_WORDS.has(w) && !CONTRACTION_STEMS.has(w)), ...joined.keys()].slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return { words, strong: [], concepts: [], match: null, phrases: [] };
   const concepts = queryConcepts(query.slice(0, CONCEPTS_FROM_CHARS)).filter((c) => c.from.some((w) => words.includes(w)));
   const named = new Set(concepts.flatMap((c) => c.from));
-  const strong = words.filter((w) => named.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w));
+  // a part of a longer word is not one more strong word: "GitHub" is one word said, not three
+  const parts = new Map([...partOf].filter(([p]) => words.includes(p)));
+  const long = words.filter((w) => !parts.has(w) && (named.has(w) || joined.has(w) || (w.length >= 3 && !WEAK_WORDS.has(w) && !/^\d{1,2}$/.test(w)) || VERSION_NAME.test(w)));
+  // a terse prompt's short word is its subject ("uv", "per IP", "24 hours", "5 MB")
+  const strong = long.length <= TERSE_STRONG ? words.filter((w) => long.includes(w) || (!parts.has(w) && shortName(w))) : long;
   // a derived form's base is looked for too ("parseable" -> "parse"): the index stems only inflections
   const bases = words.flatMap((w) => (baseStem(w) === null ? [] : [baseWord(w)]));
   // and its other spelling ("colour" -> "color"): the index stems them apart
@@ -110,6 +192,7 @@ export function recallTerms(query: string): RecallTerms {
   // (two neighbouring words written as one, "time stamp" -> "timestamp", are not looked for in the
   // index: their terms cost an off-topic prompt's recall 5-9% at 10k; fitOf still finds them)
   const pairs = neighbours(all, words);
+  const plainPairs = long.length <= TERSE_STRONG ? namedPairs(normal, pairs) : [];
   const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const alternatives = choicesBetween(all, strong);
@@ -123,6 +206,9 @@ export function recallTerms(query: string): RecallTerms {
     ...(spellings.size ? { spellings } : {}),
     ...(pairs.length ? { pairs } : {}),
     ...(alternatives ? { alternatives } : {}),
+    ...(parts.size ? { parts } : {}),
+    ...(plainPairs.length ? { plainPairs } : {}),
+    ...(joined.size ? { joined } : {}),
   };
 }
 
@@ -229,17 +315,22 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
       found.add(b);
     }
   }
+  for (const [name, chars] of terms.joined ?? []) if (chars.every((x) => m.words.has(x))) found.add(name);
   let concept = false;
   for (const c of terms.concepts) {
     if (!holdsConcept(m, c)) continue;
     concept = true;
     for (const w of c.from) found.add(w);
   }
+  // a part of a longer word found is that word found ("RFC 9457" for "rfc9457"); it counts once, as the word
+  const parts = terms.parts;
+  if (parts) for (const [p, whole] of parts) if (found.has(p)) found.add(whole);
   const strong = new Set(terms.strong);
   let weight = 0;
   let got = 0;
   const strongFound: string[] = [];
   for (const w of terms.words) {
+    if (parts?.has(w)) continue;
     const wt = strong.has(w) ? 1 : 0.5;
     weight += wt;
     if (!found.has(w)) continue;
@@ -255,6 +346,14 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   if (terms.asks !== undefined) weight += 1;
   if (answered) got += 1;
   const covered = weight ? got / weight : 0;
+  // a terse prompt's two neighbouring plain words written as a name ("Better Stack"), both held by
+  // the memory: they count as one strong word found
+  for (const [a, b] of terms.plainPairs ?? []) {
+    if (found.has(a) && found.has(b) && !strongFound.includes(a)) {
+      strongFound.push(a);
+      break;
+    }
+  }
   const n = strongFound.length;
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")
