@@ -387,6 +387,16 @@ export interface PushOptions {
 const BACKOFF_MIN_SLOT_MS = 100;
 const BACKOFF_MAX_WINDOW_MS = 30_000;
 
+/**
+ * The window (ms) a loser's wait is drawn from after its `lost`th lost race, its own pull-and-push
+ * cycle having taken `cycleMs`: 2^(lost-1) cycles, a cycle counted as at least
+ * BACKOFF_MIN_SLOT_MS, at most BACKOFF_MAX_WINDOW_MS, never past what is left of the budget.
+ */
+export function backOffWindow(cycleMs: number, lost: number, budgetLeftMs: number): number {
+  const slot = Math.max(BACKOFF_MIN_SLOT_MS, cycleMs);
+  return Math.max(0, Math.min(slot * 2 ** (lost - 1), BACKOFF_MAX_WINDOW_MS, budgetLeftMs));
+}
+
 /** The attempts of one push: whether another may start (within the count and the time budget), and how it gave up. */
 class Attempts {
   readonly began = Date.now();
@@ -410,11 +420,10 @@ class Attempts {
    */
   async backOff(): Promise<void> {
     this.lost++;
-    const slot = Math.max(BACKOFF_MIN_SLOT_MS, Date.now() - this.cycleFrom);
-    const window = Math.min(slot * 2 ** (this.lost - 1), BACKOFF_MAX_WINDOW_MS);
+    const cycle = Date.now() - this.cycleFrom;
     const left = PUSH_RETRY_BUDGET_MS - (Date.now() - this.asked);
-    const ms = Math.max(0, Math.min(Math.random() * window, left));
-    traceNote("push.back-off", `wall=${ms.toFixed(0)} slot=${slot} lost=${this.lost}`);
+    const ms = Math.random() * backOffWindow(cycle, this.lost, left);
+    traceNote("push.back-off", `wall=${ms.toFixed(0)} cycle=${cycle} lost=${this.lost}`);
     await new Promise((r) => setTimeout(r, ms));
     this.cycleFrom = Date.now();
   }
