@@ -135,10 +135,9 @@ export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutco
   const who = author(store, env);
   return oneSyncAtATime(store, "sync", async () => {
     const c = committer(store, who);
-    const pulledFrom = Date.now();
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     // local records the pull brought back were removed from the shared folders: push that too
     if (pulled.kept_local.length) await store.exclusive(c.step);
-    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt, pulledFrom }) };
+    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt }) };
   });
 }

@@ -379,53 +379,14 @@ export interface PushOptions {
   maxAttempts?: number;
   /** When the sync was asked (Date.now()): the retry budget counts from then. Default: when the push began. */
   askedAt?: number;
-  /** When the pull before this push began (Date.now()): how long one pull-and-push takes here is measured from then. */
-  pulledFrom?: number;
-}
-
-/** The shortest and longest window a loser's wait is drawn from (see Attempts.backOff). */
-const BACKOFF_MIN_SLOT_MS = 100;
-const BACKOFF_MAX_WINDOW_MS = 30_000;
-
-/**
- * The window (ms) a loser's wait is drawn from after its `lost`th lost race, its own pull-and-push
- * cycle having taken `cycleMs`: 2^(lost-1) cycles, a cycle counted as at least
- * BACKOFF_MIN_SLOT_MS, at most BACKOFF_MAX_WINDOW_MS, never past what is left of the budget.
- */
-export function backOffWindow(cycleMs: number, lost: number, budgetLeftMs: number): number {
-  const slot = Math.max(BACKOFF_MIN_SLOT_MS, cycleMs);
-  return Math.max(0, Math.min(slot * 2 ** (lost - 1), BACKOFF_MAX_WINDOW_MS, budgetLeftMs));
 }
 
 /** The attempts of one push: whether another may start (within the count and the time budget), and how it gave up. */
 class Attempts {
   readonly began = Date.now();
   readonly asked: number;
-  /** Since when this sync's latest pull-and-push cycle has run. */
-  private cycleFrom: number;
-  private lost = 0;
-  constructor(readonly max: number, askedAt: number | undefined, pulledFrom: number | undefined) {
+  constructor(readonly max: number, askedAt: number | undefined) {
     this.asked = Math.min(askedAt ?? this.began, this.began);
-    this.cycleFrom = Math.min(pulledFrom ?? this.began, this.began);
-  }
-
-  /**
-   * The remote moved under this push: before fetching again, wait a random time within a window
-   * of 2^(losses-1) of this sync's own cycles (its pull, merge and push so far), as Ethernet's
-   * exponential backoff does. In a burst every clone syncs at once and each round only one push
-   * lands: losers that all pulled again at once did a whole fetch, commit and merge each only to
-   * lose again (N clones: ~N^2/2 attempts), and on a loaded machine each of those slowed the
-   * others. Spread out, a loser's one pull takes in several winners' pushes. A cycle is measured,
-   * not fixed, so the window grows with the machine's load; it never outlasts the retry budget.
-   */
-  async backOff(): Promise<void> {
-    this.lost++;
-    const cycle = Date.now() - this.cycleFrom;
-    const left = PUSH_RETRY_BUDGET_MS - (Date.now() - this.asked);
-    const ms = Math.random() * backOffWindow(cycle, this.lost, left);
-    traceNote("push.back-off", `wall=${ms.toFixed(0)} cycle=${cycle} lost=${this.lost}`);
-    await new Promise((r) => setTimeout(r, ms));
-    this.cycleFrom = Date.now();
   }
 
   mayStart(attempt: number): boolean {
@@ -446,7 +407,7 @@ class Attempts {
  */
 export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, opts: PushOptions = {}): Promise<PushResult> {
   const remote = await getRemote(store.root);
-  const tries: Attempts = new Attempts(opts.maxAttempts ?? 8, opts.askedAt, opts.pulledFrom);
+  const tries: Attempts = new Attempts(opts.maxAttempts ?? 8, opts.askedAt);
   if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, tries);
   const remoteDir = remote.gitdir;
   const dir = store.root;
@@ -462,7 +423,6 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
     if (remoteHead === mine) return out;
     if (remoteHead && !(await traced("push.descends", () => descendsFrom(gitdir, mine, remoteHead)).catch(() => false))) {
       traceNote("push.behind", `attempt=${attempt}`);
-      await tries.backOff();
       out.pulled.push(await traced("push.pull", () => pullAndKeepLocal(store, author, nowSeconds, creds, local)));
       continue;
     }
@@ -481,8 +441,8 @@ export async function push(store: Store, author: Author, nowSeconds: number, cre
       traceNote("push.won", `attempt=${attempt}`);
       return out;
     }
-    // (the next attempt finds the remote ahead: it backs off, then pulls)
     traceNote("push.lost", `attempt=${attempt}`);
+    await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   tries.gaveUp(out.attempts);
 }
@@ -513,8 +473,8 @@ async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author:
     if (sent.kind === "refused") throw unavailable(`the remote refused the push (${remote.url}): ${sent.reason.split("\n")[0]}; your commits are kept locally`);
     // the remote moved on: merge it in, then try again
     traceNote("push.lost", `attempt=${attempt}`);
-    await tries.backOff();
     out.pulled.push(await traced("push.pull", () => pullAndKeepLocal(store, author, nowSeconds, creds, local)));
+    await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
   tries.gaveUp(out.attempts);
 }
