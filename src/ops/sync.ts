@@ -11,6 +11,7 @@ import type { Store } from "../store/store.ts";
 import { WriteLock } from "../store/write-lock.ts";
 import { type OpsEnv, originOf } from "./context.ts";
 import { autoRepack, SYNC_LOCK } from "./repack.ts";
+import { traced, traceNote } from "../sync/sync-trace.ts";
 import { doneSince, latestTurn, type SyncDirection, takeTurn, turnDone } from "../sync/sync-turns.ts";
 
 // The sync use cases: set the remote, pull, push, and sync = pull + push. The network (fetch,
@@ -37,19 +38,22 @@ async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDir
   refuseNativeOperation(store.root);
   const since = latestTurn(store.fs, store.root);
   const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, SYNC_WAIT_MS);
+  const asked = performance.now();
   try {
     const r = await lock.holdAsyncOr(
       async () => {
+        traceNote("sync.lock-wait", `wall=${(performance.now() - asked).toFixed(0)}`);
         const turn = takeTurn(store.fs, store.root);
-        const out = await fn();
+        const out = await traced(`sync.${direction}`, fn);
         // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
         // past git's limits, still holding the sync lock
-        await autoRepack(store, true);
+        await traced("sync.auto-repack", () => autoRepack(store, true));
         turnDone(store.fs, store.root, turn, direction, out);
         return out;
       },
       () => doneSince(store.fs, store.root, since, direction) as T | undefined,
     );
+    if (!("held" in r)) traceNote("sync.joined", `wall=${(performance.now() - asked).toFixed(0)}`);
     return "held" in r ? r.held : { ...r.instead, joined: true };
   } catch (e) {
     if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
@@ -116,21 +120,24 @@ export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutco
 }
 
 export function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult; joined?: true }> {
+  const askedAt = Date.now();
   const who = author(store, env);
   return oneSyncAtATime(store, "push", async () => {
     const c = committer(store, who);
     await store.exclusive(c.step);
-    return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
+    return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt }) };
   });
 }
 
 export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult; joined?: true }> {
+  // (the push's retry budget counts from here: a wait for the sync lock and the pull included)
+  const askedAt = Date.now();
   const who = author(store, env);
   return oneSyncAtATime(store, "sync", async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     // local records the pull brought back were removed from the shared folders: push that too
     if (pulled.kept_local.length) await store.exclusive(c.step);
-    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step) };
+    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt }) };
   });
 }

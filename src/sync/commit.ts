@@ -1,3 +1,4 @@
+import { traced } from "./sync-trace.ts";
 import fs from "node:fs";
 import git from "isomorphic-git";
 import { unavailable } from "../core/errors.ts";
@@ -300,13 +301,13 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
   const gitdir = `${dir}/.git`;
   if (!fs.existsSync(gitdir)) throw unavailable(`${dir} is not a git repository (run: memsync init)`);
   refuseNativeOperation(dir);
-  const recovered = await recoverCheckout(store);
+  const recovered = await traced("commit.recover-checkout", () => recoverCheckout(store));
   // `full` (the commit command, like `git commit -a`): a stat of every record file, which is what
   // finds an edit an editor saved in place (its folder's mtime stays as it was). A sync's commit
   // looks only into folders whose mtime moved (git's racily-clean rule): an edit in place is
   // committed once a status or a commit command has seen it, and a pull first stats the files it
   // is about to write (exchange.ts), so it never overwrites one
-  await store.refresh(opts.full === true);
+  await traced("commit.refresh", () => store.refresh(opts.full === true));
   const codec = await store.codec();
   const journal = readJournalText(store.fs, dir);
   const entries = journal.entries;

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { isMemsyncError, unavailable } from "../core/errors.ts";
+import { env } from "../runtime/host.ts";
 import { candidatePaths, idFromFileName, isMachineLocalPath, LOCAL_RECORDS } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { applyCheckout, syncGitIndex } from "./checkout.ts";
@@ -22,6 +23,7 @@ import { fetchFs } from "./fetch-fs.ts";
 import { withAdvertisedHead } from "./advertised-head.ts";
 import { rememberCorruptBases } from "./corrupt-bases.ts";
 import { progress } from "./progress.ts";
+import { traced, traceNote } from "./sync-trace.ts";
 import { getRemote, type Remote, type RemoteOptions } from "./remote.ts";
 
 // pull and push. pull = fetch, then a fast-forward or memsync's merge (merge-tree.ts), then the
@@ -152,11 +154,13 @@ export type LocalStep = () => Promise<{ keep: readonly string[] }>;
 export async function pull(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep): Promise<PullResult> {
   const remote = await getRemote(store.root);
   const ref = await currentBranchRef(store.root);
-  const { theirs } = await fetchTheirs(store.root, remote, ref, creds);
+  const { theirs } = await traced("pull.fetch", () => fetchTheirs(store.root, remote, ref, creds));
+  const asked = performance.now();
   return store.exclusive(async () => {
+    traceNote("pull.lock-wait", `wall=${(performance.now() - asked).toFixed(0)}`);
     for (let attempt = 1; ; attempt++) {
-      const { keep } = await local();
-      const r = await integrate(store, ref, theirs, author, nowSeconds, new Set(keep), attempt < EDIT_CHECKS);
+      const { keep } = await traced("pull.commit", local);
+      const r = await traced("pull.integrate", () => integrate(store, ref, theirs, author, nowSeconds, new Set(keep), attempt < EDIT_CHECKS));
       if (r !== "edited") return r;
     }
   });
@@ -183,11 +187,11 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
   }
   // one walk near the tips tells all three cases apart: theirs is in our history (nothing to do),
   // ours in theirs (fast-forward), or neither (merge on the base)
-  const bases = ours && ours !== theirs ? await mergeBases(gitdir, ours, theirs) : [];
+  const bases = ours && ours !== theirs ? await traced("integrate.merge-bases", () => mergeBases(gitdir, ours, theirs)) : [];
   if (ours === theirs || (bases.length === 1 && bases[0] === theirs)) return result;
   // the commits this pull brings into the branch: theirs not in our history (the same count
   // whatever the transport, and however many objects it copied)
-  result.commits_in = (await commitsOnlyFrom(gitdir, theirs, ours)).commits.length;
+  result.commits_in = (await traced("integrate.count-in", () => commitsOnlyFrom(gitdir, theirs, ours))).commits.length;
 
   const changes = new Map<string, { before: string | null; after: string | null }>();
   let head: string;
@@ -244,13 +248,13 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
   result.skipped = paths.filter((p) => p.keep).map((p) => p.path);
   const written = paths.filter((p) => !p.keep).map((p) => p.path);
   // a stat of only the files about to be written (no stat of every record file on every sync)
-  if (checkEdits && (await store.refreshPaths(written)).length) return "edited";
+  if (checkEdits && (await traced("integrate.refresh-paths", () => store.refreshPaths(written))).length) return "edited";
   // corrupt files left alone while the branch moves their path: what they were written on
   const keptMoved = paths.filter((p) => p.keep && p.before !== p.after);
   if (keptMoved.length) rememberCorruptBases(dir, keptMoved);
-  await applyCheckout(store, { ref, from: ours, head, paths });
-  await store.absorb(written);
-  result.kept_local = await keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p));
+  await traced("integrate.checkout", () => applyCheckout(store, { ref, from: ours, head, paths }));
+  await traced("integrate.absorb", () => store.absorb(written));
+  result.kept_local = await traced("integrate.keep-local", () => keepLocalRecords(store, [...changes].filter(([, c]) => c.after !== null).map(([p]) => p)));
   countChanges(result, changes);
   result.head = head;
   return result;
@@ -362,92 +366,117 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
 }
 
 /**
+ * How long a push keeps retrying against a remote that keeps moving: no new attempt starts after
+ * this (besides the count of attempts), so a sync that keeps losing the race to faster machines
+ * ends on a loaded one too, with its commits kept for the next sync. It counts from when the sync
+ * was asked, its wait for another sync of the store and its pull included: a sync queued behind
+ * others in a burst (each of them retrying for up to this long) used to start a whole budget of
+ * its own after its wait, and ran past five minutes. (MEMSYNC_PUSH_RETRY_BUDGET_MS: for tests.)
+ */
+export const PUSH_RETRY_BUDGET_MS = Number(env("MEMSYNC_PUSH_RETRY_BUDGET_MS")) || 120_000;
+
+export interface PushOptions {
+  maxAttempts?: number;
+  /** When the sync was asked (Date.now()): the retry budget counts from then. Default: when the push began. */
+  askedAt?: number;
+}
+
+/** The attempts of one push: whether another may start (within the count and the time budget), and how it gave up. */
+class Attempts {
+  readonly began = Date.now();
+  readonly asked: number;
+  constructor(readonly max: number, askedAt: number | undefined) {
+    this.asked = Math.min(askedAt ?? this.began, this.began);
+  }
+
+  mayStart(attempt: number): boolean {
+    return attempt <= this.max && (attempt === 1 || Date.now() - this.asked < PUSH_RETRY_BUDGET_MS);
+  }
+
+  gaveUp(attempts: number): never {
+    const secs = (ms: number) => Math.round(ms / 1000);
+    const before = this.began - this.asked;
+    const waited = before >= 1000 ? ` (the sync had run ${secs(before)} s before its push: a wait for another sync of this store, its pull)` : "";
+    throw unavailable(`push gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${secs(Date.now() - this.asked)} s${waited}: the remote kept moving; nothing is lost, run sync again`);
+  }
+}
+
+/**
  * Send local commits (outside the store's write lock); when the remote moved on, pull (commit
  * pending changes and merge, under one hold of the lock) and try again.
  */
-/**
- * How long a push keeps retrying against a remote that keeps moving: no new attempt starts after
- * this (besides the count of attempts), so a sync that keeps losing the race to faster machines
- * ends on a loaded one too, with its commits kept for the next sync.
- */
-export const PUSH_RETRY_BUDGET_MS = 120_000;
-
-/** Whether another attempt may start: within the count and the time budget. */
-function mayRetry(attempt: number, maxAttempts: number, started: number): boolean {
-  return attempt <= maxAttempts && (attempt === 1 || Date.now() - started < PUSH_RETRY_BUDGET_MS);
-}
-
-function gaveUp(attempts: number, started: number): never {
-  throw unavailable(`push gave up after ${attempts} attempts in ${Math.round((Date.now() - started) / 1000)} s: the remote kept moving; nothing is lost, run sync again`);
-}
-
-export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts = 8): Promise<PushResult> {
+export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, opts: PushOptions = {}): Promise<PushResult> {
   const remote = await getRemote(store.root);
-  if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, maxAttempts);
+  const tries: Attempts = new Attempts(opts.maxAttempts ?? 8, opts.askedAt);
+  if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, tries);
   const remoteDir = remote.gitdir;
   const dir = store.root;
   const gitdir = `${dir}/.git`;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  const started = Date.now();
-  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
+  for (let attempt = 1; tries.mayStart(attempt); attempt++) {
     out.attempts = attempt;
     const mine = await resolve(gitdir, ref);
     out.head = mine;
     if (!mine) return out;
     const remoteHead = await resolve(remoteDir, ref);
     if (remoteHead === mine) return out;
-    if (remoteHead && !(await descendsFrom(gitdir, mine, remoteHead).catch(() => false))) {
-      out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
+    if (remoteHead && !(await traced("push.descends", () => descendsFrom(gitdir, mine, remoteHead)).catch(() => false))) {
+      traceNote("push.behind", `attempt=${attempt}`);
+      out.pulled.push(await traced("push.pull", () => pullAndKeepLocal(store, author, nowSeconds, creds, local)));
       continue;
     }
     // only the commits the remote lacks, and of their trees only what differs from their parents'
-    const { commits } = await commitsOnlyFrom(gitdir, mine, remoteHead);
+    const { commits } = await traced("push.walk-commits", () => commitsOnlyFrom(gitdir, mine, remoteHead));
     out.commits_out = commits.length;
-    await copyObjects(gitdir, remoteDir, await objectsOnlyFrom(gitdir, commits));
-    if (await casRef(remoteDir, ref, remoteHead, mine, (g) => resolve(g, ref))) {
+    const objects = await traced("push.walk-objects", () => objectsOnlyFrom(gitdir, commits));
+    await traced("push.copy", () => copyObjects(gitdir, remoteDir, objects));
+    if (await traced("push.cas", () => casRef(remoteDir, ref, remoteHead, mine, (g) => resolve(g, ref)))) {
       // a first push names the branch the remote's HEAD points at, so a clone checks it out
       if (!remoteHead) fs.writeFileSync(`${remoteDir}/HEAD`, `ref: ${ref}\n`);
       writeRefAtomic(gitdir, TRACKING, mine);
       out.pushed = true;
       const { repackRemoteIfDue } = await import("./repack.ts");
-      await repackRemoteIfDue(remoteDir);
+      await traced("push.repack-remote", () => repackRemoteIfDue(remoteDir));
+      traceNote("push.won", `attempt=${attempt}`);
       return out;
     }
+    traceNote("push.lost", `attempt=${attempt}`);
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  gaveUp(out.attempts, started);
+  tries.gaveUp(out.attempts);
 }
 
-async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, maxAttempts: number): Promise<PushResult> {
+async function pushHttp(store: Store, remote: Remote & { kind: "http" }, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, tries: Attempts): Promise<PushResult> {
   const http = await httpClient(creds);
   const dir = store.root;
   const ref = await currentBranchRef(dir);
   const out: PushResult = { pushed: false, commits_out: 0, attempts: 0, head: null, pulled: [] };
-  const started = Date.now();
-  for (let attempt = 1; mayRetry(attempt, maxAttempts, started); attempt++) {
+  for (let attempt = 1; tries.mayStart(attempt); attempt++) {
     out.attempts = attempt;
-    out.head = await resolve(`${dir}/.git`, ref);
-    if (!out.head) return out;
-    if (out.head === (await resolve(`${dir}/.git`, TRACKING))) return out;
-    out.commits_out = (await commitsAhead(dir)) ?? 0;
+    const mine = await resolve(`${dir}/.git`, ref);
+    out.head = mine;
+    if (!mine) return out;
+    if (mine === (await resolve(`${dir}/.git`, TRACKING))) return out;
+    out.commits_out = (await traced("push.count-out", () => commitsAhead(dir))) ?? 0;
     let sent;
     try {
-      sent = await sendPack(http, { gitdir: `${dir}/.git`, url: remote.url, ref, mine: out.head, headers: basicAuth(tokenFor(remote.url, creds)) });
+      sent = await traced("push.send", () => sendPack(http, { gitdir: `${dir}/.git`, url: remote.url, ref, mine, headers: basicAuth(tokenFor(remote.url, creds)) }));
     } catch (e) {
       networkError(e, remote.url, http);
     }
     if (sent.kind === "sent" || sent.kind === "up-to-date") {
-      writeRefAtomic(`${dir}/.git`, TRACKING, out.head);
+      writeRefAtomic(`${dir}/.git`, TRACKING, mine);
       out.pushed = true; // (up-to-date: an earlier push, killed before it moved the tracking ref, had landed)
       return out;
     }
     if (sent.kind === "refused") throw unavailable(`the remote refused the push (${remote.url}): ${sent.reason.split("\n")[0]}; your commits are kept locally`);
     // the remote moved on: merge it in, then try again
-    out.pulled.push(await pullAndKeepLocal(store, author, nowSeconds, creds, local));
+    traceNote("push.lost", `attempt=${attempt}`);
+    out.pulled.push(await traced("push.pull", () => pullAndKeepLocal(store, author, nowSeconds, creds, local)));
     await new Promise((r) => setTimeout(r, Math.random() * 100 * attempt));
   }
-  gaveUp(out.attempts, started);
+  tries.gaveUp(out.attempts);
 }
 
 /** Commits the remote has not got yet (for status: work waiting to be pushed). */

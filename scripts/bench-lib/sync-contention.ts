@@ -1,0 +1,197 @@
+// The slow tail of sync under contention: N clones of one store of a few thousand memories, each
+// saving a few memories, then all syncing at once (a burst: every round only one push wins the
+// race, the others pull what it brought and try again). Two binaries side by side, each with its
+// own remote and fleet of clones made from the same start, in interleaved rounds, so the load of
+// the machine falls on both alike. Prints per binary the sync durations (median, p90, max), exit
+// codes, push attempts, and, from MEMSYNC_SYNC_TRACE=1 (binaries without it print nothing), wall
+// and CPU time per phase summed over all syncs.
+//
+//   bun scripts/bench-lib/sync-contention.ts A_BINARY B_BINARY [--clones 6] [--memories 3000]
+//       [--rounds 6] [--saves 2] [--timeout 300]
+//
+// Uses $TMPDIR (a tmpfs is best); removes what it made unless --keep.
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ensureBenchStore } from "./generate.ts";
+
+const argv = process.argv.slice(2);
+const bins = argv.filter((a, i) => !a.startsWith("--") && !(argv[i - 1] ?? "").startsWith("--"));
+const opt = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+if (bins.length < 1) {
+  console.error("usage: bun scripts/bench-lib/sync-contention.ts A_BINARY [B_BINARY] [--clones N] [--memories N] [--rounds N] [--saves N] [--timeout S] [--keep]");
+  process.exit(2);
+}
+const clones = opt("clones", 6);
+const memories = opt("memories", 3000);
+const rounds = opt("rounds", 6);
+const saves = opt("saves", 2);
+const timeoutS = opt("timeout", 300);
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-contention-"));
+const env = { ...process.env, HOME: root, MEMSYNC_MACHINE: "bench", MEMSYNC_SYNC_TRACE: "1" };
+
+interface Run {
+  code: number | null;
+  ms: number;
+  out: string;
+  err: string;
+}
+
+function run(bin: string, args: string[], timeoutMs = timeoutS * 1000): Promise<Run> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(bin, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, ms: performance.now() - t0, out, err });
+    });
+  });
+}
+
+async function must(bin: string, args: string[]): Promise<string> {
+  const r = await run(bin, args);
+  if (r.code !== 0) throw new Error(`${args.join(" ")}: exit ${r.code}: ${r.err}`);
+  return r.out;
+}
+
+interface SyncRecord {
+  ms: number;
+  code: number | null;
+  attempts: number;
+  phases: Map<string, { wall: number; cpu: number; n: number }>;
+  notes: Map<string, number>;
+}
+
+function parseTrace(err: string): Pick<SyncRecord, "phases" | "notes"> {
+  const phases = new Map<string, { wall: number; cpu: number; n: number }>();
+  const notes = new Map<string, number>();
+  for (const l of err.split("\n")) {
+    const m = /^memsync sync-trace: (\S+) wall=(\d+)(?: cpu=(\d+))?/.exec(l);
+    const n = /^memsync sync-trace: (\S+) attempt=/.exec(l);
+    if (m) {
+      const p = phases.get(m[1]!) ?? { wall: 0, cpu: 0, n: 0 };
+      p.wall += Number(m[2]);
+      p.cpu += Number(m[3] ?? 0);
+      p.n++;
+      phases.set(m[1]!, p);
+    } else if (n) notes.set(n[1]!, (notes.get(n[1]!) ?? 0) + 1);
+  }
+  return { phases, notes };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p * s.length))]! : NaN;
+};
+
+// one store, pushed to a bare remote; each binary's fleet starts from a copy of that remote
+const base = path.join(root, "base");
+console.log(`generating a store of ${memories} memories…`);
+await ensureBenchStore(base, memories, { fresh: true, seed: 7, log: (l) => console.log(l) });
+const seedRemote = path.join(root, "seed.git");
+spawnSync("git", ["init", "-q", "--bare", "-b", "main", seedRemote]);
+await must(bins[0]!, ["--store", base, "remote", "set", seedRemote]);
+await must(bins[0]!, ["--store", base, "sync"]);
+fs.rmSync(base, { recursive: true, force: true });
+const memoryFiles = (gitArgs: string[]) => spawnSync("git", [...gitArgs, "ls-tree", "-r", "--name-only", "HEAD", "memories"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).length;
+const seeded = memoryFiles(["--git-dir", seedRemote]);
+
+interface Fleet {
+  bin: string;
+  label: string;
+  dirs: string[];
+  records: SyncRecord[];
+}
+const fleets: Fleet[] = [];
+for (const [i, bin] of bins.entries()) {
+  const remote = path.join(root, `remote-${i}.git`);
+  spawnSync("cp", ["-a", seedRemote, remote]);
+  const dirs: string[] = [];
+  // one clone, copied (a clone of a few thousand memories copies objects one by one: ~25 s at
+  // load); each copy's first sync (a full refresh: new inodes) runs here, not in a measured round
+  for (let c = 0; c < clones; c++) {
+    const d = path.join(root, `fleet-${i}`, `clone-${c}`);
+    if (c === 0) await must(bin, ["clone", remote, d]);
+    else spawnSync("cp", ["-a", dirs[0]!, d]);
+    await must(bin, ["--store", d, "sync"]);
+    dirs.push(d);
+  }
+  fleets.push({ bin, label: `${String.fromCharCode(65 + i)}=${path.basename(bin)}`, dirs, records: [] });
+}
+console.log(`${clones} clones per binary, ${rounds} rounds of ${saves} saves per clone then a burst of syncs; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+
+let serial = 0;
+for (let r = 0; r < rounds; r++) {
+  // alternate which binary goes first, so neither always meets the other's leftover load
+  const order = r % 2 === 0 ? fleets : [...fleets].reverse();
+  for (const f of order) {
+    await Promise.all(
+      f.dirs.map(async (d) => {
+        for (let s = 0; s < saves; s++) await must(f.bin, ["--store", d, "save", `contention round ${r} save ${s} ${serial++} ${path.basename(d)}`]);
+      }),
+    );
+    const t0 = performance.now();
+    const runs = await Promise.all(f.dirs.map((d) => run(f.bin, ["--store", d, "sync", "--json"])));
+    for (const x of runs) {
+      let attempts = 0;
+      try {
+        attempts = (JSON.parse(x.out) as { push?: { attempts?: number } }).push?.attempts ?? 0;
+      } catch {
+        // a failed sync prints no JSON
+      }
+      f.records.push({ ms: x.ms, code: x.code, attempts, ...parseTrace(x.err) });
+      if (x.code !== 0 && x.code !== 6) console.log(`  ${f.label}: exit ${x.code}: ${x.err.split("\n").filter((l) => !l.startsWith("memsync sync-trace")).join(" ").slice(0, 300)}`);
+    }
+    const ms = runs.map((x) => x.ms);
+    console.log(`round ${r + 1} ${f.label}: burst ${((performance.now() - t0) / 1000).toFixed(1)} s, syncs ${ms.map((x) => (x / 1000).toFixed(1)).join(" ")} s, exits ${runs.map((x) => x.code).join(" ")}; load ${os.loadavg()[0]!.toFixed(1)}`);
+  }
+}
+
+// every fleet converged: one more sync round, one after another, then the same head everywhere
+for (const f of fleets) {
+  for (const d of [...f.dirs, ...f.dirs]) await run(f.bin, ["--store", d, "sync"]);
+  const heads = new Set(f.dirs.map((d) => spawnSync("git", ["-C", d, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim()));
+  const count = memoryFiles(["-C", f.dirs[0]!]);
+  console.log(`${f.label}: ${heads.size} head(s) after settling; ${count} memory files in history (expected ${seeded + rounds * saves * clones})`);
+}
+
+console.log("\n| binary | syncs | median s | p90 s | max s | exit 0 | exit 6 | other | attempts (mean, max) | CPU s per sync |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const f of fleets) {
+  const ms = f.records.map((x) => x.ms / 1000);
+  const codes = (c: number | null) => f.records.filter((x) => x.code === c).length;
+  const att = f.records.map((x) => x.attempts).filter((a) => a > 0);
+  const cpu = f.records.map((x) => (x.phases.get("sync.sync")?.cpu ?? 0) + (x.phases.get("sync.auto-repack")?.cpu ?? 0));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  console.log(`| ${f.label} | ${f.records.length} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.9).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${codes(0)} | ${codes(6)} | ${f.records.length - codes(0) - codes(6)} | ${mean(att).toFixed(1)}, ${Math.max(0, ...att)} | ${(mean(cpu) / 1000).toFixed(2)} |`);
+}
+const names = [...new Set(fleets.flatMap((f) => f.records.flatMap((x) => [...x.phases.keys()])))].sort();
+console.log(`\n| phase (summed over all syncs) | ${fleets.map((f) => `${f.label} n | wall s | CPU s`).join(" | ")} |`);
+console.log(`|---|${fleets.map(() => "---|---|---").join("|")}|`);
+for (const p of names) {
+  const cells = fleets.map((f) => {
+    const t = f.records.reduce((a, x) => {
+      const v = x.phases.get(p);
+      return v ? { wall: a.wall + v.wall, cpu: a.cpu + v.cpu, n: a.n + v.n } : a;
+    }, { wall: 0, cpu: 0, n: 0 });
+    return `${t.n} | ${(t.wall / 1000).toFixed(1)} | ${(t.cpu / 1000).toFixed(1)}`;
+  });
+  console.log(`| ${p} | ${cells.join(" | ")} |`);
+}
+for (const f of fleets) {
+  const notes = new Map<string, number>();
+  for (const x of f.records) for (const [k, v] of x.notes) notes.set(k, (notes.get(k) ?? 0) + v);
+  console.log(`${f.label}: ${[...notes].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+}
+if (!argv.includes("--keep")) fs.rmSync(root, { recursive: true, force: true });
+else console.log(`kept ${root}`);
