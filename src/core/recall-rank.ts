@@ -161,21 +161,6 @@ function namedPairs(query: string, pairs: readonly (readonly [string, string, re
 /** At most this many words of a prompt are looked for. */
 export const MAX_QUERY_WORDS = 24;
 
-
-/**
- * The first of the phrases the porter index reads as one ("connection pool", "connection
- * pooling"): each again was one more full-text query to count and one more BM25 term, so the
- * same phrase weighed double and took twice its share of what a narrowed search ranks.
- */
-function oneEachToTheIndex(phrases: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return phrases.filter((p) => {
-    const key = (p.match(/[\p{L}\p{N}]+/gu) ?? []).map(stem).join(" ");
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 /**
  * A prompt into search terms: lower case, stop words out, any word may match. A query with no
  * meaningful word (stop words only, "what do we do", or punctuation, "?!") gives no terms (match
@@ -208,7 +193,7 @@ export function recallTerms(query: string): RecallTerms {
   // index: their terms cost an off-topic prompt's recall 5-9% at 10k; fitOf still finds them)
   const pairs = neighbours(all, words);
   const plainPairs = long.length <= TERSE_STRONG ? namedPairs(normal, pairs) : [];
-  const phrases = oneEachToTheIndex([...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t))).slice(0, MAX_CONCEPT_TERMS);
+  const phrases = [...new Set([...bases, ...spelled, ...concepts.flatMap((c) => c.terms)])].filter((t) => !words.includes(t)).slice(0, MAX_CONCEPT_TERMS);
   const asks = asksFor(query.slice(0, CONCEPTS_FROM_CHARS), concepts.some((c) => c.kind));
   const alternatives = choicesBetween(all, strong);
   return {
