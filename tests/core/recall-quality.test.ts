@@ -75,36 +75,34 @@ for (const [batch, ownRepeats] of [["new16", false], ["new17", true]] as const) 
   });
 }
 
-// new18 (branch corpus27): a smaller batch aimed at the memories earlier batches asked least about
-test("the held-out recall set new18 has its shape: 25+ paraphrases, 10+ exact terms, 10+ off-topic, no memory named more than twice, no repeats", () => {
-  const rows = CORPUS_QUERIES.filter((q) => q.batch === "new18");
+/**
+ * A held-out recall batch aimed at the memories earlier batches asked least about: at least so
+ * many queries of each kind (no superseded ones: that kind's figure is gated on all its queries),
+ * no memory named more than twice, no query repeated here or from another batch.
+ */
+function heldOutShape(batch: string, least: { paraphrase: number; exact: number; offtopic: number }): void {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === batch);
   const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
-  assert.ok(of("paraphrase") >= 25 && of("exact") >= 10 && of("offtopic") >= 10, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
+  assert.ok(of("paraphrase") >= least.paraphrase && of("exact") >= least.exact && of("offtopic") >= least.offtopic, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
   assert.equal(rows.length, of("paraphrase") + of("exact") + of("offtopic"), "no superseded queries: that kind's figure is gated on all its queries");
   assert.ok(rows.every((q) => q.split === "heldout" && (q.kind === "offtopic") === (q.relevant.length === 0)));
   const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
   const named = new Map<string, number>();
   for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
   assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
-  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "new18").map((q) => q.q.toLowerCase()));
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== batch).map((q) => q.q.toLowerCase()));
   assert.deepEqual(rows.filter((q) => others.has(q.q.toLowerCase())).map((q) => q.q), []);
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+}
+
+// new18 (branch corpus27): a smaller batch
+test("the held-out recall set new18 has its shape: 25+ paraphrases, 10+ exact terms, 10+ off-topic, no memory named more than twice, no repeats", () => {
+  heldOutShape("new18", { paraphrase: 25, exact: 10, offtopic: 10 });
 });
 
-// new19 (branch corpus28): again aimed at the least-asked memories, no new memories
+// new19 (branch corpus28): no new memories
 test("the held-out recall set new19 has its shape: 35+ paraphrases, 15+ exact terms, 20+ off-topic, no memory named more than twice, no repeats", () => {
-  const rows = CORPUS_QUERIES.filter((q) => q.batch === "new19");
-  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
-  assert.ok(of("paraphrase") >= 35 && of("exact") >= 15 && of("offtopic") >= 20, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
-  assert.equal(rows.length, of("paraphrase") + of("exact") + of("offtopic"), "no superseded queries: that kind's figure is gated on all its queries");
-  assert.ok(rows.every((q) => q.split === "heldout" && (q.kind === "offtopic") === (q.relevant.length === 0)));
-  const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
-  const named = new Map<string, number>();
-  for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
-  assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
-  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "new19").map((q) => q.q.toLowerCase()));
-  assert.deepEqual(rows.filter((q) => others.has(q.q.toLowerCase())).map((q) => q.q), []);
-  assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+  heldOutShape("new19", { paraphrase: 35, exact: 15, offtopic: 20 });
 });
 
 test("the tuning set tune27 has its shape: 40+ off-topic prompts, 150+ paraphrases of memories that exist, none repeating another batch's query", () => {

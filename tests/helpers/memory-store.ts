@@ -15,3 +15,21 @@ export async function storeWith(memories: readonly Memory[], t0: number): Promis
   });
   return store;
 }
+
+/**
+ * What recall shows for `query` over a store of these texts, one active memory a day apart from
+ * `t0` (Unix seconds), asked 30 days after: the texts of the items, best first.
+ */
+export async function recallShown(texts: readonly string[], t0: number, query: string): Promise<string[]> {
+  const { newId } = await import("../../src/core/new-id.ts");
+  const { createMemory } = await import("../../src/core/records.ts");
+  const { recall } = await import("../../src/ops/recall.ts");
+  const day = 86_400;
+  const memories = texts.map((content, i): Memory => ({ ...createMemory({ content }, newId(), { now: t0 + i * day, machine: "m", user: null }), status: "active" }));
+  const store = await storeWith(memories, t0);
+  try {
+    return (await recall(store, { query, now: t0 + 30 * day })).items.map((i) => i.text);
+  } finally {
+    store.close();
+  }
+}

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Memory } from "../../src/core/model/memory.ts";
-import { newId } from "../../src/core/new-id.ts";
-import { createMemory } from "../../src/core/records.ts";
 import { recallTerms } from "../../src/core/recall-rank.ts";
 import { recall } from "../../src/ops/recall.ts";
-import { storeWith } from "../helpers/memory-store.ts";
+import { recallShown } from "../helpers/memory-store.ts";
 
 // A terse prompt's short word is its subject (branch recall28): "uv", "per IP", "24 hours" found
 // nothing (two letters and one or two digits are never strong words), while plain BM25 found
@@ -14,9 +11,6 @@ import { storeWith } from "../helpers/memory-store.ts";
 
 const T0 = 1_790_000_000;
 
-function memory(i: number, content: string): Memory {
-  return { ...createMemory({ content }, newId(), { now: T0 + i * 86_400, machine: "m", user: null }), status: "active" };
-}
 
 const TEXTS = [
   "Python scripts in the data repo use uv for dependencies and virtual environments instead of pip and Poetry.",
@@ -28,14 +22,8 @@ const TEXTS = [
   "Long-running feature branches are avoided; branches live a day or two.",
 ];
 
-async function shown(query: string): Promise<string[]> {
-  const store = await storeWith(TEXTS.map((c, i) => memory(i, c)), T0);
-  try {
-    return (await recall(store, { query, now: T0 + 30 * 86_400 })).items.map((i) => i.text);
-  } finally {
-    store.close();
-  }
-}
+/** What recall shows for the query over TEXTS. */
+const shown = (query: string): Promise<string[]> => recallShown(TEXTS, T0, query);
 
 test("a terse prompt's short word finds the memory that holds it", async () => {
   assert.equal((await shown("uv"))[0], TEXTS[0]);

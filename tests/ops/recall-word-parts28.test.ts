@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Memory } from "../../src/core/model/memory.ts";
-import { newId } from "../../src/core/new-id.ts";
-import { createMemory } from "../../src/core/records.ts";
 import { recallTerms } from "../../src/core/recall-rank.ts";
 import { recall } from "../../src/ops/recall.ts";
-import { storeWith } from "../helpers/memory-store.ts";
+import { recallShown } from "../helpers/memory-store.ts";
 
 // A word written in camel case or with digits glued on is one word of the prompt, its parts other
 // ways to find it (branch recall28): "rfc9457" finds a memory that writes "RFC 9457", and
@@ -15,9 +12,6 @@ import { storeWith } from "../helpers/memory-store.ts";
 
 const T0 = 1_790_000_000;
 
-function memory(i: number, content: string): Memory {
-  return { ...createMemory({ content }, newId(), { now: T0 + i * 86_400, machine: "m", user: null }), status: "active" };
-}
 
 const TEXTS = [
   "Errors follow RFC 9457 problem details with a stable machine-readable type field.",
@@ -29,14 +23,8 @@ const TEXTS = [
   "The orders page made one query per line item; an N+1 query made it take 4 seconds for big orders.",
 ];
 
-async function shown(query: string): Promise<string[]> {
-  const store = await storeWith(TEXTS.map((c, i) => memory(i, c)), T0);
-  try {
-    return (await recall(store, { query, now: T0 + 30 * 86_400 })).items.map((i) => i.text);
-  } finally {
-    store.close();
-  }
-}
+/** What recall shows for the query over TEXTS. */
+const shown = (query: string): Promise<string[]> => recallShown(TEXTS, T0, query);
 
 test("a name with digits glued on finds the memory that writes them apart", async () => {
   assert.equal((await shown("RFC9457 errors"))[0], TEXTS[0]);
