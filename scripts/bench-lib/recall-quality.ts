@@ -115,7 +115,7 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
 }
 
 /** A store holding the corpus; returns it open with the key of every memory id. */
-async function corpusStore(root: string): Promise<{ store: Store; keyOf: Map<string, string> }> {
+export async function corpusStore(root: string): Promise<{ store: Store; keyOf: Map<string, string> }> {
   const env: OpsEnv = { storeRoot: root, hostName: "bench", user: null };
   await initStore(env, { git: false });
   const store = await Store.open(root);
