@@ -117,14 +117,14 @@ test("the tuning sets tune28, tune28b and tune28c have their shape: 50+ off-topi
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
 
-test("the tuning set tune29 has its shape: 40+ off-topic prompts and 60+ paraphrases of memories that exist, none repeating another batch's query", () => {
-  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune29");
+test("the tuning sets tune29 and tune29b have their shape: 40+ off-topic prompts and 100+ paraphrases of memories that exist, none repeating another batch's query", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune29" || q.batch === "tune29b");
   const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
-  assert.ok(of("offtopic") >= 40 && of("paraphrase") >= 60, `${of("paraphrase")} / ${of("offtopic")}`);
+  assert.ok(of("offtopic") >= 40 && of("paraphrase") >= 100, `${of("paraphrase")} / ${of("offtopic")}`);
   assert.ok(rows.every((q) => q.split === "tune" && (q.kind === "offtopic") === (q.relevant.length === 0)));
   const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
   assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !keys.has(k)), []);
-  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune29").map((q) => q.q.toLowerCase()));
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune29" && q.batch !== "tune29b").map((q) => q.q.toLowerCase()));
   assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune29 prompt repeats another batch's");
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
