@@ -11,7 +11,8 @@
 // process (MEMSYNC_PUSH_RETRY_BUDGET_MS=5000 scales the minutes of a loaded machine down to seconds).
 //
 //   bun scripts/bench-lib/sync-contention.ts A_BINARY B_BINARY [--clones 6] [--memories 3000]
-//       [--rounds 6] [--saves 2] [--per-clone 1] [--timeout 300] [--env K=V]
+//       [--rounds 6] [--saves 2] [--per-clone 1] [--stagger-ms 0] [--timeout 300] [--env K=V]
+//       [--wait-limit 120]
 //
 // Uses $TMPDIR (a tmpfs is best); removes what it made unless --keep.
 
@@ -37,6 +38,10 @@ const rounds = opt("rounds", 6);
 const saves = opt("saves", 2);
 const timeoutS = opt("timeout", 300);
 const perClone = opt("per-clone", 1);
+// the K syncs of a clone start this many ms apart (0: at once), so later ones queue behind a turn taken after them
+const staggerMs = opt("stagger-ms", 0);
+// the wait in the queue counted as over the bound (s): 120, the default; a scaled run gives its own
+const waitLimitS = opt("wait-limit", 120);
 const extraEnv = Object.fromEntries(argv.flatMap((a, i) => (argv[i - 1] === "--env" && a.includes("=") ? [[a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]] : [])));
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-contention-"));
 const setupEnv = { ...process.env, HOME: root, MEMSYNC_MACHINE: "bench", MEMSYNC_SYNC_TRACE: "1" };
@@ -143,7 +148,7 @@ for (const [i, bin] of bins.entries()) {
   fleets.push({ bin, label: `${String.fromCharCode(65 + i)}=${path.basename(bin)}`, dirs, records: [] });
 }
 env = { ...setupEnv, ...extraEnv };
-console.log(`${clones} clones per binary, ${rounds} rounds of ${saves} saves per clone then a burst of ${perClone} sync(s) per clone${Object.keys(extraEnv).length ? ` (${Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(`${clones} clones per binary, ${rounds} rounds of ${saves} saves per clone then a burst of ${perClone} sync(s) per clone${staggerMs ? ` ${staggerMs} ms apart` : ""}${Object.keys(extraEnv).length ? ` (${Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 
 let serial = 0;
 for (let r = 0; r < rounds; r++) {
@@ -156,7 +161,8 @@ for (let r = 0; r < rounds; r++) {
       }),
     );
     const t0 = performance.now();
-    const runs = await Promise.all(f.dirs.flatMap((d) => Array.from({ length: perClone }, () => run(f.bin, ["--store", d, "sync", "--json"]))));
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const runs = await Promise.all(f.dirs.flatMap((d) => Array.from({ length: perClone }, (_, k) => later(k * staggerMs).then(() => run(f.bin, ["--store", d, "sync", "--json"])))));
     for (const x of runs) {
       let attempts = 0;
       let joined = false;
@@ -203,12 +209,12 @@ for (const f of fleets) {
   console.log(`| ${f.label} | ${f.records.length} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.9).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${codes(0)} | ${codes(6)} | ${f.records.length - codes(0) - codes(6)} | ${mean(att).toFixed(1)}, ${Math.max(0, ...att)} | ${(mean(cpu) / 1000).toFixed(2)} |`);
 }
 if (perClone > 1 || fleets.some((f) => f.records.some((x) => x.ending !== "ran"))) {
-  console.log(`\n| binary | syncs | lock wait median s | p90 s | max s | over 120 s | ran | joined | joined a failure | gave up waiting | killed |`);
+  console.log(`\n| binary | syncs | lock wait median s | p90 s | max s | over ${waitLimitS} s | ran | joined | joined a failure | gave up waiting | killed |`);
   console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const f of fleets) {
     const w = f.records.map((x) => x.lockWait / 1000).filter((x) => Number.isFinite(x));
     const n = (e: Ending) => f.records.filter((x) => x.ending === e).length;
-    console.log(`| ${f.label} | ${f.records.length} | ${pct(w, 0.5).toFixed(1)} | ${pct(w, 0.9).toFixed(1)} | ${Math.max(0, ...w).toFixed(1)} | ${w.filter((x) => x > 120).length} | ${n("ran")} | ${n("joined")} | ${n("joined-failure")} | ${n("gave-up-waiting")} | ${n("killed")} |`);
+    console.log(`| ${f.label} | ${f.records.length} | ${pct(w, 0.5).toFixed(1)} | ${pct(w, 0.9).toFixed(1)} | ${Math.max(0, ...w).toFixed(1)} | ${w.filter((x) => x > waitLimitS).length} | ${n("ran")} | ${n("joined")} | ${n("joined-failure")} | ${n("gave-up-waiting")} | ${n("killed")} |`);
   }
 }
 const names = [...new Set(fleets.flatMap((f) => f.records.flatMap((x) => [...x.phases.keys()])))].sort();
