@@ -4,10 +4,15 @@
 // own remote and fleet of clones made from the same start, in interleaved rounds, so the load of
 // the machine falls on both alike. Prints per binary the sync durations (median, p90, max), exit
 // codes, push attempts, and, from MEMSYNC_SYNC_TRACE=1 (binaries without it print nothing), wall
-// and CPU time per phase summed over all syncs.
+// and CPU time per phase summed over all syncs. `--per-clone K` starts K syncs of every clone at
+// once (a clone's queue behind its sync lock: hooks' background syncs, a server's, the user's);
+// then a second table gives each sync's wait for the lock and how it ended (ran, joined a later
+// sync's success or failure, gave up waiting). `--env K=V` (repeatable) passes a variable to every
+// process (MEMSYNC_PUSH_RETRY_BUDGET_MS=5000 scales the minutes of a loaded machine down to seconds).
 //
 //   bun scripts/bench-lib/sync-contention.ts A_BINARY B_BINARY [--clones 6] [--memories 3000]
-//       [--rounds 6] [--saves 2] [--timeout 300]
+//       [--rounds 6] [--saves 2] [--per-clone 1] [--stagger-ms 0] [--timeout 300] [--env K=V]
+//       [--wait-limit 120]
 //
 // Uses $TMPDIR (a tmpfs is best); removes what it made unless --keep.
 
@@ -32,8 +37,16 @@ const memories = opt("memories", 3000);
 const rounds = opt("rounds", 6);
 const saves = opt("saves", 2);
 const timeoutS = opt("timeout", 300);
+const perClone = opt("per-clone", 1);
+// the K syncs of a clone start this many ms apart (0: at once), so later ones queue behind a turn taken after them
+const staggerMs = opt("stagger-ms", 0);
+// the wait in the queue counted as over the bound (s): 120, the default; a scaled run gives its own
+const waitLimitS = opt("wait-limit", 120);
+const extraEnv = Object.fromEntries(argv.flatMap((a, i) => (argv[i - 1] === "--env" && a.includes("=") ? [[a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]] : [])));
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-contention-"));
-const env = { ...process.env, HOME: root, MEMSYNC_MACHINE: "bench", MEMSYNC_SYNC_TRACE: "1" };
+const setupEnv = { ...process.env, HOME: root, MEMSYNC_MACHINE: "bench", MEMSYNC_SYNC_TRACE: "1" };
+// the extra variables apply to the measured syncs only (a short retry budget must not fail the set-up)
+let env: Record<string, string | undefined> = setupEnv;
 
 interface Run {
   code: number | null;
@@ -64,10 +77,16 @@ async function must(bin: string, args: string[]): Promise<string> {
   return r.out;
 }
 
+/** How a sync of a clone's queue ended. */
+type Ending = "ran" | "joined" | "joined-failure" | "gave-up-waiting" | "killed";
+
 interface SyncRecord {
   ms: number;
   code: number | null;
   attempts: number;
+  /** ms from its start until it held the sync lock, joined another sync, or gave up (from the trace). */
+  lockWait: number;
+  ending: Ending;
   phases: Map<string, { wall: number; cpu: number; n: number }>;
   notes: Map<string, number>;
 }
@@ -128,7 +147,8 @@ for (const [i, bin] of bins.entries()) {
   }
   fleets.push({ bin, label: `${String.fromCharCode(65 + i)}=${path.basename(bin)}`, dirs, records: [] });
 }
-console.log(`${clones} clones per binary, ${rounds} rounds of ${saves} saves per clone then a burst of syncs; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+env = { ...setupEnv, ...extraEnv };
+console.log(`${clones} clones per binary, ${rounds} rounds of ${saves} saves per clone then a burst of ${perClone} sync(s) per clone${staggerMs ? ` ${staggerMs} ms apart` : ""}${Object.keys(extraEnv).length ? ` (${Object.entries(extraEnv).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 
 let serial = 0;
 for (let r = 0; r < rounds; r++) {
@@ -141,15 +161,28 @@ for (let r = 0; r < rounds; r++) {
       }),
     );
     const t0 = performance.now();
-    const runs = await Promise.all(f.dirs.map((d) => run(f.bin, ["--store", d, "sync", "--json"])));
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const runs = await Promise.all(f.dirs.flatMap((d) => Array.from({ length: perClone }, (_, k) => later(k * staggerMs).then(() => run(f.bin, ["--store", d, "sync", "--json"])))));
     for (const x of runs) {
       let attempts = 0;
+      let joined = false;
       try {
-        attempts = (JSON.parse(x.out) as { push?: { attempts?: number } }).push?.attempts ?? 0;
+        const j = JSON.parse(x.out) as { push?: { attempts?: number }; joined?: boolean };
+        attempts = j.push?.attempts ?? 0;
+        joined = j.joined === true;
       } catch {
-        // a failed sync prints no JSON
+        // a killed sync prints nothing
       }
-      f.records.push({ ms: x.ms, code: x.code, attempts, ...parseTrace(x.err) });
+      const t = parseTrace(x.err);
+      const wait = (p: string) => t.phases.get(p)?.wall;
+      const ending: Ending =
+        x.code === null ? "killed"
+        : wait("sync.joined-failure") !== undefined ? "joined-failure"
+        : wait("sync.wait-gave-up") !== undefined ? "gave-up-waiting"
+        : joined ? "joined"
+        : "ran";
+      const lockWait = wait("sync.lock-wait") ?? wait("sync.joined") ?? wait("sync.joined-failure") ?? wait("sync.wait-gave-up") ?? NaN;
+      f.records.push({ ms: x.ms, code: x.code, attempts, lockWait, ending, ...t });
       if (x.code !== 0 && x.code !== 6) console.log(`  ${f.label}: exit ${x.code}: ${x.err.split("\n").filter((l) => !l.startsWith("memsync sync-trace")).join(" ").slice(0, 300)}`);
     }
     const ms = runs.map((x) => x.ms);
@@ -174,6 +207,15 @@ for (const f of fleets) {
   const cpu = f.records.map((x) => (x.phases.get("sync.sync")?.cpu ?? 0) + (x.phases.get("sync.auto-repack")?.cpu ?? 0));
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(`| ${f.label} | ${f.records.length} | ${pct(ms, 0.5).toFixed(1)} | ${pct(ms, 0.9).toFixed(1)} | ${Math.max(...ms).toFixed(1)} | ${codes(0)} | ${codes(6)} | ${f.records.length - codes(0) - codes(6)} | ${mean(att).toFixed(1)}, ${Math.max(0, ...att)} | ${(mean(cpu) / 1000).toFixed(2)} |`);
+}
+if (perClone > 1 || fleets.some((f) => f.records.some((x) => x.ending !== "ran"))) {
+  console.log(`\n| binary | syncs | lock wait median s | p90 s | max s | over ${waitLimitS} s | ran | joined | joined a failure | gave up waiting | killed |`);
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const f of fleets) {
+    const w = f.records.map((x) => x.lockWait / 1000).filter((x) => Number.isFinite(x));
+    const n = (e: Ending) => f.records.filter((x) => x.ending === e).length;
+    console.log(`| ${f.label} | ${f.records.length} | ${pct(w, 0.5).toFixed(1)} | ${pct(w, 0.9).toFixed(1)} | ${Math.max(0, ...w).toFixed(1)} | ${w.filter((x) => x > waitLimitS).length} | ${n("ran")} | ${n("joined")} | ${n("joined-failure")} | ${n("gave-up-waiting")} | ${n("killed")} |`);
+  }
 }
 const names = [...new Set(fleets.flatMap((f) => f.records.flatMap((x) => [...x.phases.keys()])))].sort();
 console.log(`\n| phase (summed over all syncs) | ${fleets.map((f) => `${f.label} n | wall s | CPU s`).join(" | ")} |`);

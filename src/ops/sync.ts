@@ -1,7 +1,8 @@
 import { isMemsyncError, unavailable } from "../core/errors.ts";
 import type { CommitOutcome } from "../sync/commit.ts";
 import { commitLocked } from "../sync/commit.ts";
-import { type LocalStep, pull, type PullResult, push, type PushResult } from "../sync/exchange.ts";
+import { type LocalStep, pull, type PullResult, push, type PushResult, pushRetryBudgetMs } from "../sync/exchange.ts";
+import { msKnob } from "../runtime/ms-knob.ts";
 import { refuseNativeOperation } from "../sync/native-state.ts";
 import type { ProgressListener } from "../sync/progress.ts";
 import type { Remote, RemoteOptions } from "../sync/remote.ts";
@@ -21,7 +22,17 @@ import { doneSince, latestTurn, type SyncDirection, takeTurn, turnDone } from ".
 // end. Whole syncs of one store take turns through a lock of their own (.memsync/sync.lock,
 // released by the OS when a process dies).
 
-const SYNC_WAIT_MS = 120_000;
+/**
+ * How long a sync waits in its store's queue, counted from when it was asked, before it gives up
+ * (MEMSYNC_SYNC_WAIT_MS, for tests). The wait used to end only after this long without progress,
+ * and a busy queue's holders (each retrying its push for up to two minutes) always made some: a
+ * waiter stayed queued past 300 s (lead28's chaos c1 and c3). Now a waiter ends by this bound, or
+ * with the success of a sync that took its turn after it was asked (sync-turns.ts), whichever
+ * comes first.
+ */
+export function syncWaitMs(): number {
+  return msKnob("MEMSYNC_SYNC_WAIT_MS", 120_000);
+}
 
 function author(store: Store, env: OpsEnv): { author: Author; now: number } {
   // every sync writes (commits, merges, fetched objects): a read-only store is refused first
@@ -30,19 +41,34 @@ function author(store: Store, env: OpsEnv): { author: Author; now: number } {
   return { author: { name: env.user ?? "memsync", email: `memsync@${o.machine ?? "unknown"}` }, now: o.now };
 }
 
+/** How long this sync may wait and push: read before anything is done, so a bad knob changes nothing. */
+interface SyncBounds {
+  askedAt: number;
+  waitMs: number;
+  budgetMs: number;
+}
+
+function boundsNow(): SyncBounds {
+  return { askedAt: Date.now(), waitMs: syncWaitMs(), budgetMs: pushRetryBudgetMs() };
+}
+
 /**
  * Run a whole sync (pull, push) of this store while no other one runs; or, when one that took its
- * turn after this one was asked succeeded meanwhile, its outcome (`joined`: sync/sync-turns.ts).
+ * turn after this one was asked succeeded meanwhile, its outcome (`joined`: sync/sync-turns.ts);
+ * or give up after waiting `bounds.waitMs` since it was asked.
  */
-async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDirection, fn: () => Promise<T>): Promise<T & { joined?: true }> {
+async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDirection, bounds: SyncBounds, fn: () => Promise<T>): Promise<T & { joined?: true }> {
   refuseNativeOperation(store.root);
   const since = latestTurn(store.fs, store.root);
-  const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, SYNC_WAIT_MS);
+  const lock = WriteLock.open(`${store.root}/${SYNC_LOCK}`, bounds.waitMs);
   const asked = performance.now();
+  const waited = () => `wall=${(performance.now() - asked).toFixed(0)}`;
+  let held = false;
   try {
     const r = await lock.holdAsyncOr(
       async () => {
-        traceNote("sync.lock-wait", `wall=${(performance.now() - asked).toFixed(0)}`);
+        held = true;
+        traceNote("sync.lock-wait", waited());
         const turn = takeTurn(store.fs, store.root);
         const out = await traced(`sync.${direction}`, fn);
         // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
@@ -52,12 +78,17 @@ async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDir
         return out;
       },
       () => doneSince(store.fs, store.root, since, direction) as T | undefined,
+      { deadline: bounds.askedAt + bounds.waitMs },
     );
-    if (!("held" in r)) traceNote("sync.joined", `wall=${(performance.now() - asked).toFixed(0)}`);
-    return "held" in r ? r.held : { ...r.instead, joined: true };
+    if ("held" in r) return r.held;
+    traceNote("sync.joined", waited());
+    return { ...r.instead, joined: true };
   } catch (e) {
-    if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
-      throw unavailable(`another sync of this store has been running for over ${SYNC_WAIT_MS / 1000} s (${store.root}); try again later`);
+    if (!held && e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
+      traceNote("sync.wait-gave-up", waited());
+      throw unavailable(
+        `this ${direction} waited ${Math.round((Date.now() - bounds.askedAt) / 1000)} s for other syncs of this store (${store.root}) and gave up: nothing is lost, the writes made before it wait in the store, and the running sync or the next one commits and pushes them; run ${direction} again later`,
+      );
     }
     throw e;
   } finally {
@@ -111,8 +142,9 @@ export function setRemoteOp(store: Store, url: string, cwd: string, opts: Remote
 }
 
 export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; joined?: true }> {
+  const bounds = boundsNow();
   const who = author(store, env);
-  return oneSyncAtATime(store, "pull", async () => {
+  return oneSyncAtATime(store, "pull", bounds, async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     return { commit: c.outcome, pull: pulled };
@@ -120,24 +152,24 @@ export function pullOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutco
 }
 
 export function pushOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; push: PushResult; joined?: true }> {
-  const askedAt = Date.now();
+  const bounds = boundsNow();
   const who = author(store, env);
-  return oneSyncAtATime(store, "push", async () => {
+  return oneSyncAtATime(store, "push", bounds, async () => {
     const c = committer(store, who);
     await store.exclusive(c.step);
-    return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt }) };
+    return { commit: c.outcome, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, bounds) };
   });
 }
 
 export function syncOp(store: Store, env: OpsEnv): Promise<{ commit: CommitOutcome; pull: PullResult; push: PushResult; joined?: true }> {
-  // (the push's retry budget counts from here: a wait for the sync lock and the pull included)
-  const askedAt = Date.now();
+  // (the push's retry budget and the wait in the queue count from here: the pull included)
+  const bounds = boundsNow();
   const who = author(store, env);
-  return oneSyncAtATime(store, "sync", async () => {
+  return oneSyncAtATime(store, "sync", bounds, async () => {
     const c = committer(store, who);
     const pulled = await pull(store, who.author, who.now, env.credentials ?? {}, c.step).catch((e) => commitThenRethrow(store, c, e));
     // local records the pull brought back were removed from the shared folders: push that too
     if (pulled.kept_local.length) await store.exclusive(c.step);
-    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, { askedAt }) };
+    return { commit: c.outcome, pull: pulled, push: await push(store, who.author, who.now, env.credentials ?? {}, c.step, bounds) };
   });
 }

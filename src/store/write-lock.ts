@@ -87,8 +87,8 @@ export class WriteLock {
    * (depth) in the same step that takes it, so nothing running between the waits can begin a
    * second transaction on this connection.
    */
-  private async beginAsync(instead?: () => unknown): Promise<{ instead: unknown } | null> {
-    const tries = this.tries();
+  private async beginAsync(instead?: () => unknown, deadline?: number): Promise<{ instead: unknown } | null> {
+    const tries = this.tries(deadline);
     for (;;) {
       // another task of this process holds the lock (it took it while this one waited): wait for
       // its hold to end rather than join it; the no-progress bound counts on
@@ -107,9 +107,10 @@ export class WriteLock {
   /**
    * One try at the lock each call (`attempt` false: only the waiting's bookkeeping): null once it
    * is taken, else how long to wait before the next try; SQLite's "database is locked" once
-   * busyTimeoutMs passed without progress.
+   * busyTimeoutMs passed without progress, or once `deadline` (Date.now() ms) passed however busy
+   * the holders were.
    */
-  private tries(): (attempt?: boolean) => number | null {
+  private tries(deadline = Number.POSITIVE_INFINITY): (attempt?: boolean) => number | null {
     const start = Date.now();
     let seen: string | undefined;
     let lastProgress = start;
@@ -128,8 +129,8 @@ export class WriteLock {
           if (seen !== undefined && p !== seen) lastProgress = now;
           seen = p;
         }
-        if (now - lastProgress >= this.timeoutMs) throw e;
-        return pollInterval(now - start);
+        if (now - lastProgress >= this.timeoutMs || now >= deadline) throw e;
+        return Math.max(1, Math.min(pollInterval(now - start), deadline - now));
       }
     };
   }
@@ -184,11 +185,11 @@ export class WriteLock {
   /**
    * holdAsync, unless `instead` gives a value (not undefined) while this process waits for the
    * lock: then fn never runs and that value is the answer (asked before each wait, never while
-   * the lock is held here).
+   * the lock is held here). `deadline` (Date.now() ms) ends the wait however busy the holders are.
    */
-  async holdAsyncOr<T, U>(fn: () => Promise<T>, instead: () => U | undefined): Promise<{ held: T } | { instead: U }> {
+  async holdAsyncOr<T, U>(fn: () => Promise<T>, instead: () => U | undefined, opts: { deadline?: number } = {}): Promise<{ held: T } | { instead: U }> {
     if (this.depth > 0) return { held: await this.holdAsync(fn) };
-    const other = await this.beginAsync(instead);
+    const other = await this.beginAsync(instead, opts.deadline);
     if (other) return { instead: other.instead as U };
     try {
       return { held: await fn() };

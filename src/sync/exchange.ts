@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
 import { isMemsyncError, unavailable } from "../core/errors.ts";
-import { env } from "../runtime/host.ts";
+import { msKnob } from "../runtime/ms-knob.ts";
 import { candidatePaths, idFromFileName, isMachineLocalPath, LOCAL_RECORDS } from "../store/layout.ts";
 import type { Store } from "../store/store.ts";
 import { applyCheckout, syncGitIndex } from "./checkout.ts";
@@ -371,26 +371,31 @@ function casRef(gitdir: string, ref: string, expected: string | null, value: str
  * ends on a loaded one too, with its commits kept for the next sync. It counts from when the sync
  * was asked, its wait for another sync of the store and its pull included: a sync queued behind
  * others in a burst (each of them retrying for up to this long) used to start a whole budget of
- * its own after its wait, and ran past five minutes. (MEMSYNC_PUSH_RETRY_BUDGET_MS: for tests.)
+ * its own after its wait, and ran past five minutes. (MEMSYNC_PUSH_RETRY_BUDGET_MS: for tests; a
+ * value that is not a whole number of milliseconds is refused, as the sync's callers read it first.)
  */
-export const PUSH_RETRY_BUDGET_MS = Number(env("MEMSYNC_PUSH_RETRY_BUDGET_MS")) || 120_000;
+export function pushRetryBudgetMs(): number {
+  return msKnob("MEMSYNC_PUSH_RETRY_BUDGET_MS", 120_000);
+}
 
 export interface PushOptions {
   maxAttempts?: number;
   /** When the sync was asked (Date.now()): the retry budget counts from then. Default: when the push began. */
   askedAt?: number;
+  /** The retry budget (ms); default pushRetryBudgetMs(). */
+  budgetMs?: number;
 }
 
 /** The attempts of one push: whether another may start (within the count and the time budget), and how it gave up. */
 class Attempts {
   readonly began = Date.now();
   readonly asked: number;
-  constructor(readonly max: number, askedAt: number | undefined) {
+  constructor(readonly max: number, askedAt: number | undefined, readonly budgetMs: number) {
     this.asked = Math.min(askedAt ?? this.began, this.began);
   }
 
   mayStart(attempt: number): boolean {
-    return attempt <= this.max && (attempt === 1 || Date.now() - this.asked < PUSH_RETRY_BUDGET_MS);
+    return attempt <= this.max && (attempt === 1 || Date.now() - this.asked < this.budgetMs);
   }
 
   gaveUp(attempts: number): never {
@@ -407,7 +412,7 @@ class Attempts {
  */
 export async function push(store: Store, author: Author, nowSeconds: number, creds: Credentials, local: LocalStep, opts: PushOptions = {}): Promise<PushResult> {
   const remote = await getRemote(store.root);
-  const tries: Attempts = new Attempts(opts.maxAttempts ?? 8, opts.askedAt);
+  const tries: Attempts = new Attempts(opts.maxAttempts ?? 8, opts.askedAt, opts.budgetMs ?? pushRetryBudgetMs());
   if (remote.kind === "http") return pushHttp(store, remote, author, nowSeconds, creds, local, tries);
   const remoteDir = remote.gitdir;
   const dir = store.root;

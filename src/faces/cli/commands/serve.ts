@@ -1,5 +1,6 @@
 import { MemsyncError, usageError } from "../../../core/errors.ts";
 import { env, writeErr, writeOut } from "../../../runtime/host.ts";
+import { msKnob } from "../../../runtime/ms-knob.ts";
 import { readSecretFile, secretFileMessage } from "../../../runtime/secret-file.ts";
 import { selfCommand } from "../../../runtime/self.ts";
 import { type Flags, list, opsEnv, str } from "../options.ts";
@@ -107,9 +108,5 @@ export async function serve(flags: Flags): Promise<CommandResult> {
 
 /** How long a clean stop waits for requests still in progress once a running sync ended (MEMSYNC_STOP_GRACE_MS, default 60 s). */
 function stopGraceMs(): number {
-  const raw = env("MEMSYNC_STOP_GRACE_MS");
-  if (raw === undefined) return 60_000;
-  const v = Number(raw);
-  if (!Number.isInteger(v) || v < 0) throw usageError(`MEMSYNC_STOP_GRACE_MS takes a whole number of milliseconds, not ${JSON.stringify(raw)}`);
-  return v;
+  return msKnob("MEMSYNC_STOP_GRACE_MS", 60_000);
 }
