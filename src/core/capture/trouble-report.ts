@@ -35,6 +35,13 @@ export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || C
 const UNDER_WAY =
   /\b(?:(?:is|are|'s|'re|am)\s+(?:still\s+|now\s+|currently\s+|also\s+|just\s+)?(?:failing|timing out|crashing|hanging|erroring|throwing|breaking|flaking|stuck|down|offline|red|being \w+|acting up|misbehaving|not (?:working|loading|responding|starting|opening))|still (?:failing|broken|down|red|flaky|stuck|seeing|getting|happening|off)|again)\b/i;
 
+/**
+ * One occurrence told in the past: "the export failed with a 413", "the dashboard went blank", "it
+ * ran out of disk". An intransitive use only: "20.12 broke our addon" names a cause, "crashed runs" a kind.
+ */
+const ONE_OCCURRENCE =
+  /\b(?:(?:failed|crashed|broke|died|hung|errored|timed out)(?=\s*(?:[.,;:!]|$)|\s+(?:with|at|on|in|during|for|again|twice|when|while|and|but|overnight|last|this|yesterday|today)\b)|went (?:down|blank|red|offline|dark)|fell over|blew up|ran out of|stopped (?:working|responding))/i;
+
 /** One individual named by its number: "pipeline #8812", "patient 4471", "build-07", "car HH-CS 2291". */
 const ONE_INDIVIDUAL =
   /(?:^|\s)#\d+\b|\b[a-z]+(?:-[a-z]+)*-\d{1,4}\b|\b(?:patient|car|truck|unit|build|pipeline|job|run|ticket|order|match|episode|pod|host|server|station|customer|account|case|incident|batch|invoice|device|board|worker|runner|attempt|pairing)\s+#?\d+\b/i;
@@ -63,6 +70,7 @@ export function reportShape(s: string): string | null {
   if (ONE_INDIVIDUAL.test(s)) return "one individual";
   if (MOMENT.test(s)) return "one moment";
   if (UNDER_WAY.test(s)) return "under way";
+  if (ONE_OCCURRENCE.test(s)) return "one occurrence";
   if (POINTS_AT_PASTE.test(s)) return "points at a paste";
   return null;
 }
