@@ -38,7 +38,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
-import { statesLesson, troubleReport } from "./trouble-report.ts";
+import { troubleReport } from "./trouble-report.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
@@ -970,8 +970,6 @@ const LOG_LINE = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+
 
 /** The share of a message's text set aside as pasted above which a problem said beside it only points at the paste. */
 const MOSTLY_PASTED = 0.6;
-/** The share of a message set aside as pasted above which a problem said beside it must state a lesson (trouble-report.ts) to be kept. */
-const SOME_PASTED = 0.2;
 /** A problem said beside pasted output that tells more than the output: its cause, what it is, when it happens. */
 const SAYS_WHY = /\b(?:because|due to|caused by|root cause|came from|comes from|traced|turned out|turns out|the (?:problem|issue|cause|bug|culprit) (?:is|was)|under (?:load|heavy)|whenever|every time)\b/i;
 
@@ -1005,7 +1003,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     workOrder(s) !== null ||
     othersOwn(s) ||
     passingTrouble(s) ||
-    (troubleReport(s) !== null && troubleAt(s) && !statesLesson(message)) ||
+    (troubleAt(s) && troubleReport(s, message) !== null) ||
     statusNow(s) ||
     suggestionOnly(s) ||
     sessionTalkForModel(s, message) ||
@@ -1058,8 +1056,6 @@ export function extractWithOpinion(
   const prints: string[] = [];
   const skipped: Skipped[] = [];
   let last: Draft | null = null;
-  /** Whether any sentence of the message states a lesson (trouble-report.ts), read once when needed. */
-  let lessonSaid: boolean | undefined;
   const sentences = splitSentences(prepared.text);
   /** What the rules made of each sentence, and the draft it started (for the second opinion). */
   const verdicts: { verdict: RulesVerdict; draft: Draft | null }[] = [];
@@ -1083,7 +1079,7 @@ export function extractWithOpinion(
       // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
       skipped.push({ text: sentence.trim(), reason: "pasted output" });
       last = null;
-    } else if (r.kind === "capture" && r.draft.type === "problem" && (passing = troubleReport(plainSentence(sentence)) ?? (prepared.pastedShare >= SOME_PASTED ? "beside pasted output" : null)) && !(lessonSaid ??= statesLesson(prepared.text))) {
+    } else if (r.kind === "capture" && r.draft.type === "problem" && (passing = troubleReport(plainSentence(sentence), prepared.text, prepared.pastedShare))) {
       // "tests are failing on main", "pipeline #8812 failed at the push step", "help, the build fails
       // with ...": trouble as it is met, with no cause, fix, condition or rule anywhere in the message
       skipped.push({ text: sentence.trim(), reason: `a trouble report (${passing}), no lesson in it` });

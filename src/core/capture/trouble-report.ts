@@ -17,23 +17,40 @@ const CAUSE =
 const ENDS_IT =
   /\b(?:(?:fixed|solved|cured|cleared|resolved|flattened|stopped) (?:it|this|that|them)\b|fix(?:ed|es)? (?:it|this|that|them|by)|the (?:fix|workaround|solution)|workaround|goes away|went away|stopped \w+ing (?:once|after|when)|we now|now we|by (?:setting|adding|pinning|raising|lowering|splitting|moving|turning|sending|cutting))\b/i;
 
+/** When it happens, said as a recurrence or a frequency: "whenever", "every deploy", "far more often", "runs nightly". */
+const RECURRENCE =
+  /\b(?:whenever|every ?time|each time|every \w+|always|(?:more |less |fairly |quite )?often|frequently|regularly|usually|sometimes|occasionally|intermittently|randomly|(?:nightly|daily|weekly|hourly|monthly)(?!\s+[a-z])|(?:on|for|with) (?:every|all|any))\b/i;
+
 /**
- * When it happens, said as a condition that stands: a recurrence, a class of cases ("over 10 MB",
- * "for Outlook users", "when the user has no avatar"), a load, a frequency ("nightly", "far more often"). "when I open ..." is
- * the speaker meeting it once, not a condition (MET_BY_ME).
+ * When it happens, said as a class of cases that stands: "over 10 MB", "for Outlook users", "when
+ * the user has no avatar", "under load". "when I open ..." is the speaker meeting it once, not a
+ * condition (MET_BY_ME).
  */
-const CONDITION =
-  /\b(?:whenever|every ?time|each time|every \w+|always|only (?:when|if|on|for|after|under|with)|(?:when|if|once|while|until) (?:the|a|an|any|more|there|two|both|its|their|users?|customers?|people|[a-z]+s\b)|under (?:load|heavy|async|heat|pressure|contention)|(?:more |less |fairly |quite )?often|frequently|regularly|usually|sometimes|occasionally|intermittently|randomly|(?:nightly|daily|weekly|hourly|monthly)(?!\s+[a-z])|during (?:peak|deploys?|backups?)|(?:on|for|with) (?:every|all|any)|(?:over|above|more than|beyond|below|under|past) \d[\d,.]*\s*(?:[kmgt]i?b|ms|s|sec|seconds?|mins?|minutes?|hours?|%|v|users?|rows?|items?|requests?|connections?|files?|pages?))\b/i;
+const CASES =
+  /\b(?:only (?:when|if|on|for|after|under|with)|(?:when|if|once|while|until) (?:the|a|an|any|more|there|two|both|its|their|users?|customers?|people|[a-z]+s\b)|under (?:load|heavy|async|heat|pressure|contention)|during (?:peak|deploys?|backups?)|(?:over|above|more than|beyond|below|under|past) \d[\d,.]*\s*(?:[kmgt]i?b|ms|s|sec|seconds?|mins?|minutes?|hours?|%|v|users?|rows?|items?|requests?|connections?|files?|pages?))\b/i;
 
 /** A rule drawn from it: what to do or never do about it. */
 const RULE = /\b(?:don't|do not|never|make sure|must)\b|\bignore (?:it|them)\b/i;
 
 /** Whether a sentence carries a lesson: a cause, a fix, a standing condition or a rule. */
-export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || CONDITION.test(s) || RULE.test(s);
+export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || RECURRENCE.test(s) || CASES.test(s) || RULE.test(s);
+/** A lesson that holds past a frame of time or a request: a cause, a fix, a recurrence, a rule (a class of cases may only describe the one trouble). */
+const lessonBeyondCases = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || RECURRENCE.test(s) || RULE.test(s);
+
+/** Work asked for on the trouble, in the imperative: "Fix the crash on the settings screen when ...", "please look into why ...". */
+const WORK_ASKED = /^(?:(?:please|pls|can you|could you)\s+)?(?:fix|debug|investigate|look into|find out why|figure out why|track down|reproduce|repro|triage|diagnose|sort out|check why)\b/i;
+
+/** Trouble told ahead, for a spell: "the API will be slow for a bit", "will be read-only on Saturday". */
+const FORECAST = /\b(?:will|'ll|is going to|are going to|may|might)\s+(?:(?:probably|likely|still)\s+)?(?:be|go|stay|run)\s+(?:(?:a bit|very|quite|really)\s+)?(?:slow|down|offline|unavailable|read-only|degraded|flaky|out|late|laggy|unstable)\b/i;
+
+/** Trouble told in a frame of time that has passed, with nothing said of now: "Last year the checkout crashed every Black Friday". */
+const PAST_FRAME = /\b(?:last (?:year|month|spring|summer|autumn|fall|winter|quarter)|back in|in (?:19|20)\d\d|(?:years?|months?) ago|in the (?:old|early) days)\b/i;
+const NOW_TOO = /\b(?:now|still|these days|since then|ever since|anymore|any more|no longer|to this day|today)\b/i;
+
 
 /** The trouble under way or as a state of the moment: "is failing", "are timing out", "still down", "broke again". */
 const UNDER_WAY =
-  /\b(?:(?:is|are|'s|'re|am)\s+(?:still\s+|now\s+|currently\s+|also\s+|just\s+)?(?:failing|timing out|crashing|hanging|erroring|throwing|breaking|flaking|stuck|down|offline|red|being \w+|acting up|misbehaving|not (?:working|loading|responding|starting|opening))|still (?:failing|broken|down|red|flaky|stuck|seeing|getting|happening|off)|again)\b/i;
+  /\b(?:(?:while|until) (?:we|i|someone|they) (?:look|dig|investigate|debug|figure|check)|(?:is|are|'s|'re|am)\s+(?:still\s+|now\s+|currently\s+|also\s+|just\s+)?(?:failing|timing out|crashing|hanging|erroring|throwing|breaking|flaking|stuck|down|offline|red|being \w+|acting up|misbehaving|not (?:working|loading|responding|starting|opening))|still (?:failing|broken|down|red|flaky|stuck|seeing|getting|happening|off)|again)\b/i;
 
 /**
  * One occurrence told in the past: "the export failed with a 413", "the dashboard went blank", "it
@@ -76,10 +93,20 @@ export function reportShape(s: string): string | null {
 }
 
 /**
- * A problem said as a report of trouble met, with no lesson in it: not a problem to keep.
- * `s` is one sentence, quotes and spaces normalised.
+ * Why a problem is a report of trouble rather than a lesson, or null. `s` is one sentence, quotes
+ * and spaces normalised; `message` the prose of the whole message. Work asked for, a time that
+ * passed and a forecast are read on the sentence itself (a class of cases there only describes the
+ * one trouble); any other report's shape is a report unless some sentence of the message states a
+ * lesson ("The kiosk tests went red again. Same cause as always: the firmware renamed the id.").
+ * `pastedShare`: a problem said beside this much pasted output must state a lesson too.
  */
-export function troubleReport(s: string): string | null {
-  const shape = reportShape(s);
-  return shape && !statesLesson(s) ? shape : null;
+export function troubleReport(s: string, message: string, pastedShare = 0): string | null {
+  if (WORK_ASKED.test(s) && !CAUSE.test(s)) return "work asked for";
+  if (PAST_FRAME.test(s) && !NOW_TOO.test(s)) return "told of a time that passed";
+  if (FORECAST.test(s) && !lessonBeyondCases(s)) return "told ahead, for a spell";
+  const shape = reportShape(s) ?? (pastedShare >= SOME_PASTED ? "beside pasted output" : null);
+  return shape && !statesLesson(message) ? shape : null;
 }
+
+/** The share of a message set aside as pasted above which a problem said beside it must state a lesson to be kept. */
+const SOME_PASTED = 0.2;
