@@ -23,11 +23,11 @@ const RECURRENCE =
 
 /**
  * When it happens, said as a class of cases that stands: "over 10 MB", "for Outlook users", "when
- * the user has no avatar", "under load". "when I open ..." is the speaker meeting it once, not a
- * condition (MET_BY_ME).
+ * the user has no avatar", "when loading the native module", "under load". "when I open ..." is the
+ * speaker meeting it once, not a condition (MET_BY_ME).
  */
 const CASES =
-  /\b(?:only (?:when|if|on|for|after|under|with)|(?:when|if|once|while|until) (?:the|a|an|any|more|there|two|both|its|their|users?|customers?|people|[a-z]+s\b)|under (?:load|heavy|async|heat|pressure|contention)|during (?:peak|deploys?|backups?)|(?:over|above|more than|beyond|below|under|past) \d[\d,.]*\s*(?:[kmgt]i?b|ms|s|sec|seconds?|mins?|minutes?|hours?|%|v|users?|rows?|items?|requests?|connections?|files?|pages?))\b/i;
+  /\b(?:only (?:when|if|on|for|after|under|with)|(?:when|if|once|while|until) (?:the|a|an|any|more|there|two|both|its|their|users?|customers?|people|[a-z]+s\b)|(?:when|while|after|before) [a-z]{2,}ing\b|under (?:load|heavy|async|heat|pressure|contention)|during (?:peak|deploys?|backups?)|(?:over|above|more than|beyond|below|under|past) \d[\d,.]*\s*(?:[kmgt]i?b|ms|s|sec|seconds?|mins?|minutes?|hours?|%|v|users?|rows?|items?|requests?|connections?|files?|pages?))\b/i;
 
 /** A rule drawn from it: what to do or never do about it. */
 const RULE = /\b(?:don't|do not|never|make sure|must)\b|\bignore (?:it|them)\b/i;
@@ -105,8 +105,11 @@ export function troubleReport(s: string, message: string, pastedShare = 0): stri
   if (PAST_FRAME.test(s) && !NOW_TOO.test(s)) return "told of a time that passed";
   if (FORECAST.test(s) && !lessonBeyondCases(s)) return "told ahead, for a spell";
   const shape = reportShape(s) ?? (pastedShare >= SOME_PASTED ? "beside pasted output" : null);
-  return shape && !statesLesson(message) ? shape : null;
+  return shape && !lessonSaid(message) ? shape : null;
 }
+
+/** Whether a line of the message in a person's words states a lesson: a tool's line ("Test 3 failed: values differ after restoring state") is not theirs. */
+const lessonSaid = (message: string) => message.split("\n").some((line) => !TOOL_COUNT.test(line) && statesLesson(line));
 
 /** The share of a message set aside as pasted above which a problem said beside it must state a lesson to be kept. */
 const SOME_PASTED = 0.2;
