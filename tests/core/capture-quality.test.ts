@@ -94,6 +94,11 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune28c.length >= 60 && tune28c.every((r) => r.split === "tune" && r.id >= 28401 && r.id <= 28499), "capture28's third batch: 60+ prompts, ids 28401-28499");
     const tune28d = rows.filter((r) => r.set === "tune28d");
     assert.ok(tune28d.length >= 40 && tune28d.every((r) => r.split === "tune" && r.id >= 28501 && r.id <= 28599), "capture28's fourth batch: 40 prompts, ids 28501-28599");
+    const tune29 = rows.filter((r) => r.set === "tune29");
+    assert.ok(tune29.length >= 60 && tune29.every((r) => r.split === "tune" && r.id >= 29401 && r.id <= 29499), "capture29's batch: 60+ prompts, ids 29401-29499 (clear of new19's 29001-29227)");
+    assert.ok(tune29.filter((r) => r.store).length >= tune29.length * 0.45, "tune29: about half of it standing problems and fixes to keep");
+    const tune29b = rows.filter((r) => r.set === "tune29b");
+    assert.ok(tune29b.length >= 40 && tune29b.every((r) => r.split === "tune" && r.id >= 29501 && r.id <= 29599), "capture29's second batch: 40 prompts, ids 29501-29599");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -200,8 +205,14 @@ describe("capture quality on the labelled corpus", () => {
       // fresh on the branch 1.000/0.800 (16/0/4).
       tune28c: { precision: 0.93, recall: 0.75, typeAccuracy: 0.9, whatAccuracy: 0.85, entityPrecision: 0, entityRecall: 0 },
       tune28d: { precision: 0.95, recall: 0.78, typeAccuracy: 0.9, whatAccuracy: 0.85, entityPrecision: 0, entityRecall: 0 },
+      // capture29's batches (trouble talk beside standing problems and fixes; entities not labelled).
+      // tune29 fresh on main's code: 0.825/0.971 (33/7/1); after the report test, in sample:
+      // 0.971/0.971 (33/1/1). tune29b (written after the test): main 0.833/0.750 (15/3/5), fresh on
+      // the branch 0.882/0.750 (15/2/5).
+      tune29: { precision: 0.95, recall: 0.95, typeAccuracy: 0.8, whatAccuracy: 0.9, entityPrecision: 0, entityRecall: 0 },
+      tune29b: { precision: 0.85, recall: 0.72, typeAccuracy: 0.8, whatAccuracy: 0.9, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d", "tune29", "tune29b"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

@@ -38,6 +38,7 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
+import { troubleReport } from "./trouble-report.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
@@ -1002,6 +1003,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     workOrder(s) !== null ||
     othersOwn(s) ||
     passingTrouble(s) ||
+    (troubleAt(s) && troubleReport(s, message) !== null) ||
     statusNow(s) ||
     suggestionOnly(s) ||
     sessionTalkForModel(s, message) ||
@@ -1076,6 +1078,11 @@ export function extractWithOpinion(
       // paste shows, nothing to keep; "the problem is that the pool is exhausted under load" says more)
       // "the build fails with: Module not found: Error: ...": a tool's message pasted, nothing said of it
       skipped.push({ text: sentence.trim(), reason: "pasted output" });
+      last = null;
+    } else if (r.kind === "capture" && r.draft.type === "problem" && (passing = troubleReport(plainSentence(sentence), prepared.text, prepared.pastedShare))) {
+      // "tests are failing on main", "pipeline #8812 failed at the push step", "help, the build fails
+      // with ...": trouble as it is met, with no cause, fix, condition or rule anywhere in the message
+      skipped.push({ text: sentence.trim(), reason: `a trouble report (${passing}), no lesson in it` });
       last = null;
     } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing

@@ -33,7 +33,11 @@ const STRONG: RegExp[] = [
   // happened ("Error in lm.fit(x, y) : ...", "Exception in thread "main" ..."), a request line ("POST https://... 403")
   /^\s*(?:[\w.]{0,80}(?:Error|Exception)|Fatal|FATAL|Uncaught(?: \(in promise\))?(?: \w+)?)\s*:\s|^\s*(?:Error|Warning|Exception)s?\s+in\s+(?:[\w.$:]{1,80}\s*\([^)]{0,80}\)\s*:|thread\s+")|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:https?:\/\/|\/)\S/,
   // a program naming itself before its level ("clang: error: ...", "psql: error: ..."), a starred banner ("** BUILD FAILED **")
-  /^\s*[\w.+-]{1,40}:\s+(?:error|warning|fatal(?: error)?)\s*:|^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
+  // (in any case, and after a second label of the program's: "UATHelper: Packaging (Windows): ERROR: Cook failed.")
+  /^\s*[\w.+-]{1,40}:\s+(?:[\w.+-]{1,40}(?: \([\w .-]{1,30}\))?:\s+)?(?:error|warning|fatal(?: error)?)\s*:/i,
+  /^\s*\*{2,}\s+[A-Z][A-Z ]{2,40}\s+\*{2,}\s*$/,
+  // a dot leader between a name and its result: "Test  #7: dsp_resampler_test ........***Failed    0.41 sec"
+  /\w\s+\.{5,}\s*\S/,
   // a build target's label then its status in capitals: "//services/payments:unit_test   FAILED in 12.3s"
   /^\s*(?:@[\w.-]*)?\/\/[\w./-]*:[\w.+-]+\s+(?:\(cached\)\s+)?[A-Z]{4,}\b/,
   // a one-letter level, a tick counter in brackets and a tag: "I (3421) wifi: ...", "E (8430) esp-tls: ..."
