@@ -1188,12 +1188,18 @@ export function extractWithOpinion(
       const v = verdicts[index]!;
       const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
       const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
+      // the guards read on first ask: the model asks only of a sentence it would add, and a
+      // sentence with no signal ("yes, go on") ran every guard's patterns for nothing (~8 ms of a
+      // cold hook, compiling them)
+      let guard: boolean | undefined;
       return {
         features: needed ? featuresAt(index) : [],
         capture,
         rulesType: capture >= 0 ? rulesType.get(v.draft!)! : "",
         joined: capture >= 0 && Boolean(v.draft!.problem),
-        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare, prepared.text),
+        get guarded() {
+          return (guard ??= capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare, prepared.text));
+        },
       };
     });
   }
