@@ -4,11 +4,17 @@
 // when the committed file is behind the patterns.
 import { writeFileSync } from "node:fs";
 import { wordGatedPatterns } from "../src/core/capture/cues.ts";
+import { sentenceGatedPatterns } from "../src/core/capture/extract.ts";
 import { necessaryWords, patternKey } from "../src/core/capture/pattern-words.ts";
+
+/** Every pattern capture searches through pattern-gate.ts. */
+export function gatedPatterns(): RegExp[] {
+  return [...wordGatedPatterns(), ...sentenceGatedPatterns()];
+}
 
 export function patternWordsModule(): string {
   const rows = new Map<string, readonly string[]>();
-  for (const re of wordGatedPatterns()) {
+  for (const re of gatedPatterns()) {
     const words = necessaryWords(re);
     if (words !== null) rows.set(patternKey(re), words);
   }

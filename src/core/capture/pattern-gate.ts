@@ -14,3 +14,13 @@ export function mayMatch(re: RegExp, lower: string): boolean {
   if (words === undefined) wordsOf.set(re, (words = PATTERN_WORDS.get(patternKey(re)) ?? null));
   return words === null || words.some((w) => lower.includes(w));
 }
+
+/** `re.test(s)`, false without searching when `s` holds none of the pattern's words. */
+export function holds(re: RegExp, s: string): boolean {
+  return mayMatch(re, s.toLowerCase()) && re.test(s);
+}
+
+/** `re.exec(s)`, null without searching when `s` holds none of the pattern's words. */
+export function searched(re: RegExp, s: string): RegExpExecArray | null {
+  return mayMatch(re, s.toLowerCase()) ? re.exec(s) : null;
+}
