@@ -31,11 +31,6 @@ export function necessaryWords(re: RegExp): Words {
   }
 }
 
-/**
- * The key a pattern's words are kept under: its flags and source, so a changed pattern finds none.
- * A character outside ASCII as \uXXXX: JavaScriptCore's source escapes it, V8's (Deno) does not.
- */
-export const patternKey = (re: RegExp): string => `${re.flags}/${re.source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}`;
 
 class Unreadable extends Error {}
 
