@@ -14,6 +14,7 @@
 // too (the threads a large import builds its memories on, ops/import-build.ts).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { aliasIndexModule } from "./gen-alias-index.ts";
+import { patternWordsModule } from "./gen-pattern-words.ts";
 import { RELUCTANT_JIT } from "../src/runtime/jit-policy.ts";
 
 const JIT_POLICY = RELUCTANT_JIT;
@@ -30,6 +31,13 @@ const fresh = aliasIndexModule();
 if (readFileSync(GEN, "utf8") !== fresh) {
   writeFileSync(GEN, fresh);
   console.error(`${GEN} made again from the vocabulary's table`);
+}
+// capture's patterns' necessary words (src/core/capture/pattern-words.ts), read here, never in a hook
+const WORDS_GEN = "src/core/capture/pattern-words.gen.ts";
+const words = patternWordsModule();
+if (readFileSync(WORDS_GEN, "utf8") !== words) {
+  writeFileSync(WORDS_GEN, words);
+  console.error(`${WORDS_GEN} made again from capture's patterns`);
 }
 
 mkdirSync("dist", { recursive: true });

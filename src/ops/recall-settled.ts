@@ -1,6 +1,7 @@
 import { IndexDb } from "../store/index-db.ts";
 import { SettledIndex } from "../store/settled-index.ts";
 import type { OpsEnv } from "./context.ts";
+import { mark } from "../runtime/cold-trace.ts";
 import { type RecallIndex, recallIn, type RecallOptions, type RecallOutcome } from "./recall.ts";
 
 // Recall from a settled index without the Store (issue 16: a cold hook spent ~5 ms on the store's
@@ -14,9 +15,11 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
   // a store kept open, or a test's file system or clock: only the Store's path uses them
   if (env.kept || env.open?.fs || env.open?.nowMs) return null;
   const settled = SettledIndex.open(env.storeRoot, env.open?.busyTimeoutMs ?? 15_000);
+  mark("SettledIndex.open");
   if (!settled) return null;
   try {
     if (!settled.foldersCurrent("memory")) return null;
+    mark("memory folders current");
     const index = IndexDb.reading(settled.connection);
     // the Store's own reads (IndexDb), without its guard: any error falls back to the Store
     const reads: RecallIndex = {
@@ -33,5 +36,6 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
     return null;
   } finally {
     settled.close();
+    mark("index close");
   }
 }

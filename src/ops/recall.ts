@@ -15,6 +15,7 @@ import { isoTime } from "../core/time.ts";
 import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll, wordNarrowing } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
+import { mark } from "../runtime/cold-trace.ts";
 
 // recall: the memories most relevant to a query (a prompt), as plain data and as the block a
 // hook injects into an agent's context. Forgiving where search is strict: stop words are left
@@ -195,6 +196,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
       total = !narrow ? first.passing : first.passing >= upTo ? upTo : await store.countMatches(match, filter, upTo);
     }
   }
+  mark("recall: counts");
   if (total === 0) return empty;
   const exact = total < (narrow ? upTo : COUNT_UP_TO);
   // more matches than candidates and WHOLE_HOLDERS memories holding every word whole: the best are
@@ -203,6 +205,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   const take = narrow || ahead ? NARROWED_CANDIDATES : CANDIDATES;
   const hits = ahead ? await store.searchWithTerms(wholeWordsAll(terms.words), filter, take) : await candidates(store, terms.words, terms.phrases, match, narrow, filter, limit, count, take);
 
+  mark("recall: candidates' search");
   const now = opts.now ?? store.nowSeconds();
   const decay = scoringSettingsFrom(store.rawSettings).decay;
   // the relevance floor first: a memory that shares nothing meaningful with the query is no
@@ -211,6 +214,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     const mt = termsOf(h.memory, h.terms);
     return { memory: h.memory, terms: mt, bm25: h.score, fit: fitOf(terms, mt) };
   });
+  mark("recall: fits");
   // outside any project, another project's memory that matches only in part is no answer
   const outside = project === null ? fits.map((f) => shownOutside(terms, f.memory.project, f.fit)) : null;
   // a word's holders among the candidates are its holders in the store only when none was cut
@@ -231,6 +235,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     return tier === null ? [] : [{ memory: h.memory, terms: h.terms, bm25: h.bm25, covered: rare[i]!, lead: leadWeight(terms, h.fit, h.memory.content), tier }];
   });
   // those under the floor are shown only beside one that passes (shownTiers)
+  mark("recall: floor, tiers");
   if (!fitting.some((h) => h.tier === 0)) return { ...empty, total, total_exact: exact };
   // the scale is set by the memories that pass the floor: those under it leave their order as it was
   const bestBm25 = Math.max(...fitting.filter((h) => h.tier === 0).map((h) => h.bm25));
@@ -245,9 +250,11 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     .filter((h) => h.relevance >= best * (h.tier === 0 ? MIN_RELATIVE_RELEVANCE : MIN_RELATIVE_BELOW_FLOOR))
     .map((h) => ({ memory: h.memory, terms: h.terms, tier: h.tier, parts: rank({ ...h.memory, relevance: h.relevance }, h.tier === 0 ? best : bestBelow, now, decay) }))
     .sort((a, b) => a.tier - b.tier || b.parts.score - a.parts.score || b.memory.last_used - a.memory.last_used || (a.memory.id < b.memory.id ? 1 : -1));
+  mark("recall: ranking");
   // replaced: as a relation says (made at capture, or by hand), else as the newer one among them says
   const replaced = supersededAmong(ranked.map((r) => ({ id: r.memory.id, type: r.memory.type, created_at: r.memory.created_at, content: r.memory.content, terms: r.terms })));
   for (const [newer, older] of await store.relationsOfTypeTo("supersedes", ranked.map((r) => r.memory.id))) replaced.set(older, newer);
+  mark("recall: superseded");
   const ordered = newerFirst(ranked, (r) => r.memory.id, replaced);
   const groups = collapseNearDuplicates(ordered, (r) => r.terms.content, (r) => r.memory.id, limit, restatedAmong(replaced));
   const items = groups.map(({ item, collapsed }) => toItem(item.memory, item.parts, collapsed, replaced.get(item.memory.id)));
@@ -269,6 +276,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
     itemMax: ITEM_MAX,
   });
   const shown = items.slice(0, block.shown);
+  mark("recall: near-duplicates, items, block");
   const collapsed = shown.reduce((a, i) => a + i.collapsed.length, 0);
   return { ...echo, total, total_exact: exact, items: shown, collapsed, more: block.more, budget, text: block.text };
 }

@@ -1,5 +1,6 @@
 import { devTalk } from "../dev-words.ts";
 import { alternativeGroups } from "./pattern-groups.ts";
+import { mayMatch } from "./pattern-gate.ts";
 import { negatedBefore, type SignalType } from "./signals.ts";
 
 // The second reading of a sentence, for the ones no trigger phrase of signals.ts matched: people
@@ -323,9 +324,11 @@ const troubleParts = () => (troubleGroups ??= alternativeGroups(TROUBLE, TROUBLE
  */
 export function firstTrouble(s: string): RegExpExecArray | null {
   if (!mayBeTrouble(s)) return null;
+  const lower = s.toLowerCase();
   let first: RegExpExecArray | null = null;
   for (const re of troubleParts()) {
-    const m = re.exec(s);
+    // a group is searched only in a sentence holding one of its words (pattern-words.ts)
+    const m = mayMatch(re, lower) ? re.exec(s) : null;
     if (m && (first === null || m.index < first.index)) first = m;
   }
   return first;
@@ -333,7 +336,9 @@ export function firstTrouble(s: string): RegExpExecArray | null {
 
 /** Whether `s` holds trouble: TROUBLE.test behind its hints, the same answer (its groups, pattern-groups.ts). */
 export function isTrouble(s: string): boolean {
-  return mayBeTrouble(s) && troubleParts().some((re) => re.test(s));
+  if (!mayBeTrouble(s)) return false;
+  const lower = s.toLowerCase();
+  return troubleParts().some((re) => mayMatch(re, lower) && re.test(s));
 }
 
 /**
@@ -462,12 +467,15 @@ const STANDING_WORDS = /\b(?:when(?:ever)? you|by default|always|never|every tim
  * short, skip the basics", "give me TypeScript examples by default"): the preference it states.
  */
 export function standingInstruction(s: string): CueReading | null {
-  if (NOT_KEPT.test(s)) return null;
+  const lower = s.toLowerCase();
+  // (each searched only in a sentence holding one of its words: pattern-gate.ts)
+  const found = (re: RegExp) => mayMatch(re, lower) && re.test(s);
+  if (found(NOT_KEPT)) return null;
   // "Answer in German please, but keep identifiers in English": the language of every answer
-  if (LANGUAGE.test(s)) return { type: "preference", what: s, base: 0.65, signal: "language", against: false };
+  if (found(LANGUAGE)) return { type: "preference", what: s, base: 0.65, signal: "language", against: false };
   // "run the linter before telling me something is done": a check asked for before any report
-  if (BEFORE_REPORT.test(s)) return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
-  if (!OUTPUT.test(s) || !STANDING_WORDS.test(s)) return null;
+  if (found(BEFORE_REPORT)) return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
+  if (!found(OUTPUT) || !STANDING_WORDS.test(s)) return null;
   return { type: "preference", what: s, base: 0.6, signal: "standing instruction", against: false };
 }
 
@@ -574,10 +582,13 @@ export function mayBeSymptomOrResult(s: string): boolean {
  * names (the entity finder) costs more than all the cue patterns.
  */
 export function mayHoldCue(s: string): boolean {
-  if (NOT_KEPT.test(s)) return false;
   const lower = s.toLowerCase();
+  // each pattern searched only in a sentence holding one of the words it cannot match without
+  // (pattern-words.ts): a sentence with no cue compiled some thirty of them
+  const found = (re: RegExp) => mayMatch(re, lower) && re.test(s);
+  if (found(NOT_KEPT)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return (mayBeFixed(s) && FIXED.test(s)) || isTrouble(s) || (mayBeSymptomOrResult(s) && SYMPTOM_OR_RESULT.test(s)) || LANGUAGE.test(s) || (CAUSE.test(s) && troubleThenFix(s) !== null) || (s.includes("from") && CUT_FROM_TO.test(s)) || OUTPUT.test(s) || BEFORE_REPORT.test(s) || CUES.some((c) => mayHoldWords(c, lower) && (!c.hint || c.hint.test(s)) && c.re.test(s)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && found(FIXED)) || isTrouble(s) || (mayBeSymptomOrResult(s) && found(SYMPTOM_OR_RESULT)) || found(LANGUAGE) || (found(CAUSE) && troubleThenFix(s) !== null) || (s.includes("from") && found(CUT_FROM_TO)) || found(OUTPUT) || found(BEFORE_REPORT) || CUES.some((c) => mayHoldWords(c, lower) && (!c.hint || found(c.hint)) && found(c.re)) || /^(?:the|our|all|every)\s/i.test(s);
 }
 
 /**
@@ -587,6 +598,11 @@ export function mayHoldCue(s: string): boolean {
  */
 const GUARDED_PRACTICE =
   /^((?:we|our team|the team)\s+(?:always\s+|now\s+|deliberately\s+)?(?!(?:were|was|had|got|did|went|ran|forgot|broke|left|lost|saw|tried|found)\b)[a-z]+(?<!ed)\b[^;:]{3,140}?)\s*,?\s+(?:so(?:\s+that)?|to (?:avoid|prevent|stop|make sure)|in case)\s+(?=[^;]*\b(?:can't|cannot|won't|doesn't|does not|don't|do not|never|no longer|not|avoid|prevent|stop)\b)/i;
+
+/** The patterns searched through pattern-gate.ts mayMatch: scripts/gen-pattern-words.ts reads their words at build time. */
+export function wordGatedPatterns(): RegExp[] {
+  return [NOT_KEPT, FIXED, SYMPTOM_OR_RESULT, LANGUAGE, CAUSE, CUT_FROM_TO, OUTPUT, BEFORE_REPORT, ...CUES.flatMap((c) => (c.hint ? [c.hint, c.re] : [c.re])), ...troubleParts()];
+}
 
 /**
  * Read a sentence by its cue words: what it states, or null. `s` is one sentence that the trigger

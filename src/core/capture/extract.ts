@@ -45,6 +45,7 @@ import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts"
 import { devTalk } from "../dev-words.ts";
 import { hollow, notOurs, othersOwn, someoneDescribed } from "./not-ours.ts";
 import { type Opinion, opinionFeatures, type RulesVerdict, retypeOf, SHIPPED_OPINION, secondOpinion, type SentenceSeen } from "./second-opinion.ts";
+import { holds, searched } from "./pattern-gate.ts";
 
 // Implicit capture, pure: from the text of a prompt to the memories it states. Each sentence is
 // read on its own: guards first (questions, requests to the assistant, hypotheticals, negations),
@@ -698,44 +699,52 @@ function statementDraft(text: string, boosted: boolean): Draft | null {
 /** "Design and engineering agreed: ...", "Legal decided ...": who agreed, then what; not a request though its first word can be a verb. */
 const AGREED_BY = /^(?:the\s+)?[\w-]+(?:\s+(?:and|&)\s+(?:the\s+)?[\w-]+)?\s+(?:teams?\s+)?(?:agreed|decided|settled on)\b/i;
 
+/**
+ * The patterns readSentence searches through pattern-gate.ts (holds, searched): every sentence
+ * met them all, compiled on first search; scripts/gen-pattern-words.ts reads their words at build.
+ */
+export function sentenceGatedPatterns(): RegExp[] {
+  return [BOOSTERS, QUOTE_LEAD, REMEMBER_LEAD, SETTLED_TAIL, QUESTION_START, REQUEST, ASKS_WHY, IN_THE_END, LIKED_TAIL, AGREED_TAIL, CLEFT, WHERE_LEAD, LINK_LEAD, INTERJECTIONS, POLITE_RULE, RATIONALE_SENTENCE, TRADEOFF_SENTENCE];
+}
+
 export function readSentence(sentence: string): Reading {
-  const boosted = BOOSTERS.test(sentence);
+  const boosted = holds(BOOSTERS, sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
   if (/\?["')\]]*\s*$/.test(s)) return { kind: "skip", reason: "a question" };
-  if (QUOTE_LEAD.test(s)) return { kind: "skip", reason: "quoted text" };
+  if (holds(QUOTE_LEAD, s)) return { kind: "skip", reason: "quoted text" };
   // "remember that X", "X, that's settled": the statement is kept whole, as said
-  const lead = REMEMBER_LEAD.exec(s);
-  const tail = SETTLED_TAIL.exec(s);
+  const lead = searched(REMEMBER_LEAD, s);
+  const tail = searched(SETTLED_TAIL, s);
   if (lead || tail) {
     const rest = s.slice(lead ? lead[0].length : 0, tail ? tail.index : s.length);
-    if (!RULE_START.test(rest) && !QUESTION_START.test(rest) && !REQUEST.test(rest) && rest.split(" ").length >= 3) {
+    if (!RULE_START.test(rest) && !holds(QUESTION_START, rest) && !holds(REQUEST, rest) && rest.split(" ").length >= 3) {
       const d = statementDraft(rest, boosted || Boolean(lead));
       if (d) return { kind: "capture", draft: d };
     }
     if (lead) s = s.slice(lead[0].length);
   }
   // "I want to understand why we're using Kafka": a question said as a wish
-  if (ASKS_WHY.test(s)) return { kind: "skip", reason: "a question" };
+  if (holds(ASKS_WHY, s)) return { kind: "skip", reason: "a question" };
   // "lots of back and forth, but in the end we're going with X": what was settled after the debate
-  const turn = IN_THE_END.exec(s);
+  const turn = searched(IN_THE_END, s);
   if (turn && DEBATE.test(s.slice(0, turn.index))) {
     const r = readSentence(s.slice(turn.index + turn[0].length));
     if (r.kind === "capture") return r;
   }
   // "Keep names descriptive, that's how I like it": a preference closed as the user's own
-  const likedTail = LIKED_TAIL.exec(s);
+  const likedTail = searched(LIKED_TAIL, s);
   if (likedTail) {
     const d = statementDraft(s.slice(0, likedTail.index), boosted);
     if (d && devTalk(s)) return { kind: "capture", draft: { ...d, type: "preference", signal: "how i like it" } };
   }
   // "bump Django to 5.1 across all services, agreed in the platform sync": a task the team agreed on
-  const agreedTail = AGREED_TAIL.exec(s);
+  const agreedTail = searched(AGREED_TAIL, s);
   if (agreedTail) {
     const d = statementDraft(s.slice(0, agreedTail.index), true);
     if (d && d.mentions.some((m) => m.kind !== "term")) return { kind: "capture", draft: { ...d, signal: "agreed" } };
   }
   // "What we ended up with is a nightly snapshot plus WAL archiving": the team's choice as a wh-subject
-  const cleft = CLEFT.exec(s);
+  const cleft = searched(CLEFT, s);
   // "Which database we use is ClickHouse": the answer is a thing named, not a verdict ("... is slow")
   const named = (t: string) => findMentions(t).some((m) => m.kind !== "term");
   if (cleft && !undecided(s) && !HYPOTHETICAL.test(s) && (/^which\b/i.test(cleft[0]) ? named(s.slice(cleft[0].length)) : devTalk(s) || named(s))) {
@@ -748,13 +757,13 @@ export function readSentence(sentence: string): Reading {
   }
   // "Where config lives: everything in env vars", "Where we landed: Postgres for the ledger": a heading
   // of where a thing is kept or what was settled, the answer after its colon
-  const where = WHERE_LEAD.exec(s);
+  const where = searched(WHERE_LEAD, s);
   if (where && !undecided(s) && !HYPOTHETICAL.test(s) && (devTalk(s) || findMentions(s).some((m) => m.kind !== "term"))) {
     const d = statementDraft(s, boosted);
     if (d) return { kind: "capture", draft: d };
   }
   // "Which means all new tables get a tenant_id column": what follows the link is the statement
-  const link = LINK_LEAD.exec(s);
+  const link = searched(LINK_LEAD, s);
   if (link) {
     const rest = s.slice(link[0].length);
     const r = readSentence(rest);
@@ -767,13 +776,13 @@ export function readSentence(sentence: string): Reading {
   }
   // the sentence as said (past "remember that"), for the cue reading: "Why we don't use X: ..." is whole
   const whole = s;
-  const ij = INTERJECTIONS.exec(s);
+  const ij = searched(INTERJECTIONS, s);
   if (ij) s = s.slice(ij[0].length);
-  const polite = POLITE_RULE.exec(s);
+  const polite = searched(POLITE_RULE, s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && REQUEST.test(s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !AGREED_BY.test(s);
-  if (!request && QUESTION_START.test(s)) {
+  const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !AGREED_BY.test(s);
+  if (!request && holds(QUESTION_START, s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
     if (!wh) return { kind: "skip", reason: "a question" };
@@ -830,9 +839,9 @@ export function readSentence(sentence: string): Reading {
 
   const found = candidates(s, from, strongOnly);
   if (found.length === 0) {
-    const rat = RATIONALE_SENTENCE.exec(s);
+    const rat = searched(RATIONALE_SENTENCE, s);
     if (rat) return { kind: "rationale", why: cleanPhrase(s.slice(rat[0].length), 300) };
-    const trade = TRADEOFF_SENTENCE.exec(s);
+    const trade = searched(TRADEOFF_SENTENCE, s);
     if (trade) return { kind: "tradeoff", text: cleanPhrase(s.slice(trade[0].length), 200) };
     const cue = request ? null : cueDraft(whole, boosted);
     return cue ? { kind: "capture", draft: cue } : { kind: "none" };
@@ -1195,12 +1204,18 @@ export function extractWithOpinion(
       const v = verdicts[index]!;
       const capture = (v.draft ? kept.get(v.draft) : undefined) ?? -1;
       const needed = keepSeen || (capture >= 0 ? wantDrop : wantAdd);
+      // the guards read on first ask: the model asks only of a sentence it would add, and a
+      // sentence with no signal ("yes, go on") ran every guard's patterns for nothing (~8 ms of a
+      // cold hook, compiling them)
+      let guard: boolean | undefined;
       return {
         features: needed ? featuresAt(index) : [],
         capture,
         rulesType: capture >= 0 ? rulesType.get(v.draft!)! : "",
         joined: capture >= 0 && Boolean(v.draft!.problem),
-        guarded: capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare, prepared.text),
+        get guarded() {
+          return (guard ??= capture < 0 && (keepSeen || wantAdd) && guarded(sentence, v.verdict, prepared.pastedShare, prepared.text));
+        },
       };
     });
   }

@@ -206,9 +206,10 @@ export function secondOpinion(model: OpinionModel, seen: readonly SentenceSeen[]
   let best = -1;
   let bestP = model.addAt;
   for (let i = 0; i < seen.length; i++) {
-    if (seen[i]!.capture >= 0 || seen[i]!.guarded) continue;
+    if (seen[i]!.capture >= 0) continue;
     const p = storeProbability(model, seen[i]!.features);
-    if (p >= bestP) {
+    // a guarded sentence is never added: asked only of one the model would add (guards cost time)
+    if (p >= bestP && !seen[i]!.guarded) {
       bestP = p;
       best = i;
     }

@@ -9,6 +9,7 @@ import { asReadOnly, storeWriteRefusal } from "../../store/read-only.ts";
 import { asksAboutPast } from "./past-work.ts";
 import { hasPending, savePending, takePending } from "./pending.ts";
 import { failed, type HookReply, withContext } from "./reply.ts";
+import { mark } from "../../runtime/cold-trace.ts";
 
 // `memsync hook <Event>`: Claude Code runs it with the event's JSON on standard input.
 // - SessionStart: the project's recent decisions as context; a pull starts in the background.
@@ -186,6 +187,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   if (run.readOnly && exists && writable && hasPending(root, input.sessionId)) throw new WritesNeeded("held decisions");
   const held = exists && writable ? takePending(root, input.sessionId) : null;
   const accepted = held && (await import("../../core/capture/assistant.ts")).acceptsPrevious(prompt) ? held : null;
+  mark("payload, store, pending");
   const keepAccepted = async (store?: import("../../store/store.ts").Store): Promise<string | null> => {
     if (!accepted) return null;
     if (store) return store.readOnly ? null : captureAccepted(store, accepted.sentences, accepted.from, input, cwd, run);
@@ -197,9 +199,12 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const [{ extractCaptures }, { recallTerms, substantive }] = await Promise.all([import("../../core/capture/extract.ts"), import("../../core/recall-rank.ts")]);
   // any prompt with something to look for gets what fits it (the relevance floor keeps the rest
   // out); a short reply ("yes, go on") only when it asks about earlier work
+  mark("extract.ts, recall-rank.ts modules");
   const terms = recallTerms(prompt);
+  mark("recallTerms");
   const recalls = asksAboutPast(prompt) || substantive(terms);
   const extraction = extractCaptures(prompt);
+  mark("asksAboutPast, substantive, extractCaptures");
   const captures = writable && extraction.captures.length > 0;
   if (run.readOnly && captures) throw new WritesNeeded("a capture");
   // nothing to look for and nothing to keep: the Store's open would only open and close the index
@@ -209,6 +214,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
     return note ? { systemMessage: `memsync: ${note}` } : { suppressOutput: true };
   }
   const name = await project(cwd, run);
+  mark("project");
   if (!storeExists(run.env.storeRoot)) {
     // no store yet: nothing to recall, and a prompt with nothing worth keeping makes none
     if (!captures) return { suppressOutput: true };
@@ -218,7 +224,9 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, project: name };
   if (recalls && !captures && !accepted) {
     // nothing to write: a settled index answers without the Store (null: the Store's path below)
-    const found = await (await import("../../ops/recall-settled.ts")).recallSettled(run.env, recallOpts);
+    const settledModule = await import("../../ops/recall-settled.ts");
+    mark("recall-settled modules");
+    const found = await settledModule.recallSettled(run.env, recallOpts);
     if (found) return found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
   }
   const [{ withStore }, recallOps, captureOps] = await Promise.all([

@@ -5,6 +5,7 @@ import { cwd, env, homeDir, readStdin, writeErr, writeOut } from "../../../runti
 import { selfCommand } from "../../../runtime/self.ts";
 import { failed } from "../../hooks/reply.ts";
 import type { Flags } from "../options.ts";
+import { mark, traceReport } from "../../../runtime/cold-trace.ts";
 
 // `memsync hook <Event>`, apart from the other Claude Code commands (claude.ts): a hook runs on
 // every prompt and loads only what it uses, not the settings editing of hooks install.
@@ -28,7 +29,9 @@ export async function hookCli(argv: string[]): Promise<number> {
     const storeAt = argv.indexOf("--store");
     const flags: Flags = storeAt >= 0 && argv[storeAt + 1] ? { store: argv[storeAt + 1] } : {};
     const memoryMd = argv.includes("--memory-md");
+    mark("hook.ts");
     const stdin = await readStdin(16 * 1024 * 1024);
+    mark("stdin");
     const warm = (event === "UserPromptSubmit" || event === "SessionStart") && argv.includes("--warm") ? await warmRoot(flags.store as string | undefined) : null;
     if (warm && event === "UserPromptSubmit") {
       const asked = await askServer(warm, { event, memoryMd, stdin, ...(flags.store !== undefined ? { store: flags.store as string } : {}) });
@@ -42,14 +45,18 @@ export async function hookCli(argv: string[]): Promise<number> {
     } else if (warm) startWarm = warm;
     const { opsEnv } = await import("../options.ts");
     const { runHook } = await import("../../hooks/run-hook.ts");
+    mark("options.ts, run-hook.ts");
     // set on the env, not spread into a new one: a spread reads its lazy host name, user and
     // merge-driver command (runtime/ops-env.ts), which a hook with nothing to write never uses
     const ops = Object.assign(opsEnv(flags), { open: { busyTimeoutMs: 3_000 } });
     reply = await runHook(event, stdin, { env: ops, claude: claudeEnv(), cwd: cwd(), self: selfCommand(), memoryMd });
+    mark("hook answered");
   } catch (e) {
     reply = failed(e instanceof Error ? e.message : String(e));
   }
   writeOut(`${JSON.stringify(reply)}\n`);
+  mark("output");
+  traceReport();
   // MEMSYNC_HOOK_SERVER=ask: ask a running server, never start one (one started by hand, or a benchmark)
   if (startWarm && env("MEMSYNC_HOOK_SERVER") !== "ask") (await import("../../hooks/warm/start.ts")).startServer(selfCommand(), startWarm);
   return 0;
