@@ -349,6 +349,12 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
       // an index made over empty record folders: what an entry took is what it left on disk
       const untouchedOnly = useTexts && rescans.length > 0 && rescans.every((e) => e.message === RESCAN_NO_RECORDS);
       steps.push({ message: "", paths: [...everything].sort(), untouchedOnly });
+    } else {
+      // the store's top files lie outside the record folders a refresh looks into: a change no
+      // entry names (.meta.json edited by hand, or left by a maintenance command killed after it
+      // recorded its maintainer and before its entry: chaos seed 1251454907, a clone's .meta.json
+      // never committed) is found by comparing the three small files with history every commit
+      steps.push({ message: "", paths: TRACKED_TOP, untouchedOnly: true });
     }
 
     const commits: CommitOutcome["commits"] = [];
