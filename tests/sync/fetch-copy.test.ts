@@ -9,7 +9,8 @@ import { changedEntries, treeDelta } from "../../src/sync/tree-bytes.ts";
 import { treeContent, type TreeEntry } from "../../src/sync/loose-objects.ts";
 import { startCommand } from "../../src/runtime/command-scope.ts";
 import { makeRng } from "../helpers/rng.ts";
-import { git, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, tempDir } from "../helpers/env.ts";
+import { hub, machine } from "../helpers/hub.ts";
 
 // A fetch's copy from a path remote (objects.ts copyReachable into a clone): packs read through
 // one open descriptor per command, each new version of a folder stored as a delta against the
@@ -133,6 +134,37 @@ describe("a fetch's copy from a path remote", () => {
     const wholeBlobs = hubVerify.split("\n").filter((l) => /^[0-9a-f]{40} blob +\d+ \d+ \d+$/.test(l)).map((l) => l.slice(0, 40));
     assert.ok(wholeBlobs.length >= 10, `${wholeBlobs.length} whole blobs in the remote`);
     assert.deepEqual(wholeBlobs.filter((b) => hubCrc.get(b) !== dstCrc.get(b)), [], "copied as they are");
+  });
+});
+
+describe("a fetch killed while it writes its pack", () => {
+  test("a pull of 40 commits (its folders' versions as deltas) killed at entries of its pack: the clone stays whole, the tracking ref stays; the next pull completes, fsck --strict clean", { timeout: 300_000 }, () => {
+    const h = hub();
+    const a = machine(h.root, "a", h.bare);
+    const b = machine(h.root, "b", h.bare);
+    memsyncJson(["--store", a, "save", "first"]);
+    memsyncJson(["--store", a, "sync"]);
+    memsyncJson(["--store", b, "sync"]);
+    // a history: a commit per memory, each a new version of memories/ and of the top folder
+    for (let i = 0; i < 40; i++) {
+      memsyncJson(["--store", a, "save", `history note ${i}: the billing worker retries ${i} times`]);
+      memsyncJson(["--store", a, "commit"]);
+    }
+    memsyncJson(["--store", a, "sync"]);
+    const tracking = git(b, "rev-parse", "origin/main").stdout.trim();
+    for (const n of [1, 30, 90, 150]) {
+      const r = memsync(["--store", b, "pull"], { env: { MEMSYNC_FAULT: `pack-entry:${n}` } });
+      assert.equal(r.code, -1, `killed at entry ${n}: ${r.stderr}`);
+      const fsck = git(b, "fsck", "--strict", "--no-dangling");
+      assert.equal(fsck.status, 0, `killed at entry ${n}: ${fsck.stdout}${fsck.stderr}`);
+      assert.equal(git(b, "rev-parse", "origin/main").stdout.trim(), tracking, "the tracking ref moves only after the objects");
+    }
+    assert.equal(memsyncJson(["--store", b, "pull"]).pull.mode, "fast-forward");
+    assert.equal(git(b, "rev-parse", "HEAD").stdout.trim(), git(h.bare, "rev-parse", "main").stdout.trim());
+    assert.equal(git(b, "fsck", "--strict").status, 0);
+    assert.equal(memsyncJson(["--store", b, "list", "--limit", "0"]).total, memsyncJson(["--store", a, "list", "--limit", "0"]).total);
+    const verify = git(b, "verify-pack", "-v", ...fs.readdirSync(path.join(b, ".git", "objects", "pack")).filter((n) => n.endsWith(".idx")).map((n) => path.join(".git", "objects", "pack", n))).stdout;
+    assert.match(verify, /^[0-9a-f]{40} tree +\d+ \d+ \d+ \d+ [0-9a-f]{40}$/m, "folder versions fetched as deltas");
   });
 });
 
