@@ -14,8 +14,9 @@ const BLOCK = 16;
 const MAX_COPY = 0xffff; // a copy's size in at most two bytes (0 would mean 0x10000)
 const MAX_INSERT = 0x7f;
 const SHORT_CHANGE = 256; // a middle this short is inserted whole (below: the general search)
+const GROW_BACK = 4 * BLOCK; // the most a later match is counted on to grow back over unmatched bytes
 
-function pushVarint(out: number[], n: number): void {
+export function pushVarint(out: number[], n: number): void {
   while (n >= 0x80) {
     out.push((n & 0x7f) | 0x80);
     n = Math.floor(n / 128);
@@ -30,7 +31,7 @@ function blockHash(bytes: Uint8Array, at: number): number {
   return h >>> 0;
 }
 
-function pushCopy(out: number[], offset: number, size: number): void {
+export function pushCopy(out: number[], offset: number, size: number): void {
   while (size > 0) {
     const n = Math.min(size, MAX_COPY);
     const at = out.length;
@@ -50,7 +51,7 @@ function pushCopy(out: number[], offset: number, size: number): void {
   }
 }
 
-function pushInsert(out: number[], bytes: Uint8Array, from: number, to: number): void {
+export function pushInsert(out: number[], bytes: Uint8Array, from: number, to: number): void {
   for (let i = from; i < to; i += MAX_INSERT) {
     const n = Math.min(MAX_INSERT, to - i);
     out.push(n);
@@ -97,6 +98,11 @@ export function makeDelta(base: Uint8Array, target: Uint8Array, most = Math.floo
     const at = table[blockHash(target, pos) & mask]! - 1;
     if (at < 0 || !sameBlock(base, at, target, pos)) {
       pos++;
+      // what no match has covered so far is inserted, less what a later match may grow back
+      // over (a shared run this scan missed is under two blocks, but for a table slot another
+      // block took): past `most`, the delta is not worth finishing (most of a push's CPU went to
+      // writing out whole unmatched targets, a 69 KB folder among them, only to refuse them)
+      if (out.length + (pos - pending) > most + GROW_BACK) return null;
       continue;
     }
     // grow the match forward, then back over bytes not yet written

@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import process from "node:process";
 import git from "isomorphic-git";
-import { parseTree, type TreeEntry, writeLooseObject, writeLooseStored } from "./loose-objects.ts";
+import { parseTree, readLooseObject, type TreeEntry, writeLooseObject, writeLooseStored } from "./loose-objects.ts";
 import { objectId } from "./sha1.ts";
 import { corrupt } from "../core/errors.ts";
 import { faultPoint, objectWritten } from "./fault.ts";
 import { describeRef, type ObjectRef, type ObjectType } from "./object-ref.ts";
-import { forgetPackIndexes, inPackIndex, packsChangedSinceRead, readObjectNative } from "./pack-index.ts";
+import { forgetPackIndexes, inPackIndex, packsChangedSinceRead, readObjectNative, readPackedObject } from "./pack-index.ts";
 import { progress } from "./progress.ts";
+import { traceNote } from "./sync-trace.ts";
+import { changedEntries } from "./tree-bytes.ts";
 import type { Version } from "./delta-write.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
@@ -83,6 +85,8 @@ export interface GitObject {
   content: Uint8Array;
   /** The loose file's bytes, when it was read from one (a copy writes them as they are). */
   stored?: Uint8Array;
+  /** Its pack entry's zlib stream, when it was read from a pack where it is stored whole (a copy into a clone's pack writes it as it is). */
+  deflated?: Uint8Array;
 }
 
 /** An object's type and content, loose or packed; null when the repository cannot give it. */
@@ -91,10 +95,10 @@ export async function readObjectFrom(gitdir: string, oid: string): Promise<GitOb
   // packs (a repack of a path remote): the packs are read again when they changed, so the reads
   // after it are not all misses (each asked of isomorphic-git, which lists the pack folder per
   // object: a fetch of thousands of objects from a hub repacked meanwhile ran past 5 minutes)
-  let native = readObjectNative(gitdir, oid);
+  let native = readPackedFirst(gitdir, oid);
   if (!native && packsChangedSinceRead(gitdir)) {
     caches.delete(gitdir);
-    native = readObjectNative(gitdir, oid);
+    native = readPackedFirst(gitdir, oid);
   }
   if (native) return native as GitObject;
   try {
@@ -103,6 +107,15 @@ export async function readObjectFrom(gitdir: string, oid: string): Promise<GitOb
   } catch {
     return null;
   }
+}
+
+/**
+ * An object read natively, its packs asked first (a binary search in memory) and then its loose
+ * file: most objects a copy reads from a remote are packed (a push repacks it), and a loose probe
+ * first cost a failed open for each.
+ */
+function readPackedFirst(gitdir: string, oid: string): { type: string; content: Uint8Array; deflated?: Uint8Array } | null {
+  return readPackedObject(gitdir, oid) ?? readLooseObject(gitdir, oid);
 }
 
 /** The objects an object names: a commit its tree and parents, a tree its entries (submodule commits excepted), a tag its target. */
@@ -125,25 +138,44 @@ export function referencesOf(at: ObjectRef, obj: GitObject): ObjectRef[] {
   return out;
 }
 
+/** referencesOf a tree, less the entries `earlier` (another version of it) holds as they are. */
+function changedReferences(at: ObjectRef, content: Uint8Array, earlier: Uint8Array): ObjectRef[] {
+  const out: ObjectRef[] = [];
+  for (const e of changedEntries(content, earlier)) {
+    if (e.type !== "commit") out.push({ oid: e.oid, kind: e.type, path: at.path ? `${at.path}/${e.name}` : e.name, commit: at.commit });
+  }
+  return out;
+}
+
 /**
  * Visit the objects under `tips` children first, without recursion (a history of 10,000 commits
  * is 10,000 deep). `enter` returns the object to descend into, or null not to enter it (already
  * complete, or missing); `leave` runs once everything the object names has been left. Each id is
  * entered at most once (`done`, shared between walks, holds the ids finished).
+ *
+ * A tree whose path had another version left earlier in this walk is compared with it as bytes
+ * (tree-bytes.ts): only the entries that version does not hold as they are need a look, since
+ * everything a left tree names is done. Each commit of a history brings a new version of its top
+ * folders, and a flat memories/ folder of 1,000 records is 1,000 entries: listing every entry of
+ * each version (ids as hex, names decoded, each asked of `done`) was most of the CPU of a fetch
+ * of hundreds of commits.
  */
 export async function walkChildrenFirst(
   tips: readonly ObjectRef[],
   enter: (at: ObjectRef) => Promise<GitObject | null>,
-  leave: (at: ObjectRef, obj: GitObject) => Promise<void>,
+  leave: (at: ObjectRef, obj: GitObject, earlier?: string) => Promise<void>,
   done: Set<string> = new Set(),
 ): Promise<void> {
-  const stack: { at: ObjectRef; obj: GitObject | null }[] = [...tips].reverse().map((at) => ({ at, obj: null }));
+  const stack: { at: ObjectRef; obj: GitObject | null; earlier?: string }[] = [...tips].reverse().map((at) => ({ at, obj: null }));
+  /** The last tree left at each path (`leave` is told which one a tree was compared with: its likely delta base). */
+  const leftTrees = new Map<string, { oid: string; content: Uint8Array }>();
   while (stack.length) {
     const top = stack[stack.length - 1]!;
     if (top.obj) {
       stack.pop();
-      await leave(top.at, top.obj);
+      await leave(top.at, top.obj, top.earlier);
       done.add(top.at.oid);
+      if (top.obj.type === "tree") leftTrees.set(top.at.path, { oid: top.at.oid, content: top.obj.content });
       continue;
     }
     if (done.has(top.at.oid)) {
@@ -157,7 +189,9 @@ export async function walkChildrenFirst(
       continue;
     }
     top.obj = obj;
-    const kids = referencesOf(top.at, obj);
+    const earlier = obj.type === "tree" ? leftTrees.get(top.at.path) : undefined;
+    top.earlier = earlier?.oid;
+    const kids = earlier ? changedReferences(top.at, obj.content, earlier.content) : referencesOf(top.at, obj);
     // pushed in reverse, so a commit's tree is done before its parents: newest content first
     for (let i = kids.length - 1; i >= 0; i--) if (!done.has(kids[i]!.oid)) stack.push({ at: kids[i]!, obj: null });
   }
@@ -169,17 +203,19 @@ export async function walkChildrenFirst(
  * one pack from 100 on (copySink), so a kill at any instant leaves `dst` with nothing that names
  * an object it lacks. That invariant (an object present means everything under it is present) is
  * what lets a commit or tree `dst` already has be skipped whole. The caller moves a ref only after
- * this returns.
+ * this returns. A fetch into a clone: its pack is written "fast" (see copySink).
  */
 export async function copyReachable(src: string, dst: string, tip: string): Promise<number> {
-  const sink = await copySink(src, dst);
+  const sink = await copySink(src, dst, "fast");
   try {
     await walkChildrenFirst(
       [{ oid: tip, kind: "object", path: "", commit: null }],
       async (at) => ((await has(dst, at.oid)) ? null : await objectToCopy(src, at.oid, describeRef(at))),
-      async (at, obj) => sink.add(at.oid, obj),
+      async (at, obj, earlier) => sink.add(at.oid, obj, earlier),
     );
-    return await sink.finish();
+    const copied = await sink.finish();
+    traceNote("copy", `objects=${copied}`);
+    return copied;
   } finally {
     sink.abort();
   }
@@ -197,10 +233,25 @@ export interface CopySink {
   abort(): void;
 }
 
-/** zlib's level for a copy's pack (git's default). */
+/**
+ * How a copy's pack is written. "compact": each object a delta where one pays, at zlib's default
+ * level, as git sends them (a push into a hub, which every clone then fetches from and which
+ * nothing else compacts until its next repack). "fast": each object whole, its pack entry's bytes
+ * as they are when the source stores it whole, else deflated at level 1 (a fetch into a clone,
+ * whose pack stays on this machine and which its auto-repack later stores as deltas): the delta
+ * search and the level-6 deflate were most of a fetch's CPU, and a clone far behind a busy hub
+ * copies thousands of objects (chaos run c3: 28 syncs past 5 minutes in that copy).
+ */
+export type CopyPacking = "compact" | "fast";
+
+/** zlib's level for a compact copy's pack (git's default). */
 const COPY_LEVEL = 6;
+/** zlib's level for a fast copy's objects that are not reused as they are. */
+const FAST_LEVEL = 1;
 /** How many objects a packing copy keeps as possible delta bases of the objects after them (by id). */
 const BASES_KEPT = 4_096;
+/** And their bytes at most (a flat memories/ folder's tree is 69 KB at 1,000 records). */
+const BASES_KEPT_BYTES = 32 * 2 ** 20;
 
 /**
  * Where a copy into `dst` (a fetch from a path remote, a push into one) writes: up to PACK_FROM
@@ -208,30 +259,55 @@ const BASES_KEPT = 4_096;
  * as git keeps a fetched or received pack of transfer.unpackLimit's 100 objects or more. A pack
  * appears whole or not at all, so a kill still leaves `dst` with nothing that names an object it
  * lacks; and a clone far behind no longer copies tens of thousands of loose files, 9 ms each on
- * a loaded machine (the chaos run's "hung" syncs).
+ * a loaded machine (the chaos run's "hung" syncs). Every object is checked against its id first.
  *
- * In the pack, each object is a delta, as git sends them, when one at most half its size is found
- * against its path's earlier version (when that is in this pack) or the last two of its type
- * (records share a shape), at zlib's default level: a 10k store's first push into an empty hub
- * was 15 MB whole at level 1, 10.7 MB with these deltas, 8.2 MB at level 6 (+0.7 s of CPU; what a
- * repack of the hub makes, 8.1 MB). Such copies are rare (a first sync, a clone far behind), and
- * every later clone fetches what they wrote.
+ * A "compact" pack (see CopyPacking) stores each object as a delta, as git sends them, when one
+ * at most half its size is found against its path's earlier version (when that is in this pack)
+ * or the last two of its type (records share a shape), at zlib's default level: a 10k store's
+ * first push into an empty hub was 15 MB whole at level 1, 10.7 MB with these deltas, 8.2 MB at
+ * level 6 (+0.7 s of CPU; what a repack of the hub makes, 8.1 MB).
  */
-export async function copySink(src: string, dst: string): Promise<CopySink> {
-  const { PackWriter } = await import("./pack-write.ts");
-  const { writeNearest } = await import("./delta-write.ts");
+export async function copySink(src: string, dst: string, packing: CopyPacking): Promise<CopySink> {
+  const { PackWriter, entryHeader, TYPE_CODE } = await import("./pack-write.ts");
+  const { writeNearest, writeTreeDelta } = await import("./delta-write.ts");
   const held: { oid: string; obj: GitObject; base: string | undefined }[] = [];
   let pack: InstanceType<typeof PackWriter> | null = null;
   const last = new Map<string, Version[]>();
   const kept = new Map<string, Version>();
-  const packed = (oid: string, obj: GitObject, base: string | undefined) => {
-    if (objectId(obj.type, obj.content) !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content does not hash to its id) (run: memsync doctor)`);
+  let keptBytes = 0;
+  const keep = (v: Version) => {
+    kept.set(v.oid, v);
+    keptBytes += v.content.length;
+    while (kept.size > BASES_KEPT || keptBytes > BASES_KEPT_BYTES) {
+      const [first, gone] = kept.entries().next().value!;
+      kept.delete(first);
+      keptBytes -= gone.content.length;
+    }
+  };
+  const compact = (oid: string, obj: GitObject, base: string | undefined) => {
     const recent = last.get(obj.type) ?? [];
     const near = base === undefined ? undefined : kept.get(base);
-    const v = writeNearest(pack!, oid, obj.type, obj.content, near ? [near, ...recent] : recent, COPY_LEVEL);
+    const v = treeVersion(oid, obj, base, COPY_LEVEL) ?? writeNearest(pack!, oid, obj.type, obj.content, near ? [near, ...recent] : recent, COPY_LEVEL);
     last.set(obj.type, [v, ...recent.slice(0, 1)]);
-    kept.set(oid, v);
-    if (kept.size > BASES_KEPT) kept.delete(kept.keys().next().value!);
+    keep(v);
+  };
+  /** A tree as a delta against the version of its folder `base` names, when that is in this pack (kept) and it pays. */
+  const treeVersion = (oid: string, obj: GitObject, base: string | undefined, level: number) => {
+    const near = obj.type === "tree" && base !== undefined ? kept.get(base) : undefined;
+    return near ? writeTreeDelta(pack!, oid, obj.content, near, level) : null;
+  };
+  const fast = (oid: string, obj: GitObject, base: string | undefined) => {
+    const v = treeVersion(oid, obj, base, FAST_LEVEL);
+    if (v) return keep(v);
+    // (the entry's zlib stream is what the content was just inflated from, its checksum checked)
+    if (obj.deflated) pack!.addEntry(oid, [entryHeader(TYPE_CODE[obj.type], obj.content.length), obj.deflated]);
+    else pack!.add(oid, obj.type, obj.content, FAST_LEVEL);
+    if (obj.type === "tree") keep({ oid, content: obj.content, depth: 0 });
+  };
+  const packed = (oid: string, obj: GitObject, base: string | undefined) => {
+    if (objectId(obj.type, obj.content) !== oid) throw corrupt(`git object ${oid} in ${src} is damaged (its content does not hash to its id) (run: memsync doctor)`);
+    if (packing === "compact") compact(oid, obj, base);
+    else fast(oid, obj, base);
     if (pack!.size % 200 === 0) progress("copying objects", pack!.size);
     objectWritten();
   };

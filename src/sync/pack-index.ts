@@ -17,11 +17,17 @@ export function packFolderNames(gitdir: string): string[] {
   }
 }
 
-/** A pack index as read, with the name of its pack and (once an object is read from it) its offsets in order. */
+/**
+ * A pack index as read, with the name of its pack and (once an object is read from it) its offsets
+ * in order, and the pack itself open: a copy of thousands of objects read each one with an open,
+ * an fstat and a close of a 14 MB pack (chaos run c3's hung syncs). A pack is never changed, only
+ * removed (a repack elsewhere); an open descriptor goes on reading the file it opened.
+ */
 interface PackIndex {
   idx: Uint8Array;
   pack: string;
   sortedOffsets?: Float64Array;
+  open?: { fd: number; size: number };
 }
 
 /** Each pack index of a repository, read once per command (and again when its packs changed). */
@@ -29,10 +35,37 @@ const packIndexes = new Map<string, PackIndex[]>();
 /** The index file names each entry of packIndexes was read from. */
 const packNamesRead = new Map<string, string>();
 forgetAtNextCommand(() => {
+  for (const list of packIndexes.values()) closePacks(list);
   packIndexes.clear();
   packNamesRead.clear();
-  bases.clear();
+  forgetBases();
 });
+
+/** Close the packs these indexes opened (they are being forgotten). */
+function closePacks(list: readonly PackIndex[]): void {
+  for (const p of list) {
+    if (!p.open) continue;
+    try {
+      fs.closeSync(p.open.fd);
+    } catch {
+      // already closed
+    }
+    p.open = undefined;
+  }
+}
+
+/** A pack's descriptor and size, opened at its first read in this command. */
+function openPack(p: PackIndex): { fd: number; size: number } {
+  if (p.open) return p.open;
+  const fd = fs.openSync(p.pack, "r");
+  try {
+    p.open = { fd, size: fs.fstatSync(fd).size };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+  return p.open;
+}
 function packIndexesOf(gitdir: string): PackIndex[] {
   let idx = packIndexes.get(gitdir);
   if (!idx) {
@@ -49,9 +82,10 @@ function packIndexesOf(gitdir: string): PackIndex[] {
 
 /** Forget the pack indexes read so far (packs were added or removed). */
 export function forgetPackIndexes(gitdir: string): void {
+  closePacks(packIndexes.get(gitdir) ?? []);
   packIndexes.delete(gitdir);
   packNamesRead.delete(gitdir);
-  bases.clear();
+  forgetBases();
 }
 
 /**
@@ -180,6 +214,24 @@ const TYPES = ["", "commit", "tree", "blob", "tag"] as const;
 /** Bases of deltas read in this command, by pack and offset (a chain's bases are shared by many). */
 const bases = new Map<string, { type: string; content: Uint8Array }>();
 const BASES_MAX = 4096;
+/**
+ * And their bytes at most: a flat memories/ folder of 1,000 records is a 69 KB tree, and a copy
+ * of hundreds of commits reads a version of it for each (4,096 of them would be 280 MB).
+ */
+const BASES_MAX_BYTES = 32 * 2 ** 20;
+let basesBytes = 0;
+
+function forgetBases(): void {
+  bases.clear();
+  basesBytes = 0;
+}
+
+/** An object read from a pack; `deflated`: its entry's zlib stream, when it is stored whole (not a delta), which a copy may write as it is. */
+export interface PackedObject {
+  type: string;
+  content: Uint8Array;
+  deflated?: Uint8Array;
+}
 
 /**
  * An object read straight from a pack (pread of its entry, zlib through the runtime, deltas
@@ -188,7 +240,7 @@ const BASES_MAX = 4096;
  * index lists it, or its entry cannot be read (the caller then asks isomorphic-git, which also
  * knows alternates and version-1 indexes).
  */
-export function readPackedObject(gitdir: string, oid: string): { type: string; content: Uint8Array } | null {
+export function readPackedObject(gitdir: string, oid: string): PackedObject | null {
   const raw = rawOid(oid);
   for (const p of packIndexesOf(gitdir)) {
     const pos = packIndexPosition(p.idx, raw);
@@ -204,32 +256,27 @@ export function readPackedObject(gitdir: string, oid: string): { type: string; c
   return null;
 }
 
-function readEntry(gitdir: string, p: PackIndex, offset: number, depth: number): { type: string; content: Uint8Array } {
+function readEntry(gitdir: string, p: PackIndex, offset: number, depth: number): PackedObject {
   if (depth > 200) throw new Error("delta chain too long");
   const key = `${p.pack}:${offset}`;
   const cached = bases.get(key);
   if (cached) return cached;
-  const fd = fs.openSync(p.pack, "r");
-  let entry: Uint8Array;
-  try {
-    const size = fs.fstatSync(fd).size;
-    const end = entryEnd(p, offset, size);
-    if (end <= offset || end > size) throw new Error("entry out of the pack");
-    entry = new Uint8Array(end - offset);
-    if (fs.readSync(fd, entry, 0, entry.length, offset) !== entry.length) throw new Error("short read");
-  } finally {
-    fs.closeSync(fd);
-  }
+  const { fd, size } = openPack(p);
+  const end = entryEnd(p, offset, size);
+  if (end <= offset || end > size) throw new Error("entry out of the pack");
+  const entry = new Uint8Array(end - offset);
+  if (fs.readSync(fd, entry, 0, entry.length, offset) !== entry.length) throw new Error("short read");
   // header: type in bits 4-6 of the first byte, the size in 4 + 7k bits (unused: zlib knows it)
   let i = 0;
   let b = entry[i++]!;
   const type = (b >> 4) & 7;
   while (b & 0x80) b = entry[i++]!;
-  let out: { type: string; content: Uint8Array };
+  let out: PackedObject;
   if (type >= 1 && type <= 4) {
-    out = { type: TYPES[type]!, content: zlibInflate(entry.subarray(i)) };
+    const deflated = entry.subarray(i);
+    out = { type: TYPES[type]!, content: zlibInflate(deflated), deflated };
   } else if (type === 6 || type === 7) {
-    let base: { type: string; content: Uint8Array } | null;
+    let base: PackedObject | null;
     if (type === 6) {
       // offset delta: the base is this far back in the same pack
       b = entry[i++]!;
@@ -242,16 +289,33 @@ function readEntry(gitdir: string, p: PackIndex, offset: number, depth: number):
     } else {
       const hex = oidAt(entry, i);
       i += 20;
-      base = readLooseObject(gitdir, hex) ?? readPackedObject(gitdir, hex);
+      base = refDeltaBase(gitdir, p, entry.subarray(i - 20, i), depth) ?? readLooseObject(gitdir, hex);
       if (!base) throw new Error(`delta base ${hex} missing`);
     }
     out = { type: base.type, content: applyDelta(base.content, zlibInflate(entry.subarray(i))) };
-    if (bases.size >= BASES_MAX) bases.clear();
+    if (bases.size >= BASES_MAX || basesBytes > BASES_MAX_BYTES) forgetBases();
     bases.set(key, out);
+    basesBytes += out.content.length;
   } else {
     throw new Error(`unknown pack entry type ${type}`);
   }
   return out;
+}
+
+/**
+ * The base a ref delta names, from the packs (its own first: where git puts it, and where a copy
+ * or a repack here does), each read as one step deeper in the chain (a chain that loops through
+ * two packs ends at the depth bound). The packs before the loose files: a failed open per delta
+ * cost a thrown error each, and a hub's objects are packed.
+ */
+function refDeltaBase(gitdir: string, own: PackIndex, raw: Uint8Array, depth: number): PackedObject | null {
+  for (const p of [own, ...packIndexesOf(gitdir).filter((q) => q !== own)]) {
+    const pos = packIndexPosition(p.idx, raw);
+    if (pos < 0) continue;
+    const offset = offsetAt(p.idx, pos);
+    if (offset !== null) return readEntry(gitdir, p, offset, depth + 1);
+  }
+  return null;
 }
 
 /** git's delta format: the base's size, the result's size, then copies from the base and literal inserts. */

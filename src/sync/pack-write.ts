@@ -39,6 +39,11 @@ export function entryHeader(code: number, size: number): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/** A hex digit's value (ids here are checked hex: objectId, parseTree, a pack index). */
+function nibble(c: number): number {
+  return c <= 57 ? c - 48 : (c | 0x20) - 87;
+}
+
 export function hexToBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -79,7 +84,7 @@ class IndexEntries {
       this.offsets = grow(this.offsets, this.offsets.length * 2);
     }
     const at = this.length * 20;
-    for (let i = 0; i < 20; i++) this.oids[at + i] = Number.parseInt(oidHex.slice(i * 2, i * 2 + 2), 16);
+    for (let i = 0; i < 20; i++) this.oids[at + i] = (nibble(oidHex.charCodeAt(i * 2)) << 4) | nibble(oidHex.charCodeAt(i * 2 + 1));
     this.crcs[this.length] = crc;
     this.offsets[this.length] = offset;
     this.length++;

@@ -1,7 +1,7 @@
 import { corrupt } from "../core/errors.ts";
 import { commitInfo } from "./commit-graph.ts";
 import { copySink, has, objectToCopy, readObjectFrom, readTreeEntries, treeOf } from "./objects.ts";
-import { oidAt } from "./object-ref.ts";
+import { changedEntries } from "./tree-bytes.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
 
 // What a push sends: the objects of the commits the remote lacks, found by comparing each commit's
@@ -132,7 +132,7 @@ async function objectsOfCommit(gitdir: string, commit: string, parents: readonly
  * written again. Returns how many were copied.
  */
 export async function copyObjects(src: string, dst: string, objects: readonly PushObject[]): Promise<number> {
-  const sink = await copySink(src, dst);
+  const sink = await copySink(src, dst, "compact");
   try {
     for (const o of objects) {
       if (!(await has(dst, o.oid))) await sink.add(o.oid, await objectToCopy(src, o.oid, `a ${o.type}`), o.base);
@@ -147,63 +147,4 @@ export async function copyObjects(src: string, dst: string, objects: readonly Pu
 async function treeBytes(gitdir: string, oid: string): Promise<Uint8Array | null> {
   const obj = await readObjectFrom(gitdir, oid);
   return obj?.type === "tree" ? obj.content : null;
-}
-
-
-/** Where the entry at `at` ends, its name's end (the NUL), and whether it is a folder (mode 40000) or a submodule (160000). */
-function entryAt(b: Uint8Array, at: number): { nul: number; end: number; kind: "tree" | "blob" | "commit" } | null {
-  let space = at;
-  while (space < b.length && b[space] !== 0x20) space++;
-  let nul = space + 1;
-  while (nul < b.length && b[nul] !== 0) nul++;
-  if (nul + 21 > b.length) return null;
-  const mode = space - at;
-  const kind = mode === 5 && b[at] === 0x34 ? "tree" : mode === 6 && b[at] === 0x31 && b[at + 1] === 0x36 ? "commit" : "blob";
-  return { nul, end: nul + 21, kind };
-}
-
-/** git's order of two entries' names: bytes, a folder's as if followed by "/". */
-function compareNames(x: Uint8Array, xFrom: number, xTo: number, xTree: boolean, y: Uint8Array, yFrom: number, yTo: number, yTree: boolean): number {
-  const n = Math.min(xTo - xFrom, yTo - yFrom);
-  for (let i = 0; i < n; i++) if (x[xFrom + i] !== y[yFrom + i]) return x[xFrom + i]! - y[yFrom + i]!;
-  const xc = xFrom + n < xTo ? x[xFrom + n]! : xTree ? 0x2f : -1;
-  const yc = yFrom + n < yTo ? y[yFrom + n]! : yTree ? 0x2f : -1;
-  return xc - yc;
-}
-
-/**
- * The entries of `mine` that `base` does not hold with the same mode, name and id, each with the
- * id of the folder of the same name in `base` (for a folder). Both in git's order, walked side by
- * side; an entry is skipped only when the same bytes sit in `base` (so trees out of order cost
- * extra objects sent, never one left out).
- */
-function changedEntries(mine: Uint8Array, base: Uint8Array): { oid: string; type: "tree" | "blob" | "commit"; base: string | null }[] {
-  const out: { oid: string; type: "tree" | "blob" | "commit"; base: string | null }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < mine.length) {
-    const m = entryAt(mine, i);
-    if (!m) break;
-    const b = j < base.length ? entryAt(base, j) : null;
-    if (b && m.end - i === b.end - j) {
-      let same = true;
-      for (let k = 0; k < m.end - i && same; k++) same = mine[i + k] === base[j + k];
-      if (same) {
-        i = m.end;
-        j = b.end;
-        continue;
-      }
-    }
-    const mNameFrom = mine.indexOf(0x20, i) + 1;
-    const c = b ? compareNames(mine, mNameFrom, m.nul, m.kind === "tree", base, base.indexOf(0x20, j) + 1, b.nul, b.kind === "tree") : -1;
-    if (c > 0) {
-      j = b!.end; // only in base
-      continue;
-    }
-    // the same name's object in the base, when it is of the same kind: a folder to compare, a file's delta base
-    out.push({ oid: oidAt(mine, m.nul + 1), type: m.kind, base: c === 0 && b!.kind === m.kind && m.kind !== "commit" ? oidAt(base, b!.nul + 1) : null });
-    i = m.end;
-    if (c === 0) j = b!.end;
-  }
-  return out;
 }

@@ -53,8 +53,12 @@ export function zlibInflate(stream: Uint8Array): Uint8Array {
   return data;
 }
 
+/** Bun's native CRC-32 (the same polynomial; its seed continues a CRC): the loop below cost ~10 ms of CPU per 1,000 objects a copy packs. */
+const nativeCrc32 = typeof Bun === "undefined" ? null : Bun.hash.crc32;
+
 /** CRC-32 (the IEEE polynomial, as zlib's crc32 and git's pack index), continuing from `crc`. */
 export function crc32(data: Uint8Array, crc = 0): number {
+  if (nativeCrc32) return Number(nativeCrc32(data, crc)) >>> 0;
   let c = (crc ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
