@@ -39,22 +39,13 @@ import { commandLine, findHyperfine, loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
 import { arg } from "./args.ts";
+import { emptyBun } from "./empty-bun.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BENCH = path.join(REPO, ".bench");
 const SEED = 20261121;
 
 
-/** The smallest compiled Bun program, built as scripts/bench builds it (--compile --bytecode --format=esm). */
-function emptyBun(): string {
-  const out = path.join(BENCH, "empty-bun");
-  if (fs.existsSync(out)) return out;
-  const src = path.join(BENCH, "empty.ts");
-  fs.writeFileSync(src, "export {};\n");
-  const r = spawnSync(process.execPath, ["build", "--compile", "--bytecode", "--format=esm", "--minify", src, "--outfile", out], { stdio: ["ignore", "ignore", "inherit"] });
-  if (r.status !== 0) throw new Error("could not compile the empty Bun program");
-  return out;
-}
 
 /**
  * A copy of a program written now, by plain writes, beside the others (see the header): every
@@ -172,7 +163,7 @@ async function main(): Promise<void> {
 
   const dir = path.join(BENCH, `store-${size}`);
   const { manifest } = await ensureBenchStore(dir, size, { fresh: false, seed: SEED, log: (l) => console.error(l) });
-  const empty = freshCopy(emptyBun(), "empty");
+  const empty = freshCopy(emptyBun(BENCH), "empty");
   const payload = path.join(BENCH, "coldstart-prompt.json");
   // a prompt that asks about earlier work: recall runs and its memories come back as context
   fs.writeFileSync(payload, JSON.stringify({ session_id: "bench", transcript_path: "/dev/null", cwd: REPO, hook_event_name: "UserPromptSubmit", prompt: RECALL_PROMPTS.prompt }));

@@ -20,6 +20,7 @@ import path from "node:path";
 import { loadAverage } from "./cold.ts";
 import { ensureBenchStore, scratchCopy } from "./generate.ts";
 import { arg } from "./args.ts";
+import { emptyBun } from "./empty-bun.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BENCH = path.join(REPO, ".bench");
@@ -57,14 +58,6 @@ function timed(cmd: string[]): { wall: number; cpu: number } {
   return { wall: dt, cpu };
 }
 
-function emptyBun(): string {
-  const out = path.join(BENCH, "empty-bun");
-  if (fs.existsSync(out)) return out;
-  const src = path.join(BENCH, "empty.ts");
-  fs.writeFileSync(src, "export {};\n");
-  run([process.execPath, "build", "--compile", "--bytecode", "--format=esm", "--minify", src, "--outfile", out]);
-  return out;
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -189,7 +182,7 @@ for (const size of sizes) {
       "`status` vs `git status`",
       [
         ...cs.map((c) => ({ label: c.label, argv: c.bin ? [c.bin, "--store", c.store, "status"] : ["git", "-C", c.store, "status"] })),
-        { label: "empty Bun", argv: [emptyBun()] },
+        { label: "empty Bun", argv: [emptyBun(BENCH)] },
       ],
       rounds,
       "native git",

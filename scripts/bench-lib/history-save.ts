@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureBenchStore, scratchCopy, settle } from "./generate.ts";
+import { emptyBun } from "./empty-bun.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const BENCH = path.join(REPO, ".bench");
@@ -29,12 +30,7 @@ if (!fs.existsSync(path.join(store, ".memsync", "committed.json"))) {
 }
 
 // the yardstick: an empty program, compiled the way memsync is
-const empty = path.join(BENCH, "empty-bun");
-if (!fs.existsSync(empty)) {
-  fs.writeFileSync(path.join(BENCH, "empty.ts"), "");
-  const bun = path.join(REPO, "node_modules/.bin/bun");
-  if (spawnSync(bun, ["build", "--compile", "--bytecode", "--format=esm", "--minify", path.join(BENCH, "empty.ts"), "--outfile", empty], { stdio: "inherit" }).status !== 0) throw new Error("empty build failed");
-}
+const empty = emptyBun(BENCH, path.join(REPO, "node_modules/.bin/bun"));
 
 const copies = { before: `${store}-before`, after: `${store}-after` };
 for (const dst of Object.values(copies)) scratchCopy(store, dst);
