@@ -1,11 +1,11 @@
 import { getSettledFirst } from "../../../ops/get-settled.ts";
-import { ID_TEXT_MAX, MAX_IDS } from "../../../ops/catalogue/limits.ts";
+import { plainIdList } from "../../../ops/catalogue/limits.ts";
 import { hostReadEnv } from "../../../runtime/ops-env.ts";
-import { writeErr, writeOut } from "../../../runtime/host.ts";
 import { json, memoryBlock, missingReport } from "../format.ts";
+import { printResult } from "../report.ts";
 
 // A plain get answered from a settled index (ops/get-settled.ts) without the command's usual path:
-// commands/read.ts, call.ts, options.ts, the direct runner and report.ts evaluate ~1 ms of modules
+// commands/read.ts, call.ts, options.ts and the direct runner evaluate ~0.5 ms of modules
 // and glue around a read that needs none of them when it succeeds (issue 16: a cold get's CPU).
 // It prints what that path prints for the same outcome; anything the settled read leaves to the
 // Store (an abbreviation, a changed folder or file, a store to recover or refuse, a bad id) is
@@ -17,13 +17,9 @@ import { json, memoryBlock, missingReport } from "../format.ts";
  */
 export function settledGet(rawIds: readonly string[], store: string | undefined, asJson: boolean): number | null {
   // the get entry's input (ops/catalogue/direct.ts plainIds): else the catalogue's words refuse it
-  if (rawIds.length < 1 || rawIds.length > MAX_IDS || rawIds.some((id) => id.length < 1 || id.length > ID_TEXT_MAX)) return null;
+  if (!plainIdList(rawIds)) return null;
   const out = getSettledFirst(hostReadEnv(store), rawIds);
   if (out === null) return null;
   const stdout = asJson ? json(out) : out.found.map((f) => memoryBlock(f.memory, f.path, f.outgoing, f.incoming)).join("\n");
-  const { stderr, exitCode } = missingReport(out);
-  // as report.ts printResult writes a command's result
-  if (stdout) writeOut(stdout);
-  if (stderr) writeErr(stderr);
-  return exitCode;
+  return printResult({ stdout, ...missingReport(out) });
 }
