@@ -18,7 +18,12 @@ import { printResult } from "../report.ts";
 export function settledGet(rawIds: readonly string[], store: string | undefined, asJson: boolean): number | null {
   // the get entry's input (ops/catalogue/direct.ts plainIds): else the catalogue's words refuse it
   if (!plainIdList(rawIds)) return null;
-  const out = getSettledFirst(hostReadEnv(store), rawIds);
+  let out;
+  try {
+    out = getSettledFirst(hostReadEnv(store), rawIds);
+  } catch {
+    return null; // the environment unreadable (no home folder to be found): the usual path says so in its words
+  }
   if (out === null) return null;
   const stdout = asJson ? json(out) : out.found.map((f) => memoryBlock(f.memory, f.path, f.outgoing, f.incoming)).join("\n");
   return printResult({ stdout, ...missingReport(out) });
