@@ -28,16 +28,20 @@ export function storeRootOf(v: Pick<OpsEnvValues, "store" | "vars" | "cwd" | "ho
   return path.resolve(v.cwd, v.store ?? nonEmpty(v.vars.MEMSYNC_HOME) ?? path.join(v.home, ".memsync"));
 }
 
+/** MEMSYNC_BUSY_TIMEOUT_MS: how long a writer waits without progress for the store's lock (default 15 s: none given). */
+function busyOf(vars: OpsEnvValues["vars"]): { open: { busyTimeoutMs: number } } | Record<string, never> {
+  const busy = Number(nonEmpty(vars.MEMSYNC_BUSY_TIMEOUT_MS));
+  return Number.isFinite(busy) && busy > 0 ? { open: { busyTimeoutMs: busy } } : {};
+}
+
 export function opsEnvOf(v: OpsEnvValues, root = storeRootOf(v)): OpsEnv {
-  // MEMSYNC_BUSY_TIMEOUT_MS: how long a writer waits without progress for the store's lock (default 15 s)
-  const busy = Number(nonEmpty(v.vars.MEMSYNC_BUSY_TIMEOUT_MS));
   const machine = nonEmpty(v.vars.MEMSYNC_MACHINE);
   const token = nonEmpty(v.vars.MEMSYNC_GIT_TOKEN);
   const vault = nonEmpty(v.vars.MEMSYNC_VAULT);
   // MEMSYNC_HTTP_IDLE_TIMEOUT_MS: how long an HTTP request to the remote may receive nothing (default 60 s)
   const idle = Number(nonEmpty(v.vars.MEMSYNC_HTTP_IDLE_TIMEOUT_MS));
   return {
-    ...(Number.isFinite(busy) && busy > 0 ? { open: { busyTimeoutMs: busy } } : {}),
+    ...busyOf(v.vars),
     storeRoot: root,
     hostName: v.hostName,
     user: v.user,
@@ -70,4 +74,10 @@ export function hostOpsEnv(store?: string, root?: string): OpsEnv {
     return { enumerable: true, configurable: true, get: () => (value ??= { v: get() }).v };
   };
   return Object.defineProperties(out, { hostName: lazy(hostName), user: lazy(userName), driverCommand: lazy(() => driverCommandOf(selfCommand())) });
+}
+
+/** What of this process's ops environment a read of the index alone needs (ops/get-settled.ts): the store folder and the busy timeout, as hostOpsEnv gives them. */
+export function hostReadEnv(store?: string): Pick<OpsEnv, "storeRoot" | "open"> {
+  const vars = { MEMSYNC_HOME: env("MEMSYNC_HOME"), MEMSYNC_BUSY_TIMEOUT_MS: env("MEMSYNC_BUSY_TIMEOUT_MS") };
+  return { ...busyOf(vars), storeRoot: storeRootOf({ ...(store !== undefined ? { store } : {}), vars, cwd: cwd(), home: homeDir() }) };
 }

@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import { isBrief, quickRoute } from "../../src/faces/cli/quick.ts";
 import fs from "node:fs";
 import path from "node:path";
-import { filesUnder, memsync, newStore, tempDir } from "../helpers/env.ts";
+import { spawnSync } from "node:child_process";
+import { BIN, filesUnder, hasCommand, memsync, newStore, tempDir } from "../helpers/env.ts";
 import { relatedPair } from "../helpers/related-pair.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
@@ -42,6 +43,52 @@ describe("quick get: the same answers as through the parser", () => {
   });
   test("--store=DIR is read as --store DIR", () => {
     assert.deepEqual(memsync([`--store=${store}`, "get", a]), memsync(["--store", store, "get", a]));
+  });
+});
+
+// On a settled store a plain get of full ids is answered by faces/cli/commands/settled-get.ts
+// alone (tests/mcp/cold-start.test.ts: none of the usual path's modules): the same answers again,
+// the store named by --store, by MEMSYNC_HOME, and with a busy timeout of its own.
+describe("quick get on a settled store: the same answers as through the parser", async () => {
+  const { store, a, b, missing } = relatedPair();
+  await new Promise((r) => setTimeout(r, 150));
+  memsync(["--store", store, "get", a]); // the folders recorded past their racy window
+  const cases: [string[], Record<string, string>][] = [
+    [["--store", store, "get", a], {}],
+    [["--store", store, "get", b, a, b, "--json"], {}],
+    [["--store", store, "get", ` ${a.toUpperCase()}`, missing], {}],
+    [["--store", store, "--json", "open", missing], {}],
+    [["get", a], { MEMSYNC_HOME: store }],
+    [["get", b, "--json"], { MEMSYNC_HOME: store, MEMSYNC_BUSY_TIMEOUT_MS: "250" }],
+  ];
+  for (const [args, env] of cases) {
+    test(`${args.join(" ")} ${JSON.stringify(env)}`, () => {
+      assert.ok(quickRoute(args), "this form takes the quick path");
+      const quick = memsync(args, { env });
+      assert.deepEqual(quick, memsync([...args, "--"], { env }));
+      assert.equal(quick.code, args.includes(missing) ? 3 : 0, quick.stderr);
+    });
+  }
+
+  // where the settled read gives up after opening the index (a memory file edited by hand), the
+  // Store's path answers and the settled read is not tried a second time: as many opens of
+  // index.db as through the parser, whose path tries it once
+  test("a get after a hand edit opens the index as often as through the parser, and shows the edit", { skip: !hasCommand("strace") && "needs strace" }, () => {
+    const file = filesUnder(path.join(store, "memories"), ".json").find((f) => f.includes(a))!;
+    const indexOpens = (args: string[], text: string): { opens: number; stdout: string } => {
+      const record = JSON.parse(fs.readFileSync(file, "utf8"));
+      fs.writeFileSync(file, `${JSON.stringify({ ...record, content: text }, null, 2)}\n`);
+      const out = path.join(tempDir(), "strace.txt");
+      const r = spawnSync("strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", out, BIN, "--store", store, ...args], { encoding: "utf8" });
+      assert.equal(r.status, 0, r.stderr);
+      return { opens: fs.readFileSync(out, "utf8").split("\n").filter((l) => /\/index\.db"/.test(l)).length, stdout: r.stdout };
+    };
+    const quick = indexOpens(["get", a], "Use cursor pagination, edited by hand once");
+    const parsed = indexOpens(["get", a, "--"], "Use cursor pagination, edited by hand twice");
+    assert.match(quick.stdout, /edited by hand once/);
+    assert.match(parsed.stdout, /edited by hand twice/);
+    assert.ok(parsed.opens >= 2, `the parser's path: the settled read's open and the Store's (${parsed.opens})`);
+    assert.equal(quick.opens, parsed.opens);
   });
 });
 

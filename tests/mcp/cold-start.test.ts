@@ -90,6 +90,21 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(imports(["get", id], "", store), STORE);
   });
 
+  // and prints its answer without the usual command path (faces/cli/commands/settled-get.ts): no
+  // read.ts, call.ts, options.ts or the direct runner, which one the settled read leaves to the Store loads
+  test("a plain get on a settled store loads none of the usual command path; one after a hand edit does", async () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    await new Promise((r) => setTimeout(r, 150));
+    memsync(["get", id], { env: { MEMSYNC_HOME: store } }); // the relation folders recorded, past their racy window
+    const USUAL = /-> \S*\b(read|call|options|direct)\.ts$/m;
+    const settled = imports(["get", id, "--json"], "", store);
+    assert.ok(settled.includes("commands/settled-get.ts") && settled.includes("ops/get-settled.ts"), "the trace saw the settled get");
+    assert.doesNotMatch(settled, USUAL);
+    fs.writeFileSync(path.join(store, "relations", "notes.txt"), "a file put there by hand\n");
+    assert.match(imports(["get", id, "--json"], "", store), USUAL);
+  });
+
   // a hook's recall with nothing to capture reads a settled index without the Store (ops/recall-settled.ts)
   test("a question's hook on a settled store loads no Store; one after a memory file is added by hand does", async () => {
     const store = newStore();

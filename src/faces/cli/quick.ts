@@ -18,7 +18,7 @@ export function quickRoute(argv: readonly string[]): Run | null {
   if (argv[0] === "hook-server") return async () => (await import("../hooks/warm/server.ts")).hookServer(argv);
   if (commandWord(argv) === "hook") return async () => (await import("./commands/hook.ts")).hookCli([...argv]);
   const get = plainGet(argv);
-  if (get) return () => answer(get.flags, async () => (await import("./commands/read.ts")).get(get.ids, get.flags));
+  if (get) return () => quickGet(get.ids, get.flags);
   const save = plainSave(argv);
   if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
   const status = plainStatus(argv);
@@ -141,6 +141,21 @@ async function startStatusThreads(flags: Flags): Promise<void> {
   } catch {
     // only ever a head start: status starts its threads itself, or reports what is wrong
   }
+}
+
+/**
+ * A plain get: from a settled index without the usual path's modules when that read can answer
+ * (commands/settled-get.ts), else as the parser's path runs it.
+ */
+async function quickGet(ids: string[], flags: Flags): Promise<number> {
+  let code: number | null;
+  try {
+    const { settledGet } = await import("./commands/settled-get.ts");
+    code = settledGet(ids, typeof flags.store === "string" ? flags.store : undefined, flags.json === true);
+  } catch (e) {
+    return (await import("./report.ts")).report(e, flags.json === true); // an output that could not be written, as answer() reports it
+  }
+  return code ?? answer(flags, async () => (await import("./commands/read.ts")).get(ids, flags));
 }
 
 /** Run a command's function and print what it gives, or its error, as the parser's path does. */

@@ -2,7 +2,7 @@ import { inputShapeProblem } from "../../core/prototype-keys.ts";
 import { startCommand } from "../../runtime/command-scope.ts";
 import { coded } from "./errors.ts";
 import type { OpCall } from "./index.ts";
-import { ID_TEXT_MAX, MAX_IDS } from "./limits.ts";
+import { plainIdList } from "./limits.ts";
 
 // The catalogue's get, save and status without the catalogue: a cold command spent ~1 ms loading the
 // operation table, the record operations' module and their input schemas only to check an input
@@ -11,11 +11,9 @@ import { ID_TEXT_MAX, MAX_IDS } from "./limits.ts";
 // same error coding; anything else returns null and goes through the catalogue
 // (ops/catalogue/run.ts), so every refusal stays the schema's.
 
-/** The get entry's input schema (IdList: 1 to MAX_IDS texts of 1 to ID_TEXT_MAX characters), as a plain test. */
+/** The get entry's input schema (IdList), as a plain test. */
 function plainIds(input: Record<string, unknown>): string[] | null {
-  const ids = input.ids;
-  if (Object.keys(input).length !== 1 || !Array.isArray(ids) || ids.length < 1 || ids.length > MAX_IDS) return null;
-  return ids.every((id) => typeof id === "string" && id.length >= 1 && id.length <= ID_TEXT_MAX) ? (ids as string[]) : null;
+  return Object.keys(input).length === 1 && plainIdList(input.ids) ? input.ids : null;
 }
 
 /** Keys the schema library leaves out of a record it copies. */
