@@ -28,7 +28,11 @@ describe("quick get: the same answers as through the parser", () => {
   ];
   for (const args of cases) {
     test(args.join(" "), () => {
-      assert.ok(quickRoute(["--store", store, ...args]), "this form takes the quick path");
+      // an id's tail of hex digits with no letter (1 run in ~300: "407775402779") reads as a
+      // number, which only the parser takes (quick.ts readsAsNumber): both must still answer alike
+      const numeric = args.some((x) => x !== "" && Number(x) * 0 === 0);
+      if (numeric) assert.equal(quickRoute(["--store", store, ...args]), null, "a word that reads as a number takes the parser");
+      else assert.ok(quickRoute(["--store", store, ...args]), "this form takes the quick path");
       assert.equal(quickRoute(["--store", store, ...args, "--"]), null, "with -- it takes the parser");
       const quick = memsync(["--store", store, ...args]);
       const parsed = memsync(["--store", store, ...args, "--"]);
