@@ -1034,15 +1034,16 @@ const troubleAt = (s: string) => isTrouble(s);
  * A decision or preference told of the thing alone whose sentence is trouble in a report's shape
  * ("the sync is failing again"), or a state told of one spell near now ("the search has returned
  * nothing for every query since the weekend", "each checkout is taking 20 seconds today"): the
- * shape, else null. Said by or to a person ("I want error messages to say what failed", "when you write Go for
- * me"), as a rule ("nobody checks in after 18:00"), or with a choice drawn from the trouble ("...
- * again, so we moved it to nights"), it is a choice and stays.
+ * shape, else null. Said by or to a person ("I want error messages to say what failed", "when you
+ * write Go for me"), as a rule or a choice made ("nobody checks in after 18:00", "team agreed
+ * today: every service exposes /metrics"), or with a choice drawn from the trouble ("... again, so
+ * we moved it to nights"), it is a choice and stays.
  */
 function troubleTypedAsChoice(s: string, message: string): string | null {
   if (SAID_AS_CHOICE.test(s) || OUR_CHOICE.test(s)) return null;
   return troubleAt(s) ? troubleReport(s, message) : spellShape(s);
 }
-const SAID_AS_CHOICE = /\b(?:i|i'm|i'd|i'll|we|we're|we'll|we've|you|your|me|us|my|our|let's|nobody|no one|never|always|must|should|shall|don't|do not|from now on|going forward|starting)\b/i;
+const SAID_AS_CHOICE = /\b(?:i|i'm|i'd|i'll|we|we're|we'll|we've|you|your|me|us|my|our|let's|team|nobody|no one|never|always|must|should|shall|don't|do not|from now on|going forward|starting|agreed|decided|decision|chose|chosen|picked|settled|went with|going with|adopted|standardi[sz]ed|policy|rule|convention)\b/i;
 
 /**
  * A rules' capture that is trouble of one occasion (or one that passed, or is being handled now),
