@@ -1041,7 +1041,11 @@ const troubleAt = (s: string) => isTrouble(s);
  */
 function troubleTypedAsChoice(s: string, message: string): string | null {
   if (SAID_AS_CHOICE.test(s) || OUR_CHOICE.test(s)) return null;
-  return troubleAt(s) ? troubleReport(s, message) : spellShape(s);
+  // the shapes first: most decisions have neither, and then isTrouble's patterns are never searched
+  const spell = spellShape(s);
+  const report = troubleReport(s, message);
+  if (spell === null && report === null) return null;
+  return troubleAt(s) ? report : spell;
 }
 const SAID_AS_CHOICE = /\b(?:i|i'm|i'd|i'll|we|we're|we'll|we've|you|your|me|us|my|our|let's|team|nobody|no one|never|always|must|should|shall|don't|do not|from now on|going forward|starting|agreed|decided|decision|chose|chosen|picked|settled|went with|going with|adopted|standardi[sz]ed|policy|rule|convention)\b/i;
 
