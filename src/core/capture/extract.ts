@@ -38,7 +38,8 @@ import {
 import { prepareText, splitSentences } from "./text.ts";
 import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
-import { troubleReport } from "./trouble-report.ts";
+import { spellShape, troubleReport } from "./trouble-report.ts";
+import { OUR_CHOICE } from "./outsider-act.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
@@ -1013,6 +1014,7 @@ function guarded(sentence: string, verdict: RulesVerdict, pastedShare: number, m
     othersOwn(s) ||
     passingTrouble(s) ||
     (troubleAt(s) && troubleReport(s, message) !== null) ||
+    troubleTypedAsChoice(s, message) !== null ||
     statusNow(s) ||
     suggestionOnly(s) ||
     sessionTalkForModel(s, message) ||
@@ -1027,6 +1029,25 @@ const SHORT_REPLY = /^(?:no|nope|yes|yeah|ok|okay|sure|fine)\b[,.!]?\s+(?=(?:\S+
 const GUARD_REASON = /^(?:a question|quoted|a request|someone|small talk|a verdict|doubted|pasted|nothing said|a one-off)/;
 
 const troubleAt = (s: string) => isTrouble(s);
+
+/**
+ * A decision or preference told of the thing alone whose sentence is trouble in a report's shape
+ * ("the sync is failing again"), or a state told of one spell near now ("the search has returned
+ * nothing for every query since the weekend", "each checkout is taking 20 seconds today"): the
+ * shape, else null. Said by or to a person ("I want error messages to say what failed", "when you
+ * write Go for me"), as a rule or a choice made ("nobody checks in after 18:00", "team agreed
+ * today: every service exposes /metrics"), or with a choice drawn from the trouble ("... again, so
+ * we moved it to nights"), it is a choice and stays.
+ */
+function troubleTypedAsChoice(s: string, message: string): string | null {
+  if (SAID_AS_CHOICE.test(s) || OUR_CHOICE.test(s)) return null;
+  // the shapes first: most decisions have neither, and then isTrouble's patterns are never searched
+  const spell = spellShape(s);
+  const report = troubleReport(s, message);
+  if (spell === null && report === null) return null;
+  return troubleAt(s) ? report : spell;
+}
+const SAID_AS_CHOICE = /\b(?:i|i'm|i'd|i'll|we|we're|we'll|we've|you|your|me|us|my|our|let's|team|nobody|no one|never|always|must|should|shall|don't|do not|from now on|going forward|starting|agreed|decided|decision|chose|chosen|picked|settled|went with|going with|adopted|standardi[sz]ed|policy|rule|convention)\b/i;
 
 /**
  * A rules' capture that is trouble of one occasion (or one that passed, or is being handled now),
@@ -1092,6 +1113,10 @@ export function extractWithOpinion(
       // "tests are failing on main", "pipeline #8812 failed at the push step", "help, the build fails
       // with ...": trouble as it is met, with no cause, fix, condition or rule anywhere in the message
       skipped.push({ text: sentence.trim(), reason: `a trouble report (${passing}), no lesson in it` });
+      last = null;
+    } else if (r.kind === "capture" && (r.draft.type === "decision" || r.draft.type === "preference") && (passing = troubleTypedAsChoice(plainSentence(sentence), prepared.text))) {
+      // "Each checkout on the POS is taking 20 seconds today": trouble met, in a decision's words
+      skipped.push({ text: sentence.trim(), reason: `a trouble report (${passing}) typed as a choice` });
       last = null;
     } else if (r.kind === "capture" && r.draft.type !== "problem" && hollow(r.draft.what)) {
       // "ok cool, that's settled then": a decision's words around nothing

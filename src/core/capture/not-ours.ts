@@ -4,6 +4,7 @@
 // after a lead-in clause ("As we decided before, which Node version do we target"), and small talk
 // ("Remember me when you're famous :)"). Checked on each sentence before its signal is read.
 
+import { outsiderAct } from "./outsider-act.ts";
 import { relayedTalk } from "./relayed-talk.ts";
 
 /** A pointer to something decided earlier: "what we decided", "the decision we made", "our policy on". */
@@ -53,6 +54,8 @@ const VERDICT =
 export function notOurs(s: string, namesSomething: () => boolean): string | null {
   const relayed = relayedTalk(s);
   if (relayed) return relayed;
+  const outsider = outsiderAct(s);
+  if (outsider) return outsider;
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
   if (RECAP.test(s)) return "a request for what was decided before";
   if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";

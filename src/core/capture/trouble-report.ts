@@ -13,7 +13,7 @@
 
 /** A cause: why the trouble happens (not "since 10 min": a time, not a change). */
 const CAUSE =
-  /\b(?:because|due to|caused by|root cause|turn(?:ed|s) out|c(?:ame|omes?) from|traced (?:it |this |them )?(?:back )?to|the (?:reason|cause|culprit) (?:is|was)|same cause|since (?:the|we|our|they|its|their|v?\d+\.\d|[a-z]+ (?:was|were) (?:added|moved|upgraded|changed|enabled|switched))|after (?:the|we|our|each|every|upgrading|switching|moving|adding|enabling|updating)|, so (?:the|any|every|we|users?|customers?|anything|nothing)|which (?:means|makes|causes|breaks))\b/i;
+  /\b(?:because|due to|caused by|root cause|turn(?:ed|s) out|c(?:ame|omes?) from|traced (?:it |this |them )?(?:back )?to|the (?:reason|cause|culprit) (?:is|was)|same cause|since (?:the(?! (?:weekend|morning|afternoon|evening|night|holidays?|break)\b(?!'s))|we|our|they|its|their|v?\d+\.\d|[a-z]+ (?:was|were) (?:added|moved|upgraded|changed|enabled|switched))|after (?:the|we|our|each|every|upgrading|switching|moving|adding|enabling|updating)|, so (?:the|any|every|we|users?|customers?|anything|nothing)|which (?:means|makes|causes|breaks))\b/i;
 
 /** What ends it: a fix, a workaround, a change that made it go away. */
 const ENDS_IT =
@@ -34,10 +34,36 @@ const CASES =
 /** A rule drawn from it: what to do or never do about it. */
 const RULE = /\b(?:don't|do not|never|make sure|must)\b|\bignore (?:it|them)\b/i;
 
+/**
+ * One spell of time near now: "since about 11", "since lunch", "since the weekend", "all
+ * afternoon", "today". A recurrence inside it ("every create call since lunch") is the one trouble
+ * met many times, not a condition that stands.
+ */
+const SPELL =
+  /\b(?:since (?:about |around |roughly |like )?(?:\d{1,2}(?::\d{2})?(?:\s*[ap]m)?(?!\.\d)|lunch(?:time)?|noon|midnight|breakfast|this (?:morning|afternoon|evening)|yesterday|last night|earlier(?: today)?|the weekend(?!'s)|(?:mon|tues|wednes|thurs|fri|satur|sun)day(?!'s))|all (?:morning|afternoon|day|evening|night)(?: long)?|(?<!\bevery |\beach |\beffective |\bfrom |\bas of |\bstarting |\buntil |\btill )(?:today|tonight)(?!'s)|for the (?:last|past) (?:few |couple of |\d+ )?(?:hours?|minutes?|mins?))\b/i;
+/** A spell that is the day itself, not a state since a moment: "today", "all afternoon", "this morning". */
+const THIS_SPELL = /\b(?:all (?:morning|afternoon|day|evening|night)(?: long)?|(?<!\bevery |\beach |\beffective |\bfrom |\bas of |\bsince |\bstarting |\buntil |\btill )(?:today|tonight|this (?:morning|afternoon|evening))(?!'s))\b/i;
+/** A pause told with its end: "sync paused for the night, resuming at 6", "the feed is down, back up on Monday". */
+const PAUSED_TILL = /\b(?:paused|suspended|on hold|stopped|offline|down)\b[^.;]{0,40}?\b(?:resum(?:ing|es)|back (?:up|online|on)|restart(?:ing|s))\s+(?:at|on|in|after|tomorrow|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b/i;
+/**
+ * A statement of how things are, told of one spell near now: a recurrence inside a spell ("every
+ * query since the weekend"), a pause with its end ("paused for the night, resuming at 6") or the
+ * day itself ("each checkout is taking 20 seconds today"). The
+ * spell's shape, else null.
+ */
+export function spellShape(s: string): string | null {
+  if (RECURRENCE.test(s) && SPELL.test(s)) return "recurring within one spell";
+  if (PAUSED_TILL.test(s)) return "paused, with its end told";
+  // "now talks to NATS instead of Redis, cut over this morning": a change made then that holds now
+  return THIS_SPELL.test(s) && !/\bnow\b/i.test(s) ? "told of one spell" : null;
+}
+/** A recurrence that stands: not one bounded by a spell near now. */
+const standingRecurrence = (s: string) => RECURRENCE.test(s) && !SPELL.test(s);
+
 /** Whether a sentence carries a lesson: a cause, a fix, a standing condition or a rule. */
-export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || RECURRENCE.test(s) || CASES.test(s) || RULE.test(s);
+export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || standingRecurrence(s) || CASES.test(s) || RULE.test(s);
 /** A lesson that holds past a frame of time or a request: a cause, a fix, a recurrence, a rule (a class of cases may only describe the one trouble). */
-const lessonBeyondCases = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || RECURRENCE.test(s) || RULE.test(s);
+const lessonBeyondCases = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || standingRecurrence(s) || RULE.test(s);
 
 /** Work asked for on the trouble, in the imperative: "Fix the crash on the settings screen when ...", "please look into why ...". */
 const WORK_ASKED = /^(?:(?:please|pls|can you|could you)\s+)?(?:fix|debug|investigate|look into|find out why|figure out why|track down|reproduce|repro|triage|diagnose|sort out|check why)\b/i;
@@ -52,7 +78,7 @@ const NOW_TOO = /\b(?:now|still|these days|since then|ever since|anymore|any mor
 
 /** The trouble under way or as a state of the moment: "is failing", "are timing out", "still down", "broke again". */
 const UNDER_WAY =
-  /\b(?:(?:while|until) (?:we|i|someone|they) (?:look|dig|investigate|debug|figure|check)|(?:is|are|'s|'re|am)\s+(?:still\s+|now\s+|currently\s+|also\s+|just\s+)?(?:failing|timing out|crashing|hanging|erroring|throwing|breaking|flaking|stuck|down|offline|red|being \w+|acting up|misbehaving|not (?:working|loading|responding|starting|opening))|still (?:failing|broken|down|red|flaky|stuck|seeing|getting|happening|off)|again)\b/i;
+  /^(?:still\s+)?(?:blocked|waiting|stuck) (?:on|for|behind)\b|\b(?:(?:while|until) (?:we|i|someone|they) (?:look|dig|investigate|debug|figure|check)|(?:(?:is|are|am|'m) (?:still )?(?:blocked|waiting) (?:on|for))|(?:is|are|'s|'re|am|has been|have been)\s+(?:still\s+|now\s+|currently\s+|also\s+|just\s+)?(?:failing|timing out|crashing|hanging|erroring|throwing|breaking|flaking|stuck|down|offline|red|being \w+|acting up|misbehaving|not (?:working|loading|responding|starting|opening))|still (?:failing|broken|down|red|flaky|stuck|seeing|getting|happening|off)|again)\b/i;
 
 /**
  * One occurrence told in the past: "the export failed with a 413", "the dashboard went blank", "it
@@ -88,6 +114,7 @@ const POINTS_AT_PASTE = /\b(?:see (?:below|above|attached|the (?:log|logs|output
 /** Which shape of a report a sentence has, if any. */
 export function reportShape(s: string): string | null {
   if (TOOL_COUNT.test(s)) return "a tool's count";
+  if (RECURRENCE.test(s) && SPELL.test(s)) return "recurring within one spell";
   if (HELP.test(s)) return "a request for help";
   if (MET_BY_ME.test(s)) return "met by the speaker";
   if (ONE_INDIVIDUAL.test(s)) return "one individual";
