@@ -31,14 +31,11 @@ import { Store } from "../../src/store/store.ts";
 import { commitPending } from "../../src/sync/commit.ts";
 import { Corpus } from "./corpus.ts";
 import { ensureBenchStore, scratchCopy } from "./generate.ts";
+import { numArg, positionals } from "./args.ts";
 
 const argv = process.argv.slice(2);
-const VALUED = new Set(["--memories", "--remove", "--add", "--modify", "--commits", "--per-commit", "--runs", "--setup"]);
-const bins = argv.filter((a, i) => !a.startsWith("--") && !VALUED.has(argv[i - 1] ?? ""));
-const opt = (name: string, dflt: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
+const bins = positionals(new Set(["--memories", "--remove", "--add", "--modify", "--commits", "--per-commit", "--runs", "--setup"]));
+const opt = (name: string, dflt: number) => numArg(`--${name}`, dflt);
 if (bins.length < 1) {
   console.error("usage: bun scripts/bench-lib/fetch-copy.ts A_BINARY [B_BINARY] [--memories N] [--remove N] [--add N] [--modify N] [--runs N] [--fsck] [--keep]");
   process.exit(2);

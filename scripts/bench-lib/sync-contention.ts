@@ -21,13 +21,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureBenchStore } from "./generate.ts";
+import { numArg, positionals } from "./args.ts";
 
 const argv = process.argv.slice(2);
-const bins = argv.filter((a, i) => !a.startsWith("--") && !(argv[i - 1] ?? "").startsWith("--"));
-const opt = (name: string, dflt: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
+// (--keep takes no value: a binary after it is still one)
+const bins = positionals(new Set(["--clones", "--memories", "--rounds", "--saves", "--timeout", "--per-clone", "--stagger-ms", "--wait-limit", "--env"]));
+const opt = (name: string, dflt: number) => numArg(`--${name}`, dflt);
 if (bins.length < 1) {
   console.error("usage: bun scripts/bench-lib/sync-contention.ts A_BINARY [B_BINARY] [--clones N] [--memories N] [--rounds N] [--saves N] [--timeout S] [--keep]");
   process.exit(2);
