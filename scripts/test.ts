@@ -178,7 +178,7 @@ function declaredTimeouts(file: string): [RegExp, number][] {
   const re = /\btest\(\s*(["'`])((?:\\.|\$\{(?:[^{}]|\{[^{}]*\})*\}|(?!\1).)*)\1\s*,\s*\{\s*timeout:[^\d}]*([\d_]+)/g;
   for (let m = re.exec(src); m; m = re.exec(src)) {
     const pattern = m[2]!
-      .split(/\$\{[^}]*\}/)
+      .split(/\$\{(?:[^{}]|\{[^{}]*\})*\}/) // the same ${...} as above, one level of braces inside
       .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
       .join(".*");
     out.push([new RegExp(`(^|> )${pattern}$`), Number(m[3]!.replace(/_/g, ""))]);
