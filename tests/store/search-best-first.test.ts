@@ -1,26 +1,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Memory } from "../../src/core/model/memory.ts";
-import { newId } from "../../src/core/new-id.ts";
-import { createMemory } from "../../src/core/records.ts";
 import type { MemoryFilter } from "../../src/store/index-db.ts";
 import type { Store } from "../../src/store/store.ts";
 import { storeWith } from "../helpers/memory-store.ts";
+import { FILLER, memory, projectCorpus, T0 } from "../helpers/search-corpus.ts";
 
 // A page of the best matches (recall's candidates: Store.searchWithTerms) is ranked from the
 // full-text index's best scores first (IndexDb bestByScore), and joined to the memory rows only
 // for those: the page must be the one ranking every match gives (Store.search with a count ranks
 // every match), whatever the filter drops and however scores tie at the edge.
 
-const T0 = 1_790_000_000;
-const FILLER = "alpha beta gamma delta epsilon zeta theta iota kappa lambda".split(" ");
 
 const storeOf = (memories: Memory[]): Promise<Store> => storeWith(memories, T0);
-
-function memory(i: number, content: string, status: Memory["status"] = "active", project?: string): Memory {
-  const m = createMemory({ content, ...(project ? { project } : {}) }, newId(), { now: T0 + i, machine: "m", user: null });
-  return { ...m, status, last_used: T0 + (i % 7) };
-}
 
 const ids = (hits: { memory: Memory; score: number }[]) => hits.map((h) => [h.memory.id, h.score]);
 
@@ -66,14 +58,7 @@ test("a page filtered to a project (or none) is the page that ranking every matc
   // 900 matches: a small project (a few percent of the store), no project (a tenth), and the rest
   // in one large project; the hook asks for its project or none (a small share: every match is
   // ranked at once, not the best scores first), recall of the large project for most of the store
-  const memories: Memory[] = [];
-  for (let i = 0; i < 900; i++) {
-    const words = Array.from({ length: 3 + (i % 40) }, (_, k) => FILLER[(i + k) % FILLER.length]).join(" ");
-    const project = i % 30 === 0 ? "small" : i % 10 === 1 ? undefined : "large";
-    memories.push(memory(i, `billing worker ${i % 3 === 0 ? "billing " : ""}${words}`, i % 7 === 0 ? "archived" : "active", project));
-  }
-  for (let i = 0; i < 300; i++) memories.push(memory(1000 + i, "nightly batch after the batch window", "active", i % 4 ? "large" : undefined));
-  const store = await storeOf(memories);
+  const store = await storeOf(projectCorpus());
   try {
     for (const match of [`"billing"* OR "worker"*`, `"billing" AND "worker"`, `"nightly" OR "batch"*`, `"epsilon" AND "lambda" AND "alpha"`]) {
       for (const projects of [{ projectOrNone: "small" }, { projectOrNone: "large" }, { projectOrNone: "absent" }, { project: "small" }, { project: "large" }, { project: "absent" }]) {

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { test } from "node:test";
-import type { Memory } from "../../src/core/model/memory.ts";
-import { newId } from "../../src/core/new-id.ts";
-import { createMemory } from "../../src/core/records.ts";
 import { INDEX_FILE } from "../../src/store/fixed-paths.ts";
 import { IndexDb, type MemoryFilter } from "../../src/store/index-db.ts";
 import { storeWith } from "../helpers/memory-store.ts";
+import { projectCorpus, T0 } from "../helpers/search-corpus.ts";
 
 // Recall's page of candidates filtered to a project (or none), when the filter passes few
 // memories and the caller says the matches are many (IndexDb rankedInPassing): the filter is
@@ -15,25 +13,6 @@ import { storeWith } from "../helpers/memory-store.ts";
 // whatever the project's share and however scores tie at the page's edge; and the set must be
 // used only when the caller's count says the matches are many.
 
-const T0 = 1_790_000_000;
-const FILLER = "alpha beta gamma delta epsilon zeta theta iota kappa lambda".split(" ");
-
-function memory(i: number, content: string, status: Memory["status"], project?: string): Memory {
-  const m = createMemory({ content, ...(project ? { project } : {}) }, newId(), { now: T0 + i, machine: "m", user: null });
-  return { ...m, status, last_used: T0 + (i % 7) };
-}
-
-/** 900 matches (a small project, no project, a large one) of varied scores, and 300 that tie exactly. */
-function corpus(): Memory[] {
-  const memories: Memory[] = [];
-  for (let i = 0; i < 900; i++) {
-    const words = Array.from({ length: 3 + (i % 40) }, (_, k) => FILLER[(i + k) % FILLER.length]).join(" ");
-    const project = i % 30 === 0 ? "small" : i % 10 === 1 ? undefined : "large";
-    memories.push(memory(i, `billing worker ${i % 3 === 0 ? "billing " : ""}${words}`, i % 7 === 0 ? "archived" : "active", project));
-  }
-  for (let i = 0; i < 300; i++) memories.push(memory(1000 + i, "nightly batch after the batch window", "active", i % 4 ? "large" : undefined));
-  return memories;
-}
 
 /** The index of a store read through a connection that records every statement prepared on it. */
 function recordingIndex(root: string): { index: IndexDb; prepared: string[]; close: () => void } {
@@ -53,7 +32,7 @@ const MANY = 1_000_000;
 const SET = "+rowid IN";
 
 test("a page filtered to a project or none through the passing set is the page ranking every match gives", async () => {
-  const store = await storeWith(corpus(), T0);
+  const store = await storeWith(projectCorpus(), T0);
   const { index, prepared, close } = recordingIndex(store.root);
   try {
     const page = (match: string, f: MemoryFilter, limit: number, about?: number) => index.searchWithTerms(match, f, limit, about).map((h) => [h.memory.id, h.score]);
@@ -83,7 +62,7 @@ test("a page filtered to a project or none through the passing set is the page r
 });
 
 test("the passing set only when the matches are many against the memories that pass, and only for a filter by project", async () => {
-  const store = await storeWith(corpus(), T0);
+  const store = await storeWith(projectCorpus(), T0);
   const { index, prepared, close } = recordingIndex(store.root);
   try {
     const usedSet = (f: MemoryFilter, about?: number): boolean => {
