@@ -75,11 +75,11 @@ function packFds(gitdir: string): number {
 }
 
 describe("a fetch's copy from a path remote", () => {
-  test("a pack is opened once per command and still read after a repack elsewhere removed it; its descriptor is let go at the next command", { skip: !fs.existsSync("/proc/self/fd") && "needs /proc" }, () => {
+  test("a pack is opened once per command and still read after a repack elsewhere removed it; its descriptor is let go when the command ends", { skip: !fs.existsSync("/proc/self/fd") && "needs /proc" }, () => {
     const repo = storeHistory(12, 40);
     const gitdir = repo;
     const oids = gitOk(repo, "rev-list", "--objects", "--all").split("\n").filter(Boolean).map((l) => l.split(" ")[0]!);
-    startCommand();
+    const end = startCommand();
     forgetPackIndexes(gitdir);
     assert.equal(packFds(gitdir), 0);
     assert.ok(readObjectNative(gitdir, oids[0]!), "the first object");
@@ -99,8 +99,26 @@ describe("a fetch's copy from a path remote", () => {
       assert.ok(got, `${oid}: read from the pack as it was when first opened`);
       assert.equal(got.type, gitOk(repo, "cat-file", "-t", oid).trim());
     }
-    startCommand();
-    assert.equal(packFds(gitdir), 0, "the pack's descriptor is closed when the next command starts");
+    assert.equal(packFds(gitdir), 1, "still open while the command runs");
+    end();
+    assert.equal(packFds(gitdir), 0, "the pack's descriptor is closed when the command ends");
+  });
+
+  test("a command starting while another runs (reads together in serve) leaves the first one's packs open; the last to end closes them", { skip: !fs.existsSync("/proc/self/fd") && "needs /proc" }, () => {
+    const repo = storeHistory(6, 20);
+    const oids = gitOk(repo, "rev-list", "--objects", "--all").split("\n").filter(Boolean).map((l) => l.split(" ")[0]!);
+    const first = startCommand();
+    forgetPackIndexes(repo);
+    assert.ok(readObjectNative(repo, oids[0]!));
+    assert.equal(packFds(repo), 1);
+    const second = startCommand();
+    assert.equal(packFds(repo), 1, "the second command's start took the first one's pack away");
+    for (const oid of oids) assert.ok(readObjectNative(repo, oid), oid);
+    first();
+    first();
+    assert.equal(packFds(repo), 1, "the second command still runs");
+    second();
+    assert.equal(packFds(repo), 0);
   });
 
   test("hundreds of commits copied into a clone: each version of a folder a delta against another, whole entries copied as they are; fsck --strict, every object as the remote's", { timeout: 120_000 }, async () => {
@@ -109,8 +127,8 @@ describe("a fetch's copy from a path remote", () => {
     const tip = gitOk(hub, "rev-parse", "main").trim();
     const dst = path.join(tempDir(), "clone.git");
     gitOk(tempDir(), "init", "-q", "--bare", "-b", "main", dst);
-    startCommand();
-    const copied = await copyReachable(hub, dst, tip);
+    const end = startCommand();
+    const copied = await copyReachable(hub, dst, tip).finally(end);
     const all = gitOk(hub, "rev-list", "--objects", "--all").split("\n").filter(Boolean);
     assert.equal(copied, all.length, "every object once");
     gitOk(dst, "update-ref", "refs/heads/main", tip);

@@ -48,11 +48,13 @@ export function runDirect<O>(name: string, call: OpCall, input: Record<string, u
     run = async () => (await import("../status.ts")).storeStatus(call.env);
   }
   if (!run) return null;
-  startCommand();
-  return run().then(
-    (out) => out as O,
-    (e: unknown) => {
-      throw coded(e);
-    },
-  );
+  const end = startCommand();
+  return run()
+    .then(
+      (out) => out as O,
+      (e: unknown) => {
+        throw coded(e);
+      },
+    )
+    .finally(end);
 }

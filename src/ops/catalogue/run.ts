@@ -13,7 +13,7 @@ import { type OpCall, opNamed } from "./index.ts";
 export async function runOp<O = unknown>(name: string, call: OpCall, input: unknown): Promise<O> {
   const info = opNamed(name);
   if (!info) throw notFound(`no operation ${JSON.stringify(name.slice(0, 40))} in this build`);
-  startCommand();
+  const end = startCommand();
   try {
     const impl = await info.load();
     refusePrototypeKeys(name, input);
@@ -25,6 +25,8 @@ export async function runOp<O = unknown>(name: string, call: OpCall, input: unkn
     // a write refused by a store this process may not write, wherever it was refused: said as such
     const refused = info.readOnly ? e : (await import("../../store/read-only.ts")).asReadOnly(e, call.env.storeRoot);
     throw withOperation(coded(refused), name);
+  } finally {
+    end();
   }
 }
 

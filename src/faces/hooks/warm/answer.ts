@@ -52,7 +52,7 @@ export async function answer(req: WarmRequest, serverRoot: string): Promise<Warm
     return { inProcess: "cwd" };
   }
   // what an earlier request's modules kept for one command (pack lists) is not this one's
-  startCommand();
+  const end = startCommand();
   try {
     const reply = await runHook(req.event, req.stdin, {
       env: envOf(req, serverRoot),
@@ -66,6 +66,7 @@ export async function answer(req: WarmRequest, serverRoot: string): Promise<Warm
   } catch (e) {
     return { inProcess: e instanceof WritesNeeded ? "writes" : "error" };
   } finally {
+    end();
     process.chdir("/");
   }
 }
