@@ -67,6 +67,16 @@ describe("capture quality on the labelled corpus", () => {
     assert.deepEqual(new20.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
     const elsewhere = new Set(rows.filter((r) => r.set !== "new20").map((r) => r.text.toLowerCase()));
     assert.deepEqual(new20.filter((r) => elsewhere.has(r.text.toLowerCase())).map((r) => r.id), []);
+    const new21 = rows.filter((r) => r.set === "new21");
+    assert.ok(new21.length >= 220 && new21.every((r) => r.split === "holdout"), "a held-out set new21 (branch corpus30) of 220+ prompts");
+    assert.ok(new21.filter((r) => !r.store).length >= new21.length / 2, "new21: at least half of it not to store");
+    assert.ok(new21.filter((r) => r.store).length >= new21.length * 0.35, "new21: about 40% of it to store");
+    assert.ok(new21.every((r) => r.id >= 32001 && r.id <= 32499), "new21: its own id range");
+    // each row to store is fully labelled, its what a phrase of its own text; no text repeats another set's or its own
+    assert.deepEqual(new21.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+    const outside21 = new Set(rows.filter((r) => r.set !== "new21").map((r) => r.text.toLowerCase()));
+    assert.deepEqual(new21.filter((r) => outside21.has(r.text.toLowerCase())).map((r) => r.id), []);
+    assert.equal(new Set(new21.map((r) => r.text.toLowerCase())).size, new21.length, "new21: no text twice");
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");

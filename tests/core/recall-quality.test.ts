@@ -12,7 +12,7 @@ import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
 // recall29): a timeout that a loaded 2-core machine does not come near
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", { timeout: 300_000 }, async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13, new17, new18, new19): no floor gates on them;
+  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20): no floor gates on them;
   // new15 and new16 are readable tuning data since session lead28
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
@@ -96,6 +96,11 @@ test("the held-out recall set new18 has its shape: 25+ paraphrases, 10+ exact te
 // new19 (branch corpus28): no new memories
 test("the held-out recall set new19 has its shape: 35+ paraphrases, 15+ exact terms, 20+ off-topic, no memory named more than twice, no repeats", () => {
   heldOutShape("new19", { paraphrase: 35, exact: 15, offtopic: 20 });
+});
+
+// new20 (branch corpus30): no new memories, so the other batches' figures do not move
+test("the held-out recall set new20 has its shape: 40+ paraphrases, 15+ exact terms, 25+ off-topic, no memory named more than twice, no repeats", () => {
+  heldOutShape("new20", { paraphrase: 40, exact: 15, offtopic: 25 });
 });
 
 test("the tuning set tune27 has its shape: 40+ off-topic prompts, 150+ paraphrases of memories that exist, none repeating another batch's query", () => {
