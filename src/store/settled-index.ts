@@ -65,20 +65,9 @@ export class SettledIndex {
 
   /** The store's index, opened as Store.open would find it, or null when the Store's path must open it. */
   static open(root: string, busyTimeoutMs: number): SettledIndex | null {
-    let settings: unknown;
-    try {
-      const meta = usableMeta(root);
-      if (!meta) return null;
-      settings = meta.settings;
-      for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
-      if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
-      if (!redoSettled(root)) return null;
-      // a store this process may only read: the Store's path reads it from a private copy
-      // (store/read-only.ts), and no open of its index for writing is even tried
-      fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
-    } catch {
-      return null;
-    }
+    const meta = settledMeta(root);
+    if (!meta) return null;
+    const settings = meta.settings;
     let db: DatabaseSync | undefined;
     try {
       db = new DatabaseSync(`${root}/${INDEX_FILE}`);
@@ -192,6 +181,28 @@ function within(dir: string): string | null {
     return null;
   }
   return back;
+}
+
+/**
+ * .meta.json as read, when the store opens as Store.open would find it with nothing to do first:
+ * its metadata valid, no fixed path a link, the machine-local folder and the index there, no bulk
+ * write or crashed write to recover, and writable by this process; else null (the Store's path
+ * opens it, and recovers or reports).
+ */
+export function settledMeta(root: string): Record<string, unknown> | null {
+  try {
+    const meta = usableMeta(root);
+    if (!meta) return null;
+    for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
+    if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
+    if (!redoSettled(root)) return null;
+    // a store this process may only read: the Store's path reads it from a private copy
+    // (store/read-only.ts), and no open of its index for writing is even tried
+    fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
+    return meta;
+  } catch {
+    return null;
+  }
 }
 
 /** .meta.json, when it is one this version opens without complaint (store.ts readRawMeta); else null. */
