@@ -46,3 +46,25 @@ test("a file its journal entry holds as it is now is indexed by the next refresh
   assert.equal(got.found[0]?.memory.id, id, "the refresh indexed it");
   assert.equal(status(store).uncommitted_changes, 3, "found once");
 });
+
+test("only the last entry naming a path decides, a path quoted inside a text is no entry of it, and a torn line none", async () => {
+  const { journaledAsFound } = await import("../../src/store/journaled.ts");
+  const root = fs.mkdtempSync(path.join((await import("node:os")).tmpdir(), "memsync-journaled-"));
+  fs.mkdirSync(path.join(root, ".memsync"));
+  const p = "memories/ab/0198f3a2-0000-7000-8000-0000000000ab.json";
+  const q = "memories/cd/0198f3a2-0000-7000-8000-0000000000cd.json";
+  const at = 1;
+  appendJournal(nodeFs, root, { op: "save", message: "save", paths: [p], files: { [p]: "first" }, at });
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: "first" })], [p]);
+  appendJournal(nodeFs, root, { op: "update", message: "update", paths: [p], files: { [p]: "second" }, at });
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: "first" })], [], "an older entry's text is not what the file holds now");
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: "second" })], [p]);
+  // another path's text quoting p (its quotes escaped in the line): still the update decides
+  appendJournal(nodeFs, root, { op: "save", message: "save", paths: [q], files: { [q]: `see "${p}"` }, at });
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: "second", [q]: `see "${p}"` })].sort(), [p, q]);
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: null })], [], "a removal found is journaled");
+  // a torn last line naming p (a crash mid-append): journaled as found, the safe side
+  fs.appendFileSync(path.join(root, ".memsync/journal.jsonl"), `{"op":"update","message":"update","paths":["${p}"],"files":{"${p}":"sec`);
+  assert.deepEqual([...journaledAsFound(nodeFs, root, { [p]: "second" })], []);
+  fs.rmSync(root, { recursive: true });
+});
