@@ -12,13 +12,16 @@ import { JOURNAL_FILE, journalEntryOf } from "./journal.ts";
  * a path is a JSON string token of its entry's line (within a quoted file text its quotes are
  * escaped), and parsing every line of a journal of a hundred entries cost ~3 ms per refresh.
  */
-export function journaledAsFound(fs: StoreFs, root: string, found: Readonly<Record<string, string | null>>): Set<string> {
-  const out = new Set<string>();
-  const texts = Object.entries(found).filter((f): f is [string, string] => typeof f[1] === "string");
+export function journaledAsFound(fs: Pick<StoreFs, "stat" | "readText">, root: string, found: Readonly<Record<string, string | null>>): Set<string> {
   const path = `${root}/${JOURNAL_FILE}`;
-  if (texts.length === 0 || !fs.stat(path)?.isFile) return out;
-  const journal = fs.readText(path);
-  for (const [p, text] of texts) {
+  return Object.values(found).some((t) => typeof t === "string") && fs.stat(path)?.isFile ? journaledIn(fs.readText(path), found) : new Set();
+}
+
+/** journaledAsFound on the journal's text. */
+export function journaledIn(journal: string, found: Readonly<Record<string, string | null>>): Set<string> {
+  const out = new Set<string>();
+  for (const [p, text] of Object.entries(found)) {
+    if (typeof text !== "string") continue;
     const at = journal.lastIndexOf(JSON.stringify(p));
     if (at < 0) continue;
     const end = journal.indexOf("\n", at);

@@ -4,9 +4,10 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { bootId } from "./boot.ts";
-import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, REDO_MARKER } from "./fixed-paths.ts";
+import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, JOURNAL_FILE, REDO_MARKER } from "./fixed-paths.ts";
 import { LOCAL_DIR, lookupPaths, META_FILE, type RecordKind, topDirs } from "./layout.ts";
 import { foldersUnchanged } from "./quick-unchanged.ts";
+import { journaledIn } from "./journaled.ts";
 import { trusted } from "./racy.ts";
 
 // A read of the index without the Store, for a plain `get` (issue 16: a cold get spent ~2.5 ms
@@ -151,7 +152,8 @@ export class SettledIndex {
         }
       }
       if (!at) return "absent";
-      if (!row || at.path !== row.path || row.mtime === null || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino || !row.json) return null;
+      if (!row) return journaledFile(this.root, at.path);
+      if (at.path !== row.path || row.mtime === null || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino || !row.json) return null;
       // racily clean: the stat cannot prove the file unchanged, its bytes can (Store.readMemory)
       if (!trusted(row.mtime, row.indexed_at) && fs.readFileSync(`${this.root}/${at.path}`, "utf8") !== row.json) return null;
       return { path: at.path, json: row.json };
@@ -165,6 +167,18 @@ export class SettledIndex {
     const rows = this.db.prepare("SELECT from_id, to_id, json FROM relations WHERE from_id = ?1 OR to_id = ?1 ORDER BY id").all(id) as { from_id: string; to_id: string; json: string }[];
     return { outgoing: rows.filter((r) => r.from_id === id).map((r) => r.json), incoming: rows.filter((r) => r.to_id === id).map((r) => r.json) };
   }
+}
+
+/**
+ * A memory's file the index has no row of yet, as Store.readMemory serves it once a refresh has
+ * indexed it: when the journal's last entry for it holds exactly this text, a memsync write made
+ * it (ops/save-unindexed.ts leaves the row to the next refresh), so it is a valid record in its
+ * canonical form; anything else is the Store's to read (null).
+ */
+function journaledFile(root: string, rel: string): SettledMemory | null {
+  const text = fs.readFileSync(`${root}/${rel}`, "utf8");
+  const journal = fs.readFileSync(`${root}/${JOURNAL_FILE}`, "utf8");
+  return journaledIn(journal, { [rel]: text }).has(rel) ? { path: rel, json: text } : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore } from "../helpers/env.ts";
+import { git, memsync, memsyncJson, newStore, REPO, tempDir } from "../helpers/env.ts";
 
 // A plain save into a settled store whose new records go to shard folders writes its record file
 // and journal entry alone, and leaves the index row to the next command's refresh
@@ -38,6 +38,14 @@ const stamp = (p: string) => {
 };
 
 const save = (store: string, text: string, env: Record<string, string> = {}) => memsyncJson<{ memory: { id: string; content: string }; path: string }>(["--store", store, "save", text, "--json"], { env });
+
+/** The modules a command resolves, run from source under Bun with a preload that logs each (tests/mcp/trace-imports.ts). */
+function imports(store: string, args: string[]): string {
+  const trace = path.join(tempDir("memsync-trace-"), "imports.log");
+  const r = memsync(["--store", store, ...args], { command: [path.join(REPO, "node_modules/.bin/bun"), "--preload", path.join(REPO, "tests/mcp/trace-imports.ts"), "src/main.ts"], env: { TRACE_FILE: trace } });
+  assert.equal(r.code, 0, r.stderr);
+  return fs.readFileSync(trace, "utf8");
+}
 
 const memoryFiles = (store: string) => SHARDS.flatMap((s) => fs.readdirSync(path.join(store, "memories", s)).map((n) => `memories/${s}/${n}`));
 
@@ -131,5 +139,17 @@ describe("a save that leaves its index row to the next command", () => {
     const got = memsync(["--store", store, "get", saved.memory.id]);
     assert.equal(got.code, 0, got.stderr);
     assert.equal(fs.readFileSync(file, "utf8"), text);
+  });
+
+  test("the save evaluates neither the Store nor the index; a get of it right after answers from the settled read", () => {
+    const store = shardedStore();
+    const saving = imports(store, ["save", "Rotate the signing keys every quarter"]);
+    assert.match(saving, /ops\/save-unindexed\.ts/, "the trace saw the save");
+    assert.doesNotMatch(saving, /store\/(store|index-db|refresh)\.ts/);
+    const id = memoryFiles(store)[0]!.replace(/^.*\/(.*)\.json$/, "$1");
+    const getting = imports(store, ["get", id]);
+    assert.match(getting, /ops\/get-settled\.ts/, "the trace saw the settled get");
+    assert.doesNotMatch(getting, /commands\/read\.ts|store\/store\.ts/, "no Store's path");
+    assert.ok(memsync(["--store", store, "get", id]).stdout.includes("Rotate the signing keys every quarter"));
   });
 });
