@@ -33,7 +33,8 @@ import type { SaveOutcome } from "./save.ts";
 // to shard folders). Anything else is null, and the Store's path saves as before.
 
 export function saveUnindexed(env: OpsEnv, fields: JsonObject): SaveOutcome | null {
-  if (env.kept || fields.id !== undefined) return null;
+  // (a store kept open, or a test's file system port: the Store's path, as get-settled.ts refuses them)
+  if (env.kept || env.open?.fs || fields.id !== undefined) return null;
   const root = env.storeRoot;
   const meta = settledMeta(root);
   if (!meta || layoutSettingsFrom(meta.settings).layout === "flat") return null;
