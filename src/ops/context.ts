@@ -1,5 +1,5 @@
 import type { Origin } from "../core/records.ts";
-import { originIn } from "./new-memory.ts";
+import { originIn } from "./origin.ts";
 import { type OpenOptions, Store } from "../store/store.ts";
 
 // What every operation needs to know about where it runs. Faces build it from their own inputs

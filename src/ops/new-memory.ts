@@ -4,9 +4,6 @@ import type { Memory } from "../core/model/memory.ts";
 import { newId } from "../core/new-id.ts";
 import { createMemory, type JsonObject, type Origin } from "../core/records.ts";
 import { withScopeRules } from "../core/scope.ts";
-import type { StoreFs } from "../store/fs-port.ts";
-import { machineAndReplica } from "../store/machine.ts";
-import type { OpsEnv } from "./context.ts";
 
 /** A memory from fields: its id (given or new), validated, with a gist unless one was given. */
 export function newMemory(fields: JsonObject, origin: Origin): Memory {
@@ -16,9 +13,3 @@ export function newMemory(fields: JsonObject, origin: Origin): Memory {
   return withScopeRules(fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made);
 }
 
-/** Who writes, and when: this machine's ids in the store at `root` (machine.json), the user, the time (seconds). */
-export function originIn(fs: StoreFs, root: string, env: Pick<OpsEnv, "hostName" | "machineOverride" | "user">, now: number): Origin {
-  // the host name read only if machine.json lacks an id (hostOpsEnv looks it up when first read)
-  const ids = machineAndReplica(fs, root, () => env.hostName, env.machineOverride);
-  return { now, machine: ids.machine, user: env.user, replica: ids.replica };
-}

@@ -17,7 +17,8 @@ import { settledMeta } from "../store/settled-index.ts";
 import { WriteLock } from "../store/write-lock.ts";
 import { faultPoint } from "../sync/fault.ts";
 import type { OpsEnv } from "./context.ts";
-import { newMemory, originIn } from "./new-memory.ts";
+import { newMemory } from "./new-memory.ts";
+import { originIn } from "./origin.ts";
 import type { SaveOutcome } from "./save.ts";
 
 // A save of one new memory that writes only what must be durable: its record file and its
