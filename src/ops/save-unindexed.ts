@@ -26,8 +26,9 @@ import type { SaveOutcome } from "./save.ts";
 // store's write lock. Its index row is left to the next command's refresh: the index is derived,
 // and the new file moves its shard folder's mtime, so the next refresh lists that folder, indexes
 // the file, and finds the journal already holding its text (store/journaled.ts: no outside edit).
-// A cold save so loads neither the index nor the Store (issue 16: ~4-5 ms of a ~19 ms save; the
-// next command that reads memories pays about that much back, docs/benchmarks.md coldsave30).
+// A cold save so loads neither the index nor the Store (issue 16: ~4-5 ms less CPU at 10k). The
+// next command that reads the memory folders pays part of it back (the file parsed and indexed:
+// recall and the hook +2-4 ms, paired); a get reads it from the journal (settled-index.ts).
 //
 // Only the plain case: a store that opens with nothing to recover (settled-index.ts settledMeta),
 // a new id, a shared scope, and a shard folder already there for it (a store whose new records go
