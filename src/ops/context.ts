@@ -1,5 +1,5 @@
 import type { Origin } from "../core/records.ts";
-import { machineAndReplica } from "../store/machine.ts";
+import { originIn } from "./origin.ts";
 import { type OpenOptions, Store } from "../store/store.ts";
 
 // What every operation needs to know about where it runs. Faces build it from their own inputs
@@ -32,14 +32,7 @@ export function openStore(env: OpsEnv): Promise<Store> {
 export function originOf(store: Store, env: OpsEnv): Origin {
   // an origin is who writes: a store this process may only read is refused here, before any write
   store.requireWritable();
-  // the host name read only if machine.json lacks an id (hostOpsEnv looks it up when first read)
-  const ids = machineAndReplica(store.fs, store.root, () => env.hostName, env.machineOverride);
-  return {
-    now: store.nowSeconds(),
-    machine: ids.machine,
-    user: env.user,
-    replica: ids.replica,
-  };
+  return originIn(store.fs, store.root, env, store.nowSeconds());
 }
 
 /** Open the store, run fn, and always close the index (or run fn on the store the environment keeps open). */

@@ -1,7 +1,6 @@
 import { isMemsyncError, MemsyncError } from "../core/errors.ts";
 import type { JsonObject } from "../core/records.ts";
 import type { OpCall } from "./catalogue/index.ts";
-import { withStore } from "./context.ts";
 import type { SaveOutcome } from "./save.ts";
 
 // The catalogue's save (ops/catalogue/records.ts declares its schemas; ops/catalogue/direct.ts
@@ -34,12 +33,13 @@ function withProject(fields: JsonObject, call: OpCall, projectOf: typeof import(
 export async function saveEntry(call: OpCall, input: SaveInput): Promise<SaveResult> {
   const many = input.memories !== undefined;
   if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
-  const [{ projectOf }, { ensureStore, storeExists }, { checkNewMemory, saveMemories, saveMemory }] = await Promise.all([import("./project.ts"), import("./init.ts"), saveOps()]);
+  const [{ projectOf }, { ensureStore, storeExists }] = await Promise.all([import("./project.ts"), import("./init.ts")]);
   const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call, projectOf));
   const labels = input.labels ?? records.map((_, i) => (many ? `record ${i + 1}` : "the record"));
   const env = call.env;
   // where the first save would create the store, bad input is refused before that
   if (!storeExists(env)) {
+    const { checkNewMemory } = await saveOps();
     records.forEach((r, i) => {
       try {
         checkNewMemory(r);
@@ -48,8 +48,14 @@ export async function saveEntry(call: OpCall, input: SaveInput): Promise<SaveRes
         throw e;
       }
     });
+  } else if (!many) {
+    // one new memory into a settled store: its file and journal entry alone, the index row left
+    // to the next refresh (save-unindexed.ts); else the Store's path below
+    const plain = (await import("./save-unindexed.ts")).saveUnindexed(env, records[0]!);
+    if (plain) return { ...plain, store_created: false };
   }
   const created = await ensureStore(env);
+  const [{ withStore }, { saveMemories, saveMemory }] = await Promise.all([import("./context.ts"), saveOps()]);
   if (!many) return { ...(await withStore(env, (store) => saveMemory(store, env, records[0]!))), store_created: created };
   return { saved: await withStore(env, (store) => saveMemories(store, env, records, labels)), store_created: created };
 }

@@ -1,10 +1,9 @@
 import { conflict, isMemsyncError, MemsyncError } from "../core/errors.ts";
-import { makeGist } from "../core/gist.ts";
 import { parseId } from "../core/ids.ts";
 import { messages } from "../core/history.ts";
-import { withScopeRules } from "../core/scope.ts";
 import { newId } from "../core/new-id.ts";
 import type { Memory } from "../core/model/memory.ts";
+import { newMemory } from "./new-memory.ts";
 import { createMemory, type JsonObject } from "../core/records.ts";
 import type { Store } from "../store/store.ts";
 import { type OpsEnv, originOf } from "./context.ts";
@@ -20,14 +19,6 @@ export function checkNewMemory(fields: JsonObject): void {
   createMemory(fields, newId(), { now: Math.floor(Date.now() / 1000), machine: null, user: null });
 }
 
-/** A memory from fields: its id (given or new), validated, with a gist unless one was given. */
-function newMemory(store: Store, env: OpsEnv, fields: JsonObject): Memory {
-  const id = typeof fields.id === "string" ? parseId(fields.id) : newId();
-  const made = createMemory(fields, id, originOf(store, env));
-  // no gist given (an explicit null is a choice): make one, keeping the memory's entities whole
-  return withScopeRules(fields.gist === undefined ? { ...made, gist: makeGist(made.content, "moderate", made.entities) } : made);
-}
-
 /**
  * Many new memories in one operation (one journal entry, one commit `save: N memories`): every
  * record is made and checked first, and one that is bad or whose id is taken (in the store or
@@ -36,7 +27,7 @@ function newMemory(store: Store, env: OpsEnv, fields: JsonObject): Memory {
 export function saveMemories(store: Store, env: OpsEnv, records: readonly JsonObject[], labels: readonly string[]): Promise<SaveOutcome[]> {
   const memories = records.map((fields, i) => {
     try {
-      return newMemory(store, env, fields);
+      return newMemory(fields, originOf(store, env));
     } catch (e) {
       throw named(e, labels[i] ?? `record ${i + 1}`);
     }
@@ -65,7 +56,7 @@ function named(e: unknown, label: string): unknown {
 
 /** Store a new memory from fields in the file format (content required, the rest optional). */
 export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
-  const memory = newMemory(store, env, fields);
+  const memory = newMemory(fields, originOf(store, env));
   const id = memory.id;
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });

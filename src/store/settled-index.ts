@@ -4,9 +4,10 @@ import { parseJsonText } from "../core/model/validate.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
 import { STORAGE_VERSION } from "../core/model/vocab.ts";
 import { bootId } from "./boot.ts";
-import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, REDO_MARKER } from "./fixed-paths.ts";
+import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, JOURNAL_FILE, REDO_MARKER } from "./fixed-paths.ts";
 import { LOCAL_DIR, lookupPaths, META_FILE, type RecordKind, topDirs } from "./layout.ts";
 import { foldersUnchanged } from "./quick-unchanged.ts";
+import { journaledIn } from "./journaled.ts";
 import { trusted } from "./racy.ts";
 
 // A read of the index without the Store, for a plain `get` (issue 16: a cold get spent ~2.5 ms
@@ -65,20 +66,9 @@ export class SettledIndex {
 
   /** The store's index, opened as Store.open would find it, or null when the Store's path must open it. */
   static open(root: string, busyTimeoutMs: number): SettledIndex | null {
-    let settings: unknown;
-    try {
-      const meta = usableMeta(root);
-      if (!meta) return null;
-      settings = meta.settings;
-      for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
-      if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
-      if (!redoSettled(root)) return null;
-      // a store this process may only read: the Store's path reads it from a private copy
-      // (store/read-only.ts), and no open of its index for writing is even tried
-      fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
-    } catch {
-      return null;
-    }
+    const meta = settledMeta(root);
+    if (!meta) return null;
+    const settings = meta.settings;
     let db: DatabaseSync | undefined;
     try {
       db = new DatabaseSync(`${root}/${INDEX_FILE}`);
@@ -162,7 +152,8 @@ export class SettledIndex {
         }
       }
       if (!at) return "absent";
-      if (!row || at.path !== row.path || row.mtime === null || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino || !row.json) return null;
+      if (!row) return journaledFile(this.root, at.path);
+      if (at.path !== row.path || row.mtime === null || row.problem !== null || row.mtime !== at.st.mtime || row.size !== at.st.size || row.ino !== at.st.ino || !row.json) return null;
       // racily clean: the stat cannot prove the file unchanged, its bytes can (Store.readMemory)
       if (!trusted(row.mtime, row.indexed_at) && fs.readFileSync(`${this.root}/${at.path}`, "utf8") !== row.json) return null;
       return { path: at.path, json: row.json };
@@ -179,6 +170,18 @@ export class SettledIndex {
 }
 
 /**
+ * A memory's file the index has no row of yet, as Store.readMemory serves it once a refresh has
+ * indexed it: when the journal's last entry for it holds exactly this text, a memsync write made
+ * it (ops/save-unindexed.ts leaves the row to the next refresh), so it is a valid record in its
+ * canonical form; anything else is the Store's to read (null).
+ */
+function journaledFile(root: string, rel: string): SettledMemory | null {
+  const text = fs.readFileSync(`${root}/${rel}`, "utf8");
+  const journal = fs.readFileSync(`${root}/${JOURNAL_FILE}`, "utf8");
+  return journaledIn(journal, { [rel]: text }).has(rel) ? { path: rel, json: text } : null;
+}
+
+/**
  * Make `dir` the working folder, returning the one to go back to; null (nothing changed) where the
  * working folder is unknown (removed) or `dir` cannot be entered. Only a one-shot command's settled
  * read uses it (getSettled refuses a server's kept store), and it returns before anything else runs.
@@ -192,6 +195,28 @@ function within(dir: string): string | null {
     return null;
   }
   return back;
+}
+
+/**
+ * .meta.json as read, when the store opens as Store.open would find it with nothing to do first:
+ * its metadata valid, no fixed path a link, the machine-local folder and the index there, no bulk
+ * write or crashed write to recover, and writable by this process; else null (the Store's path
+ * opens it, and recovers or reports).
+ */
+export function settledMeta(root: string): Record<string, unknown> | null {
+  try {
+    const meta = usableMeta(root);
+    if (!meta) return null;
+    for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
+    if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
+    if (!redoSettled(root)) return null;
+    // a store this process may only read: the Store's path reads it from a private copy
+    // (store/read-only.ts), and no open of its index for writing is even tried
+    fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
+    return meta;
+  } catch {
+    return null;
+  }
 }
 
 /** .meta.json, when it is one this version opens without complaint (store.ts readRawMeta); else null. */

@@ -4,7 +4,10 @@ import type { Relation } from "../core/model/relation.ts";
 import type { StoreMeta } from "../core/model/store-meta.ts";
 import { type Layout, layoutSettingsFrom, STORAGE_VERSION } from "../core/model/vocab.ts";
 import { metaProblem } from "../core/model/meta-check.ts";
-import { MAX_JSON_DEPTH, jsonDeeperThan, parseJsonText } from "../core/model/validate.ts";
+import { parseJsonText } from "../core/model/validate.ts";
+import { refuseUnwritable } from "./record-limits.ts";
+
+export { MAX_RECORD_BYTES } from "./record-limits.ts";
 import { randomHex, removeOldTemps, storeLevelTemps, TEMP_SUFFIX, tempNameFor, writeAtomic } from "./atomic-write.ts";
 import type { Codec, ReadResult } from "./codec.ts";
 import { diskRefusal } from "./disk-errors.ts";
@@ -23,9 +26,11 @@ import { EV } from "./watch-events.ts";
 import { flattenLocalRecords } from "./local-flatten.ts";
 import { faultPoint } from "../sync/fault.ts";
 import { fillJournal, hasFillMarker, writeFillMarker } from "./journal-fill.ts";
+import { journaledAsFound } from "./journaled.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
+import { busyAsUnavailable, writersProgress } from "./lock-terms.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
 
@@ -107,23 +112,6 @@ function hasSharedRecordFile(fs: StoreFs, root: string): boolean {
 export function loadCodec(): Promise<Codec> {
   codecLoad ??= import("./codec.ts");
   return codecLoad;
-}
-
-/** The largest record memsync writes, in bytes of its canonical JSON (README: Limits). */
-export const MAX_RECORD_BYTES = 1024 * 1024;
-
-/**
- * Refuse a record too large or too deeply nested to write. Checked on the canonical text every
- * write path produces (save, update, capture, relate ...), before any file changes: input nested
- * 10,000 deep once became a 200 MB record and index.
- */
-function refuseUnwritable(kind: RecordKind, id: string, json: string): void {
-  // a UTF-8 byte is at most 3 per UTF-16 unit: short text needs no encoding to be measured
-  if (json.length > MAX_RECORD_BYTES / 3) {
-    const bytes = new TextEncoder().encode(json).length;
-    if (bytes > MAX_RECORD_BYTES) throw invalidInput(`${kind} ${id} would be ${bytes} bytes; a record is at most ${MAX_RECORD_BYTES} bytes (1 MiB)`, { id });
-  }
-  if (jsonDeeperThan(json, MAX_JSON_DEPTH)) throw invalidInput(`${kind} ${id} nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels`, { id });
 }
 
 /** The fixed paths of a store that are symbolic links (status reports them). */
@@ -590,10 +578,7 @@ export class Store {
 
   /** SQLite's "database is locked" from the write lock's wait, said as the store being busy; anything else as it is. */
   private busyAsUnavailable(e: unknown): unknown {
-    if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
-      return unavailable(`the store is busy: another memsync process held its write lock too long (${this.root})`);
-    }
-    return e;
+    return busyAsUnavailable(e, this.root);
   }
 
   private async takeWriteLock(): Promise<() => void> {
@@ -701,8 +686,12 @@ export class Store {
     const outside = plan.outside.filter((p) => !isMachineLocalPath(p) && !written?.has(p));
     // a read-only store's edits are journaled by whoever writes it
     if (outside.length && !this.privateIndex) {
-      const paths = [...new Set(outside)].sort();
-      this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, files: outsideTexts(plan, paths), at: this.nowSeconds() });
+      const all = [...new Set(outside)].sort();
+      // a file whose own write journaled it as it is now (a save that left its index row to this
+      // refresh: ops/save-unindexed.ts) is no outside edit
+      const own = journaledAsFound(this.fs, this.root, outsideTexts(plan, all));
+      const paths = all.filter((p) => !own.has(p));
+      if (paths.length) this.journalBuffer.push({ op: "edit", message: `edit: ${paths.length} file${paths.length === 1 ? "" : "s"} changed outside memsync`, paths, files: outsideTexts(plan, paths), at: this.nowSeconds() });
     }
   }
 
@@ -808,11 +797,7 @@ export class Store {
   private writeLock(): WriteLock {
     // a waiter keeps waiting while writers make progress (see WriteLock.open): every change
     // commits to the index's WAL or appends to the journal
-    const sig = (rel: string) => {
-      const st = this.fs.stat(`${this.root}/${rel}`);
-      return st ? `${st.mtime}:${st.size}:${st.ino}` : "-";
-    };
-    this.lock ??= WriteLock.open(this.privateIndex?.lockPath ?? `${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, () => `${sig(`${INDEX_FILE}-wal`)} ${sig(JOURNAL_FILE)}`);
+    this.lock ??= WriteLock.open(this.privateIndex?.lockPath ?? `${this.root}/${LOCK_FILE}`, this.busyTimeoutMs, writersProgress(this.fs, this.root));
     return this.lock;
   }
 
