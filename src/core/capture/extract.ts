@@ -708,6 +708,14 @@ export function sentenceGatedPatterns(): RegExp[] {
   return [BOOSTERS, QUOTE_LEAD, REMEMBER_LEAD, SETTLED_TAIL, QUESTION_START, REQUEST, ASKS_WHY, IN_THE_END, LIKED_TAIL, AGREED_TAIL, CLEFT, WHERE_LEAD, LINK_LEAD, INTERJECTIONS, POLITE_RULE, RATIONALE_SENTENCE, TRADEOFF_SENTENCE];
 }
 
+/**
+ * A verb-looking first word that is a noun's modifier, the plural noun after it the subject of a
+ * verb of the present ("Test tenants in the rota app are deleted every Friday", "Push keys for the
+ * callout app are kept in Vault"): a statement, not a request ("test the tenants", "push the keys").
+ */
+const PLURAL_SUBJECT =
+  /^[\w-]+\s+[\w-]*[a-z]s\s+(?:(?:in|on|for|of|at|from)\s+(?:(?:the|our|each|every|a|an)\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,2}?\s+)?(?:are|get|go|live|stay|sit|follow|run|need|must|never|always)\b/i;
+
 export function readSentence(sentence: string): Reading {
   const boosted = holds(BOOSTERS, sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
@@ -782,7 +790,7 @@ export function readSentence(sentence: string): Reading {
   const polite = searched(POLITE_RULE, s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !AGREED_BY.test(s);
+  const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !PLURAL_SUBJECT.test(s) && !AGREED_BY.test(s);
   if (!request && holds(QUESTION_START, s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);
