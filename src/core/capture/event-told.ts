@@ -46,8 +46,19 @@ const PROGRESS_DONE =
 const ONE_SPELL_CHOICE =
   /\b(?:went with|used|ran (?:on|with)|fell back to|switched to|stuck with)\b.{1,60}?\bfor (?:today|tonight|the (?:first|second) half|this (?:one|run|event|show|match|game|session|time|evening)|the rest of (?:the|this|today's) (?:day|night|show|event|match|session))\b/i;
 
+/**
+ * A choice that was not made: "We were going to move the feed to Transistor but it never happened",
+ * "I almost switched the app to Flutter". ("We were going to use Redis but went with Postgres" names
+ * the choice made, after it.)
+ */
+const UNMADE_CHOICE =
+  /\b(?:(?:i|we|they|he|she)\s+(?:almost|nearly)\s+(?:switched|moved|migrated|went with|picked|chose|dropped|adopted|rewrote|replaced|ported)|(?:was|were|had been)\s+going to\s+(?:switch|move|migrate|go with|pick|choose|drop|adopt|rewrite|replace|port|use))\b/i;
+const CHOICE_MADE_AFTER = /\b(?:instead|ended up|settled|went with|chose|picked|decided|switched to|stuck with|kept|now)\b/i;
+
 /** Why a sentence tells an act as an event rather than a state or rule to keep, or null. */
 export function eventTold(s: string): string | null {
+  const unmade = UNMADE_CHOICE.exec(s);
+  if (unmade && !CHOICE_MADE_AFTER.test(s.slice(unmade.index + unmade[0].length))) return "a choice that was not made";
   if (STANDING.test(s)) return null;
   const named = NAMED_ACTOR.exec(s);
   if (named && !vocabularyEntry(named[1]!) && (PAST_WHEN.test(s) || NARRATIVE_TAIL.test(s.slice(named.index + named[0].length)))) return "a named person's act, told as an event";
