@@ -40,7 +40,7 @@ const NEXT_STEP =
   /[,;:]\s*(?:and\s+)?(?:then\s+)?(?:the\s+)?(?:[\w'-]+\s+){0,3}?(?:(?:is|are)\s+)?next(?:\s+on the list|\s+up)?\s*[.!]*$|[,;:]\s*(?:and\s+)?(?:the rest|[\w'-]+(?:\s+[\w'-]+)?)\s+(?:goes|go|follows?|comes?|gets? done|(?:is|are) due)\s+(?:on\s+)?(?:tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|after the weekend|later this week)\b|[,;:]\s*(?:and\s+)?the rest\s+(?:on|after|by|from|next)\b/i;
 /** Something finished or under way in the same sentence: the progress the next step follows. */
 const PROGRESS_DONE =
-  /\b(?:done|finished|complete|completed|cut over|live|imported|migrated|moved|rolled out|deployed|installed|(?:is|are) on|landed|shipped|day \d+ of)\b/i;
+  /\b(?:done|finished|complete|completed|cut over|live|imported|migrated|moved|rolled out|deployed|installed|(?:is|are) on|landed|shipped|day \d+ of|[a-z]{3,}ed(?=\s*[,;]))\b/i;
 
 /** A choice for one spell only: "went with the backup stream for the second half", "used last year's template for today". */
 const ONE_SPELL_CHOICE =
@@ -52,8 +52,8 @@ const ONE_SPELL_CHOICE =
  * the choice made, after it.)
  */
 const UNMADE_CHOICE =
-  /\b(?:(?:i|we|they|he|she)\s+(?:almost|nearly)\s+(?:switched|moved|migrated|went with|picked|chose|dropped|adopted|rewrote|replaced|ported)|(?:was|were|had been)\s+going to\s+(?:switch|move|migrate|go with|pick|choose|drop|adopt|rewrite|replace|port|use))\b/i;
-const CHOICE_MADE_AFTER = /\b(?:instead|ended up|settled|went with|chose|picked|decided|switched to|stuck with|kept|now)\b/i;
+  /\b(?:(?:i|we|they|he|she)\s+(?:almost|nearly)\s+(?:switched|moved|migrated|went with|picked|chose|dropped|adopted|rewrote|replaced|ported|put)|(?:was|were|had been)\s+going to\s+[a-z]+)\b/i;
+const CHOICE_MADE_AFTER = /\b(?:instead|ended up|settled|went with|chose|picked|decided|switched to|stuck with|sticking|stay|staying|stays|kept|keep|keeping|remain|remains|now)\b/i;
 
 /** Why a sentence tells an act as an event rather than a state or rule to keep, or null. */
 export function eventTold(s: string): string | null {

@@ -27,7 +27,7 @@ const OUTSIDE_PERSON =
  * word for its authority ("our board decided all code is reviewed") hands on a rule that binds it.
  */
 const OUTSIDE_BODY_CHOOSES =
-  /^(?:(?:the|a|an)\s+(?:[\w'-]+\s+){0,4}?(?:vendor|supplier|council|regulator|landlord|[\w-]+ company|[\w-]+'s (?:central )?it|central it|box office|head office|(?:previous|former|old) (?:cto|ceo|team|lead|owner|maintainer|agency|contractor|developer))|our\s+(?:landlord|isp|building management|letting agent))\s+(?:has\s+|have\s+|just\s+)?(?:decided|chose|picked|switched|moved|changed|replaced|went with|opted|dropped|announced|is (?:dropping|switching|moving))\b/i;
+  /^(?:(?:the|a|an)\s+(?:[\w'-]+\s+){0,4}?(?:vendor|supplier|council|regulator|landlord|[\w-]+ company|(?:parent |national |regional )?(?:association|federation|league)|[\w-]+'s (?:central )?it|central it|box office|head office|(?:previous|former|old) (?:cto|ceo|team|lead|owner|maintainer|agency|contractor|developer))|our\s+(?:landlord|isp|building management|letting agent))\s+(?:has\s+|have\s+|just\s+)?(?:decided|chose|picked|switched|moved|changed|replaced|went with|opted|dropped|announced|is (?:dropping|switching|moving))\b/i;
 
 /** The team's own choice drawn from it, said in the same sentence: "so we now ...", "we'll ...", "from now on". */
 export const OUR_CHOICE =
