@@ -21,7 +21,7 @@ const STANDING =
  * "Ana picked ...") hands on a choice the team made through them, and is not read here.
  */
 const NAMED_ACTOR =
-  /^(?:(?:fyi|btw|so|also|ok|and|oh|heads up|update)[,:]?\s+)?([A-Z][a-z]{2,})\s+(?:just\s+|already\s+|finally\s+)?(?!(?:decided|agreed|chose|picked|settled|ruled|confirmed|approved|signed|proposed|suggested|asked|wanted|mentioned|announced|insisted|standardi[sz]ed)\b)(?:[a-z]{3,}ed|put|set up|built|wrote|rolled back|took|made|ran|threw|got rid of|hooked up)\s+(?:the|our|all|every|both|his|her|its|a|an|some)\b/;
+  /^(?:(?:fyi|btw|so|also|ok|and|oh|heads up|update)[,:]?\s+)?([A-Z][a-z]{2,})\s+(?:just\s+|already\s+|finally\s+)?(?!(?:decided|agreed|chose|picked|settled|ruled|confirmed|approved|signed|proposed|suggested|asked|wanted|mentioned|announced|insisted|standardi[sz]ed)\b)(?:[a-z]{3,}ed|put|set up|(?:re)?built|(?:re)?wrote|rolled back|took|made|(?:re)?ran|threw|brought|got rid of|hooked up)\s+(?:the|our|all|every|both|his|her|its|a|an|some)\b/;
 const NARRATIVE_TAIL =
   /\b(?:and|then)\s+(?:(?:he|she|they|it)\s+)?(?:wrote|sent|logged|posted|shared|documented|told|said|says|emailed|pinged|took|went|nobody|no one|everyone|it (?:went|worked|seems|looks)|(?:he|she|they) (?:says|said|thinks|reckons))\b|,\s*(?:says|said|reckons|thinks)\b|,\s*(?:took|it took)\s+(?:him|her|them)\b/i;
 /** When the act happened: a moment past, not a state since then. */
