@@ -55,15 +55,29 @@ const UNMADE_CHOICE =
   /\b(?:(?:i|we|they|he|she)\s+(?:almost|nearly)\s+(?:switched|moved|migrated|went with|picked|chose|dropped|adopted|rewrote|replaced|ported|put)|(?:was|were|had been)\s+going to\s+[a-z]+)\b/i;
 const CHOICE_MADE_AFTER = /\b(?:instead|ended up|settled|went with|chose|picked|decided|switched to|stuck with|sticking|stay|staying|stays|kept|keep|keeping|remain|remains|now)\b/i;
 
+/**
+ * The shape of an event, or null: each pattern searched only in a sentence holding a word it needs
+ * (this runs on every sentence the rules keep, and most have none of these shapes).
+ */
+function eventShape(s: string, lower: string): string | null {
+  if (/^(?:\w+[,:]?\s+){0,2}[A-Z][a-z]/.test(s)) {
+    const named = NAMED_ACTOR.exec(s);
+    if (named && !vocabularyEntry(named[1]!) && (PAST_WHEN.test(s) || NARRATIVE_TAIL.test(s.slice(named.index + named[0].length)))) return "a named person's act, told as an event";
+  }
+  if (ERRAND.test(s)) return "an errand done once, reported";
+  if ((lower.includes("next") || lower.includes(" go") || lower.includes("follow") || lower.includes("come") || lower.includes("due") || lower.includes("the rest")) && NEXT_STEP.test(s) && PROGRESS_DONE.test(s)) return "progress with its next step, not a choice";
+  if (lower.includes(" for ") && ONE_SPELL_CHOICE.test(s)) return "a choice for one spell only";
+  return null;
+}
+
 /** Why a sentence tells an act as an event rather than a state or rule to keep, or null. */
 export function eventTold(s: string): string | null {
-  const unmade = UNMADE_CHOICE.exec(s);
-  if (unmade && !CHOICE_MADE_AFTER.test(s.slice(unmade.index + unmade[0].length))) return "a choice that was not made";
-  if (STANDING.test(s)) return null;
-  const named = NAMED_ACTOR.exec(s);
-  if (named && !vocabularyEntry(named[1]!) && (PAST_WHEN.test(s) || NARRATIVE_TAIL.test(s.slice(named.index + named[0].length)))) return "a named person's act, told as an event";
-  if (ERRAND.test(s)) return "an errand done once, reported";
-  if (NEXT_STEP.test(s) && PROGRESS_DONE.test(s)) return "progress with its next step, not a choice";
-  if (ONE_SPELL_CHOICE.test(s)) return "a choice for one spell only";
-  return null;
+  const lower = s.toLowerCase();
+  if (lower.includes("going to") || lower.includes("almost") || lower.includes("nearly")) {
+    const unmade = UNMADE_CHOICE.exec(s);
+    if (unmade && !CHOICE_MADE_AFTER.test(s.slice(unmade.index + unmade[0].length))) return "a choice that was not made";
+  }
+  // the shape first: STANDING is a long alternation, searched only once a shape is found
+  const shape = eventShape(s, lower);
+  return shape && !STANDING.test(s) ? shape : null;
 }
