@@ -607,8 +607,19 @@ const CLAUSE_BREAK = /[,;:—–]\s+|\s+(?:and|but|because|since|also)\s+/g;
 function handsOverCredential(what: string): boolean {
   // a secret's marker names its kind after a colon ("[REDACTED:aws-access-key]"): before the split
   if (/^[^;:,]*\[REDACTED:/.test(what.split(/\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!)) return true;
-  return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!);
+  return CREDENTIAL.test(what.split(/[;:,]|\s(?:for|to|in|on|at|when|since|because|so)\s/i)[0]!) && !credentialsAsAKind(what);
 }
+
+/**
+ * Credentials spoken of as a kind, the subject of a habit, with no value handed over: "Database
+ * credentials are rotated every 90 days by a scheduled job", "Credentials go into Vault", "Library
+ * credentials live in the shared vault". A rule about secrets, not one given for a task.
+ */
+const CREDENTIALS_KIND =
+  /^(?:from now on,?\s+|going forward,?\s+)?(?:all\s+|our\s+|the\s+)?(?:[\w.-]+\s+){0,2}?(?:credentials|tokens|api keys|keys|passwords|secrets|passphrases)\s+(?:(?:for|of|in|on)\s+(?:(?:the|our|a|any|each|every)\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,2}?\s+)?(?:are|get|go|live|stay|must|never|always|should|belong)\b/i;
+/** A value given with it: a secret's marker, a login pair, a long token of letters and digits. */
+const CREDENTIAL_VALUE = /\[REDACTED:|\S\s*\/\s*\S*\d|\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{10,}\b/i;
+const credentialsAsAKind = (s: string) => CREDENTIALS_KIND.test(s) && !CREDENTIAL_VALUE.test(s);
 
 /** A refusal that opens a clause, with its verb: "let's not add", "we ruled out", "we stopped using". */
 const LEADING_REFUSAL =
@@ -632,7 +643,7 @@ function withoutRefusal(what: string): string {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || undecided(s) || (reported(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s))) || DEICTIC_TASK.test(s)) return null;
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || undecided(s) || (reported(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s)) && !credentialsAsAKind(s)) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });
@@ -708,6 +719,14 @@ export function sentenceGatedPatterns(): RegExp[] {
   return [BOOSTERS, QUOTE_LEAD, REMEMBER_LEAD, SETTLED_TAIL, QUESTION_START, REQUEST, ASKS_WHY, IN_THE_END, LIKED_TAIL, AGREED_TAIL, CLEFT, WHERE_LEAD, LINK_LEAD, INTERJECTIONS, POLITE_RULE, RATIONALE_SENTENCE, TRADEOFF_SENTENCE];
 }
 
+/**
+ * A verb-looking first word that is a noun's modifier, the plural noun after it the subject of a
+ * verb of the present ("Test tenants in the rota app are deleted every Friday", "Push keys for the
+ * callout app are kept in Vault"): a statement, not a request ("test the tenants", "push the keys").
+ */
+const PLURAL_SUBJECT =
+  /^[\w-]+\s+[\w-]*[a-z]s\s+(?:(?:in|on|for|of|at|from)\s+(?:(?:the|our|each|every|a|an)\s+)?[\w.'-]+(?:\s+[\w.'-]+){0,2}?\s+)?(?:are|get|go|live|stay|sit|follow|run|need|must|never|always)\b/i;
+
 export function readSentence(sentence: string): Reading {
   const boosted = holds(BOOSTERS, sentence);
   let s = sentence.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').replace(/\s+/g, " ").trim();
@@ -782,7 +801,7 @@ export function readSentence(sentence: string): Reading {
   const polite = searched(POLITE_RULE, s);
   if (polite) s = s.slice(polite[0].length);
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
-  const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !AGREED_BY.test(s);
+  const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !PLURAL_SUBJECT.test(s) && !AGREED_BY.test(s);
   if (!request && holds(QUESTION_START, s)) {
     // "How we handle retries is settled: ...", "What we decided is that ...": a statement
     const wh = WH_SUBJECT.exec(s);

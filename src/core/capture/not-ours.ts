@@ -4,6 +4,7 @@
 // after a lead-in clause ("As we decided before, which Node version do we target"), and small talk
 // ("Remember me when you're famous :)"). Checked on each sentence before its signal is read.
 
+import { eventTold } from "./event-told.ts";
 import { outsiderAct } from "./outsider-act.ts";
 import { relayedTalk } from "./relayed-talk.ts";
 
@@ -56,6 +57,8 @@ export function notOurs(s: string, namesSomething: () => boolean): string | null
   if (relayed) return relayed;
   const outsider = outsiderAct(s);
   if (outsider) return outsider;
+  const event = eventTold(s);
+  if (event) return event;
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
   if (RECAP.test(s)) return "a request for what was decided before";
   if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";

@@ -20,12 +20,14 @@ const OUTSIDE_PERSON =
 
 /**
  * An organisation outside the team making a choice: "the tide-gauge vendor decided to drop ...",
- * "the museum's parent council picked a new ticketing vendor". Only as the subject of a verb of
+ * "the museum's parent council picked a new ticketing vendor", "the ferry company picked a new booking
+ * engine", "the university's central IT moved every department onto Teams", "our landlord changed the
+ * wifi" (a landlord or an ISP is "ours" without being the team). Only as the subject of a verb of
  * choosing ("the vendor API drops connections" is our trouble with it), and not "our": a team's own
  * word for its authority ("our board decided all code is reviewed") hands on a rule that binds it.
  */
 const OUTSIDE_BODY_CHOOSES =
-  /^(?:the|a|an)\s+(?:[\w'-]+\s+){0,3}?(?:vendor|supplier|council|regulator|landlord|(?:previous|former|old) (?:cto|ceo|team|lead|owner|maintainer|agency|contractor|developer))\s+(?:has\s+|have\s+|just\s+)?(?:decided|chose|picked|switched|moved|went with|opted|dropped|announced|is (?:dropping|switching|moving))\b/i;
+  /^(?:(?:the|a|an)\s+(?:[\w'-]+\s+){0,4}?(?:vendor|supplier|council|regulator|landlord|[\w-]+ company|(?:parent |national |regional )?(?:association|federation|league)|[\w-]+'s (?:central )?it|central it|box office|head office|(?:previous|former|old) (?:cto|ceo|team|lead|owner|maintainer|agency|contractor|developer))|our\s+(?:landlord|isp|building management|letting agent))\s+(?:has\s+|have\s+|just\s+)?(?:decided|chose|picked|switched|moved|changed|replaced|went with|opted|dropped|announced|is (?:dropping|switching|moving))\b/i;
 
 /** The team's own choice drawn from it, said in the same sentence: "so we now ...", "we'll ...", "from now on". */
 export const OUR_CHOICE =

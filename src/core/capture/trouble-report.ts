@@ -54,8 +54,9 @@ const PAUSED_TILL = /\b(?:paused|suspended|on hold|stopped|offline|down)\b[^.;]{
 export function spellShape(s: string): string | null {
   if (RECURRENCE.test(s) && SPELL.test(s)) return "recurring within one spell";
   if (PAUSED_TILL.test(s)) return "paused, with its end told";
-  // "now talks to NATS instead of Redis, cut over this morning": a change made then that holds now
-  return THIS_SPELL.test(s) && !/\bnow\b/i.test(s) ? "told of one spell" : null;
+  // "now talks to NATS instead of Redis, cut over this morning": a change made then that holds now;
+  // "fans are on manual for now" is the spell's stopgap, not a state that holds
+  return THIS_SPELL.test(s) && !/(?<!\bfor )\bnow\b/i.test(s) ? "told of one spell" : null;
 }
 /** A recurrence that stands: not one bounded by a spell near now. */
 const standingRecurrence = (s: string) => RECURRENCE.test(s) && !SPELL.test(s);
