@@ -36,6 +36,12 @@ export const PHASE_PROMPTS: Record<string, string> = {
 };
 
 const W = fs.mkdtempSync(path.join(os.tmpdir(), "memsync-hook-phases-"));
+// each binary run from a copy written now, by plain writes: the same page-cache state for all (coldstart.ts freshCopy)
+for (const b of bins) {
+  const copy = path.join(W, `bin-${b.name}`);
+  fs.writeFileSync(copy, fs.readFileSync(b.bin), { mode: 0o755 });
+  b.bin = copy;
+}
 const stores = new Map<string, string>();
 for (const { name, bin } of bins) {
   const store = path.join(W, `store-${name}`);
