@@ -15,6 +15,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { aliasIndexModule } from "./gen-alias-index.ts";
 import { patternWordsModule } from "./gen-pattern-words.ts";
+import { triggerIndexModule } from "./gen-trigger-index.ts";
 import { RELUCTANT_JIT } from "../src/runtime/jit-policy.ts";
 
 const JIT_POLICY = RELUCTANT_JIT;
@@ -38,6 +39,14 @@ const words = patternWordsModule();
 if (readFileSync(WORDS_GEN, "utf8") !== words) {
   writeFileSync(WORDS_GEN, words);
   console.error(`${WORDS_GEN} made again from capture's patterns`);
+}
+
+// recall's trigger words as sorted keys (src/core/recall-concepts.ts triggersOf), made again if the tables changed
+const TRIGGERS_GEN = "src/core/trigger-index.gen.ts";
+const triggers = triggerIndexModule();
+if (readFileSync(TRIGGERS_GEN, "utf8") !== triggers) {
+  writeFileSync(TRIGGERS_GEN, triggers);
+  console.error(`${TRIGGERS_GEN} made again from recall's trigger tables`);
 }
 
 mkdirSync("dist", { recursive: true });

@@ -7,10 +7,11 @@ import { wordGatedPatterns } from "../src/core/capture/cues.ts";
 import { sentenceGatedPatterns } from "../src/core/capture/extract.ts";
 import { patternKey } from "../src/core/capture/pattern-gate.ts";
 import { necessaryWords } from "../src/core/capture/pattern-words.ts";
+import { answerPatterns } from "../src/core/recall-answer.ts";
 
-/** Every pattern capture searches through pattern-gate.ts. */
+/** Every pattern capture (and recall's asksFor) searches through pattern-gate.ts. */
 export function gatedPatterns(): RegExp[] {
-  return [...wordGatedPatterns(), ...sentenceGatedPatterns()];
+  return [...wordGatedPatterns(), ...sentenceGatedPatterns(), ...answerPatterns()];
 }
 
 export function patternWordsModule(): string {

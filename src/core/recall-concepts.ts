@@ -3,6 +3,7 @@ import { entryNamed } from "./capture/alias-index.ts";
 import { vocabulary, type VocabEntry } from "./capture/vocabulary.ts";
 import { type MemoryTerms, stem } from "./memory-terms.ts";
 import { STOP_WORDS } from "./stop-words.ts";
+import { TRIGGER_GROUPS, TRIGGER_KEYS, TRIGGERS_FROM } from "./trigger-index.gen.ts";
 
 // made in memory-terms.ts (the store keeps them per memory); named here too for recall's callers
 export { type MemoryTerms, memoryTerms, stem, type StemSet } from "./memory-terms.ts";
@@ -327,8 +328,84 @@ function triggerAt(g: number): Trigger {
   return (made[g] = t);
 }
 
+/**
+ * The trigger tables as written: each group's words one a line, a blank line after each group.
+ * What the prebuilt index (trigger-index.gen.ts) was made from; only joins, no key() of any word.
+ */
+export function triggerSource(): string {
+  let text = "";
+  for (let g = 0; g < KINDS.length + SYNONYMS.length; g++) text += `${groupWords(g).join("\n")}\n\n`;
+  return text;
+}
+
+/**
+ * Every trigger key, sorted, each with the groups it is a word of (once per such word, in the
+ * groups' order, as the search of lines() finds them): what scripts/gen-trigger-index.ts writes.
+ */
+export function triggerIndexRows(): [string, number[]][] {
+  const { text, starts } = lines();
+  const rows = new Map<string, number[]>();
+  let g = 0;
+  let at = 1;
+  for (const line of text.slice(1, -1).split("\n")) {
+    while (g + 1 < starts.length && starts[g + 1]! <= at) g++;
+    if (line) rows.set(line, [...(rows.get(line) ?? []), g]);
+    at += line.length + 1;
+  }
+  return [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The prebuilt keys and their groups, when made from the tables as they are now (a table edited
+ * since the last build is searched in lines() as before: slower, never a different answer). A
+ * native search of lines() per phrase cost ~7-26 µs in a cold process, so a long prompt's ~900
+ * phrases took ~6 ms; lines() itself ~0.2 ms of every hook.
+ */
+let prebuilt: TriggerIndex | null | undefined;
+
+/** Sorted trigger keys, and line by line the groups of each (space-separated). */
+export interface TriggerIndex {
+  keys: readonly string[];
+  groups: readonly string[];
+}
+
+/** The prebuilt index, when `from` (what it was made from) is `source` (the tables now); else null. */
+export function triggerIndexFor(source: string, from: string, keys: string, groups: string): TriggerIndex | null {
+  return source === from ? { keys: keys.split("\n"), groups: groups.split("\n") } : null;
+}
+
+function prebuiltIndex(): TriggerIndex | null {
+  if (prebuilt === undefined) prebuilt = triggerIndexFor(triggerSource(), TRIGGERS_FROM, TRIGGER_KEYS, TRIGGER_GROUPS);
+  return prebuilt;
+}
+
+/** Where a key is in the sorted keys, -1 when it is none. */
+function keyAt(keys: readonly string[], phrase: string): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = keys[mid]!;
+    if (k === phrase) return mid;
+    if (k < phrase) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 /** The triggers a phrase (a key) is a word of, once per such word, in the groups' order; undefined: none. */
-function triggersOf(phrase: string): Trigger[] | undefined {
+export function triggersOf(phrase: string): Trigger[] | undefined {
+  if (!phrase) return undefined;
+  const ix = prebuiltIndex();
+  if (ix) {
+    const at = keyAt(ix.keys, phrase);
+    return at < 0 ? undefined : ix.groups[at]!.split(" ").map((g) => triggerAt(Number(g)));
+  }
+  return searchedTriggers(phrase);
+}
+
+/** triggersOf by a search of lines(): the tables as they are, whatever the prebuilt index holds. */
+export function searchedTriggers(phrase: string): Trigger[] | undefined {
   if (!phrase) return undefined;
   const { text, starts } = lines();
   const needle = `\n${phrase}\n`;

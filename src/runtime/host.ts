@@ -29,6 +29,11 @@ export function homeDir(): string {
   return env("HOME") ?? os().homedir();
 }
 
+/** The system's folder for temporary files (os.tmpdir()). */
+export function tempDir(): string {
+  return os().tmpdir();
+}
+
 export function hostName(): string {
   try {
     return os().hostname();

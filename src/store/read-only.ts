@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
 import { readOnlyStore } from "../core/errors.ts";
+import { tempDir } from "../runtime/host.ts";
 import { INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { LOCAL_DIR } from "./layout.ts";
 
@@ -188,7 +188,8 @@ export class PrivateIndex {
 
   /** A private folder holding a copy of the store's index (when one can be taken steadily). */
   static make(root: string): PrivateIndex {
-    const tmp = os.tmpdir();
+    // node:os through host.ts, loaded when first asked: every hook imports this module (its write check), few take a private copy
+    const tmp = tempDir();
     removeDeadCopies(tmp);
     hookExit();
     const dir = fs.mkdtempSync(`${tmp}/${PREFIX}${process.pid}-`);

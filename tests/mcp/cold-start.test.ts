@@ -179,6 +179,26 @@ describe("cold start: each command loads only what it uses", () => {
     assert.deepEqual(JSON.parse(r.stdout), { home: "/tmp/hook-home", before: 0, after: 1, same: true }, r.stderr);
   });
 
+  // read-only.ts (every hook's write check) imported node:os for a private copy's folder: ~0.25 ms
+  // of every hook's CPU (branch hookjs30). A builtin's import is not traced: the sources are read.
+  test("no module a hook loads imports node:os itself (host.ts loads it when asked)", () => {
+    for (const text of ["yes, go on", "How did we paginate the orders API last time?"]) {
+      const log = imports(["hook", "UserPromptSubmit"], prompt(text), newStore());
+      assert.ok(log.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");
+      const loaded = new Set<string>();
+      for (const line of log.split("\n")) {
+        const [importer, spec] = line.split(" -> ");
+        if (!importer || !spec) continue;
+        loaded.add(importer);
+        if (spec.startsWith(".")) loaded.add(path.resolve(path.dirname(importer), spec));
+      }
+      const mine = [...loaded].filter((f) => f.startsWith(path.join(REPO, "src/")) && f.endsWith(".ts"));
+      assert.ok(mine.length > 50, `${mine.length} modules`);
+      const withOs = mine.filter((f) => /^import [^\n]* from "(?:node:)?os";?$/m.test(fs.readFileSync(f, "utf8")));
+      assert.deepEqual(withOs, [], text);
+    }
+  });
+
   test("a question's hook loads no valibot; a decision's does", () => {
     const asking = imports(["hook", "UserPromptSubmit"], prompt("How did we paginate the orders API last time?"), newStore());
     assert.ok(asking.includes("faces/hooks/run-hook.ts"), "the trace saw the hook run");

@@ -1,4 +1,4 @@
-import { ALIAS_KEYS, ALIAS_NAMES, BUILT_FROM } from "./alias-index.gen.ts";
+import { ALIAS_KEYS, ALIAS_LONGEST, ALIAS_NAMES, BUILT_FROM } from "./alias-index.gen.ts";
 import { vocabulary, type VocabAlias, type VocabEntry, vocabularyEntryAt, vocabularySource } from "./vocabulary.ts";
 
 // The vocabulary's aliases by key (the alias as units() splits it, lowercase, joined by spaces),
@@ -22,6 +22,8 @@ export interface AliasHit {
 export interface AliasLookup {
   hit(key: string): AliasHit | undefined;
   named(name: string): VocabEntry | undefined;
+  /** The most units a key starting with `word` has: 1 unless a key of more units starts with it. */
+  longestFrom(word: string): number;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface AliasLookup {
 export interface Prebuilt {
   keys: readonly string[];
   names: string;
+  /** Each first word of a key of two units or more, with the most units of such a key. */
+  longest: string;
 }
 export const BUCKETS = 64;
 
@@ -63,12 +67,32 @@ export function aliasKey(text: string): string[] {
 }
 
 function current(): AliasLookup {
-  return (lookup ??= lookupFor(vocabularySource(), BUILT_FROM, { keys: ALIAS_KEYS, names: ALIAS_NAMES }));
+  return (lookup ??= lookupFor(vocabularySource(), BUILT_FROM, { keys: ALIAS_KEYS, names: ALIAS_NAMES, longest: ALIAS_LONGEST }));
 }
 
 /** The entry and alias a key names (the first alias of the table with that key), if any. */
 export function aliasHit(key: string): AliasHit | undefined {
   return current().hit(key);
+}
+
+/**
+ * The most units a key starting with this word may have (1 unless a longer one does). A text's
+ * unit needs looking up as the start of no longer key than this: a cold hook tried every length up
+ * to five at every unit, each with its adjacency tests (a pasted log's ~300 units: ~1.2 ms).
+ */
+export function longestAliasFrom(word: string): number {
+  return current().longestFrom(word);
+}
+
+/** Each first word of a key of two units or more, with the most units of such a key. */
+function longestByFirst(keys: Iterable<[string, number]>): Record<string, number> {
+  const out = Object.create(null) as Record<string, number>;
+  for (const [k, units] of keys) {
+    if (units < 2) continue;
+    const first = k.slice(0, k.indexOf(" "));
+    if (units > (out[first] ?? 0)) out[first] = units;
+  }
+  return out;
 }
 
 /** The first entry of the table with this canonical name. */
@@ -83,11 +107,21 @@ export function entryNamed(name: string): VocabEntry | undefined {
 export function lookupFor(source: string, builtFrom: string, prebuilt: Prebuilt): AliasLookup {
   if (source !== builtFrom) {
     const index = buildIndex();
-    return { hit: (key) => index.get(key), named: (name) => vocabulary().find((e) => e.name === name) };
+    let longest: Record<string, number> | undefined;
+    return {
+      hit: (key) => index.get(key),
+      named: (name) => vocabulary().find((e) => e.name === name),
+      longestFrom: (word) => (longest ??= longestByFirst([...index].map(([k, h]) => [k, h.length])))[word] ?? 1,
+    };
   }
   const parsed: (Record<string, number> | undefined)[] = [];
+  let longest: Record<string, number> | undefined;
   let names: Record<string, number> | undefined;
   return {
+    longestFrom(word) {
+      longest ??= JSON.parse(prebuilt.longest) as Record<string, number>;
+      return Object.hasOwn(longest, word) ? longest[word]! : 1;
+    },
     // nothing kept per key: a server looks up every word of every prompt
     hit(key) {
       const b = prebuilt.keys.length === BUCKETS ? bucketOf(key) : -1;
@@ -130,5 +164,5 @@ export function prebuiltIndex(): Prebuilt {
   all.forEach((e, i) => {
     if (!(e.name in names)) names[e.name] = i;
   });
-  return { keys: keys.map((b) => JSON.stringify(b)), names: JSON.stringify(names) };
+  return { keys: keys.map((b) => JSON.stringify(b)), names: JSON.stringify(names), longest: JSON.stringify(longestByFirst([...buildIndex()].map(([k, h]) => [k, h.length]))) };
 }

@@ -1,6 +1,6 @@
 import type { EntityRelation } from "../model/memory.ts";
 import type { EntityRelationType } from "../model/vocab.ts";
-import { aliasHit, aliasKey, MAX_ALIAS_UNITS } from "./alias-index.ts";
+import { aliasHit, aliasKey, longestAliasFrom, MAX_ALIAS_UNITS } from "./alias-index.ts";
 import { type EntityKind, vocabulary, type VocabAlias, type VocabEntry } from "./vocabulary.ts";
 
 // Entities in a sentence: names from the curated vocabulary (aliases mapped to one canonical name,
@@ -250,7 +250,8 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   const shouting = (masked.match(/\p{Lu}/gu)?.length ?? 0) > (masked.match(/\p{Ll}/gu)?.length ?? 0);
   for (let i = 0; i < us.length; i++) {
     let hit: ReturnType<typeof aliasHit>;
-    for (let n = Math.min(MAX_ALIAS_UNITS, us.length - i); n >= 1 && !hit; n--) {
+    // no key is longer than the longest starting with this unit (none: no lookup at all)
+    for (let n = Math.min(MAX_ALIAS_UNITS, us.length - i, longestAliasFrom(us[i]!.lower)); n >= 1 && !hit; n--) {
       // units of one alias must be adjacent in the text (a space or a hyphen apart, no comma)
       if (n > 1 && !adjacent(masked, us, i, n)) continue;
       let key = us[i]!.lower;

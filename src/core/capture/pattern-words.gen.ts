@@ -83,4 +83,11 @@ export const PATTERN_WORDS: ReadonlyMap<string, readonly string[]> = new Map<str
   ["i/^(?:please|pls|kindly|make sure(?: to| that you| you)?|be sure to|remember to|don't forget to|do not forget to)\\s+(?=(?:always|never|don't|do not|avoid|prefer|stop using|use|no)\\b)", ["please","pls","kindly","make sure","be sure to","remember to","don't forget to","do not forget to"]],
   ["i/^(?:because(?:\\s+of\\b)?|that's because|this is because|it's because|the reason (?:is|was|being)(?:\\s+that)?|reason:|since)\\s+", ["because","that's because","this is because","it's because","the reason ","reason:","since"]],
   ["i/^(?:(?:the\\s+)?(?:downside|tradeoff|trade-off|catch|caveat|cost)(?:\\s+is|\\s+being|:)|but|however|although|though)\\s*,?\\s*", ["downside","tradeoff","trade-off","catch","caveat","cost","but","however","although","though"]],
+  ["/\\bhow often\\b|\\bhow frequently\\b|\\bhow many times\\b|\\bwhat cadence\\b|\\bwhat schedule\\b|\\bon what schedule\\b", ["how often","how frequently","how many times","what cadence","what schedule","on what schedule"]],
+  ["/\\bhow long\\b|\\bhow many (?:seconds|minutes|hours|days|weeks|months|years)\\b|\\b(?:expiry|lifetime|retention period|ttl|timeout) of\\b", ["how long","how many "," of"]],
+  ["/^(?:so |and |but |ok |okay )?when\\b|\\bwhen (?:do|does|did|is|are|was|were|will|should|can)\\b|\\bwhat time\\b|\\bwhich day\\b|\\bwhat day\\b", ["when","when ","what time","which day","what day"]],
+  ["/\\bhow much\\b|\\bhow big\\b|\\bhow large\\b|\\bhow small\\b|\\bwhat size\\b|\\b(?:max|maximum|min|minimum|largest|biggest|smallest) (?:\\w+ )?(?:size|amount|length|number|count|limit|price|cost|upload|file|width|height)\\b|\\bsize limit\\b|\\b(?:max|maximum|largest|biggest) \\w+ size\\b", ["how much","how big","how large","how small","what size","size","amount","length","number","count","limit","price","cost","upload","file","width","height","size limit"," size"]],
+  ["/\\bhow many\\b|\\bnumber of\\b|\\bhow fast\\b|\\bhow slow\\b", ["how many","number of","how fast","how slow"]],
+  ["/\\b(?:which|what) version\\b|\\bversion (?:of|are|is|do|does)\\b|\\bversion\\W*$", [" version","version ","version"]],
+  ["/\\bwhich\\b|^(?:so |and |ok )?what\\b|\\bwhat (?:\\w+ )?(?:do|does|did|are|is|should) (?:we|they|you|i)\\b", ["which","what","what "]],
 ]);
