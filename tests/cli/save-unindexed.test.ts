@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { git, memsync, memsyncJson, newStore, REPO, tempDir } from "../helpers/env.ts";
+import { RACY_FINE_MS } from "../../src/store/racy.ts";
 
 // A plain save into a settled store whose new records go to shard folders writes its record file
 // and journal entry alone, and leaves the index row to the next command's refresh
@@ -17,7 +18,10 @@ function shardedStore(): string {
   const store = newStore();
   assert.equal(memsync(["--store", store, "settings", "layout", "sharded"]).code, 0);
   for (const s of SHARDS) fs.mkdirSync(path.join(store, "memories", s), { recursive: true });
-  assert.equal(memsync(["--store", store, "status"]).code, 0); // the index records the folders
+  // the index records the folders long enough after their last change to trust them (racy.ts:
+  // a folder recorded within RACY_FINE_MS of its change is looked at again, and no read is settled)
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RACY_FINE_MS + 50);
+  assert.equal(memsync(["--store", store, "status"]).code, 0);
   assert.equal(memsync(["--store", store, "commit"]).code, 0); // the setting's entry committed: an empty journal
   assert.equal(fs.existsSync(path.join(store, ".memsync/journal.jsonl")), false);
   return store;
