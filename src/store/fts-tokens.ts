@@ -24,6 +24,7 @@ const OLD_BLOCKS = /^[\u00a0-\u00bf\u00d7\u00f7\u2000-\u206f\u2190-\u22ff\u2500-
 const SEPARATOR_CLASS = /^[\p{P}\p{S}\p{Z}]$/u;
 export const isNonAsciiSeparator = (c: string): boolean => OLD_BLOCKS.test(c) && SEPARATOR_CLASS.test(c);
 const NON_ASCII = /[^\x00-\x7f]/gu;
+const HAS_NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * The distinct terms FTS5 indexes for `text`, or null when it holds a character whose treatment
@@ -55,6 +56,7 @@ function addTerms(text: string, out: Set<string>): boolean {
 }
 
 function plain(text: string): boolean {
+  if (!HAS_NON_ASCII.test(text)) return true;
   for (const c of text.match(NON_ASCII) ?? []) if (!isNonAsciiSeparator(c)) return false;
   return true;
 }
@@ -115,17 +117,35 @@ function hasVowel(w: string): boolean {
 const mGt1SorT = (w: string) => (w.endsWith("s") || w.endsWith("t")) && mGt1(w);
 
 type Rule = readonly [suffix: string, replacement: string, when: (stem: string) => boolean];
+/** A step's rules by the last letter of their suffix, in their order (only those can end a word ending so). */
+type Rules = ReadonlyMap<string, readonly Rule[]>;
+
+function byLastLetter(rules: readonly Rule[]): Rules {
+  const out = new Map<string, Rule[]>();
+  for (const r of rules) {
+    const last = r[0][r[0].length - 1]!;
+    const list = out.get(last);
+    if (list) list.push(r);
+    else out.set(last, [r]);
+  }
+  return out;
+}
 
 /**
  * One step: the first rule whose suffix ends the word (the word longer than the suffix) decides;
  * its condition on what precedes the suffix says whether it is replaced. Returns the word and
- * whether a rule applied.
+ * whether a rule applied. (Indexed loops over the few rules of the word's last letter: a cold
+ * process runs this interpreted, once per term of every memory written.)
  */
-function step(w: string, rules: readonly Rule[]): [string, boolean] {
-  for (const [suffix, replacement, when] of rules) {
+function step(w: string, rules: Rules): [string, boolean] {
+  const list = rules.get(w[w.length - 1]!);
+  if (list === undefined) return [w, false];
+  for (let i = 0; i < list.length; i++) {
+    const rule = list[i]!;
+    const suffix = rule[0];
     if (w.length > suffix.length && w.endsWith(suffix)) {
       const rest = w.slice(0, w.length - suffix.length);
-      return when(rest) ? [rest + replacement, true] : [w, false];
+      return rule[2](rest) ? [rest + rule[1], true] : [w, false];
     }
   }
   return [w, false];
@@ -133,17 +153,18 @@ function step(w: string, rules: readonly Rule[]): [string, boolean] {
 
 const always = () => true;
 
-const STEP_1B: readonly Rule[] = [
+const STEP_1B = byLastLetter([
   ["eed", "ee", mGt0],
   ["ed", "", hasVowel],
   ["ing", "", hasVowel],
-];
-const STEP_1B2: readonly Rule[] = [
+]);
+const STEP_1B2 = byLastLetter([
   ["at", "ate", always],
   ["bl", "ble", always],
   ["iz", "ize", always],
-];
-const STEP_2: readonly Rule[] = (
+]);
+const STEP_2 = byLastLetter(
+  (
   [
     ["ational", "ate"],
     ["tional", "tion"],
@@ -167,8 +188,10 @@ const STEP_2: readonly Rule[] = (
     ["iviti", "ive"],
     ["biliti", "ble"],
   ] as const
-).map(([s, r]) => [s, r, mGt0] as const);
-const STEP_3: readonly Rule[] = (
+).map(([s, r]) => [s, r, mGt0] as const),
+);
+const STEP_3 = byLastLetter(
+  (
   [
     ["icate", "ic"],
     ["ative", ""],
@@ -178,12 +201,13 @@ const STEP_3: readonly Rule[] = (
     ["ful", ""],
     ["ness", ""],
   ] as const
-).map(([s, r]) => [s, r, mGt0] as const);
-const STEP_4: readonly Rule[] = [
+).map(([s, r]) => [s, r, mGt0] as const),
+);
+const STEP_4 = byLastLetter([
   ...(["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent"] as const).map((s) => [s, "", mGt1] as const),
   ["ion", "", mGt1SorT],
   ...(["ou", "ism", "ate", "iti", "ous", "ive", "ize"] as const).map((s) => [s, "", mGt1] as const),
-];
+]);
 
 function step1a(w: string): string {
   const n = w.length;
