@@ -1,5 +1,4 @@
 import { COMMON_SHARE, discriminating, matchAny, PREFIX_FROM } from "../core/recall-rank.ts";
-import { ftsTermList } from "../store/fts-tokens.ts";
 
 // Counting matches no further than recall's choices need. In a large store a common word's
 // matches are many, and a prefix term ("connection"*) has FTS5 merge the lists of every word it
@@ -89,19 +88,12 @@ export async function presentTerms(words: readonly Counted[], phrases: readonly 
   return finishTerms(words, await probedPhrases(phrases, Math.min(probe, cap), count), atMost, cap, probe, count);
 }
 
-/**
- * Each phrase any memory holds, counted up to `upTo` (presentTerms' first step). Phrases the
- * index reads as the same terms ("connection pool", "connection pooling": both "connect pool" to
- * the porter stemmer) have the same matches: counted once.
- */
+/** Each phrase any memory holds, counted up to `upTo` (presentTerms' first step). */
 async function probedPhrases(phrases: readonly string[], upTo: number, count: CountUpTo): Promise<Counted[]> {
   const out: Counted[] = [];
-  const counted = new Map<string, number>();
   for (const p of phrases) {
     const match = `"${p}"`;
-    const same = ftsTermList(p)?.join(" ") ?? match;
-    const n = counted.get(same) ?? (await count(match, upTo, false));
-    counted.set(same, n);
+    const n = await count(match, upTo, false);
     if (n > 0) out.push({ match, df: n });
   }
   return out;

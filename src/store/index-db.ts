@@ -5,7 +5,6 @@ import type { Relation } from "../core/model/relation.ts";
 import type { RecordKind } from "./layout.ts";
 import { indexCountsFromTables, indexCountsSchema } from "./index-counts.ts";
 import { dirSumsFromFiles, dirSumsSchema, FOLDER_SUMS_SQL, type StampSums } from "./stamp-sums.ts";
-import { searchTextOfJson, type SearchText, TERM_DOCS_TABLE, TermDocs } from "./term-docs.ts";
 
 // The derived index: a local SQLite file (.memsync/index.db, never committed) that mirrors the
 // record files so reads need not open thousands of them. Everything in it can be rebuilt from the
@@ -103,7 +102,6 @@ CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 ${RELATIONS_PATH}
 ${dirSumsSchema()}
 ${indexCountsSchema()}
-${TERM_DOCS_TABLE}
 `;
 
 /**
@@ -179,12 +177,10 @@ ${indexCountsFromTables()}`;
  */
 const MIGRATE_10 = "ALTER TABLE files ADD COLUMN seen TEXT";
 
-/** Version 11 to 12: each term's count of memories (term-docs.ts), filled from the indexed records in place (TermDocs.fill). */
-
 const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
-DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums; DROP TABLE IF EXISTS index_counts; DROP TABLE IF EXISTS term_docs;
+DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums; DROP TABLE IF EXISTS index_counts;
 `;
 
 export interface DirRow {
@@ -285,12 +281,7 @@ export class IndexDb {
   /** True when this open made the index from nothing (a new store, a lost or outdated index). */
   created = false;
 
-  /** Each term's count of memories, moved with every write of the full-text index. */
-  private termDocs: TermDocs;
-
-  private constructor(private db: DatabaseSync) {
-    this.termDocs = new TermDocs(db);
-  }
+  private constructor(private db: DatabaseSync) {}
 
   /**
    * Take over a freshly opened connection (to a file that replaced this one's), closing this one's.
@@ -304,7 +295,6 @@ export class IndexDb {
       // already closed
     }
     this.db = fresh.db;
-    this.termDocs = new TermDocs(fresh.db);
     this.connection++;
     this.stmts.clear();
     this.created = fresh.created;
@@ -367,7 +357,7 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9 || version === 10 || version === 11) {
+              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9 || version === 10) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
                 if (version <= 6) {
@@ -382,8 +372,6 @@ export class IndexDb {
                 }
                 if (version <= 9) db.exec(migrate9());
                 if (!(db.prepare("PRAGMA table_info(files)").all() as { name: string }[]).some((c) => c.name === "seen")) db.exec(MIGRATE_10);
-                db.exec(TERM_DOCS_TABLE);
-                idx.termDocs.fill();
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -430,7 +418,6 @@ export class IndexDb {
     this.db.exec(
       "DELETE FROM dirs; DELETE FROM files; DELETE FROM relations; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM dir_sums; DELETE FROM index_counts;",
     );
-    this.termDocs.clear();
   }
 
   close(): void {
@@ -558,13 +545,8 @@ export class IndexDb {
       const rids = JSON.stringify(
         (this.q(`SELECT m.rid FROM memories m JOIN files f ON f.path = m.path AND f.id = m.id WHERE f.path IN ${inList}`).all(list) as { rid: number }[]).map((r) => r.rid),
       );
-      const texts = (this.q(`SELECT json FROM memory_docs WHERE rid IN ${inList}`).all(rids) as { json: string }[]).map((r) => searchTextOfJson(r.json));
-      const known = texts.filter((t) => t !== null);
-      if (known.length === texts.length) this.termDocs.removeAll(known);
       for (const table of ["memories", "memory_docs", "memory_tags", "memory_entities"]) this.q(`DELETE FROM ${table} WHERE rid IN ${inList}`).run(rids);
       this.q(`DELETE FROM memory_fts WHERE rowid IN ${inList}`).run(rids);
-      // a record that does not parse: what its terms were is not known, so all are counted again
-      if (known.length < texts.length) this.termDocs.fill();
     } else {
       this.q(`DELETE FROM relations WHERE path IN ${inList} AND id IN (SELECT id FROM files WHERE path IN ${inList})`).run(list, list);
     }
@@ -690,9 +672,6 @@ export class IndexDb {
       this.q("UPDATE memory_docs SET json = ? WHERE rid = ?").run(json, rid);
       return;
     }
-    const wasJson = had ? (this.q("SELECT json FROM memory_docs WHERE rid = ?").get(rid) as { json: string } | undefined)?.json : undefined;
-    const was = wasJson === undefined ? null : searchTextOfJson(wasJson);
-    const now: SearchText = { content: m.content, gist: m.gist ?? "", tags: m.meta.tags, entities: m.entities };
     this.q("INSERT INTO memory_docs(rid, json, terms) VALUES (?, ?, ?) ON CONFLICT(rid) DO UPDATE SET json = excluded.json, terms = excluded.terms").run(rid, json, terms ?? storedTerms(m));
     // a new row has nothing to replace in the tables keyed by its rid (every removal of a
     // memory row removes its rows there too: dropMemoryRow, deleteFiles, clear)
@@ -708,10 +687,6 @@ export class IndexDb {
       m.meta.tags.join(" "),
       m.entities.join(" "),
     );
-    // the terms' counts after the record's row is written: when the old record does not parse,
-    // what its terms were is not known, and all are counted again from the rows (fill)
-    if (wasJson === undefined || was !== null) this.termDocs.replace(was, now);
-    else this.termDocs.fill();
     // each list in one statement (a statement per tag and entity was half of a new row's calls)
     if (m.meta.tags.length) this.q("INSERT OR IGNORE INTO memory_tags(tag, rid) SELECT value, ?2 FROM json_each(?1)").run(JSON.stringify(m.meta.tags), rid);
     if (m.entities.length) this.q("INSERT OR IGNORE INTO memory_entities(entity, rid) SELECT value, ?2 FROM json_each(?1)").run(JSON.stringify(m.entities.map((e) => e.toLowerCase())), rid);
@@ -756,16 +731,11 @@ export class IndexDb {
   }
 
   private dropMemoryRow(rid: number): void {
-    const doc = this.q("SELECT json FROM memory_docs WHERE rid = ?").get(rid) as { json: string } | undefined;
-    const was = doc ? searchTextOfJson(doc.json) : null;
-    if (was) this.termDocs.replace(was, null);
     this.q("DELETE FROM memories WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_docs WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_fts WHERE rowid = ?").run(rid);
     this.q("DELETE FROM memory_tags WHERE rid = ?").run(rid);
     this.q("DELETE FROM memory_entities WHERE rid = ?").run(rid);
-    // a record that does not parse: what its terms were is not known, so all are counted again
-    if (doc && !was) this.termDocs.fill();
   }
 
   /**
@@ -1034,9 +1004,6 @@ export class IndexDb {
   countMatches(match: string, f: MemoryFilter = {}, upTo?: number): number {
     if (upTo !== undefined && this.reachedBeforeStatuses(match, f, Math.max(0, Math.floor(upTo)))) return Math.max(0, Math.floor(upTo));
     const { where, params } = this.filterSql(f);
-    // unfiltered, a word, a prefix or a phrase with an absent word: told by each term's count of memories (term-docs.ts)
-    const told = where.length ? null : this.termDocs.countUpTo(match, upTo === undefined ? Infinity : Math.max(0, Math.floor(upTo)));
-    if (told !== null) return told;
     const from = where.length ? "memory_fts JOIN memories m ON m.rid = memory_fts.rowid" : "memory_fts";
     const cond = ["memory_fts MATCH ?", ...where].join(" AND ");
     if (upTo === undefined) return (this.q(`SELECT count(*) AS n FROM ${from} WHERE ${cond}`).get(match, ...params) as { n: number }).n;
@@ -1060,8 +1027,6 @@ export class IndexDb {
     // fewer pass than upTo: the filtered count cannot reach it
     if (passing < upTo) return false;
     const bound = upTo + total - passing;
-    const told = this.termDocs.countUpTo(match, bound);
-    if (told !== null) return told >= bound;
     return (this.q("SELECT count(*) AS n FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?)").get(match, bound) as { n: number }).n >= bound;
   }
 
