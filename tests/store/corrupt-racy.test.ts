@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { INDEX_VERSION } from "../../src/store/fixed-paths.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { readJournal } from "../../src/store/journal.ts";
 import { memsyncJson, newStore, saveMany } from "../helpers/env.ts";
@@ -65,7 +66,7 @@ test("an index of version 10 gets the column in place: a corrupt file it indexed
   assert.equal(status(store).uncommitted_changes, 1);
   assert.equal(status(store).uncommitted_changes, 1);
   const check = new DatabaseSync(file);
-  assert.equal((check.prepare("PRAGMA user_version").get() as { user_version: number }).user_version, 11);
+  assert.equal((check.prepare("PRAGMA user_version").get() as { user_version: number }).user_version, INDEX_VERSION, "upgraded to the current version");
   assert.ok((check.prepare("SELECT seen FROM files WHERE path = ?").get(rel) as { seen: string | null }).seen, "the hash is kept now");
   check.close();
 });
