@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { matchAny, recallTerms } from "../../src/core/recall-rank.ts";
-import { ftsTermList } from "../../src/store/fts-tokens.ts";
+import { ftsTermList } from "./fts-tokens.ts";
 import { TUNE27_PARAPHRASE } from "../../tests/fixtures/recall-corpus/tune27.ts";
 import { RECALL_PROMPTS } from "./recall-bench.ts";
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, test } from "node:test";
-import { ftsTermList, ftsTerms, isNonAsciiSeparator, stem } from "../../src/store/fts-tokens.ts";
+import { ftsTermList, ftsTerms, isNonAsciiSeparator, stem } from "../../scripts/bench-lib/fts-tokens.ts";
 import { makeRng } from "../helpers/rng.ts";
 
 // fts-tokens.ts makes in JS the terms FTS5 (`porter unicode61 remove_diacritics 2`) indexes, and

@@ -1,7 +1,8 @@
 // The terms the full-text index (FTS5, `porter unicode61 remove_diacritics 2`) makes of a text,
-// made in JS for the texts where that can be told for sure: term-docs.ts keeps each term's count
-// of memories on every write and answers recall's counts from it, and a count is only exact when
-// the terms are FTS5's own. So this answers only for text whose characters are ASCII or non-ASCII
+// made in JS for the texts where that can be told for sure. Used by impact-price.ts to price
+// postings kept per term (branch ftsbound30: per-term counts kept on every write were measured and
+// taken out again; impact-ordered postings are the route it priced), where a count or a posting is
+// only exact when the terms are FTS5's own. So this answers only for text whose characters are ASCII or non-ASCII
 // separators known to be separators to unicode61 (isNonAsciiSeparator: nothing for its token
 // classes or diacritic folding to do); for anything else (a letter with an accent, CJK, a
 // combining mark, an emoji) it says null and the caller asks FTS5 itself. The stemmer follows FTS5's porter
