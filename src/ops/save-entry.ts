@@ -41,7 +41,7 @@ export async function saveEntry(call: OpCall, input: SaveInput): Promise<SaveRes
     // one new memory into a settled store: its file and journal entry alone, the index row left
     // to the next refresh (save-unindexed.ts); else the Store's path below. A settled store is
     // there, so init.ts (which makes one, with the meta schemas) is not loaded for it.
-    const plain = (await import("./save-unindexed.ts")).saveUnindexed(env, records[0]!);
+    const plain = await (await import("./save-unindexed.ts")).saveUnindexed(env, records[0]!);
     if (plain) return { ...plain, store_created: false };
   }
   const { ensureStore, storeExists } = await import("./init.ts");

@@ -138,6 +138,8 @@ describe("a save that leaves its index row to the next command", () => {
     // makes a store, with the meta schemas) for a store that is there
     assert.match(saving, /commands\/save-one\.ts/);
     assert.doesNotMatch(saving, /commands\/write\.ts|ops\/init\.ts|store\/init-files\.ts/);
+    // a text too short for a gist: none of the gist rules; the store's meta checked without the settled read's modules
+    assert.doesNotMatch(saving, /core\/gist\.ts|gist\/rules\.ts|store\/settled-index\.ts/);
     const id = memoryFiles(store)[0]!.replace(/^.*\/(.*)\.json$/, "$1");
     const getting = imports(store, ["get", id]);
     assert.match(getting, /ops\/get-settled\.ts/, "the trace saw the settled get");
