@@ -1,6 +1,7 @@
 import { DROP_WORDS, type GistLevelRank, isNegation, isNumberWord, KEEP_ARTICLE_BEFORE, OBJECT_FOLLOWERS, PHRASES, PRONOUNS, THAT_AFTER } from "./gist/rules.ts";
 import { render, renderSentence, type Sentence, sentences, type Tok, tokenize } from "./gist/tokens.ts";
 import { STOP_WORDS } from "./stop-words.ts";
+import { tooShortForGist } from "./gist-size.ts";
 
 // Gists: a shorter form of a memory's content for an agent's context, made offline and
 // deterministically. Three passes, each level doing all the lower ones do and more:
@@ -20,8 +21,7 @@ export const GIST_LEVELS: readonly GistLevel[] = ["light", "moderate", "aggressi
 
 const RANK: Record<GistLevel, GistLevelRank> = { light: 0, moderate: 1, aggressive: 2 };
 
-/** Under this many words a memory is its own gist. */
-export const GIST_MIN_WORDS = 30;
+export { GIST_MIN_WORDS, wordCount } from "./gist-size.ts";
 /** A gist longer than this share of the content is not worth keeping. */
 export const GIST_MAX_RATIO = 0.85;
 /** Pruning stops once the gist is this share of the content: moderate (sentences), aggressive (clauses too). */
@@ -49,12 +49,8 @@ function hasUpperAfterFirst(s: string): boolean {
   return false;
 }
 
-export function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
-
 export function makeGist(content: string, level: GistLevel = "moderate", entities: readonly string[] = []): string | null {
-  if (wordCount(content) < GIST_MIN_WORDS) return null;
+  if (tooShortForGist(content)) return null;
   const best = reduceText(content, level, entities);
   if (best === null || best.length > content.length * GIST_MAX_RATIO) return null;
   return best;

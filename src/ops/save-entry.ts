@@ -33,10 +33,18 @@ function withProject(fields: JsonObject, call: OpCall, projectOf: typeof import(
 export async function saveEntry(call: OpCall, input: SaveInput): Promise<SaveResult> {
   const many = input.memories !== undefined;
   if (many === (input.memory !== undefined)) throw new MemsyncError("invalid_input", "save: give either memory or memories");
-  const [{ projectOf }, { ensureStore, storeExists }] = await Promise.all([import("./project.ts"), import("./init.ts")]);
+  const { projectOf } = await import("./project.ts");
   const records = (input.memories ?? [input.memory!]).map((r) => withProject({ ...(r as JsonObject) }, call, projectOf));
   const labels = input.labels ?? records.map((_, i) => (many ? `record ${i + 1}` : "the record"));
   const env = call.env;
+  if (!many) {
+    // one new memory into a settled store: its file and journal entry alone, the index row left
+    // to the next refresh (save-unindexed.ts); else the Store's path below. A settled store is
+    // there, so init.ts (which makes one, with the meta schemas) is not loaded for it.
+    const plain = await (await import("./save-unindexed.ts")).saveUnindexed(env, records[0]!);
+    if (plain) return { ...plain, store_created: false };
+  }
+  const { ensureStore, storeExists } = await import("./init.ts");
   // where the first save would create the store, bad input is refused before that
   if (!storeExists(env)) {
     const { checkNewMemory } = await saveOps();
@@ -48,11 +56,6 @@ export async function saveEntry(call: OpCall, input: SaveInput): Promise<SaveRes
         throw e;
       }
     });
-  } else if (!many) {
-    // one new memory into a settled store: its file and journal entry alone, the index row left
-    // to the next refresh (save-unindexed.ts); else the Store's path below
-    const plain = (await import("./save-unindexed.ts")).saveUnindexed(env, records[0]!);
-    if (plain) return { ...plain, store_created: false };
   }
   const created = await ensureStore(env);
   const [{ withStore }, { saveMemories, saveMemory }] = await Promise.all([import("./context.ts"), saveOps()]);

@@ -13,7 +13,7 @@ import { allCandidatePaths, dirOf, recordPath } from "../store/layout.ts";
 import { busyAsUnavailable, writersProgress } from "../store/lock-terms.ts";
 import { refuseUnwritable } from "../store/record-limits.ts";
 import { ensureRedoMarker, redoAvailable } from "../store/redo.ts";
-import { settledMeta } from "../store/settled-index.ts";
+import { settledMeta } from "../store/settled-meta.ts";
 import { WriteLock } from "../store/write-lock.ts";
 import { faultPoint } from "../sync/fault.ts";
 import type { OpsEnv } from "./context.ts";
@@ -30,18 +30,18 @@ import type { SaveOutcome } from "./save.ts";
 // next command that reads the memory folders pays part of it back (the file parsed and indexed:
 // recall and the hook +2-4 ms, paired); a get reads it from the journal (settled-index.ts).
 //
-// Only the plain case: a store that opens with nothing to recover (settled-index.ts settledMeta),
+// Only the plain case: a store that opens with nothing to recover (settled-meta.ts settledMeta),
 // a new id, a shared scope, and a shard folder already there for it (a store whose new records go
 // to shard folders). Anything else is null, and the Store's path saves as before.
 
-export function saveUnindexed(env: OpsEnv, fields: JsonObject): SaveOutcome | null {
+export async function saveUnindexed(env: OpsEnv, fields: JsonObject): Promise<SaveOutcome | null> {
   // (a store kept open, or a test's file system port: the Store's path, as get-settled.ts refuses them)
   if (env.kept || env.open?.fs || fields.id !== undefined) return null;
   const root = env.storeRoot;
   const meta = settledMeta(root);
   if (!meta || layoutSettingsFrom(meta.settings).layout === "flat") return null;
   const nowMs = env.open?.nowMs ?? Date.now;
-  const memory = newMemory(fields, originIn(nodeFs, root, env, Math.floor(nowMs() / 1000)));
+  const memory = await newMemory(fields, originIn(nodeFs, root, env, Math.floor(nowMs() / 1000)));
   if (memory.scope === "local") return null;
   const path = recordPath("memory", memory.id, true);
   const dir = dirOf(path);

@@ -24,14 +24,15 @@ export function checkNewMemory(fields: JsonObject): void {
  * record is made and checked first, and one that is bad or whose id is taken (in the store or
  * twice in the list) refuses them all, naming it (labels: "record 3", "line 7"); nothing is written.
  */
-export function saveMemories(store: Store, env: OpsEnv, records: readonly JsonObject[], labels: readonly string[]): Promise<SaveOutcome[]> {
-  const memories = records.map((fields, i) => {
+export async function saveMemories(store: Store, env: OpsEnv, records: readonly JsonObject[], labels: readonly string[]): Promise<SaveOutcome[]> {
+  const memories: Memory[] = [];
+  for (const [i, fields] of records.entries()) {
     try {
-      return newMemory(fields, originOf(store, env));
+      memories.push(await newMemory(fields, originOf(store, env)));
     } catch (e) {
       throw named(e, labels[i] ?? `record ${i + 1}`);
     }
-  });
+  }
   const seen = new Map<string, number>();
   memories.forEach((m, i) => {
     const before = seen.get(m.id);
@@ -55,8 +56,8 @@ function named(e: unknown, label: string): unknown {
 }
 
 /** Store a new memory from fields in the file format (content required, the rest optional). */
-export function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
-  const memory = newMemory(fields, originOf(store, env));
+export async function saveMemory(store: Store, env: OpsEnv, fields: JsonObject): Promise<SaveOutcome> {
+  const memory = await newMemory(fields, originOf(store, env));
   const id = memory.id;
   return store.write((tx) => {
     if (tx.memoryExists(id)) throw conflict(`memory ${id} already exists`, { id });

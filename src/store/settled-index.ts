@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { parseJsonText } from "../core/model/validate.ts";
-import { metaProblem } from "../core/model/meta-check.ts";
-import { STORAGE_VERSION } from "../core/model/vocab.ts";
-import { bootId } from "./boot.ts";
-import { BULK_MARKER, FIXED_PATHS, INDEX_FILE, INDEX_VERSION, JOURNAL_FILE, REDO_MARKER } from "./fixed-paths.ts";
-import { LOCAL_DIR, lookupPaths, META_FILE, type RecordKind, topDirs } from "./layout.ts";
+import { INDEX_FILE, INDEX_VERSION, JOURNAL_FILE } from "./fixed-paths.ts";
+import { lookupPaths, type RecordKind, topDirs } from "./layout.ts";
+import { settledMeta, stamp, Unsettled } from "./settled-meta.ts";
 import { foldersUnchanged } from "./quick-unchanged.ts";
 import { journaledIn } from "./journaled.ts";
 import { trusted } from "./racy.ts";
@@ -19,20 +17,6 @@ import { trusted } from "./racy.ts";
 // indexed one (Store.readMemory: same stat, trusted or the same bytes). Anything else is
 // `null` and the caller takes the Store's path, which applies changes, recovers or reports.
 
-/** Why the settled read gave up: the Store's path must answer. */
-class Unsettled extends Error {}
-
-/** A file or folder's stamp, as fs-port.ts's stat gives it; null when nothing is there. Anything odd gives up. */
-function stamp(path: string): { mtime: number; size: number; ino: number; isFile: boolean; isDir: boolean } | null {
-  let s: fs.Stats | undefined;
-  try {
-    s = fs.statSync(path, { throwIfNoEntry: false });
-  } catch {
-    throw new Unsettled(); // a path through a file, no permission ...: the Store's path tells
-  }
-  return s ? { mtime: Math.floor(s.mtimeMs), size: s.size, ino: s.ino, isFile: s.isFile(), isDir: s.isDirectory() } : null;
-}
-
 /** A folder's mtime alone (fs-port.ts folderMtime), null when no folder is there: 475 of them at 10k, every get. */
 function folderMtime(path: string): number | null {
   let s: fs.Stats | undefined;
@@ -43,8 +27,6 @@ function folderMtime(path: string): number | null {
   }
   return s?.isDirectory() ? Math.floor(s.mtimeMs) : null;
 }
-
-const isLink = (path: string) => fs.lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 
 interface DirRow {
   mtime: number;
@@ -195,45 +177,4 @@ function within(dir: string): string | null {
     return null;
   }
   return back;
-}
-
-/**
- * .meta.json as read, when the store opens as Store.open would find it with nothing to do first:
- * its metadata valid, no fixed path a link, the machine-local folder and the index there, no bulk
- * write or crashed write to recover, and writable by this process; else null (the Store's path
- * opens it, and recovers or reports).
- */
-export function settledMeta(root: string): Record<string, unknown> | null {
-  try {
-    const meta = usableMeta(root);
-    if (!meta) return null;
-    for (const rel of FIXED_PATHS) if (isLink(`${root}/${rel}`)) return null;
-    if (!stamp(`${root}/${LOCAL_DIR}`)?.isDir || stamp(`${root}/${BULK_MARKER}`) || !stamp(`${root}/${INDEX_FILE}`)?.isFile) return null;
-    if (!redoSettled(root)) return null;
-    // a store this process may only read: the Store's path reads it from a private copy
-    // (store/read-only.ts), and no open of its index for writing is even tried
-    fs.accessSync(`${root}/${LOCAL_DIR}`, fs.constants.W_OK);
-    return meta;
-  } catch {
-    return null;
-  }
-}
-
-/** .meta.json, when it is one this version opens without complaint (store.ts readRawMeta); else null. */
-function usableMeta(root: string): Record<string, unknown> | null {
-  const path = `${root}/${META_FILE}`;
-  if (!stamp(path)?.isFile) return null;
-  const json = parseJsonText(fs.readFileSync(path, "utf8"));
-  if (!json.ok) return null;
-  const raw = json.value as Record<string, unknown>;
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw) && raw.storage_version === STORAGE_VERSION && !metaProblem(raw) ? raw : null;
-}
-
-/** No write of an earlier boot waits in the journal to be redone (redo.ts crashedRedo finds none). */
-function redoSettled(root: string): boolean {
-  const path = `${root}/${REDO_MARKER}`;
-  if (!stamp(path)) return true;
-  const parsed = parseJsonText(fs.readFileSync(path, "utf8"));
-  const boot = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { boot?: unknown }).boot : undefined;
-  return boot === bootId();
 }

@@ -6,6 +6,8 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { BIN, filesUnder, hasCommand, memsync, newStore, tempDir } from "../helpers/env.ts";
 import { relatedPair } from "../helpers/related-pair.ts";
+import { SHARDS, shardedStore } from "../helpers/sharded-store.ts";
+import { PROSE_MEMORIES } from "../fixtures/prose-memories.ts";
 
 // A plain `get ID...` skips the command-line parser (faces/cli/quick.ts). It must answer exactly
 // as the parser's path does: each case runs the binary twice, the second time with a trailing
@@ -128,6 +130,68 @@ describe("quick save: the same memory and output as through the parser", () => {
   }
 });
 
+// A plain save into a settled store whose records go to shard folders: the quick route loads
+// commands/save-one.ts, not write.ts, and the save writes its file and journal entry alone
+// (ops/save-unindexed.ts). Each form runs in one such store quick and in another through the
+// parser: the same exit code, output and error, the same record file and journal entry but for
+// the new id and times, and where the save is refused, nothing changed in either.
+describe("quick save into a settled store: the same answers as through the parser", () => {
+  const stores = { quick: shardedStore(), parsed: shardedStore() };
+  const same = (text: string, store: string) =>
+    text
+      .replaceAll(store, "STORE")
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "ID")
+      .replace(/[0-9a-f]{2}\/ID/g, "SHARD/ID")
+      .replace(/(\\?)"(created_at|last_used|updated_at|at)(\\?)": ?\d+/g, '$1"$2$3": T')
+      .replace(/"redo":\{[^}]*\}/g, '"redo":R')
+      .replace(/"message":"save: [0-9a-f]{8} /g, '"message":"save: SHORT ');
+  const files = (store: string) => SHARDS.flatMap((sh) => fs.readdirSync(path.join(store, "memories", sh)).map((n) => `memories/${sh}/${n}`));
+  const journalText = (store: string) => (fs.existsSync(path.join(store, ".memsync/journal.jsonl")) ? fs.readFileSync(path.join(store, ".memsync/journal.jsonl"), "utf8") : "");
+  /** What a save changed in the store: its new record files' text and its journal lines, made comparable. */
+  const run = (which: "quick" | "parsed", args: string[], env: Record<string, string>) => {
+    const store = stores[which];
+    const [before, journalBefore] = [new Set(files(store)), journalText(store)];
+    const r = memsync(["--store", store, ...args, ...(which === "parsed" ? ["--"] : [])], { env });
+    const added = files(store).filter((f) => !before.has(f));
+    return {
+      code: r.code,
+      stdout: same(r.stdout, store),
+      stderr: same(r.stderr, store),
+      files: added.map((f) => same(fs.readFileSync(path.join(store, f), "utf8"), store)),
+      journal: same(journalText(store).slice(journalBefore.length), store),
+    };
+  };
+  const cases: [string, string[], Record<string, string>, number][] = [
+    ["tags and --json", ["save", "Use cursor pagination for list endpoints", "--tag", "api", "-t", "db,paging", "--json"], {}, 0],
+    ["text of many words, a secret redacted", ["--json", "save", "Rotate", "the", "key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"], {}, 0],
+    ["a text long enough for a gist", ["save", PROSE_MEMORIES[0]!], {}, 0],
+    ["a text that is all private", ["save", "<private>the staging password</private>"], {}, -1],
+    ["a text over the limit", ["save", "x".repeat(50_001)], {}, -1],
+    ["a tag over the limit, --json", ["save", "Tagged too long", "--tag", "t".repeat(101), "--json"], {}, -1],
+    ["too many tags", ["save", "Tagged too often", "--tag", Array.from({ length: 51 }, (_, i) => `t${i}`).join(",")], {}, -1],
+    ["killed after the file is written", ["save", "Killed between the file and the journal"], { MEMSYNC_FAULT: "record" }, -1],
+  ];
+  for (const [label, args, env, code] of cases) {
+    test(label, () => {
+      assert.ok(quickRoute(["--store", stores.quick, ...args]), "this form takes the quick path");
+      const quick = run("quick", args, env);
+      const parsed = run("parsed", args, env);
+      assert.deepEqual(quick, parsed);
+      if (code === 0) {
+        assert.equal(quick.code, 0, quick.stderr);
+        assert.equal(quick.files.length, 1);
+        assert.match(quick.journal, /"op":"save"/);
+        if (label.includes("gist")) assert.match(quick.files[0]!, /"gist": "/, "a gist was made");
+      } else {
+        assert.notEqual(quick.code, 0);
+        if (env.MEMSYNC_FAULT) return; // the fault's exit: the file written, the journal not yet (tests/cli/save-unindexed.test.ts)
+        assert.match(quick.stderr, /^memsync: [^\n]+\n$/, "one line");
+        assert.deepEqual([quick.files, quick.journal], [[], ""], "a refused save changes nothing");
+      }
+    });
+  }
+});
+
 // A plain status, the same way: a healthy store, one with a record file edited in place and a
 // temp file left by a write, and a folder that is no store (unavailable: its own exit code).
 describe("quick status: the same answers as through the parser", () => {
@@ -183,6 +247,13 @@ describe("quick route: only the forms it reads exactly", () => {
       ["save", "text", "--tag", "-x"],
       ["save", "--tag", "a"],
       ["save", "-", "--tag", "a"],
+      ["save", "-"], // standard input: write.ts's path reads it
+      ["save", ""],
+      ["save", " "],
+      ["save", "text", "--"],
+      ["save", "--input", "records.json"],
+      ["save", "text", "--entity", "billing"],
+      ["save", "text", "--scope", "local"],
       ["recall", id],
       ["get", id, "--"],
       ["--version", "--json"],

@@ -2,30 +2,14 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncJson, newStore, REPO, tempDir } from "../helpers/env.ts";
-import { RACY_FINE_MS } from "../../src/store/racy.ts";
+import { git, memsync, memsyncJson, REPO, tempDir } from "../helpers/env.ts";
+import { SHARDS, shardedStore } from "../helpers/sharded-store.ts";
 
 // A plain save into a settled store whose new records go to shard folders writes its record file
 // and journal entry alone, and leaves the index row to the next command's refresh
 // (src/ops/save-unindexed.ts). The compiled binary, real files: the next command must see the
 // memory at once, history must hold the save and no "edit", and a save killed midway or lost to a
 // crash of the machine must be repaired by the next command, never lost.
-
-const SHARDS = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** A store whose new memories go to shard folders, every one of them there and indexed (as at 10k). */
-function shardedStore(): string {
-  const store = newStore();
-  assert.equal(memsync(["--store", store, "settings", "layout", "sharded"]).code, 0);
-  for (const s of SHARDS) fs.mkdirSync(path.join(store, "memories", s), { recursive: true });
-  // the index records the folders long enough after their last change to trust them (racy.ts:
-  // a folder recorded within RACY_FINE_MS of its change is looked at again, and no read is settled)
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RACY_FINE_MS + 50);
-  assert.equal(memsync(["--store", store, "status"]).code, 0);
-  assert.equal(memsync(["--store", store, "commit"]).code, 0); // the setting's entry committed: an empty journal
-  assert.equal(fs.existsSync(path.join(store, ".memsync/journal.jsonl")), false);
-  return store;
-}
 
 const journal = (store: string) =>
   fs.existsSync(path.join(store, ".memsync/journal.jsonl"))
@@ -150,6 +134,12 @@ describe("a save that leaves its index row to the next command", () => {
     const saving = imports(store, ["save", "Rotate the signing keys every quarter"]);
     assert.match(saving, /ops\/save-unindexed\.ts/, "the trace saw the save");
     assert.doesNotMatch(saving, /store\/(store|index-db|refresh)\.ts/);
+    // the quick route's save-one.ts, not write.ts and the other writing commands; no init.ts (it
+    // makes a store, with the meta schemas) for a store that is there
+    assert.match(saving, /commands\/save-one\.ts/);
+    assert.doesNotMatch(saving, /commands\/write\.ts|ops\/init\.ts|store\/init-files\.ts/);
+    // a text too short for a gist: none of the gist rules; the store's meta checked without the settled read's modules
+    assert.doesNotMatch(saving, /core\/gist\.ts|gist\/rules\.ts|store\/settled-index\.ts/);
     const id = memoryFiles(store)[0]!.replace(/^.*\/(.*)\.json$/, "$1");
     const getting = imports(store, ["get", id]);
     assert.match(getting, /ops\/get-settled\.ts/, "the trace saw the settled get");

@@ -6,9 +6,7 @@ import { isoTime } from "../../core/time.ts";
 
 // Human-readable output. Every command also has --json, which prints its result object as is.
 
-export function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
+export { json } from "./json-text.ts";
 
 export function oneLinePreview(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

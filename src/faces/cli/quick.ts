@@ -20,7 +20,8 @@ export function quickRoute(argv: readonly string[]): Run | null {
   const get = plainGet(argv);
   if (get) return () => quickGet(get.ids, get.flags);
   const save = plainSave(argv);
-  if (save) return () => answer(save.flags, async () => (await import("./commands/write.ts")).save(save.words, save.flags));
+  // what write.ts's save runs for these words and flags (no --input, no "--"), without write.ts
+  if (save) return () => answer(save.flags, async () => (await import("./commands/save-one.ts")).saveOne(save.words, {}, save.flags));
   const status = plainStatus(argv);
   // the threads first, then the output's and the command's modules (they load while the threads start)
   return status && (async () => (await startStatusThreads(status), answer(status, async () => (await import("./commands/admin.ts")).status(status))));

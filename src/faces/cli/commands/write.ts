@@ -1,52 +1,18 @@
 import { invalidInput, isMemsyncError, usageError } from "../../../core/errors.ts";
-import { IMPORTANCE_LEVELS, MEMORY_STATUSES, MEMORY_TYPES, RELATION_TYPES, SHARING_SCOPES } from "../../../core/model/vocab.ts";
+import { MEMORY_STATUSES, RELATION_TYPES } from "../../../core/model/vocab.ts";
 import type { Memory } from "../../../core/model/memory.ts";
 import type { Relation } from "../../../core/model/relation.ts";
 import type { JsonObject } from "../../../core/records.ts";
 import type { DeleteOutcome } from "../../../ops/delete.ts";
 import type { EditOutcome } from "../../../ops/edit.ts";
 import { call } from "../call.ts";
-import { type Flags, idArg, ids, jsonInput, jsonRecords, list, num, oneOf, opsEnv, pairs, str, textArg, wordsOf } from "../options.ts";
+import { type Flags, idArg, ids, jsonInput, jsonRecords, list, num, oneOf, pairs, str, textArg, wordsOf } from "../options.ts";
 import { json } from "../format.ts";
 import type { CommandResult } from "../result.ts";
+import { createdNote, fieldFlags, type Saved, saveOne, withFlags } from "./save-one.ts";
 
 // save/remember, update, touch, archive, delete, relate, unrelate: the commands that write,
 // and so load the schemas (get, list and search do not).
-
-/** Record fields common to save and update, from flags. */
-function fieldFlags(flags: Flags, into: JsonObject): void {
-  const set = (k: string, v: unknown) => {
-    if (v !== undefined) into[k] = v;
-  };
-  set("type", oneOf(flags, "type", MEMORY_TYPES));
-  set("project", str(flags, "project"));
-  set("scope", oneOf(flags, "scope", SHARING_SCOPES));
-  set("importance", oneOf(flags, "importance", IMPORTANCE_LEVELS));
-  set("confidence", num(flags, "confidence", { min: 0, max: 1 }));
-  set("category", str(flags, "category"));
-  set("strength", num(flags, "strength", { min: 0, max: 2 }));
-  set("gist", str(flags, "gist"));
-  const source = str(flags, "source");
-  const context = str(flags, "context");
-  if (source !== undefined || context !== undefined) {
-    const meta = (typeof into.meta === "object" && into.meta !== null ? into.meta : {}) as JsonObject;
-    if (source !== undefined) meta.source = source;
-    if (context !== undefined) meta.context = context;
-    into.meta = meta;
-  }
-}
-
-/** The flags' fields over a record's; its project, when none is given, the catalogue's save resolves. */
-function withFlags(fields: JsonObject, flags: Flags): JsonObject {
-  fieldFlags(flags, fields);
-  const tags = list(flags, "tag");
-  if (tags.length) fields.tags = [...(Array.isArray(fields.tags) ? fields.tags : []), ...tags];
-  const entities = list(flags, "entity");
-  if (entities.length) fields.entities = [...(Array.isArray(fields.entities) ? fields.entities : []), ...entities];
-  return fields;
-}
-
-type Saved = { memory: Memory; path: string; store_created: boolean };
 
 export async function save(rawWords: string[], flags: Flags): Promise<CommandResult> {
   const words = wordsOf(rawWords, flags);
@@ -61,19 +27,8 @@ export async function save(rawWords: string[], flags: Flags): Promise<CommandRes
       stderr: out.store_created && !flags.json ? createdNote(flags) : "",
     };
   }
-  const fields: JsonObject = input?.records[0] ?? {};
-  if (words.length > 0 || fields.content === undefined) {
-    if (fields.content !== undefined) throw usageError("give the memory text either as an argument or in --input, not both");
-    fields.content = await textArg(words, "memory text");
-  }
-  const out = await call<Saved>("save", flags, { memory: withFlags(fields, flags) });
-  return {
-    stdout: flags.json ? json(out) : `saved ${out.memory.id}  (${out.path})\n`,
-    stderr: out.store_created && !flags.json ? createdNote(flags) : "",
-  };
+  return saveOne(words, input?.records[0] ?? {}, flags);
 }
-
-const createdNote = (flags: Flags) => `memsync: created a new store at ${opsEnv(flags).storeRoot}\n`;
 
 export async function update(rawId: string, flags: Flags): Promise<CommandResult> {
   const given = idArg(rawId);
