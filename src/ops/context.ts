@@ -1,6 +1,7 @@
 import type { Origin } from "../core/records.ts";
 import { originIn } from "./origin.ts";
 import { type OpenOptions, Store } from "../store/store.ts";
+import { mark } from "../runtime/cold-trace.ts";
 
 // What every operation needs to know about where it runs. Faces build it from their own inputs
 // (flags, environment); operations never read the process environment themselves.
@@ -39,7 +40,9 @@ export function originOf(store: Store, env: OpsEnv): Origin {
 export async function withStore<T>(env: OpsEnv, fn: (store: Store) => T | Promise<T>): Promise<T> {
   // a call that asks for other options (a hook's shorter lock wait) opens its own store, as before
   if (env.kept && env.kept.root === env.storeRoot && env.kept.options === env.open) return env.kept.use(fn);
+  mark("withStore: modules");
   const store = await openStore(env);
+  mark("Store.open");
   try {
     return await fn(store);
   } finally {

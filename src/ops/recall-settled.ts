@@ -18,7 +18,10 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions): Promise<R
   mark("SettledIndex.open");
   if (!settled) return null;
   try {
-    if (!settled.foldersCurrent("memory")) return null;
+    if (!settled.foldersCurrent("memory")) {
+      mark("memory folders not current");
+      return null;
+    }
     mark("memory folders current");
     const index = IndexDb.reading(settled.connection);
     // the Store's own reads (IndexDb), without its guard: any error falls back to the Store

@@ -33,6 +33,7 @@ import { WriteLock } from "./write-lock.ts";
 import { busyAsUnavailable, writersProgress } from "./lock-terms.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
+import { mark } from "../runtime/cold-trace.ts";
 
 // The per-file store: record files are the truth, the index mirrors them. Reads refresh the index
 // from whatever changed on disk and are served from it while a file is provably unchanged;
@@ -383,6 +384,7 @@ export class Store {
     this.indexDb.close();
     this.lock?.close();
     this.privateIndex?.remove();
+    mark("store closed");
   }
 
   /** Seconds since the epoch, the unit records use. */
@@ -477,23 +479,31 @@ export class Store {
         return applied;
       }
       // the common case (nothing changed) told without the planner's walk: the same folders stat'ed, the same rule
-      if (quickUnchanged(this.fs, this.indexDb, this.root, kinds ?? ALL_KINDS)) {
+      const unchanged = quickUnchanged(this.fs, this.indexDb, this.root, kinds ?? ALL_KINDS);
+      mark("refresh: quick check");
+      if (unchanged) {
         watch?.done(token);
         return emptyPlan();
       }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+        mark("refresh: look (folders listed)");
         if (planIsEmpty(plan)) {
           watch?.done(token);
           return plan;
         }
         if (planNeedsCodec(plan)) await this.codec();
+        mark("refresh: schemas");
         const applied = this.locked(() => {
+          mark("refresh: lock held");
           const fresh = planRefresh(this.ctx, full, kinds);
+          mark("refresh: plan under the lock (files parsed)");
           if (planNeedsCodec(fresh) && !this.ctx.codec) return null; // files changed meanwhile: load the schemas, then again
           this.apply(fresh);
+          mark("refresh: index rows, journal check");
           return fresh;
         });
+        mark("refresh: committed, unlocked");
         // many records came in at once (a first index, a large pull): refresh the planner's statistics
         if (applied && applied.upserts.length > 500) this.settleAfterBulk();
         if (applied) {
