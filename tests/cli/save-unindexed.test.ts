@@ -147,3 +147,38 @@ describe("a save that leaves its index row to the next command", () => {
     assert.ok(memsync(["--store", store, "get", id]).stdout.includes("Rotate the signing keys every quarter"));
   });
 });
+
+describe("what the first hook after a save pays, phase by phase", () => {
+  test("MEMSYNC_COLD_TRACE=1 prices the settled check, the Store's open, each phase of its refresh and its close", () => {
+    const store = shardedStore();
+    save(store, "Retry the payment webhook with exponential backoff");
+    // no pause: the shard folder is racy and the new file has no index row yet
+    const input = JSON.stringify({ session_id: "sess-1", hook_event_name: "UserPromptSubmit", cwd: REPO, prompt: "Why do we retry the payment webhook with backoff?" });
+    const r = memsync(["--store", store, "hook", "UserPromptSubmit"], { input, env: { MEMSYNC_COLD_TRACE: "1" } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /exponential backoff/, "the hook recalled the memory just saved");
+    const phases = r.stderr
+      .split("\n")
+      .map((l) => /^memsync cold-trace:\s+[\d.]+ cpu\s+[\d.]+ wall\s+(.*)$/.exec(l)?.[1])
+      .filter((p): p is string => p !== undefined);
+    const expected = [
+      "memory folders not current",
+      "withStore: modules",
+      "Store.open",
+      "refresh: quick check",
+      "refresh: look (folders listed)",
+      "refresh: schemas",
+      "refresh: lock held",
+      "refresh: plan under the lock (files parsed)",
+      "refresh: index rows, journal check",
+      "refresh: committed, unlocked",
+      "store closed",
+      "total",
+    ];
+    assert.deepEqual(
+      phases.filter((p) => expected.includes(p)),
+      expected,
+      r.stderr,
+    );
+  });
+});
