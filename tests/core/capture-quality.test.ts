@@ -123,6 +123,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune30c.length >= 40 && tune30c.every((r) => r.split === "tune" && r.id >= 30951 && r.id <= 30999) && tune30c.filter((r) => r.store).length === tune30c.length / 2, "capture30's third batch: 40 prompts, ids 30951-30999, half to keep");
     const tune31 = rows.filter((r) => r.set === "tune31");
     assert.ok(tune31.length >= 50 && tune31.every((r) => r.split === "tune" && r.id >= 31101 && r.id <= 31199) && tune31.filter((r) => r.store).length === tune31.length / 2, "capture31's batch: 50 prompts, ids 31101-31199, half to keep");
+    const tune31b = rows.filter((r) => r.set === "tune31b");
+    assert.ok(tune31b.length >= 20 && tune31b.every((r) => r.split === "tune" && r.id >= 31201 && r.id <= 31249) && tune31b.filter((r) => r.store).length === tune31b.length / 2, "capture31's second batch: 20 prompts, ids 31201-31249, half to keep");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
