@@ -40,6 +40,7 @@ import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
 import { spellShape, troubleReport } from "./trouble-report.ts";
 import { OUR_CHOICE } from "./outsider-act.ts";
+import { scopedInstruction } from "./scoped-instruction.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
 import { saidToKeep, sessionTalk, sessionTalkForModel } from "./session-talk.ts";
@@ -800,6 +801,14 @@ export function readSentence(sentence: string): Reading {
   if (ij) s = s.slice(ij[0].length);
   const polite = searched(POLITE_RULE, s);
   if (polite) s = s.slice(polite[0].length);
+  // "Whenever you write a migration, add the down step": an instruction for every task of a kind
+  // is a preference; "When you're done with the migration, show me the diff" is a task for now
+  // (the one-task reading is notOurs', so that the learned model's adds are turned down the same)
+  const scoped = scopedInstruction(s);
+  if (scoped === "standing" && !holds(QUESTION_START, s) && !undecided(s)) {
+    const d = statementDraft(whole, boosted);
+    if (d) return { kind: "capture", draft: { ...d, type: "preference", trigger: { ...d.trigger, type: "preference" }, signal: "scoped instruction" } };
+  }
   // "Search was timing out": a verb of the request list used as the subject's noun is no request
   const request = !polite && holds(REQUEST, s) && !/^[\w-]+\s+(?:[\w-]+\s+)?(?:here\s+)?(?:is|was|are|were|has|had|keeps|kept|gets|got|seems|looks|takes|took|arrive|arrives|arrived|hang|hangs|hung|stall|stalls|stalled|lag|lags|lagged|leak|leaks|leaked|freeze|freezes|froze|choke|chokes|choked|end up|ends up|ended up|show up|shows up|showed up|stopped|started|keep|kept|fail|fails|failed|throw|throws|threw|crash|crashes|crashed|broke|breaks|time out|times out|timed out|never|no longer|randomly|sometimes|still|moved|moving|switched|migrated|went|goes|runs|ran|lives|live|sit|sits|belong|belongs|stay|stays|follow|follows|happen|happens|uses)\b/i.test(s) && !PLURAL_SUBJECT.test(s) && !AGREED_BY.test(s);
   if (!request && holds(QUESTION_START, s)) {

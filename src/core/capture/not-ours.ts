@@ -7,6 +7,7 @@
 import { eventTold } from "./event-told.ts";
 import { outsiderAct } from "./outsider-act.ts";
 import { relayedTalk } from "./relayed-talk.ts";
+import { scopedInstruction } from "./scoped-instruction.ts";
 
 /** A pointer to something decided earlier: "what we decided", "the decision we made", "our policy on". */
 const PAST_DECISION =
@@ -55,6 +56,8 @@ const VERDICT =
 export function notOurs(s: string, namesSomething: () => boolean): string | null {
   const relayed = relayedTalk(s);
   if (relayed) return relayed;
+  // "When you're done with the migration, show me the diff": an instruction for the task at hand
+  if (scopedInstruction(s) === "one task") return "an instruction for one task";
   const outsider = outsiderAct(s);
   if (outsider) return outsider;
   const event = eventTold(s);
