@@ -152,10 +152,11 @@ export interface RecallOutcome {
 /** What recall reads: the Store's index (after a quick refresh of the memory folders), or a settled index read without the Store (recall-settled.ts). */
 export type RecallIndex = Pick<Store, "searchWithTerms" | "countMatches" | "countMatchesPassing" | "relationsOfTypeTo" | "projects" | "nowSeconds" | "rawSettings">;
 
-export function recall(store: Store, opts: RecallOptions): Promise<RecallOutcome> {
+/** `memoryNotCurrent`: a settled read's check of the memory folders has just failed (recall-settled.ts), so the refresh goes straight to its look. */
+export function recall(store: Store, opts: RecallOptions, memoryNotCurrent = false): Promise<RecallOutcome> {
   // relations as last indexed (a write or any full refresh updates them): refreshing them too
   // cost recall more than its search; they only mark what is superseded
-  return recallIn(store, opts, () => store.refresh(false, ["memory"]));
+  return recallIn(store, opts, () => store.refresh(false, ["memory"], { quickFailed: memoryNotCurrent }));
 }
 
 /** Recall over an index; `current` brings it up to date first, and runs only when there is something to look for. */

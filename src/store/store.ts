@@ -433,7 +433,7 @@ export class Store {
    * full re-stats every file, which also finds edits made in place. Takes the write lock, and
    * loads the schemas, only when something changed.
    */
-  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean; seen?: SeenFolders; folders?: IndexFolders } = {}): Promise<Plan> {
+  refresh(full = false, kinds?: readonly RecordKind[], opts: { lookFirst?: boolean; seen?: SeenFolders; folders?: IndexFolders; quickFailed?: boolean } = {}): Promise<Plan> {
     return this.guarded(async () => {
       if (full) {
         // `lookFirst` (status): a lock-free look, and the lock only when it found something to
@@ -478,12 +478,16 @@ export class Store {
         watch?.done(token);
         return applied;
       }
-      // the common case (nothing changed) told without the planner's walk: the same folders stat'ed, the same rule
-      const unchanged = quickUnchanged(this.fs, this.indexDb, this.root, kinds ?? ALL_KINDS);
-      mark("refresh: quick check");
-      if (unchanged) {
-        watch?.done(token);
-        return emptyPlan();
+      // the common case (nothing changed) told without the planner's walk: the same folders stat'ed, the same rule.
+      // `quickFailed`: the caller's own check of these folders (a settled read's) has just failed;
+      // the check is only a shortcut to "nothing", so the look below decides as it would after it
+      if (!opts.quickFailed) {
+        const unchanged = quickUnchanged(this.fs, this.indexDb, this.root, kinds ?? ALL_KINDS);
+        mark("refresh: quick check");
+        if (unchanged) {
+          watch?.done(token);
+          return emptyPlan();
+        }
       }
       for (;;) {
         const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);

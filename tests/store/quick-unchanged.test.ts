@@ -128,3 +128,31 @@ describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
     }
   });
 });
+
+describe("quick refresh told its check already failed (a hook's settled read)", () => {
+  test("skips the repeated check only: the look still finds nothing on a settled store, and a hand edit is seen", { timeout: 60_000 }, async () => {
+    const root = path.join(tempDir(), "store");
+    writeStoreSkeleton(nodeFs, root, T0);
+    const metaPath = path.join(root, ".meta.json");
+    const meta = JSON.parse(fs.readFileSync(metaPath, "utf8"));
+    meta.settings = { ...meta.settings, layout: "sharded" };
+    fs.writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
+    const s = await Store.open(root);
+    try {
+      const id = (await saveMemory(s, env(root), { content: "the granite ledger export runs nightly" })).memory.id;
+      settleFolders(root);
+      await s.refresh(true);
+      // told wrongly (another process refreshed meanwhile): the look finds nothing, as the check would have
+      const nothing = await s.refresh(false, ["memory"], { quickFailed: true });
+      assert.ok(planIsEmpty(nothing) && nothing.temps.length === 0, "nothing applied on a settled store");
+
+      const template = JSON.parse(fs.readFileSync(path.join(root, "memories", shardOf(id), `${id}.json`), "utf8"));
+      const added = siblingId(id, id[24] === "a" ? "b" : "a");
+      fs.writeFileSync(path.join(root, "memories", shardOf(added), `${added}.json`), `${JSON.stringify({ ...template, id: added, content: "the basalt turbine ledger was added by hand" }, null, 2)}\n`);
+      assert.deepEqual((await recall(s, { query: "basalt turbine" }, true)).items.map((i) => i.text), ["the basalt turbine ledger was added by hand"]);
+      assert.deepEqual(verdicts(root).planEmpty, true, "taken into the index");
+    } finally {
+      s.close();
+    }
+  });
+});

@@ -222,11 +222,12 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   }
   // outside any repository (no project): memories of no project, others only on a strong match
   const recallOpts = { query: prompt, terms, budget: RECALL_BUDGET, countUpTo: RECALL_COUNT_UP_TO, project: name };
+  const settledTold = { memoryNotCurrent: false };
   if (recalls && !captures && !accepted) {
     // nothing to write: a settled index answers without the Store (null: the Store's path below)
     const settledModule = await import("../../ops/recall-settled.ts");
     mark("recall-settled modules");
-    const found = await settledModule.recallSettled(run.env, recallOpts);
+    const found = await settledModule.recallSettled(run.env, recallOpts, settledTold);
     if (found) return found.text ? withContext("UserPromptSubmit", found.text) : { suppressOutput: true };
   }
   const [{ withStore }, recallOps, captureOps] = await Promise.all([
@@ -236,7 +237,7 @@ async function promptSubmit(input: HookPayload, cwd: string, run: HookRun): Prom
   ]);
   return withStore(run.env, async (store) => {
     // recall first: the memories this very prompt states are not "earlier work"
-    const found = recalls ? await recallOps.recall(store, recallOpts) : null;
+    const found = recalls ? await recallOps.recall(store, recallOpts, settledTold.memoryNotCurrent) : null;
     const acceptedNote = await keepAccepted(store);
     const captured = store.readOnly ? null : await captureOps?.captureText(store, run.env, prompt, { project: name, source: "claude-code:UserPromptSubmit", session: input.sessionId, agent: "claude-code" }, extraction);
     const note = (captured ? await keepMemoryMd(store, captured.stored.map((x) => x.memory), name, cwd, run) : null) ?? acceptedNote;
