@@ -142,6 +142,13 @@ describe("chaos checks", () => {
     assert.deepEqual(checks(world([]), [faded()]), ["saved"]);
     // used once (acknowledged): gc may no longer take it (a concurrent use brings it back)
     assert.deepEqual(checks(world([]), [faded(), op(1, "touch", 3, 4, { memory: M }), gc(5, 6)]), ["saved"]);
+    // consolidated with another faded memory, the successor pruned by gc, then the other source
+    // touched on a clone that had not seen the consolidation (chaos e6): the gc could not have seen
+    // that use, so M went by its rules; a use it could have seen makes the prune a loss
+    const other = "01a2288c-4033-75ee-8a26-d72c6ed95408";
+    const merged = [faded(), op(1, "save", 1, 2, { memory: other, content: "older", faded: true }), consolidate(3, 4, { removed: [M, other], made: [S], successors: { [M]: [S], [other]: [S] } }), gc(5, 6, { removed: [S] })];
+    assert.deepEqual(checks(world([]), [...merged, op(1, "touch", 7, 8, { memory: other })]).filter((c) => c === "saved"), []);
+    assert.deepEqual(checks(world([]), [...merged.slice(0, 3), op(0, "touch", 4.5, 4.6, { memory: other }), merged[3]!]).filter((c) => c === "saved"), ["saved", "saved"]);
   });
 
   test("succession: an edit the consolidation could not have seen must bring the memory back", () => {

@@ -200,15 +200,23 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
   /** The maintenance commands that may have removed memory id: those whose output lists it, and those not acknowledged (gc --archive removes nothing). */
   const removers = (id: string, kinds: readonly OpKind[]) =>
     maintenance.filter((r) => kinds.includes(r.kind) && !(r.kind === "gc" && r.args.includes("--archive")) && (r.code !== 0 || (r.removed ?? []).includes(id)));
-  const touched = new Set(acked.filter((r) => r.kind === "touch" && r.memory).map((r) => r.memory!));
+  const ackedTouches = acked.filter((r) => r.kind === "touch" && r.memory);
+  const touched = new Set(ackedTouches.map((r) => r.memory!));
   const fadedSaves = new Set(acked.filter((r) => r.kind === "save" && r.faded && r.memory).map((r) => r.memory!));
-  /** Faded and never used: saved faded and never touched, or the successor of only such memories. */
-  const fadedUnused = (id: string, seen = new Set<string>()): boolean => {
-    if (seen.has(id) || touched.has(id)) return false;
+  /**
+   * Faded and never used: saved faded and never touched, or the successor of only such memories.
+   * Given `gc`, a touch of a source that gc could not have seen (a use made later on a clone that
+   * had not yet seen the succession: long chaos run e6) does not make the successor's prune a
+   * loss: that use brings its own memory back, not the successor's other sources. Any touch of
+   * the memory itself counts (a concurrent use must bring it back).
+   */
+  const fadedUnused = (id: string, gc?: OpRecord, seen = new Set<string>()): boolean => {
+    const top = seen.size === 0;
+    if (seen.has(id) || ackedTouches.some((t) => t.memory === id && (top || !gc || couldHaveSeen(t, gc.clone, gc.end)))) return false;
     seen.add(id);
     if (fadedSaves.has(id)) return true;
     const src = [...(sourcesOf.get(id) ?? [])];
-    return src.length > 0 && src.every((x) => fadedUnused(x, seen));
+    return src.length > 0 && src.every((x) => fadedUnused(x, gc, seen));
   };
   /** Why memory id may be missing on clone i (check 8): a successor there (or gone in turn), a gc prune; else null. */
   const goneBy = (id: string, i: number, seen = new Set<string>()): "succession" | "gc" | "delete" | null => {
@@ -216,7 +224,7 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     seen.add(id);
     if (deleteAttempts(id).length) return "delete";
     for (const s of successorsOf.get(id) ?? []) if (states[i]!.memories.has(s) || goneBy(s, i, seen) !== null) return "succession";
-    if (fadedUnused(id) && removers(id, ["gc"]).length) return "gc";
+    if (removers(id, ["gc"]).some((r) => fadedUnused(id, r))) return "gc";
     return null;
   };
   /** Every successor of id, and theirs in turn (lineage from the clones and the acknowledged output). */
