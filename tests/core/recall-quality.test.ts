@@ -12,7 +12,7 @@ import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
 // recall29): a timeout that a loaded 2-core machine does not come near
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", { timeout: 300_000 }, async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20): no floor gates on them;
+  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20, new21): no floor gates on them;
   // new15 and new16 are readable tuning data since session lead28
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
@@ -101,6 +101,16 @@ test("the held-out recall set new19 has its shape: 35+ paraphrases, 15+ exact te
 // new20 (branch corpus30): no new memories, so the other batches' figures do not move
 test("the held-out recall set new20 has its shape: 40+ paraphrases, 15+ exact terms, 25+ off-topic, no memory named more than twice, no repeats", () => {
   heldOutShape("new20", { paraphrase: 40, exact: 15, offtopic: 25 });
+});
+
+// new21 (branch corpus32): brings 64 memories of its own (the end of memories.ts), so every other
+// batch's figures move (more distractors); its queries ask mostly about those memories
+test("the held-out recall set new21 has its shape: 55+ paraphrases, 15+ exact terms, 30+ off-topic, its 60+ memories named, no memory named more than twice, no repeats", () => {
+  heldOutShape("new21", { paraphrase: 55, exact: 15, offtopic: 30 });
+  const own = MEMORY_LINES.slice(MEMORY_LINES.indexOf(MEMORY_LINES.find((l) => l.startsWith("game-engine|"))!)).map((l) => l.split("|")[0]!);
+  assert.ok(own.length >= 60, `${own.length} memories of its own`);
+  const named = new Set(CORPUS_QUERIES.filter((q) => q.batch === "new21").flatMap((q) => q.relevant));
+  assert.ok(own.filter((k) => named.has(k)).length >= 60, "new21 asks about its own memories");
 });
 
 test("the tuning set tune27 has its shape: 40+ off-topic prompts, 150+ paraphrases of memories that exist, none repeating another batch's query", () => {
