@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { describe, test } from "node:test";
 import { shardOf } from "../../src/core/ids.ts";
 import { saveMemory } from "../../src/ops/save.ts";
@@ -158,6 +159,30 @@ describe("a quick refresh takes its look's plan under the lock when nothing move
       });
       await s.refresh(false, ["memory"]);
       assert.equal(await indexedContent(s, added.id), "the walnut press ledger moved to the mill");
+    } finally {
+      s.close();
+    }
+  });
+
+  test("a file edited in place between the look and the lock (its folder's mtime unmoved): its row holds the stamps of the bytes indexed", { timeout: 60_000 }, async () => {
+    const { root, s, ids } = await settledStore();
+    try {
+      const added = handRecord(root, ids[2]!, ids[2]![24] === "c" ? "d" : "c", "the walnut press keeps its own ledger");
+      const rel = `memories/${shardOf(ids[2]!)}/${added.id}.json`;
+      betweenLookAndLock(s, () => {
+        const rec = JSON.parse(fs.readFileSync(added.file, "utf8"));
+        fs.writeFileSync(added.file, `${JSON.stringify({ ...rec, content: "the walnut press ledger was rewritten in place" }, null, 2)}\n`);
+      });
+      await s.refresh(false, ["memory"]);
+      assert.equal(await indexedContent(s, added.id), "the walnut press ledger was rewritten in place");
+      const db = new DatabaseSync(path.join(root, ".memsync/index.db"));
+      try {
+        const row = db.prepare("SELECT mtime, size, ino FROM files WHERE path = ?").get(rel) as { mtime: number; size: number; ino: number };
+        const st = nodeFs.stat(added.file)!;
+        assert.deepEqual({ mtime: row.mtime, size: row.size, ino: row.ino }, { mtime: st.mtime, size: st.size, ino: st.ino }, "the row's stamps are the file's as indexed");
+      } finally {
+        db.close();
+      }
     } finally {
       s.close();
     }
