@@ -19,7 +19,7 @@ import { type ClusterRow, type FileRow, IndexDb, isIndexDamage, type MemoryFilte
 import { withScopeRules } from "../core/scope.ts";
 import { keepSharedTexts } from "../core/local-kept-texts.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, bytesSeen, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, bytesSeen, confirmLook, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { quickUnchanged } from "./quick-unchanged.ts";
 import { EV } from "./watch-events.ts";
@@ -490,7 +490,11 @@ export class Store {
         }
       }
       for (;;) {
-        const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+        // the index the look reads, and the look's clock fixed at its start: under the lock its
+        // plan stands in for a second listing when neither moved since (confirmLook)
+        const version = this.indexDb.dataVersion();
+        const at = this.ctx.now();
+        const plan = planRefresh({ ...this.ctx, codec: null, now: () => at }, full, kinds);
         mark("refresh: look (folders listed)");
         if (planIsEmpty(plan)) {
           watch?.done(token);
@@ -500,8 +504,9 @@ export class Store {
         mark("refresh: schemas");
         const applied = this.locked(() => {
           mark("refresh: lock held");
-          const fresh = planRefresh(this.ctx, full, kinds);
-          mark("refresh: plan under the lock (files parsed)");
+          const confirmed = this.indexDb.dataVersion() === version ? confirmLook(this.ctx, plan, at) : null;
+          const fresh = confirmed ?? planRefresh(this.ctx, full, kinds);
+          mark(confirmed ? "refresh: the look confirmed under the lock (files parsed)" : "refresh: plan under the lock (files parsed)");
           if (planNeedsCodec(fresh) && !this.ctx.codec) return null; // files changed meanwhile: load the schemas, then again
           this.apply(fresh);
           mark("refresh: index rows, journal check");
