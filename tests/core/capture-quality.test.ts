@@ -125,6 +125,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune31.length >= 50 && tune31.every((r) => r.split === "tune" && r.id >= 31101 && r.id <= 31199) && tune31.filter((r) => r.store).length === tune31.length / 2, "capture31's batch: 50 prompts, ids 31101-31199, half to keep");
     const tune31b = rows.filter((r) => r.set === "tune31b");
     assert.ok(tune31b.length >= 20 && tune31b.every((r) => r.split === "tune" && r.id >= 31201 && r.id <= 31249) && tune31b.filter((r) => r.store).length === tune31b.length / 2, "capture31's second batch: 20 prompts, ids 31201-31249, half to keep");
+    const tune32 = rows.filter((r) => r.set === "tune32");
+    assert.ok(tune32.length === 60 && tune32.every((r) => r.split === "tune" && r.id >= 35201 && r.id <= 35299) && tune32.filter((r) => r.store).length === 33, "capture32's batch: 60 prompts, ids 35201-35299, 33 to keep");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
