@@ -26,7 +26,7 @@ const NOT_IN_SUBJECT =
 
 /** A verb of giving a result: what follows is what the thing gives. */
 const GIVES =
-  "(?:return|show|serve|display|give|report|render|send|print|write|produce|export|list|read|fetch|load|emit|generate|output|compute|calculate|count|store|save|put|turn|spit|come|end|hand)(?:s|es)?";
+  "(?:return|show|serve|display|give|report|render|send|print|write|produce|export|list|read|fetch|load|emit|generate|output|compute|calculate|count|store|save|record|log|put|turn|spit|come|end|hand)(?:s|es)?";
 /**
  * What a thing gives that is a failure's result: nothing, an empty or blank one, nulls and zeros,
  * garbage, wrong or stale values, the same one twice, half of them.
@@ -54,7 +54,7 @@ const shapeOf = (n: number) => (shapes ??= Array.from({ length: SUBJECT_WORDS },
 
 /** A condition of a kind: a recurrence, or a class of cases. */
 const CONDITION =
-  /\b(?:whenever|every ?time|each time|every (?!single\b)[\w-]+|(?:on|for|with|after|before|at) (?:every|each|all|any)\b|(?:when|if|once|while|unless|until|after|before) (?!i\b|i'm\b|we\b|you\b)(?:the|an?|any|some|its|their|more|there|two|both|it|they|[\w-]+s?)\b|for (?:(?:[\w+-]+\s+){0,2}?)[\w-]+s\s+(?:with|from|that|which|whose|saved|started|made|created|sent|over|under|in|on|of|older|larger|bigger|longer)\b|for (?:any|all|every|some|certain|older|newer|large|big|long)\b|(?:that|which|who) (?:contain|have|has|include|use|span|cross|start|end)s?\b|(?:over|above|more than|beyond|past|under|below) \d)/i;
+  /\b(?:whenever|every ?time|each time|every (?!single\b)[\w-]+|(?:on|for|with|after|before|at) (?:every|each|all|any)\b|(?:when|if|once|while|unless|until|after|before) (?!i\b|i'm\b|we\b|you\b)(?:the|an?|any|some|its|their|more|there|two|both|it|they|[\w-]+s?)\b|for (?:(?:[\w+-]+\s+){0,2}?)[\w-]+s\s+(?:with|from|that|which|whose|over|under|in|on|of|older|larger|bigger|longer|(?!need|feed|seed|speed|bed|red|shed)[a-z]{2,}ed)\b|for (?:any|all|every|some|certain|older|newer|large|big|long)\b|(?:that|which|who) (?:contain|have|has|include|use|span|cross|start|end)s?\b|(?:over|above|more than|beyond|past|under|below) \d)/i;
 
 /** A named platform as the class of cases: "on Android", "in Safari", "on older iPads" (not a day or a month: one occasion). */
 const ON_PLATFORM =
