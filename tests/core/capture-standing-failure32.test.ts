@@ -61,6 +61,16 @@ describe("capture: a standing problem in the plain present, by what the thing gi
     assert.equal(standingFailure("The cron job runs twice a day on every node."), null);
     assert.equal(standingFailure("We get duplicate rows whenever the importer retries."), null);
   });
+
+  test("every failure word the predicate reads is behind a hint (FAILURE_HINTS)", () => {
+    // one sentence per alternative of the predicate, each kept: none is turned away by the hint gate
+    for (const result of ["nothing", "no results", "an empty page", "blank rows", "zero-byte files", "black frames", "white tiles", "all-zero rows", "null ids", "NaN totals", "zeroes", "garbage", "gibberish", "mojibake", "garbled text", "scrambled names", "the wrong totals", "stale rows", "outdated prices", "out-of-date stock", "old prices", "duplicates", "duplicated rows", "each row twice", "the same row twice", "half the rows", "question marks", "invalid dates", "corrupt files", "truncated names", "partial rows", "incomplete rows"])
+      assert.ok(standingFailure(`The ledger export returns ${result} for accounts with a hyphen.`), result);
+    for (const verb of ["mangles", "garbles", "corrupts", "scrambles", "clobbers", "duplicates", "double-counts", "loses", "misreads", "miscounts", "misroutes", "mislabels", "misplaces", "swallows", "reboots", "jams", "flickers", "stutters", "glitches", "drops", "overlaps", "drifts", "fails", "crashes", "hangs"])
+      assert.ok(standingFailure(`The ledger export ${verb} for accounts with a hyphen.`), verb);
+    for (const state of ["poisoned", "corrupted", "lost", "wiped", "mangled", "duplicated", "stuck", "dropped", "clobbered", "scrambled", "garbled", "mixed up", "swapped", "overwritten", "cut off", "truncated", "down", "blank", "dark", "offline"])
+      assert.ok(standingFailure(`The ledger export gets ${state} for accounts with a hyphen.`), state);
+  });
 });
 
 describe("capture: someone else's view is not the team's choice", () => {

@@ -68,11 +68,26 @@ const MEANT =
 const NOT_STANDING = /\b(?:right now|at the moment|today|tonight|this (?:morning|afternoon|evening|week)|yesterday|again|just now|for now)\b/i;
 
 /**
+ * Words one of which every match of the predicate holds, lower-cased (read off FAILED_ANY,
+ * FAILED_RESULT, DAMAGES and GETS_DAMAGED): a sentence holding none is not searched further, so
+ * that the ordinary sentence costs one pass of includes. tests/core/capture-standing-failure32.test.ts
+ * holds each alternative to it.
+ */
+export const FAILURE_HINTS: readonly string[] = [
+  "nothing", "no ", "empty", "blank", "zero", "black", "white", "null", "nan", "garbage", "gibberish", "mojibake", "garbl", "scrambl",
+  "wrong", "stale", "outdated", "out-of-date", "old ", "duplicat", "twice", "same ", "half ", "question marks", "invalid", "corrupt",
+  "truncat", "partial", "incomplete", "mangle", "clobber", "double-count", "lose", "misread", "miscount", "misroute", "mislabel",
+  "misplace", "swallow", "reboot", "jam", "flicker", "stutter", "glitch", "drop", "overlap", "drift", "fail", "crash", "hang",
+  "poisoned", "lost", "wiped", "stuck", "mixed up", "swapped", "overwritten", "cut off", "down", "dark", "offline",
+];
+
+/**
  * Whether `s` (one sentence, spaces normalised) states a standing problem in the plain present:
  * the match of its trouble (index and text), or null.
  */
 export function standingFailure(s: string): RegExpExecArray | null {
-  if (NOT_A_THING.test(s) || MEANT.test(s) || NOT_STANDING.test(s) || !(CONDITION.test(s) || ON_PLATFORM.test(s))) return null;
+  const lower = s.toLowerCase();
+  if (!FAILURE_HINTS.some((h) => lower.includes(h)) || NOT_A_THING.test(s) || MEANT.test(s) || NOT_STANDING.test(s) || !(CONDITION.test(s) || ON_PLATFORM.test(s))) return null;
   for (let n = 1; n <= SUBJECT_WORDS; n++) {
     const m = shapeOf(n).exec(s);
     if (!m) continue;
