@@ -30,8 +30,10 @@ export function anothersView(s: string): string | null {
   if (role) rest = s.slice(role[0].length);
   else {
     const named = NAMED.exec(s);
-    if (!named || vocabularyEntry(named[1]!)) return null;
+    if (!named) return null;
     rest = s.slice(named[0].length);
+    // (the vocabulary is asked last: most sentences have no verb of a view after their first word)
+    if (!VIEW.test(rest) || vocabularyEntry(named[1]!)) return null;
   }
   if (!VIEW.test(rest) || SETTLED.test(s) || OUR_CHOICE.test(s.replace(/\bwe should\b/gi, ""))) return null;
   return "someone else's view, not the team's choice";

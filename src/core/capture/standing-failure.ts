@@ -86,8 +86,19 @@ export const FAILURE_HINTS: readonly string[] = [
  * the match of its trouble (index and text), or null.
  */
 export function standingFailure(s: string): RegExpExecArray | null {
+  // one sentence is asked about up to three times in a row (the cue gate, the cue reading, the lesson check)
+  if (s === lastAsked) return lastAnswer;
+  lastAsked = s;
+  return (lastAnswer = readFailure(s));
+}
+let lastAsked: string | null = null;
+let lastAnswer: RegExpExecArray | null = null;
+
+function readFailure(s: string): RegExpExecArray | null {
+  // the cheapest and most selective looks first: the opening word, the condition, the failure words
+  if (NOT_A_THING.test(s) || !(CONDITION.test(s) || ON_PLATFORM.test(s))) return null;
   const lower = s.toLowerCase();
-  if (!FAILURE_HINTS.some((h) => lower.includes(h)) || NOT_A_THING.test(s) || MEANT.test(s) || NOT_STANDING.test(s) || !(CONDITION.test(s) || ON_PLATFORM.test(s))) return null;
+  if (!FAILURE_HINTS.some((h) => lower.includes(h)) || MEANT.test(s) || NOT_STANDING.test(s)) return null;
   for (let n = 1; n <= SUBJECT_WORDS; n++) {
     const m = shapeOf(n).exec(s);
     if (!m) continue;
