@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { concatBytes } from "../core/bytes.ts";
-import { objectWritten } from "./fault.ts";
+import { objectMade, objectWritten } from "./fault.ts";
 import { oidAt } from "./object-ref.ts";
 import { sha1Hex } from "./sha1.ts";
 import { zlibDeflate, zlibInflate } from "./zlib.ts";
@@ -35,6 +35,7 @@ export async function hashObject(type: "blob" | "tree" | "commit", content: Uint
 export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
   const raw = framed(type, content);
   const oid = sha1Hex(raw); // (synchronous and native: Web Crypto's digest costs a promise, a copy and a thread hop per object)
+  objectMade();
   writeLooseStored(gitdir, oid, () => zlibDeflate(raw));
   return oid;
 }
