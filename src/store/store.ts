@@ -30,6 +30,7 @@ import { journaledAsFound } from "./journaled.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
+import { heartbeat } from "./lock-heartbeat.ts";
 import { busyAsUnavailable, writersProgress } from "./lock-terms.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
@@ -845,6 +846,8 @@ export class Store {
               this.journalBuffer = [];
             }
           });
+          // (a change committed is progress a waiter sees, in the WAL: the silence trace counts it too)
+          if (!this.indexDb.inTransaction) heartbeat();
           // the change is in the journal and the index: a bulk write's marker goes (under the lock,
           // so no other process takes it for one left by a dead writer)
           if (!this.indexDb.inTransaction && this.bulkMarked) removeBulkMarker(this.fs, this.root);
@@ -1594,6 +1597,7 @@ export class StoreTx {
     // being made are made first
     if (!this.bulk || found !== undefined) this.settleCreated();
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
+    heartbeat(); // (a gc, a consolidation or an import writes thousands in one hold of the lock)
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
     const rel = existing ?? recordPath(kind, id, this.shardsNew(place), place);
@@ -1764,6 +1768,7 @@ export class StoreTx {
 
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
+    heartbeat();
     this.settleCreated();
     const dir = dirOf(rel);
     this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);

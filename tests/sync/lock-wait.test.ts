@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { git, memsync, memsyncChild, newStore, type Run, saveMany, tempDir } from "../helpers/env.ts";
+import { post, withServer } from "../helpers/server.ts";
 
 // A write waiting for the store's lock while a sync holds it for long (the chaos runs' serve clone
 // answered 503 "store busy" while a CLI sync's merge ran past the busy timeout under load, writing
@@ -67,6 +68,34 @@ describe("a write waiting for the lock a long sync holds", () => {
     assert.equal(pulled.code, 0, pulled.stderr);
     assert.equal(touch.code, 0, `the touch gave up after ${waited} ms: ${touch.stderr}`);
     assert.ok(waited >= 2500, `the touch ended after ${waited} ms: it did not wait for the pull`);
+  });
+
+  test("the same for a server's write: answered once the pull ends, not 503 'store busy'", { timeout: 180_000 }, async () => {
+    const { b, ids } = clonesThatBothTouched();
+    await withServer(
+      b,
+      async (server) => {
+        const pull = await slowPull(b, 100);
+        const t0 = Date.now();
+        const touched = await post(`${server.url}/v1/touch`, { ids: [ids[0]] });
+        const waited = Date.now() - t0;
+        const pulled = await pull.done;
+        assert.equal(pulled.code, 0, pulled.stderr);
+        assert.equal(touched.status, 200, `answered ${touched.status} after ${waited} ms: ${JSON.stringify(touched.body)}`);
+        assert.ok(waited >= 2500, `answered after ${waited} ms: it did not wait for the pull`);
+        // and one that waits on a silent holder is told what the holder was doing
+        const stuck = await slowPull(b, 6_000);
+        try {
+          const refused = await post(`${server.url}/v1/touch`, { ids: [ids[1]] });
+          assert.equal(refused.status, 503, JSON.stringify(refused.body));
+          assert.match(refused.body.error.message, new RegExp(`store is busy.*held by memsync pull \\(pid ${stuck.child.pid}\\) for \\d+ s, in pull\\.commit`));
+        } finally {
+          stuck.child.kill("SIGKILL");
+          await stuck.done;
+        }
+      },
+      { env: { MEMSYNC_BUSY_TIMEOUT_MS: "2500" } },
+    );
   });
 
   test("gives up on a holder that shows no progress for the busy timeout, naming the holder and what it was doing; a killed holder's lock is taken", { timeout: 180_000 }, async () => {
