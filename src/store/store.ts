@@ -961,6 +961,7 @@ export class Store {
    * id was validated before it got here (recordPath refuses anything else).
    */
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
+    heartbeat(); // (a change looks up thousands in one hold of the lock: gc, consolidate)
     // where the index has the record first: one stat instead of two for a sharded record
     // (and a file moved by hand into another shard folder, where the index found it: layout.ts)
     const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
@@ -1680,6 +1681,7 @@ export class StoreTx {
     const removed: string[] = [];
     const paths: string[] = [];
     const found = ids.flatMap((id) => {
+      heartbeat(); // (gc removes thousands in one hold of the lock)
       const at = this.store.locate(kind, id);
       return at ? [{ id, at }] : [];
     });
@@ -1688,6 +1690,7 @@ export class StoreTx {
     for (const { at } of found) this.freshen(kind, dirOf(at.path));
     for (const { at } of found) this.noticeEditInPlace(kind, at.path);
     for (const { id, at } of found) {
+      heartbeat();
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.unplaced(at.path);
