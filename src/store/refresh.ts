@@ -11,6 +11,7 @@ import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
 import { DIR, FILE, folderLstat, type FolderLstat, NONE, OTHER } from "./folder-lstat.ts";
 import { nodeFs } from "./fs-port.ts";
 import { sha1Hex } from "../sync/sha1.ts";
+import { heartbeat } from "./lock-heartbeat.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
@@ -478,6 +479,7 @@ function folderSums(ctx: RefreshContext, dir: string, names: string[], findLinks
   }
   try {
     for (const name of names) {
+      heartbeat(); // (every loop over a store's files under the lock beats: lock-heartbeat.ts)
       if (isTempName(name)) {
         temps.push(name);
         continue;
@@ -533,6 +535,7 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
   const racy = ctx.index.recordJsonsAt(kind, racyPaths);
   const indexedText = (path: string): string | undefined => (racy.has(path) ? racy.get(path) : ctx.index.recordJsonAt(kind, path));
   for (const name of names) {
+    heartbeat();
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);
       continue;
@@ -632,6 +635,7 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
   if (!codec) throw new Error("applyPlan: this plan parses files and needs the codec");
   const upserts = [...plan.upserts];
   for (const path of plan.deletes) {
+    heartbeat();
     const gone = index.deleteFile(path);
     // a copy set aside as a duplicate of the deleted file is now the record
     if (gone?.id && gone.problem === null) {
@@ -643,6 +647,7 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
     }
   }
   for (const { row, result } of upserts) {
+    heartbeat();
     let problem = row.problem;
     if (result === null) throw new Error(`applyPlan: ${row.path} was not parsed`);
     if (result.ok && row.id) {

@@ -30,6 +30,7 @@ import { journaledAsFound } from "./journaled.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
+import { heartbeat } from "./lock-heartbeat.ts";
 import { busyAsUnavailable, writersProgress } from "./lock-terms.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
@@ -850,6 +851,8 @@ export class Store {
               this.journalBuffer = [];
             }
           });
+          // (a change committed is progress a waiter sees, in the WAL: the silence trace counts it too)
+          if (!this.indexDb.inTransaction) heartbeat();
           // the change is in the journal and the index: a bulk write's marker goes (under the lock,
           // so no other process takes it for one left by a dead writer)
           if (!this.indexDb.inTransaction && this.bulkMarked) removeBulkMarker(this.fs, this.root);
@@ -963,6 +966,7 @@ export class Store {
    * id was validated before it got here (recordPath refuses anything else).
    */
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
+    heartbeat(); // (a change looks up thousands in one hold of the lock: gc, consolidate)
     // where the index has the record first: one stat instead of two for a sharded record
     // (and a file moved by hand into another shard folder, where the index found it: layout.ts)
     const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
@@ -1599,6 +1603,7 @@ export class StoreTx {
     // being made are made first
     if (!this.bulk || found !== undefined) this.settleCreated();
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
+    heartbeat(); // (a gc, a consolidation or an import writes thousands in one hold of the lock)
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
     const rel = existing ?? recordPath(kind, id, this.shardsNew(place), place);
@@ -1681,6 +1686,7 @@ export class StoreTx {
     const removed: string[] = [];
     const paths: string[] = [];
     const found = ids.flatMap((id) => {
+      heartbeat(); // (gc removes thousands in one hold of the lock)
       const at = this.store.locate(kind, id);
       return at ? [{ id, at }] : [];
     });
@@ -1689,6 +1695,7 @@ export class StoreTx {
     for (const { at } of found) this.freshen(kind, dirOf(at.path));
     for (const { at } of found) this.noticeEditInPlace(kind, at.path);
     for (const { id, at } of found) {
+      heartbeat();
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.unplaced(at.path);
@@ -1769,6 +1776,7 @@ export class StoreTx {
 
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
+    heartbeat();
     this.settleCreated();
     const dir = dirOf(rel);
     this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);
