@@ -59,7 +59,7 @@ export const THESAURUS_SYNONYMS: readonly [string[], string[]][] = [
   [["welcome email", "welcome emails", "welcome mail", "onboarding email", "onboarding emails"], ["welcome emails", "welcome"]],
   [["out of date", "outdated", "stay current", "keep current", "up to date", "patched"], ["dependabot", "security updates", "dependency updates"]],
   [["without a refresh", "without refreshing", "without reloading", "auto refresh", "auto update", "live view"], ["server-sent events", "websockets"]],
-  [["distance", "distances", "nearest", "closest", "nearby", "radius", "store finder", "store locator"], ["postgis", "distances", "locator"]],
+  [["distance", "distances", "nearby", "store finder", "store locator"], ["postgis", "distances", "locator"]],
   [["old url", "old urls", "old links", "broken links", "dead links", "link rot", "renamed page", "url scheme", "url structure"], ["slugs"]],
   [["deep link", "deep links", "deeplink", "deeplinks", "universal link", "universal links", "app link", "app links", "opens the app", "open the app"], ["deep links", "universal links", "app links"]],
   [["owner", "owners", "owns", "who owns", "ownership", "in charge of", "responsible for", "which team"], ["owned", "codeowners"]],
