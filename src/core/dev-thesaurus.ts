@@ -8,7 +8,11 @@
 //  3. plain-words names of recurring engineering things ("release notes" is in recall-concepts.ts;
 //     here "how many requests per minute" for a rate limit, "dead rows" for vacuum...).
 // Each group was checked on the readable recall sets not to raise off-topic answers (recall32's
-// report). recall-concepts.ts reads these after its own tables, with the same meaning.
+// report; groups that did were cut: spreadsheets, merge conflicts, "heavy", "radius"...).
+// recall-concepts.ts reads these after its own tables, with one difference: a word group here links
+// a prompt to a memory only through a word the prompt did not say (recall-concepts.ts linkedOnly),
+// and finds that word without carrying a match alone (recall-rank.ts fitOf); a kind, which stands
+// for products by name, carries one as the file's own kinds do.
 
 /** Words for a kind of thing, and the vocabulary categories whose products they stand for. */
 export const THESAURUS_KINDS: readonly { words: string[]; categories: string[] }[] = [
@@ -106,4 +110,30 @@ export const THESAURUS_SYNONYMS: readonly [string[], string[]][] = [
   [["purchase", "purchases", "purchased", "bought", "basket", "shopping cart", "cart"], ["order", "orders"]],
   [["machines", "boxes", "hosts", "instances", "vms"], ["servers", "pods"]],
   [["phone app", "smartphone", "smartphones", "handset", "handsets", "phones"], ["mobile", "android", "ios"]],
+  // a second list by the same method: more symptom classes and plain names
+  [["spike", "spiked", "spikes", "spiking", "shot up", "went up", "jumped", "surged", "skyrocketed"], ["spiked", "jumped", "grew"]],
+  [["cpu pegged", "high cpu", "cpu usage", "cpu at 100", "maxed out", "pegged"], ["cpu", "100%"]],
+  [["disk full", "out of disk", "no space left", "disk space", "storage full"], ["disk", "lifecycle"]],
+  [["off by an hour", "wrong hour", "wrong timezone", "hour early", "hour late"], ["utc", "timezone", "timestamptz", "local time"]],
+  [["forbidden", "permission denied", "access denied", "not allowed to", "403", "403s"], ["permissions", "roles", "rbac"]],
+  [["server errors", "500", "500s", "internal server error", "5xx"], ["exceptions", "sentry", "504s"]],
+  [["uneven load", "hot partition", "hot shard", "hot key", "noisy neighbor", "noisy neighbour"], ["partition", "partitioning"]],
+  [["noisy alerts", "alert fatigue", "too many alerts", "false alarms", "false alarm", "paging noise"], ["alerts", "page a human"]],
+  [["landing page", "landing pages", "marketing website", "homepage", "home page", "company website"], ["marketing site", "homepage"]],
+  [["release cadence", "release schedule", "release train", "how often we ship", "how often we release"], ["every two weeks", "continuous deployment", "weekly"]],
+  [["code freeze", "change freeze", "no deploys", "no releases"], ["freeze", "deploy freeze"]],
+  [["pre-commit", "precommit", "git hook", "git hooks", "commit hook", "commit hooks", "husky"], ["pre-commit", "lint-staged"]],
+  [["naming convention", "naming conventions", "naming scheme", "key format", "key naming"], ["namespaced", "snake case"]],
+  [["resize", "resized", "resizing", "thumbnail", "thumbnails", "downscale", "downscaled"], ["resizer", "cropped", "decoded", "decoding"]],
+  [["phone format", "phone number format", "international format", "country code", "country codes"], ["e.164", "libphonenumber"]],
+  [["day off", "days off", "public holiday", "bank holiday", "office closed"], ["closed", "holiday"]],
+  [["code name", "project name", "internal name"], ["codename"]],
+  [["date format", "date formatting", "date display", "format dates", "time format"], ["intl.datetimeformat", "formatted"]],
+  [["form library", "form handling", "form validation", "forms library"], ["react-hook-form", "zod", "forms"]],
+  [["client routing", "page routing", "url routing", "router library"], ["router", "routing"]],
+  [["utility classes", "css framework", "utility css"], ["tailwind css", "styling"]],
+  [["load balancer", "load balancers", "alb", "elb", "reverse proxy", "ingress"], ["load balancer", "gateway", "cloudfront"]],
+  [["behind the vpn", "internal only", "intranet", "private network"], ["vpn", "never exposed"]],
+  [["big customer", "big customers", "large customer", "large customers", "enterprise client", "enterprise clients"], ["enterprise customers", "enterprise", "large merchant"]],
+  [["boot time", "startup time", "slow start", "slow startup"], ["cold start", "startup", "on startup"]],
 ];

