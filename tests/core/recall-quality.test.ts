@@ -137,14 +137,14 @@ test("the tuning sets tune29 and tune29b have their shape: 40+ off-topic prompts
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
 
-test("the tuning set tune32 has its shape: 20+ off-topic prompts and 50+ paraphrases of memories that exist, none repeating another batch's query", () => {
-  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune32");
+test("the tuning sets tune32 and tune32b have their shape: 35+ off-topic prompts and 100+ paraphrases of memories that exist, none repeating another batch's query", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune32" || q.batch === "tune32b");
   const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
-  assert.ok(of("offtopic") >= 20 && of("paraphrase") >= 50, `${of("paraphrase")} / ${of("offtopic")}`);
+  assert.ok(of("offtopic") >= 35 && of("paraphrase") >= 100, `${of("paraphrase")} / ${of("offtopic")}`);
   assert.ok(rows.every((q) => q.split === "tune" && (q.kind === "offtopic") === (q.relevant.length === 0)));
   const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
   assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !keys.has(k)), []);
-  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune32").map((q) => q.q.toLowerCase()));
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune32" && q.batch !== "tune32b").map((q) => q.q.toLowerCase()));
   assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune32 prompt repeats another batch's");
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
