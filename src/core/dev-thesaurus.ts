@@ -123,8 +123,6 @@ export const THESAURUS_SYNONYMS: readonly [string[], string[]][] = [
   [["release cadence", "release schedule", "release train", "how often we ship", "how often we release"], ["every two weeks", "continuous deployment", "weekly"]],
   [["code freeze", "change freeze", "no deploys", "no releases"], ["freeze", "deploy freeze"]],
   [["pre-commit", "precommit", "git hook", "git hooks", "commit hook", "commit hooks", "husky"], ["pre-commit", "lint-staged"]],
-  [["naming convention", "naming conventions", "naming scheme", "key format", "key naming"], ["namespaced", "snake case"]],
-  [["resize", "resized", "resizing", "thumbnail", "thumbnails", "downscale", "downscaled"], ["resizer", "cropped", "decoded", "decoding"]],
   [["phone format", "phone number format", "international format", "country code", "country codes"], ["e.164", "libphonenumber"]],
   [["day off", "days off", "public holiday", "bank holiday", "office closed"], ["closed", "holiday"]],
   [["code name", "project name", "internal name"], ["codename"]],

@@ -469,14 +469,22 @@ export function queryConcepts(query: string): Concept[] {
       const phrase = us.slice(i, i + n).join(" ");
       const hits = triggersOf(phrase);
       if (!hits) continue;
+      let own = false;
       for (const t of hits) {
-        const c = out.get(`kind:${t.label}`);
+        // the thesaurus's groups apart from this file's own (one may start with the same word)
+        const id = `${t.linkOnly ? "link" : "kind"}:${t.label}`;
+        const c = out.get(id);
         if (c) c.from.push(...us.slice(i, i + n));
         else {
           const { terms, names } = t.make();
-          out.set(`kind:${t.label}`, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}), ...(t.linkOnly ? { linkOnly: true as const } : {}) });
+          out.set(id, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}), ...(t.linkOnly ? { linkOnly: true as const } : {}) });
         }
+        if (!t.linkOnly) own = true;
       }
+      // a phrase only the thesaurus knows takes no word from this file's own triggers: shorter
+      // phrases at the same place are looked for too ("analytics database" is a kind of the
+      // thesaurus, and "database" still the db: the thesaurus adds concepts, never takes one away)
+      if (!own) continue;
       i += n - 1;
       break;
     }

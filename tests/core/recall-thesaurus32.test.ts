@@ -4,6 +4,7 @@ import { findMentions } from "../../src/core/capture/entities.ts";
 import { memoryTerms } from "../../src/core/memory-terms.ts";
 import { queryConcepts } from "../../src/core/recall-concepts.ts";
 import { fitOf, recallTerms } from "../../src/core/recall-rank.ts";
+import { shownOutside } from "../../src/core/recall-scope.ts";
 
 // The developer thesaurus (core/dev-thesaurus.ts, branch recall32): each prompt below shares no
 // strong word with its memory but through a thesaurus link, so each fails the relevance floor
@@ -41,4 +42,18 @@ test("a thesaurus word is linked only through another word: the prompt's own wor
   const slow = queryConcepts("the tablet is slow").find((c) => c.label === "slow");
   assert.ok(slow?.linkOnly, "a thesaurus concept");
   assert.ok(!slow.termStems.some((words) => words.join(" ") === "slow"), "without the prompt's own word");
+});
+
+test("the thesaurus adds concepts and takes none away: its phrases leave the words of recall's own triggers theirs", () => {
+  const labels = (q: string) => queryConcepts(q).map((c) => c.label);
+  // "analytics database" is a kind of the thesaurus (data warehouses); "database" still the db
+  assert.ok(labels("what did we decide about the analytics database").includes("db"));
+  assert.ok(labels("is password guessing stopped somewhere").includes("auth"));
+  assert.ok(labels("which email validation rule do we use").includes("email"));
+  // nor does a thesaurus phrase make its words one thing for the prompt's scope (recall-scope.ts):
+  // the hook's answer outside the project, tests/api/hooks.test.ts, depends on it
+  const t = recallTerms("What did we decide about the analytics database?");
+  const m = "Let's use PostgreSQL for the analytics DB because we need JSONB and vector support";
+  const fit = fitOf(t, memoryTerms(m, ["postgresql"]));
+  assert.ok(shownOutside(t, "github.com/acme/shop", fit));
 });
