@@ -77,6 +77,16 @@ describe("capture quality on the labelled corpus", () => {
     const outside21 = new Set(rows.filter((r) => r.set !== "new21").map((r) => r.text.toLowerCase()));
     assert.deepEqual(new21.filter((r) => outside21.has(r.text.toLowerCase())).map((r) => r.id), []);
     assert.equal(new Set(new21.map((r) => r.text.toLowerCase())).size, new21.length, "new21: no text twice");
+    // new22 (branch corpus32): ids 34001-34499, clear of new21's block and of tuning batches written beside it
+    const new22 = rows.filter((r) => r.set === "new22");
+    assert.ok(new22.length >= 200 && new22.every((r) => r.split === "holdout"), "a held-out set new22 (branch corpus32) of 200+ prompts");
+    assert.ok(new22.filter((r) => !r.store).length >= new22.length / 2, "new22: at least half of it not to store");
+    assert.ok(new22.filter((r) => r.store).length >= new22.length * 0.35, "new22: about 40% of it to store");
+    assert.ok(new22.every((r) => r.id >= 34001 && r.id <= 34499), "new22: its own id range");
+    assert.deepEqual(new22.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+    const outside22 = new Set(rows.filter((r) => r.set !== "new22").map((r) => r.text.toLowerCase()));
+    assert.deepEqual(new22.filter((r) => outside22.has(r.text.toLowerCase())).map((r) => r.id), []);
+    assert.equal(new Set(new22.map((r) => r.text.toLowerCase())).size, new22.length, "new22: no text twice");
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
