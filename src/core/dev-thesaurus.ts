@@ -48,7 +48,7 @@ export const THESAURUS_SYNONYMS: readonly [string[], string[]][] = [
   [["hang", "hangs", "hung", "hanging", "stuck", "never returns", "never finishes", "times out", "timing out", "timeouts"], ["timeout", "timeouts", "504s"]],
   [["ram", "memory usage", "memory use", "memory grows", "memory growth", "more memory", "eats memory"], ["leaked memory", "out of memory", "oom", "maxmemory"]],
   [["bloated", "too big", "download size", "megabytes"], ["bundle", "page weight"]],
-  [["twice", "two times", "duplicated", "doubled", "double counted", "repeated"], ["twice", "duplicate", "idempotency", "idempotent"]],
+  [["two times", "duplicated", "doubled", "double counted", "repeated"], ["twice", "duplicate", "idempotency", "idempotent"]],
   [["vanished", "vanishing", "disappeared", "disappearing", "went missing", "gone missing", "got lost"], ["evicted", "evict", "eviction"]],
   [["weird characters", "garbage characters", "broken characters", "strange characters", "question marks", "encoding", "encodings", "umlauts", "accented"], ["utf-8", "accents", "byte order mark"]],
   [["unreachable", "unavailable", "not responding", "no response", "goes down", "went down", "site down"], ["uptime", "healthz", "outage", "status page"]],
