@@ -436,15 +436,16 @@ export function rareCoverage(terms: RecallTerms, fits: readonly Fit[]): number[]
  * only what the better matches share adds noise, not an answer. Returns whether each passes.
  */
 export function floorOf(terms: RecallTerms, fits: readonly Fit[], everyMatch = false): boolean[] {
-  const known = new Set<string>();
+  const holders = new Map<string, number>();
   const held = new Set<string>();
   for (const f of fits) {
     for (const w of f.strongFound) {
-      known.add(w);
+      holders.set(w, (holders.get(w) ?? 0) + 1);
       if (f.passes) held.add(w);
     }
   }
-  const inLanguage = terms.strong.length >= 2 && terms.strong.every((w) => known.has(w));
+  const known = new Set(holders.keys());
+  const inLanguage = terms.strong.length >= 2 && terms.strong.every((w) => known.has(w)) && !aboutWordsInPassing(terms, holders, held, everyMatch);
   // a memory that states the quantity asked for ("how long...": a duration) answers with one word
   // (a version is not: a number that counts nothing is in too many memories to carry a match alone)
   const carries = terms.asks !== "version";
@@ -471,6 +472,34 @@ export function shownTiers(passes: readonly boolean[], fits: readonly Fit[], ope
   const first = passes.some(Boolean) ? passes : opened();
   if (!first.some(Boolean)) return fits.map(() => null);
   return fits.map((f, i) => (first[i] ? 0 : f.strongFound.length > 0 ? 1 : null));
+}
+
+/** A prompt is about what the store says only in passing when at least this many of its strong words are, */
+export const IN_PASSING_AT_LEAST = 2;
+
+/**
+ * ...and more than half of them: then the words the store holds of it are mostly chance, not its
+ * subject ("set a static IP on a Raspberry Pi": both; "what time stamp should a letter carry": two
+ * of three). One such word is tolerated (a paraphrase says a word of its own: "how should I word my
+ * commit"), and so are two of a long prompt's five.
+ */
+function aboutWordsInPassing(terms: RecallTerms, holders: ReadonlyMap<string, number>, held: ReadonlySet<string>, everyMatch: boolean): boolean {
+  if (!everyMatch) return false;
+  const n = terms.strong.filter((w) => saidInPassing(w, holders.get(w) ?? 0, held.has(w))).length;
+  return n >= IN_PASSING_AT_LEAST && n * 2 > terms.strong.length;
+}
+
+/**
+ * Whether the store may hold a word only in passing: an everyday word (core/recall-gate.ts
+ * everyday) that one memory holds ("a static asset", "a Raspberry Pi on the bench"), and that
+ * memory no match of the prompt by fitOf's floor (held: it shares only that word). The more
+ * memories a store has, the more of everyday English some one of them says: counting such words
+ * as the store's own made every word of more off-topic prompts "known" as the store grew
+ * (corpus32: "set a static IP on a Raspberry Pi", branch floor33). Counted over the candidates,
+ * so only when they are every match (aboutWordsInPassing's everyMatch).
+ */
+function saidInPassing(word: string, holders: number, held: boolean): boolean {
+  return holders === 1 && !held && everyday(word);
 }
 
 /** A query with this many strong words no memory holds is about something else, where one word alone matches. */
