@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { processAlive } from "../runtime/process-alive.ts";
 import { commandWord } from "../faces/cli/quick.ts";
 import { args } from "../runtime/host.ts";
 
@@ -47,20 +48,12 @@ export function removeHolderNote(lockPath: string): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
 
 /** The note of a live holder, or null (none, unreadable, or left by a process that is gone). */
 export function readHolderNote(lockPath: string): HolderNote | null {
   try {
     const note = JSON.parse(fs.readFileSync(holderNotePath(lockPath), "utf8")) as HolderNote;
-    if (!Number.isInteger(note.pid) || typeof note.phase !== "string" || !alive(note.pid)) return null;
+    if (!Number.isInteger(note.pid) || typeof note.phase !== "string" || !processAlive(note.pid)) return null;
     return note;
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { processAlive } from "../runtime/process-alive.ts";
 import { readOnlyStore } from "../core/errors.ts";
 import { tempDir } from "../runtime/host.ts";
 import { INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
@@ -116,15 +117,6 @@ function hookExit(): void {
   }
 }
 
-/** Whether a process with this id is running (a copy's owner); unsure counts as running. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return codeOf(e) !== "ESRCH";
-  }
-}
 
 /** Copies whose process died without removing them (SIGKILL): removed by the next read-only open. */
 function removeDeadCopies(tmp: string): void {
@@ -138,7 +130,7 @@ function removeDeadCopies(tmp: string): void {
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(name.slice(PREFIX.length).split("-")[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue;
     const st = fs.lstatSync(`${tmp}/${name}`, { throwIfNoEntry: false });
     if (st?.isDirectory() && (uid === undefined || st.uid === uid)) removeFolder(`${tmp}/${name}`);
   }

@@ -7,10 +7,9 @@ import { describe, test } from "node:test";
 import { shardOf } from "../../src/core/ids.ts";
 import { saveMemory } from "../../src/ops/save.ts";
 import { type StoreFs, nodeFs } from "../../src/store/fs-port.ts";
-import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { readJournal } from "../../src/store/journal.ts";
 import { Store } from "../../src/store/store.ts";
-import { tempDir } from "../helpers/env.ts";
+import { shardedSkeleton } from "../helpers/sharded-store.ts";
 
 // A quick refresh that finds a change looks without the lock, then takes the lock and applies.
 // Under the lock it takes the look's plan (confirmLook) instead of listing the changed folders
@@ -23,15 +22,6 @@ import { tempDir } from "../helpers/env.ts";
 const T0 = 1_790_000_000;
 const env = (root: string) => ({ storeRoot: root, hostName: "host", user: "alice", machineOverride: "laptop" });
 
-function shardedSkeleton(): string {
-  const root = path.join(tempDir(), "store");
-  writeStoreSkeleton(nodeFs, root, T0);
-  const metaPath = path.join(root, ".meta.json");
-  const meta = JSON.parse(fs.readFileSync(metaPath, "utf8"));
-  meta.settings = { ...meta.settings, layout: "sharded" };
-  fs.writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
-  return root;
-}
 
 /** Every memory folder's mtime a minute back: the next listing records them trusted at once. */
 function settleFolders(root: string): void {
@@ -85,7 +75,7 @@ const outsideEdits = (root: string, rel: string) => readJournal(nodeFs, root).fi
 
 /** A sharded store with a few memories, settled (every folder trusted), opened on `fsPort`. */
 async function settledStore(fsPort?: StoreFs): Promise<{ root: string; s: Store; ids: string[] }> {
-  const root = shardedSkeleton();
+  const root = shardedSkeleton(T0);
   const first = await Store.open(root);
   const ids: string[] = [];
   try {

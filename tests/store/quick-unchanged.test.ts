@@ -8,11 +8,10 @@ import { recall } from "../../src/ops/recall.ts";
 import { saveMemory } from "../../src/ops/save.ts";
 import { nodeFs } from "../../src/store/fs-port.ts";
 import { IndexDb } from "../../src/store/index-db.ts";
-import { writeStoreSkeleton } from "../../src/store/init-files.ts";
 import { quickUnchanged } from "../../src/store/quick-unchanged.ts";
 import { planIsEmpty, planRefresh } from "../../src/store/refresh.ts";
 import { Store } from "../../src/store/store.ts";
-import { tempDir } from "../helpers/env.ts";
+import { shardedSkeleton } from "../helpers/sharded-store.ts";
 
 // The quick refresh (recall's, every read's) says "nothing changed" from the folders' mtimes in
 // one loop (store/quick-unchanged.ts) before the planner walks them. It must say so exactly when
@@ -50,24 +49,13 @@ function verdicts(root: string): { quick: boolean; planEmpty: boolean } {
 /** The id of a record file written by hand beside `id` in its shard folder (same last two digits). */
 const siblingId = (id: string, digit: string) => `${id.slice(0, 24)}${digit}${id.slice(25)}`;
 
-/** A new store's skeleton whose records go to shard folders (layout "sharded"). */
-function shardedSkeleton(): string {
-  const root = path.join(tempDir(), "store");
-  writeStoreSkeleton(nodeFs, root, T0);
-  const metaPath = path.join(root, ".meta.json");
-  const meta = JSON.parse(fs.readFileSync(metaPath, "utf8"));
-  meta.settings = { ...meta.settings, layout: "sharded" };
-  fs.writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
-  return root;
-}
-
 async function recalled(s: Store, query: string): Promise<string[]> {
   return (await recall(s, { query })).items.map((i) => i.text);
 }
 
 describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
   test("says unchanged exactly when the planner finds nothing, and every hand edit in a shard folder is still seen by recall", { timeout: 60_000 }, async () => {
-    const root = shardedSkeleton();
+    const root = shardedSkeleton(T0);
     const s = await Store.open(root);
     try {
       const shared: string[] = [];
@@ -137,7 +125,7 @@ describe("quick refresh: nothing changed, told by folder mtimes alone", () => {
 
 describe("quick refresh told its check already failed (a hook's settled read)", () => {
   test("skips the repeated check only: the look still finds nothing on a settled store, and a hand edit is seen", { timeout: 60_000 }, async () => {
-    const root = shardedSkeleton();
+    const root = shardedSkeleton(T0);
     const s = await Store.open(root);
     try {
       const id = (await saveMemory(s, env(root), { content: "the granite ledger export runs nightly" })).memory.id;
