@@ -315,6 +315,32 @@ export class Store {
   private settleAfterBulk(): void {
     this.indexDb.analyze();
     this.mergeFullText();
+    this.settlePostings();
+  }
+
+  /**
+   * recall's impact postings built, or the memories pending there merged in (IndexDb
+   * settleBoundedSearch), by a command that writes a lot anyway: never a save's or a hook's
+   * path. Refused (another process writing) or failed, left for the next one: until then recall
+   * scores the pending memories from their text, or asks FTS5. `mergeFrom`: merge from this many
+   * pending (default store/impact-postings.ts MERGE_FROM).
+   */
+  private settlePostings(mergeFrom?: number): void {
+    try {
+      this.indexDb.settleBoundedSearch(mergeFrom, this.busyTimeoutMs);
+    } catch (e) {
+      if (isIndexDamage(e)) throw e;
+    }
+  }
+
+  /** settlePostings for a command that writes a lot (sync, gc, reindex), under the store's guard. */
+  settleBoundedSearch(mergeFrom?: number): Promise<void> {
+    return this.guarded(async () => this.settlePostings(mergeFrom));
+  }
+
+  /** Whether recall's candidates come from the impact postings (IndexDb.boundedSearchReady). */
+  boundedSearchReady(): Promise<boolean> {
+    return this.guarded(async () => this.indexDb.boundedSearchReady());
   }
 
   /** The full-text index merged when it has many segments (settleAfterBulk); refused or failed, left as it is. */
@@ -906,6 +932,7 @@ export class Store {
       fresh.analyze();
       // no other process has this file yet: merged before it takes the index's place
       fresh.mergeFullTextPast(FULL_TEXT_SEGMENTS_MOST, this.busyTimeoutMs);
+      fresh.settleBoundedSearch(1, this.busyTimeoutMs);
     } catch (e) {
       fresh.close();
       for (const suffix of ["", "-wal", "-shm"]) this.tryUnlink(`${temp}${suffix}`);
