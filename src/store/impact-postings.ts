@@ -36,6 +36,8 @@ const FTS_COLUMNS_OF_DOC = `json_extract(d.json, '$.content'), coalesce(json_ext
   coalesce((SELECT group_concat(value, ' ') FROM json_each(d.json, '$.meta.tags')), ''),
   coalesce((SELECT group_concat(value, ' ') FROM json_each(d.json, '$.entities')), '')`;
 
+const pendingRid = (row: "new" | "old") => `INSERT INTO impact_pending(rid) SELECT ${row}.rid WHERE NOT EXISTS (SELECT 1 FROM impact_pending WHERE rid = ${row}.rid);`;
+
 export const IMPACT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS impact_hits (term TEXT NOT NULL, w REAL NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (term, w, rid)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS impact_hits_rid ON impact_hits(rid);
@@ -43,9 +45,10 @@ CREATE TABLE IF NOT EXISTS impact_terms (term TEXT PRIMARY KEY, n INTEGER NOT NU
 CREATE TABLE IF NOT EXISTS impact_docs (rid INTEGER PRIMARY KEY, len INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS impact_pending (rid INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS impact_state (k TEXT PRIMARY KEY, v REAL NOT NULL) WITHOUT ROWID;
-CREATE TRIGGER IF NOT EXISTS impact_pending_insert AFTER INSERT ON memory_docs BEGIN INSERT OR IGNORE INTO impact_pending(rid) VALUES (new.rid); END;
-CREATE TRIGGER IF NOT EXISTS impact_pending_text AFTER UPDATE OF terms ON memory_docs BEGIN INSERT OR IGNORE INTO impact_pending(rid) VALUES (new.rid); END;
-CREATE TRIGGER IF NOT EXISTS impact_pending_delete AFTER DELETE ON memory_docs BEGIN INSERT OR IGNORE INTO impact_pending(rid) VALUES (old.rid); END;
+-- (not INSERT OR IGNORE: an outer statement's conflict policy, an upsert's, overrides a trigger's)
+CREATE TRIGGER IF NOT EXISTS impact_pending_insert AFTER INSERT ON memory_docs BEGIN ${pendingRid("new")} END;
+CREATE TRIGGER IF NOT EXISTS impact_pending_text AFTER UPDATE OF terms ON memory_docs BEGIN ${pendingRid("new")} END;
+CREATE TRIGGER IF NOT EXISTS impact_pending_delete AFTER DELETE ON memory_docs BEGIN ${pendingRid("old")} END;
 `;
 
 export const IMPACT_DROP = `DROP TABLE IF EXISTS impact_hits; DROP TABLE IF EXISTS impact_terms; DROP TABLE IF EXISTS impact_docs;

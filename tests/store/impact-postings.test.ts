@@ -19,6 +19,7 @@ import { storeWith } from "../helpers/memory-store.ts";
 
 const T0 = 1_790_000_000;
 const DAY = 86_400;
+const ZEBRA = "The zebrafish exporter writes the audit trail to cold storage every night.";
 const TOPICS = ["invoices", "refunds", "ledgers", "receipts", "payouts", "coupons", "taxes", "disputes"];
 
 function memory(i: number, content: string): Memory {
@@ -53,6 +54,11 @@ function indexFile(store: Store): string {
   return `${store.root}/.memsync/index.db`;
 }
 
+function byContentNow(store: Store, content: string): string {
+  const r = rows(store, "SELECT m.id, json_extract(d.json, '$.content') AS c FROM memories m JOIN memory_docs d ON d.rid = m.rid").find((x) => x.c === content);
+  return r!.id as string;
+}
+
 function rows(store: Store, sql: string): Record<string, unknown>[] {
   const db = new DatabaseSync(indexFile(store), { readOnly: true });
   try {
@@ -85,17 +91,22 @@ test("pending memories are answered; a deleted memory and an edited memory's old
         tx.removeMany("memory", [quokkaId]);
         tx.putMemory(updateMemory(tx.memoryQuick(narwhalId), { content: "The walrus cache keeps rendered invoices for an hour." }, T0 + 300).memory);
       });
+      // a pending memory written again before the merge (an upsert of its text: the trigger must not refuse it)
+      await store.write((tx) => {
+        const id = byContentNow(store, "The zebrafish exporter writes the audit trail to cold storage.");
+        tx.putMemory(updateMemory(tx.memoryQuick(id), { content: ZEBRA }, T0 + 301).memory);
+      });
       assert.deepEqual(rows(store, "SELECT count(*) AS n FROM impact_pending"), [{ n: 3 }]);
       // the old postings are still there: only the pending set keeps them from being read
       assert.ok((rows(store, "SELECT count(*) AS n FROM impact_hits WHERE term IN ('quokka', 'narwhal')")[0]!.n as number) >= 2);
 
       const check = async (when: string) => {
         assert.equal(await store.boundedSearchReady(), true, when);
-        assert.deepEqual(await found(store, '"zebrafish"'), ["The zebrafish exporter writes the audit trail to cold storage."], `${when}: the new memory`);
+        assert.deepEqual(await found(store, '"zebrafish"'), [ZEBRA], `${when}: the new memory`);
         assert.deepEqual(await found(store, '"quokka"'), [], `${when}: the deleted memory`);
         assert.deepEqual(await found(store, '"narwhal"'), [], `${when}: the edited memory's old word`);
         assert.deepEqual(await found(store, '"walrus"'), ["The walrus cache keeps rendered invoices for an hour."], `${when}: its new word`);
-        assert.deepEqual(await contents(store, "zebrafish exporter"), ["The zebrafish exporter writes the audit trail to cold storage."], `${when}: recall`);
+        assert.deepEqual(await contents(store, "zebrafish exporter"), [ZEBRA], `${when}: recall`);
         assert.deepEqual(await contents(store, "quokka importer"), [], `${when}: recall of the deleted memory`);
         // the cold hook's connection: read-only, the scratch table in its temp schema
         const ro = new DatabaseSync(indexFile(store), { readOnly: true });
@@ -103,7 +114,7 @@ test("pending memories are answered; a deleted memory and an edited memory's old
           const index = IndexDb.reading(ro);
           assert.equal(index.boundedSearchReady(), true);
           assert.deepEqual(index.searchWithTerms('"zebrafish" OR "quokka" OR "narwhal"', { statuses: ["active"] }, 10).map((h) => h.memory.content), [
-            "The zebrafish exporter writes the audit trail to cold storage.",
+            ZEBRA,
           ]);
         } finally {
           ro.close();
