@@ -256,8 +256,7 @@ export interface BoundedRow {
  *
  * Each word's terms weigh apart (a prefix: each term it begins, in the settled memories or the
  * pending ones); a phrase is read through its rarest term (whose postings hold every memory
- * holding the phrase): read as its every term, a concept's phrases outweighed the prompt's own
- * words.
+ * holding the phrase, as FTS5 scores a phrase once, not each of its words).
  */
 export function boundedSearch(db: DatabaseSync, match: string, where: readonly string[], params: readonly SQLInputValue[], limit: number): BoundedRow[] | null {
   const items = itemsOf(match);
