@@ -3,6 +3,7 @@ import { entryNamed } from "./capture/alias-index.ts";
 import { vocabulary, type VocabEntry } from "./capture/vocabulary.ts";
 import { type MemoryTerms, stem } from "./memory-terms.ts";
 import { STOP_WORDS } from "./stop-words.ts";
+import { THESAURUS_KINDS, THESAURUS_SYNONYMS } from "./dev-thesaurus.ts";
 import { TRIGGER_GROUPS, TRIGGER_KEYS, TRIGGERS_FROM } from "./trigger-index.gen.ts";
 
 // made in memory-terms.ts (the store keeps them per memory); named here too for recall's callers
@@ -26,6 +27,8 @@ export interface Concept {
   names: string[];
   /** A kind of thing ("the db", "which linter"), standing for the products of its categories. */
   kind?: true;
+  /** From the developer thesaurus: held only through a phrase other than the query's own words (see linkedOnly). */
+  linkOnly?: true;
   /** The terms' words as stems. */
   termStems: string[][];
 }
@@ -34,7 +37,7 @@ export interface Concept {
  * Words for a kind of thing, and the vocabulary categories whose products they stand for. The
  * words are matched in a query (whole words or phrases) and in memories.
  */
-const KINDS: readonly { words: string[]; categories: string[] }[] = [
+const OWN_KINDS: readonly { words: string[]; categories: string[] }[] = [
   { words: ["db", "dbs", "database", "databases", "datastore", "rdbms"], categories: ["database"] },
   {
     words: ["auth", "authentication", "authenticate", "identity provider", "idp", "user accounts", "login", "logins", "log in", "logged in", "sign in", "signed in", "signin", "sign on", "sso", "password", "passwords", "identity server", "identity service", "auth server", "auth service", "user directory"],
@@ -68,7 +71,7 @@ const KINDS: readonly { words: string[]; categories: string[] }[] = [
 ];
 
 /** Common abbreviations and synonyms of developer talk: a query word and what a memory may say instead. */
-const SYNONYMS: readonly [string[], string[]][] = [
+const OWN_SYNONYMS: readonly [string[], string[]][] = [
   [["pr", "prs"], ["pull request", "pull requests"]],
   [["prod"], ["production"]],
   [["repo", "repos"], ["repository", "repositories"]],
@@ -252,8 +255,12 @@ const SYNONYMS: readonly [string[], string[]][] = [
   [["bundle size", "js bundle", "javascript bundle", "code splitting", "code-splitting", "lazy load", "lazy loading", "tree shaking"], ["bundle", "lazy-loading", "lazy loading"]],
 ];
 
+// the developer thesaurus (core/dev-thesaurus.ts) after this file's own tables: the same meaning
+const KINDS = [...OWN_KINDS, ...THESAURUS_KINDS];
+const SYNONYMS = [...OWN_SYNONYMS, ...THESAURUS_SYNONYMS];
+
 /** What a trigger word stands for: its terms and names are made on first use (most kinds are never asked about). */
-type Trigger = { label: string; make: () => { terms: string[]; names: string[] } };
+type Trigger = { label: string; make: () => { terms: string[]; names: string[] }; linkOnly?: true };
 
 
 /** Lowercase ASCII words and digits, one space apart: tokens(p).join(" ") is p itself. */
@@ -290,6 +297,11 @@ let wordLines: { text: string; starts: number[] } | undefined;
 const ODD_LINE = /^(?![a-z0-9]+(?: [a-z0-9]+)*$)[^\n]*$/gm;
 const made: Trigger[] = [];
 
+/** Whether group g is one of the developer thesaurus's (they come after this file's own, in each table). */
+function fromThesaurus(g: number): boolean {
+  return g < KINDS.length ? g >= OWN_KINDS.length : g - KINDS.length >= OWN_SYNONYMS.length;
+}
+
 function groupWords(g: number): readonly string[] {
   return g < KINDS.length ? KINDS[g]!.words : SYNONYMS[g - KINDS.length]![0];
 }
@@ -325,6 +337,7 @@ function triggerAt(g: number): Trigger {
     const [words, means] = SYNONYMS[g - KINDS.length]!;
     t = { label: words[0]!, make: once(() => ({ terms: [...new Set([...words, ...means].map(key))], names: [] })) };
   }
+  if (fromThesaurus(g)) t.linkOnly = true;
   return (made[g] = t);
 }
 
@@ -456,19 +469,40 @@ export function queryConcepts(query: string): Concept[] {
       const phrase = us.slice(i, i + n).join(" ");
       const hits = triggersOf(phrase);
       if (!hits) continue;
+      let own = false;
       for (const t of hits) {
-        const c = out.get(`kind:${t.label}`);
+        // the thesaurus's groups apart from this file's own (one may start with the same word)
+        const id = `${t.linkOnly ? "link" : "kind"}:${t.label}`;
+        const c = out.get(id);
         if (c) c.from.push(...us.slice(i, i + n));
         else {
           const { terms, names } = t.make();
-          out.set(`kind:${t.label}`, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}) });
+          out.set(id, { ...concept(t.label, us.slice(i, i + n), terms, names), ...(names.length ? { kind: true as const } : {}), ...(t.linkOnly ? { linkOnly: true as const } : {}) });
         }
+        if (!t.linkOnly) own = true;
       }
+      // a phrase only the thesaurus knows takes no word from this file's own triggers: shorter
+      // phrases at the same place are looked for too ("analytics database" is a kind of the
+      // thesaurus, and "database" still the db: the thesaurus adds concepts, never takes one away)
+      if (!own) continue;
       i += n - 1;
       break;
     }
   }
-  return [...out.values()];
+  return [...out.values()].map(linkedOnly);
+}
+
+/**
+ * A thesaurus concept without the phrases the query itself said: it links the query to a memory
+ * through another word ("sluggish" to "latency"), while a memory holding the query's own word is a
+ * plain word match, held to the word floor. Else every everyday trigger ("slow", "twice") would
+ * make its word a concept, which carries a match alone: "profile a slow Go handler" found the
+ * memories that say "slow".
+ */
+function linkedOnly(c: Concept): Concept {
+  if (!c.linkOnly) return c;
+  const said = new Set(c.from.map(stem));
+  return { ...c, termStems: c.termStems.filter((words) => !words.every((w) => said.has(w))) };
 }
 
 function concept(label: string, from: string[], terms: string[], names: string[]): Concept {

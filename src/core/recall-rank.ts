@@ -321,7 +321,10 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   let concept = false;
   for (const c of terms.concepts) {
     if (!holdsConcept(m, c)) continue;
-    concept = true;
+    // a thesaurus link between words (core/dev-thesaurus.ts) finds the words it stands for, but
+    // carries no match alone, as a product's names do (its kinds): a weaker link (branch recall32:
+    // as good on the readable sets without that)
+    if (!c.linkOnly || c.kind) concept = true;
     for (const w of c.from) found.add(w);
   }
   // a part of a longer word found is that word found ("RFC 9457" for "rfc9457"); it counts once, as the word

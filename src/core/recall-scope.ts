@@ -26,7 +26,8 @@ export function projectNameWords(project: string): string[] {
  */
 export function withinProject(terms: RecallTerms, project: string | null | undefined): RecallTerms {
   if (!project) return terms;
-  const known = new Set(terms.concepts.flatMap((c) => c.from));
+  // (a developer thesaurus link names no product: core/dev-thesaurus.ts)
+  const known = new Set(terms.concepts.flatMap((c) => (c.linkOnly ? [] : c.from)));
   const name = new Set(projectNameWords(project).filter((w) => !known.has(w)));
   if (!terms.strong.some((w) => name.has(w))) return terms;
   return { ...terms, strong: terms.strong.filter((w) => !name.has(w)) };
@@ -90,6 +91,7 @@ export function shownOutside(terms: RecallTerms, memoryProject: string | null, f
  * naming only Stripe held two of "explain how stripe connect payouts work"'s three strong words.
  */
 function meaningOf(terms: RecallTerms, word: string): string {
-  const concept = terms.concepts.find((c) => c.from.length > 1 && c.from.includes(word));
+  // a thesaurus phrase ("analytics database") is a link, not one thing its words name together
+  const concept = terms.concepts.find((c) => !c.linkOnly && c.from.length > 1 && c.from.includes(word));
   return concept ? `concept:${concept.label}` : word;
 }

@@ -9,7 +9,7 @@ import type { Remote, RemoteOptions } from "../sync/remote.ts";
 import { setRemote } from "../sync/remote.ts";
 import type { Author } from "../sync/repo-init.ts";
 import type { Store } from "../store/store.ts";
-import { WriteLock } from "../store/write-lock.ts";
+import { LockBusyError, WriteLock } from "../store/write-lock.ts";
 import { type OpsEnv, originOf } from "./context.ts";
 import { autoRepack, SYNC_LOCK } from "./repack.ts";
 import { traced, traceNote } from "../sync/sync-trace.ts";
@@ -88,8 +88,9 @@ async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDir
   } catch (e) {
     if (!held && e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
       traceNote("sync.wait-gave-up", waited());
+      const holder = e instanceof LockBusyError ? ` (${e.holder})` : "";
       throw unavailable(
-        `this ${direction} waited ${Math.round((Date.now() - bounds.askedAt) / 1000)} s for other syncs of this store (${store.root}) and gave up: nothing is lost, the writes made before it wait in the store, and the running sync or the next one commits and pushes them; run ${direction} again later`,
+        `this ${direction} waited ${Math.round((Date.now() - bounds.askedAt) / 1000)} s for other syncs of this store (${store.root})${holder} and gave up: nothing is lost, the writes made before it wait in the store, and the running sync or the next one commits and pushes them; run ${direction} again later`,
       );
     }
     throw e;

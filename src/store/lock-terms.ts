@@ -1,6 +1,7 @@
 import { unavailable } from "../core/errors.ts";
 import type { StoreFs } from "./fs-port.ts";
 import { INDEX_FILE, JOURNAL_FILE } from "./fixed-paths.ts";
+import { LockBusyError } from "./write-lock.ts";
 
 /**
  * What a waiter for the store's write lock watches for progress (WriteLock.open): every change
@@ -17,7 +18,8 @@ export function writersProgress(fs: Pick<StoreFs, "stat">, root: string): () => 
 /** SQLite's "database is locked" from the write lock's wait, said as the store being busy; anything else as it is. */
 export function busyAsUnavailable(e: unknown, root: string): unknown {
   if (e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message)) {
-    return unavailable(`the store is busy: another memsync process held its write lock too long (${root})`);
+    const holder = e instanceof LockBusyError ? `: ${e.holder}` : "";
+    return unavailable(`the store is busy: another memsync process held its write lock too long (${root})${holder}`);
   }
   return e;
 }

@@ -11,6 +11,7 @@ import type { SeenFolder, SeenFolders } from "./folder-snapshot.ts";
 import { DIR, FILE, folderLstat, type FolderLstat, NONE, OTHER } from "./folder-lstat.ts";
 import { nodeFs } from "./fs-port.ts";
 import { sha1Hex } from "../sync/sha1.ts";
+import { heartbeat } from "./lock-heartbeat.ts";
 
 // Keeping the index true to the files, whoever changed them (another memsync process, git, an
 // editor). A folder's mtime moves whenever an entry in it is added, removed or renamed over, and
@@ -45,6 +46,12 @@ export interface Plan {
   temps: string[];
   /** Symbolic links found in the record folders (status reports them; writes refuse to go through one). */
   links: string[];
+  /**
+   * When its folders were listed, if it is applied later than that (a look confirmed under the
+   * lock, confirmLook): what the index records as their check and the settled files' (racy.ts),
+   * so a hand edit made since, in the tick of a folder's mtime, leaves that folder untrusted.
+   */
+  at?: number;
 }
 
 export interface RefreshContext {
@@ -91,6 +98,52 @@ export function planIsEmpty(p: Plan): boolean {
 /** Whether applying the plan parses record files (and so needs the schemas). */
 export function planNeedsCodec(p: Plan): boolean {
   return p.upserts.length > 0 || p.deletes.length > 0;
+}
+
+/**
+ * A plan made by a lock-free look (without the schemas), taken under the lock in place of listing
+ * its folders again, when nothing it found or records moved since: each folder it records still
+ * at the mtime it saw (or still gone), each file it takes in still at the stamps it saw (then read
+ * and parsed, as the listing would), each settled or moved file still at its row's stamps, each
+ * file it deletes still absent. null when anything differs: the caller plans again. The caller
+ * checks that the index is the one the look read (IndexDb.dataVersion taken before it) and that
+ * the look's clock was its start (`at`): a folder that changed since in a tick of its own has
+ * another mtime (what this checks, or the next refresh's listing finds), and one that changed in
+ * the tick the look saw is recorded as checked then, still racy, so the next refresh lists it.
+ */
+export function confirmLook(ctx: RefreshContext, look: Plan, at: number): Plan | null {
+  for (const d of look.dirs) if (folderMtime(ctx, d.path, undefined) !== d.mtime) return null;
+  const stamped = (path: string, want: { mtime: number; size: number; ino: number } | undefined): boolean => {
+    const st = ctx.fs.stat(`${ctx.root}/${path}`);
+    return want !== undefined && st?.isFile === true && st.mtime === want.mtime && st.size === want.size && st.ino === want.ino;
+  };
+  for (const path of look.settles) if (!stamped(path, ctx.index.file(path))) return null;
+  for (const { path, ino } of look.moved) {
+    const row = ctx.index.file(path);
+    if (!row || !stamped(path, { ...row, ino })) return null;
+  }
+  for (const path of look.deletes) if (ctx.fs.stat(`${ctx.root}/${path}`)?.isFile) return null;
+  const upserts: Change[] = [];
+  for (const change of look.upserts) {
+    if (!stamped(change.row.path, change.row)) return null;
+    if (change.result) {
+      upserts.push(change); // (a name that is no record's: nothing to read)
+      continue;
+    }
+    if (!ctx.codec) return null;
+    const { row } = change;
+    let text: string | undefined;
+    let result: ReadResult<RecordKind>;
+    try {
+      text = ctx.fs.readText(`${ctx.root}/${row.path}`);
+      result = ctx.codec.parseRecordText(row.kind, text, row.id!);
+    } catch (e) {
+      result = { ok: false, problem: `unreadable (${(e as { code?: string }).code ?? String(e)})` };
+    }
+    const problem = result.ok ? null : result.problem;
+    upserts.push({ row: { ...row, problem, seen: problem !== null && text !== undefined ? bytesSeen(text) : null }, result, text });
+  }
+  return { ...look, upserts, at };
 }
 
 /** Work out what differs between the files and the index, reading only what may have changed. */
@@ -426,6 +479,7 @@ function folderSums(ctx: RefreshContext, dir: string, names: string[], findLinks
   }
   try {
     for (const name of names) {
+      heartbeat(); // (every loop over a store's files under the lock beats: lock-heartbeat.ts)
       if (isTempName(name)) {
         temps.push(name);
         continue;
@@ -481,6 +535,7 @@ function scanFiles(ctx: RefreshContext, plan: Plan, kind: RecordKind, dir: strin
   const racy = ctx.index.recordJsonsAt(kind, racyPaths);
   const indexedText = (path: string): string | undefined => (racy.has(path) ? racy.get(path) : ctx.index.recordJsonAt(kind, path));
   for (const name of names) {
+    heartbeat();
     if (isTempName(name)) {
       plan.temps.push(`${dir}/${name}`);
       continue;
@@ -569,7 +624,7 @@ function sameText(ctx: Pick<RefreshContext, "fs" | "root">, path: string, indexe
 /** Apply a plan; the caller holds the write transaction. */
 export function applyPlan(ctx: RefreshContext, plan: Plan): void {
   const { index } = ctx;
-  const now = ctx.now();
+  const now = plan.at ?? ctx.now();
   for (const path of plan.settles) index.settleFile(path, now);
   for (const { path, ino } of plan.moved) index.settleFileAt(path, ino, now);
   if (!planNeedsCodec(plan)) {
@@ -580,6 +635,7 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
   if (!codec) throw new Error("applyPlan: this plan parses files and needs the codec");
   const upserts = [...plan.upserts];
   for (const path of plan.deletes) {
+    heartbeat();
     const gone = index.deleteFile(path);
     // a copy set aside as a duplicate of the deleted file is now the record
     if (gone?.id && gone.problem === null) {
@@ -591,6 +647,7 @@ export function applyPlan(ctx: RefreshContext, plan: Plan): void {
     }
   }
   for (const { row, result } of upserts) {
+    heartbeat();
     let problem = row.problem;
     if (result === null) throw new Error(`applyPlan: ${row.path} was not parsed`);
     if (result.ok && row.id) {

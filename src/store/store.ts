@@ -19,7 +19,7 @@ import { type ClusterRow, type FileRow, IndexDb, isIndexDamage, type MemoryFilte
 import { withScopeRules } from "../core/scope.ts";
 import { keepSharedTexts } from "../core/local-kept-texts.ts";
 import { allCandidatePaths, candidatePaths, dirOf, idFromFileName, isMachineLocalPath, KIND_DIR, LOCAL_DIR, LOCAL_KIND_DIR, LOCAL_RECORDS, lookupPaths, META_FILE, type Place, placeOf, recordPath, type RecordKind, topDir } from "./layout.ts";
-import { applyPlan, bytesSeen, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
+import { applyPlan, bytesSeen, confirmLook, emptyPlan, type IndexFolders, type Plan, planDir, planIsEmpty, planNeedsCodec, planPaths, planRefresh, planWrittenFolders, type RefreshContext, sameAsIndexed, trusted } from "./refresh.ts";
 import { ALL_KINDS, RefreshWatch } from "./refresh-watch.ts";
 import { quickUnchanged } from "./quick-unchanged.ts";
 import { EV } from "./watch-events.ts";
@@ -30,6 +30,7 @@ import { journaledAsFound } from "./journaled.ts";
 import { appendJournal, JOURNAL_FILE, type JournalEntry, type RedoStamp, RESCAN_NO_RECORDS } from "./journal.ts";
 import { crashedRedo, ensureRedoMarker, recoverRedo, redoAvailable } from "./redo.ts";
 import { WriteLock } from "./write-lock.ts";
+import { heartbeat } from "./lock-heartbeat.ts";
 import { busyAsUnavailable, writersProgress } from "./lock-terms.ts";
 import { FIXED_PATHS, INDEX_FILE, LOCK_FILE } from "./fixed-paths.ts";
 import { PrivateIndex, storeWriteProbe, storeWriteRefusal } from "./read-only.ts";
@@ -516,7 +517,11 @@ export class Store {
         }
       }
       for (;;) {
-        const plan = planRefresh({ ...this.ctx, codec: null }, full, kinds);
+        // the index the look reads, and the look's clock fixed at its start: under the lock its
+        // plan stands in for a second listing when neither moved since (confirmLook)
+        const version = this.indexDb.dataVersion();
+        const at = this.ctx.now();
+        const plan = planRefresh({ ...this.ctx, codec: null, now: () => at }, full, kinds);
         mark("refresh: look (folders listed)");
         if (planIsEmpty(plan)) {
           watch?.done(token);
@@ -526,8 +531,9 @@ export class Store {
         mark("refresh: schemas");
         const applied = this.locked(() => {
           mark("refresh: lock held");
-          const fresh = planRefresh(this.ctx, full, kinds);
-          mark("refresh: plan under the lock (files parsed)");
+          const confirmed = this.indexDb.dataVersion() === version ? confirmLook(this.ctx, plan, at) : null;
+          const fresh = confirmed ?? planRefresh(this.ctx, full, kinds);
+          mark(confirmed ? "refresh: the look confirmed under the lock (files parsed)" : "refresh: plan under the lock (files parsed)");
           if (planNeedsCodec(fresh) && !this.ctx.codec) return null; // files changed meanwhile: load the schemas, then again
           this.apply(fresh);
           mark("refresh: index rows, journal check");
@@ -871,6 +877,8 @@ export class Store {
               this.journalBuffer = [];
             }
           });
+          // (a change committed is progress a waiter sees, in the WAL: the silence trace counts it too)
+          if (!this.indexDb.inTransaction) heartbeat();
           // the change is in the journal and the index: a bulk write's marker goes (under the lock,
           // so no other process takes it for one left by a dead writer)
           if (!this.indexDb.inTransaction && this.bulkMarked) removeBulkMarker(this.fs, this.root);
@@ -985,6 +993,7 @@ export class Store {
    * id was validated before it got here (recordPath refuses anything else).
    */
   locate(kind: RecordKind, id: string): { path: string; stat: NonNullable<ReturnType<StoreFs["stat"]>> } | null {
+    heartbeat(); // (a change looks up thousands in one hold of the lock: gc, consolidate)
     // where the index has the record first: one stat instead of two for a sharded record
     // (and a file moved by hand into another shard folder, where the index found it: layout.ts)
     const known = kind === "memory" ? this.indexDb.memoryPath(id) : this.indexDb.relationPath(id);
@@ -1621,6 +1630,7 @@ export class StoreTx {
     // being made are made first
     if (!this.bulk || found !== undefined) this.settleCreated();
     const existing = found !== undefined && placeOf(found) === place ? found : undefined;
+    heartbeat(); // (a gc, a consolidation or an import writes thousands in one hold of the lock)
     const top = topDir(kind, place);
     if (!existing && !this.store.index.dir(top)) this.freshen(kind, top);
     const rel = existing ?? recordPath(kind, id, this.shardsNew(place), place);
@@ -1703,6 +1713,7 @@ export class StoreTx {
     const removed: string[] = [];
     const paths: string[] = [];
     const found = ids.flatMap((id) => {
+      heartbeat(); // (gc removes thousands in one hold of the lock)
       const at = this.store.locate(kind, id);
       return at ? [{ id, at }] : [];
     });
@@ -1711,6 +1722,7 @@ export class StoreTx {
     for (const { at } of found) this.freshen(kind, dirOf(at.path));
     for (const { at } of found) this.noticeEditInPlace(kind, at.path);
     for (const { id, at } of found) {
+      heartbeat();
       const dir = dirOf(at.path);
       this.store.fs.unlink(`${this.store.root}/${at.path}`);
       this.unplaced(at.path);
@@ -1791,6 +1803,7 @@ export class StoreTx {
 
   /** Remove a record file (its folder is current). */
   private removeAt(rel: string): void {
+    heartbeat();
     this.settleCreated();
     const dir = dirOf(rel);
     this.store.expectOwn?.(dir, rel.slice(dir.length + 1), EV.DELETE);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { heldHere } from "./lock-heartbeat.ts";
+import { currentPhase, heldHere, SilenceTrace } from "./lock-heartbeat.ts";
+import { commandName, describeHolder, readHolderNote, removeHolderNote, writeHolderNote } from "./lock-holder.ts";
 
 // The store's cross-process write lock: an IMMEDIATE transaction on a SQLite file that holds no
 // data (.memsync/lock). SQLite's locks are the OS's byte-range locks, released when a process
@@ -26,18 +27,30 @@ function isBusy(e: unknown): boolean {
   return e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
 }
 
+/** A waiter gave up: SQLite's "database is locked", and what the holder was doing (lock-holder.ts). */
+export class LockBusyError extends Error {
+  constructor(readonly holder: string) {
+    super(`database is locked (${holder})`);
+  }
+}
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 export class WriteLock {
   private depth = 0;
   private lastBeat = 0;
+  private heldSince = 0;
+  private noteWritten = false;
+  private readonly trace: SilenceTrace;
 
   private constructor(
     private readonly path: string,
     private readonly db: DatabaseSync,
     private readonly timeoutMs: number,
     private readonly progress: () => string,
-  ) {}
+  ) {
+    this.trace = new SilenceTrace(path.slice(path.lastIndexOf("/") + 1));
+  }
 
   /**
    * `progress` says something that changes whenever a holder finishes a change (the stat of the
@@ -64,21 +77,41 @@ export class WriteLock {
 
   /** heartbeat() for this lock, while this process holds it. */
   beat(): void {
+    if (this.depth === 0) return;
+    this.trace.sign();
     const now = Date.now();
-    if (this.depth === 0 || now - this.lastBeat < 1_000) return;
+    if (now - this.lastBeat < 1_000) return;
     this.lastBeat = now;
     try {
       fs.utimesSync(this.path, now / 1000, now / 1000);
     } catch {
       // a waiter then sees no progress from this one: it gives up as before
     }
+    this.writeNote(now);
+  }
+
+  /** This process moved to another phase (lock-heartbeat.ts inPhase): the holder's note says so. */
+  phaseChanged(): void {
+    if (this.depth > 0) this.writeNote(Date.now());
+  }
+
+  private writeNote(now: number): void {
+    const { phase, since } = currentPhase();
+    this.noteWritten = writeHolderNote(this.path, { pid: process.pid, command: commandName(), phase, held_since: this.heldSince, phase_since: Math.max(since, this.heldSince), at: now }) || this.noteWritten;
+  }
+
+  /** The lock was taken here (the first hold of it). */
+  private took(): void {
+    heldHere.add(this);
+    this.heldSince = Date.now();
+    this.trace.took();
   }
 
   /** Take the lock, waiting as open() says (blocking the thread); throws SQLite's "database is locked" after that. */
   private begin(): void {
     const tries = this.tries();
     for (let wait = tries(); wait !== null; wait = tries()) Atomics.wait(sleeper, 0, 0, wait);
-    heldHere.add(this);
+    this.took();
   }
 
   /**
@@ -100,7 +133,7 @@ export class WriteLock {
       await new Promise((r) => setTimeout(r, wait));
     }
     this.depth++;
-    heldHere.add(this);
+    this.took();
     return null;
   }
 
@@ -129,7 +162,7 @@ export class WriteLock {
           if (seen !== undefined && p !== seen) lastProgress = now;
           seen = p;
         }
-        if (now - lastProgress >= this.timeoutMs || now >= deadline) throw e;
+        if (now - lastProgress >= this.timeoutMs || now >= deadline) throw new LockBusyError(describeHolder(readHolderNote(this.path), now));
         return Math.max(1, Math.min(pollInterval(now - start), deadline - now));
       }
     };
@@ -141,6 +174,12 @@ export class WriteLock {
    */
   private release(): void {
     heldHere.delete(this);
+    this.trace.left();
+    if (this.noteWritten) {
+      // (before the lock goes: a note never outlives its hold into the next holder's)
+      removeHolderNote(this.path);
+      this.noteWritten = false;
+    }
     for (let i = 0; ; i++) {
       try {
         this.db.exec("COMMIT");

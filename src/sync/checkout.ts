@@ -19,6 +19,7 @@ import { changedBeyondUsage, SUCCESSION } from "./merge-tree.ts";
 import { readBlobText, readTreeEntries, treeOf } from "./objects.ts";
 import { progress } from "./progress.ts";
 import { writeRefAtomic } from "./refs.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Bringing the working files, git's index and the branch to a new commit (a pull's fast-forward
 // or merge) so that a kill at any instant loses nothing. Before the first file is written, an
@@ -152,6 +153,7 @@ async function makeDurable(store: Store, paths: readonly CheckoutPath[]): Promis
   if (store.fs.syncAll(store.root)) return;
   const dirs = new Set<string>();
   for (const p of paths) {
+    heartbeat();
     if (p.after !== null) {
       try {
         store.fs.fsyncFile(`${store.root}/${p.path}`);
@@ -171,6 +173,7 @@ async function makeDurable(store: Store, paths: readonly CheckoutPath[]): Promis
 export async function syncGitIndex(root: string, paths: Map<string, string | null>): Promise<void> {
   const changes = new Map<string, { oid: string; size: number } | null>();
   for (const [p, oid] of paths) {
+    heartbeat();
     const st = oid === null ? null : fs.statSync(`${root}/${p}`, { throwIfNoEntry: false });
     changes.set(p, oid === null ? null : { oid, size: st?.size ?? 0 });
   }
@@ -207,6 +210,7 @@ export async function applyCheckout(store: Store, plan: CheckoutPlan): Promise<v
   try {
     if (log !== null) fs.writeSync(log, progressHeader(plan, boot!));
     for (const p of files) {
+      heartbeat(); // (a file can take long under load: a beat per file, not per 100)
       if (done++ % 100 === 0 && files.length >= 500) progress("updating files", done - 1, files.length);
       await writeFile(store, gitdir, p.path, p.after, false);
       // after the rename (or removal): a line never names a file not yet at its new version

@@ -24,6 +24,7 @@ import { refuseNativeOperation } from "./native-state.ts";
 import { readTreeEntries, treeOf } from "./objects.ts";
 import { writeRefAtomic } from "./refs.ts";
 import type { Author } from "./repo-init.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Turning the pending-change journal into commits, built from the paths memsync knows changed:
 // blobs for those files, new trees for the folders above them, a commit, the branch moved. The
@@ -366,6 +367,7 @@ export async function commitLocked(store: Store, author: Author, nowSeconds: num
     for (const step of steps) {
       const changed: string[] = [];
       for (const path of [...new Set(step.paths)].sort()) {
+        heartbeat(); // (a full compare reads and parses every record file, under the store's lock)
         if (!committablePath(path)) continue;
         if (step.untouchedOnly && touchedPaths.has(path)) continue;
         // (a corrupt file a pull left alone, corrupt-bases.ts: only edits by hand changed it since,

@@ -197,26 +197,30 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
   let head: string;
   if (!ours || (bases.length === 1 && bases[0] === ours)) {
     result.mode = "fast-forward";
-    for (const [p, c] of await diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs))) changes.set(p, { before: c.a, after: c.b });
+    const diff = await traced("integrate.diff", async () => diffTrees(gitdir, await treeOf(gitdir, ours), await treeOf(gitdir, theirs)));
+    for (const [p, c] of diff) changes.set(p, { before: c.a, after: c.b });
     head = theirs;
   } else {
     result.mode = "merge";
     const [base] = bases;
     const baseTree = await treeOf(gitdir, base ?? null);
     const oursTree = await treeOf(gitdir, ours);
-    const dOurs = await diffTrees(gitdir, baseTree, oursTree);
-    const dTheirs = await diffTrees(gitdir, baseTree, await treeOf(gitdir, theirs));
+    const dOurs = await traced("integrate.diff", () => diffTrees(gitdir, baseTree, oursTree));
+    const dTheirs = await traced("integrate.diff", async () => diffTrees(gitdir, baseTree, await treeOf(gitdir, theirs)));
     const versions = new Map<string, Versions>();
     const oids = new Map<string, { ours: string | null }>();
-    for (const p of new Set([...dOurs.keys(), ...dTheirs.keys()])) {
-      const baseOid = (dOurs.get(p) ?? dTheirs.get(p))!.a;
-      const oursOid = dOurs.has(p) ? dOurs.get(p)!.b : baseOid;
-      const theirsOid = dTheirs.has(p) ? dTheirs.get(p)!.b : baseOid;
-      versions.set(p, { base: await readBlobText(gitdir, baseOid), ours: await readBlobText(gitdir, oursOid), theirs: await readBlobText(gitdir, theirsOid) });
-      oids.set(p, { ours: oursOid });
-    }
+    await traced("integrate.read-versions", async () => {
+      for (const p of new Set([...dOurs.keys(), ...dTheirs.keys()])) {
+        const baseOid = (dOurs.get(p) ?? dTheirs.get(p))!.a;
+        const oursOid = dOurs.has(p) ? dOurs.get(p)!.b : baseOid;
+        const theirsOid = dTheirs.has(p) ? dTheirs.get(p)!.b : baseOid;
+        versions.set(p, { base: await readBlobText(gitdir, baseOid), ours: await readBlobText(gitdir, oursOid), theirs: await readBlobText(gitdir, theirsOid) });
+        oids.set(p, { ours: oursOid });
+      }
+    });
     const model = new TreeModel(dir, oursTree);
-    const merged = await mergeTrees(await store.codec(), {
+    const codec = await store.codec();
+    const merged = await traced("integrate.merge", () => mergeTrees(codec, {
       changed: versions,
       unchangedMemoryExists: async (id) => {
         for (const p of candidatePaths("memory", id)) if (await model.blobOid(p)) return true;
@@ -230,17 +234,19 @@ async function integrate(store: Store, ref: string, theirs: string | null, autho
         }
         return null;
       },
+    }));
+    await traced("integrate.write-merged", async () => {
+      for (const [p, r] of merged) {
+        if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
+        if (!r.clean) result.text_conflicts.push(p);
+        const before = oids.get(p)!.ours;
+        const after = r.text === null ? null : await writeLooseObject(gitdir, "blob", new TextEncoder().encode(r.text));
+        if (before === after) continue;
+        await model.set(p, after);
+        changes.set(p, { before, after });
+      }
     });
-    for (const [p, r] of merged) {
-      if (r.how === "merged" || r.how === "restored" || r.how === "kept-deleted") result.conflicts_resolved++;
-      if (!r.clean) result.text_conflicts.push(p);
-      const before = oids.get(p)!.ours;
-      const after = r.text === null ? null : await writeLooseObject(gitdir, "blob", new TextEncoder().encode(r.text));
-      if (before === after) continue;
-      await model.set(p, after);
-      changes.set(p, { before, after });
-    }
-    const tree = await model.write();
+    const tree = await traced("integrate.write-trees", () => model.write());
     const n = changes.size;
     head = await writeCommitObject(gitdir, { tree, parents: [ours, theirs], author: { ...author, timestamp: nowSeconds }, message: `merge: ${n} change${n === 1 ? "" : "s"} from the remote` });
   }

@@ -43,6 +43,18 @@ export function objectWritten(): void {
   if (++written >= objectLimit) die();
 }
 
+// MEMSYNC_SLOW_OBJECT_MS (tests): each git object this process makes (writeLooseObject: a commit's,
+// a merge's; not those a fetch copies) takes that much longer, as on a disk or a CPU starved under
+// load: a commit or merge of N files under the store's lock then lasts N times that, the stretch
+// whose silence made other processes' writes give up "store busy"
+const slowObjectMs = Number(env("MEMSYNC_SLOW_OBJECT_MS") ?? 0) || 0;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Called as each new object is made. */
+export function objectMade(): void {
+  if (slowObjectMs > 0) Atomics.wait(sleeper, 0, 0, slowObjectMs);
+}
+
 /** A named point: the process dies here when MEMSYNC_FAULT names it (the Nth time, with ":N"). */
 export function faultPoint(name: string): void {
   if (wanted.size === 0) return;

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import { concatBytes } from "../core/bytes.ts";
-import { objectWritten } from "./fault.ts";
+import { objectMade, objectWritten } from "./fault.ts";
 import { oidAt } from "./object-ref.ts";
 import { sha1Hex } from "./sha1.ts";
 import { zlibDeflate, zlibInflate } from "./zlib.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Writing git objects straight into .git/objects as loose files: "<type> <size>\0<content>",
 // named by its SHA-1 and zlib-deflated, as git itself does. isomorphic-git's writeObject costs
@@ -33,8 +34,10 @@ export async function hashObject(type: "blob" | "tree" | "commit", content: Uint
  * file that exists is whole (a kill leaves at most a tmp_obj_* file, which git ignores).
  */
 export async function writeLooseObject(gitdir: string, type: "blob" | "tree" | "commit" | "tag", content: Uint8Array): Promise<string> {
+  heartbeat(); // (thousands in a row: a merge's blobs, a commit's trees, under the store's lock)
   const raw = framed(type, content);
   const oid = sha1Hex(raw); // (synchronous and native: Web Crypto's digest costs a promise, a copy and a thread hop per object)
+  objectMade();
   writeLooseStored(gitdir, oid, () => zlibDeflate(raw));
   return oid;
 }

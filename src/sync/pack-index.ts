@@ -3,6 +3,7 @@ import { readLooseObject } from "./loose-objects.ts";
 import { oidAt } from "./object-ref.ts";
 import { zlibInflate } from "./zlib.ts";
 import { forgetAtNextCommand } from "../runtime/command-scope.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Pack indexes read directly (no isomorphic-git, which would first parse every index whole): is
 // an object in a pack, is an index whole, and the object itself read from its pack. Loaded
@@ -361,6 +362,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
 
 /** A loose or packed object read natively, or null (missing, unreadable, or only isomorphic-git knows how). */
 export function readObjectNative(gitdir: string, oid: string): { type: string; content: Uint8Array } | null {
+  heartbeat(); // (walks and diffs read thousands in a row, under the store's lock)
   return readLooseObject(gitdir, oid) ?? readPackedObject(gitdir, oid);
 }
 

@@ -4,6 +4,7 @@ import { faultPoint } from "./fault.ts";
 import { forgetPacks } from "./objects.ts";
 import { sha1, type Sha1Stream, sha1Stream } from "./sha1.ts";
 import { crc32, zlibDeflate } from "./zlib.ts";
+import { heartbeat } from "../store/lock-heartbeat.ts";
 
 // Writing many objects as one pack file (git's pack format version 2, with its version 2 index)
 // instead of one loose file each: a commit of an import of 10,000 records writes over 10,000
@@ -205,6 +206,7 @@ export class PackWriter {
 
   /** Append an object, stored whole. */
   add(oid: string, type: PackObjectType, content: Uint8Array, level = 1): void {
+    heartbeat(); // (a commit or repack of thousands, under the store's lock)
     const h = entryHeader(TYPE_CODE[type], content.length);
     // level 1 by default: records are small, and at the default level deflating took most of a
     // commit's time (a repack, off the write path, asks for more)

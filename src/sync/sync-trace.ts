@@ -1,4 +1,5 @@
 import { env, writeErr } from "../runtime/host.ts";
+import { inPhase } from "../store/lock-heartbeat.ts";
 
 // An opt-in trace of where a sync's time goes (MEMSYNC_SYNC_TRACE=1): one stderr line per phase
 // with its wall time and this process's CPU time over it, so a slow sync under contention can be
@@ -18,11 +19,12 @@ function line(name: string, wallMs: number, cpu: number, extra?: string): void {
 
 /** Run fn as a named phase of the trace. */
 export async function traced<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  if (!on) return fn();
+  // (the phase, on or off: a waiter for a lock this process holds is told it, lock-holder.ts)
+  if (!on) return inPhase(name, fn);
   const t0 = performance.now();
   const c0 = cpuMs();
   try {
-    return await fn();
+    return await inPhase(name, fn);
   } finally {
     line(name, performance.now() - t0, cpuMs() - c0);
   }

@@ -149,6 +149,10 @@ describe("chaos checks", () => {
     const merged = [faded(), op(1, "save", 1, 2, { memory: other, content: "older", faded: true }), consolidate(3, 4, { removed: [M, other], made: [S], successors: { [M]: [S], [other]: [S] } }), gc(5, 6, { removed: [S] })];
     assert.deepEqual(checks(world([]), [...merged, op(1, "touch", 7, 8, { memory: other })]).filter((c) => c === "saved"), []);
     assert.deepEqual(checks(world([]), [...merged.slice(0, 3), op(0, "touch", 4.5, 4.6, { memory: other }), merged[3]!]).filter((c) => c === "saved"), ["saved", "saved"]);
+    // syncs of both clones running across the gc's end and the touch (as in e6): the touch began
+    // after the gc had ended, so no sync could have brought it to the gc
+    const spanning = [op(1, "sync", 5.5, 9), op(0, "sync", 5.8, 9)];
+    assert.deepEqual(checks(world([]), [...merged, ...spanning, op(1, "touch", 7, 8, { memory: other })]).filter((c) => c === "saved"), []);
   });
 
   test("succession: an edit the consolidation could not have seen must bring the memory back", () => {

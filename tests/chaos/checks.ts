@@ -160,6 +160,9 @@ export function checkEffects(names: readonly string[], states: readonly CloneRec
     const s1 = syncsOf[e.clone]!.find((s) => s.end > e.start && s.start < t2);
     if (!s1) return false;
     const pushedFrom = Math.max(s1.start, e.start);
+    // nothing that began at or after t2 can have been fetched by t2 (long run e6: a sync of each
+    // clone ran across both the gc's end and a later touch, and the touch was counted as seen)
+    if (pushedFrom >= t2) return false;
     return syncsOf[c2]!.some((s) => s.end > pushedFrom && s.start < t2);
   };
   /** Had clone c2 provably got the effect of e before time t2 (strict: both syncs succeeded, in order)? */

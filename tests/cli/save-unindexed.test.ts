@@ -168,7 +168,7 @@ describe("what the first hook after a save pays, phase by phase", () => {
       "refresh: look (folders listed)",
       "refresh: schemas",
       "refresh: lock held",
-      "refresh: plan under the lock (files parsed)",
+      "refresh: the look confirmed under the lock (files parsed)",
       "refresh: index rows, journal check",
       "refresh: committed, unlocked",
       "store closed",
@@ -181,5 +181,7 @@ describe("what the first hook after a save pays, phase by phase", () => {
     );
     // the settled check's failure is handed on: the Store does not stat the same folders again
     assert.ok(!phases.includes("refresh: quick check"), r.stderr);
+    // the racy shard folder is listed once: under the lock the look's plan is confirmed, not made again
+    assert.ok(!phases.includes("refresh: plan under the lock (files parsed)"), r.stderr);
   });
 });

@@ -77,6 +77,16 @@ describe("capture quality on the labelled corpus", () => {
     const outside21 = new Set(rows.filter((r) => r.set !== "new21").map((r) => r.text.toLowerCase()));
     assert.deepEqual(new21.filter((r) => outside21.has(r.text.toLowerCase())).map((r) => r.id), []);
     assert.equal(new Set(new21.map((r) => r.text.toLowerCase())).size, new21.length, "new21: no text twice");
+    // new22 (branch corpus32): ids 34001-34499, clear of new21's block and of tuning batches written beside it
+    const new22 = rows.filter((r) => r.set === "new22");
+    assert.ok(new22.length >= 200 && new22.every((r) => r.split === "holdout"), "a held-out set new22 (branch corpus32) of 200+ prompts");
+    assert.ok(new22.filter((r) => !r.store).length >= new22.length / 2, "new22: at least half of it not to store");
+    assert.ok(new22.filter((r) => r.store).length >= new22.length * 0.35, "new22: about 40% of it to store");
+    assert.ok(new22.every((r) => r.id >= 34001 && r.id <= 34499), "new22: its own id range");
+    assert.deepEqual(new22.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+    const outside22 = new Set(rows.filter((r) => r.set !== "new22").map((r) => r.text.toLowerCase()));
+    assert.deepEqual(new22.filter((r) => outside22.has(r.text.toLowerCase())).map((r) => r.id), []);
+    assert.equal(new Set(new22.map((r) => r.text.toLowerCase())).size, new22.length, "new22: no text twice");
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
@@ -125,6 +135,10 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune31.length >= 50 && tune31.every((r) => r.split === "tune" && r.id >= 31101 && r.id <= 31199) && tune31.filter((r) => r.store).length === tune31.length / 2, "capture31's batch: 50 prompts, ids 31101-31199, half to keep");
     const tune31b = rows.filter((r) => r.set === "tune31b");
     assert.ok(tune31b.length >= 20 && tune31b.every((r) => r.split === "tune" && r.id >= 31201 && r.id <= 31249) && tune31b.filter((r) => r.store).length === tune31b.length / 2, "capture31's second batch: 20 prompts, ids 31201-31249, half to keep");
+    const tune32 = rows.filter((r) => r.set === "tune32");
+    assert.ok(tune32.length === 60 && tune32.every((r) => r.split === "tune" && r.id >= 35201 && r.id <= 35299) && tune32.filter((r) => r.store).length === 33, "capture32's batch: 60 prompts, ids 35201-35299, 33 to keep");
+    const tune32b = rows.filter((r) => r.set === "tune32b");
+    assert.ok(tune32b.length === 27 && tune32b.every((r) => r.split === "tune" && r.id >= 35301 && r.id <= 35349) && tune32b.filter((r) => r.store).length === 17, "capture32's second batch: 27 prompts, ids 35301-35349, 17 to keep");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
@@ -261,8 +275,13 @@ describe("capture quality on the labelled corpus", () => {
       // tune31b (written after scoped-instruction.ts, before it ran on it): main 0.700/0.700 (7/3/3),
       // fresh on the branch 0.909/1.000 (10/1/0).
       tune31b: { precision: 0.85, recall: 0.9, typeAccuracy: 0.9, whatAccuracy: 0.9, entityPrecision: 0, entityRecall: 0 },
+      // capture32's batch (standing problems in the plain present with a condition of a kind, beside
+      // facts meant that way, one-offs, spells, specs, requests; someone else's view beside the same
+      // voices deciding; labelled before capture ran on it): fresh on main 491b84b 0.857/0.727 (24/4/9),
+      // type 0.583; after standing-failure.ts and anothers-view.ts, in sample, 0.938/0.909 (30/2/3), type 0.900.
+      tune32: { precision: 0.9, recall: 0.85, typeAccuracy: 0.85, whatAccuracy: 0.9, entityPrecision: 0, entityRecall: 0 },
     } as const;
-    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d", "tune29", "tune29b", "tune29c", "tune29d", "tune30", "tune30b", "tune30c", "tune31", "tune31b"] as const) {
+    for (const split of ["tune", "holdout", "new", "new3", "new4", "new5", "new6", "new8", "new9", "tune9", "tune10", "tune11", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune21", "tune21b", "tune22", "tune22b", "tune26", "tune26b", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d", "tune29", "tune29b", "tune29c", "tune29d", "tune30", "tune30b", "tune30c", "tune31", "tune31b", "tune32"] as const) {
       for (const [k, floor] of Object.entries(floors[split])) {
         const got = q[split][k as keyof (typeof floors)["tune"]];
         assert.ok(got >= floor, `${split} ${k} ${got.toFixed(3)} < ${floor}`);

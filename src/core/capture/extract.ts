@@ -40,6 +40,7 @@ import { machineShape } from "./machine-made.ts";
 import { workOrder } from "./work-order.ts";
 import { spellShape, troubleReport } from "./trouble-report.ts";
 import { OUR_CHOICE } from "./outsider-act.ts";
+import { standingFailure } from "./standing-failure.ts";
 import { scopedInstruction } from "./scoped-instruction.ts";
 import { ACCEPTED, type CueReading, isHousePractice, isTrouble, mayHoldCue, PASSING, readCues, standingInstruction, troubleKeptAway } from "./cues.ts";
 import { mySetup, passingTrouble, smallTalk, statusNow, suggestionOnly } from "./passing-talk.ts";
@@ -644,7 +645,8 @@ function withoutRefusal(what: string): string {
  */
 function cueDraft(s: string, boosted: boolean, read: (s: string, ctx: Parameters<typeof readCues>[1]) => CueReading | null = readCues): Draft | null {
   // ", ideally under 300 lines,": a qualifier of what is stated, not a maybe
-  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s)) || undecided(s) || (reported(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s)) && !credentialsAsAKind(s)) || DEICTIC_TASK.test(s)) return null;
+  // ("… runs the same job twice if a worker restarts": a standing failure's "if" is its condition, no maybe)
+  if (!mayHoldCue(s) || (HYPOTHETICAL.test(s.replace(/,\s*ideally\b[^,;.]*/gi, "").replace(IF_NOUN, "")) && !ACCEPTED.test(s) && !standingFailure(s)) || undecided(s) || (reported(s) && !ACCEPTED.test(s)) || (CREDENTIAL.test(s) && (/\[REDACTED:/.test(s) || !/\b(?:never|must|always|no)\b/i.test(s)) && !credentialsAsAKind(s)) || DEICTIC_TASK.test(s)) return null;
   const all = findMentions(s, [], true);
   const known = all.filter((m) => m.kind !== "term" || /\p{Lu}/u.test(s.slice(m.start, m.end)));
   const cue = read(s, { known: known.some((m) => m.kind !== "term"), at: known.map((m) => m.start) });

@@ -4,6 +4,7 @@
 // after a lead-in clause ("As we decided before, which Node version do we target"), and small talk
 // ("Remember me when you're famous :)"). Checked on each sentence before its signal is read.
 
+import { anothersView } from "./anothers-view.ts";
 import { eventTold } from "./event-told.ts";
 import { outsiderAct } from "./outsider-act.ts";
 import { relayedTalk } from "./relayed-talk.ts";
@@ -60,6 +61,9 @@ export function notOurs(s: string, namesSomething: () => boolean): string | null
   if (scopedInstruction(s) === "one task") return "an instruction for one task";
   const outsider = outsiderAct(s);
   if (outsider) return outsider;
+  // "Kai reckons we should move the sim to Isaac": a view whose holder is named, not the team's choice
+  const view = anothersView(s);
+  if (view) return view;
   const event = eventTold(s);
   if (event) return event;
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";

@@ -11,6 +11,8 @@
 // said in a report's shape with no clause of a lesson is a report; a problem said plainly in the
 // present ("uploads over 100 MB fail on Android") is a standing condition and stays a problem.
 
+import { standingFailure } from "./standing-failure.ts";
+
 /** A cause: why the trouble happens (not "since 10 min": a time, not a change). */
 const CAUSE =
   /\b(?:because|due to|caused by|root cause|turn(?:ed|s) out|c(?:ame|omes?) from|traced (?:it |this |them )?(?:back )?to|the (?:reason|cause|culprit) (?:is|was)|same cause|since (?:the(?! (?:weekend|morning|afternoon|evening|night|holidays?|break)\b(?!'s))|we|our|they|its|their|v?\d+\.\d|[a-z]+ (?:was|were) (?:added|moved|upgraded|changed|enabled|switched))|after (?:the|we|our|each|every|upgrading|switching|moving|adding|enabling|updating)|, so (?:the|any|every|we|users?|customers?|anything|nothing)|which (?:means|makes|causes|breaks))\b/i;
@@ -62,7 +64,8 @@ export function spellShape(s: string): string | null {
 const standingRecurrence = (s: string) => RECURRENCE.test(s) && !SPELL.test(s);
 
 /** Whether a sentence carries a lesson: a cause, a fix, a standing condition or a rule. */
-export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || standingRecurrence(s) || CASES.test(s) || RULE.test(s);
+/** (A standing failure's own condition, "for files saved in Latin-1", is a class of cases too: standing-failure.ts.) */
+export const statesLesson = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || standingRecurrence(s) || CASES.test(s) || RULE.test(s) || (standingFailure(s) !== null && !SPELL.test(s));
 /** A lesson that holds past a frame of time or a request: a cause, a fix, a recurrence, a rule (a class of cases may only describe the one trouble). */
 const lessonBeyondCases = (s: string) => CAUSE.test(s) || ENDS_IT.test(s) || standingRecurrence(s) || RULE.test(s);
 
