@@ -129,9 +129,9 @@ function weighedCounts(db: DatabaseSync, vocab: string): void {
   db.exec(`CREATE TEMP TABLE impact_tf AS SELECT term, doc AS rid, sum(${COLUMN_WEIGHT}) AS x FROM ${vocab} GROUP BY term, doc`);
 }
 
-/** The lengths of these memories (all indexed ones when rids is null) from FTS5's docsize rows. */
-function lengthsOf(db: DatabaseSync, rids: "all" | "pending"): { rid: number; len: number }[] {
-  const where = rids === "all" ? "" : "WHERE d.rid IN (SELECT rid FROM impact_pending)";
+/** The lengths of these memories (every indexed one, or those listed in a table of rids) from FTS5's docsize rows. */
+function lengthsOf(db: DatabaseSync, rids: "all" | "impact_pending" | "temp.impact_batch"): { rid: number; len: number }[] {
+  const where = rids === "all" ? "" : `WHERE d.rid IN (SELECT rid FROM ${rids})`;
   const rows = db.prepare(`SELECT d.rid, s.sz FROM memory_docs d JOIN memory_fts_docsize s ON s.id = d.rid ${where}`).all() as { rid: number; sz: Uint8Array }[];
   return rows.map((r) => ({ rid: r.rid, len: docLength(r.sz) }));
 }
@@ -141,21 +141,142 @@ function putLengths(db: DatabaseSync, lens: readonly { rid: number; len: number 
   for (const l of lens) put.run(l.rid, l.len);
 }
 
-/** Every posting made again from the full-text index (inside the caller's write transaction). */
-export function rebuildPostings(db: DatabaseSync): void {
-  db.exec(IMPACT_CLEAR);
+/**
+ * Runs one step of a settle in its own short write transaction (IndexDb.transaction; Store's
+ * also takes the store's write lock for it and lets a waiting writer in between steps): a build
+ * or a merge never holds the index's write lock for long, and each step's commit is progress a
+ * waiting writer sees (store/lock-terms.ts writersProgress). Throws (busy) to abandon the settle.
+ */
+export type StepRunner = <T>(step: () => T) => T;
+
+/** Postings written, deleted or merged per step: ~50-100 ms of CPU each (the build: ~4.5 us a posting at 50k). */
+const STEP_ROWS_DEFAULT = 20_000;
+/** Pending memories merged per step (a merge of 128 cost 166 ms of CPU at 50k). */
+const MERGE_BATCH = 64;
+/** Another process's build that said nothing for this long (s) is taken to have died: built again. */
+const BUILD_SILENT_S = 60;
+
+/** MEMSYNC_POSTINGS_STEP_ROWS overrides the rows a step handles, and caps a merge's batch (tests: many small steps). */
+function stepRows(): number {
+  const v = Number(process.env.MEMSYNC_POSTINGS_STEP_ROWS);
+  return Number.isFinite(v) && v >= 1 ? Math.floor(v) : STEP_ROWS_DEFAULT;
+}
+
+/** MEMSYNC_SLOW_POSTINGS_MS: each step of a build or merge takes this much longer, holding its transaction (tests of waiting writers: a large store's slow step). */
+function slowStep(): void {
+  const ms = Number(process.env.MEMSYNC_SLOW_POSTINGS_MS);
+  if (Number.isFinite(ms) && ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** A build was abandoned: another settle took it over (its token replaced this one's). */
+class BuildTakenOver extends Error {}
+
+function buildToken(db: DatabaseSync): number | undefined {
+  return (db.prepare("SELECT v FROM impact_state WHERE k = 'build'").get() as { v: number } | undefined)?.v;
+}
+
+/** Inside a build's step: still this build's (else abandoned), and its sign of life renewed. */
+function stillOurs(db: DatabaseSync, token: number): void {
+  if (buildToken(db) !== token) throw new BuildTakenOver("the postings' build was taken over by another settle");
+  db.prepare("INSERT OR REPLACE INTO impact_state(k, v) VALUES ('build_at', ?)").run(Date.now() / 1000);
+  slowStep();
+}
+
+/** Delete every row of a table, `rows` at a time in key order, each batch a step. */
+function clearInSteps(db: DatabaseSync, run: StepRunner, table: string, key: string, token: number, rows: number): void {
+  const bound = db.prepare(`SELECT ${key} AS k FROM ${table} ORDER BY ${key} LIMIT 1 OFFSET ?`);
+  for (let more = true; more; ) {
+    more = run(() => {
+      stillOurs(db, token);
+      const b = bound.get(rows) as { k: string | number } | undefined;
+      if (b === undefined) {
+        db.exec(`DELETE FROM ${table}`);
+        return false;
+      }
+      db.prepare(`DELETE FROM ${table} WHERE ${key} < ?`).run(b.k);
+      return true;
+    });
+  }
+}
+
+/**
+ * Term ranges [from, to) of about `rows` postings each, covering every term (the last is open):
+ * from fts5vocab's per-term counts, read outside any write transaction.
+ */
+function termRanges(db: DatabaseSync, rows: number): [string, string | null][] {
+  db.exec("DROP TABLE IF EXISTS temp.impact_vocab_row; CREATE VIRTUAL TABLE temp.impact_vocab_row USING fts5vocab(main, memory_fts, row)");
+  try {
+    const out: [string, string | null][] = [];
+    let from = "";
+    let n = 0;
+    for (const r of db.prepare("SELECT term, doc FROM temp.impact_vocab_row").iterate() as Iterable<{ term: string; doc: number }>) {
+      if (n >= rows) {
+        out.push([from, r.term]);
+        from = r.term;
+        n = 0;
+      }
+      n += r.doc;
+    }
+    out.push([from, null]);
+    return out;
+  } finally {
+    db.exec("DROP TABLE IF EXISTS temp.impact_vocab_row");
+  }
+}
+
+/**
+ * Every posting made again from the full-text index, in short steps (run). The first step marks
+ * the postings unbuilt (recall asks FTS5 meanwhile), takes the build (a token each later step
+ * checks: a second settle taking it over abandons this one) and empties the pending set: every
+ * memory written from then on is pending, so a memory whose text changed between the steps that
+ * read it is never answered from what they read, and the next merge puts it right. The last step
+ * marks them built. Abandoned midway (busy, a crash, taken over), the postings stay unbuilt until
+ * the next settle builds them again: they are derived, nothing is lost.
+ */
+export function rebuildPostings(db: DatabaseSync, run: StepRunner = (step) => step()): void {
+  const token = Math.random();
+  run(() => {
+    db.prepare("INSERT OR REPLACE INTO impact_state(k, v) VALUES ('built', 0), ('build', ?), ('build_at', ?)").run(token, Date.now() / 1000);
+    db.exec("DELETE FROM impact_pending");
+  });
+  const rows = stepRows();
+  clearInSteps(db, run, "impact_hits", "term", token, rows);
+  clearInSteps(db, run, "impact_terms", "term", token, rows);
+  clearInSteps(db, run, "impact_docs", "rid", token, rows);
+  // the lengths as of now (read outside a write transaction), written in steps
   const lens = lengthsOf(db, "all");
-  putLengths(db, lens);
+  for (let i = 0; i < lens.length; i += rows) {
+    run(() => {
+      stillOurs(db, token);
+      putLengths(db, lens.slice(i, i + rows));
+    });
+  }
   const tokens = lens.reduce((a, l) => a + l.len, 0);
   const docs = lens.length;
+  const avgdl = Math.max(1, tokens / Math.max(1, docs));
   db.exec("DROP TABLE IF EXISTS temp.impact_vocab; CREATE VIRTUAL TABLE temp.impact_vocab USING fts5vocab(main, memory_fts, instance)");
   try {
-    weighedCounts(db, "temp.impact_vocab");
-    addPostings(db, Math.max(1, tokens / Math.max(1, docs)));
+    // each range's postings, only of memories whose length was read (one written since is pending),
+    // and its terms' counts from the postings written (what a merge subtracts)
+    for (const [from, to] of termRanges(db, rows)) {
+      const range = to === null ? "term >= ?" : "term >= ? AND term < ?";
+      const args = to === null ? [from] : [from, to];
+      run(() => {
+        stillOurs(db, token);
+        db.prepare(
+          `INSERT INTO impact_hits(term, w, rid) SELECT t.term, ${weightSql(avgdl)}, t.rid FROM (SELECT term, doc AS rid, sum(${COLUMN_WEIGHT}) AS x FROM temp.impact_vocab WHERE ${range} GROUP BY term, doc) t JOIN impact_docs d ON d.rid = t.rid ORDER BY t.term`,
+        ).run(...args);
+        db.prepare(`INSERT INTO impact_terms(term, n) SELECT term, count(*) FROM impact_hits WHERE ${range} GROUP BY term`).run(...args);
+      });
+    }
   } finally {
-    db.exec("DROP TABLE IF EXISTS temp.impact_tf; DROP TABLE IF EXISTS temp.impact_vocab");
+    db.exec("DROP TABLE IF EXISTS temp.impact_vocab");
   }
-  saveState(db, { built: true, docs, tokens });
+  run(() => {
+    stillOurs(db, token);
+    db.exec("DELETE FROM impact_state WHERE k IN ('build', 'build_at')");
+    saveState(db, { built: true, docs, tokens });
+  });
 }
 
 /** A scratch full-text table with the index's tokenizer, for the pending memories' texts (and a query's words). */
@@ -165,53 +286,87 @@ CREATE VIRTUAL TABLE IF NOT EXISTS temp.impact_scratch_v USING fts5vocab(temp, i
 DELETE FROM temp.impact_scratch;`);
 }
 
-/** The pending memories that are indexed, their text put into the scratch table. */
-function pendingIntoScratch(db: DatabaseSync): void {
+/** The indexed memories among these rids (a table of them), their text put into the scratch table. */
+function pendingIntoScratch(db: DatabaseSync, rids: "impact_pending" | "temp.impact_batch" = "impact_pending"): void {
   scratch(db);
-  db.exec(`INSERT INTO temp.impact_scratch(rowid, content, gist, tags, entities) SELECT d.rid, ${FTS_COLUMNS_OF_DOC} FROM memory_docs d WHERE d.rid IN (SELECT rid FROM impact_pending)`);
+  db.exec(`INSERT INTO temp.impact_scratch(rowid, content, gist, tags, entities) SELECT d.rid, ${FTS_COLUMNS_OF_DOC} FROM memory_docs d WHERE d.rid IN (SELECT rid FROM ${rids})`);
 }
 
 /**
- * The pending memories merged into the postings (inside the caller's write transaction): their
- * old postings and lengths removed, the live ones' added at the current average length.
+ * One batch of the pending memories merged into the postings (one step): their old postings and
+ * lengths removed, the live ones' added at the current average length, and they are no longer
+ * pending. Returns whether any were.
  */
-export function mergePending(db: DatabaseSync): void {
-  const s = stateOf(db);
-  const gone = db.prepare("SELECT count(*) AS n, coalesce(sum(len), 0) AS tokens FROM impact_docs WHERE rid IN (SELECT rid FROM impact_pending)").get() as { n: number; tokens: number };
-  db.exec(`UPDATE impact_terms SET n = impact_terms.n - c.gone FROM (SELECT term, count(*) AS gone FROM impact_hits WHERE rid IN (SELECT rid FROM impact_pending) GROUP BY term) c WHERE impact_terms.term = c.term;
-DELETE FROM impact_terms WHERE n <= 0;
-DELETE FROM impact_hits WHERE rid IN (SELECT rid FROM impact_pending);
-DELETE FROM impact_docs WHERE rid IN (SELECT rid FROM impact_pending);`);
-  const lens = lengthsOf(db, "pending");
-  putLengths(db, lens);
-  const docs = s.docs - gone.n + lens.length;
-  const tokens = s.tokens - gone.tokens + lens.reduce((a, l) => a + l.len, 0);
-  pendingIntoScratch(db);
+function mergeBatch(db: DatabaseSync, batch: number): boolean {
+  db.exec("DROP TABLE IF EXISTS temp.impact_batch");
+  db.prepare("CREATE TEMP TABLE impact_batch AS SELECT rid FROM impact_pending ORDER BY rid LIMIT ?").run(batch);
   try {
-    weighedCounts(db, "temp.impact_scratch_v");
-    addPostings(db, Math.max(1, tokens / Math.max(1, docs)));
+    if ((db.prepare("SELECT count(*) AS n FROM temp.impact_batch").get() as { n: number }).n === 0) return false;
+    slowStep();
+    const s = stateOf(db);
+    const gone = db.prepare("SELECT count(*) AS n, coalesce(sum(len), 0) AS tokens FROM impact_docs WHERE rid IN (SELECT rid FROM temp.impact_batch)").get() as { n: number; tokens: number };
+    db.exec(`UPDATE impact_terms SET n = impact_terms.n - c.gone FROM (SELECT term, count(*) AS gone FROM impact_hits WHERE rid IN (SELECT rid FROM temp.impact_batch) GROUP BY term) c WHERE impact_terms.term = c.term;
+DELETE FROM impact_terms WHERE n <= 0;
+DELETE FROM impact_hits WHERE rid IN (SELECT rid FROM temp.impact_batch);
+DELETE FROM impact_docs WHERE rid IN (SELECT rid FROM temp.impact_batch);`);
+    const lens = lengthsOf(db, "temp.impact_batch");
+    putLengths(db, lens);
+    const docs = s.docs - gone.n + lens.length;
+    const tokens = s.tokens - gone.tokens + lens.reduce((a, l) => a + l.len, 0);
+    pendingIntoScratch(db, "temp.impact_batch");
+    try {
+      weighedCounts(db, "temp.impact_scratch_v");
+      addPostings(db, Math.max(1, tokens / Math.max(1, docs)));
+    } finally {
+      db.exec("DROP TABLE IF EXISTS temp.impact_tf; DELETE FROM temp.impact_scratch");
+    }
+    db.exec("DELETE FROM impact_pending WHERE rid IN (SELECT rid FROM temp.impact_batch)");
+    saveState(db, { built: true, docs, tokens });
+    return true;
   } finally {
-    db.exec("DROP TABLE IF EXISTS temp.impact_tf; DELETE FROM temp.impact_scratch");
+    db.exec("DROP TABLE IF EXISTS temp.impact_batch");
   }
-  db.exec("DELETE FROM impact_pending");
-  saveState(db, { built: true, docs, tokens });
 }
 
 /**
- * After a command that wrote a lot (inside its write transaction): the postings built when the
- * store is large enough and they are not, merged when enough memories are pending, rebuilt when
- * a quarter of the store is. Returns what it did.
+ * The pending memories merged into the postings, MERGE_BATCH at a time, each batch a step (run):
+ * recall stays right after every step (a batch is no longer pending exactly when its postings
+ * are in). At most the batches pending at the start (memories saved meanwhile wait for the next).
  */
-export function settlePostings(db: DatabaseSync, memories: number, mergeFrom = MERGE_FROM): "built" | "merged" | "none" {
+export function mergePending(db: DatabaseSync, run: StepRunner = (step) => step()): void {
+  const batch = Math.min(MERGE_BATCH, stepRows());
+  const batches = Math.ceil(pendingCount(db, Number.MAX_SAFE_INTEGER) / batch);
+  for (let i = 0; i < batches; i++) if (!run(() => stateOf(db).built && mergeBatch(db, batch))) return;
+}
+
+/** A build of another settle (another process) under way: its token there and a sign of life within BUILD_SILENT_S. */
+function buildUnderWay(db: DatabaseSync): boolean {
+  const at = (db.prepare("SELECT v FROM impact_state WHERE k = 'build_at'").get() as { v: number } | undefined)?.v;
+  return buildToken(db) !== undefined && at !== undefined && Date.now() / 1000 - at < BUILD_SILENT_S;
+}
+
+/**
+ * After a command that wrote a lot, in short steps (run; see StepRunner): the postings built when
+ * the store is large enough and they are not, merged when enough memories are pending, rebuilt
+ * when a quarter of the store is. Returns what it did. A build already under way in another
+ * process is left to it.
+ */
+export function settlePostings(db: DatabaseSync, memories: number, mergeFrom = MERGE_FROM, run: StepRunner = (step) => step()): "built" | "merged" | "none" {
   if (memories < boundedFrom()) return "none";
   const s = stateOf(db);
   const pending = pendingCount(db, Math.max(mergeFrom, Math.ceil(memories / 4)) + 1);
   if (!s.built || pending > memories / 4) {
-    rebuildPostings(db);
+    if (!s.built && buildUnderWay(db)) return "none";
+    try {
+      rebuildPostings(db, run);
+    } catch (e) {
+      if (e instanceof BuildTakenOver) return "none";
+      throw e;
+    }
     return "built";
   }
   if (pending === 0 || pending < mergeFrom) return "none";
-  mergePending(db);
+  mergePending(db, run);
   return "merged";
 }
 
@@ -319,7 +474,7 @@ function chosenTerms(db: DatabaseSync, items: readonly Item[], s: State, pending
 
 /** The pending memories' scores for the chosen terms, exactly from their text in the scratch table: [rid, score] pairs. */
 function pendingScores(db: DatabaseSync, chosen: ReadonlyMap<string, number>, s: State): [number, number][] {
-  const lens = new Map(lengthsOf(db, "pending").map((l) => [l.rid, l.len]));
+  const lens = new Map(lengthsOf(db, "impact_pending").map((l) => [l.rid, l.len]));
   if (lens.size === 0) return [];
   const avgdl = Math.max(1, s.tokens / Math.max(1, s.docs));
   const tf = db.prepare(`SELECT doc AS rid, sum(${COLUMN_WEIGHT}) AS x FROM temp.impact_scratch_v WHERE term = ? AND doc > 0 GROUP BY doc`);

@@ -13,7 +13,7 @@ import { dirSumsFromFiles, dirSumsSchema, FOLDER_SUMS_SQL, type StampSums } from
 // them.
 
 import { INDEX_VERSION } from "./fixed-paths.ts";
-import { boundedReady, boundedSearch, IMPACT_CLEAR, IMPACT_DROP, IMPACT_SCHEMA, settlePostings } from "./impact-postings.ts";
+import { boundedReady, boundedSearch, IMPACT_CLEAR, IMPACT_DROP, IMPACT_SCHEMA, settlePostings, type StepRunner } from "./impact-postings.ts";
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -1079,14 +1079,15 @@ export class IndexDb {
 
   /**
    * After a command that wrote a lot (a bulk refresh, sync, gc, reindex): the impact postings
-   * built, or the pending memories merged into them, under one write transaction.
-   * `mergeFrom`: merge from this many pending (reindex and tests: 1).
+   * built, or the pending memories merged into them, in short write transactions (one per step;
+   * `around` wraps each, as Store does to take the store's write lock for it and let waiting
+   * writers in between). `mergeFrom`: merge from this many pending (reindex and tests: 1).
    */
-  settleBoundedSearch(mergeFrom?: number, busyTimeoutMs = 0): "built" | "merged" | "none" {
+  settleBoundedSearch(mergeFrom?: number, busyTimeoutMs = 0, around: StepRunner = (step) => step()): "built" | "merged" | "none" {
     // never waits for another process's write (busy is an error here: the caller leaves it for later)
     this.db.exec("PRAGMA busy_timeout = 0");
     try {
-      return this.transaction(() => settlePostings(this.db, this.memoryCount(), mergeFrom));
+      return settlePostings(this.db, this.memoryCount(), mergeFrom, (step) => around(() => this.transaction(step)));
     } finally {
       this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
     }
