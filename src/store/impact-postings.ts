@@ -339,6 +339,12 @@ export function mergePending(db: DatabaseSync, run: StepRunner = (step) => step(
   for (let i = 0; i < batches; i++) if (!run(() => stateOf(db).built && mergeBatch(db, batch))) return;
 }
 
+/** MERGE_FROM, or MEMSYNC_POSTINGS_MERGE_FROM (chaos runs and tests: merges of the few memories a sync brings). */
+function mergeFromDefault(): number {
+  const v = Number(process.env.MEMSYNC_POSTINGS_MERGE_FROM);
+  return Number.isFinite(v) && v >= 1 ? Math.floor(v) : MERGE_FROM;
+}
+
 /** A build of another settle (another process) under way: its token there and a sign of life within BUILD_SILENT_S. */
 function buildUnderWay(db: DatabaseSync): boolean {
   const at = (db.prepare("SELECT v FROM impact_state WHERE k = 'build_at'").get() as { v: number } | undefined)?.v;
@@ -351,7 +357,7 @@ function buildUnderWay(db: DatabaseSync): boolean {
  * when a quarter of the store is. Returns what it did. A build already under way in another
  * process is left to it.
  */
-export function settlePostings(db: DatabaseSync, memories: number, mergeFrom = MERGE_FROM, run: StepRunner = (step) => step()): "built" | "merged" | "none" {
+export function settlePostings(db: DatabaseSync, memories: number, mergeFrom = mergeFromDefault(), run: StepRunner = (step) => step()): "built" | "merged" | "none" {
   if (memories < boundedFrom()) return "none";
   const s = stateOf(db);
   const pending = pendingCount(db, Math.max(mergeFrom, Math.ceil(memories / 4)) + 1);
