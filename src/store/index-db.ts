@@ -376,7 +376,10 @@ export class IndexDb {
                 if (version <= 9) db.exec(migrate9());
                 if (!(db.prepare("PRAGMA table_info(files)").all() as { name: string }[]).some((c) => c.name === "seen")) db.exec(MIGRATE_10);
                 // version 12: the impact postings' tables, empty (built by the next command that
-                // writes a lot: Store.settleBoundedSearch; until then recall asks FTS5 as before)
+                // writes a lot: Store.settleBoundedSearch; until then recall asks FTS5 as before).
+                // Dropped first: an older binary that rebuilt this index (a version it did not
+                // know) left them built, their rids now other memories'
+                db.exec(IMPACT_DROP);
                 db.exec(IMPACT_SCHEMA);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;

@@ -195,3 +195,28 @@ test("an index of the previous version upgrades to empty postings, answered by F
     }
   });
 });
+
+// The previous version's binary, opening an index of this version, drops and makes its own
+// tables again (a version it does not know) and leaves the postings' tables it does not know of,
+// built, their rids now another memory's: upgraded again, they must not be believed.
+test("postings left behind by an older binary's rebuild of the index are dropped when it is upgraded again", async () => {
+  await boundedFrom(10, async () => {
+    const first = await storeWith(corpus(), T0);
+    const root = first.root;
+    await first.settleBoundedSearch(1);
+    assert.equal(await first.boundedSearchReady(), true);
+    first.close();
+    // what the older binary leaves: its own schema again (its DROP knows no impact_* table or their triggers' table content), version 11
+    const db = new DatabaseSync(`${root}/.memsync/index.db`);
+    db.exec(`DROP TRIGGER impact_pending_insert; DROP TRIGGER impact_pending_text; DROP TRIGGER impact_pending_delete; PRAGMA user_version = ${INDEX_VERSION - 1};`);
+    db.close();
+    const store = await Store.open(root);
+    try {
+      assert.deepEqual(rows(store, "PRAGMA user_version"), [{ user_version: INDEX_VERSION }]);
+      assert.deepEqual(rows(store, "SELECT count(*) AS n FROM impact_hits"), [{ n: 0 }]);
+      assert.equal(await store.boundedSearchReady(), false);
+    } finally {
+      store.close();
+    }
+  });
+});
