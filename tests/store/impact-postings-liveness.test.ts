@@ -106,3 +106,31 @@ describe("a writer while recall's impact postings are built or merged", () => {
     assert.equal(count(store, "SELECT count(*) AS n FROM (SELECT term, count(*) AS c FROM impact_hits GROUP BY term) h JOIN impact_terms t USING (term) WHERE t.n != h.c"), 0);
   });
 });
+
+describe("a build of recall's impact postings killed midway", () => {
+  test("leaves them unbuilt (recall asks FTS5), is not restarted while it could still be alive, and is built again after", async () => {
+    const store = newStore();
+    saveMany(store, [...Array.from({ length: 39 }, (_, i) => `The billing worker ${i} retries refunds for tenant ${i} after the nightly restart of cluster ${i % 7}.`), "The quokka importer retries refunds from the partner feed every night."]);
+    const env = { MEMSYNC_BOUNDED_FROM: "10", MEMSYNC_POSTINGS_STEP_ROWS: "80", MEMSYNC_SLOW_POSTINGS_MS: String(SLOW_MS) };
+    const gc = memsyncChild(["--store", store, "gc"], { env });
+    for (let i = 0; i < 400 && count(store, "SELECT count(*) AS n FROM impact_hits") === 0; i++) await sleep(25);
+    gc.child.kill("SIGKILL");
+    await gc.done;
+    const s = state(store);
+    assert.equal(s.get("built"), 0);
+    assert.ok(s.has("build"));
+    // recall meanwhile: FTS5's answer
+    assert.match(ok(["--store", store, "recall", "quokka importer"], { MEMSYNC_BOUNDED_FROM: "10" }).stdout, /The quokka importer/);
+    // a settle right after leaves it (the build could be another process's, still running)
+    ok(["--store", store, "gc"], { MEMSYNC_BOUNDED_FROM: "10" });
+    assert.equal(state(store).get("built"), 0);
+    // its sign of life aged past BUILD_SILENT_S: built again
+    const db = new DatabaseSync(`${store}/.memsync/index.db`);
+    db.prepare("UPDATE impact_state SET v = v - 120 WHERE k = 'build_at'").run();
+    db.close();
+    ok(["--store", store, "gc"], { MEMSYNC_BOUNDED_FROM: "10" });
+    assert.equal(state(store).get("built"), 1);
+    assert.equal(count(store, "SELECT count(*) AS n FROM impact_docs"), 40);
+    assert.equal(count(store, "SELECT count(*) AS n FROM impact_hits WHERE term = 'refund'"), 40);
+  });
+});
