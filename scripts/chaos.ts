@@ -19,12 +19,15 @@
 //   scripts/chaos --keep                   keep the temp folder even when the run passes
 //   scripts/chaos --bin PATH               another binary (default dist/memsync, or $MEMSYNC_BIN)
 //   scripts/chaos --quick                  the short form of the test suite (2 + 1 clones, 300 operations)
+//   scripts/chaos --env MEMSYNC_BOUNDED_FROM=10   a variable given to every memsync process (repeatable;
+//                                          the caller's MEMSYNC_* are not passed on): here recall's impact
+//                                          postings built and merged in the chaos's small stores
 
 import { type ChaosOptions, defaults, LONG_FORM, runChaos, SHORT_FORM } from "../tests/chaos/harness.ts";
 import { reportLines } from "../tests/chaos/report.ts";
 
 function usage(code: number): never {
-  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--serve-clones 0] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--maintenance 0.15] [--keep] [--bin PATH] [--quick]");
+  console.error("usage: scripts/chaos [--clones 8] [--http 1] [--serve-clones 0] [--ops 10000] [--kills 200] [--seed N] [--max-seconds 7200] [--shared 12] [--fault-share 0.5] [--kill-delay 300] [--no-remote-checks] [--gc-auto N] [--gc-auto-pack-limit N] [--maintenance 0.15] [--keep] [--bin PATH] [--env KEY=VALUE] [--quick]");
   process.exit(code);
 }
 
@@ -92,6 +95,16 @@ for (let i = 0; i < argv.length; i++) {
     case "--bin":
       o.bin = value();
       break;
+    case "--env": {
+      const kv = value();
+      const eq = kv.indexOf("=");
+      if (eq < 1) {
+        console.error(`chaos: --env needs KEY=VALUE, got ${kv}`);
+        process.exit(2);
+      }
+      o.env = { ...o.env, [kv.slice(0, eq)]: kv.slice(eq + 1) };
+      break;
+    }
     case "--quick":
       break;
     case "-h":

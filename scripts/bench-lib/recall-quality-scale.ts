@@ -6,6 +6,11 @@
 // as recall-quality.ts counts them (a bench memory is never relevant).
 //
 //   bun scripts/bench-lib/recall-quality-scale.ts --before /tmp/main-checkout [--size 50000]
+//
+// `--before same`: this checkout against itself with the impact postings off (MEMSYNC_BOUNDED_FROM
+// set past the store's size during its recalls: ops/recall.ts then runs as before them). A
+// checkout of another index version cannot share the store's index (it would rebuild it).
+// `--tuning-only`: the tuning queries alone (no held-out split, no "new" batch): for tuning runs.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -39,16 +44,31 @@ const n = CORPUS_MEMORIES.length;
 const records = CORPUS_MEMORIES.map((m, i) => ({ content: m.content, type: m.type, created_at: NOW - (n - i) * DAY, entities: [...new Set(findMentions(m.content).map((x) => x.name))] }));
 const saved = await saveMemories(store, env, records, records.map((_, i) => `memory ${i + 1}`));
 const keyOf = new Map(saved.map((s, i) => [s.memory.id, CORPUS_MEMORIES[i]!.key]));
+// the saved memories merged into recall's impact postings, as a sync after them would
+await store.settleBoundedSearch(1);
 
 const mine = (await import(path.join(REPO, "src/ops/recall.ts"))).recall as RecallFn;
-const theirs = (await import(path.join(path.resolve(before), "src/ops/recall.ts"))).recall as RecallFn;
-const theirStore = await ((await import(path.join(path.resolve(before), "src/store/store.ts"))).Store as { open(d: string): Promise<{ close(): void }> }).open(dir);
+const same = before === "same";
+const unbounded = (fn: RecallFn): RecallFn => async (st, o) => {
+  const was = process.env.MEMSYNC_BOUNDED_FROM;
+  process.env.MEMSYNC_BOUNDED_FROM = String(Number.MAX_SAFE_INTEGER);
+  try {
+    return await fn(st, o);
+  } finally {
+    if (was === undefined) delete process.env.MEMSYNC_BOUNDED_FROM;
+    else process.env.MEMSYNC_BOUNDED_FROM = was;
+  }
+};
+const theirs = same ? unbounded(mine) : ((await import(path.join(path.resolve(before), "src/ops/recall.ts"))).recall as RecallFn);
+const theirStore = same ? store : await ((await import(path.join(path.resolve(before), "src/store/store.ts"))).Store as { open(d: string): Promise<{ close(): void }> }).open(dir);
+const tuningOnly = process.argv.includes("--tuning-only");
+const QUERIES = tuningOnly ? CORPUS_QUERIES.filter((q) => q.split === "tune" && !(q.batch ?? "").startsWith("new")) : CORPUS_QUERIES;
 
 type Tally = { n: number; r5: number; mrr: number; answered: number; off: number };
 const tallies = [new Map<string, Tally>(), new Map<string, Tally>()];
 let changed = 0;
 const splitOf = (q: CorpusQuery) => q.batch ?? q.split;
-for (const q of CORPUS_QUERIES) {
+for (const q of QUERIES) {
   const outs = [await mine(store, { query: q.q, limit: 10, budget: 100_000, now: NOW }), await theirs(theirStore, { query: q.q, limit: 10, budget: 100_000, now: NOW })];
   if (JSON.stringify(outs[0]) !== JSON.stringify(outs[1])) changed++;
   outs.forEach((r, side) => {
@@ -71,10 +91,10 @@ for (const q of CORPUS_QUERIES) {
   });
 }
 store.close();
-theirStore.close();
+if (!same) theirStore.close();
 // the copy (a 50k store's index is ~600 MB with its files): made again on the next run
 fs.rmSync(dir, { recursive: true, force: true });
 const f = (t: Tally) => (t.off ? `answered ${(t.answered / t.off).toFixed(3)}` : `recall@5 ${(t.r5 / t.n).toFixed(3)} MRR@10 ${(t.mrr / t.n).toFixed(3)}`);
-console.log(`${n} labelled memories in a store of ${size} bench memories; ${CORPUS_QUERIES.length} queries, ${changed} outcomes differ`);
+console.log(`${n} labelled memories in a store of ${size} bench memories; ${QUERIES.length} queries${tuningOnly ? " (tuning only)" : ""}, ${changed} outcomes differ`);
 console.log("| kind split | n | this checkout | before |\n| --- | --: | --- | --- |");
 for (const k of [...tallies[0]!.keys()].sort()) console.log(`| ${k} | ${tallies[0]!.get(k)!.n} | ${f(tallies[0]!.get(k)!)} | ${f(tallies[1]!.get(k)!)} |`);

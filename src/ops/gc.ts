@@ -68,7 +68,7 @@ export function underThreshold(rows: readonly ScoringRow[], now: number, setting
 export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<GcOutcome> {
   if (opts.dryRun) return gcPreview(store, opts);
   const machine = thisMachine(store, env);
-  return store.write((tx) => {
+  const outcome = await store.write((tx) => {
     const role = takeMaintenance(tx, machine, opts.claim);
     const settings = tx.meta().settings;
     const now = tx.now;
@@ -108,6 +108,9 @@ export async function gcOp(store: Store, env: OpsEnv, opts: GcOptions): Promise<
     tx.note("gc", messages.gc(out.removed.length, out.relations_removed.length, opts.archive));
     return out;
   });
+  // the memories gc removed or archived leave recall's impact postings pending: merged here
+  await store.settleBoundedSearch();
+  return outcome;
 }
 
 /** The candidate's record from its file; a file gone or unreadable since the index saw it is skipped. */

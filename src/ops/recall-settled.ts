@@ -30,6 +30,7 @@ export async function recallSettled(env: OpsEnv, opts: RecallOptions, told?: { m
     // the Store's own reads (IndexDb), without its guard: any error falls back to the Store
     const reads: RecallIndex = {
       searchWithTerms: async (match, filter, limit, matchesAbout) => index.searchWithTerms(match, filter, limit, matchesAbout),
+      boundedSearchReady: async () => index.boundedSearchReady(),
       countMatches: async (match, filter, upTo) => index.countMatchesOrAll(match, filter, upTo),
       countMatchesPassing: async (match, filter, upTo) => index.countMatchesPassing(match, filter, upTo),
       relationsOfTypeTo: async (type, ids) => index.relationsOfTypeTo(type, ids),

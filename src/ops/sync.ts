@@ -74,6 +74,8 @@ async function oneSyncAtATime<T extends object>(store: Store, direction: SyncDir
         // every HTTP fetch leaves a pack and every local-path one loose objects: combine them when
         // past git's limits, still holding the sync lock
         await traced("sync.auto-repack", () => autoRepack(store, true));
+        // recall's impact postings: the memories saved since merged in, when enough are pending
+        await traced("sync.settle-postings", () => store.settleBoundedSearch());
         turnDone(store.fs, store.root, turn, direction, out);
         return out;
       },

@@ -15,7 +15,7 @@ export const REDO_MARKER = `${LOCAL_DIR}/redo.json`;
 export const CHECKOUT_INTENT = `${LOCAL_DIR}/checkout.json`;
 
 /** The index's schema version (PRAGMA user_version); index-db.ts migrates or rebuilds any other. */
-export const INDEX_VERSION = 11;
+export const INDEX_VERSION = 12;
 
 /**
  * The paths a store writes at fixed places. None may be a symbolic link: a write through one

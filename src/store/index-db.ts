@@ -13,6 +13,7 @@ import { dirSumsFromFiles, dirSumsSchema, FOLDER_SUMS_SQL, type StampSums } from
 // them.
 
 import { INDEX_VERSION } from "./fixed-paths.ts";
+import { boundedReady, boundedSearch, IMPACT_CLEAR, IMPACT_DROP, IMPACT_SCHEMA, settlePostings, type StepRunner } from "./impact-postings.ts";
 
 /**
  * The full-text index keeps no copy of the text (the record is in memory_docs): contentless, with
@@ -102,6 +103,7 @@ CREATE INDEX IF NOT EXISTS relations_to ON relations(to_id);
 ${RELATIONS_PATH}
 ${dirSumsSchema()}
 ${indexCountsSchema()}
+${IMPACT_SCHEMA}
 `;
 
 /**
@@ -181,6 +183,7 @@ const DROP = `
 DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories; DROP TABLE IF EXISTS memory_docs;
 DROP TABLE IF EXISTS memory_tags; DROP TABLE IF EXISTS memory_entities; DROP TABLE IF EXISTS memory_fts;
 DROP TABLE IF EXISTS relations; DROP TABLE IF EXISTS dir_sums; DROP TABLE IF EXISTS index_counts;
+${IMPACT_DROP}
 `;
 
 export interface DirRow {
@@ -357,7 +360,7 @@ export class IndexDb {
             idx.transaction(() => {
               const version = userVersion(db);
               if (version === INDEX_VERSION) return;
-              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9 || version === 10) {
+              if (version === 2 || version === 5 || version === 6 || version === 7 || version === 8 || version === 9 || version === 10 || version === 11) {
                 if (version === 2) db.exec(MIGRATE_2);
                 if (version <= 5) db.exec(MIGRATE_5);
                 if (version <= 6) {
@@ -372,6 +375,12 @@ export class IndexDb {
                 }
                 if (version <= 9) db.exec(migrate9());
                 if (!(db.prepare("PRAGMA table_info(files)").all() as { name: string }[]).some((c) => c.name === "seen")) db.exec(MIGRATE_10);
+                // version 12: the impact postings' tables, empty (built by the next command that
+                // writes a lot: Store.settleBoundedSearch; until then recall asks FTS5 as before).
+                // Dropped first: an older binary that rebuilt this index (a version it did not
+                // know) left them built, their rids now other memories'
+                db.exec(IMPACT_DROP);
+                db.exec(IMPACT_SCHEMA);
                 db.exec(`PRAGMA user_version = ${INDEX_VERSION}`);
                 return;
               }
@@ -418,6 +427,7 @@ export class IndexDb {
     this.db.exec(
       "DELETE FROM dirs; DELETE FROM files; DELETE FROM relations; DELETE FROM memories; DELETE FROM memory_docs; INSERT INTO memory_fts(memory_fts) VALUES ('delete-all'); DELETE FROM memory_tags; DELETE FROM memory_entities; DELETE FROM dir_sums; DELETE FROM index_counts;",
     );
+    this.db.exec(IMPACT_CLEAR);
   }
 
   close(): void {
@@ -1050,7 +1060,40 @@ export class IndexDb {
    * of its terms' counts); only how they are found depends on it (searchMemories' passing set).
    */
   searchWithTerms(match: string, f: MemoryFilter, limit: number, matchesAbout?: number): { memory: Memory; score: number; terms: string | null }[] {
+    const bounded = this.boundedSearchReady() ? this.searchBounded(match, f, limit) : null;
+    if (bounded) return bounded.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: r.score, terms: r.terms }));
     return this.searchMemories(match, f, limit, false, true, matchesAbout).rows.map((r) => ({ memory: JSON.parse(r.json) as Memory, score: -r.score, terms: r.terms }));
+  }
+
+  /**
+   * Whether recall's candidates come from the impact postings (store/impact-postings.ts): a store
+   * large enough, its postings built, and few memories pending. Then recall needs no narrowing
+   * counts either: the search is bounded by the prompt's terms, not by their matches.
+   */
+  boundedSearchReady(): boolean {
+    return boundedReady(this.db, this.memoryCount());
+  }
+
+  /** The postings' answer for an OR of quoted words and phrases (null: an expression they do not answer). */
+  private searchBounded(match: string, f: MemoryFilter, limit: number): { json: string; score: number; terms: string | null }[] | null {
+    const { where, params } = this.filterSql(f);
+    return boundedSearch(this.db, match, where, params, limit);
+  }
+
+  /**
+   * After a command that wrote a lot (a bulk refresh, sync, gc, reindex): the impact postings
+   * built, or the pending memories merged into them, in short write transactions (one per step;
+   * `around` wraps each, as Store does to take the store's write lock for it and let waiting
+   * writers in between). `mergeFrom`: merge from this many pending (reindex and tests: 1).
+   */
+  settleBoundedSearch(mergeFrom?: number, busyTimeoutMs = 0, around: StepRunner = (step) => step()): "built" | "merged" | "none" {
+    // never waits for another process's write (busy is an error here: the caller leaves it for later)
+    this.db.exec("PRAGMA busy_timeout = 0");
+    try {
+      return settlePostings(this.db, this.memoryCount(), mergeFrom, (step) => around(() => this.transaction(step)));
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    }
   }
 
   /**

@@ -76,6 +76,9 @@ function isIoError(e: unknown): boolean {
  * is not paid by every bulk write).
  */
 const FULL_TEXT_SEGMENTS_MOST = 4;
+/** The store's write lock let go between two steps of a postings settle (Store.settleStep): longer than a waiter that has waited a second polls (12-37 ms). */
+const SETTLE_STEP_GAP_MS = 50;
+const settleGapSleeper = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Open the index, riding out a moment when another process is replacing a damaged one (its
@@ -179,6 +182,8 @@ export class Store {
   private readonly ctx: RefreshContext;
   private parsedMeta: StoreMeta | undefined;
   private lock: WriteLock | undefined;
+  /** Steps of the current postings settle taken (the first needs no gap before it). */
+  private settleStepsTaken = 0;
   private journalBuffer: JournalEntry[] = [];
   /** During a pull's absorb: the paths its checkout wrote (changes there are already committed). */
   private absorbing: ReadonlySet<string> | null = null;
@@ -314,8 +319,53 @@ export class Store {
    * makes searches faster.
    */
   private settleAfterBulk(): void {
+    this.settleStepsTaken = 0;
     this.indexDb.analyze();
     this.mergeFullText();
+    this.settlePostings();
+  }
+
+  /**
+   * recall's impact postings built, or the memories pending there merged in (IndexDb
+   * settleBoundedSearch), by a command that writes a lot anyway: never a save's or a hook's
+   * path. Refused (another process writing) or failed, left for the next one: until then recall
+   * scores the pending memories from their text, or asks FTS5. `mergeFrom`: merge from this many
+   * pending (default store/impact-postings.ts MERGE_FROM).
+   */
+  private settlePostings(mergeFrom?: number): void {
+    try {
+      this.indexDb.settleBoundedSearch(mergeFrom, this.busyTimeoutMs, (step) => this.settleStep(step));
+    } catch (e) {
+      if (isIndexDamage(e)) throw e;
+    }
+  }
+
+  /**
+   * One step of a postings settle under the store's write lock, as every write of the index is.
+   * Taken here for the step alone, the lock is let go for SETTLE_STEP_GAP_MS before the next: a
+   * writer of another process waiting for it (polling every 25-75 ms, WriteLock.pollInterval)
+   * gets its turn between steps instead of after the whole build (13.6 s of CPU at 50k). Held
+   * already (a large pull's absorb), each step's commit is the progress its waiters see.
+   */
+  private settleStep<T>(step: () => T): T {
+    const lock = this.writeLock();
+    if (lock.held) {
+      heartbeat();
+      return step();
+    }
+    if (this.settleStepsTaken++ > 0) Atomics.wait(settleGapSleeper, 0, 0, SETTLE_STEP_GAP_MS);
+    return lock.hold(step);
+  }
+
+  /** settlePostings for a command that writes a lot (sync, gc, reindex), under the store's guard. */
+  settleBoundedSearch(mergeFrom?: number): Promise<void> {
+    this.settleStepsTaken = 0;
+    return this.guarded(async () => this.settlePostings(mergeFrom));
+  }
+
+  /** Whether recall's candidates come from the impact postings (IndexDb.boundedSearchReady). */
+  boundedSearchReady(): Promise<boolean> {
+    return this.guarded(async () => this.indexDb.boundedSearchReady());
   }
 
   /** The full-text index merged when it has many segments (settleAfterBulk); refused or failed, left as it is. */
@@ -914,6 +964,7 @@ export class Store {
       fresh.analyze();
       // no other process has this file yet: merged before it takes the index's place
       fresh.mergeFullTextPast(FULL_TEXT_SEGMENTS_MOST, this.busyTimeoutMs);
+      fresh.settleBoundedSearch(1, this.busyTimeoutMs);
     } catch (e) {
       fresh.close();
       for (const suffix of ["", "-wal", "-shm"]) this.tryUnlink(`${temp}${suffix}`);

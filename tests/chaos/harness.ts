@@ -66,6 +66,12 @@ export interface ChaosOptions {
    * the other lanes' saves also make work for it: near-duplicates, long memories, faded ones.
    */
   maintenance?: number;
+  /**
+   * Variables given to every memsync process (the caller's MEMSYNC_* are stripped): e.g.
+   * MEMSYNC_BOUNDED_FROM=10 so the chaos stores, far under 2,000 memories, build and merge recall's
+   * impact postings in every sync and gc.
+   */
+  env?: Record<string, string>;
   /** Progress lines (stderr in scripts/chaos). */
   log: (line: string) => void;
 }
@@ -217,7 +223,7 @@ export async function runChaos(partial: Partial<ChaosOptions> = {}): Promise<Cha
 
   const baseEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MEMSYNC_")) baseEnv[k] = v;
-  Object.assign(baseEnv, { HOME: home, NO_COLOR: "1", FORCE_COLOR: "0" });
+  Object.assign(baseEnv, { HOME: home, NO_COLOR: "1", FORCE_COLOR: "0" }, o.env ?? {});
 
   interface RunSpec {
     clone: Clone | null;

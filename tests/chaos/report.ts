@@ -21,6 +21,7 @@ export function reportLines(r: ChaosResult): string[] {
   const lines = [
     `### Chaos run, seed ${o.seed}: ${r.failures.length === 0 ? "PASS" : "FAIL"}`,
     "",
+    ...(o.env && Object.keys(o.env).length ? [`- environment of every memsync process: ${Object.entries(o.env).map(([k, v]) => `${k}=${v}`).join(", ")}`] : []),
     `- clones: ${o.localClones} over a local path + ${o.httpClones} over smart HTTP (git http-backend), one bare remote; fault injection (MEMSYNC_FAULT): ${r.faultInjection ? "yes" : "not supported by this binary"}`,
     `- operations: ${n(chaos.length)} run, ${n(chaos.filter((x) => x.code === 0).length)} acknowledged: ${kinds.map((k) => `${k} ${n(acked(k))}`).join(", ")} (touches in same-instant bursts: ${n(burst)})`,
     `- not acknowledged (exit non-zero, not killed): ${n(refused.length)}${codes.size ? ` (${[...codes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(", ")})` : ""}`,
@@ -46,7 +47,7 @@ export function reportLines(r: ChaosResult): string[] {
   }
   if (r.notes.length) lines.push("", "Notes:", "", ...r.notes.map((x) => `- ${x}`));
   if (r.failures.length) {
-    lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones}${o.serveClones ? ` --serve-clones ${o.serveClones}` : ""} --ops ${o.ops} --kills ${o.kills}\`; files: ${r.dir}):`, "");
+    lines.push("", `Failures (${r.failures.length}; repeat with \`scripts/chaos --seed ${o.seed} --clones ${o.localClones} --http ${o.httpClones}${o.serveClones ? ` --serve-clones ${o.serveClones}` : ""} --ops ${o.ops} --kills ${o.kills}${Object.entries(o.env ?? {}).map(([k, v]) => ` --env ${k}=${v}`).join("")}\`; files: ${r.dir}):`, "");
     // broken machinery first (what follows often stems from it), then the losses
     const order = ["final sync", "fsck", "remote after kill", "status", "hung", "identical", "targets"];
     const rank = (c: string) => (order.includes(c) ? order.indexOf(c) : order.length);

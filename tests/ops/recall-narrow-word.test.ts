@@ -32,6 +32,7 @@ function corpus(mine: number): Memory[] {
 function reads(store: Store, asked: string[], hideSize: boolean): RecallIndex {
   return {
     searchWithTerms: (match, filter, limit) => store.searchWithTerms(match, filter, limit),
+    boundedSearchReady: () => store.boundedSearchReady(),
     countMatches: (match, filter, upTo) => {
       asked.push(`count ${match ?? "(all)"} ${upTo ?? ""}`);
       return match === null && hideSize ? Promise.resolve(0) : store.countMatches(match, filter, upTo);

@@ -23,6 +23,7 @@ test("a prompt whose words every memory holds: no probe for an absent short word
     const asked: string[] = [];
     const reads: RecallIndex = {
       searchWithTerms: (match, filter, limit) => store.searchWithTerms(match, filter, limit),
+      boundedSearchReady: () => store.boundedSearchReady(),
       countMatches: (match, filter, upTo) => {
         asked.push(match ?? "(all)");
         return store.countMatches(match, filter, upTo);
