@@ -42,15 +42,17 @@ function clonesThatBothTouched(): { b: string; ids: string[] } {
   return { b, ids };
 }
 
-/** B's pull, its objects made `slowMs` each; resolves once it holds the store's write lock (its fetch done). */
+/** B's pull, its objects made `slowMs` each; resolves once it holds the store's write lock. */
 async function slowPull(b: string, slowMs: number) {
   const run = memsyncChild(["--store", b, "pull"], { env: { MEMSYNC_SLOW_OBJECT_MS: String(slowMs), MEMSYNC_SYNC_TRACE: "1" } });
   let err = "";
   await new Promise<void>((resolve, reject) => {
     run.child.stderr!.on("data", (d) => {
       err += d;
-      // (the fetch runs outside the write lock; the commit and merge right after it, inside)
-      if (/sync-trace: pull\.fetch /.test(err)) resolve();
+      // (the fetch runs outside the write lock, the commit and merge inside: the trace's
+      // pull.lock-wait line is written once the lock is taken. Waiting only for the fetch's line
+      // let a waiter take the lock first in the gap between: CI's run answered 200, not 503)
+      if (/sync-trace: pull\.lock-wait /.test(err)) resolve();
     });
     run.done.then((r) => reject(new Error(`the pull ended (${r.code}) before its merge: ${r.stderr}`)), reject);
   });
