@@ -248,6 +248,17 @@ export interface ClusterRow {
 
 type Param = string | number | null;
 
+/**
+ * MEMSYNC_SLOW_INDEX_DELETE_MS (tests): each record whose rows a bulk delete removes (deleteFiles)
+ * takes this much longer, inside its statements, as on a CPU starved under load: gc's delete of
+ * 3,000 memories' rows was one silent stretch of 3.8 s at ~25x starvation.
+ */
+const slowDeleteMs = Number(process.env.MEMSYNC_SLOW_INDEX_DELETE_MS) || 0;
+
+function slowRowsDeleted(records: number): void {
+  if (slowDeleteMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, slowDeleteMs * records);
+}
+
 /** The page cache, in KiB: room for a large transaction's pages; SCAN_CACHE_KB while reading every record once. */
 const CACHE_KB = 65536;
 const SCAN_CACHE_KB = 2048;
@@ -561,6 +572,7 @@ export class IndexDb {
       this.q(`DELETE FROM relations WHERE path IN ${inList} AND id IN (SELECT id FROM files WHERE path IN ${inList})`).run(list, list);
     }
     this.q(`DELETE FROM files WHERE path IN ${inList}`).run(list);
+    slowRowsDeleted(paths.length);
   }
 
   /**
