@@ -1743,8 +1743,14 @@ export class StoreTx {
     });
     // every folder brought up to date before any file goes: a folder looked at later would take
     // this call's own removals (still in the index until the end) for changes made outside memsync
-    for (const { at } of found) this.freshen(kind, dirOf(at.path));
-    for (const { at } of found) this.noticeEditInPlace(kind, at.path);
+    for (const { at } of found) {
+      heartbeat();
+      this.freshen(kind, dirOf(at.path));
+    }
+    for (const { at } of found) {
+      heartbeat(); // (a stat and a row read each: 0.2 s silent for gc's 5,348 at 10k, load 13)
+      this.noticeEditInPlace(kind, at.path);
+    }
     for (const { id, at } of found) {
       heartbeat();
       const dir = dirOf(at.path);
