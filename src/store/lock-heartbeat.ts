@@ -23,36 +23,41 @@ export function heartbeat(): void {
   for (const lock of heldHere) lock.beat();
 }
 
-let phase = "the command's own work";
-let phaseSince = Date.now();
+const NO_PHASE = { phase: "the command's own work", since: Date.now() };
 
-/** What this process is doing now (a sync's step: sync-trace.ts names them) and since when (Date.now() ms). */
+/**
+ * The phases running now, oldest first. A phase ends by removing its own entry, not by putting
+ * back the one it found: in a server, phases of concurrent requests interleave across awaits, and
+ * restoring the one found at the start left a phase that had ended named for good.
+ */
+const running: { phase: string; since: number }[] = [];
+
+/** What this process is doing now (a sync's step: sync-trace.ts names them; the latest to start of those running) and since when (Date.now() ms). */
 export function currentPhase(): { phase: string; since: number } {
-  return { phase, since: phaseSince };
+  return running.at(-1) ?? NO_PHASE;
 }
 
 /**
- * Run fn as the named phase of this process (restored after it): a holder's heartbeat file says
+ * Run fn as the named phase of this process (ended after it): a holder's heartbeat file says
  * it, so a waiter that gives up says what the holder was doing. A change of phase while a lock
  * is held is a sign of progress too.
  */
 export async function inPhase<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const outer = phase;
-  const outerSince = phaseSince;
-  setPhase(name);
+  const entry = { phase: name, since: Date.now() };
+  phaseChange(() => running.push(entry));
   try {
     return await fn();
   } finally {
-    setPhase(outer, outerSince);
+    phaseChange(() => running.splice(running.lastIndexOf(entry), 1));
   }
 }
 
-function setPhase(name: string, since = Date.now()): void {
+function phaseChange(change: () => void): void {
   // (the end of the phase is a sign of the phase that ends)
   for (const lock of heldHere) lock.beat();
-  phase = name;
-  phaseSince = since;
-  for (const lock of heldHere) lock.phaseChanged();
+  const was = currentPhase();
+  change();
+  if (currentPhase() !== was) for (const lock of heldHere) lock.phaseChanged();
 }
 
 const traceOn = process.env.MEMSYNC_LOCK_TRACE === "1";
@@ -79,7 +84,7 @@ export class SilenceTrace {
     if (!traceOn || this.heldAt === 0) return;
     const now = Date.now();
     const gap = now - this.last;
-    if (gap >= traceMinMs) process.stderr.write(`memsync lock-trace: ${this.lock} silent ${gap} ms in ${phase}${end} (held ${now - this.heldAt} ms, pid ${process.pid})\n`);
+    if (gap >= traceMinMs) process.stderr.write(`memsync lock-trace: ${this.lock} silent ${gap} ms in ${currentPhase().phase}${end} (held ${now - this.heldAt} ms, pid ${process.pid})\n`);
     this.last = now;
   }
 

@@ -27,9 +27,16 @@ function isBusy(e: unknown): boolean {
   return e instanceof Error && /database is locked|SQLITE_BUSY/i.test(e.message);
 }
 
-/** A waiter gave up: SQLite's "database is locked", and what the holder was doing (lock-holder.ts). */
+/**
+ * A waiter gave up: SQLite's "database is locked", what the holder was doing (lock-holder.ts), and
+ * why: the holder showed no progress for the busy timeout, or the waiter's own limit on its wait
+ * passed (`waitedMs`) however busy the holder was (a server's request: WriteLock.open's `mostMs`).
+ */
 export class LockBusyError extends Error {
-  constructor(readonly holder: string) {
+  constructor(
+    readonly holder: string,
+    readonly limitPassed: { waitedMs: number } | null = null,
+  ) {
     super(`database is locked (${holder})`);
   }
 }
@@ -48,6 +55,7 @@ export class WriteLock {
     private readonly db: DatabaseSync,
     private readonly timeoutMs: number,
     private readonly progress: () => string,
+    private readonly mostMs: number,
   ) {
     this.trace = new SilenceTrace(path.slice(path.lastIndexOf("/") + 1));
   }
@@ -58,9 +66,11 @@ export class WriteLock {
    * Under a crowd of writers on a loaded machine the lock passes from one to the next all the
    * time, yet a waiter's turn may come later than any fixed total (80 touches 25 at a time at load
    * 40 on 2 cores: a cap of four times the timeout refused one after 40 s while touches were
-   * landing every second); a stuck holder is still given up on.
+   * landing every second); a stuck holder is still given up on. `mostMs` caps every wait of this
+   * lock however busy the holder is (a server's requests: an HTTP client waits for an answer, not
+   * as long as a sync works, which can be minutes); none by default.
    */
-  static open(path: string, busyTimeoutMs: number, progress: () => string = () => ""): WriteLock {
+  static open(path: string, busyTimeoutMs: number, progress: () => string = () => "", opts: { mostMs?: number } = {}): WriteLock {
     const db = new DatabaseSync(path);
     // no busy handler: begin() waits (see above)
     db.exec("PRAGMA busy_timeout = 0");
@@ -72,7 +82,7 @@ export class WriteLock {
         return "-";
       }
     };
-    return new WriteLock(path, db, Math.max(0, Math.floor(busyTimeoutMs)), () => `${progress()} ${beats()}`);
+    return new WriteLock(path, db, Math.max(0, Math.floor(busyTimeoutMs)), () => `${progress()} ${beats()}`, opts.mostMs ?? Number.POSITIVE_INFINITY);
   }
 
   /** heartbeat() for this lock, while this process holds it. */
@@ -145,6 +155,8 @@ export class WriteLock {
    */
   private tries(deadline = Number.POSITIVE_INFINITY): (attempt?: boolean) => number | null {
     const start = Date.now();
+    const ownLimit = start + this.mostMs;
+    if (ownLimit < deadline) deadline = ownLimit;
     let seen: string | undefined;
     let lastProgress = start;
     let checkedAt = start;
@@ -162,7 +174,8 @@ export class WriteLock {
           if (seen !== undefined && p !== seen) lastProgress = now;
           seen = p;
         }
-        if (now - lastProgress >= this.timeoutMs || now >= deadline) throw new LockBusyError(describeHolder(readHolderNote(this.path), now));
+        if (now - lastProgress >= this.timeoutMs) throw new LockBusyError(describeHolder(readHolderNote(this.path), now));
+        if (now >= deadline) throw new LockBusyError(describeHolder(readHolderNote(this.path), now), { waitedMs: now - start });
         return Math.max(1, Math.min(pollInterval(now - start), deadline - now));
       }
     };

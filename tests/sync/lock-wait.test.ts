@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { git, memsync, memsyncChild, newStore, type Run, saveMany, tempDir } from "../helpers/env.ts";
+import { git, memsync, memsyncChild, newStore, readMemoryFile, type Run, saveMany, tempDir } from "../helpers/env.ts";
 import { post, withServer } from "../helpers/server.ts";
 
 // A write waiting for the store's lock while a sync holds it for long (the chaos runs' serve clone
@@ -97,6 +97,35 @@ describe("a write waiting for the lock a long sync holds", () => {
         }
       },
       { env: { MEMSYNC_BUSY_TIMEOUT_MS: "2500" } },
+    );
+  });
+
+  test("a server's request waits at most --lock-wait for a holder that keeps working: 503 with the holder's note and Retry-After, nothing changed; the same request succeeds once the pull ends", { timeout: 180_000 }, async () => {
+    const { b, ids } = clonesThatBothTouched();
+    await withServer(
+      b,
+      async (server) => {
+        // ~2N objects of 200 ms each: a pull that works (and beats) for over 12 s
+        const pull = await slowPull(b, 200);
+        const t0 = Date.now();
+        const res = await fetch(`${server.url}/v1/touch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ids: [ids[0]] }) });
+        const waited = Date.now() - t0;
+        const body = (await res.json()) as { error: { code: string; message: string } };
+        assert.equal(res.status, 503, `answered ${res.status} after ${waited} ms: ${JSON.stringify(body)}`);
+        assert.ok(waited >= 3_000 && waited < 9_000, `answered after ${waited} ms, its limit 3 s`);
+        assert.equal(res.headers.get("retry-after"), "5");
+        assert.equal(body.error.code, "unavailable");
+        assert.match(body.error.message, new RegExp(`store is busy: this request waited 3 s, its limit, .*held by memsync pull \\(pid ${pull.child.pid}\\) for \\d+ s, in pull\\.`));
+        const pulled = await pull.done;
+        assert.equal(pulled.code, 0, pulled.stderr);
+        // sent again once the pull is done, it is made
+        const merged = readMemoryFile(b, ids[0]!).use_count;
+        const again = await post(`${server.url}/v1/touch`, { ids: [ids[0]] });
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.equal(readMemoryFile(b, ids[0]!).use_count, merged + 1);
+      },
+      // the busy timeout alone would let the request wait as long as the pull beats
+      { env: { MEMSYNC_BUSY_TIMEOUT_MS: "2500" }, args: ["--listen", "127.0.0.1:0", "--lock-wait", "3s"] },
     );
   });
 

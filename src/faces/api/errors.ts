@@ -45,5 +45,9 @@ export function apiError(code: ErrorCode | ApiCode, message: string): Response {
 
 export function errorResponse(e: unknown): Response {
   const { body, status } = errorOf(e);
-  return Response.json(body, { status });
+  const res = Response.json(body, { status });
+  // a wait cut by its limit (store/lock-terms.ts): when to ask again
+  const retry = e instanceof MemsyncError ? e.data.retry_after_s : undefined;
+  if (typeof retry === "number") res.headers.set("Retry-After", String(retry));
+  return res;
 }

@@ -12,6 +12,11 @@ import type { CommandResult } from "../result.ts";
 /** The default port (documented in README "Serving the API"). */
 export const DEFAULT_PORT = 7457;
 export const DEFAULT_HOST = "127.0.0.1";
+/**
+ * How long a request waits for the store's write lock while another process holds it and works
+ * (a sync can work for minutes): then 503 with the holder's note and Retry-After (--lock-wait).
+ */
+export const DEFAULT_LOCK_WAIT_MS = 60_000;
 
 /** HOST:PORT, [IPv6]:PORT, :PORT or PORT. */
 export function parseListen(text: string): { hostname: string; port: number } {
@@ -58,6 +63,9 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   const bodyLimit = maxBody === undefined ? undefined : Number(maxBody);
   if (bodyLimit !== undefined && (!Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 1024 ** 3)) throw usageError("--max-body takes a number of bytes, 1024 to 1073741824");
   const token = tokenOf(flags);
+  const lockWait = str(flags, "lockWait");
+  const lockWaitMs = lockWait === undefined ? DEFAULT_LOCK_WAIT_MS : parseDuration(lockWait, "--lock-wait");
+  const baseEnv = opsEnv(flags);
   const [{ isLoopbackHost }, { createApi, DEFAULT_BODY_LIMIT }, { listen, onStopSignal, exitNow, settle }] = await Promise.all([
     import("../../api/guard.ts"),
     import("../../api/app.ts"),
@@ -70,7 +78,8 @@ export async function serve(flags: Flags): Promise<CommandResult> {
   const graceMs = stopGraceMs();
   const limit = bodyLimit ?? DEFAULT_BODY_LIMIT;
   const api = createApi({
-    env: opsEnv(flags),
+    // every wait of a request for the store's write lock is cut at --lock-wait: 503 with Retry-After
+    env: { ...baseEnv, open: { ...baseEnv.open, lockWaitMostMs: lockWaitMs } },
     self: selfCommand(),
     guard: { listenHost: "hostname" in at ? at.hostname : null, allowHosts: list(flags, "allowHost"), token },
     bodyLimit: limit,
