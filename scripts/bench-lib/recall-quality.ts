@@ -35,7 +35,7 @@ export interface Scores {
 export interface QualityResult {
   memories: number;
   queries: number;
-  /** kind -> split ("tune", of which "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33"; "heldout", "new", "new3" to "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16": written later, once held out, now readable tuning data; "new17", "new18", "new19", "new20", "new21": held out, "all") -> scores; for memsync and the BM25 baseline. */
+  /** kind -> split ("tune", of which "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34"; "heldout", "new", "new3" to "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16": written later, once held out, now readable tuning data; "new17", "new18", "new19", "new20", "new21": held out, "all") -> scores; for memsync and the BM25 baseline. */
   memsync: Record<string, Record<string, Scores>>;
   bm25: Record<string, Record<string, Scores>>;
   /** Superseded queries: the newer memory shown before the older, and the older marked. */
@@ -111,6 +111,7 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
       tune32: score(of.filter((q) => q.batch === "tune32"), results),
       tune32b: score(of.filter((q) => q.batch === "tune32b"), results),
       tune33: score(of.filter((q) => q.batch === "tune33"), results),
+      tune34: score(of.filter((q) => q.batch === "tune34"), results),
       all: score(of, results),
       // all but the lead's held-out sets: what the test's floors gate on (a floor on them would
       // make every helper tune to them); new15 and new16 are readable tuning data since lead28
@@ -198,13 +199,13 @@ const f2 = (x: number) => x.toFixed(2);
 
 export function qualityTable(r: QualityResult): string[] {
   const out = [
-    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3" to "new6", "new9", "new10", "new11", "new15", "new16": queries written later, once held out, now tuning data; "new12", "new13", "new17", "new18", "new19", "new20", "new21": held out (new21 with its own 64 memories); "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33": part of tune); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
+    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3" to "new6", "new9", "new10", "new11", "new15", "new16": queries written later, once held out, now tuning data; "new12", "new13", "new17", "new18", "new19", "new20", "new21": held out (new21 with its own 64 memories); "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34": part of tune); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
     "",
     "| queries | split | n | recall@5 memsync | recall@5 BM25 | MRR@10 memsync | MRR@10 BM25 |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const kind of ["paraphrase", "exact", "superseded", "on-topic"]) {
-    for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
+    for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
       if (r.memsync[kind]![split]!.queries === 0) continue;
       const m = r.memsync[kind]![split]!;
       const b = r.bm25[kind]![split]!;
@@ -212,7 +213,7 @@ export function qualityTable(r: QualityResult): string[] {
     }
   }
   out.push("", "| off-topic prompts that return anything | split | n | memsync | BM25 |", "| --- | --- | ---: | ---: | ---: |");
-  for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
+  for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
     const m = r.memsync.offtopic![split]!;
     const b = r.bm25.offtopic![split]!;
     out.push(`| off-topic | ${split} | ${m.queries} | ${f2(m.answered)} | ${f2(b.answered)} |`);

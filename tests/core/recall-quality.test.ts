@@ -176,6 +176,19 @@ test("the tuning set tune33 has its shape: 25+ off-topic prompts and 15+ paraphr
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
 
+test("the tuning set tune34 has its shape: 30+ memories of its own outside software, 35+ paraphrases, 10+ exact terms, 12+ off-topic prompts, none repeating another batch's query", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune34");
+  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
+  assert.ok(of("paraphrase") >= 35 && of("exact") >= 10 && of("offtopic") >= 12, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
+  assert.ok(rows.every((q) => q.split === "tune" && (q.kind === "offtopic") === (q.relevant.length === 0)));
+  const own = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!).filter((k) => k.startsWith("t34-")));
+  assert.ok(own.size >= 30, `${own.size} memories`);
+  assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !own.has(k)), []);
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune34").map((q) => q.q.toLowerCase()));
+  assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune34 prompt repeats another batch's");
+  assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+});
+
 test("the tuning set tune21 has its shape: 60+ off-topic prompts, 60+ paraphrases of memories that exist", () => {
   const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune21");
   assert.ok(rows.filter((q) => q.kind === "offtopic").length >= 60 && rows.filter((q) => q.kind === "paraphrase").length >= 60);
