@@ -5,7 +5,7 @@
 
 import { measureRecallQuality } from "./recall-quality.ts";
 
-const TUNABLE = ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "new15", "new16"] as const;
+const TUNABLE = ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "new15", "new16"] as const;
 const r = await measureRecallQuality();
 const f2 = (x: number) => x.toFixed(2);
 console.log("| split | paraphrases | recall@5 | MRR@10 | off-topic | answered |");

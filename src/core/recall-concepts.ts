@@ -537,7 +537,7 @@ export function baseWord(word: string): string {
 }
 
 /**
- * Irregular verbs of developer talk, each form with the others: porter stems "kept" and "keep"
+ * Irregular verbs, each form with the others, looked up by a word or its stem ("eating": "ate"): porter stems "kept" and "keep"
  * apart ("how long do we keep dumps" / "backups are kept for 30 days").
  */
 const IRREGULAR_GROUPS =
@@ -546,7 +546,21 @@ const IRREGULAR_GROUPS =
   "drive drives drove driven|get gets got gotten|go goes went gone|give gives gave given|know knows knew known|see sees saw seen|" +
   "buy buys bought|bring brings brought|teach teaches taught|think thinks thought|catch catches caught|throw throws threw thrown|" +
   "freeze freezes froze frozen|hide hides hid hidden|ship ships shipped|fall falls fell fallen|leave leaves left|spend spends spent|" +
-  "split splits|set sets|put puts|cut cuts|hit hits|shut shuts|rise rises rose risen|grow grows grew grown|draw draws drew drawn";
+  "split splits|set sets|put puts|cut cuts|hit hits|shut shuts|rise rises rose risen|grow grows grew grown|draw draws drew drawn|" +
+  // the rest of everyday English's common irregular verbs (a grammar's list, no domain's): a
+  // household or health note says "ate", "wore", "fed" as a developer's says "kept" (branch
+  // recalldomain34). Left out: forms that are also a common noun or another verb's form (lead/led,
+  // lie/lay, wind/wound, grind/ground, sink/sank, bear/bore, bite/bit, stick/stuck, mean, light, deal, win/won't;
+  // saw is see's)
+  "eat eats ate eaten|drink drinks drank drunk|feed feeds fed|sleep sleeps slept|wear wears wore worn|tear tears tore torn|" +
+  "swim swims swam swum|ride rides rode ridden|fly flies flew flown|sit sits sat|stand stands stood|understand understands understood|" +
+  "sell sells sold|tell tells told|say says said|speak speaks spoke spoken|steal steals stole stolen|fight fights fought|" +
+  "forget forgets forgot forgotten|hang hangs hung|hear hears heard|meet meets met|feel feels felt|" +
+  "shake shakes shook shaken|shoot shoots shot|sing sings sang sung|slide slides slid|spin spins spun|strike strikes struck|" +
+  "swing swings swung|wake wakes woke woken|bend bends bent|bleed bleeds bled|blow blows blew blown|" +
+  "dig digs dug|flee flees fled|lend lends lent|seek seeks sought|sweep sweeps swept|shrink shrinks shrank shrunk|" +
+  "sting stings stung|swell swells swelled swollen|withdraw withdraws withdrew withdrawn|become becomes became|creep creeps crept|" +
+  "leap leaps leapt|burn burns burnt|spill spills spilt|weep weeps wept|kneel kneels knelt";
 let irregular: Map<string, string[]> | undefined;
 
 /** The other forms of an irregular verb ("kept" -> keep, keeps), none for any other word. */
@@ -558,7 +572,8 @@ export function irregularForms(word: string): readonly string[] {
       for (const f of forms) irregular.set(f, forms.filter((x) => x !== f));
     }
   }
-  return irregular.get(word) ?? [];
+  // an -ing form ("eating", "throwing") by its stem; not a plural ("settings", "findings" are nouns)
+  return irregular.get(word) ?? (word.endsWith("ing") ? irregular.get(stem(word)) : undefined) ?? [];
 }
 
 /** Whether a memory is about a concept: it carries one of its entities or holds one of its phrases. */

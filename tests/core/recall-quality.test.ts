@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts";
 import { MEMORY_LINES } from "../fixtures/recall-corpus/memories.ts";
 import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
+import { TUNE34_MEMORIES } from "../fixtures/recall-corpus/tune34.ts";
 
 // Recall's quality on the labelled corpus (tests/fixtures/recall-corpus), in process on a temp
 // store: floors a little below what recall reaches (docs/benchmarks.md has the figures), so a
@@ -173,6 +174,21 @@ test("the tuning set tune33 has its shape: 25+ off-topic prompts and 15+ paraphr
   assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !keys.has(k)), []);
   const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune33").map((q) => q.q.toLowerCase()));
   assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune33 prompt repeats another batch's");
+  assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
+});
+
+test("the tuning set tune34 has its shape: 30+ memories of its own outside software, 35+ paraphrases, 10+ exact terms, 12+ off-topic prompts, none repeating another batch's query", () => {
+  const rows = CORPUS_QUERIES.filter((q) => q.batch === "tune34");
+  const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
+  assert.ok(of("paraphrase") >= 35 && of("exact") >= 10 && of("offtopic") >= 12, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
+  assert.ok(rows.every((q) => q.split === "tune" && (q.kind === "offtopic") === (q.relevant.length === 0)));
+  const own = new Set(TUNE34_MEMORIES.map((m) => m.key));
+  assert.ok(own.size >= 30 && own.size === TUNE34_MEMORIES.length, `${own.size} memories`);
+  // its own memories are not in the shared corpus (recall-quality.ts OWN_STORE)
+  assert.ok(MEMORY_LINES.every((l) => !own.has(l.split("|")[0]!)));
+  assert.deepEqual(rows.flatMap((q) => q.relevant).filter((k) => !own.has(k)), []);
+  const others = new Set(CORPUS_QUERIES.filter((q) => q.batch !== "tune34").map((q) => q.q.toLowerCase()));
+  assert.equal(rows.filter((q) => others.has(q.q.toLowerCase())).length, 0, "a tune34 prompt repeats another batch's");
   assert.equal(new Set(rows.map((q) => q.q.toLowerCase())).size, rows.length);
 });
 
