@@ -1,4 +1,4 @@
-import { short } from "./history.ts";
+import { short } from "./short-id.ts";
 import type { Memory } from "./model/memory.ts";
 
 // A memory's content conflict as people and agents read it: the text it holds now, and each

@@ -1,9 +1,10 @@
+import { short } from "./short-id.ts";
+
 // Commit messages: plain words saying what happened, the same on every machine.
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+export { short };
 
-/** The last 8 hex digits: UUIDv7 ids made the same minute share their leading (time) digits. */
-export const short = (id: string) => id.slice(-8);
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The first words of a text, on one line, at most 60 characters. */
 export function firstWords(text: string, max = 60): string {

@@ -1,5 +1,6 @@
 import type { StoreFs } from "./fs-port.ts";
-import { JOURNAL_FILE, journalEntryOf } from "./journal.ts";
+import { JOURNAL_FILE } from "./fixed-paths.ts";
+import { journalEntryOf } from "./journal-entry.ts";
 
 // A refresh journals what it finds changed on disk as an edit made outside memsync. A write that
 // journaled its file and left the index row to the next refresh (ops/save-unindexed.ts) is not

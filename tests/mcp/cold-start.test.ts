@@ -105,6 +105,19 @@ describe("cold start: each command loads only what it uses", () => {
     assert.match(imports(["get", id, "--json"], "", store), USUAL);
   });
 
+  // the settled read's journal check (a file saved with no index row yet) parses one entry
+  // (store/journal-entry.ts): the journal's writers and their atomic write, and the
+  // commit messages (a memory block's conflict view wants the short id alone) stay unloaded
+  test("a plain get on a settled store loads neither the journal's writers nor the commit messages", async () => {
+    const store = newStore();
+    const id = JSON.parse(memsync(["save", "Use cursor pagination for list endpoints", "--json"], { env: { MEMSYNC_HOME: store } }).stdout).memory.id as string;
+    await new Promise((r) => setTimeout(r, 150));
+    memsync(["get", id], { env: { MEMSYNC_HOME: store } }); // the relation folders recorded, past their racy window
+    const settled = imports(["get", id], "", store);
+    assert.ok(settled.includes("commands/settled-get.ts") && settled.includes("store/journaled.ts"), "the trace saw the settled get");
+    assert.doesNotMatch(settled, /-> \S*\b(journal|atomic-write|history)\.ts$/m);
+  });
+
   // a hook's recall with nothing to capture reads a settled index without the Store (ops/recall-settled.ts)
   test("a question's hook on a settled store loads no Store; one after a memory file is added by hand does", async () => {
     const store = newStore();
