@@ -251,7 +251,7 @@ export function findMentions(text: string, heads: readonly Span[] = [], all = fa
   const us = units(masked);
   const found: Mention[] = [];
   const covered = new Set<number>();
-  const shouting = isShouting(masked);
+  const shouting = (masked.match(/\p{Lu}/gu)?.length ?? 0) > (masked.match(/\p{Ll}/gu)?.length ?? 0);
   for (let i = 0; i < us.length; i++) {
     let hit: ReturnType<typeof aliasHit>;
     // no key is longer than the longest starting with this unit (none: no lookup at all)
@@ -324,23 +324,6 @@ function namedByTool(text: string, us: readonly Unit[], i: number): boolean {
   const p2 = us[i - 2]?.lower;
   if (TOOL_VERBS.has(p1)) return true;
   return p2 !== undefined && ((TOOL_PREPS.has(p1) && TOOL_VERBS.has(p2)) || CHOICE_PAIRS.has(`${p2} ${p1}`));
-}
-
-/**
- * More capitals than small letters: a shouted text's capitalised words are no names. An ASCII
- * text is counted by its char codes (its only \p{Lu} are A-Z, its only \p{Ll} a-z), which spares
- * compiling two Unicode patterns on a hook's prompt.
- */
-function isShouting(text: string): boolean {
-  let upper = 0;
-  let lower = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return (text.match(/\p{Lu}/gu)?.length ?? 0) > (text.match(/\p{Ll}/gu)?.length ?? 0);
-    if (c >= 0x41 && c <= 0x5a) upper++;
-    else if (c >= 0x61 && c <= 0x7a) lower++;
-  }
-  return upper > lower;
 }
 
 /** Whether a word is made of a-z only. */
