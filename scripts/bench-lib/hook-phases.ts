@@ -29,6 +29,8 @@ export const PHASE_PROMPTS: Record<string, string> = {
   reply: "yes, go on",
   instruction: "refactor the billing worker so it uses the new queue client",
   offtopic: "What's a good recipe for banana bread?",
+  // a kind of thing ("database", "cache"): its trigger stands for the products of its categories
+  kind: "which database did we pick for the session cache?",
   log: [
     "here's the log from the failed deploy, can you see what went wrong?",
     ...Array.from({ length: 40 }, (_, i) => `2026-11-29T10:${String(10 + (i % 50)).padStart(2, "0")}:0${i % 10}.123Z ${i % 7 === 0 ? "ERROR" : "INFO"} worker-${i % 4} [billing.queue] job ${1000 + i} ${i % 7 === 0 ? "failed: ECONNREFUSED 10.0.3.17:5432 (pool exhausted after 30000ms)" : "processed in " + (20 + i) + "ms"}`),

@@ -68,11 +68,15 @@ export const isNumber = (w: string): boolean => {
  * isNumber takes: digits only, or a number word. One native search instead of isNumber called on
  * each word up to the first number (a cold recall asked it of ~3,500 words: ~1 ms).
  */
-const NUMBER_AS_WORD = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\d+|${[...NUMBER_WORDS].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).join("|")})(?![\\p{L}\\p{N}])`, "u");
+// Made at its first use, not at import: the filter's Unicode pattern and the lookbehinds cost every
+// hook that loads this chunk (most never ask for a number).
+let numberAsWord: RegExp | undefined;
+const NUMBER_AS_WORD = () =>
+  (numberAsWord ??= new RegExp(`(?<![\\p{L}\\p{N}])(?:\\d+|${[...NUMBER_WORDS].filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).join("|")})(?![\\p{L}\\p{N}])`, "u"));
 
 /** Where in a lowercased text its first word that isNumber takes starts, and that word; null: none. */
 export function firstNumber(lower: string): { at: number; word: string } | null {
-  const m = NUMBER_AS_WORD.exec(lower);
+  const m = NUMBER_AS_WORD().exec(lower);
   return m ? { at: m.index, word: m[0] } : null;
 }
 

@@ -1,6 +1,6 @@
 import { findMentions } from "./capture/entities.ts";
 import { entryNamed } from "./capture/alias-index.ts";
-import { vocabulary, type VocabEntry } from "./capture/vocabulary.ts";
+import { type VocabEntry, vocabularyInCategories } from "./capture/vocabulary.ts";
 import { type MemoryTerms, stem } from "./memory-terms.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 import { THESAURUS_KINDS, THESAURUS_SYNONYMS } from "./dev-thesaurus.ts";
@@ -329,7 +329,7 @@ function triggerAt(g: number): Trigger {
     t = {
       label: kind.words[0]!,
       make: once(() => {
-        const entries = vocabulary().filter((e) => kind.categories.includes(e.category));
+        const entries = vocabularyInCategories(kind.categories);
         return { terms: [...new Set([...kind.words, ...entries.map((e) => e.name.replace(/-/g, " "))].map(key).filter(Boolean))], names: entries.map((e) => e.name) };
       }),
     };

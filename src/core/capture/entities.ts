@@ -217,6 +217,9 @@ function partOfCode(text: string, u: Unit): boolean {
 
 function looksTechnical(u: Unit): boolean {
   const t = u.text;
+  // a word of a-z alone has no capital, digit or dot, so no test below can say yes: the common
+  // case answers without compiling the Unicode patterns
+  if (asciiLowerWord(t)) return false;
   if (t.length < 2 || NOT_TERMS.has(u.lower) || LOW_VALUE.test(t)) return false;
   if (/^v?\d/.test(u.lower) || /^\d/.test(t)) return false; // versions and numbers
   // a code identifier (afterAll, maxWorkers, initContainer, useCart.ts) is no name; iOS, macOS, pgBouncer are
@@ -243,7 +246,8 @@ const LEADING_FILLER = new Set(["the", "a", "an", "our", "my", "their", "its", "
  */
 export function findMentions(text: string, heads: readonly Span[] = [], all = false): Mention[] {
   // a URL or a path is not prose: its words are no entities
-  const masked = text.replace(/\b[a-z][a-z0-9+.-]{0,30}:\/\/\S+/gi, (m) => " ".repeat(m.length));
+  // (only a text holding "://" has one: the pattern is not compiled for the others)
+  const masked = text.includes("://") ? text.replace(/\b[a-z][a-z0-9+.-]{0,30}:\/\/\S+/gi, (m) => " ".repeat(m.length)) : text;
   const us = units(masked);
   const found: Mention[] = [];
   const covered = new Set<number>();
@@ -312,7 +316,7 @@ const CHOICE_PAIRS = new Set(["ruled out", "standardised on", "standardized on",
 /** Whether unit i is a capitalised word (not the text's first, not a known non-name) after a verb of TOOL_VERBS. */
 function namedByTool(text: string, us: readonly Unit[], i: number): boolean {
   const u = us[i]!;
-  if (i === 0 || !/^\p{Lu}\p{Ll}[\p{L}\d.]*$/u.test(u.text) || NOT_TERMS.has(u.lower) || LOW_VALUE.test(u.text)) return false;
+  if (i === 0 || startsAsciiNonCapital(u.text) || !/^\p{Lu}\p{Ll}[\p{L}\d.]*$/u.test(u.text) || NOT_TERMS.has(u.lower) || LOW_VALUE.test(u.text)) return false;
   // "Bunny CDN", "Temporal Cloud": a name of two capitalised words is not one word of it
   const next = us[i + 1];
   if (next && /^\p{Lu}/u.test(next.text) && /^\s$/.test(text.slice(u.end, next.start))) return false;
@@ -320,6 +324,21 @@ function namedByTool(text: string, us: readonly Unit[], i: number): boolean {
   const p2 = us[i - 2]?.lower;
   if (TOOL_VERBS.has(p1)) return true;
   return p2 !== undefined && ((TOOL_PREPS.has(p1) && TOOL_VERBS.has(p2)) || CHOICE_PAIRS.has(`${p2} ${p1}`));
+}
+
+/** Whether a word is made of a-z only. */
+function asciiLowerWord(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x61 || c > 0x7a) return false;
+  }
+  return t.length > 0;
+}
+
+/** Whether a word starts with an ASCII character other than A-Z: it cannot start with \p{Lu}. */
+function startsAsciiNonCapital(t: string): boolean {
+  const c = t.charCodeAt(0);
+  return c <= 0x7f && !(c >= 0x41 && c <= 0x5a);
 }
 
 function adjacent(text: string, us: Unit[], i: number, n: number): boolean {
