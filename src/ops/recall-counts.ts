@@ -1,5 +1,5 @@
-import { CHANCE_EXPECTED, CHANCE_SETS_MOST, commonIn, expectedTogether, judgedSets, metByChance } from "../core/recall-chance.ts";
-import { COMMON_SHARE, discriminating, type Fit, matchAll, matchAny, PREFIX_FROM, type RecallTerms } from "../core/recall-rank.ts";
+import { commonFrom, JUDGED_MOST, loneWords } from "../core/recall-chance.ts";
+import { COMMON_SHARE, discriminating, type Fit, matchAny, PREFIX_FROM, type RecallTerms } from "../core/recall-rank.ts";
 
 // Counting matches no further than recall's choices need. In a large store a common word's
 // matches are many, and a prefix term ("connection"*) has FTS5 merge the lists of every word it
@@ -167,33 +167,20 @@ export function stopsBelow(terms: readonly Counted[], atMost: number, probe: num
   return below.length > 0 && sum + probe > atMost;
 }
 
-/** Holders are counted up to this many: past it a word is common, and chance's count is a lower bound. */
-const CHANCE_COUNTED_TO = 1_001;
-
 /**
- * The floor's passes, or none when every memory that passes does so only on words held together
- * by chance in this store (core/recall-chance.ts): the prompt is then about something else, its
- * words met in one memory as they would in any big enough store. Judged only then: one memory
- * passing on other evidence (a concept, every strong word, a word the store associates) or on
- * words held together beyond chance opens the prompt as before. Each judged word set's holders
- * and co-holders are counted in the full-text index (every memory, as the store's size counts
- * them), once per word and per set, for at most CHANCE_SETS_MOST sets.
+ * The floor's passes, or none when every memory that passes does so on a lone word common in this
+ * store (core/recall-chance.ts): the prompt is then about something else, one of its words met as
+ * it would be in any big enough store. Judged only then: one memory passing on other evidence
+ * (more of the prompt, a word few memories hold, a word the store associates) opens the prompt as
+ * before. Each judged word is counted in the full-text index up to the common count only (every
+ * memory, as the store's size counts them), for at most JUDGED_MOST words.
  */
 export async function beyondChance(passes: readonly boolean[], terms: RecallTerms, fits: readonly Fit[], count: CountUpTo, size: () => Promise<number>): Promise<boolean[]> {
-  const sets = judgedSets(terms, fits, passes);
-  if (!passes.some(Boolean) || passes.some((p, i) => p && sets[i] === null)) return [...passes];
-  const keys = [...new Set(sets.flatMap((s) => (s ? [s.join(" ")] : [])))];
-  if (keys.length > CHANCE_SETS_MOST) return [...passes];
-  const n = await size();
-  const holders = new Map<string, number>();
-  for (const key of keys) {
-    const words = key.split(" ");
-    for (const w of words) if (!holders.has(w)) holders.set(w, await count(matchAny([w]), CHANCE_COUNTED_TO, false));
-    const hs = words.map((w) => holders.get(w)!);
-    // held together: counted only when chance could fill the set (a lone word is its own holders)
-    const filled = words.length === 1 || (hs.every((h) => commonIn(h, n)) && expectedTogether(hs, n) >= CHANCE_EXPECTED);
-    const together = words.length === 1 ? hs[0]! : filled ? await count(matchAll(words), CHANCE_COUNTED_TO, false) : 0;
-    if (!filled || !metByChance(hs, together, n)) return [...passes];
-  }
+  const lone = loneWords(terms, fits, passes);
+  if (!passes.some(Boolean) || passes.some((p, i) => p && lone[i] === null)) return [...passes];
+  const words = [...new Set(lone.flatMap((w) => (w ? [w] : [])))];
+  if (words.length > JUDGED_MOST) return [...passes];
+  const common = commonFrom(await size());
+  for (const w of words) if ((await count(matchAny([w]), common, false)) < common) return [...passes];
   return passes.map(() => false);
 }
