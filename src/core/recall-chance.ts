@@ -29,7 +29,8 @@ export function commonFrom(size: number): number {
 
 /**
  * The word each fit passes on alone, when chance is to judge it, else null: a memory passing on
- * one strong word (a concept, or floorOf's relaxation) of a prompt of LONE_IN_WORDS or more. A
+ * one strong word (a concept, floorOf's relaxation, or association: any fit not passing fitOf's
+ * floor alone) of a prompt of LONE_IN_WORDS or more. A
  * memory holding more of the prompt, or a prompt of fewer words (the word is most of it), is not
  * judged.
  */

@@ -171,8 +171,9 @@ export function stopsBelow(terms: readonly Counted[], atMost: number, probe: num
  * The floor's passes, or none when every memory that passes does so on a lone word common in this
  * store (core/recall-chance.ts): the prompt is then about something else, one of its words met as
  * it would be in any big enough store. Judged only then: one memory passing on other evidence
- * (more of the prompt, a word few memories hold, a word the store associates) opens the prompt as
- * before. Each judged word is counted in the full-text index up to the common count only (every
+ * (more of the prompt, a word few memories hold) opens the prompt as before. A one-word match let
+ * through by association (core/recall-associated.ts) is judged as its one word (its fit does not
+ * pass): branch floor34 measured it so; whether association should open the prompt is untried. Each judged word is counted in the full-text index up to the common count only (every
  * memory, as the store's size counts them), for at most JUDGED_MOST words.
  */
 export async function beyondChance(passes: readonly boolean[], terms: RecallTerms, fits: readonly Fit[], count: CountUpTo, size: () => Promise<number>): Promise<boolean[]> {
