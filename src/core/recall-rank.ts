@@ -279,6 +279,8 @@ export interface Fit {
   found: ReadonlySet<string>;
   /** The query asks for a quantity (RecallTerms.asks) and the memory states one. */
   answered: boolean;
+  /** A concept of the query carries the pass (not the strong words alone). */
+  byConcept: boolean;
 }
 
 /**
@@ -363,8 +365,9 @@ export function fitOf(terms: RecallTerms, m: MemoryTerms): Fit {
   // a concept carries a match, unless it is all the query shares with the memory and most of the
   // query is about something else ("how do I reverse a linked list in Python?")
   // each choice the query offers counts its two words as one ("postmark or sendgrid": one is enough)
-  const passes = n > 0 && ((concept && (n >= 2 || covered >= CONCEPT_ALONE)) || n >= Math.min(2, strong.size - (terms.alternatives ?? 0)));
-  return { covered, passes, strongFound, found, answered };
+  const byConcept = n > 0 && concept && (n >= 2 || covered >= CONCEPT_ALONE);
+  const passes = byConcept || (n > 0 && n >= Math.min(2, strong.size - (terms.alternatives ?? 0)));
+  return { covered, passes, strongFound, found, answered, byConcept };
 }
 
 /** What fitOf looks for of one query word: its stem, its base's stem, its irregular forms. */

@@ -1,4 +1,5 @@
-import { COMMON_SHARE, discriminating, matchAny, PREFIX_FROM } from "../core/recall-rank.ts";
+import { commonFrom, JUDGED_MOST, loneWords } from "../core/recall-chance.ts";
+import { COMMON_SHARE, discriminating, type Fit, matchAny, PREFIX_FROM, type RecallTerms } from "../core/recall-rank.ts";
 
 // Counting matches no further than recall's choices need. In a large store a common word's
 // matches are many, and a prefix term ("connection"*) has FTS5 merge the lists of every word it
@@ -164,4 +165,23 @@ export function stopsBelow(terms: readonly Counted[], atMost: number, probe: num
     sum += df;
   }
   return below.length > 0 && sum + probe > atMost;
+}
+
+/**
+ * The floor's passes, or none when every memory that passes does so on a lone word common in this
+ * store (core/recall-chance.ts): the prompt is then about something else, one of its words met as
+ * it would be in any big enough store. Judged only then: one memory passing on other evidence
+ * (more of the prompt, a word few memories hold) opens the prompt as before. A one-word match let
+ * through by association (core/recall-associated.ts) is judged as its one word (its fit does not
+ * pass): branch floor34 measured it so; whether association should open the prompt is untried. Each judged word is counted in the full-text index up to the common count only (every
+ * memory, as the store's size counts them), for at most JUDGED_MOST words.
+ */
+export async function beyondChance(passes: readonly boolean[], terms: RecallTerms, fits: readonly Fit[], count: CountUpTo, size: () => Promise<number>): Promise<boolean[]> {
+  const lone = loneWords(terms, fits, passes);
+  if (!passes.some(Boolean) || passes.some((p, i) => p && lone[i] === null)) return [...passes];
+  const words = [...new Set(lone.flatMap((w) => (w ? [w] : [])))];
+  if (words.length > JUDGED_MOST) return [...passes];
+  const common = commonFrom(await size());
+  for (const w of words) if ((await count(matchAny([w]), common, false)) < common) return [...passes];
+  return passes.map(() => false);
 }

@@ -12,7 +12,7 @@ import { cleanText } from "../core/redact.ts";
 import { namedProject, shownOutside, withinProject } from "../core/recall-scope.ts";
 import { restates, type Stated, stemSet } from "../core/recall-restated.ts";
 import { isoTime } from "../core/time.ts";
-import { type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll, wordNarrowing } from "./recall-counts.ts";
+import { beyondChance, type CountUpTo, everyWordHeldWhole, narrowingTerms, reachedByOneWord, wholeWordsAll, wordNarrowing } from "./recall-counts.ts";
 import type { MemoryFilter } from "../store/index-db.ts";
 import type { Store } from "../store/store.ts";
 import { mark } from "../runtime/cold-trace.ts";
@@ -233,7 +233,7 @@ export async function recallIn(store: RecallIndex, opts: RecallOptions, current:
   // a second query word held in the store's own terms passes the floor (core/recall-associated.ts);
   // it does not rank as found: counting it lowered MRR on every set (branch recall9)
   const associated = heldByAssociation(terms, fits.map((f) => f.fit), fits.map((f) => f.terms));
-  const floorPasses = floor.map((p, i) => p || associated[i] !== null);
+  const floorPasses = await beyondChance(floor.map((p, i) => p || associated[i] !== null), terms, fits.map((f) => f.fit), count, () => store.countMatches(null));
   // the query's gate: whether the prompt fits the store at all (a memory passes the floor, else a
   // short prompt's trade word: core/recall-gate.ts). Once it does, a memory sharing one strong
   // word is shown too, after those (branch recallgate: the floor dropped relevant memories whose

@@ -28,9 +28,10 @@ test("recall on the labelled corpus: paraphrases found, exact terms first, off-t
   // memories of new domains (216 -> 280, session lead31): more memories, more chance matches:
   // tune21 0.34 -> 0.39, tune28 0.13 -> 0.30 (one of its prompts, Zephyr on an nRF52, is now about
   // a memory), new15 0.16 -> 0.21, tune27 0.20 -> 0.25. tune33 (branch floor33), prompts sharing
-  // a word or two with a memory by chance, 0.17 (5 of 30) when written
+  // a word or two with a memory by chance, 0.17 (5 of 30) when written. tune28 0.30 -> 0.275 (branch
+  // floor34: a prompt meeting only a word common in the store gets nothing, JUnit5 and a CSV)
   const off = all("offtopic");
-  const apart = [["tune21", 60, 0.4], ["tune27", 40, 0.25], ["new15", 35, 0.22], ["new16", 35, 0.3], ["tune28", 40, 0.3], ["tune29", 40, 0.15], ["tune32", 20, 0.2], ["tune33", 30, 0.17]] as const;
+  const apart = [["tune21", 60, 0.4], ["tune27", 40, 0.25], ["new15", 35, 0.22], ["new16", 35, 0.3], ["tune28", 40, 0.28], ["tune29", 40, 0.15], ["tune32", 20, 0.2], ["tune33", 30, 0.17]] as const;
   let answeredApart = 0;
   let queriesApart = 0;
   for (const [split, least, most] of apart) {
