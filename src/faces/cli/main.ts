@@ -387,7 +387,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option("--sync-every <duration>", "pull and push in the background, e.g. 5m (backs off on failure)")
         .option("--allow-host <name>", "another name the Host header may carry, e.g. a reverse proxy's (repeatable)", { type: [String] })
         .option("--max-body <bytes>", "largest request body (default 1048576)")
-        .option("--lock-wait <duration>", "longest a request waits for the store's write lock while another process works under it, e.g. 30s (default 60s); then 503 with Retry-After"),
+        .option("--lock-wait <duration>", "longest a request waits for the store's write lock while another process works under it, e.g. 30s (default 5m); then 503 with Retry-After"),
     run: async (_, f) => (await import("./commands/serve.ts")).serve(f),
   },
   {
