@@ -141,6 +141,8 @@ describe("capture quality on the labelled corpus", () => {
     assert.ok(tune32b.length === 27 && tune32b.every((r) => r.split === "tune" && r.id >= 35301 && r.id <= 35349) && tune32b.filter((r) => r.store).length === 17, "capture32's second batch: 27 prompts, ids 35301-35349, 17 to keep");
     const tune34 = rows.filter((r) => r.set === "tune34");
     assert.ok(tune34.length === 71 && tune34.every((r) => r.split === "tune" && r.id >= 36001 && r.id <= 36099) && tune34.filter((r) => r.store).length === 27, "capture34's batch: 71 prompts, ids 36001-36099, 27 to keep");
+    const tune34b = rows.filter((r) => r.set === "tune34b");
+    assert.ok(tune34b.length === 26 && tune34b.every((r) => r.split === "tune" && r.id >= 36101 && r.id <= 36149) && tune34b.filter((r) => r.store).length === 12, "capture34's second batch: 26 prompts, ids 36101-36149, 12 to keep");
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, "ids are unique");
     for (const r of rows) if (r.store) assert.ok(r.type && r.what !== undefined && Array.isArray(r.entities), `#${r.id} is labelled`);
   });
