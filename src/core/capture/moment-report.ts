@@ -28,14 +28,21 @@ const WORK_DONE =
 const REACTION =
   /[,;—–]\s*(?:weird|odd|strange|bizarre|yikes|ugh|oof|sigh|annoying|sorry about that|go figure|oh well|fun times|classic|typical|which is (?:nice|weird|odd|annoying|funny|great))\s*(?:[,.!]|$)|^(?:ugh|oof|sigh|argh|meh|yikes)\b/i;
 
+/**
+ * A status line's tail: the sentence ends on the speaker's next step under way ("..., checking
+ * tomorrow", "..., closing as dupe", "..., rerunning", "..., will ping the owner") or on the work's
+ * state ("..., PR is up", "..., it's deployed"), or opens a day's log ("Day 2 of the migration:").
+ * A bare "ping me ..." is left out: it closes standing instructions too ("..., ping me in #ops").
+ */
+const STATUS_TAIL =
+  /[,;]\s*(?:and\s+)?(?:(?:will|i'll|we'll)\s+(?:be\s+)?)?(?:checking|closing|deploying|merging|digging|investigating|following up|retrying|rerunning|re-running|keeping an eye|(?:will|i'll|we'll)\s+ping|pinging)\b(?:\s+[\w'#-]+){0,5}\s*[.!]*$|[,;]\s*(?:it's|it is|(?:the\s+)?(?:pr|mr|fix|branch|change|patch)\s+is)\s+(?:deployed|merged|up|live|out|in review|green|done|in)\s*[.!]*$|^day \d+ of\b/i;
+
 /** What holds beyond the moment: said as a rule or a recurrence. */
 const HOLDS = /\b(?:always|never|must|should|every(?:one|body)? (?:time|day|night|run|build|release)|whenever|by default|rule|policy)\b/i;
 
 /** Why a sentence tells a moment of the speaker's day rather than something to keep, or null. */
 export function momentReport(s: string): string | null {
-  const work = WORK_DONE.test(s);
-  const reaction = !work && REACTION.test(s);
-  if (!work && !reaction) return null;
-  if (CHOICE_WORDS.test(s) || LASTING_FIX.test(s) || HOLDS.test(s)) return null;
-  return work ? "the speaker's work reported, not a state to keep" : "a reaction to a moment, not a state to keep";
+  const shape = WORK_DONE.test(s) ? "the speaker's work reported" : REACTION.test(s) ? "a reaction to a moment" : STATUS_TAIL.test(s) ? "a status line" : null;
+  if (shape === null || CHOICE_WORDS.test(s) || LASTING_FIX.test(s) || HOLDS.test(s)) return null;
+  return `${shape}, not a state to keep`;
 }
