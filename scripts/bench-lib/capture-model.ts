@@ -27,7 +27,7 @@ const NEVER_TRAINED_ON: ReadonlySet<string> = new Set([...NEVER_READ, ...RETIRED
  * an unseen writer, and its thresholds' choice turns more cautious (tune21 -7 right): still left out.
  * Branch capture26's tune26 / tune26b (work requests beside standing rules) are left out the same way.
  */
-export const NOT_TRAINED_ON = new Set(["tune21", "tune21b", "tune22", "tune22b", "tune23", "tune23b", "tune26", "tune26b", "tune26c", "tune26d", "tune26e", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d", "tune29", "tune29b", "tune29c", "tune29d", "tune30", "tune30b", "tune30c", "tune31", "tune31b", "tune32", "tune32b"]);
+export const NOT_TRAINED_ON = new Set(["tune21", "tune21b", "tune22", "tune22b", "tune23", "tune23b", "tune26", "tune26b", "tune26c", "tune26d", "tune26e", "tune27", "tune27b", "tune27c", "tune28", "tune28b", "tune28c", "tune28d", "tune29", "tune29b", "tune29c", "tune29d", "tune30", "tune30b", "tune30c", "tune31", "tune31b", "tune32", "tune32b", "tune34", "tune34b"]);
 
 export const setOf = (r: CorpusRow) => r.set ?? (r.split === "holdout" ? "holdout" : "tune1");
 

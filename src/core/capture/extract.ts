@@ -590,10 +590,11 @@ function problemIn(prefix: string): string | null {
 const MAX_CLAUSES_AFTER_REQUEST = 8;
 /**
  * A sentence that hands on what a text says, not what was decided: "Quoting the ADR: ...", "From
- * the Terraform docs: ...", "The style guide says: ...", "per the RFC: ...".
+ * the Terraform docs: ...", "The style guide says: ...", "per the RFC: ...", a letter or a ticket
+ * quoted the same way ("From the vendor's email: ...", "The journal's guidelines say '...'").
  */
 const QUOTE_LEAD =
-  /^(?:quoting\b|(?:quote|quoted|excerpt|an excerpt)\s+from\b|(?:from|per|according to|in)\s+(?:the\s+|our\s+|their\s+|its\s+|a\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|specification|guide|manual|wiki|handbook|changelog|article|blog post|post|faq|man page|book)\s*:|(?:the\s+|our\s+|their\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|guide|manual|wiki|handbook|changelog|article|post|faq)\s+(?:says?|said|states?|reads?)\s*:)/i;
+  /^(?:quoting\b|(?:quote|quoted|excerpt|an excerpt)\s+from\b|(?:from|per|according to|in)\s+(?:the\s+|our\s+|their\s+|its\s+|a\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|specification|guide|guidelines|manual|wiki|handbook|changelog|release notes|article|blog post|post|faq|man page|book|e-?mail|letter|memo|ticket)\s*:|(?:the\s+|our\s+|their\s+)?(?:[\w.'-]+\s+){0,4}?(?:docs?|documentation|readme|adr|rfc|spec|guide|guidelines|manual|wiki|handbook|changelog|release notes|article|post|faq|e-?mail|letter|memo|ticket)\s+(?:says?|said|states?|reads?)\s*(?::|,?\s*["'\u201c\u2018]))/i;
 
 /** An answer that is none yet: "What we still need to settle: the cache". */
 const OPEN_ANSWER = /\b(?:no idea|not sure|unknown|unclear|tbd|to be (?:decided|discussed|defined)|figure out|find out|open question|undecided|(?:need|needs|want|wants|have) to|should|could|might|would|next)\b|\?/i;

@@ -6,6 +6,7 @@
 
 import { anothersView } from "./anothers-view.ts";
 import { eventTold } from "./event-told.ts";
+import { momentReport } from "./moment-report.ts";
 import { outsiderAct } from "./outsider-act.ts";
 import { relayedTalk } from "./relayed-talk.ts";
 import { scopedInstruction } from "./scoped-instruction.ts";
@@ -25,6 +26,11 @@ const TAG_QUESTION = /,\s*(?:right|correct|yes|no|isn't it|aren't we|didn't we|w
 /** A question after a lead-in clause: "As we decided before, which Node version do we target". */
 const LED_QUESTION =
   /^[^,;]{2,60}[,;]\s*(?:(?:what|which|why|how|where|when|who)\s+(?:[\w.+#-]+\s+){0,3}?(?:do|does|did|is|are|was|were|should|shall|can|could|will|would)\s+(?:we|i|you|they|it|the)\b|(?:do|does|did|should|shall|can|could|will|would|is|are)\s+(?:we|i|you)\b)/i;
+
+/** A question told, not asked: "The interns asked whether we use git flow", "wondering if we still pin ...". */
+const ASKED_WHETHER = /\b(?:asked|asking|wondered|wondering|wants? to know|wanted to know)\s+(?:me\s+|us\s+|you\s+|the team\s+|around\s+)?(?:whether|if)\b/i;
+/** Asking for something known before, without the mark: "wait what was the convention for metric names again". */
+const ASKED_AGAIN = /^(?:(?:wait|hmm+|ok|okay|so|um+|uh+|remind me)[,:]?\s+)*(?:what|which|where|who|when|how)\s+(?:was|were|is|are|did|do)\b.*\bagain\b/i;
 
 /** Words that put a choice at a distance: another's news, not the user's project. */
 export const DISTANT =
@@ -66,9 +72,12 @@ export function notOurs(s: string, namesSomething: () => boolean): string | null
   if (view) return view;
   const event = eventTold(s);
   if (event) return event;
+  // "Finished porting the reminders to the new queue, PR is up", "... it shows a blank calendar, weird."
+  const moment = momentReport(s);
+  if (moment) return moment;
   if (PAST_DECISION.test(s) && RETRIEVE.test(s)) return "a request for what was decided before";
   if (RECAP.test(s)) return "a request for what was decided before";
-  if (LED_QUESTION.test(s) || TAG_QUESTION.test(s)) return "a question";
+  if (LED_QUESTION.test(s) || TAG_QUESTION.test(s) || ASKED_WHETHER.test(s) || ASKED_AGAIN.test(s)) return "a question";
   if (mayBeDistant(s.toLowerCase()) && DISTANT.test(s)) return "someone else's choice, told as news";
   if (VERDICT.test(s)) return "a verdict, not a choice";
   if (LAUGH.test(s) || (SMILEY.test(s) && !namesSomething())) return "small talk";

@@ -41,11 +41,11 @@ const STANDING =
   /\b(?:every time|whenever|each time|always|every\s+\w+|(?:one|1) (?:\w+ )?in (?:\d+|two|three|four|five|ten)|since\s+(?!i\b)\w+|under (?:load|heavy)|for (?:every|all|any) (?:user|tenant|customer|request)|all (?:weekend|week|day|night|month)|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) (?:mornings|nights|evenings))\b/i;
 
 /** A cause found or a change made to end the trouble: a problem and its fix to keep, however it ended. Not the speaker's own slip ("turned out I ...") nor a quick fix by hand ("I just lowered the batch"). */
-const LASTING_FIX =
+export const LASTING_FIX =
   /\b(?:turned out(?! (?:i|that i|it was me)\b)|because (?!i\b|(?:someone|somebody|a colleague|an intern|one of us|a teammate)\b)|root cause|caused by|due to|the fix (?:was|is)|we now|(?<!\bi just )(?:pinn(?:ing|ed)|bump(?:ed|ing)|lower(?:ed|ing)|rais(?:ed|ing))|(?:until|after|once|when) we (?:added|set|changed|bumped|pinned|moved|switched|raised|lowered|upgraded|downgraded|enabled|disabled|turned))\b/i;
 
 /** A choice said in so many words: never undone by a time marker ("yesterday we decided ..."). */
-const CHOICE_WORDS =
+export const CHOICE_WORDS =
   /\b(?:decid|decision (?:is|was|there|here|stands|made)\b|decision:|agree|settl|switch|migrat(?!ions?\b)|mov(?:e|ed|ing) (?:to|from)|going with|go with|went with|chose|choose|from now on|going forward|adopt|standardi[sz]|policy|convention|rule is)/i;
 
 /** A timeline: three clock times or more in one sentence ("14:02 alert fired, 14:05 acked, 14:11 rollback started"). */
@@ -105,12 +105,12 @@ const IN_PROCESS = /\b(?:is|are)\s+(?:still\s+)?(?:processing|uploading|propagat
 
 /**
  * Not chosen yet, whatever its words of choosing: an idea put forward ("One idea: run the linter only
- * on changed files"), an agenda item or an invite ("Agenda for Thursday: decide between ..."), a plan that waits on
+ * on changed files", "Proposal on the table: one chart per tenant"), an agenda item or an invite ("Agenda for Thursday: decide between ..."), a plan that waits on
  * an event ("Once legal signs off, we can start ..."), a change half made ("we're halfway through
  * moving the docs to ..."), or options laid out ("Options for the tiles: A) Mapbox, B) ...").
  */
 const NOT_CHOSEN_YET =
-  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss|invite|invitation|meeting invite|calendar|event)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b|^(?:the\s+)?(?:options?|choices|alternatives|candidates)(?:\s+(?:for|on|to|of)\s+[^:]{1,60})?\s*:/i;
+  /^(?:(?:one|an|another|a|quick|random|wild|crazy|just an?|small)\s+)?(?:idea|thought|suggestion|proposal|option)\s*(?:[:—–-]|,\s)|^(?:(?:one|an|another|a|new)\s+)?(?:idea|suggestion|proposal|option|pitch)\s+(?:on the table|(?:up )?for discussion|for [^:]{1,40}|from [^:]{1,30})\s*:|^(?:the\s+)?(?:agenda|topics?|discussion points?|items? to discuss|invite|invitation|meeting invite|calendar|event)(?:\s+for\s+[^:]{1,40})?\s*:|^(?:once|as soon as|when|after)\s+[^,;]{3,60}\s+(?:signs? off|approves?|agrees?|is approved|is signed|gives? the (?:go-ahead|ok|green light)|lands|is done|is merged)\s*,\s*(?:we|i|you)\s+(?:can|could|will|'ll|might|may)\b|\b(?:halfway|half way|partway|part way|midway) through\b|^(?:the\s+)?(?:options?|choices|alternatives|candidates)(?:\s+(?:for|on|to|of)\s+[^:]{1,60})?\s*:/i;
 /** A choice said as made: it stands under an agenda's heading or beside a change half made ("... we decided to use Loki"). */
 const CHOSEN = /\b(?:decided|agreed|settled on|chose|picked|went with|(?:is|are|was|were) approved)\b/i;
 export const suggestionOnly = (s: string) => NOT_CHOSEN_YET.test(s) && !CHOSEN.test(s);

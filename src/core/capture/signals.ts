@@ -345,7 +345,7 @@ export const BOOSTERS = /\b(?:from now on|going forward|always|never|remember(?:
 export const HEDGES = /\b(?:i think|i guess|i believe|probably|for now|for the time being|tentatively|temporarily|kind of|sort of|i suppose|for this one|just this once)\b/i;
 /** A hypothetical before the trigger: not a decision yet. */
 export const HYPOTHETICAL =
-  /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively|in a world where)\b/i;
+  /\b(?:if|what if|suppose|supposing|assuming|imagine|hypothetically|maybe|perhaps|might|could|would|wonder|wondering|(?<!after\s)considering|consider|(?:i'm|i am|we're|we are|been|was|were|still)\s+thinking (?:about|of)|not sure|unsure|whether|in case|potentially|possibly|ideally|option|alternatively|in (?:a|an ideal|a perfect|an alternate|a parallel) world|with (?:unlimited|infinite) (?:budget|time|money|resources)|given (?:unlimited|infinite))\b/i;
 /** A negation before the trigger: "we didn't decide to use X". */
 export const NEGATED = /\b(?:not|didn't|did not|don't think|do not think|haven't|have not|hasn't|has not|won't|no longer|nobody|no one|never)\b/i;
 /** ", not Stripe,": a thing set against the chosen one, bounded by commas; its "not" negates nothing after it. */

@@ -72,6 +72,9 @@ const MY_NEAR_WORK =
 /** The speaker's plan: finding out about a change, or their own work of a near time. */
 export const myPlan = (s: string): boolean => !STANDING.test(s) && (EXPLORING.test(s) || (NEAR_TIME.test(s) && MY_NEAR_WORK.test(s)));
 
+/** A search through things asked for: "Go through the sim configs and list any over 160". */
+const SEARCH_THROUGH = /^(?:(?:please|ok|okay|so|now)[,]?\s+)*(?:(?:can|could|would) you\s+)?(?:go|look|dig|comb|read|search|scan) through\s+(?:the|our|all|every|each|this|these|those|my)\b/i;
+
 /**
  * Why a sentence is a task to do rather than a standing choice, or null. `trouble`: the rules read
  * it as a problem or a fix ("I have to rewrite the export job this week, the Python one is too
@@ -82,6 +85,7 @@ export function workOrder(s: string, trouble = false): string | null {
   if (WISH_TO_YOU.test(s)) return "a request to the assistant, said as a wish";
   if (TASK_HEADING.test(s)) return "a request: a task under a heading";
   if (SCOPED_TO_NOW.test(s)) return "a request: where to work, for the task at hand";
+  if (SEARCH_THROUGH.test(s)) return "a request: a search through things, for the task at hand";
   if (myPlan(s)) return "the speaker's plan: looking into a change, or their own work of a near time";
   const due = DUE.test(s);
   if (OBLIGATION.test(s) && (due || !trouble)) return "a task to do, not a standing choice";
