@@ -276,12 +276,12 @@ describe("quick route: only the forms it reads exactly", () => {
 describe("brief commands: the ones that keep the reluctant JIT", () => {
   const id = "01936552-35ba-7a03-b44b-d4095743496d";
   test("brief", () => {
-    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"], ["status"], ["--store", "/x", "status", "--json"]]) {
+    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"], ["status"], ["--store", "/x", "status", "--json"], ["recall", "pagination"], ["--json", "recall", "connection timeout", "--limit", "3"]]) {
       assert.ok(isBrief(argv), argv.join(" "));
     }
   });
   test("not brief: anything that may run long", () => {
-    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["recall", "pagination"], ["status", "--verbose"], []]) {
+    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["status", "--verbose"], []]) {
       assert.equal(isBrief(argv), false, argv.join(" "));
     }
   });

@@ -29,15 +29,19 @@ export function quickRoute(argv: readonly string[]): Run | null {
 
 /**
  * Commands measured to gain from the binary's reluctant JIT (scripts/build.ts), as they always
- * run briefly: what quickRoute takes, a save of one memory (not a list from --input) and the
- * version line. Every other command asks for the usual JIT first (src/main.ts).
+ * run briefly: what quickRoute takes, a save of one memory (not a list from --input), a recall
+ * and the version line. Every other command asks for the usual JIT first (src/main.ts).
  */
 export function isBrief(argv: readonly string[]): boolean {
   // status too: its per-file work is a statx call and a few sums (store/folder-lstat.ts), and the
   // usual JIT's compiler threads cost more CPU than they save there, competing with the stat
   // thread for the cores (10k, paired: 110-118 against 118-124 ms of CPU; docs/benchmarks.md, status7)
   if (quickRoute(argv)) return true;
-  return commandWord(argv) === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
+  // recall as the hook runs it: with the usual JIT its loops over the store's 514 memory folders
+  // and 25 candidates at 50k tiered code up on compiler threads (~2-4 ms of CPU more than at 1k);
+  // reluctant, a cold recall took 7-18 ms less CPU (docs/benchmarks.md, branch recallflat34)
+  const word = commandWord(argv);
+  return word === "recall" || (word === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input=")));
 }
 
 /** `--version`, `-v` or `version` alone. */
