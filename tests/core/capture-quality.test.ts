@@ -87,6 +87,16 @@ describe("capture quality on the labelled corpus", () => {
     const outside22 = new Set(rows.filter((r) => r.set !== "new22").map((r) => r.text.toLowerCase()));
     assert.deepEqual(new22.filter((r) => outside22.has(r.text.toLowerCase())).map((r) => r.id), []);
     assert.equal(new Set(new22.map((r) => r.text.toLowerCase())).size, new22.length, "new22: no text twice");
+    // new23 (branch corpus35): ids 37001-37499, clear of the tuning batches written beside it
+    const new23 = rows.filter((r) => r.set === "new23");
+    assert.ok(new23.length >= 200 && new23.every((r) => r.split === "holdout"), "a held-out set new23 (branch corpus35) of 200+ prompts");
+    assert.ok(new23.filter((r) => !r.store).length >= new23.length / 2, "new23: at least half of it not to store");
+    assert.ok(new23.filter((r) => r.store).length >= new23.length * 0.35, "new23: about 40% of it to store");
+    assert.ok(new23.every((r) => r.id >= 37001 && r.id <= 37499), "new23: its own id range");
+    assert.deepEqual(new23.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+    const outside23 = new Set(rows.filter((r) => r.set !== "new23").map((r) => r.text.toLowerCase()));
+    assert.deepEqual(new23.filter((r) => outside23.has(r.text.toLowerCase())).map((r) => r.id), []);
+    assert.equal(new Set(new23.map((r) => r.text.toLowerCase())).size, new23.length, "new23: no text twice");
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");
