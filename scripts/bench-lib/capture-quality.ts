@@ -13,7 +13,7 @@
 // "new14" (237 prompts, branch corpus14, the same way) and "new15" (237 prompts, branch corpus15, the
 // same way) and "new16" (242 prompts, branch corpus16, the same way) and "new17" (253 prompts,
 // branch corpus17, the same way; ids 17801-18053) and "new18" (212 prompts, branch capture26, the same way; ids
-// 24001-24212) and "new19" (227 prompts, branch corpus27, the same way; ids 29001-29227) and "new20" (243 prompts, branch corpus28, the same way; ids 30001-30243) and "new21" (296 prompts, branch corpus30, the same way; ids 32001-32296: bioinformatics, fintech ledgers, ROS 2, CAD, audio/DSP, compilers, search engines, e-commerce ops, edtech, observability) and "new22" (231 prompts, branch corpus32, the same way; ids 34001-34231: game engines, embedded firmware, GIS, clinical HL7/FHIR, telecom, scientific HPC, mobile release engineering, data warehousing, accessibility, localization); "tune26" is branch capture26's tuning batch (requests for work beside standing rules
+// 24001-24212) and "new19" (227 prompts, branch corpus27, the same way; ids 29001-29227) and "new20" (243 prompts, branch corpus28, the same way; ids 30001-30243) and "new21" (296 prompts, branch corpus30, the same way; ids 32001-32296: bioinformatics, fintech ledgers, ROS 2, CAD, audio/DSP, compilers, search engines, e-commerce ops, edtech, observability) and "new22" (231 prompts, branch corpus32, the same way; ids 34001-34231: game engines, embedded firmware, GIS, clinical HL7/FHIR, telecom, scientific HPC, mobile release engineering, data warehousing, accessibility, localization) and "new23" (271 prompts, branch corpus35, the same way; ids 37001-37271: video transcoding/DRM, automotive CAN/AUTOSAR, EV charging/OCPP, trading/FIX, headless CMS/publishing, legal-tech, insurance claims, restaurant POS, real-estate listings, 3D printing/CNC, recruiting, agritech); "tune26" is branch capture26's tuning batch (requests for work beside standing rules
 // said with the same verbs) and "tune26b" its second batch, written after its guards and before they
 // ran on it, "tune26c" (every not-to-store class in new voices: IoT, Magento, ML, embedded) and "tune26d"
 // (near misses: status, conditionals, trials, agendas, retro notes, commit and PR titles, one-offs) and
@@ -62,9 +62,10 @@
 // "tune18" branch capture18's (244 prompts, 149 not to store: a product lead's long mixed messages, ticket and review-thread pastes, an SRE mid-incident, a data scientist's notebook talk, a junior asking a lot, chat fragments with emoji; each not-to-store class beside a look-alike to store).
 //
 // new12, new13 and new14 were retired from held-out to readable tuning data by the lead (session
-// lead27), new15 and new16 the same (session lead28): the pooled held-out row is "new17-22"
-// (new19: corpus27; new20: corpus28; new21: corpus30; new22: corpus32); "new17-21" and "new17-20"
-// stay beside it for comparison with the figures of sessions before new22 and before new21.
+// lead27), new15 and new16 the same (session lead28): the pooled held-out row is "new17-23"
+// (new19: corpus27; new20: corpus28; new21: corpus30; new22: corpus32; new23: corpus35); "new17-22",
+// "new17-21" and "new17-20" stay beside it for comparison with the figures of sessions before new23,
+// before new22 and before new21.
 //
 //   bun scripts/bench-lib/capture-quality.ts [--misses tune|tuneN|new12|...|new16 [KIND,...]]
 //   (lists that set's errors; never a held-out set's)
@@ -77,8 +78,8 @@ import { type Capture, extractCaptures } from "../../src/core/capture/extract.ts
 export interface CorpusRow {
   id: number;
   split: "tune" | "holdout";
-  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6); "new8", "tune8": the same (branch quality8); "new9", "tune9": the same (branch capture9); "new10": an eleventh held-out set (branch corpus11); "new12": a twelfth (branch corpus12); "new13": a thirteenth (branch corpus13); "new14": a fourteenth (branch corpus14); "new15": a fifteenth (branch corpus15); "new16": a sixteenth (branch corpus16); "new17": a seventeenth (branch corpus17); "new18": an eighteenth (branch capture26); "new19": a nineteenth (branch corpus27); "new20": a twentieth (branch corpus28); "new21": a twenty-first (branch corpus30); "new22": a twenty-second (branch corpus32); "tune26" to "tune26d": branch capture26's tuning batches; "tune15", "tune16", "tune17", "tune18", "tune18b": training batches of branches capture15/capture16/capture17/capture18; "tune19": branch tune19's training batch; "tune21", "tune21b": branch capture21's; "tune22", "tune22b": branch capture22's; "tune23", "tune23b": branch capture23's; "tune10": the tuning batch of branch capture10 (conventions said with a habitual verb, problems with a measure or a fix, entities); "tune11": branch capture11's tuning batch (pasted tool output, near misses beside it); "tune14": branch capture14's training batch for the learned model (every class issue 15 lists). */
-  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6" | "new8" | "tune8" | "new9" | "tune9" | "new10" | "tune10" | "tune11" | "new12" | "tune14" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "new20" | "new21" | "new22" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "tune28" | "tune28b" | "tune28c" | "tune28d" | "tune29" | "tune29b" | "tune29c" | "tune29d" | "tune30" | "tune30b" | "tune30c" | "tune31" | "tune31b" | "tune32" | "tune32b" | "tune34" | "tune34b";
+  /** "new": held-out prompts written later (branch quality) before extraction was run on them; "tune2": tuning prompts written then; "new3": a third held-out set (branch quality3); "tune3": tuning prompts written after it; "new4": a fourth held-out set and "tune4" its tuning batch (branch quality4); "new5", "tune5": the same (branch quality5); "new6", "tune6": the same (branch quality6); "new8", "tune8": the same (branch quality8); "new9", "tune9": the same (branch capture9); "new10": an eleventh held-out set (branch corpus11); "new12": a twelfth (branch corpus12); "new13": a thirteenth (branch corpus13); "new14": a fourteenth (branch corpus14); "new15": a fifteenth (branch corpus15); "new16": a sixteenth (branch corpus16); "new17": a seventeenth (branch corpus17); "new18": an eighteenth (branch capture26); "new19": a nineteenth (branch corpus27); "new20": a twentieth (branch corpus28); "new21": a twenty-first (branch corpus30); "new22": a twenty-second (branch corpus32); "new23": a twenty-third (branch corpus35); "tune26" to "tune26d": branch capture26's tuning batches; "tune15", "tune16", "tune17", "tune18", "tune18b": training batches of branches capture15/capture16/capture17/capture18; "tune19": branch tune19's training batch; "tune21", "tune21b": branch capture21's; "tune22", "tune22b": branch capture22's; "tune23", "tune23b": branch capture23's; "tune10": the tuning batch of branch capture10 (conventions said with a habitual verb, problems with a measure or a fix, entities); "tune11": branch capture11's tuning batch (pasted tool output, near misses beside it); "tune14": branch capture14's training batch for the learned model (every class issue 15 lists). */
+  set?: "new" | "tune2" | "new3" | "tune3" | "new4" | "tune4" | "new5" | "tune5" | "new6" | "tune6" | "new8" | "tune8" | "new9" | "tune9" | "new10" | "tune10" | "tune11" | "new12" | "tune14" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "new20" | "new21" | "new22" | "new23" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "tune28" | "tune28b" | "tune28c" | "tune28d" | "tune29" | "tune29b" | "tune29c" | "tune29d" | "tune30" | "tune30b" | "tune30c" | "tune31" | "tune31b" | "tune32" | "tune32b" | "tune34" | "tune34b";
   class: string;
   text: string;
   store: boolean;
@@ -89,13 +90,16 @@ export interface CorpusRow {
 }
 
 /** The lead's held-out sets (written by the corpus branches, never read while tuning). */
-export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new17", "new18", "new19", "new20", "new21", "new22"]);
+export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new17", "new18", "new19", "new20", "new21", "new22", "new23"]);
 
 /** The pooled held-out row as it was before new21 (the "new17-20" row, kept for comparison). */
 const POOL_BEFORE_NEW21: ReadonlySet<string> = new Set(["new17", "new18", "new19", "new20"]);
 
 /** The pooled held-out row as it was before new22 (the "new17-21" row, kept for comparison). */
 const POOL_BEFORE_NEW22: ReadonlySet<string> = new Set(["new17", "new18", "new19", "new20", "new21"]);
+
+/** The pooled held-out row as it was before new23 (the "new17-22" row, kept for comparison). */
+const POOL_BEFORE_NEW23: ReadonlySet<string> = new Set(["new17", "new18", "new19", "new20", "new21", "new22"]);
 
 /**
  * Held-out sets the lead retired to readable tuning data (new12-14 in session lead27, new15-16 in
@@ -199,7 +203,7 @@ export function scoreRows(rows: readonly CorpusRow[], extract: (text: string) =>
   };
 }
 
-export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "new20" | "new21" | "new22" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "tune28" | "tune28b" | "tune28c" | "tune28d" | "tune29" | "tune29b" | "tune29c" | "tune29d" | "tune30" | "tune30b" | "tune30c" | "tune31" | "tune31b" | "tune32" | "tune32b" | "tune34" | "tune34b" | "new17-20" | "new17-21" | "new17-22" | "all", Quality> {
+export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "tune5" | "tune6" | "tune8" | "tune9" | "tune10" | "tune11" | "tune14" | "tune15" | "tune16" | "tune17" | "tune18" | "tune18b" | "tune19" | "tune21" | "tune21b" | "tune22" | "tune22b" | "tune23" | "tune23b" | "holdout" | "new" | "new3" | "new4" | "new5" | "new6" | "new8" | "new9" | "new10" | "new12" | "new13" | "new14" | "new15" | "new16" | "new17" | "new18" | "new19" | "new20" | "new21" | "new22" | "new23" | "tune26" | "tune26b" | "tune26c" | "tune26d" | "tune26e" | "tune27" | "tune27b" | "tune27c" | "tune28" | "tune28b" | "tune28c" | "tune28d" | "tune29" | "tune29b" | "tune29c" | "tune29d" | "tune30" | "tune30b" | "tune30c" | "tune31" | "tune31b" | "tune32" | "tune32b" | "tune34" | "tune34b" | "new17-20" | "new17-21" | "new17-22" | "new17-23" | "all", Quality> {
   return {
     // tune14-19 are training data for the learned model (the rules were never tuned on tune14): own rows
     tune: scoreRows(rows.filter((r) => r.split === "tune" && r.set !== "tune14" && r.set !== "tune15" && r.set !== "tune16" && r.set !== "tune17" && r.set !== "tune18" && r.set !== "tune18b" && r.set !== "tune19" && r.set !== "tune21" && r.set !== "tune21b" && r.set !== "tune22" && r.set !== "tune22b" && r.set !== "tune23" && r.set !== "tune23b" && !r.set?.startsWith("tune26") && !r.set?.startsWith("tune27") && !r.set?.startsWith("tune28") && !r.set?.startsWith("tune29") && !r.set?.startsWith("tune30") && !r.set?.startsWith("tune31") && r.set !== "tune32" && r.set !== "tune32b" && r.set !== "tune34" && r.set !== "tune34b")),
@@ -243,6 +247,7 @@ export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "
     new20: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new20")),
     new21: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new21")),
     new22: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new22")),
+    new23: scoreRows(rows.filter((r) => r.split === "holdout" && r.set === "new23")),
     tune26: scoreRows(rows.filter((r) => r.set === "tune26")),
     tune26b: scoreRows(rows.filter((r) => r.set === "tune26b")),
     tune26c: scoreRows(rows.filter((r) => r.set === "tune26c")),
@@ -268,12 +273,13 @@ export function captureQuality(rows = loadCorpus()): Record<"tune" | "tune4" | "
     tune32b: scoreRows(rows.filter((r) => r.set === "tune32b")),
     tune34: scoreRows(rows.filter((r) => r.set === "tune34")),
     tune34b: scoreRows(rows.filter((r) => r.set === "tune34b")),
-    // the lead's held-out sets together: the figure issue 15's targets are read on ("new17-20" and
-    // "new17-21": the pools before new21 and before new22, kept for comparison with earlier
-    // sessions' figures)
+    // the lead's held-out sets together: the figure issue 15's targets are read on ("new17-20",
+    // "new17-21" and "new17-22": the pools before new21, before new22 and before new23, kept for
+    // comparison with earlier sessions' figures)
     "new17-20": scoreRows(rows.filter((r) => r.split === "holdout" && POOL_BEFORE_NEW21.has(r.set ?? ""))),
     "new17-21": scoreRows(rows.filter((r) => r.split === "holdout" && POOL_BEFORE_NEW22.has(r.set ?? ""))),
-    "new17-22": scoreRows(rows.filter((r) => r.split === "holdout" && LEAD_HELD_OUT.has(r.set ?? ""))),
+    "new17-22": scoreRows(rows.filter((r) => r.split === "holdout" && POOL_BEFORE_NEW23.has(r.set ?? ""))),
+    "new17-23": scoreRows(rows.filter((r) => r.split === "holdout" && LEAD_HELD_OUT.has(r.set ?? ""))),
     all: scoreRows(rows),
   };
 }

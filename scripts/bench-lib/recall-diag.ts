@@ -4,7 +4,7 @@
 //
 //   bun scripts/bench-lib/recall-diag.ts [--show tune4] [--gap]
 //
-// The lead's held-out sets new12, new13, new17, new18, new19, new20 and new21 are skipped (never run, never counted); new11 and
+// The lead's held-out sets new12, new13, new17, new18, new19, new20, new21 and new22 are skipped (never run, never counted); new11 and
 // new10 are tune data since branch recall13, new15 and new16 since session lead28.
 
 import fs from "node:fs";

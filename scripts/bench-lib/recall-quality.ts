@@ -18,6 +18,7 @@ import { saveMemories } from "../../src/ops/save.ts";
 import { Store } from "../../src/store/store.ts";
 import { CORPUS_MEMORIES, type CorpusMemory } from "../../tests/fixtures/recall-corpus/memories.ts";
 import { CORPUS_QUERIES, type CorpusQuery, NEAR_DUPLICATE_PAIRS, type QueryKind, SUPERSEDES } from "../../tests/fixtures/recall-corpus/queries.ts";
+import { NEW22_MEMORIES } from "../../tests/fixtures/recall-corpus/new22.ts";
 import { TUNE34_MEMORIES } from "../../tests/fixtures/recall-corpus/tune34.ts";
 
 const DAY = 86_400;
@@ -36,7 +37,7 @@ export interface Scores {
 export interface QualityResult {
   memories: number;
   queries: number;
-  /** kind -> split ("tune", of which "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34"; "heldout", "new", "new3" to "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16": written later, once held out, now readable tuning data; "new17", "new18", "new19", "new20", "new21": held out, "all") -> scores; for memsync and the BM25 baseline. */
+  /** kind -> split ("tune", of which "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34"; "heldout", "new", "new3" to "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16": written later, once held out, now readable tuning data; "new17", "new18", "new19", "new20", "new21", "new22": held out (new22 on a store of its own), "all") -> scores; for memsync and the BM25 baseline. */
   memsync: Record<string, Record<string, Scores>>;
   bm25: Record<string, Record<string, Scores>>;
   /** Superseded queries: the newer memory shown before the older, and the older marked. */
@@ -50,7 +51,7 @@ type Ranked = { keys: string[][]; superseded: Set<string> };
 
 /** The lead's held-out recall batches: measured only, never tuned on (new12 and new13 were never
  * released; new15 and new16 became readable tuning data in session lead28). */
-export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new12", "new13", "new17", "new18", "new19", "new20", "new21"]);
+export const LEAD_HELD_OUT: ReadonlySet<string> = new Set(["new12", "new13", "new17", "new18", "new19", "new20", "new21", "new22"]);
 
 function score(queries: readonly CorpusQuery[], results: ReadonlyMap<CorpusQuery, Ranked>): Scores {
   let r5 = 0;
@@ -97,6 +98,7 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
       new19: score(of.filter((q) => q.batch === "new19"), results),
       new20: score(of.filter((q) => q.batch === "new20"), results),
       new21: score(of.filter((q) => q.batch === "new21"), results),
+      new22: score(of.filter((q) => q.batch === "new22"), results),
       tune4: score(of.filter((q) => q.batch === "tune4"), results),
       tune5: score(of.filter((q) => q.batch === "tune5"), results),
       tune6: score(of.filter((q) => q.batch === "tune6"), results),
@@ -125,9 +127,10 @@ function byKind(results: ReadonlyMap<CorpusQuery, Ranked>): Record<string, Recor
 /**
  * Batches whose queries run on a store of the corpus and memories of their own, kept out of the
  * shared corpus: tune34's memories outside software made the older batches' everyday off-topic
- * prompts about something (33 of 638 more answered).
+ * prompts about something (33 of 638 more answered). The held-out new22 (half of its memories
+ * outside software) runs the same way, so the older batches' figures do not move with it.
  */
-export const OWN_STORE: Readonly<Record<string, readonly CorpusMemory[]>> = { tune34: TUNE34_MEMORIES };
+export const OWN_STORE: Readonly<Record<string, readonly CorpusMemory[]>> = { tune34: TUNE34_MEMORIES, new22: NEW22_MEMORIES };
 
 /** A store holding the corpus (and any memories of a batch's own after it); returns it open with the key of every memory id. */
 export async function corpusStore(root: string, own: readonly CorpusMemory[] = []): Promise<{ store: Store; keyOf: Map<string, string> }> {
@@ -211,13 +214,13 @@ const f2 = (x: number) => x.toFixed(2);
 
 export function qualityTable(r: QualityResult): string[] {
   const out = [
-    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3" to "new6", "new9", "new10", "new11", "new15", "new16": queries written later, once held out, now tuning data; "new12", "new13", "new17", "new18", "new19", "new20", "new21": held out (new21 with its own 64 memories); "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34": part of tune); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
+    `${r.memories} memories, ${r.queries} queries (every third of each kind held out from tuning; "new", "new3" to "new6", "new9", "new10", "new11", "new15", "new16": queries written later, once held out, now tuning data; "new12", "new13", "new17", "new18", "new19", "new20", "new21", "new22": held out (new21 with its own 64 memories in the shared corpus, new22 with 56 on a store of its own); "tune4" to "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34": part of tune); memsync recall (limit 10) vs plain BM25 (FTS5 bm25 over content, any word)`,
     "",
     "| queries | split | n | recall@5 memsync | recall@5 BM25 | MRR@10 memsync | MRR@10 BM25 |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const kind of ["paraphrase", "exact", "superseded", "on-topic"]) {
-    for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
+    for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "new22", "all"]) {
       if (r.memsync[kind]![split]!.queries === 0) continue;
       const m = r.memsync[kind]![split]!;
       const b = r.bm25[kind]![split]!;
@@ -225,7 +228,7 @@ export function qualityTable(r: QualityResult): string[] {
     }
   }
   out.push("", "| off-topic prompts that return anything | split | n | memsync | BM25 |", "| --- | --- | ---: | ---: | ---: |");
-  for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "all"]) {
+  for (const split of ["tune", "tune4", "tune5", "tune6", "tune7", "tune11", "tune21", "tune27", "tune28", "tune28b", "tune28c", "tune29", "tune29b", "tune32", "tune32b", "tune33", "tune34", "heldout", "new", "new3", "new4", "new5", "new6", "new9", "new10", "new11", "new12", "new13", "new15", "new16", "new17", "new18", "new19", "new20", "new21", "new22", "all"]) {
     const m = r.memsync.offtopic![split]!;
     const b = r.bm25.offtopic![split]!;
     out.push(`| off-topic | ${split} | ${m.queries} | ${f2(m.answered)} | ${f2(b.answered)} |`);

@@ -1,12 +1,26 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { captureQuality, loadCorpus } from "../../scripts/bench-lib/capture-quality.ts";
+import { type CorpusRow, captureQuality, loadCorpus } from "../../scripts/bench-lib/capture-quality.ts";
 import { findMentions } from "../../src/core/capture/entities.ts";
 import { extractCaptures } from "../../src/core/capture/extract.ts";
 
 // Capture quality on the labelled corpus (tests/fixtures/capture-corpus.jsonl), in-process: floors
 // a little below what extraction reaches, so a regression fails. The figures themselves are in
 // docs/benchmarks.md (scripts/bench-lib/capture-quality.ts prints them).
+
+/** A held-out capture set's shape: size, split, store share, id block, complete labels, no repeats. */
+function heldOutCaptureSet(rows: readonly CorpusRow[], named: string, least: number, [low, high]: [number, number]): void {
+  const set = named.split(" ")[0]!;
+  const own = rows.filter((r) => r.set === set);
+  assert.ok(own.length >= least && own.every((r) => r.split === "holdout"), `a held-out set ${named} of ${least}+ prompts`);
+  assert.ok(own.filter((r) => !r.store).length >= own.length / 2, `${set}: at least half of it not to store`);
+  assert.ok(own.filter((r) => r.store).length >= own.length * 0.35, `${set}: about 40% of it to store`);
+  assert.ok(own.every((r) => r.id >= low && r.id <= high), `${set}: its own id range`);
+  assert.deepEqual(own.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
+  const outside = new Set(rows.filter((r) => r.set !== set).map((r) => r.text.toLowerCase()));
+  assert.deepEqual(own.filter((r) => outside.has(r.text.toLowerCase())).map((r) => r.id), []);
+  assert.equal(new Set(own.map((r) => r.text.toLowerCase())).size, own.length, `${set}: no text twice`);
+}
 
 describe("capture quality on the labelled corpus", () => {
   const rows = loadCorpus();
@@ -67,26 +81,13 @@ describe("capture quality on the labelled corpus", () => {
     assert.deepEqual(new20.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
     const elsewhere = new Set(rows.filter((r) => r.set !== "new20").map((r) => r.text.toLowerCase()));
     assert.deepEqual(new20.filter((r) => elsewhere.has(r.text.toLowerCase())).map((r) => r.id), []);
-    const new21 = rows.filter((r) => r.set === "new21");
-    assert.ok(new21.length >= 220 && new21.every((r) => r.split === "holdout"), "a held-out set new21 (branch corpus30) of 220+ prompts");
-    assert.ok(new21.filter((r) => !r.store).length >= new21.length / 2, "new21: at least half of it not to store");
-    assert.ok(new21.filter((r) => r.store).length >= new21.length * 0.35, "new21: about 40% of it to store");
-    assert.ok(new21.every((r) => r.id >= 32001 && r.id <= 32499), "new21: its own id range");
-    // each row to store is fully labelled, its what a phrase of its own text; no text repeats another set's or its own
-    assert.deepEqual(new21.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
-    const outside21 = new Set(rows.filter((r) => r.set !== "new21").map((r) => r.text.toLowerCase()));
-    assert.deepEqual(new21.filter((r) => outside21.has(r.text.toLowerCase())).map((r) => r.id), []);
-    assert.equal(new Set(new21.map((r) => r.text.toLowerCase())).size, new21.length, "new21: no text twice");
-    // new22 (branch corpus32): ids 34001-34499, clear of new21's block and of tuning batches written beside it
-    const new22 = rows.filter((r) => r.set === "new22");
-    assert.ok(new22.length >= 200 && new22.every((r) => r.split === "holdout"), "a held-out set new22 (branch corpus32) of 200+ prompts");
-    assert.ok(new22.filter((r) => !r.store).length >= new22.length / 2, "new22: at least half of it not to store");
-    assert.ok(new22.filter((r) => r.store).length >= new22.length * 0.35, "new22: about 40% of it to store");
-    assert.ok(new22.every((r) => r.id >= 34001 && r.id <= 34499), "new22: its own id range");
-    assert.deepEqual(new22.filter((r) => r.store && !(r.type && r.what && r.entities && r.text.toLowerCase().includes(r.what))).map((r) => r.id), []);
-    const outside22 = new Set(rows.filter((r) => r.set !== "new22").map((r) => r.text.toLowerCase()));
-    assert.deepEqual(new22.filter((r) => outside22.has(r.text.toLowerCase())).map((r) => r.id), []);
-    assert.equal(new Set(new22.map((r) => r.text.toLowerCase())).size, new22.length, "new22: no text twice");
+    // the held-out sets since new21: each in its own id block, 35-50% to store, each row to store
+    // fully labelled (its what a phrase of its own text), no text repeating another set's or its own
+    heldOutCaptureSet(rows, "new21 (branch corpus30)", 220, [32001, 32499]);
+    // new22 (branch corpus32): ids clear of new21's block and of tuning batches written beside it
+    heldOutCaptureSet(rows, "new22 (branch corpus32)", 200, [34001, 34499]);
+    // new23 (branch corpus35): ids clear of the tuning batches written beside it
+    heldOutCaptureSet(rows, "new23 (branch corpus35)", 200, [37001, 37499]);
     const tune26 = rows.filter((r) => r.set === "tune26" || r.set === "tune26b");
     assert.ok(tune26.length >= 100 && tune26.every((r) => r.split === "tune" && r.id >= 26001 && r.id <= 26999), "capture26's tuning batches: 100+ prompts, ids 26001+");
     assert.ok(rows.filter((r) => r.set === "tune10").length >= 120, "capture10's tuning batch: 40+ prompts for each class it attacked");

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { measureRecallQuality } from "../../scripts/bench-lib/recall-quality.ts";
 import { MEMORY_LINES } from "../fixtures/recall-corpus/memories.ts";
-import { CORPUS_QUERIES } from "../fixtures/recall-corpus/queries.ts";
+import { NEW22_MEMORIES, NEW22_SUPERSEDES } from "../fixtures/recall-corpus/new22.ts";
+import { CORPUS_QUERIES, SUPERSEDES } from "../fixtures/recall-corpus/queries.ts";
 import { TUNE34_MEMORIES } from "../fixtures/recall-corpus/tune34.ts";
 
 // Recall's quality on the labelled corpus (tests/fixtures/recall-corpus), in process on a temp
@@ -13,7 +14,7 @@ import { TUNE34_MEMORIES } from "../fixtures/recall-corpus/tune34.ts";
 // recall29): a timeout that a loaded 2-core machine does not come near
 test("recall on the labelled corpus: paraphrases found, exact terms first, off-topic prompts quiet", { timeout: 300_000 }, async () => {
   const r = await measureRecallQuality();
-  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20, new21): no floor gates on them;
+  // every query but the lead's held-out sets (new12, new13, new17, new18, new19, new20, new21, new22): no floor gates on them;
   // new15 and new16 are readable tuning data since session lead28
   const all = (kind: string) => r.memsync[kind]!.withoutLeadSets!;
   assert.ok(r.memories >= 200 && r.queries >= 80, `${r.memories} memories, ${r.queries} queries`);
@@ -79,13 +80,14 @@ for (const [batch, ownRepeats] of [["new16", false], ["new17", true]] as const) 
  * many queries of each kind (no superseded ones: that kind's figure is gated on all its queries),
  * no memory named more than twice, no query repeated here or from another batch.
  */
-function heldOutShape(batch: string, least: { paraphrase: number; exact: number; offtopic: number }, opts = { ownRepeats: true, onlyThreeKinds: true }): void {
+function heldOutShape(batch: string, least: { paraphrase: number; exact: number; offtopic: number }, opts = { ownRepeats: true, onlyThreeKinds: true }, own: readonly string[] = []): void {
   const rows = CORPUS_QUERIES.filter((q) => q.batch === batch);
   const of = (kind: string) => rows.filter((q) => q.kind === kind).length;
   assert.ok(of("paraphrase") >= least.paraphrase && of("exact") >= least.exact && of("offtopic") >= least.offtopic, `${of("paraphrase")} / ${of("exact")} / ${of("offtopic")}`);
   if (opts.onlyThreeKinds) assert.equal(rows.length, of("paraphrase") + of("exact") + of("offtopic"), "no superseded queries: that kind's figure is gated on all its queries");
   assert.ok(rows.every((q) => q.split === "heldout" && (q.kind === "offtopic") === (q.relevant.length === 0)));
-  const keys = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
+  // the memories its store holds: the shared corpus, and a batch's own where it runs on a store of its own
+  const keys = new Set([...MEMORY_LINES.map((l) => l.split("|")[0]!), ...own]);
   const named = new Map<string, number>();
   for (const k of rows.flatMap((q) => q.relevant)) named.set(k, (named.get(k) ?? 0) + 1);
   assert.deepEqual([...named].filter(([k, n]) => n > 2 || !keys.has(k)), []);
@@ -118,6 +120,19 @@ test("the held-out recall set new21 has its shape: 55+ paraphrases, 15+ exact te
   assert.ok(own.length >= 60, `${own.length} memories of its own`);
   const named = new Set(CORPUS_QUERIES.filter((q) => q.batch === "new21").flatMap((q) => q.relevant));
   assert.ok(own.filter((k) => named.has(k)).length >= 60, "new21 asks about its own memories");
+});
+
+// new22 (branch corpus35): 56 memories of its own, half outside software, on a store of its own
+// (recall-quality.ts OWN_STORE) so that no other batch's figures move
+test("the held-out recall set new22 has its shape: 55+ paraphrases, 15+ exact terms, 30+ off-topic, its 50+ memories (half outside software) named and kept out of the shared corpus, no memory named more than twice, no repeats", () => {
+  const own = NEW22_MEMORIES.map((m) => m.key);
+  heldOutShape("new22", { paraphrase: 55, exact: 15, offtopic: 30 }, { ownRepeats: true, onlyThreeKinds: true }, own);
+  assert.ok(own.length >= 50 && new Set(own).size === own.length, `${own.length} memories of its own`);
+  const shared = new Set(MEMORY_LINES.map((l) => l.split("|")[0]!));
+  assert.deepEqual(own.filter((k) => shared.has(k)), [], "new22's memories are not in the shared corpus");
+  const named = new Set(CORPUS_QUERIES.filter((q) => q.batch === "new22").flatMap((q) => q.relevant));
+  assert.deepEqual(own.filter((k) => !named.has(k)), [], "every new22 memory is asked about");
+  for (const [newer, older] of Object.entries(NEW22_SUPERSEDES)) assert.ok(SUPERSEDES[newer] === older && own.indexOf(older) < own.indexOf(newer), `${newer} replaces ${older}, saved after it`);
 });
 
 test("the tuning set tune27 has its shape: 40+ off-topic prompts, 150+ paraphrases of memories that exist, none repeating another batch's query", () => {
