@@ -276,12 +276,16 @@ describe("quick route: only the forms it reads exactly", () => {
 describe("brief commands: the ones that keep the reluctant JIT", () => {
   const id = "01936552-35ba-7a03-b44b-d4095743496d";
   test("brief", () => {
-    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"], ["status"], ["--store", "/x", "status", "--json"], ["recall", "pagination"], ["--json", "recall", "connection timeout", "--limit", "3"]]) {
+    for (const argv of [["get", id], ["hook", "UserPromptSubmit"], ["save", "Use cursor pagination"], ["save", "x", "--tag", "a", "--json"], ["--version"], ["-v"], ["version"], ["status"], ["--store", "/x", "status", "--json"], ["recall", "pagination"], ["--json", "recall", "connection timeout", "--limit", "3"],
+      // the short reads measured cheaper reluctant at 1k and 50k (brief35)
+      ["search", "connection", "timeout"], ["--store", "/x", "search", "kestrel", "--limit", "0", "--json"], ["context", "--project", "billing"], ["list"], ["list", "--limit", "0"],
+      ["graph", "--offset", "20"], ["history", id], ["score", id], ["conflicts"], ["settings"]]) {
       assert.ok(isBrief(argv), argv.join(" "));
     }
   });
   test("not brief: anything that may run long", () => {
-    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["status", "--verbose"], []]) {
+    for (const argv of [["save", "--input", "records.json"], ["save", "--input=-"], ["import", "x.jsonl"], ["serve"], ["mcp"], ["sync"], ["consolidate"], ["status", "--verbose"], [],
+      ["export", "jsonl", "out.jsonl"], ["reindex"], ["gc"], ["backfill-gists"], ["promote"], ["pull"], ["push"], ["doctor"]]) {
       assert.equal(isBrief(argv), false, argv.join(" "));
     }
   });

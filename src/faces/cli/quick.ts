@@ -29,8 +29,8 @@ export function quickRoute(argv: readonly string[]): Run | null {
 
 /**
  * Commands measured to gain from the binary's reluctant JIT (scripts/build.ts), as they always
- * run briefly: what quickRoute takes, a save of one memory (not a list from --input), a recall
- * and the version line. Every other command asks for the usual JIT first (src/main.ts).
+ * run briefly: what quickRoute takes, a save of one memory (not a list from --input), the short
+ * reads (BRIEF_READS) and the version line. Every other command asks for the usual JIT first (src/main.ts).
  */
 export function isBrief(argv: readonly string[]): boolean {
   // status too: its per-file work is a statx call and a few sums (store/folder-lstat.ts), and the
@@ -41,8 +41,17 @@ export function isBrief(argv: readonly string[]): boolean {
   // and 25 candidates at 50k tiered code up on compiler threads (~2-4 ms of CPU more than at 1k);
   // reluctant, a cold recall took 7-18 ms less CPU (docs/benchmarks.md, branch recallflat34)
   const word = commandWord(argv);
-  return word === "recall" || (word === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input=")));
+  if (word !== undefined && BRIEF_READS.has(word)) return true;
+  return word === "save" && !argv.some((a) => a === "--input" || a.startsWith("--input="));
 }
+
+/**
+ * Reads that ask the index one question and exit (and settings, which changes at most one). Reluctant, each took less CPU at 1k and 50k
+ * (paired, cold; search 2-7 ms, graph 3-8, history 10-40 less; even `list --limit 0` at 50k,
+ * ~0.6 s: docs/benchmarks.md, brief35). Commands that write many records or walk the whole
+ * store (import, export, consolidate, gc, reindex, sync) keep the usual JIT.
+ */
+const BRIEF_READS: ReadonlySet<string> = new Set(["recall", "search", "context", "list", "graph", "history", "score", "conflicts", "settings"]);
 
 /** `--version`, `-v` or `version` alone. */
 const isVersion = (argv: readonly string[]) => argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "version");
